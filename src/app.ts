@@ -1,0 +1,67 @@
+/** Builds the Yoga app: schema, shared context, error masking, GraphiQL, limits, REST. */
+import { createYoga, type Plugin, type YogaServerInstance } from 'graphql-yoga';
+import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
+import { EnvelopArmorPlugin } from '@escape.tech/graphql-armor';
+import { GraphQLError, type GraphQLSchema } from 'graphql';
+import { buildContext, type Services } from './context.js';
+import { buildSchema } from './schema.js';
+import { appToGraphQL, findAppError, unexpected } from './graphql-errors.js';
+import { useRest, type RestInitialContext } from './rest/use-rest.js';
+import { useHealth } from './rest/use-health.js';
+import { useRequestLog } from './rest/use-request-log.js';
+import { currentRequestId, requestIdOf } from './rest/request-id.js';
+import { dataTypesOf } from './resolvers/schema-info.js';
+
+export interface App {
+  fetch: (request: Request, ...rest: unknown[]) => Promise<Response> | Response;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  handle: YogaServerInstance<any, any>;
+  schema: GraphQLSchema;
+}
+
+export function createApp(services: Services): App {
+  const schema = buildSchema();
+  const yoga = createYoga({
+    schema,
+    graphqlEndpoint: '/graphql',
+    graphiql: { title: 'quire GraphQL' },
+    renderGraphiQL,
+    landingPage: false,
+    logging: false,
+    context: async (yogaInitial) => {
+      const initial = yogaInitial as typeof yogaInitial & Partial<RestInitialContext>;
+      const requestId = initial.requestId ?? requestIdOf(initial.request);
+      try {
+        return await buildContext(services, initial.request, requestId, initial.restTenant);
+      } catch (e) {
+        const app = findAppError(e);
+        throw app ? appToGraphQL(app) : e;
+      }
+    },
+    maskedErrors: {
+      maskError(error, _message, isDev) {
+        const app = findAppError(error);
+        if (app) return appToGraphQL(app, error instanceof GraphQLError ? error : undefined);
+        const ge = error as GraphQLError;
+        // Errors GraphQL raised itself (validation, variable coercion) are safe to show.
+        if (ge instanceof GraphQLError && !ge.originalError) return ge;
+        const requestId = currentRequestId();
+        services.log.error({ err: ge.originalError ?? error, requestId }, 'unexpected error');
+        return isDev ? ge : unexpected(requestId);
+      },
+    },
+    plugins: [
+      useRequestLog(services.log),
+      useHealth(services),
+      EnvelopArmorPlugin({
+        maxDepth: { n: 8 },
+        maxAliases: { n: 15 },
+        costLimit: { maxCost: 5000 },
+        maxTokens: { n: 2000 },
+        blockFieldSuggestion: { enabled: false },
+      }) as Plugin,
+      useRest(services, schema, dataTypesOf(schema)),
+    ],
+  });
+  return { fetch: yoga.fetch as App['fetch'], handle: yoga, schema };
+}

@@ -1,0 +1,63 @@
+/** Access tokens: short-lived JWTs carrying user, tenant, API client and the admin flag. */
+import { SignJWT, jwtVerify, errors as joseErrors } from 'jose';
+import { AppError, unauthorized } from '../errors.js';
+import { newId } from '../ids.js';
+import { ALG, type KeyRing } from './keys.js';
+
+export interface AccessClaims {
+  userId: string;
+  tenantId: string;
+  clientId: string;
+  isAdmin: boolean;
+}
+
+export interface JwtSettings {
+  issuer: string;
+  audience: string;
+  ttlSeconds: number;
+}
+
+export interface IssuedToken {
+  token: string;
+  expiresAt: Date;
+  expiresIn: number;
+}
+
+export async function signAccessToken(ring: KeyRing, s: JwtSettings, c: AccessClaims, extraAudience?: string): Promise<IssuedToken> {
+  const now = Math.floor(Date.now() / 1000);
+  const exp = now + s.ttlSeconds;
+  const audience = extraAudience && extraAudience !== s.audience ? [s.audience, extraAudience] : s.audience;
+  const token = await new SignJWT({ tid: c.tenantId, cid: c.clientId, adm: c.isAdmin })
+    .setProtectedHeader({ alg: ALG, kid: ring.current.kid, typ: 'JWT' })
+    .setIssuer(s.issuer)
+    .setAudience(audience)
+    .setSubject(c.userId)
+    .setIssuedAt(now)
+    .setExpirationTime(exp)
+    .setJti(newId())
+    .sign(ring.current.key);
+  return { token, expiresAt: new Date(exp * 1000), expiresIn: s.ttlSeconds };
+}
+
+export async function verifyAccessToken(ring: KeyRing, s: JwtSettings, token: string): Promise<AccessClaims> {
+  try {
+    const { payload } = await jwtVerify(
+      token,
+      (header) => {
+        const key = header.kid ? ring.publicKeys.get(header.kid) : undefined;
+        if (!key) throw new joseErrors.JWKSNoMatchingKey();
+        return key;
+      },
+      { issuer: s.issuer, audience: s.audience, algorithms: [ALG] },
+    );
+    const { sub, tid, cid, adm } = payload as Record<string, unknown>;
+    if (typeof sub !== 'string' || typeof tid !== 'string' || typeof cid !== 'string') {
+      throw unauthorized('The access token is missing required claims.');
+    }
+    return { userId: sub, tenantId: tid, clientId: cid, isAdmin: adm === true };
+  } catch (err) {
+    if (err instanceof AppError) throw err;
+    if (err instanceof joseErrors.JWTExpired) throw unauthorized('The access token has expired: request a new one.');
+    throw unauthorized('The access token is invalid.');
+  }
+}

@@ -1,0 +1,99 @@
+/**
+ * The per-request context shared by REST and /graphql: the caller (from the bearer JWT), the
+ * tenant (from the path for REST, from the token for /graphql), an EntityManager fork with the
+ * tenant filter set, and fresh DataLoaders.
+ */
+import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
+import { verifyAccessToken, type AccessClaims, type JwtSettings } from './auth/jwt.js';
+import type { KeyRing } from './auth/keys.js';
+import type { Config } from './config.js';
+import { TENANT_FILTER } from './entities/tenant-filter.js';
+import { forbidden, unauthorized } from './errors.js';
+import type { Logger } from './log.js';
+import { createLoaders, type Loaders } from './resolvers/loaders.js';
+import type { TenantDirectory } from './tenancy/tenant-directory.js';
+import { isAdmin } from './auth/roles.js';
+
+/** Long-lived parts, built once at start-up. */
+export interface Services {
+  config: Config;
+  orm: MikroORM;
+  keys: KeyRing;
+  jwt: JwtSettings;
+  tenants: TenantDirectory;
+  log: Logger;
+}
+
+export interface Caller extends AccessClaims {
+  token: string;
+}
+
+export interface AppContext {
+  services: Services;
+  request: Request;
+  requestId: string;
+  caller: Caller;
+  tenantId: string;
+  em: EntityManager;
+  loaders: Loaders;
+  /** Throws 403 unless the caller is a tenant administrator (re-checked in the database). */
+  requireAdmin(): Promise<void>;
+  /** Throws 403 unless the caller is an administrator or the user named. */
+  requireSelfOrAdmin(userId: string): Promise<void>;
+}
+
+export function bearerToken(request: Request): string {
+  const header = request.headers.get('authorization');
+  if (!header) throw unauthorized();
+  const m = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  if (!m) throw unauthorized("The Authorization header must be 'Bearer <access token>'.");
+  return m[1];
+}
+
+export interface TenantPath {
+  customerAlias: string;
+  databaseAlias: string;
+}
+
+export async function buildContext(
+  services: Services,
+  request: Request,
+  requestId: string,
+  tenantPath: TenantPath | undefined,
+): Promise<AppContext> {
+  const token = bearerToken(request);
+  const claims = await verifyAccessToken(services.keys, services.jwt, token);
+  if (tenantPath) {
+    const own = await services.tenants.byId(claims.tenantId);
+    const same =
+      own &&
+      own.customerAlias.toLowerCase() === tenantPath.customerAlias.toLowerCase() &&
+      own.databaseAlias.toLowerCase() === tenantPath.databaseAlias.toLowerCase();
+    if (!same) throw forbidden('This access token belongs to another customer database.');
+  }
+  const em = services.orm.em.fork({ useContext: false });
+  em.setFilterParams(TENANT_FILTER, { id: claims.tenantId });
+  const caller: Caller = { ...claims, token };
+  let adminChecked: Promise<boolean> | undefined;
+  const adminNow = () => (adminChecked ??= isAdmin(em, caller.userId));
+  return {
+    services,
+    request,
+    requestId,
+    caller,
+    tenantId: claims.tenantId,
+    em,
+    loaders: createLoaders(em),
+    async requireAdmin() {
+      if (!caller.isAdmin || !(await adminNow())) {
+        throw forbidden('Only a tenant administrator may do this.');
+      }
+    },
+    async requireSelfOrAdmin(userId: string) {
+      if (userId === caller.userId) return;
+      if (!caller.isAdmin || !(await adminNow())) {
+        throw forbidden('You may change only your own account; this needs a tenant administrator.');
+      }
+    },
+  };
+}

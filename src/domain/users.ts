@@ -1,0 +1,95 @@
+/** Creating and changing users: the rules shared by the REST/GraphQL mutations and the CLI. */
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { hashPassword } from '../auth/passwords.js';
+import { Site, User } from '../entities/index.js';
+import { badRequest, conflict } from '../errors.js';
+import { newId } from '../ids.js';
+import { maxLength, optionalString, requireString, uniquely } from './validate.js';
+
+export interface NewUser {
+  userid?: unknown;
+  name?: unknown;
+  firstName?: unknown;
+  middleInitial?: unknown;
+  lastName?: unknown;
+  emailaddress?: unknown;
+  password?: unknown;
+  passwordNeverExpires?: unknown;
+  userIdNeverExpires?: unknown;
+  passwordExpires?: unknown;
+  userIdExpires?: unknown;
+  enabled?: unknown;
+}
+
+export const MIN_PASSWORD = 1;
+export const MAX_PASSWORD = 256;
+
+export function checkPassword(pw: string): string {
+  if (pw.length < MIN_PASSWORD) throw badRequest('The password must not be empty.');
+  if (pw.length > MAX_PASSWORD) throw badRequest(`The password is longer than ${MAX_PASSWORD} characters.`);
+  return pw;
+}
+
+export async function assertSiteExists(em: EntityManager, siteId: string): Promise<void> {
+  const n = await em.count(Site, { id: siteId });
+  if (n === 0) throw badRequest(`The site '${siteId}' does not exist.`);
+}
+
+export async function assertUserIdFree(em: EntityManager, userid: string, exceptId?: string): Promise<void> {
+  const taken = await em.findOne(User, { userId: { $ilike: escapeLike(userid) } }, { fields: ['id'] });
+  if (taken && taken.id !== exceptId) throw conflict(`A user with the userid '${userid}' already exists.`);
+}
+
+/** `$ilike` without wildcards: a case-insensitive equality that uses the lower() index poorly but is exact. */
+export function escapeLike(s: string): string {
+  return s.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+function bool(v: unknown, label: string, fallback: boolean): boolean {
+  if (v === undefined || v === null || v === '') return fallback;
+  if (typeof v === 'boolean') return v;
+  throw badRequest(`The field '${label}' must be true or false.`);
+}
+
+/** What the API demands of a new user; the CLI's tenant admin needs only userid and password. */
+export const USER_MANDATORY = ['userid', 'firstName', 'lastName', 'emailaddress', 'password'] as const;
+
+export async function createUser(
+  em: EntityManager,
+  tenantId: string,
+  siteId: string,
+  input: NewUser,
+  mandatory: readonly string[] = USER_MANDATORY,
+): Promise<User> {
+  const rec = input as Record<string, unknown>;
+  const text = (key: string, max: number) => {
+    const v = mandatory.includes(key) ? requireString(rec, key) : (optionalString(rec, key) ?? '');
+    return maxLength(v, max, key);
+  };
+  const userid = text('userid', 128).trim();
+  if (!userid) throw badRequest("The mandatory field 'userid' is missing.");
+  const firstName = text('firstName', 128);
+  const lastName = text('lastName', 128);
+  const emailAddress = text('emailaddress', 256);
+  const password = checkPassword(requireString(rec, 'password'));
+  await assertSiteExists(em, siteId);
+  await assertUserIdFree(em, userid);
+  const user = em.create(User, {
+    id: newId(),
+    tenantId,
+    siteId,
+    userId: userid,
+    // The legacy service names a new user after its userid (the spec's examples show name == userid).
+    name: userid,
+    firstName,
+    middleInitial: text('middleInitial', 8),
+    lastName,
+    emailAddress,
+    passwordHash: await hashPassword(password),
+    passwordNeverExpires: bool(rec.passwordNeverExpires, 'passwordNeverExpires', true),
+    userIdNeverExpires: bool(rec.userIdNeverExpires, 'userIdNeverExpires', true),
+    enabled: bool(rec.enabled, 'enabled', true),
+  });
+  await uniquely(`A user with the userid '${userid}'`, () => em.flush());
+  return user;
+}

@@ -1,0 +1,69 @@
+/** Input checks shared by every mutation: clear 400s that name the field. */
+import { UniqueConstraintViolationException } from '@mikro-orm/core';
+import { badRequest, conflict } from '../errors.js';
+import { isGuid, ZERO_GUID } from '../ids.js';
+
+type Input = Record<string, unknown> | null | undefined;
+
+/** A mandatory string: present and not blank. */
+export function requireString(input: Input, key: string, label = key): string {
+  const v = input?.[key];
+  if (v === undefined || v === null || (typeof v === 'string' && v.trim() === '')) {
+    throw badRequest(`The mandatory field '${label}' is missing.`);
+  }
+  if (typeof v !== 'string') throw badRequest(`The field '${label}' must be a string.`);
+  return v;
+}
+
+export function optionalString(input: Input, key: string, label = key): string | undefined {
+  const v = input?.[key];
+  if (v === undefined || v === null) return undefined;
+  if (typeof v !== 'string') throw badRequest(`The field '${label}' must be a string.`);
+  return v;
+}
+
+export function maxLength(value: string, max: number, label: string): string {
+  if (value.length > max) throw badRequest(`The field '${label}' is longer than ${max} characters.`);
+  return value;
+}
+
+/** A GUID argument or body value; the all-zero GUID counts as unset (undefined). */
+export function guidOrUnset(v: unknown, label: string): string | undefined {
+  if (v === undefined || v === null || v === '' || v === ZERO_GUID) return undefined;
+  if (!isGuid(v)) throw badRequest(`The field '${label}' must be a GUID, got '${String(v).slice(0, 64)}'.`);
+  return (v as string).toLowerCase();
+}
+
+export function requireGuid(v: unknown, label: string): string {
+  const id = guidOrUnset(v, label);
+  if (!id) throw badRequest(`The mandatory field '${label}' is missing.`);
+  return id;
+}
+
+/** Runs a write, turning a unique-constraint race into the same 409 a pre-check would give. */
+export async function uniquely<T>(what: string, fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (err) {
+    if (err instanceof UniqueConstraintViolationException) throw conflict(`${what} already exists.`);
+    throw err;
+  }
+}
+
+/**
+ * The text keys of a partial update (absent keys stay as they are); at least one must be sent,
+ * and a `name` may not be blank.
+ */
+export function textChanges<K extends string>(input: Input, limits: Record<K, number>): Partial<Record<K, string>> {
+  const out: Partial<Record<K, string>> = {};
+  for (const key of Object.keys(limits) as K[]) {
+    const v = optionalString(input, key);
+    if (v === undefined) continue;
+    if (key === 'name' && v.trim() === '') throw badRequest("The field 'name' must not be blank.");
+    out[key] = maxLength(key === 'name' ? v.trim() : v, limits[key], key);
+  }
+  if (Object.keys(out).length === 0) {
+    throw badRequest(`Send at least one of: ${Object.keys(limits).join(', ')}.`);
+  }
+  return out;
+}

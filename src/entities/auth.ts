@@ -1,0 +1,71 @@
+import { defineEntity, type InferEntity } from '@mikro-orm/core';
+import { tenantFilter } from './tenant-filter.js';
+
+/** An API client: the client_id/client_secret pair a tenant issues. */
+export const ApiClient = defineEntity({
+  name: 'ApiClient',
+  tableName: 'api_client',
+  filters: tenantFilter,
+  properties: (p) => ({
+    id: p.uuid().primary(),
+    tenantId: p.uuid(),
+    name: p.string(),
+    secretHash: p.string().hidden(),
+    /** The user a client_credentials grant acts as. */
+    userId: p.uuid(),
+    createdAt: p.datetime().onCreate(() => new Date()),
+    revokedAt: p.datetime().nullable(),
+  }),
+});
+export type ApiClient = InferEntity<typeof ApiClient>;
+
+/** Opaque refresh tokens, stored hashed; rotated on use, reuse revokes the family. */
+export const RefreshToken = defineEntity({
+  name: 'RefreshToken',
+  tableName: 'refresh_token',
+  filters: tenantFilter,
+  properties: (p) => ({
+    id: p.uuid().primary(),
+    tenantId: p.uuid(),
+    familyId: p.uuid(),
+    tokenHash: p.string(),
+    userId: p.uuid(),
+    clientId: p.uuid(),
+    expiresAt: p.datetime(),
+    usedAt: p.datetime().nullable(),
+    revokedAt: p.datetime().nullable(),
+    createdAt: p.datetime().onCreate(() => new Date()),
+  }),
+});
+export type RefreshToken = InferEntity<typeof RefreshToken>;
+
+/** Single-use login tokens for the web UI and impersonation (GET users/{id}/webToken), stored hashed. */
+export const WebToken = defineEntity({
+  name: 'WebToken',
+  tableName: 'web_token',
+  filters: tenantFilter,
+  properties: (p) => ({
+    id: p.uuid().primary(),
+    tenantId: p.uuid(),
+    tokenHash: p.string(),
+    userId: p.uuid(),
+    expiresAt: p.datetime(),
+    usedAt: p.datetime().nullable(),
+    createdAt: p.datetime().onCreate(() => new Date()),
+  }),
+});
+export type WebToken = InferEntity<typeof WebToken>;
+
+/** JWT signing keys (not tenant-owned: one issuer for the service). */
+export const SigningKey = defineEntity({
+  name: 'SigningKey',
+  tableName: 'signing_key',
+  properties: (p) => ({
+    kid: p.string().primary(),
+    alg: p.string(),
+    privateJwk: p.json<Record<string, unknown>>().hidden(),
+    publicJwk: p.json<Record<string, unknown>>(),
+    createdAt: p.datetime().onCreate(() => new Date()),
+  }),
+});
+export type SigningKey = InferEntity<typeof SigningKey>;

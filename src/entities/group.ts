@@ -1,0 +1,32 @@
+import { defineEntity, type InferEntity } from '@mikro-orm/core';
+import { tenantFilter } from './tenant-filter.js';
+
+export const Group = defineEntity({
+  name: 'Group',
+  tableName: 'user_group',
+  filters: tenantFilter,
+  properties: (p) => ({
+    id: p.uuid().primary(),
+    tenantId: p.uuid(),
+    /** Null for a group without a site (rendered as the all-zero GUID). */
+    siteId: p.uuid().nullable(),
+    name: p.string(),
+    description: p.string().default(''),
+    createdAt: p.datetime().onCreate(() => new Date()),
+    modifiedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+  }),
+});
+export type Group = InferEntity<typeof Group>;
+
+export const GroupMember = defineEntity({
+  name: 'GroupMember',
+  tableName: 'group_member',
+  filters: tenantFilter,
+  properties: (p) => ({
+    groupId: p.uuid().primary(),
+    userId: p.uuid().primary(),
+    tenantId: p.uuid(),
+    createdAt: p.datetime().onCreate(() => new Date()),
+  }),
+});
+export type GroupMember = InferEntity<typeof GroupMember>;

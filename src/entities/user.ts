@@ -1,0 +1,45 @@
+import { defineEntity, type InferEntity } from '@mikro-orm/core';
+import { tenantFilter } from './tenant-filter.js';
+
+export const User = defineEntity({
+  name: 'User',
+  tableName: 'app_user',
+  filters: tenantFilter,
+  properties: (p) => ({
+    id: p.uuid().primary(),
+    tenantId: p.uuid(),
+    siteId: p.uuid(),
+    /** The login name ("userid" on the wire); unique per tenant, case-insensitive. */
+    userId: p.string(),
+    name: p.string(),
+    firstName: p.string().default(''),
+    middleInitial: p.string().default(''),
+    lastName: p.string().default(''),
+    emailAddress: p.string().default(''),
+    passwordHash: p.string().hidden(),
+    passwordExpires: p.datetime().nullable(),
+    userIdExpires: p.datetime().nullable(),
+    userIdNeverExpires: p.boolean().default(true),
+    passwordNeverExpires: p.boolean().default(true),
+    enabled: p.boolean().default(true),
+    lastIpAddress: p.string().default(''),
+    failedLogins: p.integer().default(0),
+    lockedUntil: p.datetime().nullable(),
+    createdAt: p.datetime().onCreate(() => new Date()),
+    modifiedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+  }),
+});
+export type User = InferEntity<typeof User>;
+
+/** Who supervises whom (many to many within a tenant). */
+export const UserSupervisor = defineEntity({
+  name: 'UserSupervisor',
+  tableName: 'user_supervisor',
+  filters: tenantFilter,
+  properties: (p) => ({
+    userId: p.uuid().primary(),
+    supervisorId: p.uuid().primary(),
+    tenantId: p.uuid(),
+  }),
+});
+export type UserSupervisor = InferEntity<typeof UserSupervisor>;

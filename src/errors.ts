@@ -1,0 +1,51 @@
+/**
+ * The one family of errors the service raises on purpose. Each maps once to a GraphQL error
+ * (extensions.http.status + code) and once to the REST envelope (meta.errors).
+ */
+export type ErrorCode =
+  | 'BAD_REQUEST'
+  | 'UNAUTHORIZED'
+  | 'FORBIDDEN'
+  | 'NOT_FOUND'
+  | 'METHOD_NOT_ALLOWED'
+  | 'CONFLICT'
+  | 'PAYLOAD_TOO_LARGE'
+  | 'UNSUPPORTED_MEDIA_TYPE'
+  | 'TOO_MANY_REQUESTS'
+  | 'UNAVAILABLE';
+
+export const statusOf: Record<ErrorCode, number> = {
+  BAD_REQUEST: 400,
+  UNAUTHORIZED: 401,
+  FORBIDDEN: 403,
+  NOT_FOUND: 404,
+  METHOD_NOT_ALLOWED: 405,
+  CONFLICT: 409,
+  PAYLOAD_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  TOO_MANY_REQUESTS: 429,
+  UNAVAILABLE: 503,
+};
+
+export class AppError extends Error {
+  readonly status: number;
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    /** Extra detail for developers; safe to show (never secrets or stack traces). */
+    readonly developerMessage: string = message,
+    /** Extra keys for the envelope's meta (for example retryTime on 429). */
+    readonly meta: Record<string, unknown> = {},
+  ) {
+    super(message);
+    this.name = 'AppError';
+    this.status = statusOf[code];
+  }
+}
+
+export const badRequest = (msg: string, dev?: string) => new AppError('BAD_REQUEST', msg, dev);
+export const unauthorized = (msg = 'Authorization is required: send a valid bearer token.') =>
+  new AppError('UNAUTHORIZED', msg);
+export const forbidden = (msg = 'You do not have permission to do this.') => new AppError('FORBIDDEN', msg);
+export const notFound = (msg: string) => new AppError('NOT_FOUND', msg);
+export const conflict = (msg: string) => new AppError('CONFLICT', msg);

@@ -1,0 +1,68 @@
+/**
+ * The one mapping between our AppError family and GraphQL errors (extensions.code and
+ * extensions.http.status), used by /graphql's error masking and by the REST envelope.
+ */
+import { GraphQLError } from 'graphql';
+import { AppError, statusOf, type ErrorCode } from './errors.js';
+import type { EnvelopeError } from './rest/envelope.js';
+
+export function appToGraphQL(err: AppError, original?: GraphQLError): GraphQLError {
+  return new GraphQLError(err.message, {
+    nodes: original?.nodes,
+    path: original?.path,
+    originalError: err,
+    extensions: {
+      code: err.code,
+      http: { status: err.status },
+      developerMessage: err.developerMessage,
+      ...(Object.keys(err.meta).length ? { meta: err.meta } : {}),
+    },
+  });
+}
+
+export function unexpected(requestId: string): GraphQLError {
+  return new GraphQLError(`An unexpected error occurred. Quote request id ${requestId} when reporting it.`, {
+    extensions: { code: 'INTERNAL_SERVER_ERROR', http: { status: 500 }, requestId },
+  });
+}
+
+/** Finds our AppError inside whatever GraphQL or a library wrapped it in. */
+export function findAppError(err: unknown): AppError | undefined {
+  let e: unknown = err;
+  for (let i = 0; i < 5 && e; i++) {
+    if (e instanceof AppError) return e;
+    e = (e as { originalError?: unknown }).originalError;
+  }
+  return undefined;
+}
+
+export interface ErrorOutcome {
+  status: number;
+  errors: EnvelopeError[];
+  meta: Record<string, unknown>;
+}
+
+/**
+ * Envelope errors from GraphQL errors. An error with no status and no path failed before
+ * execution (a variable that did not fit its type): the request was bad, a 400.
+ */
+export function outcomeOf(errors: readonly unknown[]): ErrorOutcome {
+  let status = 0;
+  const meta: Record<string, unknown> = {};
+  const out: EnvelopeError[] = errors.map((raw) => {
+    const app = findAppError(raw);
+    const e = raw as GraphQLError;
+    const ext = (e.extensions ?? {}) as { code?: string; http?: { status?: number }; developerMessage?: string; meta?: object };
+    const s = app?.status ?? ext.http?.status ?? (e.path ? 500 : 400);
+    status = Math.max(status, s);
+    Object.assign(meta, app?.meta ?? ext.meta ?? {});
+    const code = app?.code ?? ext.code ?? codeOf(s);
+    return { code, message: e.message, developerMessage: app?.developerMessage ?? ext.developerMessage ?? e.message };
+  });
+  return { status: status || 500, errors: out, meta };
+}
+
+function codeOf(status: number): string {
+  const hit = (Object.entries(statusOf) as [ErrorCode, number][]).find(([, s]) => s === status);
+  return hit ? hit[0] : 'INTERNAL_SERVER_ERROR';
+}

@@ -1,0 +1,327 @@
+/**
+ * Compiles a `q` AST to a parameterised PostgreSQL WHERE fragment with `?` placeholders
+ * (knex / MikroORM style: `qb.andWhere(sql, params)`).
+ *
+ * Choices the caller should know:
+ * - Client values only ever travel as params. The SQL text holds only: the caller's column expressions
+ *   (trusted, used verbatim), fixed keywords/casts, and `interval '1 <part>'` from a fixed whitelist.
+ * - Types: a comparison, `between` or `in` takes the type of its field/function operand(s) and coerces
+ *   every literal to it (integer -> `?::bigint`, so int4 and int8 columns both work without overflow;
+ *   boolean -> `?::boolean`; guid -> `?::uuid`, lower-cased; datetime -> `?::timestamp`, normalised
+ *   ISO text read as UTC/zone-less; string -> `?`). Two different field types may not be compared, except
+ *   guid with string, which compares as text. With no field at all (`1 eq 1`, `'a' = 'A'`) the literals
+ *   decide: any number -> numeric, else any boolean -> boolean, else text; every param is cast then.
+ * - Strings compare case-insensitively: `lower(a) = lower(b)` for eq/ne/gt/ge/lt/le/between/in, and
+ *   `a ILIKE b ESCAPE ''` for like. `ESCAPE ''` because `%` and `_` are the client's only special
+ *   characters (as in SQL Server): a backslash is literal and can never make PostgreSQL fail.
+ *   `like` works on any type by comparing its text (`col::text`).
+ * - null: `x eq null` / `x is null` -> `x IS NULL`; `ne null` / `is not null` -> `IS NOT NULL`; other
+ *   operators, `like` and `between` with null are a 400. `x in ('a', null)` -> `(x IN (...) OR x IS NULL)`.
+ *   Otherwise SQL three-valued logic applies: `name ne 'x'` and `not (name eq 'x')` skip rows whose name is NULL.
+ *   `null eq null` -> TRUE, `null ne null` -> FALSE.
+ * - `not x` -> `NOT (x)`; `or` is always parenthesised so the fragment can be AND-ed with other conditions.
+ * - substring(v, start, length) -> `substring(v from ?::int for ?::int)`, a string; a non-string `v` is
+ *   read as `v::text`. start and length must be integer literals (length >= 0: PostgreSQL rejects negatives).
+ * - dateadd(part, n, v) -> `(v + (?::int * interval '1 day'))`, a datetime; `v` must be a datetime field
+ *   or a date-time literal, n an integer literal. Nested dateadds may shift by at most MAX_DATEADD_YEARS
+ *   in total, so a filter cannot push a valid timestamp out of PostgreSQL's range (a 500).
+ */
+import type { DatePart, QExpr, QLiteral, QOperand } from './ast.js';
+import { coerceLiteral, int32Literal, type ValueType } from './coerce.js';
+import type { FieldType, QueryFieldMap } from './fields.js';
+import { parseQ } from './parser.js';
+import { qError, quote } from './q-error.js';
+
+export interface CompiledQ {
+  /** A WHERE fragment with `?` placeholders, in the order of `params`. */
+  sql: string;
+  params: unknown[];
+}
+
+/** Most years that (nested) dateadds may move a date-time, in total. */
+export const MAX_DATEADD_YEARS = 4000;
+
+export function compileQ(ast: QExpr, fields: QueryFieldMap): CompiledQ {
+  return new Compiler(fields).expr(ast);
+}
+
+/** parseQ + compileQ; `undefined` when there is no filter (q absent, empty or only whitespace). */
+export function compileQText(q: string | undefined, fields: QueryFieldMap): CompiledQ | undefined {
+  if (q === undefined || q.trim() === '') return undefined;
+  return compileQ(parseQ(q), fields);
+}
+
+type Fragment = CompiledQ;
+
+/** Builds a fragment from text and sub-fragments, keeping params in placeholder order. */
+function sql(strings: TemplateStringsArray, ...parts: Fragment[]): Fragment {
+  let text = strings[0];
+  const params: unknown[] = [];
+  parts.forEach((part, i) => {
+    text += part.sql + strings[i + 1];
+    params.push(...part.params);
+  });
+  return { sql: text, params };
+}
+
+function join(parts: Fragment[], separator: string): Fragment {
+  return { sql: parts.map((p) => p.sql).join(separator), params: parts.flatMap((p) => p.params) };
+}
+
+const raw = (text: string): Fragment => ({ sql: text, params: [] });
+const param = (value: unknown, cast: string): Fragment => ({ sql: `?${cast}`, params: [value] });
+
+const COMPARE_SQL = { eq: '=', ne: '<>', gt: '>', ge: '>=', lt: '<', le: '<=' } as const;
+
+/** The only interval texts that can reach the SQL. */
+const INTERVAL_SQL: Record<DatePart, string> = {
+  year: "interval '1 year'",
+  month: "interval '1 month'",
+  day: "interval '1 day'",
+  hour: "interval '1 hour'",
+  minute: "interval '1 minute'",
+  second: "interval '1 second'",
+};
+/** Fewest units per year, so the dateadd budget errs on the safe side. */
+const UNITS_PER_YEAR: Record<DatePart, number> = {
+  year: 1,
+  month: 12,
+  day: 365,
+  hour: 365 * 24,
+  minute: 365 * 24 * 60,
+  second: 365 * 24 * 60 * 60,
+};
+
+/** A field or function: SQL with a known type. */
+interface Typed extends Fragment {
+  type: FieldType;
+  /** How messages name it: `'scope'`, `substring(...)`. */
+  label: string;
+  /** Years already added/subtracted by dateadds inside it. */
+  shiftYears: number;
+}
+
+type Side = { typed: Typed } | { literal: QLiteral };
+
+/** The type literals are coerced to in one comparison, and what they are compared with (for messages). */
+interface Context {
+  type: ValueType;
+  against?: string;
+  /** No field or function involved: params need explicit casts for PostgreSQL to type them. */
+  literalOnly: boolean;
+}
+
+const isNullSide = (s: Side) => 'literal' in s && s.literal.kind === 'null';
+const TRUE = raw('TRUE');
+const FALSE = raw('FALSE');
+
+class Compiler {
+  constructor(private readonly fields: QueryFieldMap) {}
+
+  expr(e: QExpr): Fragment {
+    switch (e.kind) {
+      case 'and':
+        return join(e.items.map((item) => this.expr(item)), ' AND ');
+      case 'or':
+        return sql`(${join(e.items.map((item) => this.expr(item)), ' OR ')})`;
+      case 'not': {
+        const inner = this.expr(e.expr);
+        // An `or` comes back parenthesised already.
+        return e.expr.kind === 'or' ? sql`NOT ${inner}` : sql`NOT (${inner})`;
+      }
+      case 'compare': {
+        const left = this.side(e.left);
+        const right = this.side(e.right);
+        if (isNullSide(left) || isNullSide(right)) {
+          if (e.op !== 'eq' && e.op !== 'ne') {
+            throw qError(`null can only be compared with eq or ne, not '${e.op}'`, e.pos, '', 'Or use is null / is not null.');
+          }
+          return this.nullTest(isNullSide(left) ? right : left, e.op === 'ne');
+        }
+        const ctx = this.unify([left, right], e.pos);
+        return sql`${this.cased(left, ctx)} ${raw(COMPARE_SQL[e.op])} ${this.cased(right, ctx)}`;
+      }
+      case 'isNull':
+        return this.nullTest(this.side(e.value), e.negated);
+      case 'like': {
+        const value = this.side(e.value);
+        const pattern = this.side(e.pattern);
+        if (isNullSide(value) || isNullSide(pattern)) {
+          throw qError(`'like' cannot be used with null`, e.pos, '', 'Use is null / is not null.');
+        }
+        const literalOnly = !('typed' in value) && !('typed' in pattern);
+        const op = raw(e.negated ? 'NOT ILIKE' : 'ILIKE');
+        return sql`${this.text(value, literalOnly)} ${op} ${this.text(pattern, literalOnly)} ESCAPE ''`;
+      }
+      case 'between': {
+        const sides = [e.value, e.low, e.high].map((o) => this.side(o));
+        if (sides.some(isNullSide)) throw qError(`'between' cannot be used with null`, e.pos);
+        const ctx = this.unify(sides, e.pos);
+        const [value, low, high] = sides.map((s) => this.cased(s, ctx));
+        return sql`${value} ${raw(e.negated ? 'NOT BETWEEN' : 'BETWEEN')} ${low} AND ${high}`;
+      }
+      case 'in':
+        return this.inList(e.value, e.list, e.negated, e.pos);
+    }
+  }
+
+  private inList(valueNode: QOperand, list: QOperand[], negated: boolean, pos: number | undefined): Fragment {
+    const value = this.side(valueNode);
+    if (isNullSide(value)) throw qError(`'in' cannot have null on its left`, pos, '', 'Use is null / is not null.');
+    const items = list.map((o) => this.side(o));
+    const values = items.filter((s) => !isNullSide(s));
+    const withNull = values.length < items.length;
+    if (values.length === 0) return this.nullTest(value, negated);
+    const ctx = this.unify([value, ...values], pos);
+    const inSql = sql`${this.cased(value, ctx)} IN (${join(
+      values.map((s) => this.cased(s, ctx)),
+      ', ',
+    )})`;
+    // SQL's IN never matches NULL; a client who lists null means "or is null".
+    if (withNull) {
+      const either = sql`(${inSql} OR ${this.render(value, { ...ctx, literalOnly: true })} IS NULL)`;
+      return negated ? sql`NOT ${either}` : either;
+    }
+    return negated ? sql`${this.cased(value, ctx)} NOT IN (${join(values.map((s) => this.cased(s, ctx)), ', ')})` : inSql;
+  }
+
+  private nullTest(side: Side, negated: boolean): Fragment {
+    if (isNullSide(side)) return negated ? FALSE : TRUE;
+    const ctx = 'typed' in side ? { type: side.typed.type, literalOnly: false } : this.unify([side], undefined);
+    return sql`${this.render(side, { ...ctx, literalOnly: true })} ${raw(negated ? 'IS NOT NULL' : 'IS NULL')}`;
+  }
+
+  private side(o: QOperand): Side {
+    switch (o.kind) {
+      case 'string':
+      case 'number':
+      case 'boolean':
+      case 'null':
+        return { literal: o };
+      default:
+        return { typed: this.operand(o) };
+    }
+  }
+
+  /** The common type of the operands of one comparison. */
+  private unify(sides: Side[], pos: number | undefined): Context {
+    const typed = sides.flatMap((s) => ('typed' in s ? [s.typed] : []));
+    if (typed.length === 0) {
+      const kinds = new Set(sides.map((s) => ('literal' in s ? s.literal.kind : '')));
+      const type: ValueType = kinds.has('number') ? 'numeric' : kinds.has('boolean') ? 'boolean' : 'string';
+      return { type, literalOnly: true };
+    }
+    const first = typed[0];
+    const other = typed.find((t) => t.type !== first.type);
+    if (!other) return { type: first.type, against: first.label, literalOnly: false };
+    if (typed.every((t) => t.type === 'string' || t.type === 'guid')) {
+      return { type: 'string', against: first.label, literalOnly: false };
+    }
+    throw qError(`cannot compare ${first.label} (${first.type}) with ${other.label} (${other.type})`, pos);
+  }
+
+  /** An operand in the comparison's type: typed SQL as is (guid as text in a string comparison), literals as params. */
+  private render(side: Side, ctx: Context): Fragment {
+    if ('typed' in side) return ctx.type === 'string' ? asText(side.typed) : side.typed;
+    const lit = side.literal;
+    if (lit.kind === 'null') throw qError('unexpected null', lit.pos);
+    return param(coerceLiteral(lit, ctx.type, ctx.against), castFor(ctx.type, ctx.literalOnly));
+  }
+
+  /** Strings compare case-insensitively. */
+  private cased(side: Side, ctx: Context): Fragment {
+    const rendered = this.render(side, ctx);
+    return ctx.type === 'string' ? sql`lower(${rendered})` : rendered;
+  }
+
+  /** An operand as text, for like. */
+  private text(side: Side, literalOnly: boolean): Fragment {
+    return this.render(side, { type: 'string', literalOnly });
+  }
+
+  private operand(o: Exclude<QOperand, QLiteral>): Typed {
+    switch (o.kind) {
+      case 'field': {
+        const field = this.fields.get(o.name.toLowerCase());
+        if (!field) {
+          throw qError(`unknown field ${quote(o.name)}`, o.pos, '', `Known fields: ${[...this.fields.keys()].join(', ')}.`);
+        }
+        return { sql: field.sql, params: [], type: field.type, label: quote(o.name), shiftYears: 0 };
+      }
+      case 'substring': {
+        const value = this.side(o.value);
+        if (isNullSide(value)) throw qError('substring needs a value, not null', o.pos);
+        const start = int32Literal(this.literalArg(o.start, 'the start of substring'), 'the start of substring');
+        const length = int32Literal(this.literalArg(o.length, 'the length of substring'), 'the length of substring');
+        if (length < 0) throw qError(`the length of substring cannot be negative`, o.length.pos);
+        const text = this.text(value, true);
+        return {
+          ...sql`substring(${text} from ${param(start, '::int')} for ${param(length, '::int')})`,
+          type: 'string',
+          label: 'substring(...)',
+          shiftYears: 0,
+        };
+      }
+      case 'dateadd': {
+        const value = this.side(o.value);
+        let base: Fragment;
+        let shiftYears = 0;
+        if ('typed' in value) {
+          if (value.typed.type !== 'datetime') {
+            throw qError(`dateadd needs a date-time, but ${value.typed.label} is ${article(value.typed.type)}`, o.pos);
+          }
+          base = value.typed;
+          shiftYears = value.typed.shiftYears;
+        } else {
+          if (value.literal.kind === 'null') throw qError('dateadd needs a date-time, not null', o.pos);
+          base = param(coerceLiteral(value.literal, 'datetime', 'dateadd'), '::timestamp');
+        }
+        const amount = int32Literal(this.literalArg(o.amount, 'the amount of dateadd'), 'the amount of dateadd');
+        shiftYears += Math.abs(amount) / UNITS_PER_YEAR[o.part];
+        if (shiftYears > MAX_DATEADD_YEARS) {
+          throw qError(`dateadd moves the date too far (more than ${MAX_DATEADD_YEARS} years in total)`, o.amount.pos ?? o.pos);
+        }
+        return {
+          ...sql`(${base} + (${param(amount, '::int')} * ${raw(INTERVAL_SQL[o.part])}))`,
+          type: 'datetime',
+          label: 'dateadd(...)',
+          shiftYears,
+        };
+      }
+    }
+  }
+
+  private literalArg(o: QOperand, what: string): QLiteral {
+    if (o.kind === 'string' || o.kind === 'number' || o.kind === 'boolean' || o.kind === 'null') return o;
+    throw qError(`${what} must be an integer literal`, o.pos);
+  }
+}
+
+function castFor(type: ValueType, literalOnly: boolean): string {
+  switch (type) {
+    case 'string':
+      return literalOnly ? '::text' : '';
+    case 'integer':
+      return '::bigint';
+    case 'numeric':
+      return '::numeric';
+    case 'boolean':
+      return '::boolean';
+    case 'guid':
+      return '::uuid';
+    case 'datetime':
+      return '::timestamp';
+  }
+}
+
+/** A plain (possibly qualified, possibly quoted) column reference can take `::text` directly; anything else is wrapped first. */
+const SIMPLE_COLUMN = /^(?:"(?:[^"]|"")+"|[A-Za-z_][A-Za-z0-9_$]*)(?:\.(?:"(?:[^"]|"")+"|[A-Za-z_][A-Za-z0-9_$]*))*$/;
+
+function asText(t: Typed): Fragment {
+  if (t.type === 'string') return t;
+  return { sql: SIMPLE_COLUMN.test(t.sql) ? `${t.sql}::text` : `(${t.sql})::text`, params: t.params };
+}
+
+function article(type: FieldType): string {
+  return type === 'integer' ? 'an integer' : `a ${type}`;
+}

@@ -1,0 +1,61 @@
+import type { GraphQLResolveInfo } from 'graphql';
+import type { AppContext } from '../context.js';
+import { notFound } from '../errors.js';
+import { dataTypesOf } from './schema-info.js';
+import type { DataTypeInfo } from '../datatypes.js';
+
+/**
+ * The data type names the legacy service reports, in its order (CustomerDatabase appears twice
+ * there too). Field lists exist for the types this service models; see META_NOTE in the README.
+ */
+export const LEGACY_DATA_TYPES = [
+  'Customer',
+  'CustomerDatabase',
+  'CustomerDatabase',
+  'Document',
+  'DocumentIndexField',
+  'Folder',
+  'FolderIndexField',
+  'FormInstance',
+  'FormTemplate',
+  'Group',
+  'IndexFieldDefinition',
+  'IndexFieldSelectOption',
+  'PersistedData',
+  'ServerStatus',
+  'Site',
+  'User',
+];
+
+const describe = (dt: DataTypeInfo) => ({
+  dataType: dt.name,
+  availableFields: dt.availableFields,
+  defaultFields: dt.defaultFields,
+  idField: dt.idField,
+});
+
+export const metaResolvers = {
+  Query: {
+    meta: () => ({ dataTypes: LEGACY_DATA_TYPES }),
+    metaDataTypes: (_: unknown, __: unknown, ___: AppContext, info: GraphQLResolveInfo) =>
+      [...dataTypesOf(info.schema).byTypeName.values()].map(describe),
+    metaDataType: (_: unknown, { datatype }: { datatype: string }, __: AppContext, info: GraphQLResolveInfo) => {
+      const dt = dataTypesOf(info.schema).get(datatype);
+      if (!dt) {
+        const known = LEGACY_DATA_TYPES.some((n) => n.toLowerCase() === datatype.toLowerCase());
+        throw notFound(
+          known
+            ? `The data type '${datatype}' is not served by this version of the service yet.`
+            : `Unknown data type '${datatype}'. GET /meta lists the data types.`,
+        );
+      }
+      return describe(dt);
+    },
+    configuration: () => ({
+      isEnabled: false,
+      apiUrl: null,
+      formsApiUrl: null,
+      studioApiUrl: null,
+    }),
+  },
+};

@@ -1,0 +1,60 @@
+/**
+ * Request bodies as legacy clients send them: JSON, or form-encoded (even when labelled JSON),
+ * read with a size limit so an oversized body is a 413, not memory pressure.
+ */
+import { AppError, badRequest } from '../errors.js';
+
+export async function readBody(request: Request, maxBytes: number): Promise<string> {
+  const declared = Number(request.headers.get('content-length') ?? NaN);
+  if (declared > maxBytes) throw tooLarge(maxBytes);
+  if (!request.body) return '';
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > maxBytes) {
+      await reader.cancel().catch(() => undefined);
+      throw tooLarge(maxBytes);
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+const tooLarge = (max: number) =>
+  new AppError('PAYLOAD_TOO_LARGE', `The request body is larger than the limit of ${max} bytes.`);
+
+/** `a=1&b=2` style text: what form-encoding looks like, whatever the Content-Type says. */
+const FORM = /^[^=&{}[\]"\s]+=[^&]*(&[^=&]+=[^&]*)*&?$/;
+
+export function parseForm(text: string): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of new URLSearchParams(text)) {
+    const prev = out[k];
+    out[k] = prev === undefined ? v : Array.isArray(prev) ? [...prev, v] : [prev, v];
+  }
+  return out;
+}
+
+/** Parses a body as an object; an empty body is `{}`. Arrays and scalars are a 400. */
+export function parseBody(text: string, contentType: string | null): Record<string, unknown> {
+  const trimmed = text.trim();
+  if (trimmed === '') return {};
+  const type = (contentType ?? '').toLowerCase();
+  if (type.includes('application/x-www-form-urlencoded') || (!trimmed.startsWith('{') && !trimmed.startsWith('[') && FORM.test(trimmed))) {
+    return parseForm(trimmed);
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(trimmed);
+  } catch (err) {
+    throw badRequest(`The request body is not valid JSON: ${(err as Error).message}`);
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    throw badRequest('The request body must be a JSON object.');
+  }
+  return value as Record<string, unknown>;
+}

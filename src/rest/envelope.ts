@@ -1,0 +1,130 @@
+/**
+ * The legacy envelope: `{meta:{status,statusMsg,method,href}, data, pagination}` for successes,
+ * `{meta:{..., errors:[{code,message,developerMessage}]}}` for failures. The HTTP status always
+ * equals meta.status, and every body is sent with a Content-Length (never chunked).
+ */
+import { STATUS_CODES } from 'node:http';
+import type { DataTypeInfo, DataTypes } from '../datatypes.js';
+import type { Shape } from './routes.js';
+
+export interface EnvelopeError {
+  code: string;
+  message: string;
+  developerMessage: string;
+  [extra: string]: unknown;
+}
+
+export const statusMsg = (status: number) => STATUS_CODES[status] ?? 'Unknown';
+
+export function jsonResponse(status: number, body: unknown, headers: Record<string, string> = {}): Response {
+  const text = JSON.stringify(body);
+  return new Response(text, {
+    status,
+    headers: {
+      'content-type': 'application/json; charset=utf-8',
+      'content-length': String(Buffer.byteLength(text)),
+      ...headers,
+    },
+  });
+}
+
+function meta(status: number, request: Request, extra: Record<string, unknown> = {}) {
+  return { status, statusMsg: statusMsg(status), method: request.method, href: request.url, ...extra };
+}
+
+export function errorEnvelope(
+  request: Request,
+  status: number,
+  errors: EnvelopeError[],
+  metaExtra: Record<string, unknown> = {},
+  headers: Record<string, string> = {},
+): Response {
+  return jsonResponse(status, { meta: meta(status, request, { ...metaExtra, errors }) }, headers);
+}
+
+export interface Projection {
+  /** Lower-cased names from `fields=`; undefined when not sent. */
+  fields?: Set<string>;
+  /** `expand=data` / `expand=true`: all available fields. */
+  all: boolean;
+  /** Relations named in `expand=`, by their schema names. */
+  relations: string[];
+}
+
+/** Keeps href, dataType, the requested (or default) fields and the expanded relations. */
+export function project(record: Record<string, unknown>, dt: DataTypeInfo | undefined, p: Projection): Record<string, unknown> {
+  if (!dt || record === null || typeof record !== 'object') return record;
+  const keep = p.fields
+    ? (k: string) => p.fields!.has(k.toLowerCase())
+    : p.all
+      ? () => true
+      : (k: string) => dt.defaultFields.includes(k);
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(record)) {
+    if (k === 'href' || k === 'dataType' || keep(k) || p.relations.includes(k)) out[k] = v;
+  }
+  return out;
+}
+
+export interface PageInfo {
+  totalRecords: number;
+  limit: number;
+  offset: number;
+}
+
+function pageHref(url: URL, limit: number, offset: number): string {
+  const u = new URL(url);
+  for (const k of [...u.searchParams.keys()]) if (/^(limit|offset)$/i.test(k)) u.searchParams.delete(k);
+  u.searchParams.set('limit', String(limit));
+  u.searchParams.set('offset', String(offset));
+  return u.toString();
+}
+
+export function pagination(request: Request, p: PageInfo) {
+  const url = new URL(request.url);
+  const { limit, offset, totalRecords } = p;
+  const lastOffset = limit > 0 && totalRecords > 0 ? Math.floor((totalRecords - 1) / limit) * limit : 0;
+  return {
+    dataType: 'PagedData',
+    href: request.url,
+    first: pageHref(url, limit, 0),
+    last: pageHref(url, limit, lastOffset),
+    next: limit > 0 && offset + limit < totalRecords ? pageHref(url, limit, offset + limit) : '',
+    previous: offset > 0 && limit > 0 ? pageHref(url, limit, Math.max(0, offset - limit)) : '',
+    limit,
+    totalRecords,
+  };
+}
+
+export interface SuccessInput {
+  request: Request;
+  status: number;
+  shape: Shape;
+  result: unknown;
+  dataTypes: DataTypes;
+  recordType: string | undefined;
+  projection: Projection;
+  page?: { limit: number; offset: number };
+}
+
+/** Page results (`{totalRecords, items}`) unwrap to their items. */
+function isPage(v: unknown): v is { items: unknown[]; totalRecords?: number } {
+  return !!v && typeof v === 'object' && Array.isArray((v as { items?: unknown }).items);
+}
+
+export function successEnvelope(s: SuccessInput): Response {
+  const dt = s.recordType ? s.dataTypes.byTypeName.get(s.recordType) : undefined;
+  const records = isPage(s.result) ? s.result.items : s.result;
+  const shapeOne = (r: unknown) => (dt ? project(r as Record<string, unknown>, dt, s.projection) : r);
+  const body: Record<string, unknown> = { meta: meta(s.status, s.request) };
+  if (s.shape === 'list') body.data = (Array.isArray(records) ? records : [records]).map(shapeOne);
+  else if (s.shape === 'one') body.data = [shapeOne(Array.isArray(records) ? records[0] : records)];
+  else if (s.shape === 'object') body.data = shapeOne(records);
+  if (s.page) {
+    const total = isPage(s.result) && typeof s.result.totalRecords === 'number'
+      ? s.result.totalRecords
+      : Array.isArray(body.data) ? body.data.length : 1;
+    body.pagination = pagination(s.request, { totalRecords: total, ...s.page });
+  }
+  return jsonResponse(s.status, body);
+}

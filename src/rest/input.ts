@@ -1,0 +1,60 @@
+/**
+ * Fits a legacy body onto a GraphQL input type: keys match case-insensitively (`emailaddress`,
+ * `UserId`), form strings become booleans and numbers where the field wants them, and keys the
+ * type does not know are dropped. Values that still do not fit are left for GraphQL to reject.
+ */
+import {
+  getNullableType,
+  GraphQLBoolean,
+  GraphQLFloat,
+  GraphQLInt,
+  isInputObjectType,
+  isListType,
+  isScalarType,
+  type GraphQLInputObjectType,
+  type GraphQLInputType,
+} from 'graphql';
+
+export function fitInput(type: GraphQLInputObjectType, body: Record<string, unknown>): Record<string, unknown> {
+  const fields = type.getFields();
+  const byLower = new Map(Object.keys(fields).map((name) => [name.toLowerCase(), name]));
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(body)) {
+    const name = byLower.get(key.toLowerCase());
+    if (!name || value === undefined) continue;
+    const fitted = fitValue(fields[name].type, value);
+    if (fitted !== undefined) out[name] = fitted;
+  }
+  return out;
+}
+
+function fitValue(type: GraphQLInputType, value: unknown): unknown {
+  const t = getNullableType(type);
+  if (value === null) return null;
+  if (isListType(t)) return (Array.isArray(value) ? value : [value]).map((v) => fitValue(t.ofType, v));
+  if (Array.isArray(value) && !(isScalarType(t) && t.name === 'JSON')) {
+    // A form sent a key twice where one value is wanted: the last one wins.
+    return fitValue(type, value[value.length - 1]);
+  }
+  if (isInputObjectType(t)) {
+    return value && typeof value === 'object' ? fitInput(t, value as Record<string, unknown>) : value;
+  }
+  if (typeof value !== 'string') {
+    if (t === GraphQLBoolean && typeof value === 'number' && (value === 0 || value === 1)) return value === 1;
+    if (isScalarType(t) && t.name === 'String' && (typeof value === 'number' || typeof value === 'boolean')) return String(value);
+    return value;
+  }
+  const s = value.trim();
+  if (t === GraphQLBoolean) {
+    if (s === '') return undefined;
+    if (/^(true|1)$/i.test(s)) return true;
+    if (/^(false|0)$/i.test(s)) return false;
+    return value;
+  }
+  if (t === GraphQLInt || t === GraphQLFloat) {
+    if (s === '') return undefined;
+    return /^-?\d+(\.\d+)?$/.test(s) ? Number(s) : value;
+  }
+  if (isScalarType(t) && (t.name === 'UUID' || t.name === 'DateTime') && s === '') return undefined;
+  return value;
+}

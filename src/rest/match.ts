@@ -1,0 +1,95 @@
+/**
+ * Matches a request path against the route table the way legacy clients need: case-insensitive,
+ * trailing and doubled slashes ignored, literal segments preferred over parameters
+ * (`/users/me` before `/users/:id`).
+ */
+import { routes as allRoutes, type Method, type Route } from './routes.js';
+
+export const API_PREFIX = ['api', 'v1'];
+
+export interface Match {
+  route: Route;
+  params: Record<string, string>;
+  tenant?: { customerAlias: string; databaseAlias: string };
+}
+
+export type MatchResult = { match: Match } | { status: 404 } | { status: 405; allowed: Method[] };
+
+interface Compiled {
+  route: Route;
+  segments: string[];
+  literalCount: number;
+}
+
+/** Splits a raw path into decoded segments; `undefined` when a segment is not valid percent-encoding. */
+export function segmentsOf(pathname: string): string[] | undefined {
+  try {
+    return pathname
+      .split('/')
+      .filter((s) => s !== '')
+      .map((s) => decodeURIComponent(s.replace(/\+/g, ' ')));
+  } catch {
+    return undefined;
+  }
+}
+
+export class RouteMatcher {
+  private readonly tenant: Compiled[];
+  private readonly root: Compiled[];
+
+  constructor(routes: Route[] = allRoutes) {
+    const compile = (r: Route): Compiled => {
+      const segments = r.path.split('/').filter(Boolean);
+      return { route: r, segments, literalCount: segments.filter((s) => !s.startsWith(':')).length };
+    };
+    const byLiterals = (a: Compiled, b: Compiled) => b.literalCount - a.literalCount;
+    this.tenant = routes.filter((r) => r.scope !== 'root').map(compile).sort(byLiterals);
+    this.root = routes.filter((r) => r.scope === 'root').map(compile).sort(byLiterals);
+  }
+
+  match(method: string, segments: string[], query: URLSearchParams): MatchResult {
+    let candidates: Compiled[];
+    let rest: string[];
+    let tenant: Match['tenant'];
+    const isApi = segments.length >= 2 && segments[0].toLowerCase() === API_PREFIX[0] && segments[1].toLowerCase() === API_PREFIX[1];
+    if (isApi && segments.length >= 4) {
+      candidates = this.tenant;
+      tenant = { customerAlias: segments[2], databaseAlias: segments[3] };
+      rest = segments.slice(4);
+    } else {
+      candidates = this.root;
+      rest = segments;
+    }
+    const allowed = new Set<Method>();
+    for (const c of candidates) {
+      const params = matchSegments(c.segments, rest);
+      if (!params) continue;
+      if (c.route.method !== method.toUpperCase()) {
+        allowed.add(c.route.method);
+        continue;
+      }
+      const when = 'when' in c.route ? c.route.when : undefined;
+      if (when && !when.values.includes((queryParam(query, when.param) ?? '').toLowerCase())) continue;
+      return { match: { route: c.route, params, tenant } };
+    }
+    return allowed.size ? { status: 405, allowed: [...allowed] } : { status: 404 };
+  }
+}
+
+function matchSegments(pattern: string[], actual: string[]): Record<string, string> | undefined {
+  if (pattern.length !== actual.length) return undefined;
+  const params: Record<string, string> = {};
+  for (let i = 0; i < pattern.length; i++) {
+    const p = pattern[i];
+    if (p.startsWith(':')) params[p.slice(1)] = actual[i];
+    else if (p.toLowerCase() !== actual[i].toLowerCase()) return undefined;
+  }
+  return params;
+}
+
+/** A query parameter by case-insensitive name. */
+export function queryParam(query: URLSearchParams, name: string): string | undefined {
+  const lower = name.toLowerCase();
+  for (const [k, v] of query) if (k.toLowerCase() === lower) return v;
+  return undefined;
+}

@@ -1,0 +1,96 @@
+/**
+ * The route table: one row per documented REST route, and the only list of routes. SOFA's
+ * `routes` config, the path matcher and the OpenAPI paths are all generated from it.
+ *
+ * Paths are relative to `/api/v1/{customeralias}/{databasealias}` unless `scope` is 'root'.
+ * `:name` segments are path parameters and must match the root field's argument names.
+ */
+export type Shape = 'list' | 'one' | 'object' | 'none';
+export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
+
+export interface SofaRoute {
+  method: Method;
+  path: string;
+  /** `Query.x` or `Mutation.x`. */
+  field: string;
+  status?: 200 | 201;
+  /** How `data` is shaped: array, one-element array, single object, or no data key. */
+  shape: Shape;
+  /** Adds the `pagination` object (the spec lists which calls carry it). */
+  paged?: boolean;
+  /** The argument that receives the whole request body. */
+  body?: string;
+  /** Chosen over a row with the same method and path when a query parameter has one of these values. */
+  when?: { param: string; values: string[] };
+  scope?: 'tenant';
+}
+
+export interface HandlerRoute {
+  method: Method;
+  path: string;
+  /** A dedicated handler in src/rest/ (binary, form or token routes). */
+  handler: 'token';
+  scope: 'tenant' | 'root';
+}
+
+export type Route = SofaRoute | HandlerRoute;
+
+export const isSofaRoute = (r: Route): r is SofaRoute => 'field' in r;
+
+export const routes: Route[] = [
+  // Auth
+  { method: 'POST', path: '/oauth/token', handler: 'token', scope: 'root' },
+  { method: 'POST', path: '/oauth/token', handler: 'token', scope: 'tenant' },
+
+  // Meta and configuration
+  { method: 'GET', path: '/meta', field: 'Query.metaDataTypes', shape: 'list', paged: true, when: { param: 'expand', values: ['true', 'data'] } },
+  { method: 'GET', path: '/meta', field: 'Query.meta', shape: 'object' },
+  { method: 'GET', path: '/meta/:datatype', field: 'Query.metaDataType', shape: 'object' },
+  { method: 'GET', path: '/configuration/:name', field: 'Query.configuration', shape: 'object' },
+
+  // Sites
+  { method: 'GET', path: '/sites', field: 'Query.sites', shape: 'list' },
+  { method: 'POST', path: '/sites', field: 'Mutation.createSite', shape: 'object', body: 'input' },
+  { method: 'PUT', path: '/sites/changeusersite', field: 'Mutation.changeUserSite', shape: 'object', body: 'input' },
+  { method: 'PUT', path: '/sites/changegroupsite', field: 'Mutation.changeGroupSite', shape: 'object', body: 'input' },
+  { method: 'GET', path: '/sites/:id', field: 'Query.site', shape: 'one' },
+  { method: 'PUT', path: '/sites/:id', field: 'Mutation.updateSite', shape: 'object', body: 'input' },
+  { method: 'DELETE', path: '/sites/:id', field: 'Mutation.deleteSite', shape: 'none' },
+  { method: 'GET', path: '/sites/:siteId/groups', field: 'Query.siteGroups', shape: 'list' },
+  { method: 'POST', path: '/sites/:siteId/groups', field: 'Mutation.createSiteGroup', shape: 'object', body: 'input' },
+  { method: 'GET', path: '/sites/:siteId/groups/:groupId', field: 'Query.siteGroup', shape: 'one' },
+  { method: 'PUT', path: '/sites/:siteId/groups/:groupId', field: 'Mutation.updateSiteGroup', shape: 'object', body: 'input' },
+  { method: 'GET', path: '/sites/:siteId/users', field: 'Query.siteUsers', shape: 'list' },
+  { method: 'POST', path: '/sites/:siteId/users', field: 'Mutation.createSiteUser', shape: 'object', body: 'input' },
+  { method: 'GET', path: '/sites/:siteId/users/:userId', field: 'Query.siteUser', shape: 'one' },
+  { method: 'PUT', path: '/sites/:siteId/users/:userId', field: 'Mutation.updateSiteUser', shape: 'object', body: 'input' },
+
+  // Groups
+  { method: 'GET', path: '/groups', field: 'Query.groups', shape: 'list' },
+  { method: 'POST', path: '/groups', field: 'Mutation.createGroup', shape: 'object', body: 'input' },
+  { method: 'GET', path: '/groups/:id', field: 'Query.group', shape: 'one' },
+  { method: 'PUT', path: '/groups/:id', field: 'Mutation.updateGroup', shape: 'object', body: 'input' },
+  { method: 'DELETE', path: '/groups/:id', field: 'Mutation.deleteGroup', shape: 'none' },
+  { method: 'GET', path: '/groups/:groupId/users', field: 'Query.groupUsers', shape: 'list', paged: true },
+  { method: 'POST', path: '/groups/:groupId/users', field: 'Mutation.addGroupUsers', shape: 'list', body: 'input' },
+  { method: 'PUT', path: '/groups/:groupId/users', field: 'Mutation.addGroupUsers', shape: 'list', status: 201, body: 'input' },
+  { method: 'DELETE', path: '/groups/:groupId/users', field: 'Mutation.removeGroupUserByName', shape: 'none' },
+  { method: 'GET', path: '/groups/:groupId/users/:userId', field: 'Query.groupUser', shape: 'one', paged: true },
+  { method: 'PUT', path: '/groups/:groupId/users/:userId', field: 'Mutation.putGroupUser', shape: 'list', status: 201 },
+  { method: 'DELETE', path: '/groups/:groupId/users/:userId', field: 'Mutation.removeGroupUser', shape: 'none' },
+
+  // Users
+  { method: 'GET', path: '/users', field: 'Query.users', shape: 'list' },
+  { method: 'POST', path: '/users', field: 'Mutation.createUser', shape: 'object', body: 'input' },
+  { method: 'GET', path: '/users/me', field: 'Query.me', shape: 'one' },
+  { method: 'GET', path: '/users/getjwt', field: 'Query.getJwt', shape: 'object' },
+  { method: 'GET', path: '/users/:id', field: 'Query.user', shape: 'one' },
+  { method: 'PUT', path: '/users/:id', field: 'Mutation.updateUser', shape: 'object', body: 'input' },
+  { method: 'DELETE', path: '/users/:id', field: 'Mutation.deleteUser', shape: 'none' },
+  { method: 'GET', path: '/users/:userId/groups', field: 'Query.userGroups', shape: 'list' },
+  { method: 'GET', path: '/users/:userId/supervisors', field: 'Query.userSupervisors', shape: 'list' },
+  { method: 'GET', path: '/users/:userId/supervisees', field: 'Query.userSupervisees', shape: 'list' },
+  { method: 'GET', path: '/users/:userId/webtoken', field: 'Query.userWebToken', shape: 'object' },
+  { method: 'PUT', path: '/users/:id/password', field: 'Mutation.changeUserPassword', shape: 'object', body: 'input' },
+  { method: 'PUT', path: '/users/:id/userid', field: 'Mutation.changeUserId', shape: 'object', body: 'input' },
+];

@@ -1,0 +1,66 @@
+/**
+ * Builds the SOFA router from the route table: one SOFA route per root field named in the table,
+ * on a copy of the schema that keeps only those root fields and drops relation fields (REST
+ * records are flat; relations come back only through `expand=`).
+ */
+import { filterSchema, getDirective } from '@graphql-tools/utils';
+import { getNamedType, isObjectType, type ExecutionArgs, type GraphQLSchema } from 'graphql';
+import { useSofa } from 'sofa-api';
+import { isSofaRoute, routes, type SofaRoute } from './routes.js';
+
+export const SOFA_BASE = '/sofa';
+
+type RouteConfig = NonNullable<Parameters<typeof useSofa>[0]['routes']>[string];
+
+export interface SofaEndpoint {
+  method: string;
+  path: string;
+}
+
+/**
+ * The internal SOFA route of each root field: `/<Type.field>/:param...` with the method and path
+ * parameters of the first table row naming it. Legacy paths may overlap (`/meta` twice); these never do.
+ */
+export function sofaEndpoints(): Map<string, SofaEndpoint> {
+  const out = new Map<string, SofaEndpoint>();
+  for (const r of routes) {
+    if (!isSofaRoute(r) || out.has(r.field)) continue;
+    const params = r.path.split('/').filter((s) => s.startsWith(':'));
+    out.set(r.field, { method: r.method, path: ['', r.field, ...params].join('/') });
+  }
+  return out;
+}
+
+export function sofaSchema(schema: GraphQLSchema, fields: Set<string>): GraphQLSchema {
+  return filterSchema({
+    schema,
+    rootFieldFilter: (op, name) => fields.has(`${op}.${name}`),
+    objectFieldFilter: (typeName, fieldName) => {
+      const type = schema.getType(typeName);
+      if (!isObjectType(type) || !getDirective(schema, type, 'dataType')?.length) return true;
+      return !isObjectType(getNamedType(type.getFields()[fieldName].type));
+    },
+  });
+}
+
+export function createSofaRouter(
+  schema: GraphQLSchema,
+  execute: (args: ExecutionArgs) => unknown,
+  errorHandler: (errors: readonly unknown[]) => Response,
+) {
+  const endpoints = sofaEndpoints();
+  const config: Record<string, RouteConfig> = {};
+  for (const [field, e] of endpoints) {
+    const row = routes.find((r): r is SofaRoute => isSofaRoute(r) && r.field === field)!;
+    config[field] = { method: e.method as RouteConfig['method'], path: e.path, responseStatus: row.status ?? 200 };
+  }
+  return useSofa({
+    basePath: SOFA_BASE,
+    schema: sofaSchema(schema, new Set(endpoints.keys())),
+    routes: config,
+    // The context is built before SOFA runs (see use-rest.ts) and passed in as the server context.
+    context: (serverContext: Record<string, unknown>) => serverContext.contextValue as Record<string, unknown>,
+    execute: execute as never,
+    errorHandler: errorHandler as never,
+  });
+}

@@ -1,0 +1,30 @@
+/** One structured log line per request, with its id, status and duration; the id is echoed back. */
+import type { Plugin } from 'graphql-yoga';
+import type { Logger } from '../log.js';
+import { requestIdOf } from './request-id.js';
+
+export function useRequestLog(log: Logger): Plugin {
+  const started = new WeakMap<Request, number>();
+  return {
+    onRequest({ request }) {
+      started.set(request, performance.now());
+      requestIdOf(request);
+    },
+    onResponse({ request, response }) {
+      const requestId = requestIdOf(request);
+      response.headers.set('x-request-id', requestId);
+      const start = started.get(request);
+      const url = new URL(request.url);
+      log.info(
+        {
+          requestId,
+          method: request.method,
+          path: url.pathname,
+          status: response.status,
+          ms: start === undefined ? undefined : Math.round((performance.now() - start) * 10) / 10,
+        },
+        'request',
+      );
+    },
+  };
+}

@@ -1,0 +1,217 @@
+/**
+ * The REST face as a Yoga plugin: matches legacy paths against the route table, fits query and
+ * body onto the root field's arguments, builds the shared context, runs SOFA's pre-built
+ * operation through Yoga's own execution, and wraps what SOFA returns in the envelope.
+ */
+import type { Plugin, YogaInitialContext } from 'graphql-yoga';
+import {
+  getNamedType,
+  getNullableType,
+  isInputObjectType,
+  isObjectType,
+  type ExecutionArgs,
+  type GraphQLArgument,
+  type GraphQLField,
+  type GraphQLSchema,
+} from 'graphql';
+import type { AppContext, Services } from '../context.js';
+import type { DataTypes } from '../datatypes.js';
+import { AppError, badRequest } from '../errors.js';
+import { findAppError, outcomeOf, unexpected } from '../graphql-errors.js';
+import { isGuid } from '../ids.js';
+import { readBody, parseBody } from './body.js';
+import { errorEnvelope, jsonResponse, successEnvelope, type Projection } from './envelope.js';
+import { variantOf } from './expand.js';
+import { fitInput } from './input.js';
+import { queryParam, RouteMatcher, segmentsOf, type Match } from './match.js';
+import { isSofaRoute, type SofaRoute } from './routes.js';
+import { createSofaRouter, SOFA_BASE, sofaEndpoints } from './sofa-setup.js';
+import { effectiveLimit } from '../resolvers/lists.js';
+import { handleToken } from './token.js';
+import { requestIdOf } from './request-id.js';
+
+export interface RestInitialContext {
+  requestId: string;
+  restTenant?: { customerAlias: string; databaseAlias: string };
+}
+
+interface RouteInfo {
+  field: GraphQLField<unknown, unknown>;
+  recordType: string | undefined;
+}
+
+type RestContext = AppContext & { rest?: { recordType: string | undefined; relations: string[]; dropTotal: boolean } };
+
+export function useRest(services: Services, schema: GraphQLSchema, dataTypes: DataTypes): Plugin {
+  const matcher = new RouteMatcher();
+  const endpoints = sofaEndpoints();
+  const infoOf = new Map<string, RouteInfo>();
+  for (const fieldName of endpoints.keys()) {
+    const [op, name] = fieldName.split('.');
+    const root = op === 'Query' ? schema.getQueryType() : schema.getMutationType();
+    const field = root?.getFields()[name];
+    if (!field) throw new Error(`Route table names ${fieldName}, which the schema does not have`);
+    infoOf.set(fieldName, { field, recordType: recordTypeOf(field) });
+  }
+
+  const executors = new WeakMap<object, (args: ExecutionArgs) => unknown>();
+  const sofa = createSofaRouter(
+    schema,
+    (args) => {
+      const ctx = args.contextValue as RestContext;
+      const document = ctx.rest ? variantOf(schema, args.document, ctx.rest) : args.document;
+      return executors.get(ctx)!({ ...args, schema, document });
+    },
+    (errors) => {
+      const o = outcomeOf(errors);
+      return jsonResponse(o.status, { errors: o.errors, meta: o.meta });
+    },
+  );
+
+  let getEnveloped: (ctx: Record<string, unknown>) => {
+    contextFactory: () => Promise<unknown> | unknown;
+    execute: (args: ExecutionArgs) => unknown;
+  };
+
+  async function handle(request: Request, url: URL, requestId: string): Promise<Response> {
+    const segments = segmentsOf(url.pathname);
+    if (!segments) throw badRequest('The request path is not valid percent-encoding.');
+    const result = matcher.match(request.method, segments, url.searchParams);
+    if ('status' in result) {
+      if (result.status === 405) {
+        return errorEnvelope(request, 405, [err('METHOD_NOT_ALLOWED', `${request.method} is not allowed here; use ${result.allowed.join(' or ')}.`)], {}, { allow: result.allowed.join(', ') });
+      }
+      return errorEnvelope(request, 404, [err('NOT_FOUND', `No resource matches ${request.method} ${url.pathname}.`)]);
+    }
+    const { route } = result.match;
+    if (!isSofaRoute(route)) return handleToken(services, request, result.match);
+    return runSofa(request, url, requestId, route, result.match);
+  }
+
+  async function runSofa(request: Request, url: URL, requestId: string, route: SofaRoute, m: Match): Promise<Response> {
+    const info = infoOf.get(route.field)!;
+    const endpoint = endpoints.get(route.field)!;
+    const args = new Map(info.field.args.map((a) => [a.name, a]));
+
+    const body = route.body ? await requestBody(request, route.body, args.get(route.body)!) : undefined;
+    const query = new URLSearchParams();
+    for (const a of info.field.args) {
+      if (a.name === route.body || endpoint.path.split('/').includes(`:${a.name}`)) continue;
+      const v = queryParam(url.searchParams, a.name);
+      if (v !== undefined && v !== '') query.set(a.name, checkArg(a, v, 'query parameter'));
+    }
+    let path = endpoint.path;
+    for (const [name, value] of Object.entries(m.params)) {
+      const a = args.get(name);
+      if (a) checkArg(a, value, 'path segment');
+      path = path.replace(`:${name}`, encodeURIComponent(value));
+    }
+
+    const initial: RestInitialContext & Record<string, unknown> = { request, requestId, restTenant: m.tenant };
+    const enveloped = getEnveloped(initial);
+    const ctx = (await enveloped.contextFactory()) as RestContext;
+    const projection = projectionOf(url, info.recordType ? dataTypes.byTypeName.get(info.recordType) : undefined);
+    ctx.rest = { recordType: info.recordType, relations: projection.relations, dropTotal: !route.paged };
+    executors.set(ctx, enveloped.execute);
+
+    const internal = new Request(`http://sofa.internal${SOFA_BASE}${path}${query.size ? `?${query}` : ''}`, {
+      method: endpoint.method,
+      headers: body ? { 'content-type': 'application/json' } : {},
+      body: body ? JSON.stringify(body) : undefined,
+    });
+    const res = await sofa.fetch(internal, { contextValue: ctx });
+    const payload = JSON.parse((await res.text()) || 'null');
+    if (!res.ok) {
+      const { errors = [], meta = {} } = (payload ?? {}) as { errors?: []; meta?: Record<string, unknown> };
+      if (res.status >= 500) services.log.error({ requestId, errors }, 'request failed');
+      return errorEnvelope(request, res.status, errors, meta);
+    }
+    return successEnvelope({
+      request,
+      status: route.status ?? 200,
+      shape: route.shape,
+      result: payload,
+      dataTypes,
+      recordType: info.recordType,
+      projection,
+      page: route.paged ? { limit: effectiveLimit(services.config, intParam(url, 'limit')), offset: intParam(url, 'offset') ?? 0 } : undefined,
+    });
+  }
+
+  async function requestBody(request: Request, argName: string, arg: GraphQLArgument) {
+    const text = await readBody(request, services.config.maxBodyBytes);
+    const parsed = parseBody(text, request.headers.get('content-type'));
+    const type = getNullableType(arg.type);
+    return { [argName]: isInputObjectType(type) ? fitInput(type, parsed) : parsed };
+  }
+
+  function projectionOf(url: URL, dt: ReturnType<DataTypes['get']>): Projection {
+    const list = (name: string) =>
+      (queryParam(url.searchParams, name) ?? '')
+        .split(',')
+        .map((s) => s.trim().toLowerCase())
+        .filter(Boolean);
+    const fields = list('fields');
+    const expand = list('expand');
+    const all = expand.includes('data') || expand.includes('true');
+    const relations = dt ? expand.map((e) => dt.relations.get(e)).filter((r): r is string => !!r) : [];
+    return { fields: fields.length ? new Set(fields) : undefined, all, relations };
+  }
+
+  return {
+    onYogaInit({ yoga }) {
+      getEnveloped = yoga.getEnveloped as never;
+    },
+    async onRequest({ request, url, endResponse }) {
+      if (/^\/graphql\/?$/i.test(url.pathname)) return;
+      const requestId = requestIdOf(request);
+      try {
+        endResponse(await handle(request, url, requestId));
+      } catch (e) {
+        endResponse(errorResponse(request, e, requestId));
+      }
+    },
+  };
+
+  function errorResponse(request: Request, e: unknown, requestId: string): Response {
+    const app = findAppError(e);
+    if (app) return errorEnvelope(request, app.status, [err(app.code, app.message, app.developerMessage)], app.meta);
+    const ext = (e as { extensions?: { http?: { status?: number } } })?.extensions;
+    if (ext?.http?.status && ext.http.status < 500) {
+      const o = outcomeOf([e]);
+      return errorEnvelope(request, o.status, o.errors, o.meta);
+    }
+    services.log.error({ requestId, err: e }, 'unexpected error');
+    const u = unexpected(requestId);
+    return errorEnvelope(request, 500, [err('INTERNAL_SERVER_ERROR', u.message)]);
+  }
+}
+
+const err = (code: string, message: string, developerMessage = message) => ({ code, message, developerMessage });
+
+/** The data type of a root field's records: its type, or its page's `items` type. */
+function recordTypeOf(field: GraphQLField<unknown, unknown>): string | undefined {
+  const named = getNamedType(field.type);
+  if (!isObjectType(named)) return undefined;
+  const items = named.getFields().items;
+  return items ? getNamedType(items.type).name : named.name;
+}
+
+function intParam(url: URL, name: string): number | undefined {
+  const v = queryParam(url.searchParams, name);
+  return v === undefined || v === '' ? undefined : Number(v);
+}
+
+/** Clear 400s for arguments SOFA would otherwise reject with a terse scalar message. */
+function checkArg(arg: GraphQLArgument, value: string, where: string): string {
+  const type = getNamedType(arg.type).name;
+  if (type === 'UUID' && !isGuid(value as unknown)) {
+    throw new AppError('BAD_REQUEST', `The ${where} '${arg.name}' must be a GUID, got '${value.slice(0, 64)}'.`);
+  }
+  if (type === 'Int' && !/^-?\d{1,9}$/.test(value.trim())) {
+    throw new AppError('BAD_REQUEST', `The ${where} '${arg.name}' must be a whole number, got '${String(value).slice(0, 64)}'.`);
+  }
+  return value;
+}
+
+export type { YogaInitialContext };

@@ -1,0 +1,35 @@
+/** Scalars: UUID and JSON from graphql-scalars; DateTime renders UTC without a zone designator. */
+import { GraphQLError, GraphQLScalarType, Kind } from 'graphql';
+import { GraphQLJSON, GraphQLUUID } from 'graphql-scalars';
+
+const ISO = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,7})?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
+
+/** Parses an ISO 8601 date or date-time; one without a zone is taken as UTC. */
+export function parseDateTime(value: unknown): Date {
+  if (typeof value !== 'string' || !ISO.test(value.trim())) {
+    throw new GraphQLError(`Expected a date-time like 2024-01-31T13:45:00, got ${JSON.stringify(value)?.slice(0, 64)}`);
+  }
+  let s = value.trim();
+  if (!/[zZ]|[+-]\d{2}:?\d{2}$/.test(s.slice(10))) s += s.length === 10 ? 'T00:00:00Z' : 'Z';
+  const d = new Date(s);
+  if (Number.isNaN(d.getTime())) throw new GraphQLError(`Not a valid date-time: ${value.slice(0, 64)}`);
+  return d;
+}
+
+export const formatDateTime = (d: Date): string => d.toISOString().slice(0, 23);
+
+export const DateTime = new GraphQLScalarType({
+  name: 'DateTime',
+  serialize(v) {
+    const d = v instanceof Date ? v : new Date(v as string);
+    if (Number.isNaN(d.getTime())) throw new GraphQLError('DateTime cannot represent an invalid date');
+    return formatDateTime(d);
+  },
+  parseValue: parseDateTime,
+  parseLiteral(ast) {
+    if (ast.kind !== Kind.STRING) throw new GraphQLError('DateTime must be a string');
+    return parseDateTime(ast.value);
+  },
+});
+
+export const scalarResolvers = { UUID: GraphQLUUID, JSON: GraphQLJSON, DateTime };

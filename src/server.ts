@@ -1,0 +1,59 @@
+/** Process entry point: config, database (embedded or DATABASE_URL), migrations, HTTP, shutdown. */
+import http from 'node:http';
+import { createApp } from './app.js';
+import { ConfigError, loadConfig } from './config.js';
+import { openDatabase } from './db/database.js';
+import { ensureDemoTenant } from './first-run.js';
+import { createLogger } from './log.js';
+import { createServices } from './services.js';
+
+async function main() {
+  let config;
+  try {
+    config = loadConfig();
+  } catch (e) {
+    if (e instanceof ConfigError) {
+      process.stderr.write(`Configuration error: ${e.message}\n`);
+      process.exit(2);
+    }
+    throw e;
+  }
+  const log = createLogger(config.logLevel);
+  log.info({ embedded: !config.databaseUrl, dataDir: config.dataDir }, 'starting');
+  const db = await openDatabase(config);
+  const services = await createServices(config, db.orm, log);
+  const app = createApp(services);
+  const server = http.createServer(app.handle);
+  server.keepAliveTimeout = 65_000;
+  await new Promise<void>((resolve) => server.listen(config.port, config.host, resolve));
+  const port = (server.address() as { port: number }).port;
+  const baseUrl = config.publicUrl ?? `http://localhost:${port}`;
+  log.info({ port, graphql: `${baseUrl}/graphql` }, 'listening');
+  await ensureDemoTenant(db.orm, baseUrl);
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log.info({ signal }, 'shutting down: no new connections, finishing requests in flight');
+    const force = setTimeout(() => {
+      log.warn('grace period over: closing remaining connections');
+      server.closeAllConnections();
+    }, config.shutdownGraceMs);
+    force.unref();
+    await new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      server.closeIdleConnections();
+    });
+    await db.close();
+    log.info('stopped');
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void stop('SIGINT'));
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+}
+
+main().catch((e) => {
+  process.stderr.write(`Failed to start: ${e instanceof Error ? e.stack : String(e)}\n`);
+  process.exit(1);
+});

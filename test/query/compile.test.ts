@@ -1,0 +1,266 @@
+import { compileQ, compileQText, MAX_DATEADD_YEARS, parseQ, queryFields, type QExpr } from '../../src/query/index.js';
+import { appErrorOf, fields } from './support.js';
+
+const compile = (q: string) => compileQ(parseQ(q), fields);
+
+function compileError(q: string): string {
+  const error = appErrorOf(() => compile(q));
+  expect(error.status).toBe(400);
+  return error.message;
+}
+
+const GUID = '0F8FAD5B-D9CB-469F-A165-70867728950E';
+
+describe('compileQ: comparisons by type', () => {
+  it.each([
+    ["[name] eq 'Home'", 'lower("t"."name") = lower(?)', ['Home']],
+    ["NAME ne 'Home'", 'lower("t"."name") <> lower(?)', ['Home']],
+    ["name gt 'a'", 'lower("t"."name") > lower(?)', ['a']],
+    ["name ge 'a'", 'lower("t"."name") >= lower(?)', ['a']],
+    ["name lt 'a'", 'lower("t"."name") < lower(?)', ['a']],
+    ["name le 'a'", 'lower("t"."name") <= lower(?)', ['a']],
+    ['name eq 5', 'lower("t"."name") = lower(?)', ['5']],
+    ['name eq true', 'lower("t"."name") = lower(?)', ['true']],
+    ["[first name] eq 'O''Brien'", 'lower("t"."first_name") = lower(?)', ["O'Brien"]],
+    ["[odd]]name] eq 'x'", 'lower("t"."odd") = lower(?)', ['x']],
+    ['scope eq 1', '"t"."scope" = ?::bigint', [1]],
+    ["scope = '5'", '"t"."scope" = ?::bigint', [5]],
+    ["scope > '-5'", '"t"."scope" > ?::bigint', [-5]],
+    ["enabled eq 'true'", '"t"."enabled" = ?::boolean', [true]],
+    ["enabled eq 'FALSE'", '"t"."enabled" = ?::boolean', [false]],
+    ["enabled eq '1'", '"t"."enabled" = ?::boolean', [true]],
+    ['enabled eq 0', '"t"."enabled" = ?::boolean', [false]],
+    ['enabled ne true', '"t"."enabled" <> ?::boolean', [true]],
+    [`id eq '${GUID}'`, '"t"."id" = ?::uuid', [GUID.toLowerCase()]],
+    ["createDate gt '2024-01-01'", '"t"."create_date" > ?::timestamp', ['2024-01-01T00:00:00']],
+    ["createDate le '2024-01-01T13:45'", '"t"."create_date" <= ?::timestamp', ['2024-01-01T13:45:00']],
+    ["createDate lt '2024-02-29 23:59:59.123456Z'", '"t"."create_date" < ?::timestamp', ['2024-02-29T23:59:59.123456']],
+    ['name eq description', 'lower("t"."name") = lower("t"."description")', []],
+    ['createDate lt modifyDate', '"t"."create_date" < "t"."modify_date"', []],
+    ['id eq ownerId', '"t"."id" = "t"."owner_id"', []],
+    ['id eq name', 'lower("t"."id"::text) = lower("t"."name")', []],
+    ["'x' eq name", 'lower(?) = lower("t"."name")', ['x']],
+  ])('%s', (q, sql, params) => {
+    expect(compile(q)).toEqual({ sql, params });
+  });
+});
+
+describe('compileQ: null', () => {
+  it.each([
+    ['name eq null', '"t"."name" IS NULL'],
+    ['name ne null', '"t"."name" IS NOT NULL'],
+    ['null eq scope', '"t"."scope" IS NULL'],
+    ['name is null', '"t"."name" IS NULL'],
+    ['createDate is not null', '"t"."create_date" IS NOT NULL'],
+    ['substring(name, 1, 2) is null', 'substring("t"."name" from ?::int for ?::int) IS NULL'],
+    ['null eq null', 'TRUE'],
+    ['null ne null', 'FALSE'],
+    ['null is not null', 'FALSE'],
+  ])('%s', (q, sql) => {
+    expect(compile(q).sql).toBe(sql);
+  });
+
+  it('types a lone literal tested for null', () => {
+    expect(compile("'x' is null")).toEqual({ sql: '?::text IS NULL', params: ['x'] });
+    expect(compile('1 eq null')).toEqual({ sql: '?::numeric IS NULL', params: [1] });
+  });
+
+  it('rejects null with other operators, like and between', () => {
+    expect(compileError('scope gt null')).toBe("Invalid q: null can only be compared with eq or ne, not 'gt' at position 7");
+    expect(compileError('name like null')).toBe("Invalid q: 'like' cannot be used with null at position 6");
+    expect(compileError('scope between null and 1')).toBe("Invalid q: 'between' cannot be used with null at position 7");
+    expect(compileError('null in (1)')).toBe("Invalid q: 'in' cannot have null on its left at position 6");
+  });
+});
+
+describe('compileQ: like', () => {
+  it.each([
+    ["userid like 'ad%'", `"t"."user_id" ILIKE ? ESCAPE ''`, ['ad%']],
+    ["userId not like 'a_'", `"t"."user_id" NOT ILIKE ? ESCAPE ''`, ['a_']],
+    ["name like 'C:\\dir\\'", `"t"."name" ILIKE ? ESCAPE ''`, ['C:\\dir\\']],
+    ["scope like '1%'", `"t"."scope"::text ILIKE ? ESCAPE ''`, ['1%']],
+    ["id like '0f8f%'", `"t"."id"::text ILIKE ? ESCAPE ''`, ['0f8f%']],
+    ["createDate like '2024-01%'", `"t"."create_date"::text ILIKE ? ESCAPE ''`, ['2024-01%']],
+    ['name like 5', `"t"."name" ILIKE ? ESCAPE ''`, ['5']],
+    ['name like description', `"t"."name" ILIKE "t"."description" ESCAPE ''`, []],
+    ["'abc' like 'a%'", `?::text ILIKE ?::text ESCAPE ''`, ['abc', 'a%']],
+  ])('%s', (q, sql, params) => {
+    expect(compile(q)).toEqual({ sql, params });
+  });
+});
+
+describe('compileQ: between and in', () => {
+  it.each([
+    [
+      "createDate between '2024-01-01' and '2024-02-01'",
+      '"t"."create_date" BETWEEN ?::timestamp AND ?::timestamp',
+      ['2024-01-01T00:00:00', '2024-02-01T00:00:00'],
+    ],
+    ['scope not between 1 and 3', '"t"."scope" NOT BETWEEN ?::bigint AND ?::bigint', [1, 3]],
+    ["name between 'a' and 'm'", 'lower("t"."name") BETWEEN lower(?) AND lower(?)', ['a', 'm']],
+    ["name in ('a','b')", 'lower("t"."name") IN (lower(?), lower(?))', ['a', 'b']],
+    ["name not in ('a')", 'lower("t"."name") NOT IN (lower(?))', ['a']],
+    ["scope in (1, '2')", '"t"."scope" IN (?::bigint, ?::bigint)', [1, 2]],
+    [`id in ('${GUID}')`, '"t"."id" IN (?::uuid)', [GUID.toLowerCase()]],
+    ["name in ('a', null)", '(lower("t"."name") IN (lower(?)) OR "t"."name" IS NULL)', ['a']],
+    ["name not in ('a', null)", 'NOT (lower("t"."name") IN (lower(?)) OR "t"."name" IS NULL)', ['a']],
+    ['name in (null)', '"t"."name" IS NULL', []],
+    ['name not in (null)', '"t"."name" IS NOT NULL', []],
+    ["name in (description, 'x')", 'lower("t"."name") IN (lower("t"."description"), lower(?))', ['x']],
+  ])('%s', (q, sql, params) => {
+    expect(compile(q)).toEqual({ sql, params });
+  });
+});
+
+describe('compileQ: boolean structure', () => {
+  it('joins and, parenthesises or, wraps not', () => {
+    expect(compile("userid like 'ad%' and enabled eq 'true'")).toEqual({
+      sql: `"t"."user_id" ILIKE ? ESCAPE '' AND "t"."enabled" = ?::boolean`,
+      params: ['ad%', true],
+    });
+    expect(compile('scope eq 1 or scope eq 2 and enabled eq true')).toEqual({
+      sql: '("t"."scope" = ?::bigint OR "t"."scope" = ?::bigint AND "t"."enabled" = ?::boolean)',
+      params: [1, 2, true],
+    });
+    expect(compile("not (name eq 'x' or description = 'y')")).toEqual({
+      sql: 'NOT (lower("t"."name") = lower(?) OR lower("t"."description") = lower(?))',
+      params: ['x', 'y'],
+    });
+    expect(compile('not scope eq 1')).toEqual({ sql: 'NOT ("t"."scope" = ?::bigint)', params: [1] });
+    expect(compile('(scope eq 1 or scope eq 2) and (scope eq 3 or scope eq 4)')).toEqual({
+      sql: '("t"."scope" = ?::bigint OR "t"."scope" = ?::bigint) AND ("t"."scope" = ?::bigint OR "t"."scope" = ?::bigint)',
+      params: [1, 2, 3, 4],
+    });
+  });
+
+  it('keeps params in placeholder order through nesting', () => {
+    const { sql, params } = compile("substring(name, 2, 3) in ('a', 'b') or not (scope between 1 and 9 and dateadd(hour, 4, createDate) gt '2024-01-01')");
+    expect(sql).toBe(
+      '(lower(substring("t"."name" from ?::int for ?::int)) IN (lower(?), lower(?)) OR ' +
+        `NOT ("t"."scope" BETWEEN ?::bigint AND ?::bigint AND ("t"."create_date" + (?::int * interval '1 hour')) > ?::timestamp))`,
+    );
+    expect(params).toEqual([2, 3, 'a', 'b', 1, 9, 4, '2024-01-01T00:00:00']);
+  });
+});
+
+describe('compileQ: functions', () => {
+  it.each([
+    ["substring(name,1,3) eq 'Hom'", 'lower(substring("t"."name" from ?::int for ?::int)) = lower(?)', [1, 3, 'Hom']],
+    ["substring(scope, 1, 1) eq '4'", 'lower(substring("t"."scope"::text from ?::int for ?::int)) = lower(?)', [1, 1, '4']],
+    ["substring('abc', '2', 0) eq ''", 'lower(substring(?::text from ?::int for ?::int)) = lower(?)', ['abc', 2, 0, '']],
+    [
+      "modifyDate gt dateadd(day,-7,'2024-05-01')",
+      `"t"."modify_date" > (?::timestamp + (?::int * interval '1 day'))`,
+      ['2024-05-01T00:00:00', -7],
+    ],
+    [
+      "dateadd(month,1,[createDate]) lt '2025-01-01'",
+      `("t"."create_date" + (?::int * interval '1 month')) < ?::timestamp`,
+      [1, '2025-01-01T00:00:00'],
+    ],
+    [
+      "dateadd('YEAR', 1, dateadd(second, 30, createDate)) eq modifyDate",
+      `(("t"."create_date" + (?::int * interval '1 second')) + (?::int * interval '1 year')) = "t"."modify_date"`,
+      [30, 1],
+    ],
+    ["dateadd(minute, 5, createDate) like '2024%'", `(("t"."create_date" + (?::int * interval '1 minute')))::text ILIKE ? ESCAPE ''`, [5, '2024%']],
+  ])('%s', (q, sql, params) => {
+    expect(compile(q)).toEqual({ sql, params });
+  });
+
+  it('rejects bad function arguments', () => {
+    expect(compileError("dateadd(day, 1, name) gt '2024-01-01'")).toBe("Invalid q: dateadd needs a date-time, but 'name' is a string at position 1");
+    expect(compileError("dateadd(day, 1, scope) gt '2024-01-01'")).toBe("Invalid q: dateadd needs a date-time, but 'scope' is an integer at position 1");
+    expect(compileError("dateadd(day, 1.5, createDate) gt '2024-01-01'")).toBe('Invalid q: 1.5 is not an integer (the amount of dateadd) at position 14');
+    expect(compileError("dateadd(day, scope, createDate) gt '2024-01-01'")).toBe('Invalid q: the amount of dateadd must be an integer literal at position 14');
+    expect(compileError("dateadd(day, 1, 'soon') gt createDate")).toBe("Invalid q: 'soon' is not a valid date-time (compared with dateadd) at position 17");
+    expect(compileError("dateadd(day, 1, null) gt createDate")).toBe('Invalid q: dateadd needs a date-time, not null at position 1');
+    expect(compileError("substring(name, 1, -1) eq 'x'")).toBe('Invalid q: the length of substring cannot be negative at position 20');
+    expect(compileError("substring(name, 'a', 1) eq 'x'")).toBe("Invalid q: 'a' is not an integer (the start of substring) at position 17");
+    expect(compileError("substring(name, 1, 3000000000) eq 'x'")).toBe('Invalid q: 3000000000 is out of range (the length of substring) at position 20');
+    expect(compileError("substring(null, 1, 1) eq 'x'")).toBe('Invalid q: substring needs a value, not null at position 1');
+  });
+
+  it(`limits the total shift of nested dateadds to ${MAX_DATEADD_YEARS} years`, () => {
+    expect(() => compile(`dateadd(year, ${MAX_DATEADD_YEARS}, createDate) gt '2024-01-01'`)).not.toThrow();
+    expect(compileError(`dateadd(year, 2000, dateadd(month, 24001, createDate)) gt '2024-01-01'`)).toBe(
+      `Invalid q: dateadd moves the date too far (more than ${MAX_DATEADD_YEARS} years in total) at position 15`,
+    );
+  });
+});
+
+describe('compileQ: comparisons without a field', () => {
+  it.each([
+    ['1 eq 1', '?::numeric = ?::numeric', [1, 1]],
+    ["1 eq '1.0'", '?::numeric = ?::numeric', [1, 1]],
+    ["'a' eq 'A'", 'lower(?::text) = lower(?::text)', ['a', 'A']],
+    ["true ne 'false'", '?::boolean <> ?::boolean', [true, false]],
+    ['2 between 1 and 3', '?::numeric BETWEEN ?::numeric AND ?::numeric', [2, 1, 3]],
+  ])('%s', (q, sql, params) => {
+    expect(compile(q)).toEqual({ sql, params });
+  });
+
+  it('rejects values that do not fit the inferred type', () => {
+    expect(compileError("1 eq 'one'")).toBe("Invalid q: 'one' is not a number at position 6");
+  });
+});
+
+describe('compileQ: errors', () => {
+  it('names an unknown field and its position, and lists the known ones for developers', () => {
+    const error = appErrorOf(() => compile("foo eq 'x'"));
+    expect(error.message).toBe("Invalid q: unknown field 'foo' at position 1");
+    expect(error.developerMessage).toContain('Known fields: id, name, description, userid');
+    expect(compileError("name eq 'x' and [no such] eq 1")).toBe("Invalid q: unknown field 'no such' at position 17");
+  });
+
+  it.each([
+    ["scope eq 'x'", "Invalid q: 'x' is not an integer (compared with 'scope') at position 10"],
+    ['scope eq 1.5', "Invalid q: 1.5 is not an integer (compared with 'scope') at position 10"],
+    ['scope eq true', "Invalid q: true is not an integer (compared with 'scope') at position 10"],
+    ['scope eq 9007199254740993', "Invalid q: 9007199254740992 is out of range for an integer (compared with 'scope') at position 10"],
+    ["scope in (1, 'two')", "Invalid q: 'two' is not an integer (compared with 'scope') at position 14"],
+    ["enabled eq 'yes'", "Invalid q: 'yes' is not a boolean (compared with 'enabled') at position 12"],
+    ['enabled eq 2', "Invalid q: 2 is not a boolean (compared with 'enabled') at position 12"],
+    ["id eq 'abc'", "Invalid q: 'abc' is not a GUID (compared with 'id') at position 7"],
+    [`id eq '{${GUID}}'`, `Invalid q: '{${GUID}}' is not a GUID (compared with 'id') at position 7`],
+    ["createDate gt 'yesterday'", "Invalid q: 'yesterday' is not a valid date-time (compared with 'createDate') at position 15"],
+    ["createDate gt '2024-02-30'", "Invalid q: '2024-02-30' is not a valid date-time (compared with 'createDate') at position 15"],
+    ["createDate gt '2023-02-29'", "Invalid q: '2023-02-29' is not a valid date-time (compared with 'createDate') at position 15"],
+    ["createDate gt '2024-01-01T24:00'", "Invalid q: '2024-01-01T24:00' is not a valid date-time (compared with 'createDate') at position 15"],
+    ["createDate gt '2024-01-01T10:00+02:00'", "Invalid q: '2024-01-01T10:00+02:00' is not a valid date-time (compared with 'createDate') at position 15"],
+    ['createDate gt 20240101', "Invalid q: 20240101 is not a valid date-time (compared with 'createDate') at position 15"],
+    ['scope eq createDate', "Invalid q: cannot compare 'scope' (integer) with 'createDate' (datetime) at position 7"],
+    ["substring(name, 1, 2) eq createDate", 'Invalid q: cannot compare substring(...) (string) with \'createDate\' (datetime) at position 23'],
+  ])('%s', (q, message) => {
+    expect(compileError(q)).toBe(message);
+  });
+
+  it('omits the position for hand-built ASTs without one', () => {
+    const ast: QExpr = { kind: 'compare', op: 'eq', left: { kind: 'field', name: 'nope' }, right: { kind: 'number', value: 1 } };
+    expect(appErrorOf(() => compileQ(ast, fields)).message).toBe("Invalid q: unknown field 'nope'");
+  });
+});
+
+describe('compileQ: column expressions', () => {
+  it('uses the caller’s SQL verbatim and wraps complex expressions before casting', () => {
+    const custom = queryFields({
+      full: { sql: `coalesce("u"."first", '') || "u"."last"`, type: 'string' },
+      n: { sql: '"u"."a" + 1', type: 'integer' },
+    });
+    expect(compileQ(parseQ("full eq 'x'"), custom).sql).toBe(`lower(coalesce("u"."first", '') || "u"."last") = lower(?)`);
+    expect(compileQ(parseQ("n like '1%'"), custom).sql).toBe(`("u"."a" + 1)::text ILIKE ? ESCAPE ''`);
+  });
+});
+
+describe('compileQText', () => {
+  it('returns undefined when there is no filter', () => {
+    expect(compileQText(undefined, fields)).toBeUndefined();
+    expect(compileQText('', fields)).toBeUndefined();
+    expect(compileQText(' \t\n', fields)).toBeUndefined();
+  });
+
+  it('parses and compiles', () => {
+    expect(compileQText('scope eq 1', fields)).toEqual({ sql: '"t"."scope" = ?::bigint', params: [1] });
+    expect(appErrorOf(() => compileQText('scope eq', fields)).status).toBe(400);
+  });
+});

@@ -1,0 +1,53 @@
+/** Shared fixtures for the `q` tests. */
+import { AppError } from '../../src/errors.js';
+import { queryFields, type QueryFieldMap } from '../../src/query/index.js';
+
+/** A resource with one field of each type, plus names that need brackets. */
+export const fields: QueryFieldMap = queryFields({
+  id: { sql: '"t"."id"', type: 'guid' },
+  name: { sql: '"t"."name"', type: 'string' },
+  description: { sql: '"t"."description"', type: 'string' },
+  userId: { sql: '"t"."user_id"', type: 'string' },
+  'first name': { sql: '"t"."first_name"', type: 'string' },
+  'odd]name': { sql: '"t"."odd"', type: 'string' },
+  scope: { sql: '"t"."scope"', type: 'integer' },
+  enabled: { sql: '"t"."enabled"', type: 'boolean' },
+  createDate: { sql: '"t"."create_date"', type: 'datetime' },
+  modifyDate: { sql: '"t"."modify_date"', type: 'datetime' },
+  ownerId: { sql: '"t"."owner_id"', type: 'guid' },
+});
+
+/** Runs `fn` and returns the AppError it throws (failing the test if it throws nothing or something else). */
+export function appErrorOf(fn: () => unknown): AppError {
+  try {
+    fn();
+  } catch (error) {
+    if (error instanceof AppError) return error;
+    throw error;
+  }
+  throw new Error('expected an AppError, but nothing was thrown');
+}
+
+/**
+ * Turns knex-style `?` placeholders into `$1..$n` for `pg`, leaving `?` alone inside '...' literals,
+ * "..." identifiers and `::` casts (which have no `?` anyway).
+ */
+export function toPgPlaceholders(sql: string): string {
+  let out = '';
+  let n = 0;
+  let quote: string | undefined;
+  for (const ch of sql) {
+    if (quote) {
+      if (ch === quote) quote = undefined; // a doubled quote closes and reopens: same effect
+      out += ch;
+    } else if (ch === "'" || ch === '"') {
+      quote = ch;
+      out += ch;
+    } else if (ch === '?') {
+      out += `$${++n}`;
+    } else {
+      out += ch;
+    }
+  }
+  return out;
+}
