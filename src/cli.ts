@@ -1,0 +1,148 @@
+/**
+ * The admin CLI (`quire`). Honours DATABASE_URL and DATA_DIR like the server; on the embedded
+ * database it joins a running server's instance or starts (and stops) one of its own.
+ */
+import { parseArgs } from 'node:util';
+import { loadConfig } from './config.js';
+import { openDatabase, type Database } from './db/database.js';
+import { createApiClient, createTenant } from './domain/tenants.js';
+import { createUser } from './domain/users.js';
+import { TENANT_FILTER } from './entities/tenant-filter.js';
+import { AppError } from './errors.js';
+import { Site, User } from './entities/index.js';
+import { ADMIN_GROUP } from './auth/roles.js';
+import { TenantDirectory } from './tenancy/tenant-directory.js';
+
+const USAGE = `quire: administer a quire service
+
+  quire tenant create --customer <alias> --database <alias> --admin <userid> --password <pw> [--email <addr>] [--json]
+  quire user create --customer <alias> --database <alias> --userid <userid> --password <pw>
+                    [--first-name <s>] [--last-name <s>] [--email <addr>] [--site <siteId>] [--administrator] [--json]
+  quire client create --customer <alias> --database <alias> [--name <s>] [--user <userid>] [--json]
+  quire migrate
+
+Environment: DATABASE_URL (else the embedded database under DATA_DIR, default ./data).`;
+
+class UsageError extends Error {}
+
+function need(values: Record<string, unknown>, ...names: string[]): void {
+  const missing = names.filter((n) => typeof values[n] !== 'string' || values[n] === '');
+  if (missing.length) throw new UsageError(`missing ${missing.map((m) => `--${m}`).join(', ')}`);
+}
+
+function print(json: boolean, obj: Record<string, unknown>) {
+  if (json) process.stdout.write(`${JSON.stringify(obj)}\n`);
+  else for (const [k, v] of Object.entries(obj)) process.stdout.write(`${k}: ${v}\n`);
+}
+
+async function tenantEm(db: Database, customer: string, database: string) {
+  const t = await new TenantDirectory(db.orm.em.fork()).byAliases(customer, database);
+  if (!t) throw new UsageError(`no tenant ${customer}/${database}`);
+  const em = db.orm.em.fork();
+  em.setFilterParams(TENANT_FILTER, { id: t.id });
+  return { em, tenantId: t.id };
+}
+
+async function run(argv: string[]): Promise<void> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      customer: { type: 'string' },
+      database: { type: 'string' },
+      admin: { type: 'string' },
+      password: { type: 'string' },
+      email: { type: 'string' },
+      userid: { type: 'string' },
+      'first-name': { type: 'string' },
+      'last-name': { type: 'string' },
+      site: { type: 'string' },
+      name: { type: 'string' },
+      user: { type: 'string' },
+      administrator: { type: 'boolean', default: false },
+      json: { type: 'boolean', default: false },
+      help: { type: 'boolean', default: false },
+    },
+  });
+  const command = positionals.join(' ');
+  if (values.help || command === '' || command === 'help') {
+    process.stdout.write(`${USAGE}\n`);
+    return;
+  }
+  const known = ['tenant create', 'user create', 'client create', 'migrate'];
+  if (!known.includes(command)) throw new UsageError(`unknown command '${command}'`);
+  if (command === 'tenant create') need(values, 'customer', 'database', 'admin', 'password');
+  if (command === 'user create') need(values, 'customer', 'database', 'userid', 'password');
+  if (command === 'client create') need(values, 'customer', 'database');
+
+  const db = await openDatabase(loadConfig());
+  try {
+    if (command === 'migrate') {
+      process.stdout.write('migrations applied\n');
+    } else if (command === 'tenant create') {
+      const t = await createTenant(db.orm.em, {
+        customer: values.customer!,
+        database: values.database!,
+        admin: values.admin!,
+        password: values.password!,
+        email: values.email,
+      });
+      const { customerAlias, databaseAlias, clientId, clientSecret, adminUserId, homeSiteId } = t;
+      print(values.json!, { customerAlias, databaseAlias, clientId, clientSecret, adminUserId, homeSiteId });
+    } else if (command === 'user create') {
+      const { em, tenantId } = await tenantEm(db, values.customer!, values.database!);
+      const siteId = values.site ?? (await em.findOneOrFail(Site, { name: 'Home' })).id;
+      const user = await createUser(
+        em,
+        tenantId,
+        siteId,
+        {
+          userid: values.userid,
+          password: values.password,
+          firstName: values['first-name'] ?? '',
+          lastName: values['last-name'] ?? '',
+          emailaddress: values.email ?? '',
+        },
+        ['userid', 'password'],
+      );
+      if (values.administrator) {
+        await em.getConnection().execute(
+          `insert into group_member (group_id, user_id, tenant_id)
+             select id, ?, tenant_id from user_group where tenant_id = ? and lower(name) = lower(?) on conflict do nothing`,
+          [user.id, tenantId, ADMIN_GROUP],
+        );
+      }
+      print(values.json!, { id: user.id, userid: user.userId, siteId: user.siteId, administrator: !!values.administrator });
+    } else {
+      const { em, tenantId } = await tenantEm(db, values.customer!, values.database!);
+      const actor = values.user
+        ? await em.findOne(User, { userId: values.user })
+        : (
+            await em.getConnection().execute<{ user_id: string }[]>(
+              `select m.user_id from group_member m join user_group g on g.id = m.group_id
+                where m.tenant_id = ? and lower(g.name) = lower(?) order by m.created_at limit 1`,
+              [tenantId, ADMIN_GROUP],
+            )
+          ).map((r) => ({ id: r.user_id }))[0];
+      if (!actor) throw new UsageError(values.user ? `no user '${values.user}'` : 'the tenant has no administrator');
+      const { client, secret } = await createApiClient(em, tenantId, actor.id, values.name ?? 'cli');
+      await em.flush();
+      print(values.json!, { clientId: client.id, clientSecret: secret });
+    }
+  } finally {
+    await db.close();
+  }
+}
+
+run(process.argv.slice(2)).catch((e) => {
+  if (e instanceof UsageError || (e as { code?: string }).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
+    process.stderr.write(`quire: ${e.message}\n\n${USAGE}\n`);
+    process.exit(2);
+  }
+  if (e instanceof AppError) {
+    process.stderr.write(`quire: ${e.message}\n`);
+    process.exit(1);
+  }
+  process.stderr.write(`quire: ${e instanceof Error ? e.message : String(e)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,107 @@
+/**
+ * A real app on the shared test database: requests go through app.fetch (the same Yoga
+ * pipeline the HTTP server runs). Each test file makes its own tenants, so files never collide.
+ */
+import { randomUUID } from 'node:crypto';
+import type { MikroORM } from '@mikro-orm/postgresql';
+import { createApp, type App } from '../src/app.js';
+import { loadConfig, type Config } from '../src/config.js';
+import type { Services } from '../src/context.js';
+import { initOrm } from '../src/db/orm.js';
+import { createTenant, type CreatedTenant } from '../src/domain/tenants.js';
+import { createLogger } from '../src/log.js';
+import { createServices } from '../src/services.js';
+
+export const BASE = 'http://quire.test';
+
+export interface Reply {
+  status: number;
+  headers: Headers;
+  text: string;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  body: any;
+}
+
+export interface RequestOptions {
+  token?: string;
+  body?: unknown;
+  /** Raw body text (sent as is). */
+  raw?: string;
+  headers?: Record<string, string>;
+}
+
+export interface TestTenant extends CreatedTenant {
+  password: string;
+  root: string;
+}
+
+export class Harness {
+  constructor(
+    readonly orm: MikroORM,
+    readonly services: Services,
+    readonly app: App,
+  ) {}
+
+  static async start(overrides: Partial<Config> = {}): Promise<Harness> {
+    const url = process.env.QUIRE_TEST_DATABASE_URL;
+    if (!url) throw new Error('QUIRE_TEST_DATABASE_URL is not set: run the tests through jest (global setup)');
+    const config = { ...loadConfig({}), databaseUrl: url, logLevel: 'silent' as const, ...overrides };
+    const orm = await initOrm(url, 4);
+    const services = await createServices(config, orm, createLogger('silent'));
+    return new Harness(orm, services, createApp(services));
+  }
+
+  async stop() {
+    await this.orm.close(true);
+  }
+
+  async request(method: string, path: string, o: RequestOptions = {}): Promise<Reply> {
+    const headers: Record<string, string> = { ...(o.headers ?? {}) };
+    if (o.token) headers.authorization = `Bearer ${o.token}`;
+    let body: string | undefined = o.raw;
+    if (o.body !== undefined) {
+      body = JSON.stringify(o.body);
+      headers['content-type'] ??= 'application/json';
+    }
+    const res = await this.app.fetch(new Request(`${BASE}${path}`, { method, headers, body }));
+    const text = await res.text();
+    let parsed: unknown;
+    try {
+      parsed = text ? JSON.parse(text) : undefined;
+    } catch {
+      parsed = undefined;
+    }
+    return { status: res.status, headers: res.headers, text, body: parsed };
+  }
+
+  /** A fresh tenant with unique aliases; the admin's password is returned alongside. */
+  async tenant(): Promise<TestTenant> {
+    const suffix = randomUUID().slice(0, 8);
+    const password = `pw-${randomUUID()}`;
+    const t = await createTenant(this.orm.em, { customer: `c${suffix}`, database: `d${suffix}`, admin: 'admin', password });
+    return { ...t, password, root: `/api/v1/${t.customerAlias}/${t.databaseAlias}` };
+  }
+
+  async login(t: TestTenant, username = t.adminUserId, password = t.password): Promise<string> {
+    const r = await this.request('POST', '/oauth/token', {
+      raw: new URLSearchParams({ grant_type: 'password', client_id: t.clientId, client_secret: t.clientSecret, username, password }).toString(),
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
+    if (r.status !== 200) throw new Error(`login failed: ${r.status} ${r.text}`);
+    return r.body.access_token;
+  }
+
+  /** Counts the SQL statements `fn` sends. */
+  async countQueries<T>(fn: () => Promise<T>): Promise<{ result: T; statements: string[] }> {
+    const knex = this.orm.em.getConnection().getKnex();
+    const statements: string[] = [];
+    const listener = (q: { sql: string }) => statements.push(q.sql);
+    knex.on('query', listener);
+    try {
+      const result = await fn();
+      return { result, statements };
+    } finally {
+      knex.off('query', listener);
+    }
+  }
+}
