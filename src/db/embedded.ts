@@ -73,13 +73,19 @@ export async function startEmbedded(dataDir: string): Promise<EmbeddedDb> {
   if (existing) return { url: url(existing), stop: async () => {} };
 
   const port = await freePort();
+  const asRoot = process.getuid?.() === 0;
+  if (asRoot) {
+    // As root the server runs as a separate `postgres` user, which must be able to reach pgDir.
+    const mode = fs.statSync(dataDir).mode & 0o777;
+    fs.chmodSync(dataDir, mode | 0o711);
+  }
   const pg = new EmbeddedPostgres({
     databaseDir: pgDir,
     user: USER,
     password,
     port,
     persistent: true,
-    createPostgresUser: process.getuid?.() === 0,
+    createPostgresUser: asRoot,
     onLog: () => {},
     onError: () => {},
   });

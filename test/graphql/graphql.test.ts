@@ -1,0 +1,123 @@
+import { Harness, type TestTenant } from '../harness.js';
+import { newId } from '../../src/ids.js';
+
+let h: Harness;
+let t: TestTenant;
+let token: string;
+
+const gql = (query: string, variables?: Record<string, unknown>, bearer = token) =>
+  h.request('POST', '/graphql', { token: bearer, body: { query, variables } });
+
+/** Seeds `groups` groups, each with `members` users, through bulk SQL. */
+async function seed(tenant: TestTenant, groups: number, members: number) {
+  const conn = h.orm.em.getConnection();
+  const userIds = Array.from({ length: members }, () => newId());
+  await conn.execute(
+    `insert into app_user (id, tenant_id, site_id, user_id, name, password_hash)
+       select u, ?, ?, 'u-' || u::text, 'u-' || u::text, 'x' from unnest(array[?]::uuid[]) as u`,
+    [tenant.tenantId, tenant.homeSiteId, userIds],
+  );
+  const groupIds = Array.from({ length: groups }, () => newId());
+  await conn.execute(
+    `insert into user_group (id, tenant_id, site_id, name) select g, ?, ?, 'g-' || g::text from unnest(array[?]::uuid[]) as g`,
+    [tenant.tenantId, tenant.homeSiteId, groupIds],
+  );
+  await conn.execute(
+    `insert into group_member (group_id, user_id, tenant_id)
+       select g, u, ? from unnest(array[?]::uuid[]) as g cross join unnest(array[?]::uuid[]) as u`,
+    [tenant.tenantId, groupIds, userIds],
+  );
+}
+
+const GROUPS_WITH_RELATIONS = `query ($limit: Int) {
+  groups(limit: $limit) { items { id name siteId site { id name } users { id userid } } }
+}`;
+
+beforeAll(async () => {
+  h = await Harness.start();
+  t = await h.tenant();
+  token = await h.login(t);
+});
+afterAll(() => h.stop());
+
+describe('/graphql', () => {
+  test('groups with their users and sites cost a constant number of statements (at most 4)', async () => {
+    await seed(t, 200, 3);
+    const small = await h.countQueries(() => gql(GROUPS_WITH_RELATIONS, { limit: 2 }));
+    const large = await h.countQueries(() => gql(GROUPS_WITH_RELATIONS, { limit: 201 }));
+    expect(large.result.status).toBe(200);
+    expect(large.result.body.errors).toBeUndefined();
+    const items = large.result.body.data.groups.items;
+    expect(items).toHaveLength(201);
+    const seeded = items.find((g: { name: string }) => g.name.startsWith('g-'));
+    expect(seeded.users).toHaveLength(3);
+    expect(seeded.site.name).toBe('Home');
+    expect(large.statements.length).toBeLessThanOrEqual(4);
+    expect(large.statements.length).toBe(small.statements.length);
+  });
+
+  test('relations resolve both ways', async () => {
+    const r = await gql(`{ me { userid site { name users { userid } groups { name } } groups { name users { userid } site { name } } } }`);
+    expect(r.body.errors).toBeUndefined();
+    const me = r.body.data.me;
+    expect(me.userid).toBe('admin');
+    expect(me.site.name).toBe('Home');
+    expect(me.site.users.map((u: { userid: string }) => u.userid)).toContain('admin');
+    expect(me.site.groups.map((g: { name: string }) => g.name)).toContain('Administrators');
+    expect(me.groups[0]).toMatchObject({ name: 'Administrators', site: { name: 'Home' } });
+    expect(me.groups[0].users.map((u: { userid: string }) => u.userid)).toContain('admin');
+  });
+
+  test('list queries take q, limit and offset, and count', async () => {
+    const r = await gql(`{ users(q: "userid eq 'ADMIN'") { totalRecords items { userid } } }`);
+    expect(r.body.data.users).toEqual({ totalRecords: 1, items: [{ userid: 'admin' }] });
+    const bad = await gql(`{ users(q: "userid eq 'x") { totalRecords } }`);
+    expect(bad.status).toBe(400);
+    expect(bad.body.errors[0].message).toMatch(/unterminated string starting at position 11/);
+    expect(bad.body.errors[0].extensions.code).toBe('BAD_REQUEST');
+  });
+
+  test('mutations create and relate', async () => {
+    const site = await gql(`mutation { createSite(input: {name: "GQL", description: "d"}) { id name status } }`);
+    expect(site.body.data.createSite).toMatchObject({ name: 'GQL', status: 'Open' });
+    const group = await gql(`mutation ($s: UUID) { createGroup(input: {name: "GQL group", description: "d", siteId: $s}) { id site { name } } }`, {
+      s: site.body.data.createSite.id,
+    });
+    expect(group.body.data.createGroup.site.name).toBe('GQL');
+  });
+
+  test('a token is required, and each token sees only its own tenant', async () => {
+    const none = await h.request('POST', '/graphql', { body: { query: '{ me { id } }' } });
+    expect(none.status).toBe(401);
+    expect(none.body.data ?? null).toBeNull();
+
+    const other = await h.tenant();
+    const otherToken = await h.login(other);
+    const r = await gql(`query ($id: UUID!) { site(id: $id) { id } }`, { id: t.homeSiteId }, otherToken);
+    expect(r.body.data).toBeNull();
+    expect(r.body.errors[0].extensions.code).toBe('NOT_FOUND');
+    const sites = await gql(`{ sites { items { id } } }`, undefined, otherToken);
+    expect(sites.body.data.sites.items.map((s: { id: string }) => s.id)).toEqual([other.homeSiteId]);
+  });
+
+  test('depth and alias limits reject abusive queries', async () => {
+    const deep = await gql(`{ me { groups { users { groups { users { groups { users { groups { users { id } } } } } } } } } }`);
+    expect(deep.body.errors?.[0]?.message).toMatch(/depth/i);
+    const aliases = Array.from({ length: 30 }, (_, i) => `a${i}: me { id }`).join(' ');
+    const many = await gql(`{ ${aliases} }`);
+    expect(many.body.errors?.[0]?.message).toMatch(/alias/i);
+  });
+
+  test('GraphiQL is served with its assets bundled (no CDN)', async () => {
+    const r = await h.request('GET', '/graphql', { headers: { accept: 'text/html' } });
+    expect(r.status).toBe(200);
+    expect(r.headers.get('content-type')).toMatch(/text\/html/);
+    expect(r.text).toMatch(/graphiql/i);
+    expect(r.text).not.toMatch(/unpkg\.com|cdn\.jsdelivr|esm\.sh/);
+  });
+
+  test('an unknown data type is a NOT_FOUND error', async () => {
+    const r = await gql(`{ metaDataType(datatype: "nope") { dataType } }`);
+    expect(r.body.errors[0].extensions.code).toBe('NOT_FOUND');
+  });
+});

@@ -1,0 +1,127 @@
+/**
+ * The two entry points as a person runs them: the server on the embedded database (first-run
+ * credentials, persistence across restarts, graceful shutdown) and the `quire` CLI.
+ */
+import { spawn, execFile, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+
+const ROOT = process.cwd();
+const run = promisify(execFile);
+
+interface Started {
+  child: ChildProcess;
+  port: number;
+  stdout: () => string;
+}
+
+function startServer(env: Record<string, string>): Promise<Started> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+    cwd: ROOT,
+    env: { ...process.env, NODE_OPTIONS: '', PORT: '0', HOST: '127.0.0.1', ...env },
+  });
+  let out = '';
+  child.stdout!.on('data', (d) => (out += d));
+  child.stderr!.on('data', (d) => (out += d));
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${out}`)), 60_000);
+    const poll = setInterval(() => {
+      const m = /"port":(\d+),"graphql"/.exec(out);
+      // Credentials (if any) are printed after "listening": wait for the line or a short settle.
+      if (m && (out.includes('client secret:') || out.includes('"msg":"listening"'))) {
+        clearInterval(poll);
+        clearTimeout(timer);
+        setTimeout(() => resolve({ child, port: Number(m[1]), stdout: () => out }), 1500);
+      }
+    }, 100);
+    child.once('exit', (code) => {
+      clearInterval(poll);
+      clearTimeout(timer);
+      reject(new Error(`server exited with ${code}:\n${out}`));
+    });
+  });
+}
+
+function stop(s: Started, signal: NodeJS.Signals = 'SIGTERM'): Promise<number | null> {
+  return new Promise((resolve) => {
+    s.child.removeAllListeners('exit');
+    s.child.once('exit', (code) => resolve(code));
+    s.child.kill(signal);
+  });
+}
+
+const field = (out: string, label: string) => new RegExp(`${label}:\\s+(\\S+)`).exec(out)?.[1] ?? '';
+
+async function login(port: number, creds: Record<string, string>) {
+  const res = await fetch(`http://127.0.0.1:${port}/OAuth/Token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ grant_type: 'password', ...creds }).toString(),
+  });
+  return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+}
+
+describe('npm start on the embedded database', () => {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'quire-start-'));
+  afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
+
+  test('prints demo credentials once, persists data, shuts down gracefully', async () => {
+    const first = await startServer({ DATA_DIR: dataDir });
+    const out = first.stdout();
+    const creds = {
+      client_id: field(out, 'client id'),
+      client_secret: field(out, 'client secret'),
+      username: field(out, 'admin user'),
+      password: field(out, 'admin password'),
+    };
+    expect(out).toContain('/api/v1/demo/main');
+    expect(creds.username).toBe('admin');
+    const ok = await login(first.port, creds);
+    expect(ok.status).toBe(200);
+    const health = await fetch(`http://127.0.0.1:${first.port}/readyz`);
+    expect(health.status).toBe(200);
+    // Logs are JSON lines and never carry the secret.
+    const logLines = out.split('\n').filter((l) => l.startsWith('{'));
+    expect(logLines.length).toBeGreaterThan(0);
+    for (const l of logLines) expect(l).not.toContain(creds.client_secret);
+    expect(await stop(first)).toBe(0);
+
+    const second = await startServer({ DATA_DIR: dataDir });
+    expect(second.stdout()).not.toContain('client secret:');
+    expect((await login(second.port, creds)).status).toBe(200);
+    expect(await stop(second, 'SIGINT')).toBe(0);
+  }, 120_000);
+});
+
+describe('quire CLI', () => {
+  const env = { ...process.env, NODE_OPTIONS: '', DATABASE_URL: process.env.QUIRE_TEST_DATABASE_URL! };
+  const cli = (...args: string[]) => run(process.execPath, [path.join(ROOT, 'bin', 'quire.js'), ...args], { env });
+
+  test('tenant create --json prints exactly one JSON object, and its credentials work', async () => {
+    const alias = `cli${Date.now().toString(36)}`;
+    const { stdout } = await cli('tenant', 'create', '--customer', alias, '--database', 'main', '--admin', 'root', '--password', 'pw-1', '--json');
+    const lines = stdout.trim().split('\n');
+    expect(lines).toHaveLength(1);
+    const t = JSON.parse(lines[0]);
+    expect(Object.keys(t).sort()).toEqual(['adminUserId', 'clientId', 'clientSecret', 'customerAlias', 'databaseAlias', 'homeSiteId']);
+    expect(t).toMatchObject({ customerAlias: alias, databaseAlias: 'main', adminUserId: 'root' });
+
+    const dup = await cli('tenant', 'create', '--customer', alias.toUpperCase(), '--database', 'MAIN', '--admin', 'x', '--password', 'y').catch((e) => e);
+    expect(dup.code).toBe(1);
+    expect(dup.stderr).toMatch(/already exists/);
+
+    const user = JSON.parse((await cli('user', 'create', '--customer', alias, '--database', 'main', '--userid', 'ops', '--password', 'pw-2', '--json')).stdout);
+    expect(user).toMatchObject({ userid: 'ops', siteId: t.homeSiteId, administrator: false });
+    const client = JSON.parse((await cli('client', 'create', '--customer', alias, '--database', 'main', '--json')).stdout);
+    expect(client.clientId).toMatch(/^[0-9a-f-]{36}$/);
+    expect((await cli('migrate')).stdout).toContain('migrations applied');
+  }, 60_000);
+
+  test('usage errors exit 2 with the usage text', async () => {
+    const e = await cli('tenant', 'create', '--customer', 'x').catch((err) => err);
+    expect(e.code).toBe(2);
+    expect(e.stderr).toMatch(/missing --database, --admin, --password/);
+  });
+});
