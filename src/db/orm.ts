@@ -9,7 +9,7 @@ export function ormOptions(clientUrl: string, poolSize = 10): Options {
     clientUrl,
     entities,
     extensions: [Migrator],
-    migrations: { migrationsList, transactional: true, allOrNothing: true, tableName: 'mikro_orm_migrations', silent: true },
+    migrations: { migrationsList, transactional: true, allOrNothing: true, tableName: 'mikro_orm_migrations', silent: true, snapshot: false },
     pool: { min: 0, max: poolSize },
     discovery: { warnWhenNoEntities: false },
     forceUtcTimezone: true,
