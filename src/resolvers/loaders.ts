@@ -36,27 +36,36 @@ function byParent<T>(em: EntityManager, entity: EntityName<T>, parentKey: keyof 
   });
 }
 
-/** Rows of `entity` joined through a link table; `parent` is the link column the batch keys on. */
-function through<T extends object>(
-  em: EntityManager,
-  entity: EntityName<T>,
-  sql: (columns: string) => string,
-  orderBy: string,
-) {
-  const meta = em.getMetadata().get(entity as never) as { props: { fieldNames?: string[]; lazy?: boolean }[] };
+/** A link table row names a target row (`target` column) for a parent (`parent` column). */
+interface Link {
+  table: string;
+  target: string;
+  parent: string;
+}
+
+/** Rows of `entity` reached through a link table, batched by the link's parent column: one statement. */
+function through<T extends object>(em: EntityManager, entity: EntityName<T>, link: Link, orderBy: string) {
+  const meta = em.getMetadata().get(entity as never) as { tableName: string; props: { fieldNames?: string[]; lazy?: boolean }[] };
   const columns = meta.props
     .filter((p) => p.fieldNames?.length && !p.lazy)
     .map((p) => `t.${p.fieldNames![0]}`)
     .join(', ');
+  const sql = `select ${columns}, l.${link.parent} as link_parent
+      from ${meta.tableName} t join ${link.table} l on l.${link.target} = t.id and l.tenant_id = t.tenant_id
+     where l.tenant_id = ? and l.${link.parent} = any(array[?]::uuid[])
+     order by t.${orderBy}`;
   return new DataLoader<string, T[]>(async (ids) => {
     const tenantId = (em.getFilterParams(TENANT_FILTER) as { id: string }).id;
-    const rows = await em
-      .getConnection()
-      .execute<Record<string, unknown>[]>(`${sql(columns)} order by ${orderBy}`, [tenantId, [...ids]]);
+    const rows = await em.getConnection().execute<Record<string, unknown>[]>(sql, [tenantId, [...ids]]);
     const mapped = rows.map((r) => ({ parent: r.link_parent as string, entity: em.map(entity as never, r as never) as T }));
     return groupBy(ids, mapped, (r) => r.parent).map((list) => list.map((r) => r.entity));
   });
 }
+
+const MEMBER_USERS: Link = { table: 'group_member', target: 'user_id', parent: 'group_id' };
+const MEMBER_GROUPS: Link = { table: 'group_member', target: 'group_id', parent: 'user_id' };
+const SUPERVISORS: Link = { table: 'user_supervisor', target: 'supervisor_id', parent: 'user_id' };
+const SUPERVISEES: Link = { table: 'user_supervisor', target: 'user_id', parent: 'supervisor_id' };
 
 export function createLoaders(em: EntityManager) {
   return {
@@ -65,34 +74,10 @@ export function createLoaders(em: EntityManager) {
     user: byId(em, User),
     groupsBySite: byParent(em, Group, 'siteId', 'name'),
     usersBySite: byParent(em, User, 'siteId', 'userId'),
-    usersByGroup: through(
-      em,
-      User,
-      (c) => `select ${c}, m.group_id as link_parent from app_user t join group_member m on m.user_id = t.id
-               where m.tenant_id = ? and m.group_id = any(array[?]::uuid[]) and t.tenant_id = m.tenant_id`,
-      't.user_id',
-    ),
-    groupsByUser: through(
-      em,
-      Group,
-      (c) => `select ${c}, m.user_id as link_parent from user_group t join group_member m on m.group_id = t.id
-               where m.tenant_id = ? and m.user_id = any(array[?]::uuid[]) and t.tenant_id = m.tenant_id`,
-      't.name',
-    ),
-    supervisorsByUser: through(
-      em,
-      User,
-      (c) => `select ${c}, s.user_id as link_parent from app_user t join user_supervisor s on s.supervisor_id = t.id
-               where s.tenant_id = ? and s.user_id = any(array[?]::uuid[]) and t.tenant_id = s.tenant_id`,
-      't.user_id',
-    ),
-    superviseesByUser: through(
-      em,
-      User,
-      (c) => `select ${c}, s.supervisor_id as link_parent from app_user t join user_supervisor s on s.user_id = t.id
-               where s.tenant_id = ? and s.supervisor_id = any(array[?]::uuid[]) and t.tenant_id = s.tenant_id`,
-      't.user_id',
-    ),
+    usersByGroup: through(em, User, MEMBER_USERS, 'user_id'),
+    groupsByUser: through(em, Group, MEMBER_GROUPS, 'name'),
+    supervisorsByUser: through(em, User, SUPERVISORS, 'user_id'),
+    superviseesByUser: through(em, User, SUPERVISEES, 'user_id'),
   };
 }
 
