@@ -44,16 +44,28 @@ interface Link {
 }
 
 /** Rows of `entity` reached through a link table, batched by the link's parent column: one statement. */
-function through<T extends object>(em: EntityManager, entity: EntityName<T>, link: Link, orderBy: string) {
+const linkSql = new Map<string, string>();
+
+function sqlThrough(em: EntityManager, entity: EntityName<unknown>, link: Link, orderBy: string): string {
   const meta = em.getMetadata().get(entity as never) as { tableName: string; props: { fieldNames?: string[]; lazy?: boolean }[] };
-  const columns = meta.props
-    .filter((p) => p.fieldNames?.length && !p.lazy)
-    .map((p) => `t.${p.fieldNames![0]}`)
-    .join(', ');
-  const sql = `select ${columns}, l.${link.parent} as link_parent
-      from ${meta.tableName} t join ${link.table} l on l.${link.target} = t.id and l.tenant_id = t.tenant_id
-     where l.tenant_id = ? and l.${link.parent} = any(array[?]::uuid[])
-     order by t.${orderBy}`;
+  const key = `${meta.tableName}|${link.table}|${link.target}|${link.parent}|${orderBy}`;
+  let sql = linkSql.get(key);
+  if (!sql) {
+    const columns = meta.props
+      .filter((p) => p.fieldNames?.length && !p.lazy)
+      .map((p) => `t.${p.fieldNames![0]}`)
+      .join(', ');
+    sql = `select ${columns}, l.${link.parent} as link_parent
+        from ${meta.tableName} t join ${link.table} l on l.${link.target} = t.id and l.tenant_id = t.tenant_id
+       where l.tenant_id = ? and l.${link.parent} = any(array[?]::uuid[])
+       order by t.${orderBy}`;
+    linkSql.set(key, sql);
+  }
+  return sql;
+}
+
+function through<T extends object>(em: EntityManager, entity: EntityName<T>, link: Link, orderBy: string) {
+  const sql = sqlThrough(em, entity as EntityName<unknown>, link, orderBy);
   return new DataLoader<string, T[]>(async (ids) => {
     const tenantId = (em.getFilterParams(TENANT_FILTER) as { id: string }).id;
     const rows = await em.getConnection().execute<Record<string, unknown>[]>(sql, [tenantId, [...ids]]);
@@ -67,18 +79,26 @@ const MEMBER_GROUPS: Link = { table: 'group_member', target: 'group_id', parent:
 const SUPERVISORS: Link = { table: 'user_supervisor', target: 'supervisor_id', parent: 'user_id' };
 const SUPERVISEES: Link = { table: 'user_supervisor', target: 'user_id', parent: 'supervisor_id' };
 
-export function createLoaders(em: EntityManager) {
-  return {
-    site: byId(em, Site),
-    group: byId(em, Group),
-    user: byId(em, User),
-    groupsBySite: byParent(em, Group, 'siteId', 'name'),
-    usersBySite: byParent(em, User, 'siteId', 'userId'),
-    usersByGroup: through(em, User, MEMBER_USERS, 'user_id'),
-    groupsByUser: through(em, Group, MEMBER_GROUPS, 'name'),
-    supervisorsByUser: through(em, User, SUPERVISORS, 'user_id'),
-    superviseesByUser: through(em, User, SUPERVISEES, 'user_id'),
-  };
-}
+const factories = {
+  site: (em: EntityManager) => byId(em, Site),
+  group: (em: EntityManager) => byId(em, Group),
+  user: (em: EntityManager) => byId(em, User),
+  groupsBySite: (em: EntityManager) => byParent(em, Group, 'siteId', 'name'),
+  usersBySite: (em: EntityManager) => byParent(em, User, 'siteId', 'userId'),
+  usersByGroup: (em: EntityManager) => through(em, User, MEMBER_USERS, 'user_id'),
+  groupsByUser: (em: EntityManager) => through(em, Group, MEMBER_GROUPS, 'name'),
+  supervisorsByUser: (em: EntityManager) => through(em, User, SUPERVISORS, 'user_id'),
+  superviseesByUser: (em: EntityManager) => through(em, User, SUPERVISEES, 'user_id'),
+};
 
-export type Loaders = ReturnType<typeof createLoaders>;
+export type Loaders = { readonly [K in keyof typeof factories]: ReturnType<(typeof factories)[K]> };
+
+/** Loaders are made on first use: most requests touch one or two of them. */
+export function createLoaders(em: EntityManager): Loaders {
+  const made: Partial<Record<keyof Loaders, unknown>> = {};
+  const loaders = {} as Loaders;
+  for (const key of Object.keys(factories) as (keyof Loaders)[]) {
+    Object.defineProperty(loaders, key, { get: () => (made[key] ??= factories[key](em)) });
+  }
+  return loaders;
+}
