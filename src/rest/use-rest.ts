@@ -55,12 +55,16 @@ export function useRest(services: Services, schema: GraphQLSchema, dataTypes: Da
   }
 
   const executors = new WeakMap<object, (args: ExecutionArgs) => unknown>();
+  // The execution result, kept so the envelope need not parse back the JSON SOFA serialised.
+  const results = new WeakMap<object, { data?: Record<string, unknown> | null }>();
   const sofa = createSofaRouter(
     schema,
-    (args) => {
+    async (args) => {
       const ctx = args.contextValue as RestContext;
       const document = ctx.rest ? variantOf(schema, args.document, ctx.rest) : args.document;
-      return executors.get(ctx)!({ ...args, schema, document });
+      const result = (await executors.get(ctx)!({ ...args, schema, document })) as { data?: Record<string, unknown> | null };
+      results.set(ctx, result);
+      return result;
     },
     (errors) => {
       const o = outcomeOf(errors);
@@ -120,9 +124,8 @@ export function useRest(services: Services, schema: GraphQLSchema, dataTypes: Da
       body: body ? JSON.stringify(body) : undefined,
     });
     const res = await sofa.fetch(internal, { contextValue: ctx });
-    const payload = JSON.parse((await res.text()) || 'null');
     if (!res.ok) {
-      const { errors = [], meta = {} } = (payload ?? {}) as { errors?: []; meta?: Record<string, unknown> };
+      const { errors = [], meta = {} } = ((await res.json()) ?? {}) as { errors?: []; meta?: Record<string, unknown> };
       if (res.status >= 500) services.log.error({ requestId, errors }, 'request failed');
       return errorEnvelope(request, res.status, errors, meta);
     }
@@ -130,7 +133,7 @@ export function useRest(services: Services, schema: GraphQLSchema, dataTypes: Da
       request,
       status: route.status ?? 200,
       shape: route.shape,
-      result: payload,
+      result: results.get(ctx)?.data?.[route.field.split('.')[1]] ?? null,
       dataTypes,
       recordType: info.recordType,
       projection,
