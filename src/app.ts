@@ -43,8 +43,9 @@ export function createApp(services: Services): App {
         const app = findAppError(error);
         if (app) return appToGraphQL(app, error instanceof GraphQLError ? error : undefined);
         const ge = error as GraphQLError;
-        // Errors GraphQL raised itself (validation, variable coercion) are safe to show.
-        if (ge instanceof GraphQLError && !ge.originalError) return ge;
+        // Errors GraphQL raised itself (validation, variable coercion) are safe to show; a variable
+        // that a scalar rejected (a bad UUID in a body) wraps the scalar's own GraphQLError.
+        if (ge instanceof GraphQLError && (!ge.originalError || ge.originalError instanceof GraphQLError)) return ge;
         const requestId = currentRequestId();
         services.log.error({ err: ge.originalError ?? error, requestId }, 'unexpected error');
         return isDev ? ge : unexpected(requestId);

@@ -5,8 +5,10 @@ import { badRequest, conflict, notFound } from '../errors.js';
 import { isGuid, newId, ZERO_GUID } from '../ids.js';
 import { escapeLike, assertSiteExists } from '../domain/users.js';
 import { guidOrUnset, maxLength, requireString, textChanges, uniquely } from '../domain/validate.js';
+import { ADMIN_GROUP } from '../auth/roles.js';
 import { listPage, queryFieldMap, type ListArgs } from './lists.js';
 import { loadUser, userFields } from './user.js';
+import { loadSite } from './site.js';
 
 type Input = Record<string, unknown>;
 
@@ -35,11 +37,23 @@ async function createGroup(ctx: AppContext, input: Input, siteId: string | undef
 }
 
 /** Legacy clients change the name and the description in separate calls: both are optional. */
+/** Admin rights come from the Administrators group: it may not be renamed, deleted or emptied. */
+const isAdminGroup = (g: Group) => g.name.toLowerCase() === ADMIN_GROUP.toLowerCase();
+
+async function assertNotLastAdmin(ctx: AppContext, group: Group, leaving: number) {
+  if (!isAdminGroup(group)) return;
+  const members = await ctx.em.count(GroupMember, { groupId: group.id });
+  if (members - leaving < 1) throw conflict(`The ${ADMIN_GROUP} group must keep at least one member.`);
+}
+
 async function updateGroup(ctx: AppContext, group: Group, input: Input) {
   const change = textChanges(input, { name: 256, description: 4000 });
+  if (change.name !== undefined && isAdminGroup(group) && change.name.toLowerCase() !== group.name.toLowerCase()) {
+    throw conflict(`The ${ADMIN_GROUP} group cannot be renamed: it grants the administrator role.`);
+  }
   if (change.name !== undefined) await assertNameFree(ctx, change.name, group.id);
   Object.assign(group, change);
-  await uniquely(`A group named '${name}'`, () => ctx.em.flush());
+  await uniquely(`A group named '${group.name}'`, () => ctx.em.flush());
   return group;
 }
 
@@ -94,8 +108,12 @@ export const groupResolvers = {
   Mutation: {
     createGroup: (_: unknown, { input }: { input: Input }, ctx: AppContext) =>
       createGroup(ctx, input, guidOrUnset(input.siteId, 'siteId')),
-    createSiteGroup: async (_: unknown, { siteId, input }: { siteId: string; input: Input }, ctx: AppContext) =>
-      createGroup(ctx, input, siteId.toLowerCase()),
+    createSiteGroup: async (_: unknown, { siteId, input }: { siteId: string; input: Input }, ctx: AppContext) => {
+      await ctx.requireAdmin();
+      // The site is in the path: an unknown one is a 404, not a bad body value.
+      await loadSite(ctx, siteId);
+      return createGroup(ctx, input, siteId.toLowerCase());
+    },
     updateGroup: async (_: unknown, { id, input }: { id: string; input: Input }, ctx: AppContext) => {
       await ctx.requireAdmin();
       return updateGroup(ctx, await loadGroup(ctx, id), input);
@@ -109,6 +127,7 @@ export const groupResolvers = {
     deleteGroup: async (_: unknown, { id }: { id: string }, ctx: AppContext) => {
       await ctx.requireAdmin();
       const group = await loadGroup(ctx, id);
+      if (isAdminGroup(group)) throw conflict(`The ${ADMIN_GROUP} group cannot be deleted: it grants the administrator role.`);
       await ctx.em.nativeDelete(GroupMember, { groupId: group.id });
       await ctx.em.remove(group).flush();
       return true;
@@ -120,6 +139,7 @@ export const groupResolvers = {
     removeGroupUser: async (_: unknown, { groupId, userId }: { groupId: string; userId: string }, ctx: AppContext) => {
       await ctx.requireAdmin();
       const group = await loadGroup(ctx, groupId);
+      await assertNotLastAdmin(ctx, group, 1);
       const removed = await ctx.em.nativeDelete(GroupMember, { groupId: group.id, userId: userId.toLowerCase() });
       if (!removed) throw notFound(`User '${userId}' is not a member of group '${group.name}'.`);
       return true;
@@ -128,6 +148,7 @@ export const groupResolvers = {
       await ctx.requireAdmin();
       const group = await loadGroup(ctx, a.groupId);
       const user = await ctx.em.findOne(User, { userId: { $ilike: escapeLike(a.userName) } }, { fields: ['id'] });
+      if (user) await assertNotLastAdmin(ctx, group, 1);
       const removed = user ? await ctx.em.nativeDelete(GroupMember, { groupId: group.id, userId: user.id }) : 0;
       if (!removed) throw notFound(`User '${a.userName}' is not a member of group '${group.name}'.`);
       return true;

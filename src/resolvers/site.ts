@@ -73,8 +73,10 @@ export const siteResolvers = {
     updateSite: async (_: unknown, { id, input }: { id: string; input: Input }, ctx: AppContext) => {
       await ctx.requireAdmin();
       const site = await loadSite(ctx, id);
-      const type = siteType(input);
-      Object.assign(site, textChanges(input, { name: 256, description: 4000 }), type ? { siteType: type } : {});
+      // `type` is the .NET client's spelling of siteType.
+      const change = textChanges({ ...input, siteType: input.siteType ?? input.type }, { name: 256, description: 4000, siteType: 64 });
+      if (change.siteType !== undefined && change.siteType.trim() === '') delete change.siteType;
+      Object.assign(site, change);
       await ctx.em.flush();
       return site;
     },

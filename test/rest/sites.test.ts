@@ -1,0 +1,691 @@
+/**
+ * HTTP-level tests of the Sites routes (rest-api-v1.md "Sites" plus the client-compatibility
+ * extras: DELETE /sites/{id}, PUT /sites/changeusersite and /sites/changegroupsite).
+ */
+import { Harness, type Reply } from '../harness.js';
+import {
+  adminApi,
+  Api,
+  createGroup,
+  createSite,
+  createUser,
+  expectEnvelope,
+  expectError,
+  expectGroup,
+  expectSite,
+  expectUser,
+  keysOf,
+  ordinaryUser,
+  uniq,
+  UNKNOWN_ID,
+  ZERO_GUID,
+  type Fixture,
+  type UserFixture,
+} from './support.js';
+
+let h: Harness;
+/** Tenant A's administrator, tenant B's administrator, and an ordinary user of tenant A. */
+let A: Api;
+let B: Api;
+let plain: UserFixture & { token: string };
+
+beforeAll(async () => {
+  h = await Harness.start();
+  A = await adminApi(h);
+  B = await adminApi(h);
+  plain = await ordinaryUser(A);
+});
+afterAll(() => h.stop());
+
+const names = (r: Reply) => r.body.data.map((d: { name: string }) => d.name);
+
+describe('GET /sites', () => {
+  let T: Api;
+  let alpha: Fixture;
+  let bravo: Fixture;
+  beforeAll(async () => {
+    T = await adminApi(h);
+    alpha = await createSite(T, 'Alpha', 'first site');
+    bravo = await createSite(T, 'Bravo', 'second site');
+  });
+
+  test('lists every site of the tenant, ordered by name, as exact Site records', async () => {
+    const r = await T.get('/sites');
+    expectEnvelope(r, 'GET', T.url('/sites'));
+    expect(keysOf(r.body)).toEqual(['data', 'meta']);
+    expect(names(r)).toEqual(['Alpha', 'Bravo', 'Home']);
+    r.body.data.forEach(expectSite);
+    expect(r.body.data[0]).toEqual({
+      href: `~/sites/${alpha.id}`,
+      dataType: 'Site',
+      id: alpha.id,
+      name: 'Alpha',
+      description: 'first site',
+      siteType: 'Location',
+      status: 'Open',
+    });
+    expect(r.body.data[2].id).toBe(T.t.homeSiteId);
+  });
+
+  test.each([
+    ["name eq 'ALPHA'", ['Alpha']],
+    ["NAME eq 'alpha'", ['Alpha']],
+    ["[name] eq 'Bravo'", ['Bravo']],
+    ["name like 'b%'", ['Bravo']],
+    ["description like '%D SITE'", ['Bravo']],
+    ["description like '%site'", ['Alpha', 'Bravo', 'Home']],
+    ["name ne 'home'", ['Alpha', 'Bravo']],
+    ["name eq 'Alpha' or name eq 'Home'", ['Alpha', 'Home']],
+    ["name in ('bravo', 'home')", ['Bravo', 'Home']],
+    ["status eq 'open' and siteType eq 'location'", ['Alpha', 'Bravo', 'Home']],
+    ["name eq 'nothing'", []],
+  ])('q=%s filters (case-insensitively)', async (q, expected) => {
+    const path = `/sites?q=${encodeURIComponent(q)}`;
+    const r = await T.get(path);
+    expectEnvelope(r, 'GET', T.url(path));
+    expect(names(r)).toEqual(expected);
+  });
+
+  test('q on the id', async () => {
+    const r = await T.get(`/sites?q=${encodeURIComponent(`id eq '${bravo.id.toUpperCase()}'`)}`);
+    expect(r.status).toBe(200);
+    expect(r.body.data.map((s: Fixture) => s.id)).toEqual([bravo.id]);
+  });
+
+  test('fields= projects case-insensitively and keeps href and dataType', async () => {
+    const r = await T.get('/sites?fields=NAME,siteTYPE');
+    expect(r.status).toBe(200);
+    expect(r.body.data[0]).toEqual({ href: `~/sites/${alpha.id}`, dataType: 'Site', name: 'Alpha', siteType: 'Location' });
+    for (const s of r.body.data) expect(keysOf(s)).toEqual(['dataType', 'href', 'name', 'siteType']);
+  });
+
+  test('limit and offset page through the list', async () => {
+    expect(names(await T.get('/sites?limit=2'))).toEqual(['Alpha', 'Bravo']);
+    expect(names(await T.get('/sites?limit=1&offset=1'))).toEqual(['Bravo']);
+    expect(names(await T.get('/sites?offset=2'))).toEqual(['Home']);
+    expect(names(await T.get('/sites?offset=3'))).toEqual([]);
+    expect(names(await T.get('/sites?limit=0'))).toEqual([]);
+  });
+
+  test('expand=groups,users adds the relations as records', async () => {
+    const g = await createGroup(T, { siteId: alpha.id });
+    const r = await T.get('/sites?expand=groups,users');
+    expect(r.status).toBe(200);
+    const [a, b, home] = r.body.data;
+    expect(keysOf(a)).toEqual(['dataType', 'description', 'groups', 'href', 'id', 'name', 'siteType', 'status', 'users']);
+    expect(a.groups.map((x: Fixture) => x.id)).toEqual([g.id]);
+    a.groups.forEach(expectGroup);
+    expect(a.users).toEqual([]);
+    expect(b.groups).toEqual([]);
+    expect(home.groups.map((x: Fixture) => x.name)).toEqual(['Administrators']);
+    expect(home.users.map((u: { userid: string }) => u.userid)).toEqual(['admin']);
+    home.users.forEach(expectUser);
+  });
+
+  test.each([
+    ['q=name%20eq', /^Invalid q/],
+    ["q=nme%20eq%20'x'", /nme/],
+    ["q=name%20eq%20'unterminated", /^Invalid q/],
+    ['limit=abc', /limit/],
+    ['limit=-1', /limit/],
+    ['offset=-5', /offset/],
+  ])('a bad query string (%s) is a 400', async (qs, message) => {
+    expectError(await T.get(`/sites?${qs}`), 400, message);
+  });
+});
+
+describe('GET /sites/{id}', () => {
+  test('returns a one-element array with the exact Site record', async () => {
+    const s = await createSite(A, uniq('One'), 'one site');
+    const r = await A.get(`/sites/${s.id}`);
+    expectEnvelope(r, 'GET', A.url(`/sites/${s.id}`));
+    expect(keysOf(r.body)).toEqual(['data', 'meta']);
+    expect(r.body.data).toEqual([
+      { href: `~/sites/${s.id}`, dataType: 'Site', id: s.id, name: s.name, description: 'one site', siteType: 'Location', status: 'Open' },
+    ]);
+  });
+
+  test('the id matches case-insensitively', async () => {
+    const r = await A.get(`/sites/${A.t.homeSiteId.toUpperCase()}`);
+    expect(r.status).toBe(200);
+    expect(r.body.data[0].id).toBe(A.t.homeSiteId);
+  });
+
+  test('fields= and expand= apply', async () => {
+    const r = await A.get(`/sites/${A.t.homeSiteId}?fields=Name&expand=groups`);
+    expect(r.status).toBe(200);
+    expect(keysOf(r.body.data[0])).toEqual(['dataType', 'groups', 'href', 'name']);
+    expect(r.body.data[0].groups.map((g: Fixture) => g.name)).toContain('Administrators');
+  });
+
+  test('an unknown id is a 404; a malformed one a 400 naming the segment', async () => {
+    expectError(await A.get(`/sites/${UNKNOWN_ID}`), 404, UNKNOWN_ID);
+    expectError(await A.get('/sites/not-a-guid'), 400, /'id'.*GUID/);
+    expectError(await A.get(`/sites/${UNKNOWN_ID}x`), 400, /GUID/);
+  });
+});
+
+describe('POST /sites', () => {
+  test('creates a site: 200 with the Site as a single object', async () => {
+    const name = uniq('New');
+    const r = await A.post('/sites', { name, description: 'made here' });
+    expectEnvelope(r, 'POST', A.url('/sites'));
+    expect(keysOf(r.body)).toEqual(['data', 'meta']);
+    expectSite(r.body.data);
+    expect(r.body.data).toMatchObject({ name, description: 'made here', siteType: 'Location', status: 'Open' });
+    const back = await A.get(`/sites/${r.body.data.id}`);
+    expect(back.body.data).toEqual([r.body.data]);
+  });
+
+  test('trims the name and accepts siteType (or the .NET spelling type)', async () => {
+    const name = uniq('Typed');
+    const r = await A.post('/sites', { name: `  ${name} `, description: 'typed', siteType: 'Office' });
+    expect(r.status).toBe(200);
+    expect(r.body.data).toMatchObject({ name, description: 'typed', siteType: 'Office' });
+    const r2 = await A.post('/sites', { name: uniq('Typed'), description: 'd', type: 'Plant' });
+    expect(r2.body.data.siteType).toBe('Plant');
+  });
+
+  test('accepts a form-encoded body', async () => {
+    const name = uniq('Form');
+    const r = await A.post('/sites', undefined, {
+      raw: new URLSearchParams({ name, description: 'form' }).toString(),
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
+    expect(r.status).toBe(200);
+    expect(r.body.data).toMatchObject({ name, description: 'form' });
+  });
+
+  test.each([
+    [{ description: 'd' }, "'name'"],
+    [{ name: '   ', description: 'd' }, "'name'"],
+    [{ name: null, description: 'd' }, "'name'"],
+    [{ name: 'x' }, "'description'"],
+    [{}, "'name'"],
+  ])('a missing mandatory field (%j) is a 400 naming it', async (body, field) => {
+    expectError(await A.post('/sites', body), 400, field);
+  });
+
+  test('malformed JSON, a JSON array and an over-long name are 400s', async () => {
+    expectError(await A.post('/sites', undefined, { raw: '{"name": "x",', headers: { 'content-type': 'application/json' } }), 400, /JSON/);
+    expectError(await A.post('/sites', [{ name: 'x', description: 'y' }]), 400, /object/);
+    expectError(await A.post('/sites', { name: 'x'.repeat(257), description: 'y' }), 400, "'name'");
+  });
+
+  test('no token or an invalid token is a 401', async () => {
+    expectError(await A.as(undefined).post('/sites', { name: 'x', description: 'y' }), 401);
+    expectError(await A.as('not.a.jwt').post('/sites', { name: 'x', description: 'y' }), 401);
+    expectError(await A.as(undefined).post('/sites', { name: 'x', description: 'y' }, { headers: { authorization: 'Basic abc' } }), 401);
+    expectError(await A.as(undefined).get('/sites', { headers: { authorization: 'Bearer' } }), 401);
+    expectError(await A.as(`${A.token}x`).get('/sites'), 401);
+  });
+});
+
+describe('PUT /sites/{id}', () => {
+  let s: Fixture;
+  beforeEach(async () => {
+    s = await createSite(A, uniq('Edit'), 'before');
+  });
+
+  test('changes the name only: the description stays', async () => {
+    const name = uniq('Renamed');
+    const r = await A.put(`/sites/${s.id}`, { name });
+    expectEnvelope(r, 'PUT', A.url(`/sites/${s.id}`));
+    expectSite(r.body.data);
+    expect(r.body.data).toMatchObject({ id: s.id, name, description: 'before', siteType: 'Location', status: 'Open' });
+    expect((await A.get(`/sites/${s.id}`)).body.data[0]).toEqual(r.body.data);
+  });
+
+  test('changes the description only, and both together', async () => {
+    expect((await A.put(`/sites/${s.id}`, { description: 'after' })).body.data).toMatchObject({ name: s.name, description: 'after' });
+    const name = uniq('Both');
+    expect((await A.put(`/sites/${s.id}`, { name, description: 'both' })).body.data).toMatchObject({ name, description: 'both' });
+  });
+
+  test('an empty body or a blank name is a 400', async () => {
+    expectError(await A.put(`/sites/${s.id}`, {}), 400, /name, description/);
+    expectError(await A.put(`/sites/${s.id}`, { name: ' ' }), 400, "'name'");
+    expectError(await A.put(`/sites/${s.id}`, undefined, { raw: '{oops', headers: { 'content-type': 'application/json' } }), 400, /JSON/);
+  });
+
+  test('an unknown id is a 404; a malformed one a 400', async () => {
+    expectError(await A.put(`/sites/${UNKNOWN_ID}`, { name: 'x' }), 404);
+    expectError(await A.put('/sites/123', { name: 'x' }), 400, /GUID/);
+  });
+});
+
+describe('DELETE /sites/{id}', () => {
+  test('deletes an empty site: 200 without data; its groups keep going without a site', async () => {
+    const s = await createSite(A);
+    const g = await createGroup(A, { siteId: s.id });
+    const r = await A.del(`/sites/${s.id}`);
+    expectEnvelope(r, 'DELETE', A.url(`/sites/${s.id}`));
+    expect(keysOf(r.body)).toEqual(['meta']);
+    expectError(await A.get(`/sites/${s.id}`), 404);
+    const group = await A.get(`/groups/${g.id}`);
+    expect(group.body.data[0].siteId).toBe(ZERO_GUID);
+    expectError(await A.del(`/sites/${s.id}`), 404);
+  });
+
+  test('a site that still has users is a 409 and stays', async () => {
+    const s = await createSite(A);
+    await createUser(A, s.id);
+    expectError(await A.del(`/sites/${s.id}`), 409, /users/);
+    expect((await A.get(`/sites/${s.id}`)).status).toBe(200);
+  });
+
+  test('an unknown id is a 404; a malformed one a 400', async () => {
+    expectError(await A.del(`/sites/${UNKNOWN_ID}`), 404);
+    expectError(await A.del('/sites/xyz'), 400, /GUID/);
+  });
+});
+
+describe('GET /sites/{id}/groups and /sites/{id}/groups/{groupId}', () => {
+  let s: Fixture;
+  let g1: Fixture;
+  let g2: Fixture;
+  let elsewhere: Fixture;
+  beforeAll(async () => {
+    s = await createSite(A);
+    g1 = await createGroup(A, { name: uniq('A-grp'), siteId: s.id });
+    g2 = await createGroup(A, { name: uniq('B-grp'), siteId: s.id });
+    elsewhere = await createGroup(A, { siteId: A.t.homeSiteId });
+  });
+
+  test('lists only the groups of that site, as exact Group records', async () => {
+    const r = await A.get(`/sites/${s.id}/groups`);
+    expectEnvelope(r, 'GET', A.url(`/sites/${s.id}/groups`));
+    expect(keysOf(r.body)).toEqual(['data', 'meta']);
+    expect(r.body.data.map((g: Fixture) => g.id)).toEqual([g1.id, g2.id]);
+    r.body.data.forEach(expectGroup);
+    for (const g of r.body.data) expect(g.siteId).toBe(s.id);
+  });
+
+  test('q, fields and limit apply', async () => {
+    const r = await A.get(`/sites/${s.id}/groups?q=${encodeURIComponent(`name eq '${g2.name.toUpperCase()}'`)}&fields=id`);
+    expect(r.status).toBe(200);
+    expect(r.body.data).toEqual([{ href: `~/groups/${g2.id}`, dataType: 'Group', id: g2.id }]);
+    expect(names(await A.get(`/sites/${s.id}/groups?limit=1&offset=1`))).toEqual([g2.name]);
+    expectError(await A.get(`/sites/${s.id}/groups?q=bogus%20eq%201`), 400, /bogus/);
+  });
+
+  test('an unknown or malformed site id is a 404 / 400', async () => {
+    expectError(await A.get(`/sites/${UNKNOWN_ID}/groups`), 404);
+    expectError(await A.get('/sites/nope/groups'), 400, /'siteId'/);
+  });
+
+  test('one group of the site: a one-element array', async () => {
+    const r = await A.get(`/sites/${s.id}/groups/${g1.id}`);
+    expectEnvelope(r, 'GET', A.url(`/sites/${s.id}/groups/${g1.id}`));
+    expect(r.body.data).toHaveLength(1);
+    expectGroup(r.body.data[0]);
+    expect(r.body.data[0]).toMatchObject({ id: g1.id, name: g1.name, siteId: s.id });
+  });
+
+  test('a group of another site, an unknown group or site is a 404', async () => {
+    expectError(await A.get(`/sites/${s.id}/groups/${elsewhere.id}`), 404);
+    expectError(await A.get(`/sites/${s.id}/groups/${UNKNOWN_ID}`), 404);
+    expectError(await A.get(`/sites/${UNKNOWN_ID}/groups/${g1.id}`), 404);
+    expectError(await A.get(`/sites/${s.id}/groups/bad`), 400, /'groupId'/);
+  });
+});
+
+describe('POST /sites/{id}/groups', () => {
+  test('creates a group in the site: 200, the Group with siteId = the site', async () => {
+    const s = await createSite(A);
+    const name = uniq('SiteGroup');
+    const r = await A.post(`/sites/${s.id}/groups`, { name, description: 'in a site' });
+    expectEnvelope(r, 'POST', A.url(`/sites/${s.id}/groups`));
+    expectGroup(r.body.data);
+    expect(r.body.data).toMatchObject({ name, description: 'in a site', siteId: s.id });
+    expect((await A.get(`/sites/${s.id}/groups`)).body.data.map((g: Fixture) => g.id)).toEqual([r.body.data.id]);
+  });
+
+  test('both name and description are mandatory', async () => {
+    expectError(await A.post(`/sites/${A.t.homeSiteId}/groups`, { description: 'd' }), 400, "'name'");
+    expectError(await A.post(`/sites/${A.t.homeSiteId}/groups`, { name: uniq('g') }), 400, "'description'");
+  });
+
+  test('a duplicate name (any case) is a 409', async () => {
+    const g = await createGroup(A);
+    expectError(await A.post(`/sites/${A.t.homeSiteId}/groups`, { name: g.name.toUpperCase(), description: 'd' }), 409, /already exists/);
+  });
+
+  test('an unknown site is a 404', async () => {
+    expectError(await A.post(`/sites/${UNKNOWN_ID}/groups`, { name: uniq('g'), description: 'd' }), 404);
+  });
+});
+
+describe('PUT /sites/{id}/groups/{groupId}', () => {
+  test('updates a group of the site', async () => {
+    const s = await createSite(A);
+    const g = await createGroup(A, { siteId: s.id, description: 'old' });
+    const name = uniq('SiteGroupRenamed');
+    const r = await A.put(`/sites/${s.id}/groups/${g.id}`, { name });
+    expectEnvelope(r, 'PUT', A.url(`/sites/${s.id}/groups/${g.id}`));
+    expectGroup(r.body.data);
+    expect(r.body.data).toMatchObject({ id: g.id, name, description: 'old', siteId: s.id });
+    expect((await A.put(`/sites/${s.id}/groups/${g.id}`, { description: 'new' })).body.data).toMatchObject({ name, description: 'new' });
+  });
+
+  test('a group of another site is a 404 and stays unchanged; a taken name a 409', async () => {
+    const s = await createSite(A);
+    const g = await createGroup(A, { siteId: A.t.homeSiteId });
+    expectError(await A.put(`/sites/${s.id}/groups/${g.id}`, { name: uniq('x') }), 404);
+    expect((await A.get(`/groups/${g.id}`)).body.data[0].name).toBe(g.name);
+    const other = await createGroup(A);
+    expectError(await A.put(`/sites/${A.t.homeSiteId}/groups/${g.id}`, { name: other.name.toLowerCase() }), 409);
+    expectError(await A.put(`/sites/${A.t.homeSiteId}/groups/${g.id}`, {}), 400);
+  });
+});
+
+describe('GET /sites/{id}/users and /sites/{id}/users/{userId}', () => {
+  let s: Fixture;
+  let u1: UserFixture;
+  let u2: UserFixture;
+  beforeAll(async () => {
+    s = await createSite(A);
+    u1 = await createUser(A, s.id, uniq('aa'));
+    u2 = await createUser(A, s.id, uniq('bb'));
+  });
+
+  test('lists the users of the site, as exact User records without passwords', async () => {
+    const r = await A.get(`/sites/${s.id}/users`);
+    expectEnvelope(r, 'GET', A.url(`/sites/${s.id}/users`));
+    expect(r.body.data.map((u: Fixture) => u.id)).toEqual([u1.id, u2.id]);
+    r.body.data.forEach(expectUser);
+    expect(r.text).not.toMatch(/password"|passwordHash|scrypt/i);
+  });
+
+  test('q and fields apply', async () => {
+    const r = await A.get(`/sites/${s.id}/users?q=${encodeURIComponent(`userid eq '${u2.userid.toUpperCase()}'`)}&fields=USERID,siteid`);
+    expect(r.status).toBe(200);
+    expect(r.body.data).toEqual([{ href: `~/users/${u2.id}`, dataType: 'User', userid: u2.userid, siteId: s.id }]);
+  });
+
+  test('one user of the site: a one-element array', async () => {
+    const r = await A.get(`/sites/${s.id}/users/${u1.id}`);
+    expectEnvelope(r, 'GET', A.url(`/sites/${s.id}/users/${u1.id}`));
+    expect(r.body.data).toHaveLength(1);
+    expectUser(r.body.data[0]);
+    expect(r.body.data[0]).toMatchObject({ id: u1.id, userid: u1.userid, name: u1.userid, siteId: s.id });
+  });
+
+  test('a user of another site, or unknown ids, are 404s', async () => {
+    expectError(await A.get(`/sites/${A.t.homeSiteId}/users/${u1.id}`), 404);
+    expectError(await A.get(`/sites/${s.id}/users/${UNKNOWN_ID}`), 404);
+    expectError(await A.get(`/sites/${UNKNOWN_ID}/users`), 404);
+    expectError(await A.get(`/sites/${s.id}/users/nope`), 400, /'userId'/);
+  });
+});
+
+describe('POST /sites/{id}/users', () => {
+  const body = (userid: string) => ({ userid, firstName: 'Ann', lastName: 'Lee', emailaddress: `${userid}@x.test`, password: 'secret-1' });
+
+  test('creates a user in the site: the name equals the userid, no password returned', async () => {
+    const s = await createSite(A);
+    const userid = uniq('ann');
+    const r = await A.post(`/sites/${s.id}/users`, body(userid));
+    expectEnvelope(r, 'POST', A.url(`/sites/${s.id}/users`));
+    expectUser(r.body.data);
+    expect(r.body.data).toMatchObject({
+      name: userid,
+      userid,
+      firstName: 'Ann',
+      middleInitial: '',
+      lastName: 'Lee',
+      emailAddress: `${userid}@x.test`,
+      siteId: s.id,
+      enabled: true,
+    });
+    expect(r.text).not.toContain('secret-1');
+    await expect(h.login(A.t, userid, 'secret-1')).resolves.toEqual(expect.any(String));
+  });
+
+  test.each(['userid', 'firstName', 'lastName', 'emailaddress', 'password'])('a missing %s is a 400 naming it', async (field) => {
+    const b: Record<string, string> = body(uniq('m'));
+    delete b[field];
+    expectError(await A.post(`/sites/${A.t.homeSiteId}/users`, b), 400, `'${field}'`);
+  });
+
+  test('a taken userid (any case) is a 409; an unknown site a 404', async () => {
+    const u = await createUser(A);
+    expectError(await A.post(`/sites/${A.t.homeSiteId}/users`, body(u.userid.toUpperCase())), 409);
+    expectError(await A.post(`/sites/${UNKNOWN_ID}/users`, body(uniq('z'))), 404);
+  });
+});
+
+describe('PUT /sites/{id}/users/{userId}', () => {
+  test('updates a user of the site; keys not sent stay', async () => {
+    const s = await createSite(A);
+    const u = await createUser(A, s.id);
+    const r = await A.put(`/sites/${s.id}/users/${u.id}`, { firstName: 'Changed', middleInitial: 'Q' });
+    expectEnvelope(r, 'PUT', A.url(`/sites/${s.id}/users/${u.id}`));
+    expectUser(r.body.data);
+    expect(r.body.data).toMatchObject({ id: u.id, firstName: 'Changed', middleInitial: 'Q', lastName: 'Last', siteId: s.id });
+  });
+
+  test('a user of another site is a 404', async () => {
+    const s = await createSite(A);
+    const u = await createUser(A);
+    expectError(await A.put(`/sites/${s.id}/users/${u.id}`, { firstName: 'x' }), 404);
+    expectError(await A.put(`/sites/${s.id}/users/${UNKNOWN_ID}`, { firstName: 'x' }), 404);
+  });
+});
+
+describe('PUT /sites/changeusersite', () => {
+  test('moves a user with the PascalCase body {UserId, NewSiteId}; data is the User', async () => {
+    const from = await createSite(A);
+    const to = await createSite(A);
+    const u = await createUser(A, from.id);
+    const r = await A.put('/sites/changeusersite', { UserId: u.id, NewSiteId: to.id });
+    expectEnvelope(r, 'PUT', A.url('/sites/changeusersite'));
+    expectUser(r.body.data);
+    expect(r.body.data).toMatchObject({ id: u.id, siteId: to.id });
+    expect((await A.get(`/sites/${to.id}/users`)).body.data.map((x: Fixture) => x.id)).toEqual([u.id]);
+    expect((await A.get(`/sites/${from.id}/users`)).body.data).toEqual([]);
+  });
+
+  test('also accepts camelCase keys and upper-case GUIDs', async () => {
+    const to = await createSite(A);
+    const u = await createUser(A);
+    const r = await A.put('/sites/changeusersite', { userId: u.id.toUpperCase(), newSiteId: to.id.toUpperCase() });
+    expect(r.status).toBe(200);
+    expect(r.body.data.siteId).toBe(to.id);
+  });
+
+  test('missing or malformed ids are 400s naming the field', async () => {
+    const u = await createUser(A);
+    expectError(await A.put('/sites/changeusersite', { NewSiteId: A.t.homeSiteId }), 400, 'userId');
+    expectError(await A.put('/sites/changeusersite', { UserId: u.id }), 400, 'newSiteId');
+    expectError(await A.put('/sites/changeusersite', { UserId: 'nope', NewSiteId: A.t.homeSiteId }), 400, /userId/);
+    expectError(await A.put('/sites/changeusersite', {}), 400);
+  });
+
+  test('an unknown user is a 404; an unknown site a 400 (it is a body value)', async () => {
+    const u = await createUser(A);
+    expectError(await A.put('/sites/changeusersite', { UserId: UNKNOWN_ID, NewSiteId: A.t.homeSiteId }), 404);
+    expectError(await A.put('/sites/changeusersite', { UserId: u.id, NewSiteId: UNKNOWN_ID }), 400, UNKNOWN_ID);
+    expect((await A.get(`/sites/${A.t.homeSiteId}/users/${u.id}`)).status).toBe(200);
+  });
+});
+
+describe('PUT /sites/changegroupsite', () => {
+  test('moves a group with {groupId, newSiteId}; data is the Group', async () => {
+    const to = await createSite(A);
+    const g = await createGroup(A, { siteId: A.t.homeSiteId });
+    const r = await A.put('/sites/changegroupsite', { groupId: g.id, newSiteId: to.id });
+    expectEnvelope(r, 'PUT', A.url('/sites/changegroupsite'));
+    expectGroup(r.body.data);
+    expect(r.body.data).toMatchObject({ id: g.id, name: g.name, siteId: to.id });
+    expect((await A.get(`/sites/${to.id}/groups`)).body.data.map((x: Fixture) => x.id)).toEqual([g.id]);
+  });
+
+  test('gives a group without a site a site', async () => {
+    const g = await createGroup(A);
+    expect((await A.get(`/groups/${g.id}`)).body.data[0].siteId).toBe(ZERO_GUID);
+    const r = await A.put('/sites/changegroupsite', { GroupId: g.id, NewSiteId: A.t.homeSiteId });
+    expect(r.status).toBe(200);
+    expect(r.body.data.siteId).toBe(A.t.homeSiteId);
+  });
+
+  test('missing ids are 400s naming the field; unknown group 404; unknown site 400', async () => {
+    const g = await createGroup(A);
+    expectError(await A.put('/sites/changegroupsite', { newSiteId: A.t.homeSiteId }), 400, 'groupId');
+    expectError(await A.put('/sites/changegroupsite', { groupId: g.id }), 400, 'newSiteId');
+    expectError(await A.put('/sites/changegroupsite', { groupId: UNKNOWN_ID, newSiteId: A.t.homeSiteId }), 404);
+    expectError(await A.put('/sites/changegroupsite', { groupId: g.id, newSiteId: UNKNOWN_ID }), 400, UNKNOWN_ID);
+    expect((await A.get(`/groups/${g.id}`)).body.data[0].siteId).toBe(ZERO_GUID);
+  });
+});
+
+describe('an ordinary (non-admin) user', () => {
+  let s: Fixture;
+  let g: Fixture;
+  let u: UserFixture;
+  let P: Api;
+  beforeAll(async () => {
+    s = await createSite(A);
+    g = await createGroup(A, { siteId: s.id });
+    u = await createUser(A, s.id);
+    P = A.as(plain.token);
+  });
+
+  test('may read every Sites route', async () => {
+    for (const path of ['/sites', `/sites/${s.id}`, `/sites/${s.id}/groups`, `/sites/${s.id}/groups/${g.id}`, `/sites/${s.id}/users`, `/sites/${s.id}/users/${u.id}`]) {
+      const r = await P.get(path);
+      expectEnvelope(r, 'GET', P.url(path));
+      expect(r.body.data.length).toBeGreaterThan(0);
+    }
+  });
+
+  test('gets a 403 for every write, and nothing changes', async () => {
+    const writes: [string, string, unknown][] = [
+      ['POST', '/sites', { name: uniq('x'), description: 'd' }],
+      ['PUT', `/sites/${s.id}`, { name: 'hijacked' }],
+      ['DELETE', `/sites/${s.id}`, undefined],
+      ['POST', `/sites/${s.id}/groups`, { name: uniq('x'), description: 'd' }],
+      ['PUT', `/sites/${s.id}/groups/${g.id}`, { name: 'hijacked' }],
+      ['POST', `/sites/${s.id}/users`, { userid: uniq('x'), firstName: 'a', lastName: 'b', emailaddress: 'c', password: 'd' }],
+      ['PUT', `/sites/${s.id}/users/${u.id}`, { firstName: 'hijacked' }],
+      ['PUT', '/sites/changeusersite', { UserId: u.id, NewSiteId: A.t.homeSiteId }],
+      ['PUT', '/sites/changegroupsite', { groupId: g.id, newSiteId: A.t.homeSiteId }],
+    ];
+    const before = await A.get('/sites?expand=groups,users');
+    for (const [method, path, body] of writes) {
+      const r = await P.request(method, path, body === undefined ? {} : { body });
+      expectError(r, 403);
+    }
+    expect((await A.get('/sites?expand=groups,users')).body.data).toEqual(before.body.data);
+  });
+});
+
+describe('across tenants', () => {
+  let s: Fixture;
+  let g: Fixture;
+  let u: UserFixture;
+  beforeAll(async () => {
+    s = await createSite(A, uniq('Secret'), 'secret description');
+    g = await createGroup(A, { name: uniq('SecretGroup'), siteId: s.id });
+    u = await createUser(A, s.id, uniq('secretuser'));
+  });
+
+  /** Every Sites route, with tenant A's ids. */
+  const routes = (): [string, string, unknown][] => [
+    ['GET', '/sites', undefined],
+    ['POST', '/sites', { name: uniq('x'), description: 'd' }],
+    ['GET', `/sites/${s.id}`, undefined],
+    ['PUT', `/sites/${s.id}`, { name: 'hijacked' }],
+    ['DELETE', `/sites/${s.id}`, undefined],
+    ['GET', `/sites/${s.id}/groups`, undefined],
+    ['POST', `/sites/${s.id}/groups`, { name: uniq('x'), description: 'd' }],
+    ['GET', `/sites/${s.id}/groups/${g.id}`, undefined],
+    ['PUT', `/sites/${s.id}/groups/${g.id}`, { name: 'hijacked' }],
+    ['GET', `/sites/${s.id}/users`, undefined],
+    ['POST', `/sites/${s.id}/users`, { userid: uniq('x'), firstName: 'a', lastName: 'b', emailaddress: 'c', password: 'd' }],
+    ['GET', `/sites/${s.id}/users/${u.id}`, undefined],
+    ['PUT', `/sites/${s.id}/users/${u.id}`, { firstName: 'hijacked' }],
+    ['PUT', '/sites/changeusersite', { UserId: u.id, NewSiteId: s.id }],
+    ['PUT', '/sites/changegroupsite', { groupId: g.id, newSiteId: s.id }],
+  ];
+
+  test("tenant B's token on tenant A's paths: 403 and no data, for every route", async () => {
+    const before = await A.get('/sites?expand=groups,users');
+    const intruder = B.on(A.t);
+    for (const [method, path, body] of routes()) {
+      const r = await intruder.request(method, path, body === undefined ? {} : { body });
+      expectError(r, 403);
+      expect(JSON.stringify(r.body.meta.errors)).not.toMatch(/secret/i);
+    }
+    expect((await A.get('/sites?expand=groups,users')).body.data).toEqual(before.body.data);
+  });
+
+  test("tenant A's ids on tenant B's own paths: 404, never A's data", async () => {
+    const before = await A.get('/sites?expand=groups,users');
+    for (const [method, path, body] of routes()) {
+      if (!path.includes(s.id)) continue;
+      const r = await B.request(method, path, body === undefined ? {} : { body });
+      expectError(r, 404);
+      expect(JSON.stringify(r.body.meta.errors)).not.toMatch(/secret/i);
+    }
+    expect((await A.get('/sites?expand=groups,users')).body.data).toEqual(before.body.data);
+  });
+
+  test("tenant A's ids in tenant B's bodies are unknown there", async () => {
+    const bSite = await createSite(B);
+    const bUser = await createUser(B);
+    const bGroup = await createGroup(B);
+    expectError(await B.put('/sites/changeusersite', { UserId: u.id, NewSiteId: bSite.id }), 404);
+    expectError(await B.put('/sites/changeusersite', { UserId: bUser.id, NewSiteId: s.id }), 400);
+    expectError(await B.put('/sites/changegroupsite', { groupId: g.id, newSiteId: bSite.id }), 404);
+    expectError(await B.put('/sites/changegroupsite', { groupId: bGroup.id, newSiteId: s.id }), 400);
+    expectError(await B.get(`/sites/${bSite.id}/groups/${g.id}`), 404);
+    expectError(await B.get(`/sites/${bSite.id}/users/${u.id}`), 404);
+  });
+
+  test("B's lists never show A's records", async () => {
+    const r = await B.get('/sites?expand=groups,users');
+    expect(r.status).toBe(200);
+    expect(r.text).not.toContain(s.id);
+    expect(r.text).not.toContain(g.id);
+    expect(r.text).not.toContain(u.id);
+    expect((await B.get(`/sites?q=${encodeURIComponent(`id eq '${s.id}'`)}`)).body.data).toEqual([]);
+  });
+});
+
+describe('SQL statements per list call do not grow with the page', () => {
+  let T: Api;
+  let big: Fixture;
+  beforeAll(async () => {
+    T = await adminApi(h);
+    for (let i = 0; i < 50; i++) {
+      const site = await createSite(T, `S${String(i).padStart(2, '0')}`);
+      await createGroup(T, { siteId: site.id });
+    }
+    big = await createSite(T, 'Big');
+    for (let i = 0; i < 50; i++) await createGroup(T, { siteId: big.id });
+  });
+
+  async function statements(path: string, records: number) {
+    const { result, statements } = await h.countQueries(() => T.get(path));
+    expect(result.status).toBe(200);
+    expect(result.body.data).toHaveLength(records);
+    return statements.length;
+  }
+
+  test.each([
+    '/sites',
+    '/sites?expand=groups,users',
+    `/sites?fields=name&q=${encodeURIComponent("name like 's%'")}`,
+    '/sites/{big}/groups',
+    '/sites/{big}/groups?expand=users,site',
+  ])('GET %s', async (template) => {
+    const path = template.replace('{big}', big.id);
+    const sep = path.includes('?') ? '&' : '?';
+    await T.get(path); // warm-up: nothing cached should count
+    const two = await statements(`${path}${sep}limit=2`, 2);
+    const fifty = await statements(`${path}${sep}limit=50`, 50);
+    expect(two).toBeGreaterThan(0);
+    expect(fifty).toBe(two);
+  });
+});

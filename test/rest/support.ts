@@ -1,0 +1,187 @@
+/**
+ * Shared helpers for the REST route tests: a per-tenant client, envelope and error assertions,
+ * the exact field sets of the legacy data types, and fixtures created through the API itself.
+ */
+import { randomUUID } from 'node:crypto';
+import { BASE, type Harness, type Reply, type RequestOptions, type TestTenant } from '../harness.js';
+
+export const ZERO_GUID = '00000000-0000-0000-0000-000000000000';
+export const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+/** A well-formed GUID that names nothing in any tenant. */
+export const UNKNOWN_ID = '0f0f0f0f-0f0f-4f0f-8f0f-0f0f0f0f0f0f';
+
+/** The exact keys of each record as the default projection returns them (href and dataType first). */
+export const SITE_KEYS = ['href', 'dataType', 'id', 'name', 'description', 'siteType', 'status'];
+export const GROUP_KEYS = ['href', 'dataType', 'id', 'name', 'description', 'siteId'];
+export const USER_KEYS = [
+  'href',
+  'dataType',
+  'id',
+  'name',
+  'userid',
+  'firstName',
+  'middleInitial',
+  'lastName',
+  'passwordExpires',
+  'userIdExpires',
+  'emailAddress',
+  'siteId',
+  'userIdNeverExpires',
+  'passwordNeverExpires',
+  'enabled',
+  'lastIpAddress',
+];
+export const PAGINATION_KEYS = ['dataType', 'href', 'first', 'last', 'next', 'previous', 'limit', 'totalRecords'];
+
+export const STATUS_MSG: Record<number, string> = {
+  200: 'OK',
+  201: 'Created',
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  409: 'Conflict',
+};
+
+/** A short unique name, so tests inside one tenant never collide. */
+export const uniq = (prefix: string) => `${prefix}-${randomUUID().slice(0, 8)}`;
+
+export const sorted = (keys: string[]) => [...keys].sort();
+export const keysOf = (o: object) => Object.keys(o).sort();
+
+/** Requests against one tenant's root with one bearer token (override per call with `token`). */
+export class Api {
+  constructor(
+    readonly h: Harness,
+    readonly t: TestTenant,
+    readonly token: string | undefined,
+  ) {}
+
+  /** The same tenant's paths with another caller's token. */
+  as(token: string | undefined): Api {
+    return new Api(this.h, this.t, token);
+  }
+
+  /** Another tenant's paths with this caller's token. */
+  on(t: TestTenant): Api {
+    return new Api(this.h, t, this.token);
+  }
+
+  url(path: string): string {
+    return `${BASE}${this.t.root}${path}`;
+  }
+
+  request(method: string, path: string, o: RequestOptions = {}): Promise<Reply> {
+    return this.h.request(method, `${this.t.root}${path}`, { token: this.token, ...o });
+  }
+
+  get = (path: string, o?: RequestOptions) => this.request('GET', path, o);
+  post = (path: string, body?: unknown, o?: RequestOptions) => this.request('POST', path, { body, ...o });
+  put = (path: string, body?: unknown, o?: RequestOptions) => this.request('PUT', path, { body, ...o });
+  del = (path: string, o?: RequestOptions) => this.request('DELETE', path, o);
+}
+
+/** The success envelope: HTTP status = meta.status, statusMsg, method and the absolute href. */
+export function expectEnvelope(r: Reply, method: string, absoluteUrl: string, status = 200) {
+  expect({ status: r.status, text: r.text.slice(0, 400) }).toEqual({ status, text: expect.any(String) });
+  expect(r.headers.get('content-type')).toMatch(/^application\/json/);
+  expect(r.body.meta).toEqual({ status, statusMsg: STATUS_MSG[status], method, href: new URL(absoluteUrl).toString() });
+  expect(r.body.meta.errors).toBeUndefined();
+}
+
+/** A failure: the status in both places, at least one error with a message, and never `data`. */
+export function expectError(r: Reply, status: number, message?: RegExp | string) {
+  expect({ status: r.status, text: r.text.slice(0, 600) }).toEqual({ status, text: expect.any(String) });
+  expect(r.body.meta.status).toBe(status);
+  expect(r.body.meta.statusMsg).toBe(STATUS_MSG[status]);
+  expect(r.body).not.toHaveProperty('data');
+  expect(r.body).not.toHaveProperty('pagination');
+  expect(Array.isArray(r.body.meta.errors)).toBe(true);
+  expect(r.body.meta.errors.length).toBeGreaterThan(0);
+  for (const e of r.body.meta.errors) {
+    expect(typeof e.code).toBe('string');
+    expect(typeof e.message).toBe('string');
+    expect(typeof e.developerMessage).toBe('string');
+  }
+  if (message !== undefined) {
+    const text = r.body.meta.errors.map((e: { message: string }) => e.message).join(' | ');
+    if (typeof message === 'string') expect(text).toContain(message);
+    else expect(text).toMatch(message);
+  }
+}
+
+/** A record of a data type: href `~/<path>/<id>`, dataType and exactly the default keys. */
+export function expectRecord(rec: Record<string, unknown>, dataType: string, path: string, keys: string[]) {
+  expect(rec.dataType).toBe(dataType);
+  expect(rec.id).toMatch(GUID);
+  expect(rec.href).toBe(`~/${path}/${rec.id}`);
+  expect(keysOf(rec)).toEqual(sorted(keys));
+}
+
+export const expectSite = (rec: Record<string, unknown>) => expectRecord(rec, 'Site', 'sites', SITE_KEYS);
+export const expectGroup = (rec: Record<string, unknown>) => expectRecord(rec, 'Group', 'groups', GROUP_KEYS);
+export const expectUser = (rec: Record<string, unknown>) => expectRecord(rec, 'User', 'users', USER_KEYS);
+
+/** Turns an absolute pagination link into a path the harness can request, checking it points at us. */
+export function pathOf(link: string): string {
+  expect(link.startsWith(`${BASE}/`)).toBe(true);
+  return link.slice(BASE.length);
+}
+
+export interface Fixture {
+  id: string;
+  name: string;
+}
+
+export async function createSite(api: Api, name = uniq('site'), description = `about ${name}`): Promise<Fixture> {
+  const r = await api.post('/sites', { name, description });
+  if (r.status !== 200) throw new Error(`create site failed: ${r.status} ${r.text}`);
+  return { id: r.body.data.id, name };
+}
+
+export async function createGroup(api: Api, o: { name?: string; description?: string; siteId?: string } = {}): Promise<Fixture> {
+  const name = o.name ?? uniq('group');
+  const r = await api.post('/groups', { name, description: o.description ?? `about ${name}`, ...(o.siteId ? { siteId: o.siteId } : {}) });
+  if (r.status !== 200) throw new Error(`create group failed: ${r.status} ${r.text}`);
+  return { id: r.body.data.id, name };
+}
+
+export interface UserFixture extends Fixture {
+  userid: string;
+  password: string;
+}
+
+export async function createUser(api: Api, siteId = api.t.homeSiteId, userid = uniq('user')): Promise<UserFixture> {
+  const password = `pw-${randomUUID()}`;
+  const r = await api.post(`/sites/${siteId}/users`, {
+    userid,
+    firstName: 'First',
+    lastName: 'Last',
+    emailaddress: `${userid}@example.test`,
+    password,
+  });
+  if (r.status !== 200) throw new Error(`create user failed: ${r.status} ${r.text}`);
+  return { id: r.body.data.id, name: userid, userid, password };
+}
+
+/** Users created a few at a time (password hashing is deliberately slow). */
+export async function createUsers(api: Api, n: number, prefix = uniq('u')): Promise<UserFixture[]> {
+  const out: UserFixture[] = [];
+  for (let i = 0; i < n; i += 8) {
+    const batch = Array.from({ length: Math.min(8, n - i) }, (_, j) => createUser(api, undefined, `${prefix}-${String(i + j).padStart(3, '0')}`));
+    out.push(...(await Promise.all(batch)));
+  }
+  return out;
+}
+
+/** A non-admin user of the tenant, logged in. */
+export async function ordinaryUser(api: Api): Promise<UserFixture & { token: string }> {
+  const u = await createUser(api);
+  return { ...u, token: await api.h.login(api.t, u.userid, u.password) };
+}
+
+/** A tenant with its admin logged in. */
+export async function adminApi(h: Harness): Promise<Api> {
+  const t = await h.tenant();
+  return new Api(h, t, await h.login(t));
+}
