@@ -118,8 +118,11 @@ async function passwordLogin(services: Services, em: EntityManager, username: st
 async function webTokenLogin(em: EntityManager, token: string): Promise<string | undefined> {
   const row = await em.findOne(WebToken, { tokenHash: sha256(token.toLowerCase()) });
   if (!row || row.usedAt || row.expiresAt < new Date()) return undefined;
-  row.usedAt = new Date();
-  await em.flush();
+  // Claimed in one conditional update, so that two concurrent logins cannot both use it.
+  if (!(await em.nativeUpdate(WebToken, { id: row.id, usedAt: null }, { usedAt: new Date() }))) return undefined;
+  // The user may have been disabled since the token was issued.
+  const user = await em.findOne(User, { id: row.userId });
+  if (!user?.enabled) throw new OAuthError(400, 'invalid_grant', 'This user account is disabled.');
   return row.userId;
 }
 
@@ -160,14 +163,15 @@ export async function grant(services: Services, p: Params, scopedTenantId: strin
     if (!row || row.revokedAt || row.expiresAt < new Date()) throw invalid;
     if (p.client_id && p.client_id.toLowerCase() !== row.clientId) throw invalid;
     if (p.client_id && p.client_secret) await authenticateClient(services, p.client_id, p.client_secret, tenantId);
-    if (row.usedAt) {
+    // Claimed in one conditional update, so that of two concurrent uses only one wins.
+    const claimed = row.usedAt ? 0 : await em.nativeUpdate(RefreshToken, { id: row.id, usedAt: null }, { usedAt: new Date() });
+    if (!claimed) {
       // A rotated token came back: someone holds a copy. Revoke the whole family.
       await em.nativeUpdate(RefreshToken, { familyId: row.familyId, revokedAt: null }, { revokedAt: new Date() });
       throw invalid;
     }
     const user = await em.findOne(User, { id: row.userId });
     if (!user?.enabled) throw invalid;
-    row.usedAt = new Date();
     return issue(services, em, tenantId, row.userId, row.clientId, row.familyId);
   }
 

@@ -2,7 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import type { GraphQLResolveInfo } from 'graphql';
 import type { AppContext } from '../context.js';
 import { GroupMember, User, UserSupervisor, WebToken } from '../entities/index.js';
-import { badRequest, forbidden, notFound } from '../errors.js';
+import { badRequest, forbidden, notFound, unauthorized } from '../errors.js';
 import { newId, ZERO_GUID } from '../ids.js';
 import { hashPassword, verifyPassword } from '../auth/passwords.js';
 import { signAccessToken } from '../auth/jwt.js';
@@ -10,6 +10,7 @@ import { assertSiteExists, assertUserIdFree, checkPassword, createUser } from '.
 import { guidOrUnset, maxLength, optionalString, requireGuid, requireString, uniquely } from '../domain/validate.js';
 import { listPage, queryFieldMap, type ListArgs } from './lists.js';
 import { groupFields } from './group.js';
+import { loadSite } from './site.js';
 import { Group } from '../entities/index.js';
 
 type Input = Record<string, unknown>;
@@ -124,15 +125,23 @@ export const userResolvers = {
     },
     getJwt: async (_: unknown, { audience }: { audience?: string | null }, ctx: AppContext) => {
       const { services, caller } = ctx;
+      // This is how the Node clients renew: like the refresh grant, it ends with the account.
+      const me = await ctx.loaders.user.load(caller.userId);
+      if (!me?.enabled) throw unauthorized('This user account is disabled or deleted: log in again.');
       const jwt = await signAccessToken(services.keys, services.jwt, caller, audience ?? undefined);
-      return { token: jwt.token, expires: jwt.expiresAt };
+      // An absolute instant, unlike record timestamps: a zone-less string would be read as client-local time.
+      return { token: jwt.token, expires: jwt.expiresAt.toISOString() };
     },
   },
   Mutation: {
     createUser: (_: unknown, { siteId, input }: { siteId?: string | null; input: Input }, ctx: AppContext) =>
       newUser(ctx, guidOrUnset(siteId ?? input.siteId, 'siteId'), input),
-    createSiteUser: (_: unknown, { siteId, input }: { siteId: string; input: Input }, ctx: AppContext) =>
-      newUser(ctx, siteId.toLowerCase(), input),
+    createSiteUser: async (_: unknown, { siteId, input }: { siteId: string; input: Input }, ctx: AppContext) => {
+      await ctx.requireAdmin();
+      // The site is in the path: an unknown one is a 404, not a bad body value.
+      await loadSite(ctx, siteId);
+      return newUser(ctx, siteId.toLowerCase(), input);
+    },
     updateUser: async (_: unknown, { id, input }: { id: string; input: Input }, ctx: AppContext) => {
       await ctx.requireAdmin();
       return updateUser(ctx, await loadUser(ctx, id), input);

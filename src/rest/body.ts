@@ -39,8 +39,36 @@ export function parseForm(text: string): Record<string, unknown> {
   return out;
 }
 
+/** Deeper than any legacy body nests; input fitting and GraphQL coercion recurse. */
+const MAX_DEPTH = 32;
+
+/**
+ * Refuses, as a 400, what would otherwise fail deeper down as a 500: U+0000 in a key or string
+ * (PostgreSQL text cannot hold it) and excessive nesting. Iterative, so depth cannot hurt it.
+ */
+function checkBody(value: unknown): void {
+  const stack: [unknown, number][] = [[value, 0]];
+  const nul = () => badRequest('The request body must not contain NUL (U+0000) characters.');
+  while (stack.length) {
+    const [v, depth] = stack.pop()!;
+    if (typeof v === 'string' && v.includes('\u0000')) throw nul();
+    if (!v || typeof v !== 'object') continue;
+    if (depth >= MAX_DEPTH) throw badRequest(`The request body nests more than ${MAX_DEPTH} levels deep.`);
+    for (const [k, child] of Object.entries(v)) {
+      if (k.includes('\u0000')) throw nul();
+      stack.push([child, depth + 1]);
+    }
+  }
+}
+
 /** Parses a body as an object; an empty body is `{}`. Arrays and scalars are a 400. */
 export function parseBody(text: string, contentType: string | null): Record<string, unknown> {
+  const body = parseObject(text, contentType);
+  checkBody(body);
+  return body;
+}
+
+function parseObject(text: string, contentType: string | null): Record<string, unknown> {
   const trimmed = text.trim();
   if (trimmed === '') return {};
   const type = (contentType ?? '').toLowerCase();

@@ -4,7 +4,6 @@
  * carry both the OAuth keys clients test (`error`, `error_description`) and the envelope's meta.
  */
 import type { Services } from '../context.js';
-import { forbidden } from '../errors.js';
 import { grant, OAuthError } from '../auth/grants.js';
 import { parseForm, readBody } from './body.js';
 import { jsonResponse, statusMsg } from './envelope.js';
@@ -19,17 +18,15 @@ export async function handleToken(services: Services, request: Request, m: Match
     params = parseForm(text);
   }
   const p: Record<string, string | undefined> = {};
-  for (const [k, v] of Object.entries(params ?? {})) p[k.toLowerCase()] = Array.isArray(v) ? String(v[0]) : v == null ? undefined : String(v);
+  for (const [k, v] of Object.entries(params ?? {})) p[k.toLowerCase()] = flat(Array.isArray(v) ? v[0] : v);
 
-  let tenantId: string | undefined;
-  if (m.tenant) {
-    const t = await services.tenants.byAliases(m.tenant.customerAlias, m.tenant.databaseAlias);
-    // An unknown tenant and a client of another tenant answer alike: the client cannot log in here.
-    if (!t) throw forbidden('These client credentials are not valid for this customer database.');
-    tenantId = t.id;
-  }
   const ip = (request.headers.get('x-forwarded-for') ?? '').split(',')[0].trim();
   try {
+    // PostgreSQL text cannot hold U+0000: refused here rather than failing in the database.
+    if (Object.values(p).some((v) => v?.includes('\u0000'))) {
+      throw new OAuthError(400, 'invalid_request', 'The request must not contain NUL (U+0000) characters.');
+    }
+    const tenantId = m.tenant ? await scopedTenantId(services, m.tenant) : undefined;
     const token = await grant(services, p, tenantId, ip);
     return jsonResponse(200, token, { 'cache-control': 'no-store', pragma: 'no-cache' });
   } catch (e) {
@@ -43,4 +40,17 @@ export async function handleToken(services: Services, request: Request, m: Match
     };
     return jsonResponse(e.status, { error: e.error, error_description: e.description, meta }, { 'cache-control': 'no-store' });
   }
+}
+
+/** The tenant of a scoped token address. An unknown one answers as a client of another tenant does (OAuth body, 401). */
+async function scopedTenantId(services: Services, tenant: NonNullable<Match['tenant']>): Promise<string> {
+  const t = await services.tenants.byAliases(tenant.customerAlias, tenant.databaseAlias);
+  if (!t) throw new OAuthError(401, 'invalid_client', 'Invalid client credentials: unknown client_id or wrong client_secret.');
+  return t.id;
+}
+
+/** A token parameter is text; a JSON object or nested array in its place counts as missing. */
+function flat(v: unknown): string | undefined {
+  if (typeof v === 'string') return v;
+  return typeof v === 'number' || typeof v === 'boolean' ? String(v) : undefined;
 }

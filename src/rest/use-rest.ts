@@ -80,6 +80,7 @@ export function useRest(services: Services, schema: GraphQLSchema, dataTypes: Da
   async function handle(request: Request, url: URL, requestId: string): Promise<Response> {
     const segments = segmentsOf(url.pathname);
     if (!segments) throw badRequest('The request path is not valid percent-encoding.');
+    if (segments.some((s) => s.includes('\u0000'))) throw badRequest('The request path must not contain NUL (%00) characters.');
     const result = matcher.match(request.method, segments, url.searchParams);
     if ('status' in result) {
       if (result.status === 405) {
@@ -207,6 +208,8 @@ function intParam(url: URL, name: string): number | undefined {
 
 /** Clear 400s for arguments SOFA would otherwise reject with a terse scalar message. */
 function checkArg(arg: GraphQLArgument, value: string, where: string): string {
+  // PostgreSQL text cannot hold U+0000: a clear 400 instead of a failed query.
+  if (value.includes('\u0000')) throw new AppError('BAD_REQUEST', `The ${where} '${arg.name}' must not contain NUL (%00) characters.`);
   const type = getNamedType(arg.type).name;
   if (type === 'UUID' && !isGuid(value as unknown)) {
     throw new AppError('BAD_REQUEST', `The ${where} '${arg.name}' must be a GUID, got '${value.slice(0, 64)}'.`);

@@ -1,0 +1,471 @@
+/**
+ * The token endpoint and bearer tokens as the legacy clients use them: every address and body
+ * encoding, the three grants, refresh rotation with reuse detection, the OAuth error body,
+ * login throttling, and what happens to expired, malformed, foreign and forged tokens.
+ */
+import { randomUUID } from 'node:crypto';
+import { SignJWT, generateKeyPair } from 'jose';
+import { signAccessToken } from '../../src/auth/jwt.js';
+import { Harness, type Reply, type TestTenant } from '../harness.js';
+
+const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
+
+let h: Harness;
+let t: TestTenant;
+
+beforeAll(async () => {
+  h = await Harness.start();
+  t = await h.tenant();
+});
+afterAll(() => h.stop());
+
+function post(harness: Harness, path: string, fields: Record<string, string>, headers: Record<string, string> = FORM): Promise<Reply> {
+  return harness.request('POST', path, { raw: new URLSearchParams(fields).toString(), headers });
+}
+
+const passwordFields = (tt: TestTenant, username = tt.adminUserId, password = tt.password) => ({
+  grant_type: 'password',
+  client_id: tt.clientId,
+  client_secret: tt.clientSecret,
+  username,
+  password,
+  scope: 'vault',
+});
+
+function expectToken(r: Reply) {
+  expect(r.status).toBe(200);
+  expect(r.headers.get('content-type')).toMatch(/application\/json/);
+  expect(r.headers.get('cache-control')).toMatch(/no-store/);
+  expect(typeof r.body.access_token).toBe('string');
+  expect(r.body.access_token.split('.')).toHaveLength(3);
+  expect(r.body.token_type).toBe('Bearer');
+  expect(Number.isInteger(r.body.expires_in)).toBe(true);
+  expect(r.text).toMatch(/"expires_in":\d+[,}]/);
+  expect(r.body.expires_in).toBeGreaterThan(0);
+  expect(typeof r.body.refresh_token).toBe('string');
+  expect(r.body.refresh_token.length).toBeGreaterThan(20);
+}
+
+/** A refused login: 400 or 401, an OAuth error body that one client greps, and an honest envelope. */
+function expectRefused(r: Reply, error?: string) {
+  expect([400, 401]).toContain(r.status);
+  expect(r.body.error).toMatch(/invalid|unauthorized|denied/i);
+  if (error) expect(r.body.error).toBe(error);
+  expect(typeof r.body.error_description).toBe('string');
+  expect(r.body.access_token).toBeUndefined();
+  expect(r.body.meta?.status).toBe(r.status);
+  expect(r.body.meta.errors[0]).toMatchObject({ code: expect.any(String), message: expect.any(String), developerMessage: expect.any(String) });
+}
+
+async function whoAmI(token: string, tt: TestTenant = t): Promise<string> {
+  const r = await h.request('GET', `${tt.root}/users/me`, { token, headers: { 'content-type': 'application/json' } });
+  expect(r.status).toBe(200);
+  return r.body.data[0].id;
+}
+
+async function newUser(tt: TestTenant, token: string): Promise<{ id: string; userid: string; password: string }> {
+  const userid = `u${randomUUID().slice(0, 8)}`;
+  const password = `pw-${randomUUID()}`;
+  const r = await h.request('POST', `${tt.root}/users?siteId=${tt.homeSiteId}`, {
+    token,
+    body: { userid, firstName: 'F', lastName: 'L', emailaddress: `${userid}@x.test`, password },
+  });
+  expect(r.status).toBe(200);
+  return { id: r.body.data.id, userid, password };
+}
+
+describe('token endpoint addresses and encodings', () => {
+  test.each(['/oauth/token', '/OAuth/Token', '/OAUTH/TOKEN/'])('POST %s with a form body', async (path) => {
+    const r = await post(h, path, passwordFields(t));
+    expectToken(r);
+    expect(await whoAmI(r.body.access_token)).toBe(t.adminId);
+  });
+
+  test('the tenant-scoped address, in any case', async () => {
+    for (const root of [t.root, `/API/v1/${t.customerAlias.toUpperCase()}/${t.databaseAlias.toUpperCase()}`]) {
+      for (const tail of ['/oauth/token', '/OAuth/Token']) {
+        const r = await post(h, `${root}${tail}`, passwordFields(t));
+        expectToken(r);
+      }
+    }
+  });
+
+  test('a form body labelled application/json is read as a form', async () => {
+    const r = await post(h, '/OAuth/Token', passwordFields(t), { 'content-type': 'application/json' });
+    expectToken(r);
+    const charset = await post(h, '/oauth/token', passwordFields(t), { 'content-type': 'application/json; charset=utf-8' });
+    expectToken(charset);
+  });
+
+  test('a form body with no Content-Type at all, and a real JSON object, are read too', async () => {
+    expectToken(await h.request('POST', '/oauth/token', { raw: new URLSearchParams(passwordFields(t)).toString() }));
+    expectToken(await h.request('POST', '/oauth/token', { body: passwordFields(t) }));
+  });
+
+  test('the user name is matched case-insensitively; scope is optional', async () => {
+    const { scope: _scope, ...noScope } = passwordFields(t, t.adminUserId.toUpperCase());
+    const r = await post(h, '/oauth/token', noScope);
+    expectToken(r);
+    expect(await whoAmI(r.body.access_token)).toBe(t.adminId);
+  });
+
+  test('GET on the token endpoint is a 405 envelope', async () => {
+    const r = await h.request('GET', '/oauth/token');
+    expect(r.status).toBe(405);
+    expect(r.body.meta.status).toBe(405);
+    expect(r.headers.get('allow')).toMatch(/POST/);
+  });
+});
+
+describe('grants', () => {
+  test('password logs in an ordinary user as that user', async () => {
+    const admin = await h.login(t);
+    const u = await newUser(t, admin);
+    const r = await post(h, '/oauth/token', passwordFields(t, u.userid, u.password));
+    expectToken(r);
+    expect(await whoAmI(r.body.access_token)).toBe(u.id);
+  });
+
+  test('client_credentials with the key pair in client_id/client_secret acts as the client\'s user', async () => {
+    const r = await post(h, '/oauth/token', { grant_type: 'client_credentials', client_id: t.clientId, client_secret: t.clientSecret });
+    expectToken(r);
+    expect(await whoAmI(r.body.access_token)).toBe(t.adminId);
+  });
+
+  test('client_credentials as the .NET client sends it: username=clientId, password=secret', async () => {
+    const alone = await post(h, '/OAuth/Token', { grant_type: 'client_credentials', username: t.clientId, password: t.clientSecret });
+    expectToken(alone);
+    expect(await whoAmI(alone.body.access_token)).toBe(t.adminId);
+    const both = await post(h, `${t.root}/oauth/token`, {
+      grant_type: 'client_credentials',
+      client_id: t.clientId,
+      client_secret: t.clientSecret,
+      username: t.clientId,
+      password: t.clientSecret,
+    });
+    expectToken(both);
+  });
+
+  test('password with the key pair as username/password works as the client\'s user', async () => {
+    const r = await post(h, '/oauth/token', passwordFields(t, t.clientId, t.clientSecret));
+    expectToken(r);
+    expect(await whoAmI(r.body.access_token)).toBe(t.adminId);
+  });
+
+  test('client_credentials with a wrong secret is refused', async () => {
+    expectRefused(await post(h, '/oauth/token', { grant_type: 'client_credentials', client_id: t.clientId, client_secret: 'nope' }));
+    expectRefused(await post(h, '/oauth/token', { grant_type: 'client_credentials', username: t.clientId, password: 'nope' }));
+  });
+});
+
+describe('refresh_token', () => {
+  test('rotates: the new token works; reusing the old fails and revokes the family', async () => {
+    const first = await post(h, '/oauth/token', passwordFields(t));
+    expectToken(first);
+    const r1 = first.body.refresh_token;
+
+    const second = await post(h, '/oauth/token', { grant_type: 'refresh_token', refresh_token: r1, client_id: t.clientId, client_secret: t.clientSecret });
+    expectToken(second);
+    expect(second.body.refresh_token).not.toBe(r1);
+    expect(second.body.access_token).not.toBe(first.body.access_token);
+    expect(await whoAmI(second.body.access_token)).toBe(t.adminId);
+    const r2 = second.body.refresh_token;
+
+    const third = await post(h, '/OAuth/Token', { grant_type: 'refresh_token', refresh_token: r2, client_id: t.clientId, client_secret: t.clientSecret });
+    expectToken(third);
+    const r3 = third.body.refresh_token;
+
+    // r1 comes back: a copy is loose, so the whole family dies, r3 included.
+    const reuse = await post(h, '/oauth/token', { grant_type: 'refresh_token', refresh_token: r1, client_id: t.clientId, client_secret: t.clientSecret });
+    expectRefused(reuse, 'invalid_grant');
+    const after = await post(h, '/oauth/token', { grant_type: 'refresh_token', refresh_token: r3, client_id: t.clientId, client_secret: t.clientSecret });
+    expectRefused(after, 'invalid_grant');
+
+    // Another login starts a new family that is unaffected.
+    const fresh = await post(h, '/oauth/token', passwordFields(t));
+    expectToken(fresh);
+    expectToken(await post(h, '/oauth/token', { grant_type: 'refresh_token', refresh_token: fresh.body.refresh_token }));
+  });
+
+  test('works on the tenant-scoped address, with an audience, and without the client pair', async () => {
+    const first = await post(h, '/oauth/token', passwordFields(t));
+    const scoped = await post(h, `${t.root}/OAuth/Token`, {
+      grant_type: 'refresh_token',
+      refresh_token: first.body.refresh_token,
+      client_id: t.clientId,
+      client_secret: t.clientSecret,
+      audience: 'https://forms.example',
+    });
+    expectToken(scoped);
+    const bare = await post(h, '/oauth/token', { grant_type: 'refresh_token', refresh_token: scoped.body.refresh_token });
+    expectToken(bare);
+  });
+
+  test('refuses a wrong client secret, another client, garbage, and another tenant\'s address', async () => {
+    const other = await h.tenant();
+    const first = await post(h, '/oauth/token', passwordFields(t));
+    const rt = first.body.refresh_token;
+    expectRefused(await post(h, '/oauth/token', { grant_type: 'refresh_token', refresh_token: rt, client_id: t.clientId, client_secret: 'wrong' }));
+    expectRefused(await post(h, '/oauth/token', { grant_type: 'refresh_token', refresh_token: rt, client_id: other.clientId, client_secret: other.clientSecret }));
+    expectRefused(await post(h, `${other.root}/oauth/token`, { grant_type: 'refresh_token', refresh_token: rt }));
+    for (const junk of ['', 'abc', `${t.tenantId}.nope`, `${randomUUID()}.x`, '..', 'null']) {
+      expectRefused(await post(h, '/oauth/token', { grant_type: 'refresh_token', refresh_token: junk }), junk ? 'invalid_grant' : undefined);
+    }
+    // The refusals above did not use up the token.
+    expectToken(await post(h, '/oauth/token', { grant_type: 'refresh_token', refresh_token: rt, client_id: t.clientId, client_secret: t.clientSecret }));
+  });
+
+  test('the same refresh token sent twice at once is honoured at most once', async () => {
+    const first = await post(h, '/oauth/token', passwordFields(t));
+    const rt = first.body.refresh_token;
+    const replies = await Promise.all(Array.from({ length: 4 }, () => post(h, '/oauth/token', { grant_type: 'refresh_token', refresh_token: rt })));
+    const ok = replies.filter((r) => r.status === 200);
+    expect(ok.length).toBeLessThanOrEqual(1);
+    for (const r of replies.filter((x) => x.status !== 200)) expectRefused(r, 'invalid_grant');
+  });
+
+  test('a disabled user cannot refresh', async () => {
+    const admin = await h.login(t);
+    const u = await newUser(t, admin);
+    const login = await post(h, '/oauth/token', passwordFields(t, u.userid, u.password));
+    expectToken(login);
+    expect((await h.request('PUT', `${t.root}/users/${u.id}`, { token: admin, body: { enabled: false } })).status).toBe(200);
+    expectRefused(await post(h, '/oauth/token', { grant_type: 'refresh_token', refresh_token: login.body.refresh_token }), 'invalid_grant');
+  });
+});
+
+describe('bad credentials', () => {
+  test('a wrong password, an unknown user, and a missing one are refused with an OAuth body', async () => {
+    expectRefused(await post(h, '/oauth/token', passwordFields(t, t.adminUserId, 'wrong')), 'invalid_grant');
+    expectRefused(await post(h, '/oauth/token', passwordFields(t, 'nobody-here', 'wrong')), 'invalid_grant');
+    const { password: _p, ...noPassword } = passwordFields(t);
+    expectRefused(await post(h, '/oauth/token', noPassword));
+    const { username: _u, ...noUser } = passwordFields(t);
+    expectRefused(await post(h, '/oauth/token', noUser));
+  });
+
+  test('a wrong client secret, an unknown or malformed client id, and a missing client are refused', async () => {
+    expectRefused(await post(h, '/oauth/token', { ...passwordFields(t), client_secret: 'wrong' }));
+    expectRefused(await post(h, '/oauth/token', { ...passwordFields(t), client_id: randomUUID() }));
+    expectRefused(await post(h, '/oauth/token', { ...passwordFields(t), client_id: 'not-a-guid' }));
+    const { client_id: _c, client_secret: _s, ...noClient } = passwordFields(t);
+    expectRefused(await post(h, '/oauth/token', noClient));
+  });
+
+  test('a missing or unknown grant_type is a 400 with the OAuth error for it', async () => {
+    const { grant_type: _g, ...noGrant } = passwordFields(t);
+    const cases: [Reply, string][] = [
+      [await post(h, '/oauth/token', noGrant), 'invalid_request'],
+      [await h.request('POST', '/oauth/token', { raw: '', headers: FORM }), 'invalid_request'],
+      [await post(h, '/oauth/token', { ...passwordFields(t), grant_type: 'implicit' }), 'unsupported_grant_type'],
+    ];
+    for (const [r, error] of cases) {
+      expect(r.status).toBe(400);
+      expect(r.body.error).toBe(error);
+      expect(typeof r.body.error_description).toBe('string');
+      expect(r.body.meta.status).toBe(400);
+      expect(r.body.access_token).toBeUndefined();
+    }
+  });
+
+  test('a client of tenant A on tenant B\'s address, and on an unknown tenant\'s, fails alike', async () => {
+    const b = await h.tenant();
+    const onB = await post(h, `${b.root}/oauth/token`, passwordFields(t));
+    expectRefused(onB);
+    const cc = await post(h, `${b.root}/oauth/token`, { grant_type: 'client_credentials', client_id: t.clientId, client_secret: t.clientSecret });
+    expectRefused(cc);
+    const nowhere = await post(h, `/api/v1/no-such-customer/no-such-db/oauth/token`, passwordFields(t));
+    expectRefused(nowhere);
+    expect(nowhere.status).toBe(onB.status);
+    expect(nowhere.body.error).toBe(onB.body.error);
+  });
+});
+
+describe('login throttling', () => {
+  let hl: Harness;
+  let tl: TestTenant;
+  beforeAll(async () => {
+    hl = await Harness.start({ loginMaxFailures: 3, loginLockSeconds: 60 });
+    tl = await hl.tenant();
+  });
+  afterAll(() => hl.stop());
+
+  test('after LOGIN_MAX_FAILURES wrong passwords the next attempt is a 429 with retryTime, even with the right password', async () => {
+    const admin = await hl.login(tl);
+    const u = await newUserOn(hl, tl, admin);
+    for (let i = 0; i < 2; i++) expectRefused(await post(hl, '/oauth/token', passwordFields(tl, u.userid, 'wrong')), 'invalid_grant');
+    // The failure that reaches the limit may already answer 429 (the lock starts with it).
+    const third = await post(hl, '/oauth/token', passwordFields(tl, u.userid, 'wrong'));
+    expect([400, 429]).toContain(third.status);
+    for (const password of ['wrong', u.password]) {
+      const r = await post(hl, '/oauth/token', passwordFields(tl, u.userid, password));
+      expect(r.status).toBe(429);
+      expect(r.body.meta.status).toBe(429);
+      expect(r.body.meta.errors[0]).toMatchObject({ code: expect.any(String), message: expect.any(String), developerMessage: expect.any(String) });
+      expect(r.body.access_token).toBeUndefined();
+      const retry = Date.parse(r.body.meta.retryTime);
+      expect(Number.isNaN(retry)).toBe(false);
+      expect(r.body.meta.retryTime).toMatch(/(Z|[+-]\d{2}:?\d{2})$/);
+      expect(retry).toBeGreaterThan(Date.now());
+      expect(retry).toBeLessThanOrEqual(Date.now() + 61_000);
+    }
+    // The lock is per user: the administrator still logs in.
+    expectToken(await post(hl, '/oauth/token', passwordFields(tl)));
+  });
+
+  test('a successful login resets the count', async () => {
+    const admin = await hl.login(tl);
+    const u = await newUserOn(hl, tl, admin);
+    for (let round = 0; round < 3; round++) {
+      for (let i = 0; i < 2; i++) expectRefused(await post(hl, '/oauth/token', passwordFields(tl, u.userid, 'wrong')));
+      expectToken(await post(hl, '/oauth/token', passwordFields(tl, u.userid, u.password)));
+    }
+  });
+
+  test('the lock ends after LOGIN_LOCK_SECONDS', async () => {
+    const hs = await Harness.start({ loginMaxFailures: 2, loginLockSeconds: 1 });
+    try {
+      const ts = await hs.tenant();
+      const admin = await hs.login(ts);
+      const u = await newUserOn(hs, ts, admin);
+      for (let i = 0; i < 2; i++) await post(hs, '/oauth/token', passwordFields(ts, u.userid, 'wrong'));
+      const locked = await post(hs, '/oauth/token', passwordFields(ts, u.userid, u.password));
+      expect(locked.status).toBe(429);
+      const wait = Date.parse(locked.body.meta.retryTime) - Date.now();
+      await new Promise((r) => setTimeout(r, Math.max(0, wait) + 100));
+      expectToken(await post(hs, '/oauth/token', passwordFields(ts, u.userid, u.password)));
+    } finally {
+      await hs.stop();
+    }
+  });
+
+  async function newUserOn(harness: Harness, tt: TestTenant, token: string) {
+    const userid = `u${randomUUID().slice(0, 8)}`;
+    const password = `pw-${randomUUID()}`;
+    const r = await harness.request('POST', `${tt.root}/users?siteId=${tt.homeSiteId}`, {
+      token,
+      body: { userid, firstName: 'F', lastName: 'L', emailaddress: `${userid}@x.test`, password },
+    });
+    expect(r.status).toBe(200);
+    return { id: r.body.data.id, userid, password };
+  }
+});
+
+describe('bearer tokens', () => {
+  const claims = () => ({ userId: t.adminId, tenantId: t.tenantId, clientId: t.clientId, isAdmin: true });
+
+  function expect401(r: Reply) {
+    expect(r.status).toBe(401);
+    expect(r.body.meta.status).toBe(401);
+    expect(r.body).not.toHaveProperty('data');
+    expect(r.body.meta.errors[0]).toMatchObject({ code: 'UNAUTHORIZED', message: expect.any(String), developerMessage: expect.any(String) });
+  }
+
+  test('a token the service signed works', async () => {
+    const good = await signAccessToken(h.services.keys, h.services.jwt, claims());
+    expect(await whoAmI(good.token)).toBe(t.adminId);
+  });
+
+  test('an expired token is a 401 that says so', async () => {
+    const old = await signAccessToken(h.services.keys, { ...h.services.jwt, ttlSeconds: -120 }, claims());
+    const r = await h.request('GET', `${t.root}/users/me`, { token: old.token });
+    expect401(r);
+    expect(r.body.meta.errors[0].message).toMatch(/expired/i);
+    expect401(await h.request('GET', `${t.root}/users/getjwt`, { token: old.token }));
+  });
+
+  test('a token from a harness with a short TTL expires by that TTL', async () => {
+    const hs = await Harness.start({ accessTokenTtlSeconds: 60 });
+    try {
+      const r = await post(hs, '/oauth/token', passwordFields(t));
+      expectToken(r);
+      expect(r.body.expires_in).toBe(60);
+      const jwt = await hs.request('GET', `${t.root}/users/getjwt`, { token: r.body.access_token });
+      expect(jwt.status).toBe(200);
+      const left = Date.parse(jwt.body.data.expires) - Date.now();
+      expect(left).toBeGreaterThan(50_000);
+      expect(left).toBeLessThanOrEqual(61_000);
+    } finally {
+      await hs.stop();
+    }
+  });
+
+  test('missing and malformed Authorization headers are 401s', async () => {
+    expect401(await h.request('GET', `${t.root}/users/me`));
+    const good = await h.login(t);
+    for (const header of ['Bearer', 'Bearer ', 'Bearer abc', 'Bearer a.b.c', `Basic ${good}`, good, `Bearer ${good}x`, `Bearer ${good.slice(0, -4)}`, 'Bearer ' + 'x'.repeat(5000), `Bearer ${good} extra`]) {
+      const r = await h.request('GET', `${t.root}/users/me`, { headers: { authorization: header } });
+      expect401(r);
+    }
+    // The scheme is case-insensitive.
+    const lower = await h.request('GET', `${t.root}/users/me`, { headers: { authorization: `bearer ${good}` } });
+    expect(lower.status).toBe(200);
+  });
+
+  test('a token signed by a different key is a 401, whatever kid it names', async () => {
+    const { privateKey } = await generateKeyPair('EdDSA', { crv: 'Ed25519' });
+    for (const kid of [h.services.keys.current.kid, randomUUID()]) {
+      const forged = await new SignJWT({ tid: t.tenantId, cid: t.clientId, adm: true })
+        .setProtectedHeader({ alg: 'EdDSA', kid, typ: 'JWT' })
+        .setIssuer(h.services.jwt.issuer)
+        .setAudience(h.services.jwt.audience)
+        .setSubject(t.adminId)
+        .setIssuedAt()
+        .setExpirationTime('10m')
+        .sign(privateKey);
+      expect401(await h.request('GET', `${t.root}/users/me`, { token: forged }));
+    }
+    // An HMAC token keyed with something public, and an unsigned one.
+    const hs = await new SignJWT({ tid: t.tenantId, cid: t.clientId, adm: true })
+      .setProtectedHeader({ alg: 'HS256', kid: h.services.keys.current.kid })
+      .setIssuer(h.services.jwt.issuer)
+      .setAudience(h.services.jwt.audience)
+      .setSubject(t.adminId)
+      .setExpirationTime('10m')
+      .sign(new TextEncoder().encode(h.services.keys.current.kid));
+    expect401(await h.request('GET', `${t.root}/users/me`, { token: hs }));
+    const b64 = (o: object) => Buffer.from(JSON.stringify(o)).toString('base64url');
+    const none = `${b64({ alg: 'none', typ: 'JWT' })}.${b64({ sub: t.adminId, tid: t.tenantId, cid: t.clientId, adm: true, iss: h.services.jwt.issuer, aud: h.services.jwt.audience, exp: Math.floor(Date.now() / 1000) + 600 })}.`;
+    expect401(await h.request('GET', `${t.root}/users/me`, { token: none }));
+  });
+
+  test('a token for another issuer or audience, or without its claims, is a 401', async () => {
+    const ring = h.services.keys;
+    expect401(await h.request('GET', `${t.root}/users/me`, { token: (await signAccessToken(ring, { ...h.services.jwt, issuer: 'someone-else' }, claims())).token }));
+    expect401(await h.request('GET', `${t.root}/users/me`, { token: (await signAccessToken(ring, { ...h.services.jwt, audience: 'other-api' }, claims())).token }));
+    const noTenant = await new SignJWT({ cid: t.clientId })
+      .setProtectedHeader({ alg: 'EdDSA', kid: ring.current.kid })
+      .setIssuer(h.services.jwt.issuer)
+      .setAudience(h.services.jwt.audience)
+      .setSubject(t.adminId)
+      .setExpirationTime('10m')
+      .sign(ring.current.key);
+    expect401(await h.request('GET', `${t.root}/users/me`, { token: noTenant }));
+  });
+
+  test('a token of another tenant is a 403 with no data', async () => {
+    const other = await h.tenant();
+    const foreign = await h.login(other);
+    for (const path of ['/users/me', '/users', '/sites', '/groups', `/users/${t.adminId}`, '/users/getjwt', '/configuration/docapi']) {
+      const r = await h.request('GET', `${t.root}${path}`, { token: foreign });
+      expect([path, r.status]).toEqual([path, 403]);
+      expect(r.body.meta.status).toBe(403);
+      expect(r.body).not.toHaveProperty('data');
+      expect(r.text).not.toMatch(/userid|firstName|Administrators|Home/);
+    }
+    // A tenant that does not exist at all answers the same.
+    const r = await h.request('GET', `/api/v1/no-such/tenant/users/me`, { token: foreign });
+    expect(r.status).toBe(403);
+    expect(r.body).not.toHaveProperty('data');
+  });
+
+  test('the JWT from getjwt and the access token from a refresh both work as bearer tokens', async () => {
+    const login = await post(h, '/OAuth/Token', passwordFields(t));
+    const jwt = await h.request('GET', `${t.root}/users/getjwt`, { token: login.body.access_token });
+    expect(jwt.status).toBe(200);
+    expect(await whoAmI(jwt.body.data.token)).toBe(t.adminId);
+    const refreshed = await post(h, '/OAuth/Token', { grant_type: 'refresh_token', refresh_token: login.body.refresh_token, client_id: t.clientId, client_secret: t.clientSecret });
+    expectToken(refreshed);
+    expect(await whoAmI(refreshed.body.access_token)).toBe(t.adminId);
+  });
+});

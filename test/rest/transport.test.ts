@@ -1,0 +1,606 @@
+/**
+ * The transport rules of client-compatibility.md: path and query leniency, headers clients send,
+ * Content-Length on the wire, the envelope on every error, limits, the configuration probes,
+ * health checks and request ids — and a fuzz-ish batch that must never produce a 500.
+ */
+import http from 'node:http';
+import net from 'node:net';
+import { randomUUID } from 'node:crypto';
+import fc from 'fast-check';
+import { BASE, Harness, type Reply, type TestTenant } from '../harness.js';
+
+const JSON_HEADERS = { 'content-type': 'application/json' };
+
+let h: Harness;
+let t: TestTenant;
+let token: string;
+
+beforeAll(async () => {
+  h = await Harness.start();
+  t = await h.tenant();
+  token = await h.login(t);
+});
+afterAll(() => h.stop());
+
+/** Every error body: the envelope with meta.errors[{code, message, developerMessage}], status == meta.status. */
+function expectErrorEnvelope(r: Reply, status?: number) {
+  if (status !== undefined) expect(r.status).toBe(status);
+  expect(r.headers.get('content-type')).toMatch(/^application\/json/);
+  expect(r.body).toBeDefined();
+  expect(r.body.meta).toMatchObject({ status: r.status, statusMsg: expect.any(String), method: expect.any(String), href: expect.any(String) });
+  expect(Array.isArray(r.body.meta.errors)).toBe(true);
+  expect(r.body.meta.errors.length).toBeGreaterThan(0);
+  for (const e of r.body.meta.errors) {
+    expect(typeof e.code).toBe('string');
+    expect(typeof e.message).toBe('string');
+    expect(e.message.length).toBeGreaterThan(0);
+    expect(typeof e.developerMessage).toBe('string');
+  }
+  expect(r.body).not.toHaveProperty('data');
+}
+
+/** Any reply at all: JSON, an envelope whose meta.status is the HTTP status, never a 5xx. */
+function expectSane(r: Reply, what: string) {
+  expect([what, r.status < 500]).toEqual([what, true]);
+  expect([what, r.headers.get('content-type') ?? '']).toEqual([what, expect.stringMatching(/^application\/json/)]);
+  expect([what, r.body?.meta?.status]).toEqual([what, r.status]);
+  expect(r.headers.get('content-length')).toBe(String(Buffer.byteLength(r.text)));
+  if (r.status >= 400) expectErrorEnvelope(r);
+}
+
+/** Like h.request, but the body may be raw bytes. */
+async function send(method: string, path: string, body?: Uint8Array | string, headers: Record<string, string> = {}): Promise<Reply> {
+  const res = await h.app.fetch(new Request(`${BASE}${path}`, { method, headers, body: body as BodyInit | undefined }));
+  const text = await res.text();
+  let parsed: unknown;
+  try {
+    parsed = text ? JSON.parse(text) : undefined;
+  } catch {
+    parsed = undefined;
+  }
+  return { status: res.status, headers: res.headers, text, body: parsed };
+}
+
+describe('paths', () => {
+  test('are matched case-insensitively, with or without a trailing slash', async () => {
+    const upper = `/API/V1/${t.customerAlias.toUpperCase()}/${t.databaseAlias.toUpperCase()}`;
+    for (const path of [`${t.root}/sites`, `${t.root}/sites/`, `${upper}/Sites/`, `${upper}/SITES`, `${t.root}/Users/${t.adminId}/`, `${t.root}/users/ME`]) {
+      const r = await h.request('GET', path, { token });
+      expect([path, r.status]).toEqual([path, 200]);
+      expect(Array.isArray(r.body.data)).toBe(true);
+    }
+  });
+
+  test('tolerate a double slash after /api/v1 and elsewhere', async () => {
+    for (const path of [`/api/v1//${t.customerAlias}/${t.databaseAlias}/sites`, `/api/v1/${t.customerAlias}//${t.databaseAlias}//sites//`, `//api/v1/${t.customerAlias}/${t.databaseAlias}/sites`]) {
+      const r = await h.request('GET', path, { token });
+      expect([path, r.status]).toEqual([path, 200]);
+      expect(r.body.data.map((s: { name: string }) => s.name)).toContain('Home');
+    }
+  });
+
+  test('an unknown route is a 404 envelope', async () => {
+    for (const path of ['/', '/nothing', '/api', '/api/v1', `/api/v1/${t.customerAlias}`, `${t.root}`, `${t.root}/nothing`, `${t.root}/sites/${t.homeSiteId}/nothing`, '/api/v2/a/b/sites']) {
+      const r = await h.request('GET', path, { token });
+      expect([path, r.status]).toEqual([path, 404]);
+      expectErrorEnvelope(r, 404);
+      expect(r.body.meta.errors[0].code).toBe('NOT_FOUND');
+    }
+  });
+
+  test('a wrong method is a 405 envelope with Allow', async () => {
+    const cases: [string, string, RegExp][] = [
+      ['PATCH', `${t.root}/sites`, /GET/],
+      ['DELETE', `${t.root}/users`, /GET/],
+      ['POST', `${t.root}/users/me`, /GET/],
+      ['DELETE', `${t.root}/sites`, /POST/],
+      ['PUT', `/oauth/token`, /POST/],
+    ];
+    for (const [method, path, allow] of cases) {
+      const r = await h.request(method, path, { token, headers: JSON_HEADERS });
+      expect([method, path, r.status]).toEqual([method, path, 405]);
+      expectErrorEnvelope(r, 405);
+      expect(r.body.meta.method).toBe(method);
+      expect(r.headers.get('allow')).toMatch(allow);
+    }
+  });
+});
+
+describe('query strings', () => {
+  test('+ and %20 both mean a space', async () => {
+    for (const qs of ["q=name+eq+'Home'", "q=name%20eq%20'Home'", "q=name+eq%20'Home'", "q=%5Bname%5D+eq+%27Home%27"]) {
+      const r = await h.request('GET', `${t.root}/sites?${qs}`, { token });
+      expect([qs, r.status]).toEqual([qs, 200]);
+      expect(r.body.data.map((s: { name: string }) => s.name)).toEqual(['Home']);
+    }
+    const site = await h.request('POST', `${t.root}/sites`, { token, body: { name: 'Two Words', description: 'x' } });
+    expect(site.status).toBe(200);
+    for (const qs of ["q=name+eq+'Two+Words'", "q=name%20eq%20'Two%20Words'"]) {
+      const r = await h.request('GET', `${t.root}/sites?${qs}`, { token });
+      expect(r.body.data.map((s: { name: string }) => s.name)).toEqual(['Two Words']);
+    }
+  });
+
+  test('parameter names are case-insensitive and the .NET client\'s extra parameters are harmless', async () => {
+    const r = await h.request('GET', `${t.root}/sites?Q=name+eq+'Home'&Fields=id,name&expand=true&Limit=5&Offset=0&suppress_response_codes=true`, { token });
+    expect(r.status).toBe(200);
+    expect(r.body.data).toHaveLength(1);
+    expect(Object.keys(r.body.data[0]).sort()).toEqual(['dataType', 'href', 'id', 'name']);
+  });
+});
+
+describe('headers and bodies', () => {
+  test('Content-Type: application/json on GET and DELETE with no body', async () => {
+    const get = await h.request('GET', `${t.root}/sites`, { token, headers: JSON_HEADERS });
+    expect(get.status).toBe(200);
+    const g = await h.request('POST', `${t.root}/groups`, { token, body: { name: `g${randomUUID().slice(0, 6)}`, description: 'd' } });
+    expect(g.status).toBe(200);
+    const del = await h.request('DELETE', `${t.root}/groups/${g.body.data.id}`, { token, headers: JSON_HEADERS });
+    expect(del.status).toBe(200);
+    expect(del.body.meta.status).toBe(200);
+    const gone = await h.request('GET', `${t.root}/groups/${g.body.data.id}`, { token, headers: JSON_HEADERS });
+    expectErrorEnvelope(gone, 404);
+  });
+
+  test('successful responses carry the envelope with meta', async () => {
+    const r = await h.request('GET', `${t.root}/sites?q=name+eq+'Home'`, { token });
+    expect(r.body.meta).toEqual({ status: 200, statusMsg: 'OK', method: 'GET', href: expect.any(String) });
+    // The address as received, query string included (a URL parser may percent-encode the quotes).
+    expect(decodeURIComponent(r.body.meta.href)).toBe(`${BASE}${t.root}/sites?q=name+eq+'Home'`);
+    expect(r.headers.get('content-length')).toBe(String(Buffer.byteLength(r.text)));
+    expect(r.headers.get('transfer-encoding')).toBeNull();
+  });
+
+  test('malformed JSON is a 400 envelope', async () => {
+    for (const raw of ['{"name":', '{name: "x"}', "{'name':'x'}", '{"name":"x",}', '{"a":1}{"b":2}', '[1,2']) {
+      const r = await h.request('POST', `${t.root}/sites`, { token, raw, headers: JSON_HEADERS });
+      expect([raw, r.status]).toEqual([raw, 400]);
+      expectErrorEnvelope(r, 400);
+    }
+  });
+
+  test('a JSON body that is not an object is a 400 envelope', async () => {
+    for (const raw of ['[]', '[{"name":"x","description":"y"}]', '"text"', '42', 'null', 'true']) {
+      const r = await h.request('POST', `${t.root}/sites`, { token, raw, headers: JSON_HEADERS });
+      expect([raw, r.status]).toEqual([raw, 400]);
+      expectErrorEnvelope(r, 400);
+    }
+  });
+});
+
+describe('body size limit', () => {
+  let hs: Harness;
+  let ts: TestTenant;
+  let tok: string;
+  beforeAll(async () => {
+    hs = await Harness.start({ maxBodyBytes: 2048 });
+    ts = await hs.tenant();
+    tok = await hs.login(ts);
+  });
+  afterAll(() => hs.stop());
+
+  test('a body over the limit is a 413 envelope; one under it is fine', async () => {
+    const big = JSON.stringify({ name: 'big', description: 'x'.repeat(4000) });
+    const r = await hs.request('POST', `${ts.root}/sites`, { token: tok, raw: big, headers: JSON_HEADERS });
+    expectErrorEnvelope(r, 413);
+    expect(r.body.meta.errors[0].code).toBe('PAYLOAD_TOO_LARGE');
+    const declared = await hs.request('POST', `${ts.root}/sites`, { token: tok, raw: big, headers: { ...JSON_HEADERS, 'content-length': String(big.length) } });
+    expectErrorEnvelope(declared, 413);
+    const small = await hs.request('POST', `${ts.root}/sites`, { token: tok, body: { name: 'small', description: 'x'.repeat(1000) } });
+    expect(small.status).toBe(200);
+  });
+
+  test('the token endpoint has the same limit', async () => {
+    const raw = new URLSearchParams({ grant_type: 'password', client_id: ts.clientId, client_secret: ts.clientSecret, username: 'admin', password: 'x'.repeat(5000) }).toString();
+    const r = await hs.request('POST', '/oauth/token', { raw, headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    expectErrorEnvelope(r, 413);
+  });
+});
+
+describe('configuration probes, health and request ids', () => {
+  test.each(['docapi', 'formsapi', 'objectsapi', 'studioapi', 'notificationapi', 'DocApi'])('GET configuration/%s says it is not enabled', async (name) => {
+    const r = await h.request('GET', `${t.root}/configuration/${name}`, { token, headers: JSON_HEADERS });
+    expect(r.status).toBe(200);
+    expect(r.body.meta.status).toBe(200);
+    expect(r.body.data.isEnabled).toBe(false);
+  });
+
+  test('/healthz and /readyz answer JSON without a token', async () => {
+    for (const path of ['/healthz', '/readyz', '/healthz/', '/READYZ']) {
+      const r = await h.request('GET', path);
+      expect([path, r.status]).toEqual([path, 200]);
+      expect(r.headers.get('content-type')).toMatch(/^application\/json/);
+      expect(r.body.status).toMatch(/ok|ready/);
+    }
+  });
+
+  test('x-request-id is echoed on successes, errors and the token endpoint; a missing or insane one is replaced', async () => {
+    const id = `req-${randomUUID()}`;
+    const ok = await h.request('GET', `${t.root}/sites`, { token, headers: { 'x-request-id': id } });
+    expect(ok.headers.get('x-request-id')).toBe(id);
+    const missing = await h.request('GET', `${t.root}/nope`, { token, headers: { 'X-Request-Id': id } });
+    expect(missing.status).toBe(404);
+    expect(missing.headers.get('x-request-id')).toBe(id);
+    const unauth = await h.request('GET', `${t.root}/sites`, { headers: { 'x-request-id': id } });
+    expect(unauth.status).toBe(401);
+    expect(unauth.headers.get('x-request-id')).toBe(id);
+    const tok = await h.request('POST', '/oauth/token', { raw: 'grant_type=password', headers: { 'x-request-id': id } });
+    expect(tok.headers.get('x-request-id')).toBe(id);
+    const none = await h.request('GET', `${t.root}/sites`, { token });
+    expect(none.headers.get('x-request-id')).toMatch(/^[\w.-]{8,}$/);
+    const insane = await h.request('GET', `${t.root}/sites`, { token, headers: { 'x-request-id': 'a b\tc<script>' } });
+    expect(insane.headers.get('x-request-id')).not.toBe('a b\tc<script>');
+    expect(insane.headers.get('x-request-id')).toMatch(/^[\w.-]+$/);
+  });
+
+  test('missing, expired and foreign tokens are error envelopes', async () => {
+    expectErrorEnvelope(await h.request('GET', `${t.root}/sites`), 401);
+    expectErrorEnvelope(await h.request('GET', `${t.root}/sites`, { token: 'garbage' }), 401);
+    const other = await h.tenant();
+    expectErrorEnvelope(await h.request('GET', `${t.root}/sites`, { token: await h.login(other) }), 403);
+  });
+});
+
+/** A real HTTP server: what goes over the wire. */
+describe('on the wire', () => {
+  let server: http.Server;
+  let port: number;
+  beforeAll(async () => {
+    server = http.createServer(h.app.handle);
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    port = (server.address() as net.AddressInfo).port;
+  });
+  afterAll(async () => {
+    server.closeAllConnections();
+    await new Promise((r) => server.close(r));
+  });
+
+  interface Raw {
+    status: number;
+    headers: Record<string, string>;
+    text: string;
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    body: any;
+  }
+
+  /** Sends bytes as written (no client-side URL clean-up) and reads the whole reply. */
+  function raw(head: string, body: Buffer = Buffer.alloc(0), toPort = port): Promise<Raw> {
+    return new Promise((resolve, reject) => {
+      const socket = net.connect(toPort, '127.0.0.1');
+      const chunks: Buffer[] = [];
+      socket.on('data', (c) => chunks.push(c));
+      socket.on('error', reject);
+      socket.on('end', () => {
+        const all = Buffer.concat(chunks);
+        const split = all.indexOf('\r\n\r\n');
+        const lines = all.subarray(0, split).toString('latin1').split('\r\n');
+        const status = Number(lines[0].split(' ')[1]);
+        const headers: Record<string, string> = {};
+        for (const l of lines.slice(1)) {
+          const i = l.indexOf(':');
+          headers[l.slice(0, i).trim().toLowerCase()] = l.slice(i + 1).trim();
+        }
+        const text = all.subarray(split + 4).toString('utf8');
+        let parsed: unknown;
+        try {
+          parsed = JSON.parse(text);
+        } catch {
+          parsed = undefined;
+        }
+        resolve({ status, headers, text, body: parsed });
+      });
+      const full = head.replace(/\r?\n/g, '\r\n') + '\r\n';
+      socket.write(Buffer.concat([Buffer.from(full, 'latin1'), body]));
+    });
+  }
+
+  function request(method: string, path: string, headers: Record<string, string> = {}, body?: Buffer) {
+    const lines = [`${method} ${path} HTTP/1.1`, `Host: 127.0.0.1:${port}`, 'Connection: close'];
+    for (const [k, v] of Object.entries(headers)) lines.push(`${k}: ${v}`);
+    if (body) lines.push(`Content-Length: ${body.length}`);
+    return raw(lines.join('\r\n') + '\r\n', body);
+  }
+
+  function expectWireEnvelope(r: Raw, status: number) {
+    expect(r.status).toBe(status);
+    expect(r.headers['content-type']).toMatch(/^application\/json/);
+    expect(r.headers['content-length']).toBe(String(Buffer.byteLength(r.text)));
+    expect(r.headers['transfer-encoding']).toBeUndefined();
+    expect(r.body.meta.status).toBe(status);
+  }
+
+  test('successes and errors carry Content-Length and are not chunked', async () => {
+    const auth = { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' };
+    expectWireEnvelope(await request('GET', `${t.root}/sites`, auth), 200);
+    const body = Buffer.from(JSON.stringify({ name: `wire-${randomUUID().slice(0, 6)}`, description: 'd', siteType: 'Location' }));
+    const post = await request('POST', `${t.root}/sites`, auth, body);
+    expectWireEnvelope(post, 200);
+    expect(Number(post.headers['content-length'])).toBeGreaterThan(0);
+    expectWireEnvelope(await request('GET', `${t.root}/nothing`, auth), 404);
+    expectWireEnvelope(await request('PATCH', `${t.root}/sites`, auth), 405);
+    expectWireEnvelope(await request('GET', `${t.root}/sites`), 401);
+    const form = Buffer.from(new URLSearchParams({ grant_type: 'password', client_id: t.clientId, client_secret: t.clientSecret, username: 'admin', password: t.password, scope: 'vault' }).toString());
+    const tok = await request('POST', '/OAuth/Token', { 'Content-Type': 'application/x-www-form-urlencoded' }, form);
+    expect(tok.status).toBe(200);
+    expect(tok.headers['content-length']).toBe(String(Buffer.byteLength(tok.text)));
+    expect(tok.headers['transfer-encoding']).toBeUndefined();
+    const health = await request('GET', '/healthz');
+    expect(health.status).toBe(200);
+    expect(health.headers['content-length']).toBe(String(Buffer.byteLength(health.text)));
+  });
+
+  test('a chunked request body is read, and one over the limit is a 413', async () => {
+    const json = JSON.stringify({ name: `chunked-${randomUUID().slice(0, 6)}`, description: 'd' });
+    const chunked = `${json.length.toString(16)}\r\n${json}\r\n0\r\n\r\n`;
+    const lines = [`POST ${t.root}/sites HTTP/1.1`, `Host: x`, 'Connection: close', `Authorization: Bearer ${token}`, 'Content-Type: application/json', 'Transfer-Encoding: chunked'];
+    const ok = await raw(lines.join('\r\n') + '\r\n', Buffer.from(chunked));
+    expectWireEnvelope(ok, 200);
+
+    // No Content-Length to go by: the limit must hold while the chunks stream in.
+    const hs = await Harness.start({ maxBodyBytes: 2048 });
+    const small = http.createServer(hs.app.handle);
+    try {
+      await new Promise<void>((r) => small.listen(0, '127.0.0.1', r));
+      const ts = await hs.tenant();
+      const tok = await hs.login(ts);
+      const big = JSON.stringify({ name: 'big', description: 'x'.repeat(8000) });
+      const chunks = big.match(/.{1,1000}/g)!.map((c) => `${c.length.toString(16)}\r\n${c}\r\n`).join('') + '0\r\n\r\n';
+      const head = [`POST ${ts.root}/sites HTTP/1.1`, 'Host: x', 'Connection: close', `Authorization: Bearer ${tok}`, 'Content-Type: application/json', 'Transfer-Encoding: chunked'];
+      const smallPort = (small.address() as net.AddressInfo).port;
+      expectWireEnvelope(await raw(head.join('\r\n') + '\r\n', Buffer.from(chunks), smallPort), 413);
+    } finally {
+      small.closeAllConnections();
+      await new Promise((r) => small.close(r));
+      await hs.stop();
+    }
+  });
+
+  test('invalid percent-encoding and invalid UTF-8 in the path are 400/404 envelopes', async () => {
+    const auth = { Authorization: `Bearer ${token}` };
+    for (const path of [
+      `${t.root}/users/%E0%A4%A`,
+      `${t.root}/users/%zz`,
+      `${t.root}/sites/%`,
+      `/api/v1/%zz/${t.databaseAlias}/sites`,
+      `${t.root}/users/%C0%AF`,
+      `${t.root}/users/%FF%FE`,
+      `${t.root}/sites/${t.homeSiteId}%00`,
+      `${t.root}/users/..%2F..%2Fetc%2Fpasswd`,
+      `${t.root}/sites?q=%`,
+      `${t.root}/sites?q=%E0%A4%A`,
+      `${t.root}/sites?%zz=1`,
+    ]) {
+      const r = await request('GET', path, auth);
+      expect([path, r.status]).toEqual([path, expect.any(Number)]);
+      expect([path, r.status < 500]).toEqual([path, true]);
+      expect(r.headers['content-type']).toMatch(/^application\/json/);
+      expect(r.body.meta.status).toBe(r.status);
+      if (r.status >= 400) expect(r.body.meta.errors[0].message).toEqual(expect.any(String));
+    }
+    // Raw bytes that are not UTF-8 at all.
+    const r = await raw(`GET ${t.root}/users/\xff\xfe HTTP/1.1\r\nHost: x\r\nConnection: close\r\nAuthorization: Bearer ${token}\r\n`);
+    expect(r.status).toBeLessThan(500);
+    if (r.body) expect(r.body.meta.status).toBe(r.status);
+  });
+});
+
+describe('fuzz: malformed input never yields a 500 and always the envelope', () => {
+  let ft: TestTenant;
+  let ftok: string;
+  let userId: string;
+  let groupId: string;
+  beforeAll(async () => {
+    ft = await h.tenant();
+    ftok = await h.login(ft);
+    const u = await h.request('POST', `${ft.root}/users?siteId=${ft.homeSiteId}`, {
+      token: ftok,
+      body: { userid: 'fuzzed', firstName: 'F', lastName: 'L', emailaddress: 'f@x.test', password: 'pw-fuzz' },
+    });
+    userId = u.body.data.id;
+    const g = await h.request('POST', `${ft.root}/groups`, { token: ftok, body: { name: 'fuzz-group', description: 'd' } });
+    groupId = g.body.data.id;
+  });
+
+  /** The write routes, with real ids so that bodies reach the resolvers. */
+  const writes = () => [
+    ['POST', `${ft.root}/sites`],
+    ['PUT', `${ft.root}/sites/${ft.homeSiteId}`],
+    ['POST', `${ft.root}/sites/${ft.homeSiteId}/groups`],
+    ['POST', `${ft.root}/sites/${ft.homeSiteId}/users`],
+    ['PUT', `${ft.root}/sites/${ft.homeSiteId}/users/${userId}`],
+    ['PUT', `${ft.root}/sites/changeusersite`],
+    ['PUT', `${ft.root}/sites/changegroupsite`],
+    ['POST', `${ft.root}/groups`],
+    ['PUT', `${ft.root}/groups/${groupId}`],
+    ['POST', `${ft.root}/groups/${groupId}/users`],
+    ['PUT', `${ft.root}/groups/${groupId}/users`],
+    ['POST', `${ft.root}/users?siteId=${ft.homeSiteId}`],
+    ['PUT', `${ft.root}/users/${userId}`],
+    ['PUT', `${ft.root}/users/${userId}/password`],
+    ['PUT', `${ft.root}/users/${userId}/userId`],
+    ['POST', '/oauth/token'],
+    ['POST', `${ft.root}/oauth/token`],
+  ] as const;
+
+  const reads = () => [
+    `${ft.root}/sites`,
+    `${ft.root}/users`,
+    `${ft.root}/groups`,
+    `${ft.root}/groups/${groupId}/users`,
+    `${ft.root}/sites/${ft.homeSiteId}/users`,
+    `${ft.root}/users/${userId}/groups`,
+    `${ft.root}/meta`,
+  ];
+
+  const CONTENT_TYPES = ['application/json', 'application/x-www-form-urlencoded', 'text/plain', 'application/octet-stream', 'multipart/form-data; boundary=xyz', 'application/json; charset=utf-16', ''];
+
+  async function check(method: string, path: string, body?: Uint8Array | string, contentType = 'application/json') {
+    const headers: Record<string, string> = { authorization: `Bearer ${ftok}` };
+    if (contentType) headers['content-type'] = contentType;
+    const r = await send(method, path, body, headers);
+    expectSane(r, `${method} ${path.slice(0, 200)} [${contentType}] ${typeof body === 'string' ? body.slice(0, 120) : body ? `<${body.length} bytes>` : ''}`);
+    return r;
+  }
+
+  test('hand-picked bodies: wrong shapes, wrong types, deep nesting, invalid UTF-8', async () => {
+    const deepArray = '['.repeat(20000) + ']'.repeat(20000);
+    const deepObject = '{"a":'.repeat(20000) + '1' + '}'.repeat(20000);
+    const bodies: (string | Uint8Array)[] = [
+      '',
+      ' ',
+      '[]',
+      '[{"name":"x","description":"y"}]',
+      '"string"',
+      '123',
+      'null',
+      'true',
+      '{}',
+      '{"name":123,"description":[]}',
+      '{"name":{"a":1},"description":true}',
+      '{"name":["a","b"],"description":"d"}',
+      '{"name":null,"description":null}',
+      '{"siteId":5,"name":"n","description":"d"}',
+      '{"siteId":"not-a-guid","name":"n","description":"d"}',
+      '{"enabled":"maybe","firstName":1e309}',
+      '{"passwordExpires":123,"userIdExpires":"tomorrow"}',
+      '{"passwordExpires":"2024-02-30T25:61:00"}',
+      '{"userIds":{"x":1}}',
+      '{"userIds":[1,2,3]}',
+      '{"userIds":"a,b,,c"}',
+      '{"id":123}',
+      '{"id":["00000000-0000-0000-0000-000000000000"]}',
+      '{"UserId":[],"NewSiteId":{}}',
+      '{"groupId":true,"newSiteId":"x"}',
+      '{"oldPassword":1,"newPassword":2}',
+      '{"newPassword":"' + 'p'.repeat(10000) + '"}',
+      '{"userId":""}',
+      '{"name":"' + 'n'.repeat(100000) + '","description":"d"}',
+      '{"__proto__":{"isAdmin":true},"constructor":{"prototype":{}}}',
+      '{"name":"\\u0000","description":"\\ud800"}',
+      `{"name":${deepArray},"description":"d"}`,
+      `{"userIds":${deepArray}}`,
+      `{"name":${deepObject}}`,
+      `{"userIds":${deepObject}}`,
+      deepArray,
+      deepObject,
+      'name=a&name=b&description=c',
+      'name=%zz&description=%',
+      'enabled=maybe&userid=&firstName=%00',
+      'a=' + 'b'.repeat(50000),
+      '&&&===&&&',
+      '--xyz\r\nContent-Disposition: form-data; name="name"\r\n\r\nx\r\n--xyz--\r\n',
+      new Uint8Array([0xff, 0xfe, 0x00, 0x7b, 0x22]),
+      new Uint8Array([0x7b, 0x22, 0x6e, 0x61, 0x6d, 0x65, 0x22, 0x3a, 0x22, 0xc3, 0x28, 0x22, 0x7d]),
+      new Uint8Array([0xef, 0xbb, 0xbf, 0x7b, 0x7d]),
+    ];
+    for (const [method, path] of writes()) {
+      for (const body of bodies) {
+        for (const ct of ['application/json', 'application/x-www-form-urlencoded']) await check(method, path, body, ct);
+      }
+    }
+  }, 180_000);
+
+  test('NUL characters in the path, the query, a body or a token request are 400s', async () => {
+    const cases: [string, string, string?, string?][] = [
+      ['GET', `${ft.root}/users/%00`],
+      ['GET', `${ft.root}/sites?q=${encodeURIComponent("name eq '\u0000'")}`],
+      ['GET', `${ft.root}/users?q=%00`],
+      ['POST', `${ft.root}/sites`, JSON.stringify({ name: 'a\u0000b', description: 'd' })],
+      ['POST', `${ft.root}/sites`, 'name=a%00b&description=d', 'application/x-www-form-urlencoded'],
+      ['PUT', `${ft.root}/users/${userId}`, JSON.stringify({ firstName: 'x', ['k\u0000']: 1 })],
+      ['DELETE', `${ft.root}/groups/${groupId}/users?userName=%00`],
+      ['POST', '/oauth/token', `grant_type=password&client_id=${ft.clientId}&client_secret=${ft.clientSecret}&username=ad%00min&password=x`, 'application/x-www-form-urlencoded'],
+      ['POST', `/api/v1/c%00/d/oauth/token`, `grant_type=password&client_id=${ft.clientId}&client_secret=${ft.clientSecret}&username=admin&password=x`, 'application/x-www-form-urlencoded'],
+      ['POST', `/api/v1/c/d%00/oauth/token`, `grant_type=password&username=admin&password=x`, 'application/x-www-form-urlencoded'],
+    ];
+    for (const [method, path, body, ct] of cases) {
+      const r = await check(method, path, body, ct);
+      expect([method, path, r.status]).toEqual([method, path, 400]);
+    }
+  });
+
+  test('random byte bodies under assorted content types', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom(...writes()),
+        fc.oneof(fc.uint8Array({ maxLength: 3000 }), fc.string({ maxLength: 500 }), fc.json({ maxDepth: 6 }), fc.jsonValue({ maxDepth: 4 }).map((v) => JSON.stringify(v))),
+        fc.constantFrom(...CONTENT_TYPES),
+        async ([method, path], body, ct) => {
+          await check(method, path, typeof body === 'string' ? body : body, ct);
+        },
+      ),
+      { numRuns: 300, seed: 20240601 },
+    );
+  }, 180_000);
+
+  test('hand-picked query strings', async () => {
+    const queries = [
+      'q=' + 'a'.repeat(100000),
+      'q=' + encodeURIComponent("name eq '" + 'x'.repeat(50000) + "'"),
+      'q=' + encodeURIComponent('('.repeat(5000) + "name eq 'x'" + ')'.repeat(5000)),
+      'q=' + encodeURIComponent(Array(2000).fill("name eq 'x'").join(' and ')),
+      'q=' + encodeURIComponent("name in (" + Array(5000).fill("'x'").join(',') + ')'),
+      'q=%',
+      'q=%zz',
+      'q=%00',
+      "q=name eq '%00'",
+      "q=name eq '\u0000'",
+      'q=' + encodeURIComponent("substring(name,-1,99999999999) eq 'x'"),
+      'q=' + encodeURIComponent("dateadd(year,99999999,createDate) gt '2020-01-01'"),
+      'q=' + encodeURIComponent("id eq 'not-a-guid'"),
+      'q=' + encodeURIComponent("enabled eq 'maybe'"),
+      'q=' + encodeURIComponent("name like '%%%%%%%%%%%%%%%%%%%%%'"),
+      'limit=1e309',
+      'limit=99999999999999',
+      'limit=-0',
+      'limit=0',
+      'limit=0x10',
+      'limit= 5 ',
+      'offset=-1',
+      'offset=1e3',
+      'offset=99999999999999999999',
+      'limit=1&limit=2&offset=0&offset=x',
+      'fields=,,,',
+      'fields=' + 'x,'.repeat(5000),
+      'fields=%00',
+      'expand=%00',
+      'expand=' + 'users,'.repeat(1000),
+      'expand=data&fields=nonexistent',
+      'q&fields&limit&offset&expand',
+      '=&=&=',
+      '&&&&',
+      '?',
+      '#fragment',
+      'a'.repeat(60000),
+    ];
+    for (const path of reads()) {
+      for (const qs of queries) await check('GET', `${path}?${qs}`, undefined, 'application/json');
+    }
+  }, 180_000);
+
+  test('random query strings and path segments', async () => {
+    const segment = fc.oneof(fc.string({ maxLength: 40 }), fc.uuid(), fc.constantFrom('me', 'getjwt', '..', '.', '%', '%zz', '%00', '00000000-0000-0000-0000-000000000000'));
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom('users', 'sites', 'groups', 'configuration', 'meta'),
+        fc.array(segment, { maxLength: 3 }),
+        fc.array(fc.tuple(fc.constantFrom('q', 'fields', 'limit', 'offset', 'expand', 'siteId', 'audience', 'x'), fc.string({ maxLength: 60 })), { maxLength: 5 }),
+        fc.boolean(),
+        fc.constantFrom('GET', 'DELETE', 'PUT', 'POST'),
+        async (resource, segs, params, encode, method) => {
+          const tail = segs.map((s) => (encode ? encodeURIComponent(s) : s.replace(/[/?#]/g, ''))).join('/');
+          const qs = params.map(([k, v]) => `${k}=${encode ? encodeURIComponent(v) : v.replace(/[#&]/g, '')}`).join('&');
+          // A DELETE or write here could hit a real record: only the tenant's own fuzz records exist.
+          await check(method, `${ft.root}/${resource}${tail ? `/${tail}` : ''}${qs ? `?${qs}` : ''}`, method === 'GET' || method === 'DELETE' ? undefined : '{}', 'application/json');
+        },
+      ),
+      { numRuns: 400, seed: 424242 },
+    );
+  }, 180_000);
+
+  test('the service still works afterwards', async () => {
+    const r = await h.request('GET', `${ft.root}/users/me`, { token: ftok });
+    expect(r.status).toBe(200);
+    expect(r.body.data[0].userid).toBe('admin');
+  });
+});

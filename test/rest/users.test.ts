@@ -1,0 +1,851 @@
+/**
+ * The users routes of the route table over HTTP: reads, paging and projection, the current-user
+ * forms, supervisors, web tokens, getjwt, creation (JSON and form bodies), updates, password and
+ * userid changes, deletion, the site-scoped user routes, and who may do what.
+ */
+import { randomUUID } from 'node:crypto';
+import { Harness, type Reply, type TestTenant } from '../harness.js';
+
+const ZERO = '00000000-0000-0000-0000-000000000000';
+const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+let h: Harness;
+let t: TestTenant;
+let admin: string;
+/** Every password this file sends: none may come back in any response. */
+const secrets = new Set<string>();
+
+beforeAll(async () => {
+  h = await Harness.start();
+  t = await h.tenant();
+  secrets.add(t.password);
+  admin = await h.login(t);
+});
+afterAll(() => h.stop());
+
+/** No key named like a password (the *Expires/*NeverExpires flags aside) and no hash or sent password in the text. */
+function expectNoSecrets(r: Reply) {
+  const walk = (v: unknown) => {
+    if (Array.isArray(v)) return v.forEach(walk);
+    if (!v || typeof v !== 'object') return;
+    for (const [k, child] of Object.entries(v)) {
+      expect(k).not.toMatch(/^(password|passwordhash|password_hash|hash|secret.*|oldpassword|newpassword)$/i);
+      walk(child);
+    }
+  };
+  walk(r.body);
+  expect(r.text).not.toContain('scrypt$');
+  for (const s of secrets) expect(r.text).not.toContain(s);
+}
+
+async function call(method: string, path: string, o: Parameters<Harness['request']>[2] = {}): Promise<Reply> {
+  const r = await h.request(method, path, o);
+  expectNoSecrets(r);
+  expect(r.body?.meta?.status).toBe(r.status);
+  return r;
+}
+
+const R = () => t.root;
+const uniq = (p = 'u') => `${p}${randomUUID().slice(0, 8)}`;
+
+interface NewUser {
+  id: string;
+  userid: string;
+  password: string;
+}
+
+async function makeUser(extra: Record<string, unknown> = {}, siteId = t.homeSiteId): Promise<NewUser> {
+  const userid = uniq();
+  const password = `pw-${randomUUID()}`;
+  secrets.add(password);
+  const r = await call('POST', `${R()}/users?siteId=${siteId}`, {
+    token: admin,
+    body: { userid, firstName: 'First', lastName: 'Last', emailaddress: `${userid}@example.com`, password, ...extra },
+  });
+  expect(r.status).toBe(200);
+  return { id: r.body.data.id, userid, password };
+}
+
+function form(fields: Record<string, string>): { raw: string; headers: Record<string, string> } {
+  return { raw: new URLSearchParams(fields).toString(), headers: { 'content-type': 'application/x-www-form-urlencoded' } };
+}
+
+async function tokenFor(u: NewUser) {
+  return h.login(t, u.userid, u.password);
+}
+
+async function passwordGrant(username: string, password: string) {
+  return h.request('POST', '/oauth/token', form({ grant_type: 'password', client_id: t.clientId, client_secret: t.clientSecret, username, password }));
+}
+
+function expectUser(u: Record<string, unknown>) {
+  expect(u.dataType).toBe('User');
+  expect(u.href).toBe(`~/users/${u.id}`);
+  expect(u.id).toMatch(GUID);
+  for (const k of ['name', 'userid', 'firstName', 'middleInitial', 'lastName', 'emailAddress', 'lastIpAddress']) expect(typeof u[k]).toBe('string');
+  for (const k of ['enabled', 'userIdNeverExpires', 'passwordNeverExpires']) expect(typeof u[k]).toBe('boolean');
+  expect(u.siteId).toMatch(GUID);
+}
+
+function expectError(r: Reply, status: number, message?: RegExp) {
+  expect(r.status).toBe(status);
+  expect(r.body.meta.status).toBe(status);
+  expect(r.body).not.toHaveProperty('data');
+  expect(Array.isArray(r.body.meta.errors)).toBe(true);
+  expect(r.body.meta.errors.length).toBeGreaterThan(0);
+  for (const e of r.body.meta.errors) {
+    expect(typeof e.code).toBe('string');
+    expect(typeof e.message).toBe('string');
+    expect(typeof e.developerMessage).toBe('string');
+  }
+  if (message) expect(r.body.meta.errors.map((e: { message: string }) => e.message).join(' ')).toMatch(message);
+}
+
+async function graphql(token: string, query: string, variables: Record<string, unknown>) {
+  const r = await h.request('POST', '/graphql', { token, body: { query, variables } });
+  expect(r.status).toBe(200);
+  expect(r.body.errors).toBeUndefined();
+  return r.body.data;
+}
+
+describe('GET /users', () => {
+  test('lists the users of the tenant as User records without secrets', async () => {
+    const u = await makeUser();
+    const r = await call('GET', `${R()}/users`, { token: admin });
+    expect(r.status).toBe(200);
+    expect(r.body.meta).toMatchObject({ status: 200, statusMsg: 'OK', method: 'GET' });
+    expect(Array.isArray(r.body.data)).toBe(true);
+    r.body.data.forEach(expectUser);
+    const ids = r.body.data.map((x: { id: string }) => x.id);
+    expect(ids).toContain(t.adminId);
+    expect(ids).toContain(u.id);
+  });
+
+  test('q filters, with + and %20 both spaces', async () => {
+    const u = await makeUser();
+    for (const q of [`userid+eq+'${u.userid}'`, `userid%20eq%20'${u.userid}'`, encodeURIComponent(`[userid] eq '${u.userid.toUpperCase()}'`)]) {
+      const r = await call('GET', `${R()}/users?q=${q}`, { token: admin });
+      expect(r.status).toBe(200);
+      expect(r.body.data.map((x: { id: string }) => x.id)).toEqual([u.id]);
+    }
+    const none = await call('GET', `${R()}/users?q=${encodeURIComponent("userid eq 'nobody-at-all'")}`, { token: admin });
+    expect(none.status).toBe(200);
+    expect(none.body.data).toEqual([]);
+  });
+
+  test('a q that does not parse, or names an unknown field, is a 400', async () => {
+    expectError(await call('GET', `${R()}/users?q=${encodeURIComponent("userid eq 'x")}`, { token: admin }), 400);
+    expectError(await call('GET', `${R()}/users?q=${encodeURIComponent("passwordHash eq 'x'")}`, { token: admin }), 400);
+  });
+
+  test('fields= keeps href, dataType and the named fields only', async () => {
+    const r = await call('GET', `${R()}/users?fields=id,userid`, { token: admin });
+    expect(r.status).toBe(200);
+    for (const u of r.body.data) expect(Object.keys(u).sort()).toEqual(['dataType', 'href', 'id', 'userid']);
+    const spaced = await call('GET', `${R()}/users?fields=${encodeURIComponent('id, firstName')}`, { token: admin });
+    for (const u of spaced.body.data) expect(Object.keys(u).sort()).toEqual(['dataType', 'firstName', 'href', 'id']);
+  });
+
+  test('limit and offset page through the users in userid order', async () => {
+    const t2 = await h.tenant();
+    const tok = await h.login(t2);
+    for (let i = 0; i < 4; i++) {
+      const r = await call('POST', `${t2.root}/users?siteId=${t2.homeSiteId}`, {
+        token: tok,
+        body: { userid: `p${i}`, firstName: 'F', lastName: 'L', emailaddress: `p${i}@x.test`, password: 'pw' },
+      });
+      expect(r.status).toBe(200);
+    }
+    const all = (await call('GET', `${t2.root}/users`, { token: tok })).body.data.map((u: { userid: string }) => u.userid);
+    expect(all).toEqual(['admin', 'p0', 'p1', 'p2', 'p3']);
+    const p1 = await call('GET', `${t2.root}/users?limit=2`, { token: tok });
+    expect(p1.body.data.map((u: { userid: string }) => u.userid)).toEqual(['admin', 'p0']);
+    const p2 = await call('GET', `${t2.root}/users?limit=2&offset=2`, { token: tok });
+    expect(p2.body.data.map((u: { userid: string }) => u.userid)).toEqual(['p1', 'p2']);
+    const p3 = await call('GET', `${t2.root}/users?limit=2&offset=4`, { token: tok });
+    expect(p3.body.data.map((u: { userid: string }) => u.userid)).toEqual(['p3']);
+    const past = await call('GET', `${t2.root}/users?offset=50`, { token: tok });
+    expect(past.body.data).toEqual([]);
+    // The .NET client appends empty q and fields and expand=true to every call.
+    const dotnet = await call('GET', `${t2.root}/users?q=&fields=&expand=true&limit=2&offset=0`, { token: tok });
+    expect(dotnet.status).toBe(200);
+    expect(dotnet.body.data).toHaveLength(2);
+  });
+
+  test('expand=data and expanded relations carry no secrets either', async () => {
+    for (const qs of ['expand=data', 'expand=groups', 'expand=site', 'expand=supervisors,supervisees', 'fields=password,passwordHash,id']) {
+      const r = await call('GET', `${R()}/users?${qs}`, { token: admin });
+      expect([qs, r.status]).toEqual([qs, 200]);
+    }
+    const groups = await call('GET', `${R()}/users/${t.adminId}?expand=groups`, { token: admin });
+    expect(groups.body.data[0].groups.map((g: { name: string }) => g.name)).toEqual(['Administrators']);
+    const onlyId = await call('GET', `${R()}/users?fields=password,passwordHash,id`, { token: admin });
+    for (const u of onlyId.body.data) expect(Object.keys(u).sort()).toEqual(['dataType', 'href', 'id']);
+  });
+
+  test('a login records the caller\'s address (first X-Forwarded-For hop) as lastIpAddress', async () => {
+    const u = await makeUser();
+    const r = await h.request('POST', '/oauth/token', {
+      raw: new URLSearchParams({ grant_type: 'password', client_id: t.clientId, client_secret: t.clientSecret, username: u.userid, password: u.password }).toString(),
+      headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-forwarded-for': '203.0.113.9, 10.0.0.1' },
+    });
+    expect(r.status).toBe(200);
+    expect((await call('GET', `${R()}/users/${u.id}`, { token: admin })).body.data[0].lastIpAddress).toBe('203.0.113.9');
+  });
+
+  test('a negative or non-numeric limit or offset is a 400', async () => {
+    for (const qs of ['limit=-1', 'limit=abc', 'offset=-3', 'offset=1.5']) {
+      expectError(await call('GET', `${R()}/users?${qs}`, { token: admin }), 400);
+    }
+  });
+});
+
+describe('GET /users/me and the all-zero GUID', () => {
+  test('users/me is the caller as a one-element array', async () => {
+    const r = await call('GET', `${R()}/users/me`, { token: admin });
+    expect(r.status).toBe(200);
+    expect(r.body.data).toHaveLength(1);
+    expectUser(r.body.data[0]);
+    expect(r.body.data[0]).toMatchObject({ id: t.adminId, userid: 'admin' });
+  });
+
+  test('users/me answers for an ordinary user too, case-insensitively and with a trailing slash', async () => {
+    const u = await makeUser();
+    const tok = await tokenFor(u);
+    const r = await call('GET', `${R()}/Users/ME/`, { token: tok });
+    expect(r.status).toBe(200);
+    expect(r.body.data).toHaveLength(1);
+    expect(r.body.data[0]).toMatchObject({ id: u.id, userid: u.userid });
+  });
+
+  test('GET users/{id} is a one-element array; the all-zero GUID is the caller', async () => {
+    const u = await makeUser();
+    const byId = await call('GET', `${R()}/users/${u.id}`, { token: admin });
+    expect(byId.status).toBe(200);
+    expect(byId.body.data).toHaveLength(1);
+    expectUser(byId.body.data[0]);
+    expect(byId.body.data[0]).toMatchObject({ id: u.id, userid: u.userid, name: u.userid, firstName: 'First', lastName: 'Last' });
+    const upper = await call('GET', `${R()}/users/${u.id.toUpperCase()}`, { token: admin });
+    expect(upper.status).toBe(200);
+    expect(upper.body.data[0].id).toBe(u.id);
+    const me = await call('GET', `${R()}/users/${ZERO}`, { token: admin });
+    expect(me.status).toBe(200);
+    expect(me.body.data).toHaveLength(1);
+    expect(me.body.data[0].id).toBe(t.adminId);
+  });
+
+  test('an unknown id is a 404; an id that is not a GUID is a 400', async () => {
+    expectError(await call('GET', `${R()}/users/${randomUUID()}`, { token: admin }), 404);
+    expectError(await call('GET', `${R()}/users/not-a-guid`, { token: admin }), 400, /GUID/);
+  });
+});
+
+describe('GET /users/{id}/groups', () => {
+  test('lists the groups the user belongs to', async () => {
+    const adminGroups = await call('GET', `${R()}/users/${t.adminId}/groups`, { token: admin });
+    expect(adminGroups.status).toBe(200);
+    expect(adminGroups.body.data.map((g: { name: string }) => g.name)).toEqual(['Administrators']);
+    expect(adminGroups.body.data[0]).toMatchObject({ dataType: 'Group', siteId: t.homeSiteId });
+
+    const u = await makeUser();
+    const none = await call('GET', `${R()}/users/${u.id}/groups`, { token: admin });
+    expect(none.status).toBe(200);
+    expect(none.body.data).toEqual([]);
+
+    const g = await call('POST', `${R()}/groups`, { token: admin, body: { name: uniq('g'), description: 'd', siteId: t.homeSiteId } });
+    expect(g.status).toBe(200);
+    const put = await call('PUT', `${R()}/groups/${g.body.data.id}/users/${u.id}`, { token: admin, headers: { 'content-type': 'application/json' } });
+    expect(put.status).toBe(201);
+    const one = await call('GET', `${R()}/users/${u.id}/groups`, { token: admin });
+    expect(one.body.data.map((x: { id: string }) => x.id)).toEqual([g.body.data.id]);
+    // The caller's own groups through the all-zero GUID, read by the user themselves.
+    const own = await call('GET', `${R()}/users/${ZERO}/groups`, { token: await tokenFor(u) });
+    expect(own.status).toBe(200);
+    expect(own.body.data.map((x: { id: string }) => x.id)).toEqual([g.body.data.id]);
+  });
+
+  test('an unknown user is a 404', async () => {
+    expectError(await call('GET', `${R()}/users/${randomUUID()}/groups`, { token: admin }), 404);
+  });
+});
+
+describe('supervisors and supervisees', () => {
+  const ADD = `mutation($u: UUID!, $s: UUID!) { addUserSupervisor(userId: $u, input: { supervisorId: $s }) { id } }`;
+
+  test('a supervisor set through GraphQL shows on both sides', async () => {
+    const worker = await makeUser();
+    const boss = await makeUser();
+    expect((await call('GET', `${R()}/users/${worker.id}/supervisors`, { token: admin })).body.data).toEqual([]);
+    await graphql(admin, ADD, { u: worker.id, s: boss.id });
+
+    const sup = await call('GET', `${R()}/users/${worker.id}/supervisors`, { token: admin });
+    expect(sup.status).toBe(200);
+    expect(sup.body.data).toHaveLength(1);
+    expectUser(sup.body.data[0]);
+    expect(sup.body.data[0]).toMatchObject({ id: boss.id, userid: boss.userid });
+
+    const sub = await call('GET', `${R()}/users/${boss.id}/supervisees`, { token: admin });
+    expect(sub.status).toBe(200);
+    expect(sub.body.data.map((x: { id: string }) => x.id)).toEqual([worker.id]);
+
+    // The reverse directions stay empty.
+    expect((await call('GET', `${R()}/users/${boss.id}/supervisors`, { token: admin })).body.data).toEqual([]);
+    expect((await call('GET', `${R()}/users/${worker.id}/supervisees`, { token: admin })).body.data).toEqual([]);
+
+    // The all-zero GUID read by the boss themselves.
+    const mine = await call('GET', `${R()}/users/${ZERO}/Supervisees`, { token: await tokenFor(boss) });
+    expect(mine.status).toBe(200);
+    expect(mine.body.data.map((x: { id: string }) => x.id)).toEqual([worker.id]);
+  });
+
+  test('unknown users are 404s', async () => {
+    expectError(await call('GET', `${R()}/users/${randomUUID()}/supervisors`, { token: admin }), 404);
+    expectError(await call('GET', `${R()}/users/${randomUUID()}/supervisees`, { token: admin }), 404);
+  });
+});
+
+describe('GET /users/{id}/webToken', () => {
+  test('gives a GUID that logs in once as that user, and not twice', async () => {
+    const u = await makeUser();
+    const r = await call('GET', `${R()}/users/${u.id}/webToken`, { token: admin });
+    expect(r.status).toBe(200);
+    const webToken = r.body.data.webToken;
+    expect(webToken).toMatch(GUID);
+    expect(Number.isNaN(new Date(r.body.data.expires).getTime())).toBe(false);
+
+    const first = await passwordGrant(webToken, webToken);
+    expect(first.status).toBe(200);
+    const me = await call('GET', `${R()}/users/me`, { token: first.body.access_token });
+    expect(me.body.data[0].id).toBe(u.id);
+
+    const second = await passwordGrant(webToken, webToken);
+    expect([400, 401]).toContain(second.status);
+    expect(second.body.error).toMatch(/invalid|unauthorized|denied/i);
+  });
+
+  test('a user may take one for themselves but not for someone else', async () => {
+    const u = await makeUser();
+    const other = await makeUser();
+    const tok = await tokenFor(u);
+    const own = await call('GET', `${R()}/users/${ZERO}/webtoken`, { token: tok });
+    expect(own.status).toBe(200);
+    const login = await passwordGrant(own.body.data.webToken, own.body.data.webToken);
+    expect(login.status).toBe(200);
+    expectError(await call('GET', `${R()}/users/${other.id}/webToken`, { token: tok }), 403);
+  });
+
+  test('an unknown user is a 404', async () => {
+    expectError(await call('GET', `${R()}/users/${randomUUID()}/webToken`, { token: admin }), 404);
+  });
+
+  test('used twice at once, a web token logs in at most once', async () => {
+    const u = await makeUser();
+    const r = await call('GET', `${R()}/users/${u.id}/webToken`, { token: admin });
+    const w = r.body.data.webToken;
+    const logins = await Promise.all(Array.from({ length: 4 }, () => passwordGrant(w, w)));
+    expect(logins.filter((l) => l.status === 200)).toHaveLength(1);
+  });
+
+  test('a web token of a user disabled since does not log in', async () => {
+    const u = await makeUser();
+    const r = await call('GET', `${R()}/users/${u.id}/webToken`, { token: admin });
+    expect((await call('PUT', `${R()}/users/${u.id}`, { token: admin, body: { enabled: false } })).status).toBe(200);
+    const login = await passwordGrant(r.body.data.webToken, r.body.data.webToken);
+    expect([400, 401]).toContain(login.status);
+    expect(login.body.error).toMatch(/invalid|unauthorized|denied/i);
+  });
+});
+
+describe('GET /users/getjwt', () => {
+  test('returns a JWT with an absolute expiry that works as a bearer token', async () => {
+    const u = await makeUser();
+    const r = await call('GET', `${R()}/users/getjwt`, { token: await tokenFor(u) });
+    expect(r.status).toBe(200);
+    const { token, expires } = r.body.data;
+    expect(token).toMatch(/^[\w-]+\.[\w-]+\.[\w-]+$/);
+    // Clients compare new Date(expires) with their clock: the string must say which zone it is in.
+    expect(expires).toMatch(/(Z|[+-]\d{2}:?\d{2})$/);
+    const at = new Date(expires).getTime();
+    expect(at).toBeGreaterThan(Date.now() + 60_000);
+    expect(at).toBeLessThanOrEqual(Date.now() + h.services.config.accessTokenTtlSeconds * 1000 + 5_000);
+
+    const me = await call('GET', `${R()}/users/me`, { token });
+    expect(me.status).toBe(200);
+    expect(me.body.data[0].id).toBe(u.id);
+    // Renewing with the JWT itself, as the Node client does.
+    const again = await call('GET', `${R()}/users/getjwt?audience=${encodeURIComponent('https://forms.example')}`, { token });
+    expect(again.status).toBe(200);
+    expect((await call('GET', `${R()}/users/me`, { token: again.body.data.token })).status).toBe(200);
+  });
+
+  test('renewal stops once the user is disabled or deleted, as the refresh grant does', async () => {
+    const u = await makeUser();
+    const tok = await tokenFor(u);
+    expect((await call('PUT', `${R()}/users/${u.id}`, { token: admin, body: { enabled: false } })).status).toBe(200);
+    const disabled = await call('GET', `${R()}/users/getjwt`, { token: tok });
+    expect([401, 403]).toContain(disabled.status);
+    expectError(disabled, disabled.status);
+    expect((await call('DELETE', `${R()}/users/${u.id}`, { token: admin })).status).toBe(200);
+    const deleted = await call('GET', `${R()}/users/getjwt`, { token: tok });
+    expect([401, 403]).toContain(deleted.status);
+    expectError(deleted, deleted.status);
+  });
+});
+
+describe('POST /users?siteId=', () => {
+  test('creates from JSON with camel-case keys and returns the User object', async () => {
+    const userid = uniq();
+    const password = `pw-${randomUUID()}`;
+    secrets.add(password);
+    const r = await call('POST', `${R()}/users?siteId=${t.homeSiteId}`, {
+      token: admin,
+      body: { userId: userid, firstName: 'Ann', middleInitial: 'Q', lastName: 'Lee', emailAddress: `${userid}@x.test`, password },
+    });
+    expect(r.status).toBe(200);
+    expect(Array.isArray(r.body.data)).toBe(false);
+    expectUser(r.body.data);
+    expect(r.body.data).toMatchObject({
+      userid,
+      name: userid,
+      firstName: 'Ann',
+      middleInitial: 'Q',
+      lastName: 'Lee',
+      emailAddress: `${userid}@x.test`,
+      siteId: t.homeSiteId,
+      enabled: true,
+    });
+    expect((await passwordGrant(userid, password)).status).toBe(200);
+    const read = await call('GET', `${R()}/users/${r.body.data.id}`, { token: admin });
+    expect(read.body.data[0].emailAddress).toBe(`${userid}@x.test`);
+  });
+
+  test('creates from a form body with lower-case keys and True/False booleans', async () => {
+    const userid = uniq();
+    const password = `pw-${randomUUID()}`;
+    secrets.add(password);
+    const r = await call('POST', `${R()}/users?siteId=${t.homeSiteId}`, {
+      token: admin,
+      ...form({ userid, firstname: 'Bo', lastname: 'Ek', emailaddress: `${userid}@x.test`, password, enabled: 'False', passwordNeverExpires: 'True', userIdNeverExpires: 'False' }),
+    });
+    expect(r.status).toBe(200);
+    expect(r.body.data).toMatchObject({ userid, firstName: 'Bo', lastName: 'Ek', emailAddress: `${userid}@x.test`, enabled: false, passwordNeverExpires: true, userIdNeverExpires: false });
+    // A disabled user cannot log in.
+    const login = await passwordGrant(userid, password);
+    expect([400, 401]).toContain(login.status);
+    expect(login.body.error).toMatch(/invalid|unauthorized|denied/i);
+  });
+
+  test('a form body labelled application/json is read as a form', async () => {
+    const userid = uniq();
+    const password = `pw-${randomUUID()}`;
+    secrets.add(password);
+    const r = await call('POST', `${R()}/users?siteId=${t.homeSiteId}`, {
+      token: admin,
+      raw: new URLSearchParams({ userid, firstName: 'C', lastName: 'D', emailaddress: 'c@d.test', password, enabled: 'True' }).toString(),
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(r.status).toBe(200);
+    expect(r.body.data).toMatchObject({ userid, enabled: true });
+  });
+
+  test('siteId may come in the body, and another site may be named', async () => {
+    const site = await call('POST', `${R()}/sites`, { token: admin, body: { name: uniq('s'), description: 'd', siteType: 'Location' } });
+    expect(site.status).toBe(200);
+    const userid = uniq();
+    secrets.add('pw-body-site');
+    const r = await call('POST', `${R()}/users`, {
+      token: admin,
+      body: { siteId: site.body.data.id, userid, firstName: 'F', lastName: 'L', emailaddress: 'e@x.test', password: 'pw-body-site' },
+    });
+    expect(r.status).toBe(200);
+    expect(r.body.data.siteId).toBe(site.body.data.id);
+  });
+
+  test.each(['userid', 'firstName', 'lastName', 'emailaddress', 'password'])('a missing %s is a 400 naming it', async (field) => {
+    const body: Record<string, string> = { userid: uniq(), firstName: 'F', lastName: 'L', emailaddress: 'e@x.test', password: 'pw-missing' };
+    secrets.add('pw-missing');
+    delete body[field];
+    const r = await call('POST', `${R()}/users?siteId=${t.homeSiteId}`, { token: admin, body });
+    expectError(r, 400, new RegExp(field, 'i'));
+  });
+
+  test('a blank mandatory field is a 400 too', async () => {
+    secrets.add('pw-blank');
+    const r = await call('POST', `${R()}/users?siteId=${t.homeSiteId}`, {
+      token: admin,
+      body: { userid: '   ', firstName: 'F', lastName: 'L', emailaddress: 'e@x.test', password: 'pw-blank' },
+    });
+    expectError(r, 400, /userid/i);
+  });
+
+  test('a duplicate userid, in any case, is a 409', async () => {
+    const u = await makeUser();
+    secrets.add('pw-dup');
+    const r = await call('POST', `${R()}/users?siteId=${t.homeSiteId}`, {
+      token: admin,
+      body: { userid: u.userid.toUpperCase(), firstName: 'F', lastName: 'L', emailaddress: 'e@x.test', password: 'pw-dup' },
+    });
+    expectError(r, 409, /already exists/i);
+    const admin2 = await call('POST', `${R()}/users?siteId=${t.homeSiteId}`, {
+      token: admin,
+      body: { userid: 'ADMIN', firstName: 'F', lastName: 'L', emailaddress: 'e@x.test', password: 'pw-dup' },
+    });
+    expectError(admin2, 409);
+  });
+
+  test('an unknown, malformed or missing siteId is a 400', async () => {
+    secrets.add('pw-site');
+    const body = { userid: uniq(), firstName: 'F', lastName: 'L', emailaddress: 'e@x.test', password: 'pw-site' };
+    expectError(await call('POST', `${R()}/users?siteId=${randomUUID()}`, { token: admin, body }), 400, /site/i);
+    expectError(await call('POST', `${R()}/users?siteId=nope`, { token: admin, body }), 400, /siteId/);
+    expectError(await call('POST', `${R()}/users`, { token: admin, body }), 400, /siteId/);
+    // Nothing was created by the failed attempts.
+    const q = encodeURIComponent(`userid eq '${body.userid}'`);
+    expect((await call('GET', `${R()}/users?q=${q}`, { token: admin })).body.data).toEqual([]);
+  });
+
+  test('a field of the wrong type is a 400, not a 500; a number for a text field is taken as its text', async () => {
+    secrets.add('pw-types');
+    const base = () => ({ userid: uniq(), firstName: 'F', lastName: 'L', emailaddress: 'e@x.test', password: 'pw-types' });
+    for (const bad of [{ enabled: 'maybe' }, { firstName: { a: 1 } }, { lastName: ['a', { b: 1 }] }, { passwordExpires: 'yesterday' }, { siteId: 7 }, { passwordNeverExpires: 2 }]) {
+      const r = await call('POST', `${R()}/users?siteId=${t.homeSiteId}`, { token: admin, body: { ...base(), ...bad } });
+      expect([JSON.stringify(bad), r.status]).toEqual([JSON.stringify(bad), 400]);
+      expectError(r, 400);
+    }
+    const numeric = await call('POST', `${R()}/users?siteId=${t.homeSiteId}`, { token: admin, body: { ...base(), firstName: 42, enabled: 1 } });
+    expect(numeric.status).toBe(200);
+    expect(numeric.body.data).toMatchObject({ firstName: '42', enabled: true });
+  });
+});
+
+describe('PUT /users/{id}', () => {
+  test('changes only the keys sent', async () => {
+    const u = await makeUser({ middleInitial: 'M' });
+    const r = await call('PUT', `${R()}/users/${u.id}`, { token: admin, body: { firstName: 'Changed' } });
+    expect(r.status).toBe(200);
+    expect(Array.isArray(r.body.data)).toBe(false);
+    expect(r.body.data).toMatchObject({ id: u.id, firstName: 'Changed', lastName: 'Last', middleInitial: 'M', userid: u.userid, enabled: true });
+    const read = await call('GET', `${R()}/users/${u.id}`, { token: admin });
+    expect(read.body.data[0]).toMatchObject({ firstName: 'Changed', lastName: 'Last', emailAddress: `${u.userid}@example.com` });
+    // The password still works: an update without a password leaves it alone.
+    expect((await passwordGrant(u.userid, u.password)).status).toBe(200);
+  });
+
+  test('accepts form bodies with lower-case keys and False; a disabled user cannot log in', async () => {
+    const u = await makeUser();
+    const r = await call('PUT', `${R()}/users/${u.id}`, { token: admin, ...form({ lastname: 'Formed', emailaddress: 'new@x.test', enabled: 'False' }) });
+    expect(r.status).toBe(200);
+    expect(r.body.data).toMatchObject({ lastName: 'Formed', emailAddress: 'new@x.test', enabled: false });
+    const login = await passwordGrant(u.userid, u.password);
+    expect([400, 401]).toContain(login.status);
+    const back = await call('PUT', `${R()}/users/${u.id}`, { token: admin, body: { enabled: true } });
+    expect(back.body.data.enabled).toBe(true);
+    expect((await passwordGrant(u.userid, u.password)).status).toBe(200);
+  });
+
+  test('an administrator may set the password through PUT users/{id}', async () => {
+    const u = await makeUser();
+    const next = `pw-${randomUUID()}`;
+    secrets.add(next);
+    expect((await call('PUT', `${R()}/users/${u.id}`, { token: admin, body: { password: next } })).status).toBe(200);
+    expect((await passwordGrant(u.userid, next)).status).toBe(200);
+    expect((await passwordGrant(u.userid, u.password)).status).not.toBe(200);
+  });
+
+  test('an unknown id is a 404; an administrator cannot disable themselves', async () => {
+    expectError(await call('PUT', `${R()}/users/${randomUUID()}`, { token: admin, body: { firstName: 'x' } }), 404);
+    expectError(await call('PUT', `${R()}/users/${t.adminId}`, { token: admin, body: { enabled: false } }), 400);
+  });
+});
+
+describe('PUT /users/{id}/password', () => {
+  test('users change their own password with the old one; the new logs in, the old no longer', async () => {
+    const u = await makeUser();
+    const tok = await tokenFor(u);
+    const next = `pw-${randomUUID()}`;
+    secrets.add(next);
+    const r = await call('PUT', `${R()}/users/${u.id}/password`, { token: tok, body: { oldPassword: u.password, newPassword: next } });
+    expect(r.status).toBe(200);
+    expect(r.body.data.id).toBe(u.id);
+    expect((await passwordGrant(u.userid, next)).status).toBe(200);
+    const old = await passwordGrant(u.userid, u.password);
+    expect([400, 401]).toContain(old.status);
+    expect(old.body.error).toMatch(/invalid|unauthorized|denied/i);
+  });
+
+  test('the all-zero GUID and a form body work for the caller', async () => {
+    const u = await makeUser();
+    const tok = await tokenFor(u);
+    const next = `pw-${randomUUID()}`;
+    secrets.add(next);
+    const r = await call('PUT', `${R()}/users/${ZERO}/Password`, { token: tok, ...form({ oldPassword: u.password, newPassword: next }) });
+    expect(r.status).toBe(200);
+    expect((await passwordGrant(u.userid, next)).status).toBe(200);
+  });
+
+  test('a self-change without, or with a wrong, old password is refused', async () => {
+    const u = await makeUser();
+    const tok = await tokenFor(u);
+    secrets.add('pw-never-set');
+    expectError(await call('PUT', `${R()}/users/${u.id}/password`, { token: tok, body: { newPassword: 'pw-never-set' } }), 400, /oldPassword/);
+    const wrong = await call('PUT', `${R()}/users/${u.id}/password`, { token: tok, body: { oldPassword: 'not-it', newPassword: 'pw-never-set' } });
+    expect([400, 401, 403]).toContain(wrong.status);
+    expectError(wrong, wrong.status);
+    expectError(await call('PUT', `${R()}/users/${u.id}/password`, { token: tok, body: { oldPassword: u.password } }), 400, /newPassword/);
+    expect((await passwordGrant(u.userid, u.password)).status).toBe(200);
+  });
+
+  test('an administrator sets another user\'s password without the old one', async () => {
+    const u = await makeUser();
+    const next = `pw-${randomUUID()}`;
+    secrets.add(next);
+    const r = await call('PUT', `${R()}/users/${u.id}/password`, { token: admin, body: { newPassword: next } });
+    expect(r.status).toBe(200);
+    expect((await passwordGrant(u.userid, next)).status).toBe(200);
+    expect([400, 401]).toContain((await passwordGrant(u.userid, u.password)).status);
+  });
+
+  test('an ordinary user cannot change someone else\'s password', async () => {
+    const u = await makeUser();
+    const other = await makeUser();
+    secrets.add('pw-hijack');
+    const tok = await tokenFor(u);
+    expectError(await call('PUT', `${R()}/users/${other.id}/password`, { token: tok, body: { oldPassword: other.password, newPassword: 'pw-hijack' } }), 403);
+    expectError(await call('PUT', `${R()}/users/${t.adminId}/password`, { token: tok, body: { newPassword: 'pw-hijack' } }), 403);
+    expect((await passwordGrant(other.userid, other.password)).status).toBe(200);
+    expect((await passwordGrant(other.userid, 'pw-hijack')).status).not.toBe(200);
+  });
+
+  test('an unknown user is a 404', async () => {
+    secrets.add('pw-ghost');
+    expectError(await call('PUT', `${R()}/users/${randomUUID()}/password`, { token: admin, body: { newPassword: 'pw-ghost' } }), 404);
+  });
+});
+
+describe('PUT /users/{id}/userId', () => {
+  test('renames the login; the new name logs in, the old no longer', async () => {
+    const u = await makeUser();
+    const renamed = uniq('r');
+    const r = await call('PUT', `${R()}/users/${u.id}/userId`, { token: admin, body: { userId: renamed } });
+    expect(r.status).toBe(200);
+    expect(r.body.data).toMatchObject({ id: u.id, userid: renamed });
+    expect((await passwordGrant(renamed, u.password)).status).toBe(200);
+    expect((await passwordGrant(u.userid, u.password)).status).not.toBe(200);
+    const q = encodeURIComponent(`userid eq '${renamed}'`);
+    expect((await call('GET', `${R()}/users?q=${q}`, { token: admin })).body.data.map((x: { id: string }) => x.id)).toEqual([u.id]);
+  });
+
+  test('a taken userid is a 409; a missing one is a 400; an unknown user a 404', async () => {
+    const u = await makeUser();
+    const other = await makeUser();
+    expectError(await call('PUT', `${R()}/users/${u.id}/userid`, { token: admin, body: { userId: other.userid.toUpperCase() } }), 409);
+    expectError(await call('PUT', `${R()}/users/${u.id}/userid`, { token: admin, body: {} }), 400, /userId/);
+    expectError(await call('PUT', `${R()}/users/${randomUUID()}/userid`, { token: admin, body: { userId: uniq() } }), 404);
+    // A change of case only of one's own name is allowed.
+    const same = await call('PUT', `${R()}/users/${u.id}/userid`, { token: admin, ...form({ userId: u.userid.toUpperCase() }) });
+    expect(same.status).toBe(200);
+  });
+});
+
+describe('DELETE /users/{id}', () => {
+  test('deletes the user: envelope without data, then 404, and no more logins', async () => {
+    const u = await makeUser();
+    const r = await call('DELETE', `${R()}/users/${u.id}`, { token: admin, headers: { 'content-type': 'application/json' } });
+    expect(r.status).toBe(200);
+    expect(r.body).not.toHaveProperty('data');
+    expectError(await call('GET', `${R()}/users/${u.id}`, { token: admin }), 404);
+    expect((await passwordGrant(u.userid, u.password)).status).not.toBe(200);
+    expectError(await call('DELETE', `${R()}/users/${u.id}`, { token: admin }), 404);
+  });
+
+  test('a user in groups and with supervisors can be deleted', async () => {
+    const u = await makeUser();
+    const boss = await makeUser();
+    await graphql(admin, `mutation($u: UUID!, $s: UUID!) { addUserSupervisor(userId: $u, input: { supervisorId: $s }) { id } }`, { u: u.id, s: boss.id });
+    const g = await call('POST', `${R()}/groups`, { token: admin, body: { name: uniq('g'), description: 'd' } });
+    expect((await call('PUT', `${R()}/groups/${g.body.data.id}/users/${u.id}`, { token: admin })).status).toBe(201);
+    const r = await call('DELETE', `${R()}/users/${u.id}`, { token: admin });
+    expect(r.status).toBe(200);
+    expect((await call('GET', `${R()}/users/${boss.id}/supervisees`, { token: admin })).body.data).toEqual([]);
+    expect((await call('GET', `${R()}/groups/${g.body.data.id}/users`, { token: admin })).body.data).toEqual([]);
+  });
+
+  test('administrators cannot delete themselves', async () => {
+    expectError(await call('DELETE', `${R()}/users/${t.adminId}`, { token: admin }), 400);
+    expectError(await call('DELETE', `${R()}/users/${ZERO}`, { token: admin }), 400);
+  });
+});
+
+describe('site-scoped user routes', () => {
+  let siteId: string;
+  beforeAll(async () => {
+    const s = await call('POST', `${R()}/sites`, { token: admin, body: { name: uniq('site'), description: 'users here', siteType: 'Location' } });
+    expect(s.status).toBe(200);
+    siteId = s.body.data.id;
+  });
+
+  test('POST /sites/{id}/users creates a user in that site', async () => {
+    const userid = uniq();
+    secrets.add('pw-site-user');
+    const r = await call('POST', `${R()}/sites/${siteId}/users`, {
+      token: admin,
+      body: { name: userid, userid, firstName: 'S', lastName: 'U', emailaddress: 's@u.test', password: 'pw-site-user' },
+    });
+    expect(r.status).toBe(200);
+    expectUser(r.body.data);
+    expect(r.body.data).toMatchObject({ userid, name: userid, siteId });
+
+    const list = await call('GET', `${R()}/sites/${siteId}/users`, { token: admin });
+    expect(list.status).toBe(200);
+    expect(list.body.data.map((u: { id: string }) => u.id)).toContain(r.body.data.id);
+    expect(list.body.data.every((u: { siteId: string }) => u.siteId === siteId)).toBe(true);
+
+    const one = await call('GET', `${R()}/sites/${siteId}/users/${r.body.data.id}`, { token: admin });
+    expect(one.status).toBe(200);
+    expect(one.body.data).toHaveLength(1);
+    expect(one.body.data[0].id).toBe(r.body.data.id);
+
+    // The user is not in Home.
+    expectError(await call('GET', `${R()}/sites/${t.homeSiteId}/users/${r.body.data.id}`, { token: admin }), 404);
+    const home = await call('GET', `${R()}/sites/${t.homeSiteId}/users`, { token: admin });
+    expect(home.body.data.map((u: { id: string }) => u.id)).not.toContain(r.body.data.id);
+    expect(home.body.data.map((u: { id: string }) => u.id)).toContain(t.adminId);
+  });
+
+  test('GET /sites/{id}/users takes q', async () => {
+    const u = await makeUser({}, siteId);
+    const r = await call('GET', `${R()}/sites/${siteId}/users?q=userid+eq+'${u.userid}'`, { token: admin });
+    expect(r.status).toBe(200);
+    expect(r.body.data.map((x: { id: string }) => x.id)).toEqual([u.id]);
+  });
+
+  test('PUT /sites/{id}/users/{userId} updates partially', async () => {
+    const u = await makeUser({}, siteId);
+    const r = await call('PUT', `${R()}/sites/${siteId}/users/${u.id}`, { token: admin, body: { lastName: 'Sited' } });
+    expect(r.status).toBe(200);
+    expect(r.body.data).toMatchObject({ id: u.id, lastName: 'Sited', firstName: 'First', siteId });
+    expectError(await call('PUT', `${R()}/sites/${t.homeSiteId}/users/${u.id}`, { token: admin, body: { lastName: 'x' } }), 404);
+  });
+
+  test('validation and unknown ids', async () => {
+    secrets.add('pw-sv');
+    expectError(
+      await call('POST', `${R()}/sites/${siteId}/users`, { token: admin, body: { userid: uniq(), firstName: 'F', emailaddress: 'e@x.test', password: 'pw-sv' } }),
+      400,
+      /lastName/,
+    );
+    const ghost = randomUUID();
+    const unknownSite = await call('POST', `${R()}/sites/${ghost}/users`, {
+      token: admin,
+      body: { userid: uniq(), firstName: 'F', lastName: 'L', emailaddress: 'e@x.test', password: 'pw-sv' },
+    });
+    expect([400, 404]).toContain(unknownSite.status);
+    expectError(unknownSite, unknownSite.status);
+    expectError(await call('GET', `${R()}/sites/${ghost}/users`, { token: admin }), 404);
+    expectError(await call('GET', `${R()}/sites/${siteId}/users/${randomUUID()}`, { token: admin }), 404);
+    expectError(await call('PUT', `${R()}/sites/${siteId}/users/${randomUUID()}`, { token: admin, body: { lastName: 'x' } }), 404);
+  });
+});
+
+describe('an ordinary user', () => {
+  let u: NewUser;
+  let other: NewUser;
+  let tok: string;
+  beforeAll(async () => {
+    u = await makeUser();
+    other = await makeUser();
+    tok = await tokenFor(u);
+  });
+
+  test('may read users', async () => {
+    for (const path of [`/users`, `/users/me`, `/users/${other.id}`, `/users/${ZERO}`, `/users/${other.id}/groups`, `/users/${other.id}/supervisors`, `/users/${other.id}/supervisees`, `/sites/${t.homeSiteId}/users`, `/sites/${t.homeSiteId}/users/${other.id}`, `/users/getjwt`]) {
+      const r = await call('GET', `${R()}${path}`, { token: tok });
+      expect([path, r.status]).toEqual([path, 200]);
+    }
+  });
+
+  test('gets 403 on every other write and nothing changes', async () => {
+    secrets.add('pw-ordinary');
+    const body = { userid: uniq(), firstName: 'F', lastName: 'L', emailaddress: 'e@x.test', password: 'pw-ordinary' };
+    const writes: [string, string, unknown][] = [
+      ['POST', `/users?siteId=${t.homeSiteId}`, body],
+      ['POST', `/sites/${t.homeSiteId}/users`, body],
+      ['PUT', `/users/${other.id}`, { firstName: 'Hacked' }],
+      ['PUT', `/users/${u.id}`, { firstName: 'Self' }],
+      ['PUT', `/sites/${t.homeSiteId}/users/${other.id}`, { firstName: 'Hacked' }],
+      ['PUT', `/users/${other.id}/userId`, { userId: uniq() }],
+      ['PUT', `/users/${u.id}/userId`, { userId: uniq() }],
+      ['DELETE', `/users/${other.id}`, undefined],
+      ['PUT', `/users/${other.id}/password`, { newPassword: 'pw-ordinary' }],
+    ];
+    for (const [method, path, b] of writes) {
+      const r = await call(method, `${R()}${path}`, { token: tok, body: b });
+      expect([method, path, r.status]).toEqual([method, path, 403]);
+      expectError(r, 403);
+    }
+    const read = await call('GET', `${R()}/users/${other.id}`, { token: admin });
+    expect(read.body.data[0]).toMatchObject({ firstName: 'First', userid: other.userid });
+    expect((await call('GET', `${R()}/users/${u.id}`, { token: admin })).body.data[0]).toMatchObject({ firstName: 'First', userid: u.userid });
+    const q = encodeURIComponent(`userid eq '${body.userid}'`);
+    expect((await call('GET', `${R()}/users?q=${q}`, { token: admin })).body.data).toEqual([]);
+  });
+
+  test('an administrator removed from Administrators loses admin rights at once, token or not', async () => {
+    const a2 = await makeUser();
+    const admins = await call('GET', `${R()}/groups?q=${encodeURIComponent("name eq 'Administrators'")}`, { token: admin });
+    const adminsId = admins.body.data[0].id;
+    expect((await call('PUT', `${R()}/groups/${adminsId}/users/${a2.id}`, { token: admin })).status).toBe(201);
+    const tok2 = await tokenFor(a2);
+    expect((await call('PUT', `${R()}/users/${other.id}`, { token: tok2, body: { middleInitial: 'A' } })).status).toBe(200);
+    expect((await call('DELETE', `${R()}/groups/${adminsId}/users/${a2.id}`, { token: admin })).status).toBe(200);
+    expectError(await call('PUT', `${R()}/users/${other.id}`, { token: tok2, body: { middleInitial: 'B' } }), 403);
+    expect((await call('GET', `${R()}/users/${other.id}`, { token: admin })).body.data[0].middleInitial).toBe('A');
+  });
+
+  test('adding a supervisor through GraphQL needs an administrator', async () => {
+    const r = await h.request('POST', '/graphql', {
+      token: tok,
+      body: { query: `mutation($u: UUID!, $s: UUID!) { addUserSupervisor(userId: $u, input: { supervisorId: $s }) { id } }`, variables: { u: u.id, s: other.id } },
+    });
+    expect(r.body.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
+    expect((await call('GET', `${R()}/users/${u.id}/supervisors`, { token: admin })).body.data).toEqual([]);
+  });
+});
+
+describe('tenancy', () => {
+  test('a token of another tenant gets 403 and no data on every users route', async () => {
+    const other = await h.tenant();
+    secrets.add(other.password);
+    const foreign = await h.login(other);
+    const u = await makeUser();
+    const routes: [string, string, unknown?][] = [
+      ['GET', '/users'],
+      ['GET', '/users/me'],
+      ['GET', `/users/${u.id}`],
+      ['GET', `/users/${other.adminId}`],
+      ['GET', `/users/${u.id}/groups`],
+      ['GET', `/users/${u.id}/supervisors`],
+      ['GET', `/users/${u.id}/supervisees`],
+      ['GET', `/users/${u.id}/webToken`],
+      ['GET', '/users/getjwt'],
+      ['POST', `/users?siteId=${t.homeSiteId}`, { userid: uniq(), firstName: 'F', lastName: 'L', emailaddress: 'e', password: 'p' }],
+      ['PUT', `/users/${u.id}`, { firstName: 'x' }],
+      ['PUT', `/users/${u.id}/password`, { newPassword: 'x' }],
+      ['PUT', `/users/${u.id}/userId`, { userId: 'x' }],
+      ['DELETE', `/users/${u.id}`],
+      ['GET', `/sites/${t.homeSiteId}/users`],
+      ['GET', `/sites/${t.homeSiteId}/users/${u.id}`],
+      ['POST', `/sites/${t.homeSiteId}/users`, { userid: uniq() }],
+      ['PUT', `/sites/${t.homeSiteId}/users/${u.id}`, { firstName: 'x' }],
+    ];
+    for (const [method, path, body] of routes) {
+      const r = await call(method, `${R()}${path}`, { token: foreign, body });
+      expect([method, path, r.status]).toEqual([method, path, 403]);
+      expectError(r, 403);
+      expect(r.text).not.toContain(u.userid);
+    }
+    // The user is untouched and still in its tenant only.
+    expect((await call('GET', `${R()}/users/${u.id}`, { token: admin })).body.data[0].firstName).toBe('First');
+    expectError(await call('GET', `${other.root}/users/${u.id}`, { token: foreign }), 404);
+  });
+});
