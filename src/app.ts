@@ -8,6 +8,7 @@ import { buildSchema } from './schema.js';
 import { appToGraphQL, findAppError, unexpected } from './graphql-errors.js';
 import { useRest, type RestInitialContext } from './rest/use-rest.js';
 import { useHealth } from './rest/use-health.js';
+import { useNoNul } from './use-no-nul.js';
 import { useRequestLog } from './rest/use-request-log.js';
 import { currentRequestId, requestIdOf } from './rest/request-id.js';
 import { dataTypesOf } from './resolvers/schema-info.js';
@@ -54,6 +55,7 @@ export function createApp(services: Services): App {
     plugins: [
       useRequestLog(services.log),
       useHealth(services),
+      useNoNul(),
       EnvelopArmorPlugin({
         maxDepth: { n: 8 },
         maxAliases: { n: 15 },

@@ -36,7 +36,9 @@ export interface AppContext {
   tenantId: string;
   em: EntityManager;
   loaders: Loaders;
-  /** Throws 403 unless the caller is a tenant administrator (re-checked in the database). */
+  /** Whether the caller is a tenant administrator now (re-checked in the database, once per request). */
+  isAdmin(): Promise<boolean>;
+  /** Throws 403 unless the caller is a tenant administrator. */
   requireAdmin(): Promise<void>;
   /** Throws 403 unless the caller is an administrator or the user named. */
   requireSelfOrAdmin(userId: string): Promise<void>;
@@ -75,7 +77,7 @@ export async function buildContext(
   em.setFilterParams(TENANT_FILTER, { id: claims.tenantId });
   const caller: Caller = { ...claims, token };
   let adminChecked: Promise<boolean> | undefined;
-  const adminNow = () => (adminChecked ??= isAdmin(em, caller.userId));
+  const adminNow = () => (adminChecked ??= caller.isAdmin ? isAdmin(em, caller.userId) : Promise.resolve(false));
   return {
     services,
     request,
@@ -84,14 +86,15 @@ export async function buildContext(
     tenantId: claims.tenantId,
     em,
     loaders: createLoaders(em),
+    isAdmin: adminNow,
     async requireAdmin() {
-      if (!caller.isAdmin || !(await adminNow())) {
+      if (!(await adminNow())) {
         throw forbidden('Only a tenant administrator may do this.');
       }
     },
     async requireSelfOrAdmin(userId: string) {
       if (userId === caller.userId) return;
-      if (!caller.isAdmin || !(await adminNow())) {
+      if (!(await adminNow())) {
         throw forbidden('You may change only your own account; this needs a tenant administrator.');
       }
     },

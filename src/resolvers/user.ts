@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { GraphQLResolveInfo } from 'graphql';
 import type { AppContext } from '../context.js';
-import { GroupMember, User, UserSupervisor, WebToken } from '../entities/index.js';
+import { GroupMember, RefreshToken, User, UserSupervisor, WebToken } from '../entities/index.js';
 import { badRequest, forbidden, notFound, unauthorized } from '../errors.js';
 import { newId, ZERO_GUID } from '../ids.js';
 import { hashPassword, verifyPassword } from '../auth/passwords.js';
@@ -66,16 +66,43 @@ async function updateUser(ctx: AppContext, user: User, input: Input): Promise<Us
   set('userIdExpires', optionalDate(input.userIdExpires, 'userIdExpires'));
   if (input.mustChangePassword === true) Object.assign(changes, { passwordExpires: new Date(), passwordNeverExpires: false });
   const password = optionalString(input, 'password');
-  if (password !== undefined) changes.passwordHash = await hashPassword(checkPassword(password));
+  if (password !== undefined) await setPassword(ctx, user, password);
   const userid = optionalString(input, 'userid')?.trim();
   if (userid && userid.toLowerCase() !== user.userId.toLowerCase()) {
     await assertUserIdFree(ctx.em, maxLength(userid, 128, 'userid'), user.id);
     Object.assign(changes, { userId: userid, name: userid });
   }
   if (user.id === ctx.caller.userId && changes.enabled === false) throw badRequest('You cannot disable your own account.');
+  if (changes.enabled === false) await revokeRefreshTokens(ctx, user.id);
   Object.assign(user, changes);
   await uniquely(`A user with the userid '${userid}'`, () => ctx.em.flush());
   return user;
+}
+
+/** What users may change on their own account through PUT users/{id} (the Node client's profile edit). */
+const SELF_EDITABLE = new Set(['firstName', 'middleInitial', 'lastName', 'emailaddress', 'newPassword', 'oldPassword']);
+
+/** Other sessions end with a password change: their refresh tokens stop working. */
+async function revokeRefreshTokens(ctx: AppContext, userId: string) {
+  await ctx.em.nativeUpdate(RefreshToken, { userId, revokedAt: null }, { revokedAt: new Date() });
+}
+
+async function setPassword(ctx: AppContext, user: User, password: string) {
+  user.passwordHash = await hashPassword(checkPassword(password));
+  user.failedLogins = 0;
+  user.lockedUntil = null;
+  await revokeRefreshTokens(ctx, user.id);
+}
+
+/** Users changing their own password prove the old one; administrators need not. */
+async function changePassword(ctx: AppContext, user: User, input: Input) {
+  const newPassword = requireString(input, 'newPassword');
+  if (user.id === ctx.caller.userId) {
+    const old = requireString(input, 'oldPassword');
+    if (!(await verifyPassword(old, user.passwordHash))) throw forbidden('The old password is not correct.');
+  }
+  await setPassword(ctx, user, newPassword);
+  await ctx.em.flush();
 }
 
 async function newUser(ctx: AppContext, siteId: string | undefined, input: Input) {
@@ -143,8 +170,15 @@ export const userResolvers = {
       return newUser(ctx, siteId.toLowerCase(), input);
     },
     updateUser: async (_: unknown, { id, input }: { id: string; input: Input }, ctx: AppContext) => {
-      await ctx.requireAdmin();
-      return updateUser(ctx, await loadUser(ctx, id), input);
+      const user = await loadUser(ctx, id);
+      if (!(await ctx.isAdmin())) {
+        await ctx.requireSelfOrAdmin(user.id);
+        const denied = Object.keys(input).filter((k) => !SELF_EDITABLE.has(k));
+        if (denied.length) throw forbidden(`Only an administrator may change ${denied.join(', ')}.`);
+      }
+      if (input.newPassword !== undefined) await changePassword(ctx, user, input);
+      const { newPassword: _n, oldPassword: _o, ...profile } = input;
+      return Object.keys(profile).length ? updateUser(ctx, user, profile) : user;
     },
     updateSiteUser: async (_: unknown, a: { siteId: string; userId: string; input: Input }, ctx: AppContext) => {
       await ctx.requireAdmin();
@@ -170,15 +204,7 @@ export const userResolvers = {
       if (input.resetPassword === true) {
         throw badRequest('Password reset e-mails are not available on this service: send newPassword instead.');
       }
-      const newPassword = checkPassword(requireString(input, 'newPassword'));
-      if (user.id === ctx.caller.userId) {
-        const old = requireString(input, 'oldPassword');
-        if (!(await verifyPassword(old, user.passwordHash))) throw forbidden('The old password is not correct.');
-      }
-      user.passwordHash = await hashPassword(newPassword);
-      user.failedLogins = 0;
-      user.lockedUntil = null;
-      await ctx.em.flush();
+      await changePassword(ctx, user, input);
       return user;
     },
     changeUserId: async (_: unknown, { id, input }: { id: string; input: Input }, ctx: AppContext) => {

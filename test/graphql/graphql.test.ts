@@ -121,3 +121,14 @@ describe('/graphql', () => {
     expect(r.body.errors[0].extensions.code).toBe('NOT_FOUND');
   });
 });
+
+describe('/graphql input PostgreSQL cannot store', () => {
+  test('a NUL character in a variable or in the query is a 400, not a 500', async () => {
+    const v = await gql(`mutation ($n: String) { createSite(input: {name: $n, description: "d"}) { id } }`, { n: 'a\u0000b' });
+    expect(v.status).toBe(400);
+    expect(v.body.errors[0].message).toMatch(/NUL/);
+    const q = await gql(`{ users(q: "userid eq 'a\u0000'") { totalRecords } }`);
+    expect(q.status).toBe(400);
+    expect(q.body.errors[0].message).toMatch(/NUL/);
+  });
+});

@@ -771,7 +771,8 @@ describe('an ordinary user', () => {
       ['POST', `/users?siteId=${t.homeSiteId}`, body],
       ['POST', `/sites/${t.homeSiteId}/users`, body],
       ['PUT', `/users/${other.id}`, { firstName: 'Hacked' }],
-      ['PUT', `/users/${u.id}`, { firstName: 'Self' }],
+      ['PUT', `/users/${u.id}`, { enabled: false }],
+      ['PUT', `/users/${u.id}`, { firstName: 'Self', userid: uniq() }],
       ['PUT', `/sites/${t.homeSiteId}/users/${other.id}`, { firstName: 'Hacked' }],
       ['PUT', `/users/${other.id}/userId`, { userId: uniq() }],
       ['PUT', `/users/${u.id}/userId`, { userId: uniq() }],
@@ -788,6 +789,31 @@ describe('an ordinary user', () => {
     expect((await call('GET', `${R()}/users/${u.id}`, { token: admin })).body.data[0]).toMatchObject({ firstName: 'First', userid: u.userid });
     const q = encodeURIComponent(`userid eq '${body.userid}'`);
     expect((await call('GET', `${R()}/users?q=${q}`, { token: admin })).body.data).toEqual([]);
+  });
+
+  test('edits their own profile and password through PUT users/{id}, as the Node client documents', async () => {
+    const me = await makeUser();
+    const myToken = await tokenFor(me);
+    const r = await call('PUT', `${R()}/users/${me.id}`, { token: myToken, body: { firstName: 'Renamed', emailAddress: 'me@x.test' } });
+    expect(r.status).toBe(200);
+    expect(r.body.data).toMatchObject({ firstName: 'Renamed', emailAddress: 'me@x.test' });
+    expectError(await call('PUT', `${R()}/users/${me.id}`, { token: myToken, body: { newPassword: 'pw-new-1' } }), 400, /oldPassword/);
+    expect((await call('PUT', `${R()}/users/${me.id}`, { token: myToken, body: { newPassword: 'pw-new-1', oldPassword: me.password } })).status).toBe(200);
+    secrets.add('pw-new-1');
+    expect((await tokenFor({ ...me, password: 'pw-new-1' })).length).toBeGreaterThan(20);
+  });
+
+  test('a password change ends other sessions: their refresh tokens stop working', async () => {
+    const me = await makeUser();
+    const login = await passwordGrant(me.userid, me.password);
+    expect(login.status).toBe(200);
+    const myToken = login.body.access_token;
+    secrets.add('pw-new-2');
+    const changed = await call('PUT', `${R()}/users/${me.id}/password`, { token: myToken, body: { oldPassword: me.password, newPassword: 'pw-new-2' } });
+    expect(changed.status).toBe(200);
+    const refresh = await h.request('POST', '/oauth/token', form({ grant_type: 'refresh_token', refresh_token: login.body.refresh_token, client_id: t.clientId, client_secret: t.clientSecret }));
+    expect(refresh.status).toBe(400);
+    expect(refresh.body.error).toBe('invalid_grant');
   });
 
   test('an administrator removed from Administrators loses admin rights at once, token or not', async () => {
