@@ -1,0 +1,43 @@
+/**
+ * Child process: the real app (createApp over createServices, served by node:http) as
+ * src/server.ts runs it, minus the first-run demo tenant. Reports its port over IPC, stops on
+ * SIGTERM or when the parent goes away (so a killed benchmark leaves nothing behind).
+ * Env: DATABASE_URL (required), LOG_LEVEL, DB_POOL_SIZE and the rest of src/config.ts.
+ */
+import http from 'node:http';
+import { createApp } from '../src/app.js';
+import { loadConfig } from '../src/config.js';
+import { openDatabase } from '../src/db/database.js';
+import { createLogger } from '../src/log.js';
+import { createServices } from '../src/services.js';
+
+async function main() {
+  const config = { ...loadConfig(), host: '127.0.0.1', port: 0 };
+  if (!config.databaseUrl) throw new Error('serve-app: DATABASE_URL is required');
+  const db = await openDatabase(config);
+  const services = await createServices(config, db.orm, createLogger(config.logLevel));
+  const app = createApp(services);
+  const server = http.createServer(app.handle);
+  server.keepAliveTimeout = 65_000;
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+
+  let stopping = false;
+  const stop = async () => {
+    if (stopping) return;
+    stopping = true;
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await db.close();
+    // A normal exit, so that --cpu-prof writes its profile.
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void stop());
+  process.on('SIGINT', () => void stop());
+  process.on('disconnect', () => void stop());
+  process.send?.({ port: (server.address() as { port: number }).port });
+}
+
+main().catch((e) => {
+  process.stderr.write(`serve-app failed: ${e instanceof Error ? e.stack : String(e)}\n`);
+  process.exit(1);
+});
