@@ -85,7 +85,7 @@ export async function buildContext(
     caller,
     tenantId: claims.tenantId,
     em,
-    loaders: createLoaders(em),
+    loaders: createLoaders({ em, tenantId: claims.tenantId }),
     isAdmin: adminNow,
     async requireAdmin() {
       if (!(await adminNow())) {

@@ -6,7 +6,8 @@ import { isGuid, newId, ZERO_GUID } from '../ids.js';
 import { escapeLike, assertSiteExists } from '../domain/users.js';
 import { guidOrUnset, maxLength, requireString, textChanges, uniquely } from '../domain/validate.js';
 import { ADMIN_GROUP } from '../auth/roles.js';
-import { listPage, queryFieldMap, type ListArgs } from './lists.js';
+import { BY_NAME, BY_USERID, listPage, queryFieldMap, type ListArgs } from './lists.js';
+import { ALL, editable } from './rows.js';
 import { loadUser, userFields } from './user.js';
 import { loadSite } from './site.js';
 
@@ -90,12 +91,12 @@ export const groupResolvers = {
   },
   Query: {
     groups: (_: unknown, args: ListArgs, ctx: AppContext, info: GraphQLResolveInfo) =>
-      listPage(ctx, Group, groupFields(ctx, info), args, {}, { name: 'asc', id: 'asc' }),
+      listPage(ctx, Group, groupFields(ctx, info), args, ALL, BY_NAME),
     group: (_: unknown, { id }: { id: string }, ctx: AppContext) => loadGroup(ctx, id),
     groupUsers: async (_: unknown, { groupId, ...args }: ListArgs & { groupId: string }, ctx: AppContext, info: GraphQLResolveInfo) => {
       const group = await loadGroup(ctx, groupId);
-      const members = ctx.em.createQueryBuilder(GroupMember, 'm').select('m.user_id').where({ groupId: group.id, tenantId: ctx.tenantId });
-      return listPage(ctx, User, userFields(ctx, info), args, { id: { $in: members.getKnexQuery() } }, { userId: 'asc', id: 'asc' });
+      const members = { sql: 't.id in (select m.user_id from group_member m where m.tenant_id = t.tenant_id and m.group_id = ?)', params: [group.id] };
+      return listPage(ctx, User, userFields(ctx, info), args, members, BY_USERID);
     },
     groupUser: async (_: unknown, { groupId, userId }: { groupId: string; userId: string }, ctx: AppContext) => {
       const group = await loadGroup(ctx, groupId);
@@ -116,17 +117,17 @@ export const groupResolvers = {
     },
     updateGroup: async (_: unknown, { id, input }: { id: string; input: Input }, ctx: AppContext) => {
       await ctx.requireAdmin();
-      return updateGroup(ctx, await loadGroup(ctx, id), input);
+      return updateGroup(ctx, await editable(ctx, Group, id, 'Group'), input);
     },
     updateSiteGroup: async (_: unknown, a: { siteId: string; groupId: string; input: Input }, ctx: AppContext) => {
       await ctx.requireAdmin();
-      const group = await loadGroup(ctx, a.groupId);
+      const group = await editable(ctx, Group, a.groupId, 'Group');
       if (group.siteId !== a.siteId.toLowerCase()) throw notFound(`Group '${a.groupId}' was not found in site '${a.siteId}'.`);
       return updateGroup(ctx, group, a.input);
     },
     deleteGroup: async (_: unknown, { id }: { id: string }, ctx: AppContext) => {
       await ctx.requireAdmin();
-      const group = await loadGroup(ctx, id);
+      const group = await editable(ctx, Group, id, 'Group');
       if (isAdminGroup(group)) throw conflict(`The ${ADMIN_GROUP} group cannot be deleted: it grants the administrator role.`);
       await ctx.em.nativeDelete(GroupMember, { groupId: group.id });
       await ctx.em.remove(group).flush();

@@ -10,6 +10,7 @@ import { badRequest } from '../errors.js';
 import { compileQText } from '../query/index.js';
 import type { QueryFieldMap } from '../query/fields.js';
 import { dataTypesOf } from './schema-info.js';
+import { countRows, selectRows, type Where } from './rows.js';
 
 export interface ListArgs {
   q?: string | null;
@@ -63,26 +64,22 @@ export function queryFieldMap(
   return map;
 }
 
-/** A page of `entity` rows matching `where` (plus q), ordered by `orderBy`, within the tenant. */
+export const BY_NAME = 't.name, t.id';
+export const BY_USERID = 't.user_id, t.id';
+
+/** A page of `entity` rows matching `where` (plus q) in the tenant, ordered by `orderBy` (SQL on alias t). */
 export function listPage<T extends object>(
   ctx: AppContext,
   entity: EntityName<T>,
   fields: QueryFieldMap,
   args: ListArgs,
-  where: Record<string, unknown>,
-  orderBy: Record<string, 'asc' | 'desc'>,
+  where: Where,
+  orderBy: string,
 ): Page<T> {
   const { limit, offset } = paging(ctx, args);
   const q = compileQText(args.q ?? undefined, fields);
-  // Wrapped in an object: a QueryBuilder is thenable, so returning it from an async function would run it.
-  const base = async () => {
-    const qb = ctx.em.createQueryBuilder(entity, 't').where(where as never);
-    if (q) qb.andWhere(q.sql, q.params as never[]);
-    await qb.applyFilters();
-    return { qb };
-  };
   return {
-    items: async () => (await base()).qb.orderBy(orderBy as never).limit(limit).offset(offset).getResult() as Promise<T[]>,
-    totalRecords: async () => (await base()).qb.getCount(),
+    items: () => selectRows<T>(ctx, entity, { where, q, orderBy, limit, offset }),
+    totalRecords: () => countRows(ctx, entity, { where, q }),
   };
 }

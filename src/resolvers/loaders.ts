@@ -6,11 +6,14 @@ import DataLoader from 'dataloader';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { EntityName } from '@mikro-orm/core';
 import { Group, Site, User } from '../entities/index.js';
-import { TENANT_FILTER } from '../entities/tenant-filter.js';
+import { selectRows, sourceOf } from './rows.js';
+import { BY_NAME, BY_USERID } from './lists.js';
 
-function byId<T extends { id: string }>(em: EntityManager, entity: EntityName<T>) {
+type LoaderContext = { em: EntityManager; tenantId: string };
+
+function byId<T extends { id: string }>(ctx: LoaderContext, entity: EntityName<T>) {
   return new DataLoader<string, T | undefined>(async (ids) => {
-    const rows = (await em.find(entity, { id: { $in: [...ids] } } as never)) as T[];
+    const rows = await selectRows<T>(ctx, entity, { where: { sql: 't.id = any(array[?]::uuid[])', params: [[...ids]] } });
     const map = new Map(rows.map((r) => [r.id, r]));
     return ids.map((id) => map.get(id));
   });
@@ -27,11 +30,11 @@ function groupBy<T>(keys: readonly string[], rows: T[], keyOf: (r: T) => string)
   return keys.map((k) => map.get(k) ?? []);
 }
 
-function byParent<T>(em: EntityManager, entity: EntityName<T>, parentKey: keyof T & string, orderBy: string) {
+function byParent<T>(ctx: LoaderContext, entity: EntityName<T>, parentKey: keyof T & string, orderBy: string) {
+  const column = () => sourceOf(ctx.em, entity).columns.get(parentKey)!;
   return new DataLoader<string, T[]>(async (ids) => {
-    const rows = (await em.find(entity as never, { [parentKey]: { $in: [...ids] } } as never, {
-      orderBy: { [orderBy]: 'asc' } as never,
-    })) as T[];
+    const where = { sql: `${column()} = any(array[?]::uuid[])`, params: [[...ids]] };
+    const rows = await selectRows<T>(ctx, entity, { where, orderBy });
     return groupBy(ids, rows, (r) => r[parentKey] as string);
   });
 }
@@ -44,33 +47,18 @@ interface Link {
 }
 
 /** Rows of `entity` reached through a link table, batched by the link's parent column: one statement. */
-const linkSql = new Map<string, string>();
-
-function sqlThrough(em: EntityManager, entity: EntityName<unknown>, link: Link, orderBy: string): string {
-  const meta = em.getMetadata().get(entity as never) as { tableName: string; props: { fieldNames?: string[]; lazy?: boolean }[] };
-  const key = `${meta.tableName}|${link.table}|${link.target}|${link.parent}|${orderBy}`;
-  let sql = linkSql.get(key);
-  if (!sql) {
-    const columns = meta.props
-      .filter((p) => p.fieldNames?.length && !p.lazy)
-      .map((p) => `t.${p.fieldNames![0]}`)
-      .join(', ');
-    sql = `select ${columns}, l.${link.parent} as link_parent
-        from ${meta.tableName} t join ${link.table} l on l.${link.target} = t.id and l.tenant_id = t.tenant_id
-       where l.tenant_id = ? and l.${link.parent} = any(array[?]::uuid[])
-       order by t.${orderBy}`;
-    linkSql.set(key, sql);
-  }
-  return sql;
-}
-
-function through<T extends object>(em: EntityManager, entity: EntityName<T>, link: Link, orderBy: string) {
-  const sql = sqlThrough(em, entity as EntityName<unknown>, link, orderBy);
+/** Rows of `entity` reached through a link table, batched by the link's parent column: one statement. */
+function through<T extends object>(ctx: LoaderContext, entity: EntityName<T>, link: Link, orderBy: string) {
   return new DataLoader<string, T[]>(async (ids) => {
-    const tenantId = (em.getFilterParams(TENANT_FILTER) as { id: string }).id;
-    const rows = await em.getConnection().execute<Record<string, unknown>[]>(sql, [tenantId, [...ids]]);
-    const mapped = rows.map((r) => ({ parent: r.link_parent as string, entity: em.map(entity as never, r as never) as T }));
-    return groupBy(ids, mapped, (r) => r.parent).map((list) => list.map((r) => r.entity));
+    const s = sourceOf(ctx.em, entity);
+    const sql = `select ${s.select}, l.${link.parent} as "linkParent"
+        from ${s.table} t join ${link.table} l on l.${link.target} = t.id and l.tenant_id = t.tenant_id
+       where l.tenant_id = ? and l.${link.parent} = any(array[?]::uuid[])
+       order by ${orderBy}`;
+    const rows = await ctx.em.getConnection().execute<(T & { linkParent?: string })[]>(sql, [ctx.tenantId, [...ids]]);
+    return groupBy(ids, rows, (r) => r.linkParent!).map((list) =>
+      list.map(({ linkParent: _, ...row }) => row as T),
+    );
   });
 }
 
@@ -80,25 +68,25 @@ const SUPERVISORS: Link = { table: 'user_supervisor', target: 'supervisor_id', p
 const SUPERVISEES: Link = { table: 'user_supervisor', target: 'user_id', parent: 'supervisor_id' };
 
 const factories = {
-  site: (em: EntityManager) => byId(em, Site),
-  group: (em: EntityManager) => byId(em, Group),
-  user: (em: EntityManager) => byId(em, User),
-  groupsBySite: (em: EntityManager) => byParent(em, Group, 'siteId', 'name'),
-  usersBySite: (em: EntityManager) => byParent(em, User, 'siteId', 'userId'),
-  usersByGroup: (em: EntityManager) => through(em, User, MEMBER_USERS, 'user_id'),
-  groupsByUser: (em: EntityManager) => through(em, Group, MEMBER_GROUPS, 'name'),
-  supervisorsByUser: (em: EntityManager) => through(em, User, SUPERVISORS, 'user_id'),
-  superviseesByUser: (em: EntityManager) => through(em, User, SUPERVISEES, 'user_id'),
+  site: (c: LoaderContext) => byId(c, Site),
+  group: (c: LoaderContext) => byId(c, Group),
+  user: (c: LoaderContext) => byId(c, User),
+  groupsBySite: (c: LoaderContext) => byParent(c, Group, 'siteId', BY_NAME),
+  usersBySite: (c: LoaderContext) => byParent(c, User, 'siteId', BY_USERID),
+  usersByGroup: (c: LoaderContext) => through(c, User, MEMBER_USERS, BY_USERID),
+  groupsByUser: (c: LoaderContext) => through(c, Group, MEMBER_GROUPS, BY_NAME),
+  supervisorsByUser: (c: LoaderContext) => through(c, User, SUPERVISORS, BY_USERID),
+  superviseesByUser: (c: LoaderContext) => through(c, User, SUPERVISEES, BY_USERID),
 };
 
 export type Loaders = { readonly [K in keyof typeof factories]: ReturnType<(typeof factories)[K]> };
 
 /** Loaders are made on first use: most requests touch one or two of them. */
-export function createLoaders(em: EntityManager): Loaders {
+export function createLoaders(ctx: LoaderContext): Loaders {
   const made: Partial<Record<keyof Loaders, unknown>> = {};
   const loaders = {} as Loaders;
   for (const key of Object.keys(factories) as (keyof Loaders)[]) {
-    Object.defineProperty(loaders, key, { get: () => (made[key] ??= factories[key](em)) });
+    Object.defineProperty(loaders, key, { get: () => (made[key] ??= factories[key](ctx)) });
   }
   return loaders;
 }

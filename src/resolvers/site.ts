@@ -4,7 +4,8 @@ import { Group, Site, User } from '../entities/index.js';
 import { conflict, notFound } from '../errors.js';
 import { newId } from '../ids.js';
 import { maxLength, optionalString, requireGuid, requireString, textChanges } from '../domain/validate.js';
-import { listPage, queryFieldMap, type ListArgs } from './lists.js';
+import { BY_NAME, BY_USERID, listPage, queryFieldMap, type ListArgs } from './lists.js';
+import { ALL, editable } from './rows.js';
 import { groupFields, loadGroup } from './group.js';
 import { loadUser, userFields } from './user.js';
 import { assertSiteExists } from '../domain/users.js';
@@ -31,11 +32,11 @@ export const siteResolvers = {
   },
   Query: {
     sites: (_: unknown, args: ListArgs, ctx: AppContext, info: GraphQLResolveInfo) =>
-      listPage(ctx, Site, siteFields(ctx, info), args, {}, { name: 'asc', id: 'asc' }),
+      listPage(ctx, Site, siteFields(ctx, info), args, ALL, BY_NAME),
     site: (_: unknown, { id }: { id: string }, ctx: AppContext) => loadSite(ctx, id),
     siteGroups: async (_: unknown, { siteId, ...args }: ListArgs & { siteId: string }, ctx: AppContext, info: GraphQLResolveInfo) => {
       await loadSite(ctx, siteId);
-      return listPage(ctx, Group, groupFields(ctx, info), args, { siteId: siteId.toLowerCase() }, { name: 'asc', id: 'asc' });
+      return listPage(ctx, Group, groupFields(ctx, info), args, { sql: 't.site_id = ?', params: [siteId.toLowerCase()] }, BY_NAME);
     },
     siteGroup: async (_: unknown, { siteId, groupId }: { siteId: string; groupId: string }, ctx: AppContext) => {
       await loadSite(ctx, siteId);
@@ -45,7 +46,7 @@ export const siteResolvers = {
     },
     siteUsers: async (_: unknown, { siteId, ...args }: ListArgs & { siteId: string }, ctx: AppContext, info: GraphQLResolveInfo) => {
       await loadSite(ctx, siteId);
-      return listPage(ctx, User, userFields(ctx, info), args, { siteId: siteId.toLowerCase() }, { userId: 'asc', id: 'asc' });
+      return listPage(ctx, User, userFields(ctx, info), args, { sql: 't.site_id = ?', params: [siteId.toLowerCase()] }, BY_USERID);
     },
     siteUser: async (_: unknown, { siteId, userId }: { siteId: string; userId: string }, ctx: AppContext) => {
       await loadSite(ctx, siteId);
@@ -72,7 +73,7 @@ export const siteResolvers = {
     },
     updateSite: async (_: unknown, { id, input }: { id: string; input: Input }, ctx: AppContext) => {
       await ctx.requireAdmin();
-      const site = await loadSite(ctx, id);
+      const site = await editable(ctx, Site, id, 'Site');
       // `type` is the .NET client's spelling of siteType.
       const change = textChanges({ ...input, siteType: input.siteType ?? input.type }, { name: 256, description: 4000, siteType: 64 });
       if (change.siteType !== undefined && change.siteType.trim() === '') delete change.siteType;
@@ -82,7 +83,7 @@ export const siteResolvers = {
     },
     deleteSite: async (_: unknown, { id }: { id: string }, ctx: AppContext) => {
       await ctx.requireAdmin();
-      const site = await loadSite(ctx, id);
+      const site = await editable(ctx, Site, id, 'Site');
       if ((await ctx.em.count(User, { siteId: site.id })) > 0) {
         throw conflict(`Site '${site.name}' still has users: move them to another site first.`);
       }
@@ -92,7 +93,7 @@ export const siteResolvers = {
     },
     changeUserSite: async (_: unknown, { input }: { input: Input }, ctx: AppContext) => {
       await ctx.requireAdmin();
-      const user = await loadUser(ctx, requireGuid(input.userId, 'userId'));
+      const user = await editable(ctx, User, requireGuid(input.userId, 'userId'), 'User');
       const siteId = requireGuid(input.newSiteId, 'newSiteId');
       await assertSiteExists(ctx.em, siteId);
       user.siteId = siteId;
@@ -101,7 +102,7 @@ export const siteResolvers = {
     },
     changeGroupSite: async (_: unknown, { input }: { input: Input }, ctx: AppContext) => {
       await ctx.requireAdmin();
-      const group = await loadGroup(ctx, requireGuid(input.groupId, 'groupId'));
+      const group = await editable(ctx, Group, requireGuid(input.groupId, 'groupId'), 'Group');
       const siteId = requireGuid(input.newSiteId, 'newSiteId');
       await assertSiteExists(ctx.em, siteId);
       group.siteId = siteId;

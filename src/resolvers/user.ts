@@ -1,14 +1,15 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { GraphQLResolveInfo } from 'graphql';
 import type { AppContext } from '../context.js';
-import { GroupMember, RefreshToken, User, UserSupervisor, WebToken } from '../entities/index.js';
+import { RefreshToken, User, UserSupervisor, WebToken } from '../entities/index.js';
 import { badRequest, forbidden, notFound, unauthorized } from '../errors.js';
 import { newId, ZERO_GUID } from '../ids.js';
 import { hashPassword, verifyPassword } from '../auth/passwords.js';
 import { signAccessToken } from '../auth/jwt.js';
 import { assertSiteExists, assertUserIdFree, checkPassword, createUser } from '../domain/users.js';
 import { guidOrUnset, maxLength, optionalString, requireGuid, requireString, uniquely } from '../domain/validate.js';
-import { listPage, queryFieldMap, type ListArgs } from './lists.js';
+import { BY_NAME, BY_USERID, listPage, queryFieldMap, type ListArgs } from './lists.js';
+import { ALL, editable } from './rows.js';
 import { groupFields } from './group.js';
 import { loadSite } from './site.js';
 import { Group } from '../entities/index.js';
@@ -25,6 +26,9 @@ export async function loadUser(ctx: AppContext, id: string): Promise<User> {
   if (!user) throw notFound(`User '${id}' was not found.`);
   return user;
 }
+
+/** A managed user for a write; the all-zero GUID names the caller here too. */
+const editUser = (ctx: AppContext, id: string) => editable(ctx, User, id === ZERO_GUID ? ctx.caller.userId : id, 'User');
 
 const page = <T>(items: Promise<T[]>) => ({ items: () => items, totalRecords: async () => (await items).length });
 
@@ -126,13 +130,13 @@ export const userResolvers = {
   },
   Query: {
     users: (_: unknown, args: ListArgs, ctx: AppContext, info: GraphQLResolveInfo) =>
-      listPage(ctx, User, userFields(ctx, info), args, {}, { userId: 'asc', id: 'asc' }),
+      listPage(ctx, User, userFields(ctx, info), args, ALL, BY_USERID),
     me: (_: unknown, __: unknown, ctx: AppContext) => loadUser(ctx, ZERO_GUID),
     user: (_: unknown, { id }: { id: string }, ctx: AppContext) => loadUser(ctx, id),
     userGroups: async (_: unknown, { userId, ...args }: ListArgs & { userId: string }, ctx: AppContext, info: GraphQLResolveInfo) => {
       const user = await loadUser(ctx, userId);
-      const memberships = ctx.em.createQueryBuilder(GroupMember, 'm').select('m.group_id').where({ userId: user.id, tenantId: ctx.tenantId });
-      return listPage(ctx, Group, groupFields(ctx, info), args, { id: { $in: memberships.getKnexQuery() } }, { name: 'asc', id: 'asc' });
+      const memberships = { sql: 't.id in (select m.group_id from group_member m where m.tenant_id = t.tenant_id and m.user_id = ?)', params: [user.id] };
+      return listPage(ctx, Group, groupFields(ctx, info), args, memberships, BY_NAME);
     },
     userSupervisors: async (_: unknown, { userId }: { userId: string }, ctx: AppContext) =>
       page(ctx.loaders.supervisorsByUser.load((await loadUser(ctx, userId)).id)),
@@ -170,7 +174,7 @@ export const userResolvers = {
       return newUser(ctx, siteId.toLowerCase(), input);
     },
     updateUser: async (_: unknown, { id, input }: { id: string; input: Input }, ctx: AppContext) => {
-      const user = await loadUser(ctx, id);
+      const user = await editUser(ctx, id);
       if (!(await ctx.isAdmin())) {
         await ctx.requireSelfOrAdmin(user.id);
         const denied = Object.keys(input).filter((k) => !SELF_EDITABLE.has(k));
@@ -182,7 +186,7 @@ export const userResolvers = {
     },
     updateSiteUser: async (_: unknown, a: { siteId: string; userId: string; input: Input }, ctx: AppContext) => {
       await ctx.requireAdmin();
-      const user = await loadUser(ctx, a.userId);
+      const user = await editUser(ctx, a.userId);
       if (user.siteId !== a.siteId.toLowerCase()) throw notFound(`User '${a.userId}' was not found in site '${a.siteId}'.`);
       const siteId = guidOrUnset(a.input.siteId, 'siteId');
       if (siteId && siteId !== user.siteId) {
@@ -193,13 +197,13 @@ export const userResolvers = {
     },
     deleteUser: async (_: unknown, { id }: { id: string }, ctx: AppContext) => {
       await ctx.requireAdmin();
-      const user = await loadUser(ctx, id);
+      const user = await editUser(ctx, id);
       if (user.id === ctx.caller.userId) throw badRequest('You cannot delete your own account.');
       await ctx.em.remove(user).flush();
       return true;
     },
     changeUserPassword: async (_: unknown, { id, input }: { id: string; input: Input }, ctx: AppContext) => {
-      const user = await loadUser(ctx, id);
+      const user = await editUser(ctx, id);
       await ctx.requireSelfOrAdmin(user.id);
       if (input.resetPassword === true) {
         throw badRequest('Password reset e-mails are not available on this service: send newPassword instead.');
@@ -209,7 +213,7 @@ export const userResolvers = {
     },
     changeUserId: async (_: unknown, { id, input }: { id: string; input: Input }, ctx: AppContext) => {
       await ctx.requireAdmin();
-      const user = await loadUser(ctx, id);
+      const user = await editUser(ctx, id);
       requireString(input, 'userId');
       return updateUser(ctx, user, { userid: input.userId });
     },
