@@ -2,15 +2,17 @@
 import { createYoga, type Plugin, type YogaServerInstance } from 'graphql-yoga';
 import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
 import { EnvelopArmorPlugin } from '@escape.tech/graphql-armor';
-import { GraphQLError, type GraphQLSchema } from 'graphql';
+import type { GraphQLSchema } from 'graphql';
 import { buildContext, type Services } from './context.js';
 import { buildSchema } from './schema.js';
-import { appToGraphQL, findAppError, unexpected } from './graphql-errors.js';
+import { appToGraphQL, findAppError } from './graphql-errors.js';
+import { mapError, useErrorMapping } from './use-error-mapping.js';
+import { randomUUID } from 'node:crypto';
 import { useRest, type RestInitialContext } from './rest/use-rest.js';
 import { useHealth } from './rest/use-health.js';
 import { useNoNul } from './use-no-nul.js';
 import { useRequestLog } from './rest/use-request-log.js';
-import { currentRequestId, requestIdOf } from './rest/request-id.js';
+import { requestIdOf } from './rest/request-id.js';
 import { dataTypesOf } from './resolvers/schema-info.js';
 
 export interface App {
@@ -39,21 +41,11 @@ export function createApp(services: Services): App {
         throw app ? appToGraphQL(app) : e;
       }
     },
-    maskedErrors: {
-      maskError(error, _message, isDev) {
-        const app = findAppError(error);
-        if (app) return appToGraphQL(app, error instanceof GraphQLError ? error : undefined);
-        const ge = error as GraphQLError;
-        // Errors GraphQL raised itself (validation, variable coercion) are safe to show; a variable
-        // that a scalar rejected (a bad UUID in a body) wraps the scalar's own GraphQLError.
-        if (ge instanceof GraphQLError && (!ge.originalError || ge.originalError instanceof GraphQLError)) return ge;
-        const requestId = currentRequestId();
-        services.log.error({ err: ge.originalError ?? error, requestId }, 'unexpected error');
-        return isDev ? ge : unexpected(requestId);
-      },
-    },
+    // Execution errors are mapped with their request id (useErrorMapping); this catches the rest.
+    maskedErrors: { maskError: (error) => mapError(error, randomUUID(), services.log) },
     plugins: [
       useRequestLog(services.log),
+      useErrorMapping(services.log),
       useHealth(services),
       useNoNul(),
       EnvelopArmorPlugin({

@@ -39,7 +39,26 @@ export async function signAccessToken(ring: KeyRing, s: JwtSettings, c: AccessCl
   return { token, expiresAt: new Date(exp * 1000), expiresIn: s.ttlSeconds };
 }
 
+/**
+ * Verified tokens, remembered until they expire: signature checks were the largest fixed cost of
+ * a read. Bounded; the oldest entries go first. A token is only ever cached after full verification.
+ */
+const verified = new WeakMap<KeyRing, Map<string, { claims: AccessClaims; exp: number }>>();
+const MAX_CACHED = 10_000;
+
 export async function verifyAccessToken(ring: KeyRing, s: JwtSettings, token: string): Promise<AccessClaims> {
+  let cache = verified.get(ring);
+  if (!cache) verified.set(ring, (cache = new Map()));
+  const hit = cache.get(token);
+  if (hit && hit.exp > Date.now() / 1000) return hit.claims;
+  if (hit) cache.delete(token);
+  const entry = await verifyUncached(ring, s, token);
+  if (cache.size >= MAX_CACHED) cache.delete(cache.keys().next().value!);
+  cache.set(token, entry);
+  return entry.claims;
+}
+
+async function verifyUncached(ring: KeyRing, s: JwtSettings, token: string): Promise<{ claims: AccessClaims; exp: number }> {
   try {
     const { payload } = await jwtVerify(
       token,
@@ -50,11 +69,11 @@ export async function verifyAccessToken(ring: KeyRing, s: JwtSettings, token: st
       },
       { issuer: s.issuer, audience: s.audience, algorithms: [ALG] },
     );
-    const { sub, tid, cid, adm } = payload as Record<string, unknown>;
-    if (typeof sub !== 'string' || typeof tid !== 'string' || typeof cid !== 'string') {
+    const { sub, tid, cid, adm, exp } = payload as Record<string, unknown>;
+    if (typeof sub !== 'string' || typeof tid !== 'string' || typeof cid !== 'string' || typeof exp !== 'number') {
       throw unauthorized('The access token is missing required claims.');
     }
-    return { userId: sub, tenantId: tid, clientId: cid, isAdmin: adm === true };
+    return { claims: { userId: sub, tenantId: tid, clientId: cid, isAdmin: adm === true }, exp };
   } catch (err) {
     if (err instanceof AppError) throw err;
     if (err instanceof joseErrors.JWTExpired) throw unauthorized('The access token has expired: request a new one.');

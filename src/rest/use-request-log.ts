@@ -13,6 +13,7 @@ export function useRequestLog(log: Logger): Plugin {
     onResponse({ request, response }) {
       const requestId = requestIdOf(request);
       response.headers.set('x-request-id', requestId);
+      if (!log.isLevelEnabled('info')) return;
       const start = started.get(request);
       const url = new URL(request.url);
       log.info(
