@@ -1,10 +1,11 @@
-/** Joins the SDL in schema/ with the resolvers; href and dataType come from @dataType. */
+/** Joins the SDL in schema/ with the resolvers; href and dataType come from @dataType, page fields from *Page types. */
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { makeExecutableSchema } from '@graphql-tools/schema';
 import { mergeResolvers } from '@graphql-tools/merge';
-import type { GraphQLSchema } from 'graphql';
+import { isObjectType, type GraphQLSchema } from 'graphql';
+import type { Page } from './resolvers/lists.js';
 import { dataTypesOf } from './resolvers/schema-info.js';
 import { groupResolvers } from './resolvers/group.js';
 import { metaResolvers } from './resolvers/meta.js';
@@ -27,12 +28,18 @@ export function buildSchema(): GraphQLSchema {
   const resolvers = mergeResolvers([scalarResolvers, metaResolvers, siteResolvers, groupResolvers, userResolvers]);
   // Two passes: the first schema tells which types carry @dataType; the second adds their resolvers.
   const plain = makeExecutableSchema({ typeDefs });
-  const envelopeFields: Record<string, Record<string, (o: { id: string }) => string>> = {};
+  const generated: Record<string, Record<string, (o: never) => unknown>> = {};
   for (const dt of dataTypesOf(plain).byTypeName.values()) {
-    envelopeFields[dt.typeName] = {
+    generated[dt.typeName] = {
       dataType: () => dt.name,
-      href: (o) => `~/${dt.path}/${o.id}`,
+      href: (o: { id: string }) => `~/${dt.path}/${o.id}`,
     };
   }
-  return makeExecutableSchema({ typeDefs, resolvers: mergeResolvers([resolvers, envelopeFields]) });
+  // Pages compute their items and total only when selected (see resolvers/lists.ts).
+  for (const type of Object.values(plain.getTypeMap())) {
+    if (isObjectType(type) && type.name.endsWith('Page') && type.getFields().items && type.getFields().totalRecords) {
+      generated[type.name] = { items: (p: Page<unknown>) => p.items(), totalRecords: (p: Page<unknown>) => p.totalRecords() };
+    }
+  }
+  return makeExecutableSchema({ typeDefs, resolvers: mergeResolvers([resolvers, generated]) });
 }

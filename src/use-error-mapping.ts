@@ -12,9 +12,10 @@ export function mapError(error: unknown, requestId: string, log: Logger): GraphQ
   const app = findAppError(error);
   if (app) return appToGraphQL(app, error instanceof GraphQLError ? error : undefined);
   const ge = error as GraphQLError;
-  // Validation and coercion errors (a scalar's own GraphQLError may be wrapped) are safe to show.
-  if (ge instanceof GraphQLError && (!ge.originalError || ge.originalError instanceof GraphQLError)) return ge;
   if (ge instanceof GraphQLError && ge.extensions?.code === 'INTERNAL_SERVER_ERROR') return ge;
+  // Errors without a path come from parsing, validation or variable coercion: the request was
+  // bad and the message says how. An error with a path and no AppError behind it is our fault.
+  if (ge instanceof GraphQLError && !ge.path) return ge;
   log.error({ err: ge?.originalError ?? error, requestId }, 'unexpected error');
   return unexpected(requestId);
 }

@@ -54,6 +54,8 @@ export interface Projection {
 /** Keeps href, dataType, the requested (or default) fields and the expanded relations. */
 export function project(record: Record<string, unknown>, dt: DataTypeInfo | undefined, p: Projection): Record<string, unknown> {
   if (!dt || record === null || typeof record !== 'object') return record;
+  // The common case keeps every key: no copy.
+  if (!p.fields && (p.all || dt.defaultFields.length === dt.availableFields.length)) return record;
   const keep = p.fields
     ? (k: string) => p.fields!.has(k.toLowerCase())
     : p.all
