@@ -6,14 +6,14 @@ import DataLoader from 'dataloader';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { EntityName } from '@mikro-orm/core';
 import { Group, Site, User } from '../entities/index.js';
-import { selectRows, sourceOf } from './rows.js';
+import { query, selectRows, sourceOf } from './rows.js';
 import { BY_NAME, BY_USERID } from './lists.js';
 
 type LoaderContext = { em: EntityManager; tenantId: string };
 
 function byId<T extends { id: string }>(ctx: LoaderContext, entity: EntityName<T>) {
   return new DataLoader<string, T | undefined>(async (ids) => {
-    const rows = await selectRows<T>(ctx, entity, { where: { sql: 't.id = any(array[?]::uuid[])', params: [[...ids]] } });
+    const rows = await selectRows<T>(ctx, entity, { where: { sql: 't.id = any(?::uuid[])', params: [[...ids]] } });
     const map = new Map(rows.map((r) => [r.id, r]));
     return ids.map((id) => map.get(id));
   });
@@ -33,7 +33,7 @@ function groupBy<T>(keys: readonly string[], rows: T[], keyOf: (r: T) => string)
 function byParent<T>(ctx: LoaderContext, entity: EntityName<T>, parentKey: keyof T & string, orderBy: string) {
   const column = () => sourceOf(ctx.em, entity).columns.get(parentKey)!;
   return new DataLoader<string, T[]>(async (ids) => {
-    const where = { sql: `${column()} = any(array[?]::uuid[])`, params: [[...ids]] };
+    const where = { sql: `${column()} = any(?::uuid[])`, params: [[...ids]] };
     const rows = await selectRows<T>(ctx, entity, { where, orderBy });
     return groupBy(ids, rows, (r) => r[parentKey] as string);
   });
@@ -53,9 +53,9 @@ function through<T extends object>(ctx: LoaderContext, entity: EntityName<T>, li
     const s = sourceOf(ctx.em, entity);
     const sql = `select ${s.select}, l.${link.parent} as "linkParent"
         from ${s.table} t join ${link.table} l on l.${link.target} = t.id and l.tenant_id = t.tenant_id
-       where l.tenant_id = ? and l.${link.parent} = any(array[?]::uuid[])
+       where l.tenant_id = ? and l.${link.parent} = any(?::uuid[])
        order by ${orderBy}`;
-    const rows = await ctx.em.getConnection().execute<(T & { linkParent?: string })[]>(sql, [ctx.tenantId, [...ids]]);
+    const rows = await query<T & { linkParent?: string }>(ctx.em, sql, [ctx.tenantId, [...ids]]);
     return groupBy(ids, rows, (r) => r.linkParent!).map((list) =>
       list.map(({ linkParent: _, ...row }) => row as T),
     );
