@@ -13,6 +13,7 @@
  */
 import http from 'node:http';
 import pg from 'pg';
+import { serveAsChild } from './child-server.js';
 import { importJWK, jwtVerify, type CryptoKey, type JWK } from 'jose';
 
 const ZERO_GUID = '00000000-0000-0000-0000-000000000000';
@@ -208,20 +209,7 @@ async function main() {
     const { rows } = await pool.query<{ kid: string; public_jwk: JWK }>('select kid, public_jwk from signing_key');
     for (const r of rows) keys.set(r.kid, (await importJWK(r.public_jwk, 'EdDSA')) as CryptoKey);
   }
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  let stopping = false;
-  const stop = async () => {
-    if (stopping) return;
-    stopping = true;
-    server.closeAllConnections();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
-    await pool.end();
-    process.exit(0);
-  };
-  process.on('SIGTERM', () => void stop());
-  process.on('SIGINT', () => void stop());
-  process.on('disconnect', () => void stop());
-  process.send?.({ port: (server.address() as { port: number }).port });
+  await serveAsChild(server, () => pool.end());
 }
 
 main().catch((e) => {

@@ -5,6 +5,7 @@
  * Env: DATABASE_URL (required), LOG_LEVEL, DB_POOL_SIZE and the rest of src/config.ts.
  */
 import http from 'node:http';
+import { serveAsChild } from './child-server.js';
 import { createApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { openDatabase } from '../src/db/database.js';
@@ -19,22 +20,7 @@ async function main() {
   const app = createApp(services);
   const server = http.createServer(app.handle);
   server.keepAliveTimeout = 65_000;
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-
-  let stopping = false;
-  const stop = async () => {
-    if (stopping) return;
-    stopping = true;
-    server.closeAllConnections();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
-    await db.close();
-    // A normal exit, so that --cpu-prof writes its profile.
-    process.exit(0);
-  };
-  process.on('SIGTERM', () => void stop());
-  process.on('SIGINT', () => void stop());
-  process.on('disconnect', () => void stop());
-  process.send?.({ port: (server.address() as { port: number }).port });
+  await serveAsChild(server, () => db.close());
 }
 
 main().catch((e) => {

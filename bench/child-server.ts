@@ -1,0 +1,20 @@
+/** Lifecycle shared by the two benchmark servers: listen on loopback, report the port, stop on signal or parent exit. */
+import type http from 'node:http';
+
+export async function serveAsChild(server: http.Server, close: () => Promise<void>): Promise<void> {
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  let stopping = false;
+  const stop = async () => {
+    if (stopping) return;
+    stopping = true;
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await close();
+    // A normal exit, so that --cpu-prof writes its profile.
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void stop());
+  process.on('SIGINT', () => void stop());
+  process.on('disconnect', () => void stop());
+  process.send?.({ port: (server.address() as { port: number }).port });
+}
