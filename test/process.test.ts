@@ -86,11 +86,22 @@ describe('npm start on the embedded database', () => {
     const logLines = out.split('\n').filter((l) => l.startsWith('{'));
     expect(logLines.length).toBeGreaterThan(0);
     for (const l of logLines) expect(l).not.toContain(creds.client_secret);
+
+    // The CLI joins the embedded database the server is running on: its tenant logs in at once.
+    const cliEnv = { ...process.env, NODE_OPTIONS: '', DATA_DIR: dataDir, DATABASE_URL: '' };
+    const made = await run(process.execPath, [path.join(ROOT, 'bin', 'quire.js'), 'tenant', 'create', '--customer', 'live', '--database', 'db', '--admin', 'ops', '--password', 'pw-live', '--json'], { env: cliEnv });
+    const live = JSON.parse(made.stdout);
+    expect((await login(first.port, { client_id: live.clientId, client_secret: live.clientSecret, username: 'ops', password: 'pw-live' })).status).toBe(200);
     expect(await stop(first)).toBe(0);
+
+    // With the server stopped, the CLI starts (and stops) the embedded database by itself.
+    const later = await run(process.execPath, [path.join(ROOT, 'bin', 'quire.js'), 'user', 'create', '--customer', 'live', '--database', 'db', '--userid', 'second', '--password', 'pw-2', '--json'], { env: cliEnv });
+    expect(JSON.parse(later.stdout)).toMatchObject({ userid: 'second' });
 
     const second = await startServer({ DATA_DIR: dataDir });
     expect(second.stdout()).not.toContain('client secret:');
     expect((await login(second.port, creds)).status).toBe(200);
+    expect((await login(second.port, { client_id: live.clientId, client_secret: live.clientSecret, username: 'second', password: 'pw-2' })).status).toBe(200);
     expect(await stop(second, 'SIGINT')).toBe(0);
   }, 120_000);
 });

@@ -51,11 +51,6 @@ export const metaResolvers = {
       }
       return describe(dt);
     },
-    configuration: () => ({
-      isEnabled: false,
-      apiUrl: null,
-      formsApiUrl: null,
-      studioApiUrl: null,
-    }),
+    configuration: () => ({ isEnabled: false }),
   },
 };

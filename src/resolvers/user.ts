@@ -83,8 +83,8 @@ async function updateUser(ctx: AppContext, user: User, input: Input): Promise<Us
   return user;
 }
 
-/** What users may change on their own account through PUT users/{id} (the Node client's profile edit). */
-const SELF_EDITABLE = new Set(['firstName', 'middleInitial', 'lastName', 'emailaddress', 'newPassword', 'oldPassword']);
+/** Ordinary users change only their own password, also through PUT users/{id} (as the Node client does). */
+const SELF_EDITABLE = new Set(['newPassword', 'oldPassword']);
 
 /** Other sessions end with a password change: their refresh tokens stop working. */
 async function revokeRefreshTokens(ctx: AppContext, userId: string) {
