@@ -11,6 +11,7 @@ import { TENANT_FILTER } from './entities/tenant-filter.js';
 import { forbidden, unauthorized } from './errors.js';
 import type { Logger } from './log.js';
 import { createLoaders, type Loaders } from './resolvers/loaders.js';
+import type { Reader } from './resolvers/rows.js';
 import type { TenantDirectory } from './tenancy/tenant-directory.js';
 import { isAdmin } from './auth/roles.js';
 
@@ -34,7 +35,9 @@ export interface AppContext {
   requestId: string;
   caller: Caller;
   tenantId: string;
-  em: EntityManager;
+  /** A fork with the tenant filter set, made on first use (writes); reads go through `reader`. */
+  readonly em: EntityManager;
+  reader: Reader;
   loaders: Loaders;
   /** Whether the caller is a tenant administrator now (re-checked in the database, once per request). */
   isAdmin(): Promise<boolean>;
@@ -73,19 +76,29 @@ export async function buildContext(
       own.databaseAlias.toLowerCase() === tenantPath.databaseAlias.toLowerCase();
     if (!same) throw forbidden('This access token belongs to another customer database.');
   }
-  const em = services.orm.em.fork({ useContext: false });
-  em.setFilterParams(TENANT_FILTER, { id: claims.tenantId });
+  let em: EntityManager | undefined;
+  const fork = () => {
+    if (!em) {
+      em = services.orm.em.fork({ useContext: false });
+      em.setFilterParams(TENANT_FILTER, { id: claims.tenantId });
+    }
+    return em;
+  };
+  const reader: Reader = { em: services.orm.em, tenantId: claims.tenantId };
   const caller: Caller = { ...claims, token };
   let adminChecked: Promise<boolean> | undefined;
-  const adminNow = () => (adminChecked ??= caller.isAdmin ? isAdmin(em, caller.userId) : Promise.resolve(false));
+  const adminNow = () => (adminChecked ??= caller.isAdmin ? isAdmin(reader.em, claims.tenantId, caller.userId) : Promise.resolve(false));
   return {
     services,
     request,
     requestId,
     caller,
     tenantId: claims.tenantId,
-    em,
-    loaders: createLoaders({ em, tenantId: claims.tenantId }),
+    get em() {
+      return fork();
+    },
+    reader,
+    loaders: createLoaders(reader),
     isAdmin: adminNow,
     async requireAdmin() {
       if (!(await adminNow())) {

@@ -65,7 +65,7 @@ async function issue(services: Services, em: EntityManager, tenantId: string, us
     userId,
     tenantId,
     clientId,
-    isAdmin: await isAdmin(em, userId),
+    isAdmin: await isAdmin(em, tenantId, userId),
   });
   const refresh = `${tenantId}.${randomSecret()}`;
   em.create(RefreshToken, {

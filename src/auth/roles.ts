@@ -1,11 +1,9 @@
 /** Roles: a tenant administrator is an enabled member of the tenant's Administrators group. */
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { TENANT_FILTER } from '../entities/tenant-filter.js';
 
 export const ADMIN_GROUP = 'Administrators';
 
-export async function isAdmin(em: EntityManager, userId: string): Promise<boolean> {
-  const tenantId = (em.getFilterParams(TENANT_FILTER) as { id: string }).id;
+export async function isAdmin(em: EntityManager, tenantId: string, userId: string): Promise<boolean> {
   const rows = await em.getConnection().execute(
     `select 1 from group_member m
        join user_group g on g.id = m.group_id and g.tenant_id = m.tenant_id

@@ -54,7 +54,7 @@ export function queryFieldMap(
   if (cached) return cached;
   const dt = dataTypesOf(info.schema).byTypeName.get(typeName);
   if (!dt) throw new Error(`${typeName} is not a data type`);
-  const meta = ctx.em.getMetadata().get(entity as never);
+  const meta = ctx.reader.em.getMetadata().get(entity as never);
   const map = new Map<string, { sql: string; type: ReturnType<typeof dt.scalarTypes.get> & string }>();
   for (const [field, type] of dt.scalarTypes) {
     const prop = meta.properties[(renames[field] ?? field) as never] as { fieldNames?: string[] } | undefined;
@@ -79,7 +79,7 @@ export function listPage<T extends object>(
   const { limit, offset } = paging(ctx, args);
   const q = compileQText(args.q ?? undefined, fields);
   return {
-    items: () => selectRows<T>(ctx, entity, { where, q, orderBy, limit, offset }),
-    totalRecords: () => countRows(ctx, entity, { where, q }),
+    items: () => selectRows<T>(ctx.reader, entity, { where, q, orderBy, limit, offset }),
+    totalRecords: () => countRows(ctx.reader, entity, { where, q }),
   };
 }

@@ -3,15 +3,13 @@
  * statement per relation, never N. Membership relations join in SQL so they stay one statement.
  */
 import DataLoader from 'dataloader';
-import type { EntityManager } from '@mikro-orm/postgresql';
 import type { EntityName } from '@mikro-orm/core';
 import { Group, Site, User } from '../entities/index.js';
-import { query, selectRows, sourceOf } from './rows.js';
+import { query, selectRows, sourceOf, type Reader } from './rows.js';
 import { BY_NAME, BY_USERID } from './lists.js';
 
-type LoaderContext = { em: EntityManager; tenantId: string };
 
-function byId<T extends { id: string }>(ctx: LoaderContext, entity: EntityName<T>) {
+function byId<T extends { id: string }>(ctx: Reader, entity: EntityName<T>) {
   return new DataLoader<string, T | undefined>(async (ids) => {
     const rows = await selectRows<T>(ctx, entity, { where: { sql: 't.id = any(?::uuid[])', params: [[...ids]] } });
     const map = new Map(rows.map((r) => [r.id, r]));
@@ -30,7 +28,7 @@ function groupBy<T>(keys: readonly string[], rows: T[], keyOf: (r: T) => string)
   return keys.map((k) => map.get(k) ?? []);
 }
 
-function byParent<T>(ctx: LoaderContext, entity: EntityName<T>, parentKey: keyof T & string, orderBy: string) {
+function byParent<T>(ctx: Reader, entity: EntityName<T>, parentKey: keyof T & string, orderBy: string) {
   const column = () => sourceOf(ctx.em, entity).columns.get(parentKey)!;
   return new DataLoader<string, T[]>(async (ids) => {
     const where = { sql: `${column()} = any(?::uuid[])`, params: [[...ids]] };
@@ -48,7 +46,7 @@ interface Link {
 
 /** Rows of `entity` reached through a link table, batched by the link's parent column: one statement. */
 /** Rows of `entity` reached through a link table, batched by the link's parent column: one statement. */
-function through<T extends object>(ctx: LoaderContext, entity: EntityName<T>, link: Link, orderBy: string) {
+function through<T extends object>(ctx: Reader, entity: EntityName<T>, link: Link, orderBy: string) {
   return new DataLoader<string, T[]>(async (ids) => {
     const s = sourceOf(ctx.em, entity);
     const sql = `select ${s.select}, l.${link.parent} as "linkParent"
@@ -68,21 +66,21 @@ const SUPERVISORS: Link = { table: 'user_supervisor', target: 'supervisor_id', p
 const SUPERVISEES: Link = { table: 'user_supervisor', target: 'user_id', parent: 'supervisor_id' };
 
 const factories = {
-  site: (c: LoaderContext) => byId(c, Site),
-  group: (c: LoaderContext) => byId(c, Group),
-  user: (c: LoaderContext) => byId(c, User),
-  groupsBySite: (c: LoaderContext) => byParent(c, Group, 'siteId', BY_NAME),
-  usersBySite: (c: LoaderContext) => byParent(c, User, 'siteId', BY_USERID),
-  usersByGroup: (c: LoaderContext) => through(c, User, MEMBER_USERS, BY_USERID),
-  groupsByUser: (c: LoaderContext) => through(c, Group, MEMBER_GROUPS, BY_NAME),
-  supervisorsByUser: (c: LoaderContext) => through(c, User, SUPERVISORS, BY_USERID),
-  superviseesByUser: (c: LoaderContext) => through(c, User, SUPERVISEES, BY_USERID),
+  site: (c: Reader) => byId(c, Site),
+  group: (c: Reader) => byId(c, Group),
+  user: (c: Reader) => byId(c, User),
+  groupsBySite: (c: Reader) => byParent(c, Group, 'siteId', BY_NAME),
+  usersBySite: (c: Reader) => byParent(c, User, 'siteId', BY_USERID),
+  usersByGroup: (c: Reader) => through(c, User, MEMBER_USERS, BY_USERID),
+  groupsByUser: (c: Reader) => through(c, Group, MEMBER_GROUPS, BY_NAME),
+  supervisorsByUser: (c: Reader) => through(c, User, SUPERVISORS, BY_USERID),
+  superviseesByUser: (c: Reader) => through(c, User, SUPERVISEES, BY_USERID),
 };
 
 export type Loaders = { readonly [K in keyof typeof factories]: ReturnType<(typeof factories)[K]> };
 
 /** Loaders are made on first use: most requests touch one or two of them. */
-export function createLoaders(ctx: LoaderContext): Loaders {
+export function createLoaders(ctx: Reader): Loaders {
   const made: Partial<Record<keyof Loaders, unknown>> = {};
   const loaders = {} as Loaders;
   for (const key of Object.keys(factories) as (keyof Loaders)[]) {

@@ -9,6 +9,12 @@ import type { EntityName } from '@mikro-orm/core';
 import type { AppContext } from '../context.js';
 import { notFound } from '../errors.js';
 
+/** What a read needs: the shared (unforked) EntityManager for its pool and metadata, and the tenant. */
+export interface Reader {
+  em: EntityManager;
+  tenantId: string;
+}
+
 export interface Source {
   table: string;
   /** `t.col as "prop", ...` for every stored, non-hidden property. */
@@ -57,7 +63,7 @@ export interface RowQuery {
   offset?: number;
 }
 
-function conditions(ctx: Pick<AppContext, 'tenantId'>, r: RowQuery): Where {
+function conditions(ctx: Reader, r: RowQuery): Where {
   const parts = ['t.tenant_id = ?'];
   const params: unknown[] = [ctx.tenantId];
   for (const w of [r.where, r.q]) {
@@ -78,7 +84,7 @@ export async function query<T>(em: EntityManager, sql: string, params: unknown[]
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-export async function selectRows<T>(ctx: Pick<AppContext, 'tenantId' | 'em'>, entity: EntityName<any>, r: RowQuery): Promise<T[]> {
+export async function selectRows<T>(ctx: Reader, entity: EntityName<any>, r: RowQuery): Promise<T[]> {
   const s = sourceOf(ctx.em, entity);
   const c = conditions(ctx, r);
   let sql = `select ${s.select} from ${s.table} t where ${c.sql}`;
@@ -91,7 +97,7 @@ export async function selectRows<T>(ctx: Pick<AppContext, 'tenantId' | 'em'>, en
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-export async function countRows(ctx: Pick<AppContext, 'tenantId' | 'em'>, entity: EntityName<any>, r: RowQuery): Promise<number> {
+export async function countRows(ctx: Reader, entity: EntityName<any>, r: RowQuery): Promise<number> {
   const s = sourceOf(ctx.em, entity);
   const c = conditions(ctx, r);
   const rows = await query<{ n: string }>(ctx.em, `select count(*) as n from ${s.table} t where ${c.sql}`, c.params);
