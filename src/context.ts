@@ -35,8 +35,11 @@ export interface AppContext {
   requestId: string;
   caller: Caller;
   tenantId: string;
-  /** A fork with the tenant filter set, made on first use (writes); reads go through `reader`. */
-  readonly em: EntityManager;
+  /**
+   * A fork with the tenant filter set, made on first call (writes); reads go through `reader`.
+   * A method, not a getter: the GraphQL context is copied per request, which would read a getter.
+   */
+  em(): EntityManager;
   reader: Reader;
   loaders: Loaders;
   /** Whether the caller is a tenant administrator now (re-checked in the database, once per request). */
@@ -94,9 +97,7 @@ export async function buildContext(
     requestId,
     caller,
     tenantId: claims.tenantId,
-    get em() {
-      return fork();
-    },
+    em: fork,
     reader,
     loaders: createLoaders(reader),
     isAdmin: adminNow,

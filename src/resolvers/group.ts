@@ -22,7 +22,7 @@ export async function loadGroup(ctx: AppContext, id: string): Promise<Group> {
 }
 
 async function assertNameFree(ctx: AppContext, name: string, exceptId?: string) {
-  const taken = await ctx.em.findOne(Group, { name: { $ilike: escapeLike(name) } }, { fields: ['id'] });
+  const taken = await ctx.em().findOne(Group, { name: { $ilike: escapeLike(name) } }, { fields: ['id'] });
   if (taken && taken.id !== exceptId) throw conflict(`A group named '${name}' already exists.`);
 }
 
@@ -30,10 +30,10 @@ async function createGroup(ctx: AppContext, input: Input, siteId: string | undef
   await ctx.requireAdmin();
   const name = maxLength(requireString(input, 'name').trim(), 256, 'name');
   const description = maxLength(requireString(input, 'description'), 4000, 'description');
-  if (siteId) await assertSiteExists(ctx.em, siteId);
+  if (siteId) await assertSiteExists(ctx.em(), siteId);
   await assertNameFree(ctx, name);
-  const group = ctx.em.create(Group, { id: newId(), tenantId: ctx.tenantId, siteId: siteId ?? null, name, description });
-  await uniquely(`A group named '${name}'`, () => ctx.em.flush());
+  const group = ctx.em().create(Group, { id: newId(), tenantId: ctx.tenantId, siteId: siteId ?? null, name, description });
+  await uniquely(`A group named '${name}'`, () => ctx.em().flush());
   return group;
 }
 
@@ -43,7 +43,7 @@ const isAdminGroup = (g: Group) => g.name.toLowerCase() === ADMIN_GROUP.toLowerC
 
 async function assertNotLastAdmin(ctx: AppContext, group: Group, leaving: number) {
   if (!isAdminGroup(group)) return;
-  const members = await ctx.em.count(GroupMember, { groupId: group.id });
+  const members = await ctx.em().count(GroupMember, { groupId: group.id });
   if (members - leaving < 1) throw conflict(`The ${ADMIN_GROUP} group must keep at least one member.`);
 }
 
@@ -54,7 +54,7 @@ async function updateGroup(ctx: AppContext, group: Group, input: Input) {
   }
   if (change.name !== undefined) await assertNameFree(ctx, change.name, group.id);
   Object.assign(group, change);
-  await uniquely(`A group named '${group.name}'`, () => ctx.em.flush());
+  await uniquely(`A group named '${group.name}'`, () => ctx.em().flush());
   return group;
 }
 
@@ -64,7 +64,7 @@ async function addMembers(ctx: AppContext, groupId: string, userIds: string[]) {
   const users = await ctx.loaders.user.loadMany(userIds);
   const missing = userIds.filter((_, i) => !users[i] || users[i] instanceof Error);
   if (missing.length) throw notFound(`User ${missing.map((m) => `'${m}'`).join(', ')} was not found.`);
-  await ctx.em.getConnection().execute(
+  await ctx.em().getConnection().execute(
     `insert into group_member (group_id, user_id, tenant_id)
        select ?, u, ? from unnest(array[?]::uuid[]) as u on conflict do nothing`,
     [group.id, ctx.tenantId, userIds],
@@ -101,7 +101,7 @@ export const groupResolvers = {
     groupUser: async (_: unknown, { groupId, userId }: { groupId: string; userId: string }, ctx: AppContext) => {
       const group = await loadGroup(ctx, groupId);
       const user = await loadUser(ctx, userId);
-      const member = await ctx.em.count(GroupMember, { groupId: group.id, userId: user.id });
+      const member = await ctx.em().count(GroupMember, { groupId: group.id, userId: user.id });
       if (!member) throw notFound(`User '${userId}' is not a member of group '${group.name}'.`);
       return user;
     },
@@ -129,8 +129,8 @@ export const groupResolvers = {
       await ctx.requireAdmin();
       const group = await editable(ctx, Group, id, 'Group');
       if (isAdminGroup(group)) throw conflict(`The ${ADMIN_GROUP} group cannot be deleted: it grants the administrator role.`);
-      await ctx.em.nativeDelete(GroupMember, { groupId: group.id });
-      await ctx.em.remove(group).flush();
+      await ctx.em().nativeDelete(GroupMember, { groupId: group.id });
+      await ctx.em().remove(group).flush();
       return true;
     },
     putGroupUser: (_: unknown, { groupId, userId }: { groupId: string; userId: string }, ctx: AppContext) =>
@@ -141,16 +141,16 @@ export const groupResolvers = {
       await ctx.requireAdmin();
       const group = await loadGroup(ctx, groupId);
       await assertNotLastAdmin(ctx, group, 1);
-      const removed = await ctx.em.nativeDelete(GroupMember, { groupId: group.id, userId: userId.toLowerCase() });
+      const removed = await ctx.em().nativeDelete(GroupMember, { groupId: group.id, userId: userId.toLowerCase() });
       if (!removed) throw notFound(`User '${userId}' is not a member of group '${group.name}'.`);
       return true;
     },
     removeGroupUserByName: async (_: unknown, a: { groupId: string; userName: string }, ctx: AppContext) => {
       await ctx.requireAdmin();
       const group = await loadGroup(ctx, a.groupId);
-      const user = await ctx.em.findOne(User, { userId: { $ilike: escapeLike(a.userName) } }, { fields: ['id'] });
+      const user = await ctx.em().findOne(User, { userId: { $ilike: escapeLike(a.userName) } }, { fields: ['id'] });
       if (user) await assertNotLastAdmin(ctx, group, 1);
-      const removed = user ? await ctx.em.nativeDelete(GroupMember, { groupId: group.id, userId: user.id }) : 0;
+      const removed = user ? await ctx.em().nativeDelete(GroupMember, { groupId: group.id, userId: user.id }) : 0;
       if (!removed) throw notFound(`User '${a.userName}' is not a member of group '${group.name}'.`);
       return true;
     },

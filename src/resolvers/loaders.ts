@@ -77,14 +77,22 @@ const factories = {
   superviseesByUser: (c: Reader) => through(c, User, SUPERVISEES, BY_USERID),
 };
 
-export type Loaders = { readonly [K in keyof typeof factories]: ReturnType<(typeof factories)[K]> };
+type Made = { [K in keyof typeof factories]: ReturnType<(typeof factories)[K]> };
+export type Loaders = Readonly<Made>;
 
-/** Loaders are made on first use: most requests touch one or two of them. */
-export function createLoaders(ctx: Reader): Loaders {
-  const made: Partial<Record<keyof Loaders, unknown>> = {};
-  const loaders = {} as Loaders;
-  for (const key of Object.keys(factories) as (keyof Loaders)[]) {
-    Object.defineProperty(loaders, key, { get: () => (made[key] ??= factories[key](ctx)) });
-  }
-  return loaders;
+/** Loaders are made on first use (most requests touch one or two); the getters live on the prototype. */
+class LoaderSet {
+  readonly made: Partial<Made> = {};
+  constructor(readonly reader: Reader) {}
+}
+for (const key of Object.keys(factories) as (keyof Made)[]) {
+  Object.defineProperty(LoaderSet.prototype, key, {
+    get(this: LoaderSet) {
+      return (this.made[key] ??= factories[key](this.reader) as never);
+    },
+  });
+}
+
+export function createLoaders(reader: Reader): Loaders {
+  return new LoaderSet(reader) as unknown as Loaders;
 }

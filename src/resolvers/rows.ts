@@ -106,7 +106,7 @@ export async function countRows(ctx: Reader, entity: EntityName<any>, r: RowQuer
 
 /** A managed entity for a write (change tracking and flush), or a 404 naming it. */
 export async function editable<T extends object>(ctx: AppContext, entity: EntityName<T>, id: string, what: string): Promise<T> {
-  const row = await ctx.em.findOne(entity, { id: id.toLowerCase() } as never);
+  const row = await ctx.em().findOne(entity, { id: id.toLowerCase() } as never);
   if (!row) throw notFound(`${what} '${id}' was not found.`);
   return row as T;
 }

@@ -61,14 +61,14 @@ export const siteResolvers = {
       const name = maxLength(requireString(input, 'name').trim(), 256, 'name');
       const description = maxLength(requireString(input, 'description'), 4000, 'description');
       const type = siteType(input);
-      const site = ctx.em.create(Site, {
+      const site = ctx.em().create(Site, {
         id: newId(),
         tenantId: ctx.tenantId,
         name,
         description,
         ...(type ? { siteType: type } : {}),
       });
-      await ctx.em.flush();
+      await ctx.em().flush();
       return site;
     },
     updateSite: async (_: unknown, { id, input }: { id: string; input: Input }, ctx: AppContext) => {
@@ -78,35 +78,35 @@ export const siteResolvers = {
       const change = textChanges({ ...input, siteType: input.siteType ?? input.type }, { name: 256, description: 4000, siteType: 64 });
       if (change.siteType !== undefined && change.siteType.trim() === '') delete change.siteType;
       Object.assign(site, change);
-      await ctx.em.flush();
+      await ctx.em().flush();
       return site;
     },
     deleteSite: async (_: unknown, { id }: { id: string }, ctx: AppContext) => {
       await ctx.requireAdmin();
       const site = await editable(ctx, Site, id, 'Site');
-      if ((await ctx.em.count(User, { siteId: site.id })) > 0) {
+      if ((await ctx.em().count(User, { siteId: site.id })) > 0) {
         throw conflict(`Site '${site.name}' still has users: move them to another site first.`);
       }
-      await ctx.em.nativeUpdate(Group, { siteId: site.id }, { siteId: null });
-      await ctx.em.remove(site).flush();
+      await ctx.em().nativeUpdate(Group, { siteId: site.id }, { siteId: null });
+      await ctx.em().remove(site).flush();
       return true;
     },
     changeUserSite: async (_: unknown, { input }: { input: Input }, ctx: AppContext) => {
       await ctx.requireAdmin();
       const user = await editable(ctx, User, requireGuid(input.userId, 'userId'), 'User');
       const siteId = requireGuid(input.newSiteId, 'newSiteId');
-      await assertSiteExists(ctx.em, siteId);
+      await assertSiteExists(ctx.em(), siteId);
       user.siteId = siteId;
-      await ctx.em.flush();
+      await ctx.em().flush();
       return user;
     },
     changeGroupSite: async (_: unknown, { input }: { input: Input }, ctx: AppContext) => {
       await ctx.requireAdmin();
       const group = await editable(ctx, Group, requireGuid(input.groupId, 'groupId'), 'Group');
       const siteId = requireGuid(input.newSiteId, 'newSiteId');
-      await assertSiteExists(ctx.em, siteId);
+      await assertSiteExists(ctx.em(), siteId);
       group.siteId = siteId;
-      await ctx.em.flush();
+      await ctx.em().flush();
       return group;
     },
   },

@@ -73,13 +73,13 @@ async function updateUser(ctx: AppContext, user: User, input: Input): Promise<Us
   if (password !== undefined) await setPassword(ctx, user, password);
   const userid = optionalString(input, 'userid')?.trim();
   if (userid && userid.toLowerCase() !== user.userId.toLowerCase()) {
-    await assertUserIdFree(ctx.em, maxLength(userid, 128, 'userid'), user.id);
+    await assertUserIdFree(ctx.em(), maxLength(userid, 128, 'userid'), user.id);
     Object.assign(changes, { userId: userid, name: userid });
   }
   if (user.id === ctx.caller.userId && changes.enabled === false) throw badRequest('You cannot disable your own account.');
   if (changes.enabled === false) await revokeRefreshTokens(ctx, user.id);
   Object.assign(user, changes);
-  await uniquely(`A user with the userid '${userid}'`, () => ctx.em.flush());
+  await uniquely(`A user with the userid '${userid}'`, () => ctx.em().flush());
   return user;
 }
 
@@ -88,7 +88,7 @@ const SELF_EDITABLE = new Set(['newPassword', 'oldPassword']);
 
 /** Other sessions end with a password change: their refresh tokens stop working. */
 async function revokeRefreshTokens(ctx: AppContext, userId: string) {
-  await ctx.em.nativeUpdate(RefreshToken, { userId, revokedAt: null }, { revokedAt: new Date() });
+  await ctx.em().nativeUpdate(RefreshToken, { userId, revokedAt: null }, { revokedAt: new Date() });
 }
 
 async function setPassword(ctx: AppContext, user: User, password: string) {
@@ -106,16 +106,16 @@ async function changePassword(ctx: AppContext, user: User, input: Input) {
     if (!(await verifyPassword(old, user.passwordHash))) throw forbidden('The old password is not correct.');
   }
   await setPassword(ctx, user, newPassword);
-  await ctx.em.flush();
+  await ctx.em().flush();
 }
 
 async function newUser(ctx: AppContext, siteId: string | undefined, input: Input) {
   await ctx.requireAdmin();
   if (!siteId) throw badRequest("The mandatory field 'siteId' is missing.");
-  const user = await createUser(ctx.em, ctx.tenantId, siteId, input);
+  const user = await createUser(ctx.em(), ctx.tenantId, siteId, input);
   if (input.mustChangePassword === true) {
     Object.assign(user, { passwordExpires: new Date(), passwordNeverExpires: false });
-    await ctx.em.flush();
+    await ctx.em().flush();
   }
   return user;
 }
@@ -150,8 +150,8 @@ export const userResolvers = {
       if (wanted <= 0) throw badRequest('expiration must be in the future.');
       const expires = new Date(now + Math.min(wanted, MAX_WEB_TOKEN_TTL_MS));
       const token = randomUUID();
-      ctx.em.create(WebToken, { id: newId(), tenantId: ctx.tenantId, tokenHash: hashToken(token), userId: user.id, expiresAt: expires });
-      await ctx.em.flush();
+      ctx.em().create(WebToken, { id: newId(), tenantId: ctx.tenantId, tokenHash: hashToken(token), userId: user.id, expiresAt: expires });
+      await ctx.em().flush();
       return { webToken: token, expires };
     },
     getJwt: async (_: unknown, { audience }: { audience?: string | null }, ctx: AppContext) => {
@@ -190,7 +190,7 @@ export const userResolvers = {
       if (user.siteId !== a.siteId.toLowerCase()) throw notFound(`User '${a.userId}' was not found in site '${a.siteId}'.`);
       const siteId = guidOrUnset(a.input.siteId, 'siteId');
       if (siteId && siteId !== user.siteId) {
-        await assertSiteExists(ctx.em, siteId);
+        await assertSiteExists(ctx.em(), siteId);
         user.siteId = siteId;
       }
       return updateUser(ctx, user, a.input);
@@ -199,7 +199,7 @@ export const userResolvers = {
       await ctx.requireAdmin();
       const user = await editUser(ctx, id);
       if (user.id === ctx.caller.userId) throw badRequest('You cannot delete your own account.');
-      await ctx.em.remove(user).flush();
+      await ctx.em().remove(user).flush();
       return true;
     },
     changeUserPassword: async (_: unknown, { id, input }: { id: string; input: Input }, ctx: AppContext) => {
@@ -222,12 +222,12 @@ export const userResolvers = {
       const user = await loadUser(ctx, userId);
       const supervisor = await loadUser(ctx, requireGuid(input.supervisorId, 'supervisorId'));
       if (supervisor.id === user.id) throw badRequest('A user cannot supervise themselves.');
-      await ctx.em.upsert(UserSupervisor, { userId: user.id, supervisorId: supervisor.id, tenantId: ctx.tenantId });
+      await ctx.em().upsert(UserSupervisor, { userId: user.id, supervisorId: supervisor.id, tenantId: ctx.tenantId });
       return user;
     },
     removeUserSupervisor: async (_: unknown, a: { userId: string; supervisorId: string }, ctx: AppContext) => {
       await ctx.requireAdmin();
-      const removed = await ctx.em.nativeDelete(UserSupervisor, { userId: a.userId.toLowerCase(), supervisorId: a.supervisorId.toLowerCase() });
+      const removed = await ctx.em().nativeDelete(UserSupervisor, { userId: a.userId.toLowerCase(), supervisorId: a.supervisorId.toLowerCase() });
       if (!removed) throw notFound(`User '${a.supervisorId}' does not supervise '${a.userId}'.`);
       return true;
     },
