@@ -18,15 +18,14 @@ export interface SofaEndpoint {
 }
 
 /**
- * The internal SOFA route of each root field: `/<Type.field>/:param...` with the method and path
- * parameters of the first table row naming it. Legacy paths may overlap (`/meta` twice); these never do.
+ * The internal SOFA route of each root field: `/<Type.field>` with the method of the first table
+ * row naming it. Legacy paths may overlap (`/meta` twice); these never do. They are static (every
+ * argument travels in the query string), so SOFA's router finds them by exact match.
  */
 export function sofaEndpoints(): Map<string, SofaEndpoint> {
   const out = new Map<string, SofaEndpoint>();
   for (const r of routes) {
-    if (!isSofaRoute(r) || out.has(r.field)) continue;
-    const params = r.path.split('/').filter((s) => s.startsWith(':'));
-    out.set(r.field, { method: r.method, path: ['', r.field, ...params].join('/') });
+    if (isSofaRoute(r) && !out.has(r.field)) out.set(r.field, { method: r.method, path: `/${r.field}` });
   }
   return out;
 }

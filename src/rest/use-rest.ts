@@ -100,17 +100,13 @@ export function useRest(services: Services, schema: GraphQLSchema, dataTypes: Da
     const args = new Map(info.field.args.map((a) => [a.name, a]));
 
     const body = route.body ? await requestBody(request, route.body, args.get(route.body)!) : undefined;
+    // Path parameters and query parameters both become SOFA query arguments.
     const query = new URLSearchParams();
     for (const a of info.field.args) {
-      if (a.name === route.body || endpoint.path.split('/').includes(`:${a.name}`)) continue;
-      const v = queryParam(url.searchParams, a.name);
-      if (v !== undefined && v !== '') query.set(a.name, checkArg(a, v, 'query parameter'));
-    }
-    let path = endpoint.path;
-    for (const [name, value] of Object.entries(m.params)) {
-      const a = args.get(name);
-      if (a) checkArg(a, value, 'path segment');
-      path = path.replace(`:${name}`, encodeURIComponent(value));
+      if (a.name === route.body) continue;
+      const fromPath = m.params[a.name];
+      const v = fromPath ?? queryParam(url.searchParams, a.name);
+      if (v !== undefined && v !== '') query.set(a.name, checkArg(a, v, fromPath === undefined ? 'query parameter' : 'path segment'));
     }
 
     const initial: RestInitialContext & Record<string, unknown> = { request, requestId, restTenant: m.tenant };
@@ -120,7 +116,7 @@ export function useRest(services: Services, schema: GraphQLSchema, dataTypes: Da
     ctx.rest = { recordType: info.recordType, relations: projection.relations, dropTotal: !route.paged };
     executors.set(ctx, enveloped.execute);
 
-    const internal = new Request(`http://sofa.internal${SOFA_BASE}${path}${query.size ? `?${query}` : ''}`, {
+    const internal = new Request(`http://sofa.internal${SOFA_BASE}${endpoint.path}${query.size ? `?${query}` : ''}`, {
       method: endpoint.method,
       headers: body ? { 'content-type': 'application/json' } : {},
       body: body ? JSON.stringify(body) : undefined,
