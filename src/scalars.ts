@@ -1,6 +1,26 @@
-/** Scalars: UUID and JSON from graphql-scalars; DateTime renders UTC without a zone designator. */
+/**
+ * Scalars: JSON from graphql-scalars; UUID checked on input only (output comes from uuid columns,
+ * and validating thousands of ids per page showed in profiles); DateTime renders UTC without a
+ * zone designator.
+ */
 import { GraphQLError, GraphQLScalarType, Kind } from 'graphql';
-import { GraphQLJSON, GraphQLUUID } from 'graphql-scalars';
+import { GraphQLJSON } from 'graphql-scalars';
+import { isGuid } from './ids.js';
+
+function parseUuid(value: unknown): string {
+  if (!isGuid(value)) throw new GraphQLError(`Value is not a valid UUID: ${JSON.stringify(value)?.slice(0, 64)}`);
+  return value.toLowerCase();
+}
+
+export const UUID = new GraphQLScalarType({
+  name: 'UUID',
+  serialize: (v) => String(v),
+  parseValue: parseUuid,
+  parseLiteral(ast) {
+    if (ast.kind !== Kind.STRING) throw new GraphQLError('UUID must be a string');
+    return parseUuid(ast.value);
+  },
+});
 
 const ISO = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,7})?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
 
@@ -32,4 +52,4 @@ export const DateTime = new GraphQLScalarType({
   },
 });
 
-export const scalarResolvers = { UUID: GraphQLUUID, JSON: GraphQLJSON, DateTime };
+export const scalarResolvers = { UUID, JSON: GraphQLJSON, DateTime };

@@ -53,10 +53,10 @@ function through<T extends object>(ctx: Reader, entity: EntityName<T>, link: Lin
         from ${s.table} t join ${link.table} l on l.${link.target} = t.id and l.tenant_id = t.tenant_id
        where l.tenant_id = ? and l.${link.parent} = any(?::uuid[])
        order by ${orderBy}`;
-    const rows = await query<T & { linkParent?: string }>(ctx.em, sql, [ctx.tenantId, [...ids]]);
-    return groupBy(ids, rows, (r) => r.linkParent!).map((list) =>
-      list.map(({ linkParent: _, ...row }) => row as T),
-    );
+    // Rows keep their linkParent key: GraphQL reads only the fields it selects, and copying
+    // thousands of rows to drop one key cost more than the query.
+    const rows = await query<T & { linkParent: string }>(ctx.em, sql, [ctx.tenantId, [...ids]]);
+    return groupBy(ids, rows, (r) => r.linkParent);
   });
 }
 

@@ -17,12 +17,13 @@ export interface EnvelopeError {
 export const statusMsg = (status: number) => STATUS_CODES[status] ?? 'Unknown';
 
 export function jsonResponse(status: number, body: unknown, headers: Record<string, string> = {}): Response {
-  const text = JSON.stringify(body);
-  return new Response(text, {
+  // Encoded once here; the length comes from the bytes (no second pass over a large body).
+  const bytes = Buffer.from(JSON.stringify(body));
+  return new Response(bytes, {
     status,
     headers: {
       'content-type': 'application/json; charset=utf-8',
-      'content-length': String(Buffer.byteLength(text)),
+      'content-length': String(bytes.length),
       ...headers,
     },
   });
