@@ -7,13 +7,13 @@ export const Group = defineEntity({
   filters: tenantFilter,
   properties: (p) => ({
     id: p.uuid().primary(),
-    tenantId: p.uuid(),
+    tenantId: p.uuid().hidden(),
     /** Null for a group without a site (rendered as the all-zero GUID). */
     siteId: p.uuid().nullable(),
     name: p.string(),
     description: p.string().default(''),
-    createdAt: p.datetime().onCreate(() => new Date()),
-    modifiedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+    createdAt: p.datetime().onCreate(() => new Date()).hidden(),
+    modifiedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()).hidden(),
   }),
 });
 export type Group = InferEntity<typeof Group>;
@@ -26,7 +26,7 @@ export const GroupMember = defineEntity({
     groupId: p.uuid().primary(),
     userId: p.uuid().primary(),
     tenantId: p.uuid(),
-    createdAt: p.datetime().onCreate(() => new Date()),
+    createdAt: p.datetime().onCreate(() => new Date()).hidden(),
   }),
 });
 export type GroupMember = InferEntity<typeof GroupMember>;

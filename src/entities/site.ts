@@ -7,13 +7,13 @@ export const Site = defineEntity({
   filters: tenantFilter,
   properties: (p) => ({
     id: p.uuid().primary(),
-    tenantId: p.uuid(),
+    tenantId: p.uuid().hidden(),
     name: p.string(),
     description: p.string().default(''),
     siteType: p.string().default('Location'),
     status: p.string().default('Open'),
-    createdAt: p.datetime().onCreate(() => new Date()),
-    modifiedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+    createdAt: p.datetime().onCreate(() => new Date()).hidden(),
+    modifiedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()).hidden(),
   }),
 });
 export type Site = InferEntity<typeof Site>;

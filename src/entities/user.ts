@@ -7,7 +7,7 @@ export const User = defineEntity({
   filters: tenantFilter,
   properties: (p) => ({
     id: p.uuid().primary(),
-    tenantId: p.uuid(),
+    tenantId: p.uuid().hidden(),
     siteId: p.uuid(),
     /** The login name ("userid" on the wire); unique per tenant, case-insensitive. */
     userId: p.string(),
@@ -23,10 +23,10 @@ export const User = defineEntity({
     passwordNeverExpires: p.boolean().default(true),
     enabled: p.boolean().default(true),
     lastIpAddress: p.string().default(''),
-    failedLogins: p.integer().default(0),
+    failedLogins: p.integer().default(0).hidden(),
     lockedUntil: p.datetime().nullable(),
-    createdAt: p.datetime().onCreate(() => new Date()),
-    modifiedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+    createdAt: p.datetime().onCreate(() => new Date()).hidden(),
+    modifiedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()).hidden(),
   }),
 });
 export type User = InferEntity<typeof User>;

@@ -17,7 +17,10 @@ export interface Reader {
 
 export interface Source {
   table: string;
-  /** `t.col as "prop", ...` for every stored, non-hidden property. */
+  /**
+   * `t.col as "prop", ...` for every stored, non-hidden property. Entities mark as hidden what
+   * no read returns (tenant id, audit times, secrets, counters): fewer columns to fetch and parse.
+   */
   select: string;
   /** Property name -> `t.column`, for ORDER BY and joins. */
   columns: Map<string, string>;
