@@ -76,6 +76,8 @@ async function run(argv: string[]): Promise<void> {
   if (command === 'client create') need(values, 'customer', 'database');
 
   const db = await openDatabase(loadConfig());
+  // Interrupted: stop an embedded database this command started, rather than leave it running.
+  process.once('SIGINT', () => void db.close().finally(() => process.exit(130)));
   try {
     if (command === 'migrate') {
       process.stdout.write('migrations applied\n');

