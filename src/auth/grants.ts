@@ -3,7 +3,6 @@
  * or with the API key pair as username/password), `client_credentials` (key pair in
  * client_id/client_secret or username/password) and `refresh_token` (rotating, reuse revokes).
  */
-import { createHash } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Services } from '../context.js';
 import { RefreshToken, User, WebToken } from '../entities/index.js';
@@ -12,7 +11,7 @@ import { AppError } from '../errors.js';
 import { isGuid, newId } from '../ids.js';
 import { escapeLike } from '../domain/users.js';
 import { signAccessToken } from './jwt.js';
-import { DUMMY_HASH, randomSecret, verifyPassword } from './passwords.js';
+import { DUMMY_HASH, hashToken, randomSecret, verifyPassword } from './passwords.js';
 import { isAdmin } from './roles.js';
 
 export class OAuthError extends Error {
@@ -34,7 +33,6 @@ export interface TokenResponse {
 
 type Params = Record<string, string | undefined>;
 
-const sha256 = (s: string) => createHash('sha256').update(s).digest('base64url');
 
 function forkFor(services: Services, tenantId: string): EntityManager {
   const em = services.orm.em.fork({ useContext: false });
@@ -72,7 +70,7 @@ async function issue(services: Services, em: EntityManager, tenantId: string, us
     id: newId(),
     tenantId,
     familyId,
-    tokenHash: sha256(refresh),
+    tokenHash: hashToken(refresh),
     userId,
     clientId,
     expiresAt: new Date(Date.now() + config.refreshTokenTtlSeconds * 1000),
@@ -116,7 +114,7 @@ async function passwordLogin(services: Services, em: EntityManager, username: st
 
 /** A single-use web token (GET users/{id}/webToken) sent as both username and password. */
 async function webTokenLogin(em: EntityManager, token: string): Promise<string | undefined> {
-  const row = await em.findOne(WebToken, { tokenHash: sha256(token.toLowerCase()) });
+  const row = await em.findOne(WebToken, { tokenHash: hashToken(token.toLowerCase()) });
   if (!row || row.usedAt || row.expiresAt < new Date()) return undefined;
   // Claimed in one conditional update, so that two concurrent logins cannot both use it.
   if (!(await em.nativeUpdate(WebToken, { id: row.id, usedAt: null }, { usedAt: new Date() }))) return undefined;
@@ -159,7 +157,7 @@ export async function grant(services: Services, p: Params, scopedTenantId: strin
     const invalid = new OAuthError(400, 'invalid_grant', 'The refresh token is invalid, expired or revoked: log in again.');
     if (!isGuid(tenantId) || (scopedTenantId && scopedTenantId !== tenantId)) throw invalid;
     const em = forkFor(services, tenantId);
-    const row = await em.findOne(RefreshToken, { tokenHash: sha256(token) });
+    const row = await em.findOne(RefreshToken, { tokenHash: hashToken(token) });
     if (!row || row.revokedAt || row.expiresAt < new Date()) throw invalid;
     if (p.client_id && p.client_id.toLowerCase() !== row.clientId) throw invalid;
     if (p.client_id && p.client_secret) await authenticateClient(services, p.client_id, p.client_secret, tenantId);

@@ -1,5 +1,5 @@
 /** Password and client-secret hashing with scrypt (node:crypto, no native add-on). */
-import { randomBytes, scrypt as scryptCb, timingSafeEqual, type ScryptOptions } from 'node:crypto';
+import { createHash, randomBytes, scrypt as scryptCb, timingSafeEqual, type ScryptOptions } from 'node:crypto';
 
 const scrypt = (pw: string, salt: Buffer, len: number, opts: ScryptOptions) =>
   new Promise<Buffer>((resolve, reject) =>
@@ -31,6 +31,9 @@ export async function verifyPassword(password: string, stored: string): Promise<
 
 /** A hash that verifies nothing: compared against when the user is unknown, so timing does not tell. */
 export const DUMMY_HASH = `scrypt$${N}$${R}$${P}$AAAAAAAAAAAAAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA`;
+
+/** For high-entropy tokens (refresh and web tokens) a fast hash is enough: they cannot be guessed. */
+export const hashToken = (token: string): string => createHash('sha256').update(token).digest('base64url');
 
 export function randomSecret(bytes = 32): string {
   return randomBytes(bytes).toString('base64url');

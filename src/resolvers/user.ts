@@ -1,10 +1,10 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import type { GraphQLResolveInfo } from 'graphql';
 import type { AppContext } from '../context.js';
 import { RefreshToken, User, UserSupervisor, WebToken } from '../entities/index.js';
 import { badRequest, forbidden, notFound, unauthorized } from '../errors.js';
 import { newId, ZERO_GUID } from '../ids.js';
-import { hashPassword, verifyPassword } from '../auth/passwords.js';
+import { hashPassword, hashToken, verifyPassword } from '../auth/passwords.js';
 import { signAccessToken } from '../auth/jwt.js';
 import { assertSiteExists, assertUserIdFree, checkPassword, createUser } from '../domain/users.js';
 import { guidOrUnset, maxLength, optionalString, requireGuid, requireString, uniquely } from '../domain/validate.js';
@@ -34,7 +34,6 @@ const page = <T>(items: Promise<T[]>) => ({ items: () => items, totalRecords: as
 
 const WEB_TOKEN_TTL_MS = 5 * 60 * 1000;
 const MAX_WEB_TOKEN_TTL_MS = 24 * 3600 * 1000;
-export const hashToken = (t: string) => createHash('sha256').update(t).digest('base64url');
 
 function optionalDate(v: unknown, label: string): Date | null | undefined {
   if (v === undefined) return undefined;
