@@ -25,8 +25,8 @@ export interface Reply {
 export interface RequestOptions {
   token?: string;
   body?: unknown;
-  /** Raw body text (sent as is). */
-  raw?: string;
+  /** A raw body (text or bytes), sent as is. */
+  raw?: string | Uint8Array;
   headers?: Record<string, string>;
 }
 
@@ -58,12 +58,12 @@ export class Harness {
   async request(method: string, path: string, o: RequestOptions = {}): Promise<Reply> {
     const headers: Record<string, string> = { ...(o.headers ?? {}) };
     if (o.token) headers.authorization = `Bearer ${o.token}`;
-    let body: string | undefined = o.raw;
+    let body: string | Uint8Array | undefined = o.raw;
     if (o.body !== undefined) {
       body = JSON.stringify(o.body);
       headers['content-type'] ??= 'application/json';
     }
-    const res = await this.app.fetch(new Request(`${BASE}${path}`, { method, headers, body }));
+    const res = await this.app.fetch(new Request(`${BASE}${path}`, { method, headers, body: body as BodyInit | undefined }));
     const text = await res.text();
     let parsed: unknown;
     try {

@@ -3,6 +3,7 @@
  * the exact field sets of the legacy data types, and fixtures created through the API itself.
  */
 import { randomUUID } from 'node:crypto';
+import { STATUS_CODES } from 'node:http';
 import { BASE, type Harness, type Reply, type RequestOptions, type TestTenant } from '../harness.js';
 
 export const ZERO_GUID = '00000000-0000-0000-0000-000000000000';
@@ -33,15 +34,8 @@ export const USER_KEYS = [
 ];
 export const PAGINATION_KEYS = ['dataType', 'href', 'first', 'last', 'next', 'previous', 'limit', 'totalRecords'];
 
-export const STATUS_MSG: Record<number, string> = {
-  200: 'OK',
-  201: 'Created',
-  400: 'Bad Request',
-  401: 'Unauthorized',
-  403: 'Forbidden',
-  404: 'Not Found',
-  409: 'Conflict',
-};
+/** The status text the envelope carries (Node's own table, as the server uses). */
+export const STATUS_MSG: Record<number, string> = STATUS_CODES as Record<number, string>;
 
 /** A short unique name, so tests inside one tenant never collide. */
 export const uniq = (prefix: string) => `${prefix}-${randomUUID().slice(0, 8)}`;

@@ -5,6 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { Harness, type Reply, type TestTenant } from '../harness.js';
+import { expectError } from './support.js';
 
 const ZERO = '00000000-0000-0000-0000-000000000000';
 const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -87,19 +88,6 @@ function expectUser(u: Record<string, unknown>) {
   expect(u.siteId).toMatch(GUID);
 }
 
-function expectError(r: Reply, status: number, message?: RegExp) {
-  expect(r.status).toBe(status);
-  expect(r.body.meta.status).toBe(status);
-  expect(r.body).not.toHaveProperty('data');
-  expect(Array.isArray(r.body.meta.errors)).toBe(true);
-  expect(r.body.meta.errors.length).toBeGreaterThan(0);
-  for (const e of r.body.meta.errors) {
-    expect(typeof e.code).toBe('string');
-    expect(typeof e.message).toBe('string');
-    expect(typeof e.developerMessage).toBe('string');
-  }
-  if (message) expect(r.body.meta.errors.map((e: { message: string }) => e.message).join(' ')).toMatch(message);
-}
 
 async function graphql(token: string, query: string, variables: Record<string, unknown>) {
   const r = await h.request('POST', '/graphql', { token, body: { query, variables } });
