@@ -25,7 +25,7 @@ import { variantOf } from './expand.js';
 import { fitInput } from './input.js';
 import { queryParam, RouteMatcher, segmentsOf, type Match } from './match.js';
 import { isSofaRoute, type SofaRoute } from './routes.js';
-import { createSofaRouter, SOFA_BASE, sofaEndpoints } from './sofa-setup.js';
+import { createSofaHandlers, SOFA_BASE, sofaEndpoints } from './sofa-setup.js';
 import { effectiveLimit } from '../resolvers/lists.js';
 import { handleToken } from './token.js';
 import { requestIdOf } from './request-id.js';
@@ -57,7 +57,7 @@ export function useRest(services: Services, schema: GraphQLSchema, dataTypes: Da
   const executors = new WeakMap<object, (args: ExecutionArgs) => unknown>();
   // The execution result, kept so the envelope need not parse back the JSON SOFA serialised.
   const results = new WeakMap<object, { data?: Record<string, unknown> | null }>();
-  const sofa = createSofaRouter(
+  const sofa = createSofaHandlers(
     schema,
     async (args) => {
       const ctx = args.contextValue as RestContext;
@@ -116,12 +116,16 @@ export function useRest(services: Services, schema: GraphQLSchema, dataTypes: Da
     ctx.rest = { recordType: info.recordType, relations: projection.relations, dropTotal: !route.paged };
     executors.set(ctx, enveloped.execute);
 
-    const internal = new Request(`http://sofa.internal${SOFA_BASE}${endpoint.path}${query.size ? `?${query}` : ''}`, {
-      method: endpoint.method,
-      headers: body ? { 'content-type': 'application/json' } : {},
-      body: body ? JSON.stringify(body) : undefined,
-    });
-    const res = await sofa.fetch(internal, { contextValue: ctx });
+    const bodyText = body ? JSON.stringify(body) : null;
+    const res = await sofa.get(route.field)!(
+      {
+        url: `http://sofa.internal${SOFA_BASE}${endpoint.path}${query.size ? `?${query}` : ''}`,
+        params: {},
+        body: bodyText,
+        text: async () => bodyText ?? '',
+      },
+      { contextValue: ctx },
+    );
     if (!res.ok) {
       const { errors = [], meta = {} } = ((await res.json()) ?? {}) as { errors?: []; meta?: Record<string, unknown> };
       if (res.status >= 500) services.log.error({ requestId, errors }, 'request failed');
