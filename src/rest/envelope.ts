@@ -4,6 +4,7 @@
  * equals meta.status, and every body is sent with a Content-Length (never chunked).
  */
 import { STATUS_CODES } from 'node:http';
+import { Response } from '@whatwg-node/fetch';
 import type { DataTypeInfo, DataTypes } from '../datatypes.js';
 import type { Shape } from './routes.js';
 
@@ -16,14 +17,18 @@ export interface EnvelopeError {
 
 export const statusMsg = (status: number) => STATUS_CODES[status] ?? 'Unknown';
 
+/**
+ * Built with the same fetch implementation as the server adapter (not Node's global Response):
+ * a string body and plain-object headers then go out as one head write and one body write,
+ * instead of being pumped through a web stream.
+ */
 export function jsonResponse(status: number, body: unknown, headers: Record<string, string> = {}): Response {
-  // Encoded once here; the length comes from the bytes (no second pass over a large body).
-  const bytes = Buffer.from(JSON.stringify(body));
-  return new Response(bytes, {
+  const text = JSON.stringify(body);
+  return new Response(text, {
     status,
     headers: {
       'content-type': 'application/json; charset=utf-8',
-      'content-length': String(bytes.length),
+      'content-length': String(Buffer.byteLength(text)),
       ...headers,
     },
   });
