@@ -5,6 +5,7 @@
  */
 import { STATUS_CODES } from 'node:http';
 import { Response } from '@whatwg-node/fetch';
+import { requestIdOf } from './request-id.js';
 import type { DataTypeInfo, DataTypes } from '../datatypes.js';
 import type { Shape } from './routes.js';
 
@@ -45,7 +46,7 @@ export function errorEnvelope(
   metaExtra: Record<string, unknown> = {},
   headers: Record<string, string> = {},
 ): Response {
-  return jsonResponse(status, { meta: meta(status, request, { ...metaExtra, errors }) }, headers);
+  return jsonResponse(status, { meta: meta(status, request, { ...metaExtra, errors }) }, { 'x-request-id': requestIdOf(request), ...headers });
 }
 
 export interface Projection {
@@ -134,5 +135,5 @@ export function successEnvelope(s: SuccessInput): Response {
       : Array.isArray(body.data) ? body.data.length : 1;
     body.pagination = pagination(s.request, { totalRecords: total, ...s.page });
   }
-  return jsonResponse(s.status, body);
+  return jsonResponse(s.status, body, { 'x-request-id': requestIdOf(s.request) });
 }

@@ -7,6 +7,7 @@ import type { Services } from '../context.js';
 import { grant, OAuthError } from '../auth/grants.js';
 import { parseForm, readBody } from './body.js';
 import { jsonResponse, statusMsg } from './envelope.js';
+import { requestIdOf } from './request-id.js';
 import type { Match } from './match.js';
 
 export async function handleToken(services: Services, request: Request, m: Match): Promise<Response> {
@@ -28,7 +29,7 @@ export async function handleToken(services: Services, request: Request, m: Match
     }
     const tenantId = m.tenant ? await scopedTenantId(services, m.tenant) : undefined;
     const token = await grant(services, p, tenantId, ip);
-    return jsonResponse(200, token, { 'cache-control': 'no-store', pragma: 'no-cache' });
+    return jsonResponse(200, token, { 'cache-control': 'no-store', pragma: 'no-cache', 'x-request-id': requestIdOf(request) });
   } catch (e) {
     if (!(e instanceof OAuthError)) throw e;
     const meta = {
@@ -38,7 +39,7 @@ export async function handleToken(services: Services, request: Request, m: Match
       href: request.url,
       errors: [{ code: e.error, message: e.description, developerMessage: e.description }],
     };
-    return jsonResponse(e.status, { error: e.error, error_description: e.description, meta }, { 'cache-control': 'no-store' });
+    return jsonResponse(e.status, { error: e.error, error_description: e.description, meta }, { 'cache-control': 'no-store', 'x-request-id': requestIdOf(request) });
   }
 }
 

@@ -12,7 +12,8 @@ export function useRequestLog(log: Logger): Plugin {
     },
     onResponse({ request, response }) {
       const requestId = requestIdOf(request);
-      response.headers.set('x-request-id', requestId);
+      // REST responses carry it from the start; setting a header later costs the adapter its fast path.
+      if (!response.headers.has('x-request-id')) response.headers.set('x-request-id', requestId);
       if (!log.isLevelEnabled('info')) return;
       const start = started.get(request);
       const url = new URL(request.url);
