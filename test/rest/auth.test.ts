@@ -63,10 +63,10 @@ async function whoAmI(token: string, tt: TestTenant = t): Promise<string> {
   return r.body.data[0].id;
 }
 
-async function newUser(tt: TestTenant, token: string): Promise<{ id: string; userid: string; password: string }> {
+async function newUser(tt: TestTenant, token: string, harness: Harness = h): Promise<{ id: string; userid: string; password: string }> {
   const userid = `u${randomUUID().slice(0, 8)}`;
   const password = `pw-${randomUUID()}`;
-  const r = await h.request('POST', `${tt.root}/users?siteId=${tt.homeSiteId}`, {
+  const r = await harness.request('POST', `${tt.root}/users?siteId=${tt.homeSiteId}`, {
     token,
     body: { userid, firstName: 'F', lastName: 'L', emailaddress: `${userid}@x.test`, password },
   });
@@ -292,7 +292,7 @@ describe('login throttling', () => {
 
   test('after LOGIN_MAX_FAILURES wrong passwords the next attempt is a 429 with retryTime, even with the right password', async () => {
     const admin = await hl.login(tl);
-    const u = await newUserOn(hl, tl, admin);
+    const u = await newUser(tl, admin, hl);
     for (let i = 0; i < 2; i++) expectRefused(await post(hl, '/oauth/token', passwordFields(tl, u.userid, 'wrong')), 'invalid_grant');
     // The failure that reaches the limit may already answer 429 (the lock starts with it).
     const third = await post(hl, '/oauth/token', passwordFields(tl, u.userid, 'wrong'));
@@ -315,7 +315,7 @@ describe('login throttling', () => {
 
   test('a successful login resets the count', async () => {
     const admin = await hl.login(tl);
-    const u = await newUserOn(hl, tl, admin);
+    const u = await newUser(tl, admin, hl);
     for (let round = 0; round < 3; round++) {
       for (let i = 0; i < 2; i++) expectRefused(await post(hl, '/oauth/token', passwordFields(tl, u.userid, 'wrong')));
       expectToken(await post(hl, '/oauth/token', passwordFields(tl, u.userid, u.password)));
@@ -327,7 +327,7 @@ describe('login throttling', () => {
     try {
       const ts = await hs.tenant();
       const admin = await hs.login(ts);
-      const u = await newUserOn(hs, ts, admin);
+      const u = await newUser(ts, admin, hs);
       for (let i = 0; i < 2; i++) await post(hs, '/oauth/token', passwordFields(ts, u.userid, 'wrong'));
       const locked = await post(hs, '/oauth/token', passwordFields(ts, u.userid, u.password));
       expect(locked.status).toBe(429);
@@ -338,17 +338,6 @@ describe('login throttling', () => {
       await hs.stop();
     }
   });
-
-  async function newUserOn(harness: Harness, tt: TestTenant, token: string) {
-    const userid = `u${randomUUID().slice(0, 8)}`;
-    const password = `pw-${randomUUID()}`;
-    const r = await harness.request('POST', `${tt.root}/users?siteId=${tt.homeSiteId}`, {
-      token,
-      body: { userid, firstName: 'F', lastName: 'L', emailaddress: `${userid}@x.test`, password },
-    });
-    expect(r.status).toBe(200);
-    return { id: r.body.data.id, userid, password };
-  }
 });
 
 describe('bearer tokens', () => {

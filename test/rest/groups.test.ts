@@ -16,7 +16,6 @@ import {
   expectSite,
   expectUser,
   keysOf,
-  ordinaryUser,
   PAGINATION_KEYS,
   pathOf,
   sorted,
@@ -26,21 +25,17 @@ import {
   type Fixture,
   type UserFixture,
   crossTenantMatrix,
+  twoTenants,
   type RouteCall,
+  type TwoTenants,
 } from './support.js';
 
 let h: Harness;
-/** Tenant A's administrator, tenant B's administrator, and an ordinary user of tenant A. */
 let A: Api;
 let B: Api;
-let plain: UserFixture & { token: string };
+let plain: TwoTenants['plain'];
 
-beforeAll(async () => {
-  h = await Harness.start();
-  A = await adminApi(h);
-  B = await adminApi(h);
-  plain = await ordinaryUser(A);
-});
+beforeAll(async () => ({ h, A, B, plain } = await twoTenants()));
 afterAll(() => h.stop());
 
 const ids = (r: Reply) => r.body.data.map((d: { id: string }) => d.id);

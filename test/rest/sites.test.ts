@@ -15,28 +15,23 @@ import {
   expectSite,
   expectUser,
   keysOf,
-  ordinaryUser,
   uniq,
   UNKNOWN_ID,
   ZERO_GUID,
   type Fixture,
   type UserFixture,
   crossTenantMatrix,
+  twoTenants,
   type RouteCall,
+  type TwoTenants,
 } from './support.js';
 
 let h: Harness;
-/** Tenant A's administrator, tenant B's administrator, and an ordinary user of tenant A. */
 let A: Api;
 let B: Api;
-let plain: UserFixture & { token: string };
+let plain: TwoTenants['plain'];
 
-beforeAll(async () => {
-  h = await Harness.start();
-  A = await adminApi(h);
-  B = await adminApi(h);
-  plain = await ordinaryUser(A);
-});
+beforeAll(async () => ({ h, A, B, plain } = await twoTenants()));
 afterAll(() => h.stop());
 
 const names = (r: Reply) => r.body.data.map((d: { name: string }) => d.name);

@@ -4,7 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
-import { BASE, type Harness, type Reply, type RequestOptions, type TestTenant } from '../harness.js';
+import { BASE, Harness, type Reply, type RequestOptions, type TestTenant } from '../harness.js';
 
 export const ZERO_GUID = '00000000-0000-0000-0000-000000000000';
 export const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -210,4 +210,18 @@ export function crossTenantMatrix(s: () => { A: Api; B: Api; routes: RouteCall[]
     }
     expect((await A.get(snapshot)).body.data).toEqual(before.body.data);
   });
+}
+
+/** Tenant A's administrator, tenant B's administrator, and an ordinary user of tenant A, on one app. */
+export interface TwoTenants {
+  h: Harness;
+  A: Api;
+  B: Api;
+  plain: UserFixture & { token: string };
+}
+
+export async function twoTenants(): Promise<TwoTenants> {
+  const h = await Harness.start();
+  const A = await adminApi(h);
+  return { h, A, B: await adminApi(h), plain: await ordinaryUser(A) };
 }
