@@ -5,7 +5,7 @@
  */
 import { routes as allRoutes, type Method, type Route } from './routes.js';
 
-export const API_PREFIX = ['api', 'v1'];
+const API_PREFIX = ['api', 'v1'];
 
 export interface Match {
   route: Route;

@@ -30,7 +30,7 @@ export function sofaEndpoints(): Map<string, SofaEndpoint> {
   return out;
 }
 
-export function sofaSchema(schema: GraphQLSchema, fields: Set<string>): GraphQLSchema {
+function sofaSchema(schema: GraphQLSchema, fields: Set<string>): GraphQLSchema {
   return filterSchema({
     schema,
     rootFieldFilter: (op, name) => fields.has(`${op}.${name}`),

@@ -3,7 +3,7 @@
  * body onto the root field's arguments, builds the shared context, runs SOFA's pre-built
  * operation through Yoga's own execution, and wraps what SOFA returns in the envelope.
  */
-import type { Plugin, YogaInitialContext } from 'graphql-yoga';
+import type { Plugin } from 'graphql-yoga';
 import {
   getNamedType,
   getNullableType,
@@ -221,4 +221,3 @@ function checkArg(arg: GraphQLArgument, value: string, where: string): string {
   return value;
 }
 
-export type { YogaInitialContext };
