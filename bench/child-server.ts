@@ -1,4 +1,4 @@
-/** Lifecycle shared by the two benchmark servers: listen on loopback, report the port, stop on signal or parent exit. */
+/** Lifecycle shared by the two benchmark servers: listen on loopback, report the port and CPU time, stop on signal or parent exit. */
 import type http from 'node:http';
 
 export async function serveAsChild(server: http.Server, close: () => Promise<void>): Promise<void> {
@@ -16,5 +16,12 @@ export async function serveAsChild(server: http.Server, close: () => Promise<voi
   process.on('SIGTERM', () => void stop());
   process.on('SIGINT', () => void stop());
   process.on('disconnect', () => void stop());
+  // The runner asks for this process's CPU time around each measured run.
+  process.on('message', (m) => {
+    if (m === 'cpu') {
+      const { user, system } = process.cpuUsage();
+      process.send?.({ cpuMicros: user + system });
+    }
+  });
   process.send?.({ port: (server.address() as { port: number }).port });
 }

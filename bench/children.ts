@@ -14,6 +14,8 @@ export interface Child {
   name: string;
   port: number;
   pid: number;
+  /** The child's CPU time so far (user + system), in microseconds. */
+  cpuMicros(): Promise<number>;
   stop(): Promise<void>;
 }
 
@@ -82,7 +84,17 @@ export async function startChild(
         reject(e);
       });
     });
-    return { name, port, pid: proc.pid!, stop };
+    const cpuMicros = () =>
+      new Promise<number>((resolve, reject) => {
+        const onMessage = (m: { cpuMicros?: number }) => {
+          if (typeof m?.cpuMicros !== 'number') return;
+          proc.off('message', onMessage);
+          resolve(m.cpuMicros);
+        };
+        proc.on('message', onMessage);
+        if (!proc.send('cpu')) reject(new Error(`${name}: could not ask for its CPU time`));
+      });
+    return { name, port, pid: proc.pid!, cpuMicros, stop };
   } catch (e) {
     await stop();
     throw e;

@@ -49,6 +49,8 @@ interface Target extends LoadTarget {
   key: string;
   scenario: Scenario;
   server: Server;
+  /** The server child, for its CPU time. */
+  child: Child;
   /** Returns a problem with the response, or undefined. */
   check(status: number, body: unknown): string | undefined;
 }
@@ -126,6 +128,7 @@ function targetsFor(s: Seeded, app: Child, baseline: Child, token: string): Targ
       key: 'baseline-byid',
       scenario: 'byId',
       server: 'baseline',
+      child: baseline,
       url: baseUrl + byIdPath,
       method: 'GET',
       headers: auth,
@@ -135,6 +138,7 @@ function targetsFor(s: Seeded, app: Child, baseline: Child, token: string): Targ
       key: 'rest-byid',
       scenario: 'byId',
       server: 'rest',
+      child: app,
       url: appUrl + byIdPath,
       method: 'GET',
       headers: auth,
@@ -144,6 +148,7 @@ function targetsFor(s: Seeded, app: Child, baseline: Child, token: string): Targ
       key: 'graphql-byid',
       scenario: 'byId',
       server: 'graphql',
+      child: app,
       url: `${appUrl}/graphql`,
       method: 'POST',
       headers: gqlHeaders,
@@ -154,6 +159,7 @@ function targetsFor(s: Seeded, app: Child, baseline: Child, token: string): Targ
       key: 'baseline-groups',
       scenario: 'groups',
       server: 'baseline',
+      child: baseline,
       url: baseUrl + groupsPath,
       method: 'GET',
       headers: auth,
@@ -163,6 +169,7 @@ function targetsFor(s: Seeded, app: Child, baseline: Child, token: string): Targ
       key: 'rest-groups',
       scenario: 'groups',
       server: 'rest',
+      child: app,
       url: appUrl + groupsPath,
       method: 'GET',
       headers: auth,
@@ -172,6 +179,7 @@ function targetsFor(s: Seeded, app: Child, baseline: Child, token: string): Targ
       key: 'graphql-groups',
       scenario: 'groups',
       server: 'graphql',
+      child: app,
       url: `${appUrl}/graphql`,
       method: 'POST',
       headers: gqlHeaders,
@@ -255,18 +263,25 @@ async function login(app: Child, s: Seeded): Promise<string> {
 
 // ---------------------------------------------------------------------------------------------
 
+/** One measured run: the load generator's numbers and the server's CPU time per request. */
+type Measured = LoadResult & { cpuPerRequest: number };
+
 interface Row {
   target: Target;
-  result: LoadResult;
+  result: Measured;
   bytes: number;
 }
 
-/** The round with the median throughput (its latencies stay consistent with its req/s); errors summed. */
-function median(results: LoadResult[]): LoadResult {
-  const sorted = [...results].sort((a, b) => a.rps - b.rps);
-  const mid = sorted[Math.floor((sorted.length - 1) / 2)];
+/**
+ * The round with the median throughput (its latencies stay consistent with its req/s); errors
+ * summed; CPU per request is its own median over the rounds.
+ */
+function median(results: Measured[]): Measured {
+  const middle = <T>(sorted: T[]) => sorted[Math.floor((sorted.length - 1) / 2)];
+  const mid = middle([...results].sort((a, b) => a.rps - b.rps));
   const sum = (k: 'non2xx' | 'errors' | 'timeouts') => results.reduce((n, r) => n + r[k], 0);
-  return { ...mid, non2xx: sum('non2xx'), errors: sum('errors'), timeouts: sum('timeouts') };
+  const cpuPerRequest = middle(results.map((r) => r.cpuPerRequest).sort((a, b) => a - b));
+  return { ...mid, cpuPerRequest, non2xx: sum('non2xx'), errors: sum('errors'), timeouts: sum('timeouts') };
 }
 
 const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
@@ -274,8 +289,8 @@ const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { minimumFracti
 function report(rows: Row[], context: string[]): { markdown: string; misses: string[] } {
   const misses: string[] = [];
   const lines = [
-    '| Read | Server | req/s | p50 ms | p99 ms | KB/resp | non-2xx / errors | ours ÷ baseline (req/s) | target |',
-    '|---|---|---:|---:|---:|---:|---:|---:|---|',
+    '| Read | Server | req/s | p50 ms | p99 ms | KB/resp | server CPU µs/req | non-2xx / errors | ours ÷ baseline (req/s) | target |',
+    '|---|---|---:|---:|---:|---:|---:|---:|---:|---|',
   ];
   for (const r of rows) {
     const base = rows.find((b) => b.target.scenario === r.target.scenario && b.target.server === 'baseline');
@@ -289,7 +304,7 @@ function report(rows: Row[], context: string[]): { markdown: string; misses: str
       if (!ok) misses.push(`${SCENARIO_LABEL[r.target.scenario]} via ${SERVER_LABEL[r.target.server]}: ${fmt(q, 2)}×`);
     }
     lines.push(
-      `| ${SCENARIO_LABEL[r.target.scenario]} | ${SERVER_LABEL[r.target.server]} | ${fmt(r.result.rps)} | ${fmt(r.result.p50, 1)} | ${fmt(r.result.p99, 1)} | ${fmt(r.bytes / 1024, 1)} | ${r.result.non2xx} / ${r.result.errors} | ${ratio} | ${verdict} |`,
+      `| ${SCENARIO_LABEL[r.target.scenario]} | ${SERVER_LABEL[r.target.server]} | ${fmt(r.result.rps)} | ${fmt(r.result.p50, 1)} | ${fmt(r.result.p99, 1)} | ${fmt(r.bytes / 1024, 1)} | ${fmt(r.result.cpuPerRequest)} | ${r.result.non2xx} / ${r.result.errors} | ${ratio} | ${verdict} |`,
     );
   }
   const markdown = [
@@ -342,7 +357,7 @@ async function main() {
 
     // With several rounds the whole sequence repeats and each target reports its median round,
     // so that load from elsewhere on the machine hits ours and the baseline alike.
-    const runs = new Map<string, LoadResult[]>();
+    const runs = new Map<string, Measured[]>();
     for (let round = 1; round <= ROUNDS; round++) {
       for (const t of targets) {
         const tag = ROUNDS > 1 ? `${t.key} (round ${round}/${ROUNDS})` : t.key;
@@ -351,8 +366,11 @@ async function main() {
           await load(t, WARMUP, CONNECTIONS);
         }
         log(`${tag}: measuring ${SECONDS} s with ${CONNECTIONS} connections`);
-        const result = await load(t, SECONDS, CONNECTIONS);
-        log(`${tag}: ${fmt(result.rps)} req/s, p50 ${fmt(result.p50, 1)} ms, p99 ${fmt(result.p99, 1)} ms`);
+        const cpuBefore = await t.child.cpuMicros();
+        const measured = await load(t, SECONDS, CONNECTIONS);
+        const cpuPerRequest = ((await t.child.cpuMicros()) - cpuBefore) / Math.max(1, measured.requests);
+        const result: Measured = { ...measured, cpuPerRequest };
+        log(`${tag}: ${fmt(result.rps)} req/s, p50 ${fmt(result.p50, 1)} ms, p99 ${fmt(result.p99, 1)} ms, server CPU ${fmt(result.cpuPerRequest)} µs/req`);
         runs.set(t.key, [...(runs.get(t.key) ?? []), result]);
       }
     }
