@@ -4,6 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { MikroORM } from '@mikro-orm/postgresql';
+import pg from 'pg';
 import { createApp, type App } from '../src/app.js';
 import { loadConfig, type Config } from '../src/config.js';
 import type { Services } from '../src/context.js';
@@ -91,17 +92,24 @@ export class Harness {
     return r.body.access_token;
   }
 
-  /** Counts the SQL statements `fn` sends. */
+  /**
+   * The SQL statements `fn` sends, counted at the driver (pg's Client.query), where both the
+   * ORM's writes and the direct read path pass.
+   */
   async countQueries<T>(fn: () => Promise<T>): Promise<{ result: T; statements: string[] }> {
-    const knex = this.orm.em.getConnection().getKnex();
     const statements: string[] = [];
-    const listener = (q: { sql: string }) => statements.push(q.sql);
-    knex.on('query', listener);
+    const proto = pg.Client.prototype as unknown as { query: (...args: unknown[]) => unknown };
+    const original = proto.query;
+    proto.query = function (this: unknown, ...args: unknown[]) {
+      const q = args[0] as string | { text: string };
+      statements.push(typeof q === 'string' ? q : q.text);
+      return original.apply(this, args);
+    };
     try {
       const result = await fn();
       return { result, statements };
     } finally {
-      knex.off('query', listener);
+      proto.query = original;
     }
   }
 }

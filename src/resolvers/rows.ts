@@ -77,13 +77,31 @@ function conditions(ctx: Reader, r: RowQuery): Where {
   return { sql: parts.join(' and '), params };
 }
 
+interface PoolClient {
+  acquireConnection(): Promise<{ query(text: string, values: unknown[]): Promise<{ rows: unknown[] }> }>;
+  releaseConnection(connection: unknown): void;
+}
+
+/** `?` placeholders (as our SQL and MikroORM's `sql` fragments write them) -> `$1, $2 ...`. */
+const numbered = (sql: string) => {
+  let n = 0;
+  return sql.replace(/\?/g, () => `$${++n}`);
+};
+
 /**
- * Runs a read with real protocol parameters ($1, $2 ...) through the ORM's pool. (The ORM's own
- * `execute` inlines escaped values into the text and adds per-call overhead on the hot path.)
+ * Runs a read with real protocol parameters ($1, $2 ...) on a connection of the ORM's pool,
+ * straight on the driver: the ORM's `execute` inlines escaped values into the text, and the
+ * query builder's layers (runner, bindings rewrite, response shaping) cost more per call than
+ * a by-id read needs.
  */
 export async function query<T>(em: EntityManager, sql: string, params: unknown[]): Promise<T[]> {
-  const res = await em.getConnection().getKnex().raw(sql, params as never[]);
-  return res.rows as T[];
+  const pool = em.getConnection().getKnex().client as PoolClient;
+  const connection = await pool.acquireConnection();
+  try {
+    return (await connection.query(numbered(sql), params)).rows as T[];
+  } finally {
+    pool.releaseConnection(connection);
+  }
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
