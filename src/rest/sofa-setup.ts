@@ -20,7 +20,7 @@ export interface SofaEndpoint {
 /**
  * The internal SOFA route of each root field: `/<Type.field>` with the method of the first table
  * row naming it. Legacy paths may overlap (`/meta` twice); these never do. They are static (every
- * argument travels in the query string), so SOFA's router finds them by exact match.
+ * argument travels in the request's `params`), so SOFA's router finds them by exact match.
  */
 export function sofaEndpoints(): Map<string, SofaEndpoint> {
   const out = new Map<string, SofaEndpoint>();
@@ -42,7 +42,7 @@ function sofaSchema(schema: GraphQLSchema, fields: Set<string>): GraphQLSchema {
   });
 }
 
-/** What SOFA's route handlers read of a request: its URL (for the query), params and body text. */
+/** What SOFA's route handlers read of a request: its URL (for a query string), params and body text. */
 export interface SofaRequest {
   url: string;
   params: Record<string, string>;

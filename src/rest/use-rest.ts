@@ -97,16 +97,16 @@ export function useRest(services: Services, schema: GraphQLSchema, dataTypes: Da
   async function runSofa(request: Request, url: URL, requestId: string, route: SofaRoute, m: Match): Promise<Response> {
     const info = infoOf.get(route.field)!;
     const endpoint = endpoints.get(route.field)!;
-    const args = new Map(info.field.args.map((a) => [a.name, a]));
 
-    const body = route.body ? await requestBody(request, route.body, args.get(route.body)!) : undefined;
-    // Path parameters and query parameters both become SOFA query arguments.
-    const query = new URLSearchParams();
+    const body = route.body ? await requestBody(request, route.body, info.field.args.find((a) => a.name === route.body)!) : undefined;
+    // Path parameters and query parameters both become SOFA route params (which it reads
+    // before parsing a query string).
+    const params: Record<string, string> = {};
     for (const a of info.field.args) {
       if (a.name === route.body) continue;
       const fromPath = m.params[a.name];
       const v = fromPath ?? queryParam(url.searchParams, a.name);
-      if (v !== undefined && v !== '') query.set(a.name, checkArg(a, v, fromPath === undefined ? 'query parameter' : 'path segment'));
+      if (v !== undefined && v !== '') params[a.name] = checkArg(a, v, fromPath === undefined ? 'query parameter' : 'path segment');
     }
 
     const initial: RestInitialContext & Record<string, unknown> = { request, requestId, restTenant: m.tenant };
@@ -119,8 +119,8 @@ export function useRest(services: Services, schema: GraphQLSchema, dataTypes: Da
     const bodyText = body ? JSON.stringify(body) : null;
     const res = await sofa.get(route.field)!(
       {
-        url: `http://sofa.internal${SOFA_BASE}${endpoint.path}${query.size ? `?${query}` : ''}`,
-        params: {},
+        url: `http://sofa.internal${SOFA_BASE}${endpoint.path}`,
+        params,
         body: bodyText,
         text: async () => bodyText ?? '',
       },
