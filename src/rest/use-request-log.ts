@@ -7,7 +7,7 @@ export function useRequestLog(log: Logger): Plugin {
   const started = new WeakMap<Request, number>();
   return {
     onRequest({ request }) {
-      started.set(request, performance.now());
+      if (log.isLevelEnabled('info')) started.set(request, performance.now());
       requestIdOf(request);
     },
     onResponse({ request, response }) {

@@ -167,14 +167,11 @@ export function useRest(services: Services, schema: GraphQLSchema, dataTypes: Da
     onYogaInit({ yoga }) {
       getEnveloped = yoga.getEnveloped as never;
     },
-    async onRequest({ request, url, endResponse }) {
+    // Not async: /graphql requests pass on synchronously.
+    onRequest({ request, url, endResponse }) {
       if (/^\/graphql\/?$/i.test(url.pathname)) return;
       const requestId = requestIdOf(request);
-      try {
-        endResponse(await handle(request, url, requestId));
-      } catch (e) {
-        endResponse(errorResponse(request, e, requestId));
-      }
+      return handle(request, url, requestId).then(endResponse, (e) => endResponse(errorResponse(request, e, requestId)));
     },
   };
 
