@@ -12,6 +12,7 @@ import { randomUUID } from 'node:crypto';
 import { useRest, type RestInitialContext } from './rest/use-rest.js';
 import { useHealth } from './rest/use-health.js';
 import { useNoNul } from './use-no-nul.js';
+import { useGraphQLBodyLimit } from './use-graphql-body-limit.js';
 import { useRequestLog } from './rest/use-request-log.js';
 import { requestIdOf } from './rest/request-id.js';
 import { dataTypesOf } from './resolvers/schema-info.js';
@@ -32,6 +33,8 @@ export function createApp(services: Services): App {
     renderGraphiQL,
     landingPage: false,
     logging: false,
+    // Enforced by useGraphQLBodyLimit with the configured limit, without a stream per request.
+    maxRequestBodySize: false,
     context: async (yogaInitial) => {
       const initial = yogaInitial as typeof yogaInitial & Partial<RestInitialContext>;
       const requestId = initial.requestId ?? requestIdOf(initial.request);
@@ -51,6 +54,7 @@ export function createApp(services: Services): App {
       useErrorMapping(services.log),
       useHealth(services),
       useNoNul(),
+      useGraphQLBodyLimit(services.config.maxBodyBytes),
       EnvelopArmorPlugin({
         maxDepth: { n: 8 },
         maxAliases: { n: 15 },

@@ -24,7 +24,7 @@ export async function readBody(request: Request, maxBytes: number): Promise<stri
   return Buffer.concat(chunks).toString('utf8');
 }
 
-const tooLarge = (max: number) =>
+export const tooLarge = (max: number) =>
   new AppError('PAYLOAD_TOO_LARGE', `The request body is larger than the limit of ${max} bytes.`);
 
 /** `a=1&b=2` style text: what form-encoding looks like, whatever the Content-Type says. */

@@ -181,6 +181,34 @@ describe('body size limit', () => {
     expect(small.status).toBe(200);
   });
 
+  test('/graphql has the same limit, with or without a Content-Length, and nothing oversized runs', async () => {
+    const name = `gql-big-${randomUUID().slice(0, 6)}`;
+    const big = JSON.stringify({
+      query: 'mutation($s: SiteInput!) { createSite(input: $s) { id } }',
+      variables: { s: { name, description: 'x'.repeat(4000) } },
+    });
+    const streamed = await hs.request('POST', '/graphql', { token: tok, raw: big, headers: JSON_HEADERS });
+    const declared = await hs.request('POST', '/graphql', { token: tok, raw: big, headers: { ...JSON_HEADERS, 'content-length': String(big.length) } });
+    for (const r of [streamed, declared]) {
+      expect(r.status).toBe(413);
+      expect(r.body.errors[0].message).toBe('The request body is larger than the limit of 2048 bytes.');
+      expect(r.body.errors[0].extensions.code).toBe('PAYLOAD_TOO_LARGE');
+    }
+    const sites = await hs.request('GET', `${ts.root}/sites?q=${encodeURIComponent(`name eq '${name}'`)}`, { token: tok });
+    expect(sites.body.data).toEqual([]);
+
+    const badLength = await hs.request('POST', '/graphql', { token: tok, raw: '{"query":"{ __typename }"}', headers: { ...JSON_HEADERS, 'content-length': '12abc' } });
+    expect(badLength.status).toBe(400);
+    expect(badLength.body.errors[0].message).toBe('The Content-Length header must be a whole number of bytes.');
+
+    const small = JSON.stringify({ query: '{ __typename }' });
+    for (const headers of [JSON_HEADERS, { ...JSON_HEADERS, 'content-length': String(small.length) }]) {
+      const r = await hs.request('POST', '/graphql', { token: tok, raw: small, headers });
+      expect(r.status).toBe(200);
+      expect(r.body.data).toEqual({ __typename: 'Query' });
+    }
+  });
+
   test('the token endpoint has the same limit', async () => {
     const raw = new URLSearchParams({ grant_type: 'password', client_id: ts.clientId, client_secret: ts.clientSecret, username: 'admin', password: 'x'.repeat(5000) }).toString();
     const r = await hs.request('POST', '/oauth/token', { raw, headers: { 'content-type': 'application/x-www-form-urlencoded' } });
