@@ -1,14 +1,23 @@
 /**
- * Server children: `node [extra args] --import tsx <script>` with an IPC channel. The child sends
+ * Server children: `node [extra args] dist/bench/<script>.js` with an IPC channel; buildChildren()
+ * compiles them first, so that both run as plain node, as `npm start` runs the app. The child sends
  * `{ port }` once listening; stop() asks with SIGTERM and kills after a grace period.
  * Children also stop themselves when the IPC channel closes (the parent died).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const BENCH_DIR = path.dirname(fileURLToPath(import.meta.url));
 export const PROJECT_DIR = path.resolve(BENCH_DIR, '..');
+
+/** tsc -p tsconfig.bench.json: src, migrations and bench into dist/ (incremental). */
+export function buildChildren(): void {
+  execFileSync(process.execPath, [path.join(PROJECT_DIR, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.bench.json'], {
+    cwd: PROJECT_DIR,
+    stdio: ['ignore', process.stderr, process.stderr],
+  });
+}
 
 export interface Child {
   name: string;
@@ -49,7 +58,8 @@ export async function startChild(
   nodeArgs: string[] = [],
   startTimeoutMs = 60_000,
 ): Promise<Child> {
-  const proc = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', path.join(BENCH_DIR, script)], {
+  const compiled = path.join(PROJECT_DIR, 'dist', 'bench', script.replace(/\.ts$/, '.js'));
+  const proc = spawn(process.execPath, [...nodeArgs, compiled], {
     cwd: PROJECT_DIR,
     env: { ...process.env, NODE_OPTIONS: '', ...env },
     stdio: ['ignore', 'pipe', 'pipe', 'ipc'],

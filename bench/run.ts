@@ -3,7 +3,7 @@
  *
  *   1. database: BENCH_DATABASE_URL's server (fresh database) or an embedded PostgreSQL
  *   2. seed: 1 tenant, Home + 5 sites, 200 groups, 1000 users, 10 members per group
- *   3. children: the real app (bench/serve-app.ts) and the baseline (bench/baseline.ts)
+ *   3. children, compiled to dist/ first: the real app (bench/serve-app.ts) and the baseline (bench/baseline.ts)
  *   4. verify every target (status 200, record counts, REST body equal to the baseline's)
  *   5. per target: warm-up, then a fixed-length autocannon run; table to stdout and
  *      bench/results/latest.md
@@ -18,7 +18,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { loadKeyRing } from '../src/auth/keys.js';
 import { startBenchDb } from './db.js';
 import { seed, SEED, type Seeded } from './seed.js';
-import { BENCH_DIR, startChild, type Child } from './children.js';
+import { BENCH_DIR, buildChildren, startChild, type Child } from './children.js';
 import { load, type LoadResult, type LoadTarget } from './load.js';
 
 const num = (name: string, fallback: number, min: number, max: number) => {
@@ -329,6 +329,8 @@ async function main() {
   }, totalSeconds * 1000);
 
   try {
+    log('compiling the servers (tsc -p tsconfig.bench.json)');
+    buildChildren();
     const benchDb = await startBenchDb(log);
     cleanups.push({ name: 'database', fn: () => benchDb.close() });
     log('seeding');

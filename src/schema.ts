@@ -13,7 +13,15 @@ import { siteResolvers } from './resolvers/site.js';
 import { userResolvers } from './resolvers/user.js';
 import { scalarResolvers } from './scalars.js';
 
-const SCHEMA_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'schema');
+// The project's schema/ folder, found from src/ (tsx, tests) and from dist/src/ (npm start) alike.
+const SCHEMA_DIR = schemaDir(path.dirname(fileURLToPath(import.meta.url)));
+
+function schemaDir(from: string): string {
+  for (let dir = from; ; dir = path.dirname(dir)) {
+    if (fs.existsSync(path.join(dir, 'package.json'))) return path.join(dir, 'schema');
+    if (path.dirname(dir) === dir) throw new Error(`No package.json above ${from}`);
+  }
+}
 
 export function readSdl(): string[] {
   return fs

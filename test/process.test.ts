@@ -19,7 +19,8 @@ interface Started {
 }
 
 function startServer(env: Record<string, string>): Promise<Started> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+  // What `npm start` runs after its build (global-setup built dist/).
+  const child = spawn(process.execPath, ['dist/src/server.js'], {
     cwd: ROOT,
     env: { ...process.env, NODE_OPTIONS: '', PORT: '0', HOST: '127.0.0.1', ...env },
   });
