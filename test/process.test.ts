@@ -18,11 +18,14 @@ interface Started {
   stdout: () => string;
 }
 
-function startServer(env: Record<string, string>): Promise<Started> {
-  // What `npm start` runs after its build (global-setup built dist/).
-  const child = spawn(process.execPath, ['dist/src/server.js'], {
+/** The compiled server as `npm start` runs it after its build (global-setup built dist/), or `npm start` itself. */
+function startServer(env: Record<string, string>, viaNpm = false): Promise<Started> {
+  const [command, args] = viaNpm ? ['npm', ['start']] : [process.execPath, ['dist/src/server.js']];
+  const child = spawn(command, args, {
     cwd: ROOT,
     env: { ...process.env, NODE_OPTIONS: '', PORT: '0', HOST: '127.0.0.1', ...env },
+    // Its own process group, so that a server that ignores its signal can still be killed whole.
+    detached: true,
   });
   let out = '';
   child.stdout!.on('data', (d) => (out += d));
@@ -46,10 +49,33 @@ function startServer(env: Record<string, string>): Promise<Started> {
   });
 }
 
-function stop(s: Started, signal: NodeJS.Signals = 'SIGTERM'): Promise<number | null> {
+/**
+ * Sends `signal` to the started process alone and returns its exit code, or 'still running' after
+ * 20 s. Either way nothing of its process group outlives the call (a server orphaned by a wrapper
+ * that exited would otherwise keep its port and database).
+ */
+function stop(s: Started, signal: NodeJS.Signals = 'SIGTERM'): Promise<number | null | 'still running'> {
+  const sweep = () => {
+    try {
+      process.kill(-s.child.pid!, 'SIGKILL');
+    } catch {
+      // The group is empty: everything exited.
+    }
+  };
   return new Promise((resolve) => {
+    const timer = setTimeout(() => {
+      sweep();
+      resolve('still running');
+    }, 20_000);
     s.child.removeAllListeners('exit');
-    s.child.once('exit', (code) => resolve(code));
+    s.child.once('exit', (code) => {
+      clearTimeout(timer);
+      // Give a process the wrapper left behind a moment to show itself, then sweep.
+      setTimeout(() => {
+        sweep();
+        resolve(code);
+      }, 500);
+    });
     s.child.kill(signal);
   });
 }
@@ -123,6 +149,14 @@ describe('npm start on the embedded database', () => {
     expect((await login(third.port, creds)).status).toBe(200);
     expect((await login(third.port, { client_id: live.clientId, client_secret: live.clientSecret, username: 'second', password: 'pw-2' })).status).toBe(200);
     expect(await stop(third, 'SIGINT')).toBe(0);
+
+    // Through npm itself, SIGTERM to npm alone (as a container runtime sends it) reaches the
+    // server: it shuts down gracefully and the embedded database stops with it.
+    const viaNpm = await startServer({ DATA_DIR: dataDir }, true);
+    expect((await login(viaNpm.port, creds)).status).toBe(200);
+    expect(await stop(viaNpm, 'SIGTERM')).toBe(0);
+    expect(viaNpm.stdout()).toContain('"msg":"stopped"');
+    expect(fs.existsSync(path.join(dataDir, 'pg', 'postmaster.pid'))).toBe(false);
   }, 120_000);
 });
 
