@@ -35,14 +35,19 @@ export function createApp(services: Services): App {
     logging: false,
     // Enforced by useGraphQLBodyLimit with the configured limit, without a stream per request.
     maxRequestBodySize: false,
-    context: async (yogaInitial) => {
+    // Synchronous when buildContext is (a known token): no promise per request for nothing.
+    context: (yogaInitial) => {
       const initial = yogaInitial as typeof yogaInitial & Partial<RestInitialContext>;
       const requestId = initial.requestId ?? requestIdOf(initial.request);
-      try {
-        return await buildContext(services, initial.request, requestId, initial.restTenant);
-      } catch (e) {
+      const asGraphQL = (e: unknown) => {
         const app = findAppError(e);
         throw app ? appToGraphQL(app) : e;
+      };
+      try {
+        const ctx = buildContext(services, initial.request, requestId, initial.restTenant);
+        return ctx instanceof Promise ? ctx.catch(asGraphQL) : ctx;
+      } catch (e) {
+        return asGraphQL(e);
       }
     },
     // Execution errors are mapped with their request id (useErrorMapping); this catches the rest.

@@ -4,7 +4,7 @@
  * tenant filter set, and fresh DataLoaders.
  */
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
-import { verifyAccessToken, type AccessClaims, type JwtSettings } from './auth/jwt.js';
+import { cachedClaims, verifyAccessToken, type AccessClaims, type JwtSettings } from './auth/jwt.js';
 import type { KeyRing } from './auth/keys.js';
 import type { Config } from './config.js';
 import { TENANT_FILTER } from './entities/tenant-filter.js';
@@ -12,7 +12,7 @@ import { forbidden, unauthorized } from './errors.js';
 import type { Logger } from './log.js';
 import { createLoaders, type Loaders } from './resolvers/loaders.js';
 import type { Reader } from './resolvers/rows.js';
-import type { TenantDirectory } from './tenancy/tenant-directory.js';
+import type { TenantDirectory, TenantRef } from './tenancy/tenant-directory.js';
 import { isAdmin } from './auth/roles.js';
 
 /** Long-lived parts, built once at start-up. */
@@ -63,16 +63,37 @@ export interface TenantPath {
   databaseAlias: string;
 }
 
-export async function buildContext(
+/**
+ * The context of a request. Synchronous when the token was verified before and its tenant is
+ * known (nearly every request): no promise to wait for on the hot path.
+ */
+export function buildContext(
   services: Services,
   request: Request,
   requestId: string,
   tenantPath: TenantPath | undefined,
-): Promise<AppContext> {
+): AppContext | Promise<AppContext> {
   const token = bearerToken(request);
-  const claims = await verifyAccessToken(services.keys, services.jwt, token);
+  const claims = cachedClaims(services.keys, token);
+  const own = claims && tenantPath ? services.tenants.cachedById(claims.tenantId) : undefined;
+  if (claims && (own || !tenantPath)) return contextOf(services, request, requestId, tenantPath, own, token, claims);
+  return (async () => {
+    const verified = claims ?? (await verifyAccessToken(services.keys, services.jwt, token));
+    const tenant = tenantPath ? await services.tenants.byId(verified.tenantId) : undefined;
+    return contextOf(services, request, requestId, tenantPath, tenant, token, verified);
+  })();
+}
+
+function contextOf(
+  services: Services,
+  request: Request,
+  requestId: string,
+  tenantPath: TenantPath | undefined,
+  own: TenantRef | undefined,
+  token: string,
+  claims: AccessClaims,
+): AppContext {
   if (tenantPath) {
-    const own = await services.tenants.byId(claims.tenantId);
     const same =
       own &&
       own.customerAlias.toLowerCase() === tenantPath.customerAlias.toLowerCase() &&

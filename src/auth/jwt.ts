@@ -46,12 +46,21 @@ export async function signAccessToken(ring: KeyRing, s: JwtSettings, c: AccessCl
 const verified = new WeakMap<KeyRing, Map<string, { claims: AccessClaims; exp: number }>>();
 const MAX_CACHED = 10_000;
 
+/** The claims of a token verified before and not yet expired, without waiting for anything. */
+export function cachedClaims(ring: KeyRing, token: string): AccessClaims | undefined {
+  const cache = verified.get(ring);
+  const hit = cache?.get(token);
+  if (!hit) return undefined;
+  if (hit.exp > Date.now() / 1000) return hit.claims;
+  cache!.delete(token);
+  return undefined;
+}
+
 export async function verifyAccessToken(ring: KeyRing, s: JwtSettings, token: string): Promise<AccessClaims> {
+  const hit = cachedClaims(ring, token);
+  if (hit) return hit;
   let cache = verified.get(ring);
   if (!cache) verified.set(ring, (cache = new Map()));
-  const hit = cache.get(token);
-  if (hit && hit.exp > Date.now() / 1000) return hit.claims;
-  if (hit) cache.delete(token);
   const entry = await verifyUncached(ring, s, token);
   if (cache.size >= MAX_CACHED) cache.delete(cache.keys().next().value!);
   cache.set(token, entry);

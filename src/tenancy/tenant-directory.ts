@@ -30,6 +30,11 @@ export class TenantDirectory {
     return this.remember(key, { id: rows[0].id, customerAlias: rows[0].c, databaseAlias: rows[0].d });
   }
 
+  /** A tenant already looked up by this process, without waiting for anything. */
+  cachedById(id: string): TenantRef | undefined {
+    return this.idCache.get(id);
+  }
+
   async byId(id: string): Promise<TenantRef | undefined> {
     const hit = this.idCache.get(id);
     if (hit) return hit;
