@@ -41,6 +41,21 @@ beforeAll(async () => {
 afterAll(() => h.stop());
 
 describe('/graphql', () => {
+  test('a row looked up by id is queried once per request, however often it is asked for', async () => {
+    const query = `query ($id: UUID!) {
+      a: site(id: $id) { id groups { id site { id name } } users { id site { id } } }
+      b: site(id: $id) { name }
+    }`;
+    const { result, statements } = await h.countQueries(() => gql(query, { id: t.homeSiteId }));
+    expect(result.body.errors).toBeUndefined();
+    expect(result.body.data.a.groups.length).toBeGreaterThan(0);
+    for (const g of result.body.data.a.groups) expect(g.site).toEqual({ id: t.homeSiteId, name: 'Home' });
+    expect(result.body.data.b).toEqual({ name: 'Home' });
+    // The site (once, for both aliases and every relation back to it), its groups, its users.
+    expect(statements).toHaveLength(3);
+    expect(statements.filter((s) => /from site t/.test(s))).toHaveLength(1);
+  });
+
   test('groups with their users and sites cost a constant number of statements (at most 4)', async () => {
     await seed(t, 200, 3);
     const small = await h.countQueries(() => gql(GROUPS_WITH_RELATIONS, { limit: 2 }));
