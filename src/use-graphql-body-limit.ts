@@ -8,7 +8,7 @@
 import type { Plugin } from 'graphql-yoga';
 import { badRequest } from './errors.js';
 import { appToGraphQL, findAppError } from './graphql-errors.js';
-import { readBody, tooLarge } from './rest/body.js';
+import { readBodyBytes, tooLarge } from './rest/body.js';
 
 export function useGraphQLBodyLimit(maxBytes: number): Plugin {
   return {
@@ -21,14 +21,15 @@ export function useGraphQLBodyLimit(maxBytes: number): Plugin {
       }
       if (!requestParser || !request.body) return;
       setRequestParser(async (req) => {
-        let text: string;
+        // Bytes, not text: a multipart body may carry binary parts.
+        let body: Buffer;
         try {
-          text = await readBody(req, maxBytes);
+          body = await readBodyBytes(req, maxBytes);
         } catch (e) {
           const app = findAppError(e);
           throw app ? appToGraphQL(app) : e;
         }
-        return requestParser(new fetchAPI.Request(req.url, { method: req.method, headers: req.headers, body: text }));
+        return requestParser(new fetchAPI.Request(req.url, { method: req.method, headers: req.headers, body: new Uint8Array(body) }));
       });
     },
   };
