@@ -6,7 +6,7 @@ import { useGraphQlJit } from '@envelop/graphql-jit';
 import type { GraphQLSchema } from 'graphql';
 import { buildContext, type Services } from './context.js';
 import { buildSchema } from './schema.js';
-import { appToGraphQL, findAppError } from './graphql-errors.js';
+import { throwAsGraphQL } from './graphql-errors.js';
 import { mapError, useErrorMapping } from './use-error-mapping.js';
 import { randomUUID } from 'node:crypto';
 import { useRest, type RestInitialContext } from './rest/use-rest.js';
@@ -39,15 +39,11 @@ export function createApp(services: Services): App {
     context: (yogaInitial) => {
       const initial = yogaInitial as typeof yogaInitial & Partial<RestInitialContext>;
       const requestId = initial.requestId ?? requestIdOf(initial.request);
-      const asGraphQL = (e: unknown) => {
-        const app = findAppError(e);
-        throw app ? appToGraphQL(app) : e;
-      };
       try {
         const ctx = buildContext(services, initial.request, requestId, initial.restTenant);
-        return ctx instanceof Promise ? ctx.catch(asGraphQL) : ctx;
+        return ctx instanceof Promise ? ctx.catch(throwAsGraphQL) : ctx;
       } catch (e) {
-        return asGraphQL(e);
+        return throwAsGraphQL(e);
       }
     },
     // Execution errors are mapped with their request id (useErrorMapping); this catches the rest.

@@ -36,6 +36,12 @@ export function findAppError(err: unknown): AppError | undefined {
   return undefined;
 }
 
+/** Rethrows `err` as the GraphQL error of the AppError inside it, or as it is. */
+export function throwAsGraphQL(err: unknown): never {
+  const app = findAppError(err);
+  throw app ? appToGraphQL(app) : err;
+}
+
 export interface ErrorOutcome {
   status: number;
   errors: EnvelopeError[];

@@ -6,29 +6,21 @@
  * query's parsing.
  */
 import type { Plugin } from 'graphql-yoga';
-import { badRequest } from './errors.js';
-import { appToGraphQL, findAppError } from './graphql-errors.js';
-import { readBodyBytes, tooLarge } from './rest/body.js';
+import { throwAsGraphQL } from './graphql-errors.js';
+import { declaredLength, readBodyBytes } from './rest/body.js';
 
 export function useGraphQLBodyLimit(maxBytes: number): Plugin {
   return {
     onRequestParse({ request, requestParser, setRequestParser, fetchAPI }) {
-      const declared = request.headers.get('content-length');
-      if (declared !== null) {
-        if (!/^\d+$/.test(declared)) throw appToGraphQL(badRequest('The Content-Length header must be a whole number of bytes.'));
-        if (Number(declared) > maxBytes) throw appToGraphQL(tooLarge(maxBytes));
-        return;
+      try {
+        if (declaredLength(request, maxBytes) !== undefined) return;
+      } catch (e) {
+        throwAsGraphQL(e);
       }
       if (!requestParser || !request.body) return;
       setRequestParser(async (req) => {
         // Bytes, not text: a multipart body may carry binary parts.
-        let body: Buffer;
-        try {
-          body = await readBodyBytes(req, maxBytes);
-        } catch (e) {
-          const app = findAppError(e);
-          throw app ? appToGraphQL(app) : e;
-        }
+        const body = await readBodyBytes(req, maxBytes).catch(throwAsGraphQL);
         return requestParser(new fetchAPI.Request(req.url, { method: req.method, headers: req.headers, body: new Uint8Array(body) }));
       });
     },

@@ -10,8 +10,7 @@ export async function readBody(request: Request, maxBytes: number): Promise<stri
 
 /** The body's bytes, at most `maxBytes` of them (else a 413), counted as they stream in. */
 export async function readBodyBytes(request: Request, maxBytes: number): Promise<Buffer> {
-  const declared = Number(request.headers.get('content-length') ?? NaN);
-  if (declared > maxBytes) throw tooLarge(maxBytes);
+  declaredLength(request, maxBytes);
   if (!request.body) return Buffer.alloc(0);
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
@@ -29,7 +28,16 @@ export async function readBodyBytes(request: Request, maxBytes: number): Promise
   return Buffer.concat(chunks);
 }
 
-export const tooLarge = (max: number) =>
+/** The Content-Length, if sent: a 400 when it is not a number of bytes, a 413 when over `maxBytes`. */
+export function declaredLength(request: Request, maxBytes: number): number | undefined {
+  const declared = request.headers.get('content-length');
+  if (declared === null) return undefined;
+  if (!/^\d+$/.test(declared)) throw badRequest('The Content-Length header must be a whole number of bytes.');
+  if (Number(declared) > maxBytes) throw tooLarge(maxBytes);
+  return Number(declared);
+}
+
+const tooLarge = (max: number) =>
   new AppError('PAYLOAD_TOO_LARGE', `The request body is larger than the limit of ${max} bytes.`);
 
 /** `a=1&b=2` style text: what form-encoding looks like, whatever the Content-Type says. */

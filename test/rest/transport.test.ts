@@ -179,6 +179,9 @@ describe('body size limit', () => {
     expectErrorEnvelope(declared, 413);
     const small = await hs.request('POST', `${ts.root}/sites`, { token: tok, body: { name: 'small', description: 'x'.repeat(1000) } });
     expect(small.status).toBe(200);
+    const badLength = await hs.request('POST', `${ts.root}/sites`, { token: tok, raw: '{"name":"x"}', headers: { ...JSON_HEADERS, 'content-length': '12abc' } });
+    expectErrorEnvelope(badLength, 400);
+    expect(badLength.body.meta.errors[0].message).toBe('The Content-Length header must be a whole number of bytes.');
   });
 
   test('/graphql has the same limit, with or without a Content-Length, and nothing oversized runs', async () => {
