@@ -15,8 +15,9 @@ import { createServices } from '../src/services.js';
 async function main() {
   const config = { ...loadConfig(), host: '127.0.0.1', port: 0 };
   if (!config.databaseUrl) throw new Error('serve-app: DATABASE_URL is required');
-  const db = await openDatabase(config);
-  const services = await createServices(config, db.orm, createLogger(config.logLevel));
+  const log = createLogger(config.logLevel);
+  const db = await openDatabase(config, (err) => log.warn({ err }, 'idle read connection lost'));
+  const services = await createServices(config, db, log);
   const app = createApp(services);
   const server = http.createServer(app.handle);
   server.keepAliveTimeout = 65_000;

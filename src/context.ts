@@ -12,6 +12,7 @@ import { forbidden, unauthorized } from './errors.js';
 import type { Logger } from './log.js';
 import { createLoaders, type Loaders } from './resolvers/loaders.js';
 import type { Reader } from './resolvers/rows.js';
+import type { ReadPool } from './db/read-pool.js';
 import type { TenantDirectory, TenantRef } from './tenancy/tenant-directory.js';
 import { isAdmin } from './auth/roles.js';
 
@@ -19,6 +20,7 @@ import { isAdmin } from './auth/roles.js';
 export interface Services {
   config: Config;
   orm: MikroORM;
+  reads: ReadPool;
   keys: KeyRing;
   jwt: JwtSettings;
   tenants: TenantDirectory;
@@ -108,7 +110,7 @@ function contextOf(
     }
     return em;
   };
-  const reader: Reader = { em: services.orm.em, tenantId: claims.tenantId };
+  const reader: Reader = { em: services.orm.em, pool: services.reads, tenantId: claims.tenantId };
   const caller: Caller = { ...claims, token };
   let adminChecked: Promise<boolean> | undefined;
   const adminNow = () => (adminChecked ??= caller.isAdmin ? isAdmin(reader.em, claims.tenantId, caller.userId) : Promise.resolve(false));

@@ -20,8 +20,8 @@ async function main() {
   }
   const log = createLogger(config.logLevel);
   log.info({ embedded: !config.databaseUrl, dataDir: config.dataDir }, 'starting');
-  const db = await openDatabase(config);
-  const services = await createServices(config, db.orm, log);
+  const db = await openDatabase(config, (err) => log.warn({ err }, 'idle read connection lost'));
+  const services = await createServices(config, db, log);
   const app = createApp(services);
   const server = http.createServer(app.handle);
   server.keepAliveTimeout = 65_000;

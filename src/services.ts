@@ -1,16 +1,17 @@
 /** The long-lived parts every request shares, built once from the config and the database. */
-import type { MikroORM } from '@mikro-orm/postgresql';
+import type { Database } from './db/database.js';
 import type { Config } from './config.js';
 import type { Services } from './context.js';
 import { loadKeyRing } from './auth/keys.js';
 import type { Logger } from './log.js';
 import { TenantDirectory } from './tenancy/tenant-directory.js';
 
-export async function createServices(config: Config, orm: MikroORM, log: Logger): Promise<Services> {
+export async function createServices(config: Config, { orm, reads }: Pick<Database, 'orm' | 'reads'>, log: Logger): Promise<Services> {
   const em = orm.em.fork({ useContext: false });
   return {
     config,
     orm,
+    reads,
     log,
     keys: await loadKeyRing(em),
     jwt: { issuer: config.jwtIssuer, audience: config.jwtAudience, ttlSeconds: config.accessTokenTtlSeconds },

@@ -9,6 +9,7 @@ import { createApp, type App } from '../src/app.js';
 import { loadConfig, type Config } from '../src/config.js';
 import type { Services } from '../src/context.js';
 import { initOrm } from '../src/db/orm.js';
+import { createReadPool } from '../src/db/read-pool.js';
 import { createTenant, type CreatedTenant } from '../src/domain/tenants.js';
 import { createLogger } from '../src/log.js';
 import { createServices } from '../src/services.js';
@@ -48,11 +49,13 @@ export class Harness {
     if (!url) throw new Error('QUIRE_TEST_DATABASE_URL is not set: run the tests through jest (global setup)');
     const config = { ...loadConfig({}), databaseUrl: url, logLevel: 'silent' as const, ...overrides };
     const orm = await initOrm(url, 4);
-    const services = await createServices(config, orm, createLogger('silent'));
+    const reads = createReadPool(orm, () => {});
+    const services = await createServices(config, { orm, reads }, createLogger('silent'));
     return new Harness(orm, services, createApp(services));
   }
 
   async stop() {
+    await this.services.reads.end();
     await this.orm.close(true);
   }
 

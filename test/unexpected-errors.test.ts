@@ -5,6 +5,8 @@ test('a database failure is a 500 quoting the request id, without internals, on 
   const h = await Harness.start();
   const t = await h.tenant();
   const token = await h.login(t);
+  // Both pools closed: the ORM's (writes) and the read pool.
+  await h.services.reads.end();
   await h.orm.close(true);
 
   const rest = await h.request('GET', `${t.root}/sites`, { token, headers: { 'x-request-id': 'req-rest-1' } });

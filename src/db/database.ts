@@ -3,22 +3,29 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Config } from '../config.js';
 import { startEmbedded } from './embedded.js';
 import { initOrm, migrate } from './orm.js';
+import { createReadPool, type ReadPool } from './read-pool.js';
 
 export interface Database {
   orm: MikroORM;
+  /** Where the read path (src/resolvers/rows.ts) queries. */
+  reads: ReadPool;
   url: string;
   close(): Promise<void>;
 }
 
-export async function openDatabase(config: Config): Promise<Database> {
+/** `onPoolError` hears of idle read connections the database server dropped (pg replaces them). */
+export async function openDatabase(config: Config, onPoolError: (e: Error) => void = () => {}): Promise<Database> {
   const embedded = config.databaseUrl ? undefined : await startEmbedded(config.dataDir);
   const url = config.databaseUrl ?? embedded!.url;
   const orm = await initOrm(url, config.dbPoolSize);
   await migrate(orm);
+  const reads = createReadPool(orm, onPoolError);
   return {
     orm,
+    reads,
     url,
     async close() {
+      await reads.end();
       await orm.close(true);
       await embedded?.stop();
     },

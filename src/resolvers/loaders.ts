@@ -45,7 +45,6 @@ interface Link {
 }
 
 /** Rows of `entity` reached through a link table, batched by the link's parent column: one statement. */
-/** Rows of `entity` reached through a link table, batched by the link's parent column: one statement. */
 function through<T extends object>(ctx: Reader, entity: EntityName<T>, link: Link, orderBy: string) {
   return new DataLoader<string, T[]>(async (ids) => {
     const s = sourceOf(ctx.em, entity);
@@ -55,7 +54,7 @@ function through<T extends object>(ctx: Reader, entity: EntityName<T>, link: Lin
        order by ${orderBy}`;
     // Rows keep their linkParent key: GraphQL reads only the fields it selects, and copying
     // thousands of rows to drop one key cost more than the query.
-    const rows = await query<T & { linkParent: string }>(ctx.em, sql, [ctx.tenantId, [...ids]]);
+    const rows = await query<T & { linkParent: string }>(ctx, sql, [ctx.tenantId, [...ids]]);
     return groupBy(ids, rows, (r) => r.linkParent);
   });
 }

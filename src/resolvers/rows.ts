@@ -7,11 +7,13 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { EntityName } from '@mikro-orm/core';
 import type { AppContext } from '../context.js';
+import type { ReadPool } from '../db/read-pool.js';
 import { notFound } from '../errors.js';
 
-/** What a read needs: the shared (unforked) EntityManager for its pool and metadata, and the tenant. */
+/** What a read needs: the shared (unforked) EntityManager for metadata, the read pool, and the tenant. */
 export interface Reader {
   em: EntityManager;
+  pool: ReadPool;
   tenantId: string;
 }
 
@@ -77,11 +79,6 @@ function conditions(ctx: Reader, r: RowQuery): Where {
   return { sql: parts.join(' and '), params };
 }
 
-interface PoolClient {
-  acquireConnection(): Promise<{ query(text: string, values: unknown[]): Promise<{ rows: unknown[] }> }>;
-  releaseConnection(connection: unknown): void;
-}
-
 /** `?` placeholders (as our SQL and MikroORM's `sql` fragments write them) -> `$1, $2 ...`. */
 const numbered = (sql: string) => {
   let n = 0;
@@ -89,23 +86,16 @@ const numbered = (sql: string) => {
 };
 
 /**
- * Runs a read with real protocol parameters ($1, $2 ...) on a connection of the ORM's pool,
- * straight on the driver: the ORM's `execute` inlines escaped values into the text, and the
- * query builder's layers (runner, bindings rewrite, response shaping) cost more per call than
- * a by-id read needs.
+ * Runs a read with real protocol parameters ($1, $2 ...) on the read pool, straight on the
+ * driver: the ORM's `execute` inlines escaped values into the text, and the query builder's
+ * layers (runner, bindings rewrite, response shaping) cost more per call than a by-id read needs.
  */
-export async function query<T>(em: EntityManager, sql: string, params: unknown[]): Promise<T[]> {
-  const pool = em.getConnection().getKnex().client as PoolClient;
-  const connection = await pool.acquireConnection();
-  try {
-    return (await connection.query(numbered(sql), params)).rows as T[];
-  } finally {
-    pool.releaseConnection(connection);
-  }
+export function query<T>(ctx: Reader, sql: string, params: unknown[]): Promise<T[]> {
+  return ctx.pool.query(numbered(sql), params).then((r) => r.rows as T[]);
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-export async function selectRows<T>(ctx: Reader, entity: EntityName<any>, r: RowQuery): Promise<T[]> {
+export function selectRows<T>(ctx: Reader, entity: EntityName<any>, r: RowQuery): Promise<T[]> {
   const s = sourceOf(ctx.em, entity);
   const c = conditions(ctx, r);
   let sql = `select ${s.select} from ${s.table} t where ${c.sql}`;
@@ -114,14 +104,14 @@ export async function selectRows<T>(ctx: Reader, entity: EntityName<any>, r: Row
     sql += ' limit ? offset ?';
     c.params.push(r.limit, r.offset ?? 0);
   }
-  return query<T>(ctx.em, sql, c.params);
+  return query<T>(ctx, sql, c.params);
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export async function countRows(ctx: Reader, entity: EntityName<any>, r: RowQuery): Promise<number> {
   const s = sourceOf(ctx.em, entity);
   const c = conditions(ctx, r);
-  const rows = await query<{ n: string }>(ctx.em, `select count(*) as n from ${s.table} t where ${c.sql}`, c.params);
+  const rows = await query<{ n: string }>(ctx, `select count(*) as n from ${s.table} t where ${c.sql}`, c.params);
   return Number(rows[0].n);
 }
 

@@ -155,6 +155,23 @@ describe('GET /sites/{id}', () => {
     expect(r.body.data[0].groups.map((g: Fixture) => g.name)).toContain('Administrators');
   });
 
+  test('reads have their own connections: they answer while writes hold every ORM connection', async () => {
+    expect((await A.get(`/sites/${A.t.homeSiteId}`)).status).toBe(200); // token and tenant now cached
+    const knex = h.orm.em.getConnection().getKnex().client as {
+      acquireConnection(): Promise<unknown>;
+      releaseConnection(c: unknown): void;
+    };
+    const held = await Promise.all(Array.from({ length: h.orm.config.get('pool').max! }, () => knex.acquireConnection()));
+    try {
+      const [one, list] = await Promise.all([A.get(`/sites/${A.t.homeSiteId}?expand=groups`), A.get('/sites')]);
+      expect(one.status).toBe(200);
+      expect(one.body.data[0].groups.map((g: Fixture) => g.name)).toContain('Administrators');
+      expect(list.status).toBe(200);
+    } finally {
+      for (const c of held) knex.releaseConnection(c);
+    }
+  });
+
   test('an unknown id is a 404; a malformed one a 400 naming the segment', async () => {
     expectError(await A.get(`/sites/${UNKNOWN_ID}`), 404, UNKNOWN_ID);
     expectError(await A.get('/sites/not-a-guid'), 400, /'id'.*GUID/);
