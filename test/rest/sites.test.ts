@@ -161,7 +161,7 @@ describe('GET /sites/{id}', () => {
       acquireConnection(): Promise<unknown>;
       releaseConnection(c: unknown): void;
     };
-    const held = await Promise.all(Array.from({ length: h.orm.config.get('pool').max! }, () => knex.acquireConnection()));
+    const held = await Promise.all(Array.from({ length: h.orm.config.get('pool')!.max! }, () => knex.acquireConnection()));
     try {
       const [one, list] = await Promise.all([A.get(`/sites/${A.t.homeSiteId}?expand=groups`), A.get('/sites')]);
       expect(one.status).toBe(200);
