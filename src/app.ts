@@ -9,7 +9,7 @@ import { buildSchema } from './schema.js';
 import { throwAsGraphQL } from './graphql-errors.js';
 import { mapError, useErrorMapping } from './use-error-mapping.js';
 import { randomUUID } from 'node:crypto';
-import { useRest, type RestInitialContext } from './rest/use-rest.js';
+import { useRest } from './rest/use-rest.js';
 import { useHealth } from './rest/use-health.js';
 import { useNoNul } from './use-no-nul.js';
 import { useGraphQLBodyLimit } from './use-graphql-body-limit.js';
@@ -35,12 +35,11 @@ export function createApp(services: Services): App {
     logging: false,
     // Enforced by useGraphQLBodyLimit with the configured limit, without a stream per request.
     maxRequestBodySize: false,
-    // Synchronous when buildContext is (a known token): no promise per request for nothing.
-    context: (yogaInitial) => {
-      const initial = yogaInitial as typeof yogaInitial & Partial<RestInitialContext>;
-      const requestId = initial.requestId ?? requestIdOf(initial.request);
+    // /graphql's context (REST builds its own in use-rest.ts). Synchronous when buildContext is
+    // (a known token): no promise per request for nothing.
+    context: ({ request }) => {
       try {
-        const ctx = buildContext(services, initial.request, requestId, initial.restTenant);
+        const ctx = buildContext(services, request, requestIdOf(request), undefined);
         return ctx instanceof Promise ? ctx.catch(throwAsGraphQL) : ctx;
       } catch (e) {
         return throwAsGraphQL(e);

@@ -1,7 +1,7 @@
 /**
  * The REST face as a Yoga plugin: matches legacy paths against the route table, fits query and
  * body onto the root field's arguments, builds the shared context, runs SOFA's pre-built
- * operation through Yoga's own execution, and wraps what SOFA returns in the envelope.
+ * operation compiled (src/rest/execute.ts), and wraps what SOFA returns in the envelope.
  */
 import type { Plugin } from 'graphql-yoga';
 import {
@@ -9,12 +9,11 @@ import {
   getNullableType,
   isInputObjectType,
   isObjectType,
-  type ExecutionArgs,
   type GraphQLArgument,
   type GraphQLField,
   type GraphQLSchema,
 } from 'graphql';
-import type { AppContext, Services } from '../context.js';
+import { buildContext, type AppContext, type Services } from '../context.js';
 import type { DataTypes } from '../datatypes.js';
 import { AppError, badRequest } from '../errors.js';
 import { findAppError, outcomeOf, unexpected } from '../graphql-errors.js';
@@ -29,11 +28,7 @@ import { createSofaHandlers, SOFA_BASE, sofaEndpoints } from './sofa-setup.js';
 import { effectiveLimit } from '../resolvers/lists.js';
 import { handleToken } from './token.js';
 import { requestIdOf } from './request-id.js';
-
-export interface RestInitialContext {
-  requestId: string;
-  restTenant?: { customerAlias: string; databaseAlias: string };
-}
+import { createRestExecute } from './execute.js';
 
 interface RouteInfo {
   field: GraphQLField<unknown, unknown>;
@@ -54,7 +49,7 @@ export function useRest(services: Services, schema: GraphQLSchema, dataTypes: Da
     infoOf.set(fieldName, { field, recordType: recordTypeOf(field) });
   }
 
-  const executors = new WeakMap<object, (args: ExecutionArgs) => unknown>();
+  const execute = createRestExecute(services.log);
   // The execution result, kept so the envelope need not parse back the JSON SOFA serialised.
   const results = new WeakMap<object, { data?: Record<string, unknown> | null }>();
   const sofa = createSofaHandlers(
@@ -62,7 +57,7 @@ export function useRest(services: Services, schema: GraphQLSchema, dataTypes: Da
     async (args) => {
       const ctx = args.contextValue as RestContext;
       const document = ctx.rest ? variantOf(schema, args.document, ctx.rest) : args.document;
-      const result = (await executors.get(ctx)!({ ...args, schema, document })) as { data?: Record<string, unknown> | null };
+      const result = await execute({ ...args, schema, document });
       results.set(ctx, result);
       // SOFA would serialise the data into a Response we never read: hand it nulls instead.
       return result.data ? { ...result, data: Object.fromEntries(Object.keys(result.data).map((k) => [k, null])) } : result;
@@ -72,11 +67,6 @@ export function useRest(services: Services, schema: GraphQLSchema, dataTypes: Da
       return jsonResponse(o.status, { errors: o.errors, meta: o.meta });
     },
   );
-
-  let getEnveloped: (ctx: Record<string, unknown>) => {
-    contextFactory: () => Promise<unknown> | unknown;
-    execute: (args: ExecutionArgs) => unknown;
-  };
 
   async function handle(request: Request, url: URL, requestId: string): Promise<Response> {
     const segments = segmentsOf(url.pathname);
@@ -109,12 +99,10 @@ export function useRest(services: Services, schema: GraphQLSchema, dataTypes: Da
       if (v !== undefined && v !== '') params[a.name] = checkArg(a, v, fromPath === undefined ? 'query parameter' : 'path segment');
     }
 
-    const initial: RestInitialContext & Record<string, unknown> = { request, requestId, restTenant: m.tenant };
-    const enveloped = getEnveloped(initial);
-    const ctx = (await enveloped.contextFactory()) as RestContext;
+    const built = buildContext(services, request, requestId, m.tenant);
+    const ctx: RestContext = built instanceof Promise ? await built : built;
     const projection = projectionOf(url, info.recordType ? dataTypes.byTypeName.get(info.recordType) : undefined);
     ctx.rest = { recordType: info.recordType, relations: projection.relations, dropTotal: !route.paged };
-    executors.set(ctx, enveloped.execute);
 
     const bodyText = body ? JSON.stringify(body) : null;
     const res = await sofa.get(route.field)!(
@@ -164,9 +152,6 @@ export function useRest(services: Services, schema: GraphQLSchema, dataTypes: Da
   }
 
   return {
-    onYogaInit({ yoga }) {
-      getEnveloped = yoga.getEnveloped as never;
-    },
     // Not async: /graphql requests pass on synchronously.
     onRequest({ request, url, endResponse }) {
       if (/^\/graphql\/?$/i.test(url.pathname)) return;
