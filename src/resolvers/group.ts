@@ -15,10 +15,11 @@ type Input = Record<string, unknown>;
 
 export const groupFields = (ctx: AppContext, info: GraphQLResolveInfo) => queryFieldMap(ctx, info, 'Group', Group);
 
-export async function loadGroup(ctx: AppContext, id: string): Promise<Group> {
-  const group = await ctx.loaders.group.load(id.toLowerCase());
-  if (!group) throw notFound(`Group '${id}' was not found.`);
-  return group;
+export function loadGroup(ctx: AppContext, id: string): Promise<Group> {
+  return ctx.loaders.group.load(id.toLowerCase()).then((group) => {
+    if (!group) throw notFound(`Group '${id}' was not found.`);
+    return group;
+  });
 }
 
 async function assertNameFree(ctx: AppContext, name: string, exceptId?: string) {

@@ -91,7 +91,10 @@ const numbered = (sql: string) => {
  * layers (runner, bindings rewrite, response shaping) cost more per call than a by-id read needs.
  */
 export function query<T>(ctx: Reader, sql: string, params: unknown[]): Promise<T[]> {
-  return ctx.pool.query(numbered(sql), params).then((r) => r.rows as T[]);
+  // pg's callback form: one promise per read, where its promise form makes four.
+  return new Promise((resolve, reject) =>
+    ctx.pool.query(numbered(sql), params, (err, r) => (err ? reject(err) : resolve(r.rows as T[]))),
+  );
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

@@ -14,10 +14,11 @@ type Input = Record<string, unknown>;
 
 export const siteFields = (ctx: AppContext, info: GraphQLResolveInfo) => queryFieldMap(ctx, info, 'Site', Site);
 
-export async function loadSite(ctx: AppContext, id: string): Promise<Site> {
-  const site = await ctx.loaders.site.load(id.toLowerCase());
-  if (!site) throw notFound(`Site '${id}' was not found.`);
-  return site;
+export function loadSite(ctx: AppContext, id: string): Promise<Site> {
+  return ctx.loaders.site.load(id.toLowerCase()).then((site) => {
+    if (!site) throw notFound(`Site '${id}' was not found.`);
+    return site;
+  });
 }
 
 function siteType(input: Input): string | undefined {

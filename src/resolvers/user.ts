@@ -20,11 +20,12 @@ export const userFields = (ctx: AppContext, info: GraphQLResolveInfo) =>
   queryFieldMap(ctx, info, 'User', User, { userid: 'userId' });
 
 /** The all-zero GUID names the caller. */
-export async function loadUser(ctx: AppContext, id: string): Promise<User> {
+export function loadUser(ctx: AppContext, id: string): Promise<User> {
   const key = id === ZERO_GUID ? ctx.caller.userId : id.toLowerCase();
-  const user = await ctx.loaders.user.load(key);
-  if (!user) throw notFound(`User '${id}' was not found.`);
-  return user;
+  return ctx.loaders.user.load(key).then((user) => {
+    if (!user) throw notFound(`User '${id}' was not found.`);
+    return user;
+  });
 }
 
 /** A managed user for a write; the all-zero GUID names the caller here too. */

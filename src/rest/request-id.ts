@@ -1,15 +1,17 @@
 /** One id per request: the caller's X-Request-Id when it is sane, else a new UUID. */
 import { randomUUID } from 'node:crypto';
 
-const ids = new WeakMap<Request, string>();
+// Kept on the request itself: a WeakMap entry per request costs the garbage collector more.
+const ID = Symbol('requestId');
 const SANE = /^[A-Za-z0-9._-]{1,128}$/;
 
 export function requestIdOf(request: Request): string {
-  let id = ids.get(request);
+  const r = request as Request & { [ID]?: string };
+  let id = r[ID];
   if (!id) {
     const given = request.headers.get('x-request-id');
     id = given && SANE.test(given) ? given : randomUUID();
-    ids.set(request, id);
+    r[ID] = id;
   }
   return id;
 }

@@ -9,6 +9,7 @@ import {
   getNullableType,
   isInputObjectType,
   isObjectType,
+  type ExecutionResult,
   type GraphQLArgument,
   type GraphQLField,
   type GraphQLSchema,
@@ -20,7 +21,7 @@ import { findAppError, outcomeOf, unexpected } from '../graphql-errors.js';
 import { isGuid } from '../ids.js';
 import { readBody, parseBody } from './body.js';
 import { errorEnvelope, jsonResponse, successEnvelope, type Projection } from './envelope.js';
-import { variantOf } from './expand.js';
+import { variantOf, type Variant } from './expand.js';
 import { fitInput } from './input.js';
 import { queryParam, RouteMatcher, segmentsOf, type Match } from './match.js';
 import { isSofaRoute, type SofaRoute } from './routes.js';
@@ -35,7 +36,8 @@ interface RouteInfo {
   recordType: string | undefined;
 }
 
-type RestContext = AppContext & { rest?: { recordType: string | undefined; relations: string[]; dropTotal: boolean } };
+/** REST's additions to the context: the variant of the document to run, then its result. */
+type RestContext = AppContext & { rest?: Variant & { result?: ExecutionResult } };
 
 export function useRest(services: Services, schema: GraphQLSchema, dataTypes: DataTypes): Plugin {
   const matcher = new RouteMatcher();
@@ -50,17 +52,19 @@ export function useRest(services: Services, schema: GraphQLSchema, dataTypes: Da
   }
 
   const execute = createRestExecute(services.log);
-  // The execution result, kept so the envelope need not parse back the JSON SOFA serialised.
-  const results = new WeakMap<object, { data?: Record<string, unknown> | null }>();
   const sofa = createSofaHandlers(
     schema,
-    async (args) => {
+    (args) => {
       const ctx = args.contextValue as RestContext;
-      const document = ctx.rest ? variantOf(schema, args.document, ctx.rest) : args.document;
-      const result = await execute({ ...args, schema, document });
-      results.set(ctx, result);
-      // SOFA would serialise the data into a Response we never read: hand it nulls instead.
-      return result.data ? { ...result, data: Object.fromEntries(Object.keys(result.data).map((k) => [k, null])) } : result;
+      const rest = ctx.rest!;
+      const done = (result: ExecutionResult) => {
+        // Kept for the envelope, so that it need not parse back the JSON SOFA would serialise;
+        // SOFA gets nulls instead, and its Response goes unread.
+        rest.result = result;
+        return result.data ? { ...result, data: Object.fromEntries(Object.keys(result.data).map((k) => [k, null])) } : result;
+      };
+      const result = execute({ ...args, schema, document: variantOf(schema, args.document, rest) });
+      return result instanceof Promise ? result.then(done) : done(result);
     },
     (errors) => {
       const o = outcomeOf(errors);
@@ -123,7 +127,7 @@ export function useRest(services: Services, schema: GraphQLSchema, dataTypes: Da
       request,
       status: route.status ?? 200,
       shape: route.shape,
-      result: results.get(ctx)?.data?.[route.field.split('.')[1]] ?? null,
+      result: ctx.rest.result?.data?.[route.field.split('.')[1]] ?? null,
       dataTypes,
       recordType: info.recordType,
       projection,
