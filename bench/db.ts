@@ -9,6 +9,10 @@ import path from 'node:path';
 import pg from 'pg';
 import { loadConfig } from '../src/config.js';
 import { openDatabase, type Database } from '../src/db/database.js';
+import { createLogger } from '../src/log.js';
+
+// The runner's stdout carries the report; it seeds through the ORM and never reads through the read pool.
+const quiet = createLogger('silent');
 
 export interface BenchDb {
   /** Connection URL the children use. */
@@ -37,7 +41,7 @@ export async function startBenchDb(log: (s: string) => void): Promise<BenchDb> {
     log(`created database ${name} on ${u.host}`);
     let db: Database;
     try {
-      db = await openDatabase({ ...base, databaseUrl: url });
+      db = await openDatabase({ ...base, databaseUrl: url }, quiet);
     } catch (e) {
       await dropDatabase(external, name).catch(() => undefined);
       throw e;
@@ -57,7 +61,7 @@ export async function startBenchDb(log: (s: string) => void): Promise<BenchDb> {
   log(`starting embedded PostgreSQL in ${dataDir}`);
   let db: Database;
   try {
-    db = await openDatabase({ ...base, databaseUrl: undefined, dataDir });
+    db = await openDatabase({ ...base, databaseUrl: undefined, dataDir }, quiet);
   } catch (e) {
     fs.rmSync(dataDir, { recursive: true, force: true });
     throw e;

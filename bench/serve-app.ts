@@ -16,7 +16,7 @@ async function main() {
   const config = { ...loadConfig(), host: '127.0.0.1', port: 0 };
   if (!config.databaseUrl) throw new Error('serve-app: DATABASE_URL is required');
   const log = createLogger(config.logLevel);
-  const db = await openDatabase(config, (err) => log.warn({ err }, 'idle read connection lost'));
+  const db = await openDatabase(config, log);
   const services = await createServices(config, db, log);
   const app = createApp(services);
   const server = http.createServer(app.handle);

@@ -9,6 +9,7 @@ import { createApiClient, createTenant } from './domain/tenants.js';
 import { createUser } from './domain/users.js';
 import { TENANT_FILTER } from './entities/tenant-filter.js';
 import { AppError } from './errors.js';
+import { createLogger } from './log.js';
 import { Site, User } from './entities/index.js';
 import { ADMIN_GROUP } from './auth/roles.js';
 import { TenantDirectory } from './tenancy/tenant-directory.js';
@@ -75,7 +76,9 @@ async function run(argv: string[]): Promise<void> {
   if (command === 'user create') need(values, 'customer', 'database', 'userid', 'password');
   if (command === 'client create') need(values, 'customer', 'database');
 
-  const db = await openDatabase(loadConfig());
+  // Silent: stdout carries the command's output (one JSON object with --json), and the CLI
+  // makes no reads through the read pool, the only thing that would log here.
+  const db = await openDatabase(loadConfig(), createLogger('silent'));
   // Interrupted: stop an embedded database this command started, rather than leave it running.
   process.once('SIGINT', () => void db.close().finally(() => process.exit(130)));
   try {

@@ -20,7 +20,7 @@ async function main() {
   }
   const log = createLogger(config.logLevel);
   log.info({ embedded: !config.databaseUrl, dataDir: config.dataDir }, 'starting');
-  const db = await openDatabase(config, (err) => log.warn({ err }, 'idle read connection lost'));
+  const db = await openDatabase(config, log);
   const services = await createServices(config, db, log);
   const app = createApp(services);
   const server = http.createServer(app.handle);

@@ -49,8 +49,8 @@ export class Harness {
     if (!url) throw new Error('QUIRE_TEST_DATABASE_URL is not set: run the tests through jest (global setup)');
     const config = { ...loadConfig({}), databaseUrl: url, logLevel: 'silent' as const, ...overrides };
     const orm = await initOrm(url, 4);
-    const reads = createReadPool(orm, () => {});
-    const services = await createServices(config, { orm, reads }, createLogger('silent'));
+    const log = createLogger('silent');
+    const services = await createServices(config, { orm, reads: createReadPool(orm, log) }, log);
     return new Harness(orm, services, createApp(services));
   }
 

@@ -1,6 +1,7 @@
 /** Opens the database the config names (or the embedded one), migrated and ready. */
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Config } from '../config.js';
+import type { Logger } from '../log.js';
 import { startEmbedded } from './embedded.js';
 import { initOrm, migrate } from './orm.js';
 import { createReadPool, type ReadPool } from './read-pool.js';
@@ -13,13 +14,12 @@ export interface Database {
   close(): Promise<void>;
 }
 
-/** `onPoolError` hears of idle read connections the database server dropped (pg replaces them). */
-export async function openDatabase(config: Config, onPoolError: (e: Error) => void = () => {}): Promise<Database> {
+export async function openDatabase(config: Config, log: Logger): Promise<Database> {
   const embedded = config.databaseUrl ? undefined : await startEmbedded(config.dataDir);
   const url = config.databaseUrl ?? embedded!.url;
   const orm = await initOrm(url, config.dbPoolSize);
   await migrate(orm);
-  const reads = createReadPool(orm, onPoolError);
+  const reads = createReadPool(orm, log);
   return {
     orm,
     reads,

@@ -5,14 +5,15 @@
  */
 import pg from 'pg';
 import type { MikroORM } from '@mikro-orm/postgresql';
+import type { Logger } from '../log.js';
 
 export type ReadPool = pg.Pool;
 
-/** As many connections as the ORM's pool; `onError` hears of idle connections the server dropped. */
-export function createReadPool(orm: MikroORM, onError: (e: Error) => void): ReadPool {
+/** As many connections as the ORM's pool. An idle connection the server drops is logged; pg replaces it. */
+export function createReadPool(orm: MikroORM, log: Logger): ReadPool {
   // The ORM is configured by URL (src/db/orm.ts), so the password is a string, never a callback.
   const settings = orm.em.getConnection().getConnectionOptions() as pg.PoolConfig;
   const pool = new pg.Pool({ ...settings, max: orm.config.get('pool')?.max });
-  pool.on('error', onError);
+  pool.on('error', (err) => log.warn({ err }, 'idle read connection lost'));
   return pool;
 }
