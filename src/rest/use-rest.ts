@@ -30,6 +30,7 @@ import { effectiveLimit } from '../resolvers/lists.js';
 import { handleToken } from './token.js';
 import { requestIdOf } from './request-id.js';
 import { createRestExecute } from './execute.js';
+import { mapError } from '../use-error-mapping.js';
 
 interface RouteInfo {
   field: GraphQLField<unknown, unknown>;
@@ -51,13 +52,15 @@ export function useRest(services: Services, schema: GraphQLSchema, dataTypes: Da
     infoOf.set(fieldName, { field, recordType: recordTypeOf(field) });
   }
 
-  const execute = createRestExecute(services.log);
+  const execute = createRestExecute();
   const sofa = createSofaHandlers(
     schema,
     (args) => {
       const ctx = args.contextValue as RestContext;
       const rest = ctx.rest!;
-      const done = (result: ExecutionResult) => {
+      const done = (raw: ExecutionResult) => {
+        // Errors mapped as on /graphql (useErrorMapping does it there), with this request's id.
+        const result = raw.errors?.length ? { ...raw, errors: raw.errors.map((e) => mapError(e, ctx.requestId, services.log)) } : raw;
         // Kept for the envelope, so that it need not parse back the JSON SOFA would serialise;
         // SOFA gets nulls instead, and its Response goes unread.
         rest.result = result;
