@@ -5,14 +5,19 @@
  * Children also stop themselves when the IPC channel closes (the parent died).
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const BENCH_DIR = path.dirname(fileURLToPath(import.meta.url));
 export const PROJECT_DIR = path.resolve(BENCH_DIR, '..');
 
-/** tsc -p tsconfig.bench.json: src, migrations and bench into dist/ (incremental). */
+/**
+ * tsc -p tsconfig.bench.json: src, migrations and bench into a fresh dist/ (a stale module left by
+ * an earlier build would be discovered like a current one: src/discover.ts).
+ */
 export function buildChildren(): void {
+  fs.rmSync(path.join(PROJECT_DIR, 'dist'), { recursive: true, force: true });
   execFileSync(process.execPath, [path.join(PROJECT_DIR, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.bench.json'], {
     cwd: PROJECT_DIR,
     stdio: ['ignore', process.stderr, process.stderr],

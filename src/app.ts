@@ -15,7 +15,7 @@ import { useNoNul } from './use-no-nul.js';
 import { useGraphQLBodyLimit } from './use-graphql-body-limit.js';
 import { useRequestLog } from './rest/use-request-log.js';
 import { requestIdOf } from './rest/request-id.js';
-import { dataTypesOf } from './resolvers/schema-info.js';
+import { dataTypes } from './datatypes.js';
 
 export interface App {
   fetch: (request: Request, ...rest: unknown[]) => Promise<Response> | Response;
@@ -62,7 +62,7 @@ export function createApp(services: Services): App {
         maxTokens: { n: 2000 },
         blockFieldSuggestion: { enabled: false },
       }) as Plugin,
-      useRest(services, schema, dataTypesOf(schema)),
+      useRest(services, schema, dataTypes),
     ],
   });
   return { fetch: yoga.fetch as App['fetch'], handle: yoga, schema };

@@ -7,10 +7,11 @@ import { loadConfig } from './config.js';
 import { openDatabase, type Database } from './db/database.js';
 import { createApiClient, createTenant } from './domain/tenants.js';
 import { createUser } from './domain/users.js';
-import { TENANT_FILTER } from './entities/tenant-filter.js';
+import { TENANT_FILTER } from './db/tenant-filter.js';
 import { AppError } from './errors.js';
 import { createLogger } from './log.js';
-import { Site, User } from './entities/index.js';
+import { Site } from './entities/site.js';
+import { User } from './entities/user.js';
 import { ADMIN_GROUP } from './auth/roles.js';
 import { TenantDirectory } from './tenancy/tenant-directory.js';
 

@@ -7,11 +7,11 @@ import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import { cachedClaims, verifyAccessToken, type AccessClaims, type JwtSettings } from './auth/jwt.js';
 import type { KeyRing } from './auth/keys.js';
 import type { Config } from './config.js';
-import { TENANT_FILTER } from './entities/tenant-filter.js';
+import { TENANT_FILTER } from './db/tenant-filter.js';
 import { forbidden, unauthorized } from './errors.js';
 import type { Logger } from './log.js';
-import { createLoaders, type Loaders } from './resolvers/loaders.js';
-import type { Reader } from './resolvers/rows.js';
+import { Loaders } from './read/loaders.js';
+import type { Reader } from './read/rows.js';
 import type { ReadPool } from './db/read-pool.js';
 import type { TenantDirectory, TenantRef } from './tenancy/tenant-directory.js';
 import { isAdmin } from './auth/roles.js';
@@ -44,12 +44,12 @@ export interface AppContext {
   em(): EntityManager;
   reader: Reader;
   loaders: Loaders;
-  /** Whether the caller is a tenant administrator now (re-checked in the database, once per request). */
+  /**
+   * Whether the caller is a tenant administrator now: asked of the database once per request
+   * that needs it, so a promotion or demotion counts from the next request on. Root fields
+   * declare who may call them (src/auth/access.ts).
+   */
   isAdmin(): Promise<boolean>;
-  /** Throws 403 unless the caller is a tenant administrator. */
-  requireAdmin(): Promise<void>;
-  /** Throws 403 unless the caller is an administrator or the user named. */
-  requireSelfOrAdmin(userId: string): Promise<void>;
 }
 
 export function bearerToken(request: Request): string {
@@ -110,10 +110,9 @@ function contextOf(
     }
     return em;
   };
-  const reader: Reader = { em: services.orm.em, pool: services.reads, tenantId: claims.tenantId };
+  const reader: Reader = { pool: services.reads, tenantId: claims.tenantId };
   const caller: Caller = { ...claims, token };
   let adminChecked: Promise<boolean> | undefined;
-  const adminNow = () => (adminChecked ??= caller.isAdmin ? isAdmin(reader.em, claims.tenantId, caller.userId) : Promise.resolve(false));
   return {
     services,
     request,
@@ -122,18 +121,7 @@ function contextOf(
     tenantId: claims.tenantId,
     em: fork,
     reader,
-    loaders: createLoaders(reader),
-    isAdmin: adminNow,
-    async requireAdmin() {
-      if (!(await adminNow())) {
-        throw forbidden('Only a tenant administrator may do this.');
-      }
-    },
-    async requireSelfOrAdmin(userId: string) {
-      if (userId === caller.userId) return;
-      if (!(await adminNow())) {
-        throw forbidden('You may change only your own account; this needs a tenant administrator.');
-      }
-    },
+    loaders: new Loaders(reader),
+    isAdmin: () => (adminChecked ??= isAdmin(reader, caller.userId)),
   };
 }

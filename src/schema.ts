@@ -1,20 +1,25 @@
-/** Joins the SDL in schema/ with the resolvers; href and dataType come from @dataType, page fields from *Page types. */
+/**
+ * Joins the SDL in schema/ with the resolvers: those the resource definitions imply
+ * (src/read/resolvers.ts) and the hand-written ones discovered in src/resolvers/ (each file's
+ * `resolvers` export). Root fields marked `@allow` get their access check here, once.
+ */
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { makeExecutableSchema } from '@graphql-tools/schema';
 import { mergeResolvers } from '@graphql-tools/merge';
-import { isObjectType, type GraphQLSchema } from 'graphql';
-import type { Page } from './resolvers/lists.js';
-import { dataTypesOf } from './resolvers/schema-info.js';
-import { groupResolvers } from './resolvers/group.js';
-import { metaResolvers } from './resolvers/meta.js';
-import { siteResolvers } from './resolvers/site.js';
-import { userResolvers } from './resolvers/user.js';
+import { getDirective, MapperKind, mapSchema } from '@graphql-tools/utils';
+import { defaultFieldResolver, getNamedType, isObjectType, isScalarType, type GraphQLSchema } from 'graphql';
+import { enforce, type AllowRule } from './auth/access.js';
+import type { AppContext } from './context.js';
+import { modulesIn } from './discover.js';
+import { generatedResolvers, type Page } from './read/resolvers.js';
+import { resources } from './read/registry.js';
 import { scalarResolvers } from './scalars.js';
 
+const HERE = path.dirname(fileURLToPath(import.meta.url));
 // The project's schema/ folder, found from src/ (tsx, tests) and from dist/src/ (npm start) alike.
-const SCHEMA_DIR = schemaDir(path.dirname(fileURLToPath(import.meta.url)));
+const SCHEMA_DIR = schemaDir(HERE);
 
 function schemaDir(from: string): string {
   for (let dir = from; ; dir = path.dirname(dir)) {
@@ -31,23 +36,64 @@ export function readSdl(): string[] {
     .map((f) => fs.readFileSync(path.join(SCHEMA_DIR, f), 'utf8'));
 }
 
-export function buildSchema(): GraphQLSchema {
-  const typeDefs = readSdl();
-  const resolvers = mergeResolvers([scalarResolvers, metaResolvers, siteResolvers, groupResolvers, userResolvers]);
-  // Two passes: the first schema tells which types carry @dataType; the second adds their resolvers.
-  const plain = makeExecutableSchema({ typeDefs });
-  const generated: Record<string, Record<string, (o: never) => unknown>> = {};
-  for (const dt of dataTypesOf(plain).byTypeName.values()) {
-    generated[dt.typeName] = {
-      dataType: () => dt.name,
-      href: (o: { id: string }) => `~/${dt.path}/${o.id}`,
-    };
-  }
-  // Pages compute their items and total only when selected (see resolvers/lists.ts).
-  for (const type of Object.values(plain.getTypeMap())) {
-    if (isObjectType(type) && type.name.endsWith('Page') && type.getFields().items && type.getFields().totalRecords) {
-      generated[type.name] = { items: (p: Page<unknown>) => p.items(), totalRecords: (p: Page<unknown>) => p.totalRecords() };
+type Resolvers = Record<string, Record<string, unknown>>;
+
+const handWritten: Resolvers[] = [];
+for (const [file, mod] of await modulesIn(path.join(HERE, 'resolvers'))) {
+  if (!mod.resolvers) throw new Error(`src/resolvers/${file} must export its resolvers as 'resolvers'`);
+  handWritten.push(mod.resolvers as Resolvers);
+}
+
+/** Stops the start when a definition and its GraphQL type disagree, naming what to fix. */
+function checkDefinitions(schema: GraphQLSchema): void {
+  for (const def of resources) {
+    const type = schema.getType(def.typeName);
+    if (!isObjectType(type)) throw new Error(`src/resources: ${def.typeName} is not an object type in schema/`);
+    const typeFields = type.getFields();
+    for (const name of Object.keys(def.fields)) {
+      if (!typeFields[name]) throw new Error(`src/resources: ${def.typeName}.${name} is defined but the GraphQL type has no such field`);
+    }
+    for (const [name, f] of Object.entries(typeFields)) {
+      const scalar = isScalarType(getNamedType(f.type));
+      if (name === 'href' || name === 'dataType') continue;
+      if (scalar && !def.fields[name]) throw new Error(`schema/: ${def.typeName}.${name} has no field in its resource definition`);
+      if (!scalar && !def.relations?.[name]) throw new Error(`schema/: ${def.typeName}.${name} has no relation in its resource definition`);
+    }
+    for (const field of Object.keys(def.queries ?? {})) {
+      if (!schema.getQueryType()?.getFields()[field]) throw new Error(`src/resources: ${def.typeName} declares Query.${field}, which schema/ lacks`);
     }
   }
-  return makeExecutableSchema({ typeDefs, resolvers: mergeResolvers([resolvers, generated]) });
+}
+
+/** Wraps every root field that declares `@allow` with its access check. */
+function withAccessChecks(schema: GraphQLSchema): GraphQLSchema {
+  return mapSchema(schema, {
+    [MapperKind.ROOT_FIELD]: (config) => {
+      const rule = getDirective(schema, config, 'allow')?.[0] as AllowRule | undefined;
+      if (!rule) return config;
+      const resolve = config.resolve ?? defaultFieldResolver;
+      return {
+        ...config,
+        resolve: async (source, args, ctx: AppContext, info) => {
+          await enforce(rule, ctx, args);
+          return resolve(source, args, ctx, info);
+        },
+      };
+    },
+  });
+}
+
+export function buildSchema(): GraphQLSchema {
+  const typeDefs = readSdl();
+  const plain = makeExecutableSchema({ typeDefs });
+  checkDefinitions(plain);
+  // Pages compute their items and total only when selected (see src/read/resolvers.ts).
+  const pages: Resolvers = {};
+  for (const type of Object.values(plain.getTypeMap())) {
+    if (isObjectType(type) && type.name.endsWith('Page') && type.getFields().items && type.getFields().totalRecords) {
+      pages[type.name] = { items: (p: Page<unknown>) => p.items(), totalRecords: (p: Page<unknown>) => p.totalRecords() };
+    }
+  }
+  const resolvers = mergeResolvers([scalarResolvers, generatedResolvers(), pages, ...handWritten]);
+  return withAccessChecks(makeExecutableSchema({ typeDefs, resolvers }));
 }

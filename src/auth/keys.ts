@@ -4,7 +4,7 @@
  */
 import { exportJWK, generateKeyPair, importJWK, type CryptoKey, type JWK } from 'jose';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { SigningKey } from '../entities/index.js';
+import { SigningKey } from '../entities/auth.js';
 import { newId } from '../ids.js';
 
 export const ALG = 'EdDSA';

@@ -1,15 +1,23 @@
 /** Roles: a tenant administrator is an enabled member of the tenant's Administrators group. */
-import type { EntityManager } from '@mikro-orm/postgresql';
+import type { AppContext } from '../context.js';
+import { ZERO_GUID } from '../ids.js';
+import { run, type Reader } from '../read/rows.js';
+import { sql } from '../read/sql.js';
 
 export const ADMIN_GROUP = 'Administrators';
 
-export async function isAdmin(em: EntityManager, tenantId: string, userId: string): Promise<boolean> {
-  const rows = await em.getConnection().execute(
-    `select 1 from group_member m
+/** Asked of the database on every request that needs it: a promotion or demotion counts at once. */
+export async function isAdmin(reader: Reader, userId: string): Promise<boolean> {
+  const rows = await run(
+    reader,
+    sql`select 1 from group_member m
        join user_group g on g.id = m.group_id and g.tenant_id = m.tenant_id
        join app_user u on u.id = m.user_id and u.tenant_id = m.tenant_id
-      where m.tenant_id = ? and m.user_id = ? and lower(g.name) = lower(?) and u.enabled`,
-    [tenantId, userId, ADMIN_GROUP],
+      where m.tenant_id = ${reader.tenantId} and m.user_id = ${userId} and lower(g.name) = lower(${ADMIN_GROUP}) and u.enabled`,
   );
   return rows.length > 0;
 }
+
+/** Whether a user id argument names the caller (the all-zero GUID does). */
+export const isCaller = (ctx: AppContext, id: unknown): boolean =>
+  typeof id === 'string' && (id === ZERO_GUID || id.toLowerCase() === ctx.caller.userId);

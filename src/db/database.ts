@@ -8,7 +8,7 @@ import { createReadPool, type ReadPool } from './read-pool.js';
 
 export interface Database {
   orm: MikroORM;
-  /** Where the read path (src/resolvers/rows.ts) queries. */
+  /** Where the read path (src/read/rows.ts) queries. */
   reads: ReadPool;
   url: string;
   close(): Promise<void>;

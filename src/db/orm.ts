@@ -1,8 +1,27 @@
-/** MikroORM set-up shared by the server, the CLI and the tests. */
+/**
+ * MikroORM set-up shared by the server, the CLI and the tests. Entities and migrations are
+ * discovered: every entity exported from src/entities/, every migration file in migrations/
+ * (applied in file-name order, which starts with its date).
+ */
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { EntitySchema } from '@mikro-orm/core';
 import { MikroORM, type Options } from '@mikro-orm/postgresql';
-import { Migrator } from '@mikro-orm/migrations';
-import { entities } from '../entities/index.js';
-import { migrationsList } from '../../migrations/index.js';
+import { Migrator, type Migration } from '@mikro-orm/migrations';
+import { modulesIn } from '../discover.js';
+
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+
+const entities: EntitySchema[] = [];
+for (const mod of (await modulesIn(path.join(HERE, '..', 'entities'))).values()) {
+  entities.push(...Object.values(mod).filter((v): v is EntitySchema => v instanceof EntitySchema));
+}
+
+const migrationsList = [...(await modulesIn(path.join(HERE, '..', '..', 'migrations'))).entries()].map(([name, mod]) => {
+  const cls = mod[name];
+  if (typeof cls !== 'function') throw new Error(`migrations/${name} must export a class named ${name}`);
+  return { name, class: cls as new (...args: any[]) => Migration } // eslint-disable-line @typescript-eslint/no-explicit-any;
+});
 
 export function ormOptions(clientUrl: string, poolSize = 10): Options {
   return {

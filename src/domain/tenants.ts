@@ -3,11 +3,14 @@
  * the `Administrators` group holding that user, and an API client.
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { ApiClient, Customer, CustomerDatabase, Group, GroupMember, Site } from '../entities/index.js';
+import { ApiClient } from '../entities/auth.js';
+import { Customer, CustomerDatabase } from '../entities/customer.js';
+import { Group, GroupMember } from '../entities/group.js';
+import { Site } from '../entities/site.js';
 import { badRequest, conflict } from '../errors.js';
 import { newId } from '../ids.js';
 import { hashPassword, randomSecret } from '../auth/passwords.js';
-import { TENANT_FILTER } from '../entities/tenant-filter.js';
+import { TENANT_FILTER } from '../db/tenant-filter.js';
 import { createUser } from './users.js';
 import { ADMIN_GROUP } from '../auth/roles.js';
 

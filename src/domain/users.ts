@@ -1,7 +1,9 @@
 /** Creating and changing users: the rules shared by the REST/GraphQL mutations and the CLI. */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { hashPassword } from '../auth/passwords.js';
-import { Site, User } from '../entities/index.js';
+import { Site } from '../entities/site.js';
+import { User } from '../entities/user.js';
+import { lowerEquals } from './lookup.js';
 import { badRequest, conflict } from '../errors.js';
 import { newId } from '../ids.js';
 import { maxLength, optionalString, requireString, uniquely } from './validate.js';
@@ -36,13 +38,8 @@ export async function assertSiteExists(em: EntityManager, siteId: string): Promi
 }
 
 export async function assertUserIdFree(em: EntityManager, userid: string, exceptId?: string): Promise<void> {
-  const taken = await em.findOne(User, { userId: { $ilike: escapeLike(userid) } }, { fields: ['id'] });
+  const taken = await em.findOne(User, lowerEquals('user_id', userid), { fields: ['id'] });
   if (taken && taken.id !== exceptId) throw conflict(`A user with the userid '${userid}' already exists.`);
-}
-
-/** `$ilike` without wildcards: a case-insensitive equality that uses the lower() index poorly but is exact. */
-export function escapeLike(s: string): string {
-  return s.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
 
 function bool(v: unknown, label: string, fallback: boolean): boolean {

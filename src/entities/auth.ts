@@ -1,5 +1,5 @@
 import { defineEntity, type InferEntity } from '@mikro-orm/core';
-import { tenantFilter } from './tenant-filter.js';
+import { tenantFilter } from '../db/tenant-filter.js';
 
 /** An API client: the client_id/client_secret pair a tenant issues. */
 export const ApiClient = defineEntity({

@@ -1,5 +1,5 @@
 import { defineEntity, type InferEntity } from '@mikro-orm/core';
-import { tenantFilter } from './tenant-filter.js';
+import { tenantFilter } from '../db/tenant-filter.js';
 
 export const User = defineEntity({
   name: 'User',

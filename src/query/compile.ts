@@ -1,6 +1,6 @@
 /**
- * Compiles a `q` AST to a parameterised PostgreSQL WHERE fragment with `?` placeholders
- * (knex / MikroORM style: `qb.andWhere(sql, params)`).
+ * Compiles a `q` AST to a PostgreSQL WHERE fragment (src/read/sql.ts: text and values kept
+ * apart, placeholders numbered when the statement is finished).
  *
  * Choices the caller should know:
  * - Client values only ever travel as params. The SQL text holds only: the caller's column expressions
@@ -31,12 +31,10 @@ import { coerceLiteral, int32Literal, type ValueType } from './coerce.js';
 import type { FieldType, QueryFieldMap } from './fields.js';
 import { parseQ } from './parser.js';
 import { qError, quote } from './q-error.js';
+import { join, raw, sql, Sql } from '../read/sql.js';
 
-export interface CompiledQ {
-  /** A WHERE fragment with `?` placeholders, in the order of `params`. */
-  sql: string;
-  params: unknown[];
-}
+/** A WHERE fragment; its values travel as parameters. */
+export type CompiledQ = Sql;
 
 /** Most years that (nested) dateadds may move a date-time, in total. */
 export const MAX_DATEADD_YEARS = 4000;
@@ -51,25 +49,9 @@ export function compileQText(q: string | undefined, fields: QueryFieldMap): Comp
   return compileQ(parseQ(q), fields);
 }
 
-type Fragment = CompiledQ;
+type Fragment = Sql;
 
-/** Builds a fragment from text and sub-fragments, keeping params in placeholder order. */
-function sql(strings: TemplateStringsArray, ...parts: Fragment[]): Fragment {
-  let text = strings[0];
-  const params: unknown[] = [];
-  parts.forEach((part, i) => {
-    text += part.sql + strings[i + 1];
-    params.push(...part.params);
-  });
-  return { sql: text, params };
-}
-
-function join(parts: Fragment[], separator: string): Fragment {
-  return { sql: parts.map((p) => p.sql).join(separator), params: parts.flatMap((p) => p.params) };
-}
-
-const raw = (text: string): Fragment => ({ sql: text, params: [] });
-const param = (value: unknown, cast: string): Fragment => ({ sql: `?${cast}`, params: [value] });
+const param = (value: unknown, cast: string): Fragment => sql`${value}${raw(cast)}`;
 
 const COMPARE_SQL = { eq: '=', ne: '<>', gt: '>', ge: '>=', lt: '<', le: '<=' } as const;
 
@@ -93,7 +75,8 @@ const UNITS_PER_YEAR: Record<DatePart, number> = {
 };
 
 /** A field or function: SQL with a known type. */
-interface Typed extends Fragment {
+interface Typed {
+  frag: Fragment;
   type: FieldType;
   /** How messages name it: `'scope'`, `substring(...)`. */
   label: string;
@@ -222,7 +205,7 @@ class Compiler {
 
   /** An operand in the comparison's type: typed SQL as is (guid as text in a string comparison), literals as params. */
   private render(side: Side, ctx: Context): Fragment {
-    if ('typed' in side) return ctx.type === 'string' ? asText(side.typed) : side.typed;
+    if ('typed' in side) return ctx.type === 'string' ? asText(side.typed) : side.typed.frag;
     const lit = side.literal;
     if (lit.kind === 'null') throw qError('unexpected null', lit.pos);
     return param(coerceLiteral(lit, ctx.type, ctx.against), castFor(ctx.type, ctx.literalOnly));
@@ -246,7 +229,7 @@ class Compiler {
         if (!field) {
           throw qError(`unknown field ${quote(o.name)}`, o.pos, '', `Known fields: ${[...this.fields.keys()].join(', ')}.`);
         }
-        return { sql: field.sql, params: [], type: field.type, label: quote(o.name), shiftYears: 0 };
+        return { frag: field.sql, type: field.type, label: quote(o.name), shiftYears: 0 };
       }
       case 'substring': {
         const value = this.side(o.value);
@@ -256,7 +239,7 @@ class Compiler {
         if (length < 0) throw qError(`the length of substring cannot be negative`, o.length.pos);
         const text = this.text(value, true);
         return {
-          ...sql`substring(${text} from ${param(start, '::int')} for ${param(length, '::int')})`,
+          frag: sql`substring(${text} from ${param(start, '::int')} for ${param(length, '::int')})`,
           type: 'string',
           label: 'substring(...)',
           shiftYears: 0,
@@ -270,7 +253,7 @@ class Compiler {
           if (value.typed.type !== 'datetime') {
             throw qError(`dateadd needs a date-time, but ${value.typed.label} is ${article(value.typed.type)}`, o.pos);
           }
-          base = value.typed;
+          base = value.typed.frag;
           shiftYears = value.typed.shiftYears;
         } else {
           if (value.literal.kind === 'null') throw qError('dateadd needs a date-time, not null', o.pos);
@@ -282,7 +265,7 @@ class Compiler {
           throw qError(`dateadd moves the date too far (more than ${MAX_DATEADD_YEARS} years in total)`, o.amount.pos ?? o.pos);
         }
         return {
-          ...sql`(${base} + (${param(amount, '::int')} * ${raw(INTERVAL_SQL[o.part])}))`,
+          frag: sql`(${base} + (${param(amount, '::int')} * ${raw(INTERVAL_SQL[o.part])}))`,
           type: 'datetime',
           label: 'dateadd(...)',
           shiftYears,
@@ -318,8 +301,9 @@ function castFor(type: ValueType, literalOnly: boolean): string {
 const SIMPLE_COLUMN = /^(?:"(?:[^"]|"")+"|[A-Za-z_][A-Za-z0-9_$]*)(?:\.(?:"(?:[^"]|"")+"|[A-Za-z_][A-Za-z0-9_$]*))*$/;
 
 function asText(t: Typed): Fragment {
-  if (t.type === 'string') return t;
-  return { sql: SIMPLE_COLUMN.test(t.sql) ? `${t.sql}::text` : `(${t.sql})::text`, params: t.params };
+  if (t.type === 'string') return t.frag;
+  const plain = t.frag.values.length === 0 && SIMPLE_COLUMN.test(t.frag.strings[0]);
+  return plain ? sql`${t.frag}::text` : sql`(${t.frag})::text`;
 }
 
 function article(type: FieldType): string {

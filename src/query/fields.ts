@@ -1,19 +1,27 @@
 /** What the caller tells the compiler about the fields a resource exposes to `q`. */
+import { raw, Sql } from '../read/sql.js';
 
 export type FieldType = 'string' | 'guid' | 'integer' | 'boolean' | 'datetime';
 
 export interface QueryField {
-  /** A column expression supplied by the caller, e.g. `"e0"."user_id"`; used verbatim, never quoted or altered. */
-  sql: string;
+  /** The field's SQL (a column or an expression); spliced in as it is, its own values kept as parameters. */
+  sql: Sql;
   type: FieldType;
 }
 
-/** Keyed by the lower-case API field name (lookups lower-case the client's spelling). */
-export type QueryFieldMap = ReadonlyMap<string, QueryField>;
+/**
+ * Lookups by the lower-case API field name (the compiler lower-cases the client's spelling). A
+ * Map is one; a resource with dynamic fields answers names no Map lists (src/read/fields.ts).
+ */
+export interface QueryFieldMap {
+  get(lowerName: string): QueryField | undefined;
+  /** The names an "unknown field" message lists. */
+  keys(): Iterable<string>;
+}
 
-/** Builds a QueryFieldMap from a plain object, lower-casing the keys. */
-export function queryFields(fields: Record<string, QueryField>): QueryFieldMap {
+/** Builds a QueryFieldMap from a plain object, lower-casing the keys; SQL given as text is trusted text. */
+export function queryFields(fields: Record<string, { sql: string | Sql; type: FieldType }>): QueryFieldMap {
   const map = new Map<string, QueryField>();
-  for (const [name, field] of Object.entries(fields)) map.set(name.toLowerCase(), field);
+  for (const [name, f] of Object.entries(fields)) map.set(name.toLowerCase(), { sql: typeof f.sql === 'string' ? raw(f.sql) : f.sql, type: f.type });
   return map;
 }

@@ -264,8 +264,10 @@ class Parser {
     return t;
   }
 
-  /** Says what was there instead, after the position: "(found 'x')" or "(end of the filter)". */
-  /** `extra` follows the position ("... at position 9 (expected year, ...)"), then what was found instead. */
+  /**
+   * A 400 at `at`: `extra` follows the position ("... at position 9 (expected year, ...)"), then
+   * what was there instead: "(found 'x')" or "(end of the filter)".
+   */
   private fail(problem: string, at: Token, found?: Token, extra?: string): Error {
     const foundText = found === undefined ? '' : found.kind === 'eof' ? ' (end of the filter)' : ` (found ${quote(found.raw)})`;
     return qError(problem, at.pos, `${extra ? ` ${extra}` : ''}${foundText}`, `Near: ${near(this.input, at.pos)}`);

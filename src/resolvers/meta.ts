@@ -1,12 +1,10 @@
-import type { GraphQLResolveInfo } from 'graphql';
-import type { AppContext } from '../context.js';
 import { notFound } from '../errors.js';
-import { dataTypesOf } from './schema-info.js';
-import type { DataTypeInfo } from '../datatypes.js';
+import { dataTypes, type DataTypeInfo } from '../datatypes.js';
 
 /**
  * The data type names the legacy service reports, in its order (CustomerDatabase appears twice
- * there too). Field lists exist for the types this service models; see META_NOTE in the README.
+ * there too). Field lists exist for the types this service serves (its resource definitions);
+ * docs/decisions.md says what the others answer.
  */
 export const LEGACY_DATA_TYPES = [
   'Customer',
@@ -34,13 +32,12 @@ const describe = (dt: DataTypeInfo) => ({
   idField: dt.idField,
 });
 
-export const metaResolvers = {
+export const resolvers = {
   Query: {
     meta: () => ({ dataTypes: LEGACY_DATA_TYPES }),
-    metaDataTypes: (_: unknown, __: unknown, ___: AppContext, info: GraphQLResolveInfo) =>
-      [...dataTypesOf(info.schema).byTypeName.values()].map(describe),
-    metaDataType: (_: unknown, { datatype }: { datatype: string }, __: AppContext, info: GraphQLResolveInfo) => {
-      const dt = dataTypesOf(info.schema).get(datatype);
+    metaDataTypes: () => [...dataTypes.byTypeName.values()].map(describe),
+    metaDataType: (_: unknown, { datatype }: { datatype: string }) => {
+      const dt = dataTypes.get(datatype);
       if (!dt) {
         const known = LEGACY_DATA_TYPES.some((n) => n.toLowerCase() === datatype.toLowerCase());
         throw notFound(

@@ -1,37 +1,24 @@
+/** User writes, web tokens and JWT renewal (reads come from src/resources/user.ts). Who may call each: schema/user.graphql. */
 import { randomUUID } from 'node:crypto';
-import type { GraphQLResolveInfo } from 'graphql';
 import type { AppContext } from '../context.js';
-import { RefreshToken, User, UserSupervisor, WebToken } from '../entities/index.js';
+import { RefreshToken, WebToken } from '../entities/auth.js';
+import { User, UserSupervisor } from '../entities/user.js';
 import { badRequest, forbidden, notFound, unauthorized } from '../errors.js';
 import { newId, ZERO_GUID } from '../ids.js';
 import { hashPassword, hashToken, verifyPassword } from '../auth/passwords.js';
 import { signAccessToken } from '../auth/jwt.js';
+import { editable } from '../domain/editable.js';
 import { assertSiteExists, assertUserIdFree, checkPassword, createUser } from '../domain/users.js';
 import { guidOrUnset, maxLength, optionalString, requireGuid, requireString, uniquely } from '../domain/validate.js';
-import { BY_NAME, BY_USERID, listPage, queryFieldMap, type ListArgs } from './lists.js';
-import { ALL, editable } from './rows.js';
-import { groupFields } from './group.js';
-import { loadSite } from './site.js';
-import { Group } from '../entities/index.js';
+import { loadRow, reread } from '../read/resolvers.js';
+import { resource } from '../read/registry.js';
 
 type Input = Record<string, unknown>;
 
-export const userFields = (ctx: AppContext, info: GraphQLResolveInfo) =>
-  queryFieldMap(ctx, info, 'User', User, { userid: 'userId' });
-
-/** The all-zero GUID names the caller. */
-export function loadUser(ctx: AppContext, id: string): Promise<User> {
-  const key = id === ZERO_GUID ? ctx.caller.userId : id.toLowerCase();
-  return ctx.loaders.user.load(key).then((user) => {
-    if (!user) throw notFound(`User '${id}' was not found.`);
-    return user;
-  });
-}
+const USER = resource('User');
 
 /** A managed user for a write; the all-zero GUID names the caller here too. */
 const editUser = (ctx: AppContext, id: string) => editable(ctx, User, id === ZERO_GUID ? ctx.caller.userId : id, 'User');
-
-const page = <T>(items: Promise<T[]>) => ({ items: () => items, totalRecords: async () => (await items).length });
 
 const WEB_TOKEN_TTL_MS = 5 * 60 * 1000;
 const MAX_WEB_TOKEN_TTL_MS = 24 * 3600 * 1000;
@@ -50,7 +37,7 @@ function optionalBool(v: unknown, label: string): boolean | undefined {
 }
 
 /** A partial update: keys not sent stay as they are. The userid changes only through changeUserId. */
-async function updateUser(ctx: AppContext, user: User, input: Input): Promise<User> {
+async function updateUser(ctx: AppContext, user: User, input: Input) {
   const text = (key: string, max: number) => {
     const v = optionalString(input, key);
     return v === undefined ? undefined : maxLength(v, max, key);
@@ -80,11 +67,8 @@ async function updateUser(ctx: AppContext, user: User, input: Input): Promise<Us
   if (changes.enabled === false) await revokeRefreshTokens(ctx, user.id);
   Object.assign(user, changes);
   await uniquely(`A user with the userid '${userid}'`, () => ctx.em().flush());
-  return user;
+  return reread(ctx, USER, user.id);
 }
-
-/** Ordinary users change only their own password, also through PUT users/{id} (as the Node client does). */
-const SELF_EDITABLE = new Set(['newPassword', 'oldPassword']);
 
 /** Other sessions end with a password change: their refresh tokens stop working. */
 async function revokeRefreshTokens(ctx: AppContext, userId: string) {
@@ -110,54 +94,33 @@ async function changePassword(ctx: AppContext, user: User, input: Input) {
 }
 
 async function newUser(ctx: AppContext, siteId: string | undefined, input: Input) {
-  await ctx.requireAdmin();
   if (!siteId) throw badRequest("The mandatory field 'siteId' is missing.");
   const user = await createUser(ctx.em(), ctx.tenantId, siteId, input);
   if (input.mustChangePassword === true) {
     Object.assign(user, { passwordExpires: new Date(), passwordNeverExpires: false });
     await ctx.em().flush();
   }
-  return user;
+  return reread(ctx, USER, user.id);
 }
 
-export const userResolvers = {
-  User: {
-    userid: (u: User) => u.userId,
-    site: (u: User, _: unknown, ctx: AppContext) => ctx.loaders.site.load(u.siteId),
-    groups: (u: User, _: unknown, ctx: AppContext) => ctx.loaders.groupsByUser.load(u.id),
-    supervisors: (u: User, _: unknown, ctx: AppContext) => ctx.loaders.supervisorsByUser.load(u.id),
-    supervisees: (u: User, _: unknown, ctx: AppContext) => ctx.loaders.superviseesByUser.load(u.id),
-  },
+export const resolvers = {
   Query: {
-    users: (_: unknown, args: ListArgs, ctx: AppContext, info: GraphQLResolveInfo) =>
-      listPage(ctx, User, userFields(ctx, info), args, ALL, BY_USERID),
-    me: (_: unknown, __: unknown, ctx: AppContext) => loadUser(ctx, ZERO_GUID),
-    user: (_: unknown, { id }: { id: string }, ctx: AppContext) => loadUser(ctx, id),
-    userGroups: async (_: unknown, { userId, ...args }: ListArgs & { userId: string }, ctx: AppContext, info: GraphQLResolveInfo) => {
-      const user = await loadUser(ctx, userId);
-      const memberships = { sql: 't.id in (select m.group_id from group_member m where m.tenant_id = t.tenant_id and m.user_id = ?)', params: [user.id] };
-      return listPage(ctx, Group, groupFields(ctx, info), args, memberships, BY_NAME);
-    },
-    userSupervisors: async (_: unknown, { userId }: { userId: string }, ctx: AppContext) =>
-      page(ctx.loaders.supervisorsByUser.load((await loadUser(ctx, userId)).id)),
-    userSupervisees: async (_: unknown, { userId }: { userId: string }, ctx: AppContext) =>
-      page(ctx.loaders.superviseesByUser.load((await loadUser(ctx, userId)).id)),
+    me: (_: unknown, __: unknown, ctx: AppContext) => loadRow(ctx, USER, ctx.caller.userId),
     userWebToken: async (_: unknown, a: { userId: string; expiration?: Date | null }, ctx: AppContext) => {
-      const user = await loadUser(ctx, a.userId);
-      await ctx.requireSelfOrAdmin(user.id);
+      const user = await loadRow(ctx, USER, a.userId);
       const now = Date.now();
       const wanted = a.expiration ? a.expiration.getTime() - now : WEB_TOKEN_TTL_MS;
       if (wanted <= 0) throw badRequest('expiration must be in the future.');
       const expires = new Date(now + Math.min(wanted, MAX_WEB_TOKEN_TTL_MS));
       const token = randomUUID();
-      ctx.em().create(WebToken, { id: newId(), tenantId: ctx.tenantId, tokenHash: hashToken(token), userId: user.id, expiresAt: expires });
+      ctx.em().create(WebToken, { id: newId(), tenantId: ctx.tenantId, tokenHash: hashToken(token), userId: user.id as string, expiresAt: expires });
       await ctx.em().flush();
       return { webToken: token, expires };
     },
     getJwt: async (_: unknown, { audience }: { audience?: string | null }, ctx: AppContext) => {
       const { services, caller } = ctx;
       // This is how the Node clients renew: like the refresh grant, it ends with the account.
-      const me = await ctx.loaders.user.load(caller.userId);
+      const me = await ctx.loaders.byId(USER).load(caller.userId);
       if (!me?.enabled) throw unauthorized('This user account is disabled or deleted: log in again.');
       const jwt = await signAccessToken(services.keys, services.jwt, caller, audience ?? undefined);
       // An absolute instant, unlike record timestamps: a zone-less string would be read as client-local time.
@@ -168,24 +131,18 @@ export const userResolvers = {
     createUser: (_: unknown, { siteId, input }: { siteId?: string | null; input: Input }, ctx: AppContext) =>
       newUser(ctx, guidOrUnset(siteId ?? input.siteId, 'siteId'), input),
     createSiteUser: async (_: unknown, { siteId, input }: { siteId: string; input: Input }, ctx: AppContext) => {
-      await ctx.requireAdmin();
       // The site is in the path: an unknown one is a 404, not a bad body value.
-      await loadSite(ctx, siteId);
+      await loadRow(ctx, resource('Site'), siteId);
       return newUser(ctx, siteId.toLowerCase(), input);
     },
+    // Ordinary users get here only for their own password (the ownPasswordOrAdmin policy).
     updateUser: async (_: unknown, { id, input }: { id: string; input: Input }, ctx: AppContext) => {
       const user = await editUser(ctx, id);
-      if (!(await ctx.isAdmin())) {
-        await ctx.requireSelfOrAdmin(user.id);
-        const denied = Object.keys(input).filter((k) => !SELF_EDITABLE.has(k));
-        if (denied.length) throw forbidden(`Only an administrator may change ${denied.join(', ')}.`);
-      }
       if (input.newPassword !== undefined) await changePassword(ctx, user, input);
       const { newPassword: _n, oldPassword: _o, ...profile } = input;
-      return Object.keys(profile).length ? updateUser(ctx, user, profile) : user;
+      return Object.keys(profile).length ? updateUser(ctx, user, profile) : reread(ctx, USER, user.id);
     },
     updateSiteUser: async (_: unknown, a: { siteId: string; userId: string; input: Input }, ctx: AppContext) => {
-      await ctx.requireAdmin();
       const user = await editUser(ctx, a.userId);
       if (user.siteId !== a.siteId.toLowerCase()) throw notFound(`User '${a.userId}' was not found in site '${a.siteId}'.`);
       const siteId = guidOrUnset(a.input.siteId, 'siteId');
@@ -196,7 +153,6 @@ export const userResolvers = {
       return updateUser(ctx, user, a.input);
     },
     deleteUser: async (_: unknown, { id }: { id: string }, ctx: AppContext) => {
-      await ctx.requireAdmin();
       const user = await editUser(ctx, id);
       if (user.id === ctx.caller.userId) throw badRequest('You cannot delete your own account.');
       await ctx.em().remove(user).flush();
@@ -204,29 +160,25 @@ export const userResolvers = {
     },
     changeUserPassword: async (_: unknown, { id, input }: { id: string; input: Input }, ctx: AppContext) => {
       const user = await editUser(ctx, id);
-      await ctx.requireSelfOrAdmin(user.id);
       if (input.resetPassword === true) {
         throw badRequest('Password reset e-mails are not available on this service: send newPassword instead.');
       }
       await changePassword(ctx, user, input);
-      return user;
+      return reread(ctx, USER, user.id);
     },
     changeUserId: async (_: unknown, { id, input }: { id: string; input: Input }, ctx: AppContext) => {
-      await ctx.requireAdmin();
       const user = await editUser(ctx, id);
       requireString(input, 'userId');
       return updateUser(ctx, user, { userid: input.userId });
     },
     addUserSupervisor: async (_: unknown, { userId, input }: { userId: string; input: Input }, ctx: AppContext) => {
-      await ctx.requireAdmin();
-      const user = await loadUser(ctx, userId);
-      const supervisor = await loadUser(ctx, requireGuid(input.supervisorId, 'supervisorId'));
+      const user = await loadRow(ctx, USER, userId);
+      const supervisor = await loadRow(ctx, USER, requireGuid(input.supervisorId, 'supervisorId'));
       if (supervisor.id === user.id) throw badRequest('A user cannot supervise themselves.');
-      await ctx.em().upsert(UserSupervisor, { userId: user.id, supervisorId: supervisor.id, tenantId: ctx.tenantId });
+      await ctx.em().upsert(UserSupervisor, { userId: user.id as string, supervisorId: supervisor.id as string, tenantId: ctx.tenantId });
       return user;
     },
     removeUserSupervisor: async (_: unknown, a: { userId: string; supervisorId: string }, ctx: AppContext) => {
-      await ctx.requireAdmin();
       const removed = await ctx.em().nativeDelete(UserSupervisor, { userId: a.userId.toLowerCase(), supervisorId: a.supervisorId.toLowerCase() });
       if (!removed) throw notFound(`User '${a.supervisorId}' does not supervise '${a.userId}'.`);
       return true;

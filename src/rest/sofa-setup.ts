@@ -3,7 +3,8 @@
  * on a copy of the schema that keeps only those root fields and drops relation fields (REST
  * records are flat; relations come back only through `expand=`).
  */
-import { filterSchema, getDirective } from '@graphql-tools/utils';
+import { filterSchema } from '@graphql-tools/utils';
+import { dataTypes } from '../datatypes.js';
 import { getNamedType, isObjectType, type ExecutionArgs, type GraphQLSchema } from 'graphql';
 import { useSofa } from 'sofa-api';
 import { isSofaRoute, routes, type SofaRoute } from './routes.js';
@@ -36,7 +37,7 @@ function sofaSchema(schema: GraphQLSchema, fields: Set<string>): GraphQLSchema {
     rootFieldFilter: (op, name) => fields.has(`${op}.${name}`),
     objectFieldFilter: (typeName, fieldName) => {
       const type = schema.getType(typeName);
-      if (!isObjectType(type) || !getDirective(schema, type, 'dataType')?.length) return true;
+      if (!isObjectType(type) || !dataTypes.byTypeName.has(typeName)) return true;
       return !isObjectType(getNamedType(type.getFields()[fieldName].type));
     },
   });

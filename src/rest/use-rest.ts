@@ -26,7 +26,7 @@ import { fitInput } from './input.js';
 import { queryParam, RouteMatcher, segmentsOf, type Match } from './match.js';
 import { isSofaRoute, type SofaRoute } from './routes.js';
 import { createSofaHandlers, SOFA_BASE, sofaEndpoints } from './sofa-setup.js';
-import { effectiveLimit } from '../resolvers/lists.js';
+import { effectiveLimit } from '../read/paging.js';
 import { handleToken } from './token.js';
 import { requestIdOf } from './request-id.js';
 import { createRestExecute } from './execute.js';

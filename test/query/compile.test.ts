@@ -1,5 +1,12 @@
-import { compileQ, compileQText, MAX_DATEADD_YEARS, parseQ, queryFields, type QExpr } from '../../src/query/index.js';
-import { appErrorOf, fields } from './support.js';
+import { compileQ as compileFragment, compileQText as compileTextFragment, MAX_DATEADD_YEARS, parseQ, queryFields, type QExpr, type QueryFieldMap } from '../../src/query/index.js';
+import { appErrorOf, fields, shown } from './support.js';
+
+// The fragment as `?`-placeholder text and its values, for reading expectations at a glance.
+const compileQ = (ast: QExpr, f: QueryFieldMap) => shown(compileFragment(ast, f));
+const compileQText = (q: string | undefined, f: QueryFieldMap) => {
+  const c = compileTextFragment(q, f);
+  return c && shown(c);
+};
 
 const compile = (q: string) => compileQ(parseQ(q), fields);
 

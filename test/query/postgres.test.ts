@@ -4,7 +4,7 @@
  */
 import pg from 'pg';
 import { compileQText, queryFields } from '../../src/query/index.js';
-import { toPgPlaceholders } from './support.js';
+import { sql, statement } from '../../src/read/sql.js';
 
 const url = process.env.QUIRE_TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
@@ -48,7 +48,8 @@ afterAll(async () => {
 async function rowsMatching(q: string): Promise<number[]> {
   const compiled = compileQText(q, fields);
   if (!compiled) throw new Error('no filter');
-  const result = await client.query<{ k: number }>(`select k from q_items as "t" where ${toPgPlaceholders(compiled.sql)} order by k`, compiled.params);
+  const { text, values } = statement(sql`select k from q_items as "t" where ${compiled} order by k`);
+  const result = await client.query<{ k: number }>(text, values);
   return result.rows.map((r) => r.k);
 }
 
@@ -126,15 +127,17 @@ describe('compiled q against PostgreSQL', () => {
   it('sends values only as parameters', async () => {
     const q = "name eq 'x''; drop table q_items; --' or description like '$1?'";
     const compiled = compileQText(q, fields)!;
-    expect(compiled.sql).not.toContain('drop');
+    expect(compiled.strings.join('')).not.toContain('drop');
     expect(await rowsMatching(q)).toEqual([]);
     expect(await rowsMatching('scope ge 0')).toEqual([1, 2, 3, 5]);
   });
 });
 
-describe('toPgPlaceholders', () => {
-  it("numbers ? outside quotes only", () => {
-    expect(toPgPlaceholders(`a = ? and b = '?' and "c?" = ?::int`)).toBe(`a = $1 and b = '?' and "c?" = $2::int`);
-    expect(toPgPlaceholders(`'it''s ?' = ?`)).toBe(`'it''s ?' = $1`);
+describe('statement', () => {
+  it("numbers values, never question marks in the text (JSONB's ? operator stays an operator)", async () => {
+    const key = 'k';
+    const s = statement(sql`select ${'{"k":1}'}::jsonb ? ${key} as has, '?' as q, ${2}::int as n`);
+    expect(s).toEqual({ text: `select $1::jsonb ? $2 as has, '?' as q, $3::int as n`, values: ['{"k":1}', 'k', 2] });
+    expect((await client.query(s.text, s.values)).rows).toEqual([{ has: true, q: '?', n: 2 }]);
   });
 });

@@ -1,6 +1,7 @@
 /** Shared fixtures for the `q` tests. */
 import { AppError } from '../../src/errors.js';
 import { queryFields, type QueryFieldMap } from '../../src/query/index.js';
+import type { Sql } from '../../src/read/sql.js';
 
 /** A resource with one field of each type, plus names that need brackets. */
 export const fields: QueryFieldMap = queryFields({
@@ -28,26 +29,7 @@ export function appErrorOf(fn: () => unknown): AppError {
   throw new Error('expected an AppError, but nothing was thrown');
 }
 
-/**
- * Turns knex-style `?` placeholders into `$1..$n` for `pg`, leaving `?` alone inside '...' literals,
- * "..." identifiers and `::` casts (which have no `?` anyway).
- */
-export function toPgPlaceholders(sql: string): string {
-  let out = '';
-  let n = 0;
-  let quote: string | undefined;
-  for (const ch of sql) {
-    if (quote) {
-      if (ch === quote) quote = undefined; // a doubled quote closes and reopens: same effect
-      out += ch;
-    } else if (ch === "'" || ch === '"') {
-      quote = ch;
-      out += ch;
-    } else if (ch === '?') {
-      out += `$${++n}`;
-    } else {
-      out += ch;
-    }
-  }
-  return out;
+/** A fragment as `?`-placeholder text and its values (how the compile tests state expectations). */
+export function shown(s: Sql): { sql: string; params: unknown[] } {
+  return { sql: s.strings.join('?'), params: [...s.values] };
 }

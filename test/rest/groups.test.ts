@@ -85,7 +85,9 @@ describe('GET /groups', () => {
     ["name eq 'Alpha' or name eq 'Bravo'", ['Alpha', 'Bravo']],
     ["name in ('ALPHA', 'bravo')", ['Alpha', 'Bravo']],
     ["not (name like 'a%')", ['Bravo']],
-    ["siteId eq '00000000-0000-0000-0000-000000000000'", []],
+    // What q compares is what a record shows: a group without a site reads as the all-zero GUID.
+    ["siteId eq '00000000-0000-0000-0000-000000000000'", ['Bravo']],
+    ["siteId ne '00000000-0000-0000-0000-000000000000'", ['Administrators', 'Alpha']],
     ["name eq 'nothing'", []],
   ])('q=%s filters (case-insensitively)', async (expr, expected) => {
     const path = `/groups?${q(expr)}`;

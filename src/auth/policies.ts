@@ -1,0 +1,17 @@
+/** Named access policies for root fields (`@allow(to: POLICY, policy: "...")`), each a 403 when refused. */
+import type { AppContext } from '../context.js';
+import { forbidden } from '../errors.js';
+import { isCaller } from './roles.js';
+
+/** What an ordinary user may send when changing their own account through `PUT users/{id}`. */
+const SELF_EDITABLE = new Set(['newPassword', 'oldPassword']);
+
+export const policies: Record<string, (ctx: AppContext, args: Record<string, unknown>) => Promise<void>> = {
+  /** Administrators change any user; users change only their own password (as the Node client does). */
+  async ownPasswordOrAdmin(ctx, args) {
+    if (await ctx.isAdmin()) return;
+    if (!isCaller(ctx, args.id)) throw forbidden('You may act only on your own account; this needs a tenant administrator.');
+    const denied = Object.keys((args.input as object | undefined) ?? {}).filter((k) => !SELF_EDITABLE.has(k));
+    if (denied.length) throw forbidden(`Only an administrator may change ${denied.join(', ')}.`);
+  },
+};

@@ -1,0 +1,103 @@
+/**
+ * The shape of a resource definition (one file per resource in src/resources/). A definition
+ * says once what every face needs: from it come the select lists, the `q` field maps, loaders,
+ * list / get / by-parent resolvers with their 404s, relation resolvers, href and dataType, and
+ * /meta's field lists (src/read/).
+ */
+import type { FieldType } from '../query/fields.js';
+
+export interface FieldDef {
+  /** SQL on the row alias `t`: a column, or an expression of columns. Display and `q` both use it. */
+  sql: string;
+  /** The plain column behind a column field (what keys, joins and parent scopes compare, index-friendly). */
+  column?: string;
+  type: FieldType;
+  /** Returned without `fields=`/`expand=` (and listed by /meta as a default field). */
+  default: boolean;
+}
+
+interface FieldOptions {
+  /** Not a default field: returned only when `fields=` names it or `expand=data` asks for all. */
+  expandOnly?: boolean;
+  /** What a NULL reads as (the all-zero GUID for an unset id): shown and filtered alike. */
+  nullAs?: string;
+}
+
+const castOf: Record<FieldType, string> = { string: 'text', guid: 'uuid', integer: 'bigint', boolean: 'boolean', datetime: 'timestamp' };
+
+export function column(name: string, type: FieldType, o: FieldOptions = {}): FieldDef {
+  const col = `t.${name}`;
+  const sql = o.nullAs === undefined ? col : `coalesce(${col}, '${o.nullAs.replace(/'/g, "''")}'::${castOf[type]})`;
+  return { sql, column: name, type, default: !o.expandOnly };
+}
+
+/** A computed field: any SQL expression over the row alias `t` (a scalar subquery reads another table). */
+export function computed(sql: string, type: FieldType, o: Pick<FieldOptions, 'expandOnly'> = {}): FieldDef {
+  return { sql, type, default: !o.expandOnly };
+}
+
+/** Keys of a JSONB column that `q` may name beside the declared fields (form values). */
+export interface DynamicFields {
+  column: string;
+  type: FieldType;
+}
+
+/** A link table row joins a parent row (`from` column) to a target row (`to` column). */
+export interface Link {
+  table: string;
+  from: string;
+  to: string;
+}
+
+export type Relation =
+  /** The row this one names in `key` (a field of this resource). */
+  | { kind: 'one'; target: string; key: string }
+  /** Rows of `target` whose `column` names this row. */
+  | { kind: 'many'; target: string; column: string }
+  /** Rows of `target` reached through a link table. */
+  | { kind: 'through'; target: string; link: Link };
+
+/**
+ * How a child is found under its parent in a nested route (`/sites/{siteId}/users`): a column
+ * field of the child naming the parent, or a link table. `arg` is the root field's argument.
+ */
+export type ParentScope =
+  | { resource: string; arg: string; field: string }
+  | { resource: string; arg: string; link: Link; notInParent?: string };
+
+/** Root fields whose resolvers the definition generates. */
+export type RootRead =
+  /** A page of rows (args `q`, `limit`, `offset`), optionally under a parent. */
+  | { op: 'list'; parent?: ParentScope }
+  /** One row by id (arg `arg`, default `id`), optionally checked to lie under a parent. */
+  | { op: 'get'; arg?: string; parent?: ParentScope };
+
+export interface ResourceDef {
+  /** The legacy `dataType` of its records. */
+  dataType: string;
+  /** Its GraphQL object type in schema/. */
+  typeName: string;
+  /** Its table; every resource table is tenant-owned (`tenant_id`). */
+  table: string;
+  /** The first segment of `href` (`~/<path>/<id>`). */
+  path: string;
+  /** The field that identifies a record (`href` ends with it). */
+  idField: string;
+  /** What a missing record is called in a 404 ("Site 'x' was not found."). */
+  label: string;
+  fields: Record<string, FieldDef>;
+  /** ORDER BY of lists: SQL on `t`, matching an index. */
+  order: string;
+  relations?: Record<string, Relation>;
+  dynamic?: DynamicFields;
+  queries?: Record<string, RootRead>;
+  /**
+   * Who may see and who may change rows, for the bulk access check (src/auth/access.ts):
+   * 'tenant' is anyone in the tenant, 'admin' a tenant administrator.
+   */
+  access: { see: 'tenant'; change: 'tenant' | 'admin' };
+  /** The all-zero GUID as an id names the caller (users). */
+  zeroIdIsCaller?: boolean;
+}
+
+export const defineResource = (def: ResourceDef): ResourceDef => def;

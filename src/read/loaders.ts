@@ -1,0 +1,78 @@
+/**
+ * DataLoaders, one set per request, made on first use: a page of N parents costs one statement
+ * per relation, never N.
+ */
+import DataLoader from 'dataloader';
+import type { Link, ResourceDef } from './define.js';
+import { resource } from './registry.js';
+import { selectRows, type Reader } from './rows.js';
+import { raw, sql } from './sql.js';
+
+type Row = Record<string, unknown>;
+
+/** The parent key batched relation rows carry beside their fields (GraphQL reads only what it selects). */
+const PARENT = '__parent';
+
+function groupBy(keys: readonly string[], rows: Row[]): Row[][] {
+  const map = new Map<string, Row[]>();
+  for (const r of rows) {
+    const k = r[PARENT] as string;
+    const list = map.get(k);
+    if (list) list.push(r);
+    else map.set(k, [r]);
+  }
+  return keys.map((k) => map.get(k) ?? []);
+}
+
+/** Rows of `target` reached through `link` from a batch of parent ids: one statement. */
+export function throughLink(reader: Reader, target: ResourceDef, link: Link) {
+  return new DataLoader<string, Row[]>(async (ids) => {
+    const rows = await selectRows<Row>(reader, target, {
+      extra: raw(`, l.${link.from} as "${PARENT}"`),
+      from: raw(` join ${link.table} l on l.tenant_id = t.tenant_id and l.${link.to} = t.id`),
+      where: [sql`l.${raw(link.from)} = any(${ids}::uuid[])`],
+      order: target.order,
+    });
+    return groupBy(ids, rows);
+  });
+}
+
+export class Loaders {
+  private readonly made = new Map<string, DataLoader<string, unknown>>();
+
+  constructor(readonly reader: Reader) {}
+
+  private get<V>(key: string, make: () => DataLoader<string, V>): DataLoader<string, V> {
+    let l = this.made.get(key) as DataLoader<string, V> | undefined;
+    if (!l) this.made.set(key, (l = make()) as DataLoader<string, unknown>);
+    return l;
+  }
+
+  /** Rows by id (lower-case GUIDs). */
+  byId(def: ResourceDef): DataLoader<string, Row | undefined> {
+    return this.get(def.typeName, () => new DataLoader(async (ids) => {
+      const id = def.fields[def.idField].sql;
+      const rows = await selectRows<Row>(this.reader, def, { where: [sql`${raw(id)} = any(${ids}::uuid[])`] });
+      const map = new Map(rows.map((r) => [r[def.idField] as string, r]));
+      return ids.map((i) => map.get(i));
+    }));
+  }
+
+  /** The rows of a to-many relation, by parent id. */
+  many(def: ResourceDef, name: string): DataLoader<string, Row[]> {
+    return this.get(`${def.typeName}.${name}`, () => {
+      const rel = def.relations![name];
+      const target = resource(rel.target);
+      if (rel.kind === 'through') return throughLink(this.reader, target, rel.link);
+      if (rel.kind !== 'many') throw new Error(`${def.typeName}.${name} is not a to-many relation`);
+      return new DataLoader<string, Row[]>(async (ids) => {
+        const rows = await selectRows<Row>(this.reader, target, {
+          extra: raw(`, t.${rel.column} as "${PARENT}"`),
+          where: [sql`t.${raw(rel.column)} = any(${ids}::uuid[])`],
+          order: target.order,
+        });
+        return groupBy(ids, rows);
+      });
+    });
+  }
+}

@@ -1,0 +1,132 @@
+/**
+ * The resolvers a definition implies: href, dataType and relations on its GraphQL type, and its
+ * declared root reads (list, get, under a parent) with their 404s.
+ */
+import type { AppContext } from '../context.js';
+import { notFound } from '../errors.js';
+import { ZERO_GUID } from '../ids.js';
+import { compileQText } from '../query/index.js';
+import type { ParentScope, ResourceDef, RootRead } from './define.js';
+import { queryFieldMap } from './fields.js';
+import { paging, type ListArgs } from './paging.js';
+import { resource, resources } from './registry.js';
+import { countRows, run, selectRows, type RowQuery } from './rows.js';
+import { raw, sql, type Sql } from './sql.js';
+
+type Row = Record<string, unknown>;
+type Args = Record<string, unknown>;
+type Resolver = (parent: unknown, args: Args, ctx: AppContext) => unknown;
+
+/** A page whose items and total are computed only when selected (see src/schema.ts). */
+export interface Page<T> {
+  items: () => Promise<T[]>;
+  totalRecords: () => Promise<number>;
+}
+
+/** One record by id, or a 404 naming it. The all-zero GUID names the caller where the definition says so. */
+export function loadRow(ctx: AppContext, def: ResourceDef, id: string): Promise<Row> {
+  const key = def.zeroIdIsCaller && id === ZERO_GUID ? ctx.caller.userId : id.toLowerCase();
+  return ctx.loaders.byId(def).load(key).then((row) => {
+    if (!row) throw notFound(`${def.label} '${id}' was not found.`);
+    return row;
+  });
+}
+
+/** A fresh read of one record (after a write: the request's loaders may hold the old row). */
+export async function reread(ctx: AppContext, def: ResourceDef, id: string): Promise<Row> {
+  const [row] = await selectRows<Row>(ctx.reader, def, { where: [sql`${raw(def.fields[def.idField].sql)} = ${id}`] });
+  if (!row) throw notFound(`${def.label} '${id}' was not found.`);
+  return row;
+}
+
+/** A page of the tenant's rows matching `where` and the client's `q`, in the definition's order. */
+export function listPage(ctx: AppContext, def: ResourceDef, args: ListArgs, where: Sql[] = []): Page<Row> {
+  const { limit, offset } = paging(ctx.services.config, args);
+  const q = compileQText(args.q ?? undefined, queryFieldMap(def));
+  const r: RowQuery = { where: q ? [...where, q] : where };
+  return {
+    items: () => selectRows<Row>(ctx.reader, def, { ...r, order: def.order, limit, offset }),
+    totalRecords: () => countRows(ctx.reader, def, r),
+  };
+}
+
+const columnOf = (def: ResourceDef, field: string): string => {
+  const c = def.fields[field]?.column;
+  if (!c) throw new Error(`${def.typeName}.${field} is not a column field`);
+  return c;
+};
+
+/** The condition "lies under this parent row" on alias `t`. */
+function underParent(def: ResourceDef, scope: ParentScope, parentId: string): Sql {
+  if ('field' in scope) return sql`t.${raw(columnOf(def, scope.field))} = ${parentId}`;
+  const l = scope.link;
+  return sql`t.id in (select l.${raw(l.to)} from ${raw(l.table)} l where l.tenant_id = t.tenant_id and l.${raw(l.from)} = ${parentId})`;
+}
+
+async function assertUnderParent(ctx: AppContext, def: ResourceDef, scope: ParentScope, parent: Row, row: Row, asked: string) {
+  const parentDef = resource(scope.resource);
+  const parentId = parent[parentDef.idField] as string;
+  let inside: boolean;
+  if ('field' in scope) {
+    inside = row[scope.field] === parentId;
+  } else {
+    const l = scope.link;
+    const hit = await run(ctx.reader, sql`select 1 from ${raw(l.table)} where tenant_id = ${ctx.tenantId} and ${raw(l.from)} = ${parentId} and ${raw(l.to)} = ${row[def.idField]}`);
+    inside = hit.length > 0;
+  }
+  if (inside) return;
+  const where = 'notInParent' in scope && scope.notInParent
+    ? `${scope.notInParent} '${(parent.name as string | undefined) ?? parentId}'`
+    : `was not found in ${parentDef.label.toLowerCase()} '${parentId}'`;
+  throw notFound(`${def.label} '${asked}' ${where}.`);
+}
+
+function rootRead(def: ResourceDef, read: RootRead): Resolver {
+  const parentOf = (ctx: AppContext, args: Args) => (read.parent ? loadRow(ctx, resource(read.parent.resource), args[read.parent.arg] as string) : undefined);
+  if (read.op === 'list') {
+    if (!read.parent) return (_, args, ctx) => listPage(ctx, def, args);
+    const scope = read.parent;
+    return async (_, args, ctx) => {
+      const parent = (await parentOf(ctx, args))!;
+      return listPage(ctx, def, args, [underParent(def, scope, parent[resource(scope.resource).idField] as string)]);
+    };
+  }
+  const arg = read.arg ?? 'id';
+  if (!read.parent) return (_, args, ctx) => loadRow(ctx, def, args[arg] as string);
+  const scope = read.parent;
+  return async (_, args, ctx) => {
+    const parent = (await parentOf(ctx, args))!;
+    const row = await loadRow(ctx, def, args[arg] as string);
+    await assertUnderParent(ctx, def, scope, parent, row, args[arg] as string);
+    return row;
+  };
+}
+
+function typeResolvers(def: ResourceDef): Record<string, Resolver> {
+  const out: Record<string, Resolver> = {
+    dataType: () => def.dataType,
+    href: (r) => `~/${def.path}/${(r as Row)[def.idField]}`,
+  };
+  for (const [name, rel] of Object.entries(def.relations ?? {})) {
+    if (rel.kind === 'one') {
+      const target = resource(rel.target);
+      out[name] = (r, _, ctx) => {
+        const id = (r as Row)[rel.key] as string | null;
+        return id && id !== ZERO_GUID ? ctx.loaders.byId(target).load(id).then((row) => row ?? null) : null;
+      };
+    } else {
+      out[name] = (r, _, ctx) => ctx.loaders.many(def, name).load((r as Row)[def.idField] as string);
+    }
+  }
+  return out;
+}
+
+/** Every definition's resolvers, to merge with the hand-written ones of src/resolvers/. */
+export function generatedResolvers(): Record<string, Record<string, Resolver>> {
+  const out: Record<string, Record<string, Resolver>> = { Query: {} };
+  for (const def of resources) {
+    out[def.typeName] = typeResolvers(def);
+    for (const [field, read] of Object.entries(def.queries ?? {})) out.Query[field] = rootRead(def, read);
+  }
+  return out;
+}
