@@ -13,6 +13,7 @@ import { defaultFieldResolver, getNamedType, isObjectType, isScalarType, type Gr
 import { enforce, type AllowRule } from './auth/access.js';
 import type { AppContext } from './context.js';
 import { modulesIn } from './discover.js';
+import type { ResourceDef } from './read/define.js';
 import { generatedResolvers, type Page } from './read/resolvers.js';
 import { resources } from './read/registry.js';
 import { scalarResolvers } from './scalars.js';
@@ -45,8 +46,8 @@ for (const [file, mod] of await modulesIn(path.join(HERE, 'resolvers'))) {
 }
 
 /** Stops the start when a definition and its GraphQL type disagree, naming what to fix. */
-function checkDefinitions(schema: GraphQLSchema): void {
-  for (const def of resources) {
+export function checkDefinitions(schema: GraphQLSchema, defs: readonly ResourceDef[]): void {
+  for (const def of defs) {
     const type = schema.getType(def.typeName);
     if (!isObjectType(type)) throw new Error(`src/resources: ${def.typeName} is not an object type in schema/`);
     const typeFields = type.getFields();
@@ -86,7 +87,7 @@ function withAccessChecks(schema: GraphQLSchema): GraphQLSchema {
 export function buildSchema(): GraphQLSchema {
   const typeDefs = readSdl();
   const plain = makeExecutableSchema({ typeDefs });
-  checkDefinitions(plain);
+  checkDefinitions(plain, resources);
   // Pages compute their items and total only when selected (see src/read/resolvers.ts).
   const pages: Resolvers = {};
   for (const type of Object.values(plain.getTypeMap())) {

@@ -1,0 +1,88 @@
+/**
+ * The resource mechanism's own checks: a definition and its GraphQL type must agree (the start
+ * stops naming what was forgotten), and discovery finds every module of a folder.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { makeExecutableSchema } from '@graphql-tools/schema';
+import { modulesIn } from '../../src/discover.js';
+import { column, defineResource, type ResourceDef } from '../../src/read/define.js';
+import { resources } from '../../src/read/registry.js';
+import { buildSchema, checkDefinitions, readSdl } from '../../src/schema.js';
+import { dataTypes } from '../../src/datatypes.js';
+
+const schema = makeExecutableSchema({
+  typeDefs: `
+    type Query { things: [Thing!]!, thing(id: ID!): Thing! }
+    type Owner { id: ID! }
+    type Thing { href: String!, dataType: String!, id: ID!, name: String!, owner: Owner }
+  `,
+});
+
+const thing = (over: Partial<ResourceDef> = {}): ResourceDef =>
+  defineResource({
+    dataType: 'Thing',
+    typeName: 'Thing',
+    table: 'thing',
+    path: 'things',
+    idField: 'id',
+    label: 'Thing',
+    fields: { id: column('id', 'guid'), name: column('name', 'string') },
+    order: 't.id',
+    relations: { owner: { kind: 'one', target: 'Owner', key: 'ownerId' } },
+    queries: { things: { op: 'list' }, thing: { op: 'get' } },
+    access: { see: 'tenant', change: 'admin' },
+    ...over,
+  });
+
+describe('checkDefinitions', () => {
+  test('accepts a definition that matches its type', () => {
+    expect(() => checkDefinitions(schema, [thing()])).not.toThrow();
+  });
+
+  test.each<[string, Partial<ResourceDef>, string]>([
+    ['a field the type lacks', { fields: { id: column('id', 'guid'), name: column('name', 'string'), colour: column('colour', 'string') } }, 'Thing.colour is defined but the GraphQL type has no such field'],
+    ['a type field the definition lacks', { fields: { id: column('id', 'guid') } }, 'Thing.name has no field in its resource definition'],
+    ['a relation the definition lacks', { relations: {} }, 'Thing.owner has no relation in its resource definition'],
+    ['a root read the schema lacks', { queries: { things: { op: 'list' }, thingByName: { op: 'get' } } }, 'declares Query.thingByName, which schema/ lacks'],
+    ['a type the schema lacks', { typeName: 'Gadget' }, 'Gadget is not an object type'],
+  ])('refuses %s, naming it', (_, over, message) => {
+    expect(() => checkDefinitions(schema, [thing(over)])).toThrow(message);
+  });
+
+  test("the project's own definitions match schema/ (the app builds)", () => {
+    expect(readSdl().length).toBeGreaterThan(0);
+    expect(() => buildSchema()).not.toThrow();
+    expect(resources.map((r) => r.typeName).sort()).toEqual(['Group', 'Site', 'User']);
+  });
+});
+
+describe('data types come from the definitions', () => {
+  test('/meta field lists are the declared fields, in order, with the declared defaults', () => {
+    const site = dataTypes.get('site')!;
+    expect(site.availableFields).toEqual(['id', 'name', 'description', 'siteType', 'status']);
+    expect(site.defaultFields).toEqual(site.availableFields);
+    expect(site.idField).toBe('id');
+    expect([...dataTypes.get('group')!.relations.values()]).toEqual(['site', 'users']);
+  });
+});
+
+describe('modulesIn', () => {
+  test('finds every .ts/.js module of a folder (not declarations, not sub-folders), in name order', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'quire-discover-'));
+    try {
+      fs.writeFileSync(path.join(dir, 'b.js'), 'export default 2;');
+      fs.writeFileSync(path.join(dir, 'a.js'), 'export default 1; export const extra = 3;');
+      fs.writeFileSync(path.join(dir, 'a.d.ts'), 'export {};');
+      fs.writeFileSync(path.join(dir, 'notes.md'), '#');
+      fs.mkdirSync(path.join(dir, 'nested'));
+      fs.writeFileSync(path.join(dir, 'nested', 'c.js'), 'export default 3;');
+      const found = await modulesIn(dir);
+      expect([...found.keys()]).toEqual(['a', 'b']);
+      expect(found.get('a')).toMatchObject({ default: 1, extra: 3 });
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
