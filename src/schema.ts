@@ -71,7 +71,7 @@ function withAccessChecks(schema: GraphQLSchema): GraphQLSchema {
   return mapSchema(schema, {
     [MapperKind.ROOT_FIELD]: (config) => {
       const rule = getDirective(schema, config, 'allow')?.[0] as AllowRule | undefined;
-      if (!rule) return config;
+      if (!rule || rule.to === 'TENANT') return config;
       const resolve = config.resolve ?? defaultFieldResolver;
       return {
         ...config,

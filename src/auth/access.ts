@@ -12,7 +12,7 @@ import { raw, sql } from '../read/sql.js';
 import { ADMIN_GROUP, isCaller } from './roles.js';
 import { policies } from './policies.js';
 
-export type Audience = 'ADMIN' | 'SELF_OR_ADMIN' | 'POLICY';
+export type Audience = 'TENANT' | 'ADMIN' | 'SELF_OR_ADMIN' | 'POLICY';
 
 export interface AllowRule {
   to: Audience;
@@ -27,6 +27,8 @@ const ADMIN_ONLY = 'Only a tenant administrator may do this.';
 /** Throws a 403 unless the caller may call a root field with these arguments. */
 export async function enforce(rule: AllowRule, ctx: AppContext, args: Record<string, unknown>): Promise<void> {
   switch (rule.to) {
+    case 'TENANT':
+      return;
     case 'ADMIN':
       if (!(await ctx.isAdmin())) throw forbidden(ADMIN_ONLY);
       return;

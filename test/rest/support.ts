@@ -180,38 +180,6 @@ export async function adminApi(h: Harness): Promise<Api> {
   return new Api(h, t, await h.login(t));
 }
 
-export type RouteCall = [method: string, path: string, body: unknown];
-
-/**
- * The cross-tenant matrix over a list of routes: tenant B's token on tenant A's paths is a 403
- * with no data, and A's ids on B's own paths are 404s; A's data is unchanged either way.
- */
-export function crossTenantMatrix(s: () => { A: Api; B: Api; routes: RouteCall[]; idOfA: string; snapshot: string }) {
-  test("tenant B's token on tenant A's paths: 403 and no data, for every route", async () => {
-    const { A, B, routes, snapshot } = s();
-    const before = await A.get(snapshot);
-    const intruder = B.on(A.t);
-    for (const [method, path, body] of routes) {
-      const r = await intruder.request(method, path, body === undefined ? {} : { body });
-      expectError(r, 403);
-      expect(JSON.stringify(r.body.meta.errors)).not.toMatch(/secret/i);
-    }
-    expect((await A.get(snapshot)).body.data).toEqual(before.body.data);
-  });
-
-  test("tenant A's ids on tenant B's own paths: 404, never A's data", async () => {
-    const { A, B, routes, idOfA, snapshot } = s();
-    const before = await A.get(snapshot);
-    for (const [method, path, body] of routes) {
-      if (!path.includes(idOfA)) continue;
-      const r = await B.request(method, path, body === undefined ? {} : { body });
-      expectError(r, 404);
-      expect(JSON.stringify(r.body.meta.errors)).not.toMatch(/secret/i);
-    }
-    expect((await A.get(snapshot)).body.data).toEqual(before.body.data);
-  });
-}
-
 /** Tenant A's administrator, tenant B's administrator, and an ordinary user of tenant A, on one app. */
 export interface TwoTenants {
   h: Harness;

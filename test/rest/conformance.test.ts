@@ -1,0 +1,185 @@
+/**
+ * Generated from the route table: every tenant route is checked for 401 without a token, 403 with
+ * no data for another tenant's token, 403 for an ordinary user where its root field needs more
+ * (`@allow` in schema/), the data unchanged after every refused call, and, for every list route
+ * that pages, a statement count that stays the same as the page grows. A new route row is covered
+ * without new test code; a new path parameter needs a sample value in SAMPLES.
+ */
+import { getDirective } from '@graphql-tools/utils';
+import type { GraphQLSchema } from 'graphql';
+import { isSofaRoute, routes, type SofaRoute } from '../../src/rest/routes.js';
+import type { AllowRule } from '../../src/auth/access.js';
+import {
+  adminApi,
+  createGroup,
+  createSite,
+  createUser,
+  expectError,
+  ordinaryUser,
+  type Api,
+  type Fixture,
+  type UserFixture,
+} from './support.js';
+import { Harness } from '../harness.js';
+
+const tenantRoutes = routes.filter((r) => r.scope !== 'root').filter(isSofaRoute);
+const label = (r: SofaRoute) => `${r.method} ${r.path}`;
+
+let h: Harness;
+let A: Api;
+let B: Api;
+let plain: UserFixture & { token: string };
+let site: Fixture;
+let group: Fixture;
+let member: UserFixture;
+
+beforeAll(async () => {
+  h = await Harness.start();
+  A = await adminApi(h);
+  B = await adminApi(h);
+  plain = await ordinaryUser(A);
+  // Three of everything a list route pages over, so that limit=1 and limit=3 differ.
+  site = await createSite(A);
+  await createSite(A);
+  const groups = [await createGroup(A, { siteId: site.id }), await createGroup(A, { siteId: site.id }), await createGroup(A, { siteId: site.id })];
+  group = groups[0];
+  const users = [await createUser(A, site.id), await createUser(A, site.id), await createUser(A, site.id)];
+  member = users[0];
+  for (const g of groups) await A.put(`/groups/${g.id}/users`, { userIds: users.map((u) => u.id).join(',') });
+});
+afterAll(() => h.stop());
+
+/** A real value for each path parameter of tenant A; `id` depends on the segment before it. */
+const SAMPLES: Record<string, (previous: string) => string> = {
+  id: (previous) => ({ sites: site.id, groups: group.id, users: member.id })[previous.toLowerCase()] ?? '',
+  siteId: () => site.id,
+  groupId: () => group.id,
+  userId: () => member.id,
+  datatype: () => 'Site',
+  name: () => 'formsapi',
+  userName: () => member.userid,
+};
+
+/** The root field of a row. */
+function fieldOf(schema: GraphQLSchema, r: SofaRoute) {
+  const [op, name] = r.field.split('.');
+  const root = op === 'Query' ? schema.getQueryType() : schema.getMutationType();
+  const field = root!.getFields()[name];
+  if (!field) throw new Error(`${label(r)} names ${r.field}, which the schema lacks`);
+  return field;
+}
+
+const sampleOf = (r: SofaRoute, name: string, previous = '') => {
+  const sample = SAMPLES[name]?.(previous);
+  if (!sample) throw new Error(`No sample value for '${name}' in ${label(r)}: add one to SAMPLES in test/rest/conformance.test.ts`);
+  return sample;
+};
+
+/** The row's path with sample values, plus a query string for required arguments the path does not carry. */
+function pathOf(r: SofaRoute): string {
+  const segments = r.path.split('/');
+  const path = segments.map((s, i) => (s.startsWith(':') ? sampleOf(r, s.slice(1), segments[i - 1]) : s)).join('/');
+  const inPath = new Set(segments.filter((s) => s.startsWith(':')).map((s) => s.slice(1)));
+  const required = fieldOf(h.app.schema, r).args.filter((a) => a.type.toString().endsWith('!') && !inPath.has(a.name) && a.name !== r.body);
+  const query = new URLSearchParams(required.map((a) => [a.name, sampleOf(r, a.name)]));
+  return required.length ? `${path}?${query}` : path;
+}
+
+/** A body every route can parse and whose keys its checks accept; refused calls never act on it. */
+const bodyOf = (r: SofaRoute) => (r.body ? { name: 'conformance', description: 'refused', firstName: 'Changed', userIds: member.id } : undefined);
+
+const call = (api: Api, r: SofaRoute) => api.request(r.method, pathOf(r), bodyOf(r) === undefined ? {} : { body: bodyOf(r) });
+
+const ruleOf = (schema: GraphQLSchema, r: SofaRoute) => getDirective(schema, fieldOf(schema, r), 'allow')?.[0] as AllowRule | undefined;
+
+/** Tenant A as its administrator reads it: anything a refused call changed shows here. */
+async function snapshot(): Promise<string> {
+  const reads = await Promise.all(['/sites', '/groups?expand=users', '/users?expand=data'].map((p) => A.get(p)));
+  return JSON.stringify(reads.map((r) => r.body.data));
+}
+
+test('the route table has tenant routes to check', () => {
+  expect(tenantRoutes.length).toBeGreaterThan(40);
+});
+
+test('no token: 401 on every tenant route, data unchanged', async () => {
+  const before = await snapshot();
+  for (const r of tenantRoutes) {
+    const reply = await call(A.as(undefined), r);
+    expect([label(r), reply.status]).toEqual([label(r), 401]);
+    expectError(reply, 401);
+  }
+  expect(await snapshot()).toBe(before);
+});
+
+test("another tenant's token on tenant A's paths: 403 and no data on every route, data unchanged", async () => {
+  const before = await snapshot();
+  const intruder = B.on(A.t);
+  for (const r of tenantRoutes) {
+    const reply = await call(intruder, r);
+    expect([label(r), reply.status]).toEqual([label(r), 403]);
+    expectError(reply, 403);
+  }
+  expect(await snapshot()).toBe(before);
+});
+
+test("tenant A's ids on tenant B's own paths (as B's administrator): 404 on every route that names one, A's data unchanged", async () => {
+  const before = await snapshot();
+  const named = tenantRoutes.filter((r) => /:(id|siteId|groupId|userId)\b/.test(r.path));
+  for (const r of named) {
+    const reply = await call(B, r);
+    expect([label(r), reply.status]).toEqual([label(r), 404]);
+    expectError(reply, 404);
+  }
+  expect(named.length).toBeGreaterThan(25);
+  expect(await snapshot()).toBe(before);
+});
+
+test('every write route declares who may call it (@allow), so none is open by omission', () => {
+  const undeclared = tenantRoutes.filter((r) => r.method !== 'GET' && !ruleOf(h.app.schema, r)).map(label);
+  expect(undeclared).toEqual([]);
+});
+
+test('an ordinary user: 403 wherever the root field needs more, the data unchanged after each; open reads answer 200', async () => {
+  const asUser = A.as(plain.token);
+  const refused: string[] = [];
+  for (const r of tenantRoutes) {
+    const rule = ruleOf(h.app.schema, r);
+    const before = await snapshot();
+    const reply = await call(asUser, r);
+    // The sample user is not the caller, so self-or-admin and the own-password policy refuse too.
+    if (rule && rule.to !== 'TENANT') {
+      refused.push(label(r));
+      expect([label(r), reply.status]).toEqual([label(r), 403]);
+      expectError(reply, 403);
+      expect([label(r), await snapshot()]).toEqual([label(r), before]);
+    } else {
+      expect([label(r), reply.status]).toEqual([label(r), r.status ?? 200]);
+    }
+  }
+  expect(refused.length).toBeGreaterThan(20);
+});
+
+describe('statements per list call do not grow with the page', () => {
+  const pagedLists = () =>
+    tenantRoutes.filter((r) => {
+      if (r.method !== 'GET' || r.shape !== 'list') return false;
+      return fieldOf(h.app.schema, r).args.some((a) => a.name === 'limit');
+    });
+
+  test('for every list route that takes limit: limit=1 and limit=3 cost the same statements', async () => {
+    const checked: string[] = [];
+    for (const r of pagedLists()) {
+      const counts: number[] = [];
+      for (const limit of [1, 3]) {
+        const path = pathOf(r);
+        const { result, statements } = await h.countQueries(() => A.get(`${path}${path.includes('?') ? '&' : '?'}limit=${limit}`));
+        expect([label(r), result.status, result.body.data.length]).toEqual([label(r), 200, limit]);
+        counts.push(statements.length);
+      }
+      expect([label(r), counts[1]]).toEqual([label(r), counts[0]]);
+      checked.push(label(r));
+    }
+    expect(checked.length).toBeGreaterThanOrEqual(7);
+  });
+});
