@@ -8,7 +8,6 @@ import { resources } from './read/registry.js';
 export interface DataTypeInfo {
   name: string;
   typeName: string;
-  path: string;
   idField: string;
   availableFields: string[];
   defaultFields: string[];
@@ -28,7 +27,6 @@ export class DataTypes {
       const info: DataTypeInfo = {
         name: def.dataType,
         typeName: def.typeName,
-        path: def.path,
         idField: def.idField,
         availableFields: fields.map(([n]) => n),
         defaultFields: fields.filter(([, f]) => f.default).map(([n]) => n),

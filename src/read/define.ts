@@ -25,15 +25,31 @@ interface FieldOptions {
 
 const castOf: Record<FieldType, string> = { string: 'text', guid: 'uuid', integer: 'bigint', boolean: 'boolean', datetime: 'timestamp' };
 
+/** `col`, or `coalesce(col, <nullAs>)`: the value a NULL reads (and filters) as. */
+const valueOf = (col: string, type: FieldType, nullAs: string | undefined) =>
+  nullAs === undefined ? col : `coalesce(${col}, '${nullAs.replace(/'/g, "''")}'::${castOf[type]})`;
+
 export function column(name: string, type: FieldType, o: FieldOptions = {}): FieldDef {
-  const col = `t.${name}`;
-  const sql = o.nullAs === undefined ? col : `coalesce(${col}, '${o.nullAs.replace(/'/g, "''")}'::${castOf[type]})`;
-  return { sql, column: name, type, default: !o.expandOnly };
+  return { sql: valueOf(`t.${name}`, type, o.nullAs), column: name, type, default: !o.expandOnly };
 }
 
-/** A computed field: any SQL expression over the row alias `t` (a scalar subquery reads another table). */
+/** A field read from a joined table (`joins` of the definition), by the join's alias. */
+export function joined(alias: string, name: string, type: FieldType, o: FieldOptions = {}): FieldDef {
+  return { sql: valueOf(`${alias}.${name}`, type, o.nullAs), type, default: !o.expandOnly };
+}
+
+/** A computed field: any SQL expression over the row alias `t` and the joins' aliases. */
 export function computed(sql: string, type: FieldType, o: Pick<FieldOptions, 'expandOnly'> = {}): FieldDef {
   return { sql, type, default: !o.expandOnly };
+}
+
+/**
+ * A tenant-owned table joined to every read of the resource (LEFT JOIN, so rows without a match
+ * stay): `on` is SQL over `t` and the alias; the tenant condition is added by the read path.
+ */
+export interface Join {
+  table: string;
+  on: string;
 }
 
 /** Keys of a JSONB column that `q` may name beside the declared fields (form values). */
@@ -79,13 +95,15 @@ export interface ResourceDef {
   typeName: string;
   /** Its table; every resource table is tenant-owned (`tenant_id`). */
   table: string;
-  /** The first segment of `href` (`~/<path>/<id>`). */
-  path: string;
+  /** Its records' `href`: `{field}` placeholders name fields of the record (`~/sites/{id}`). */
+  href: string;
   /** The field that identifies a record (`href` ends with it). */
   idField: string;
   /** What a missing record is called in a 404 ("Site 'x' was not found."). */
   label: string;
   fields: Record<string, FieldDef>;
+  /** Tables joined by alias, for `joined` fields. */
+  joins?: Record<string, Join>;
   /** ORDER BY of lists: SQL on `t`, matching an index. */
   order: string;
   relations?: Record<string, Relation>;

@@ -102,10 +102,17 @@ function rootRead(def: ResourceDef, read: RootRead): Resolver {
   };
 }
 
+/** The href template as a function of a record: `~/formtemplates/{templateId}/forms/{revisionId}`. */
+export function hrefOf(template: string): (r: Row) => string {
+  const parts = template.split(/\{(\w+)\}/);
+  return (r) => parts.map((p, i) => (i % 2 ? String(r[p]) : p)).join('');
+}
+
 function typeResolvers(def: ResourceDef): Record<string, Resolver> {
+  const href = hrefOf(def.href);
   const out: Record<string, Resolver> = {
     dataType: () => def.dataType,
-    href: (r) => `~/${def.path}/${(r as Row)[def.idField]}`,
+    href: (r) => href(r as Row),
   };
   for (const [name, rel] of Object.entries(def.relations ?? {})) {
     if (rel.kind === 'one') {

@@ -23,6 +23,17 @@ export function run<T>(reader: Reader, query: Sql): Promise<T[]> {
 }
 
 const selects = new WeakMap<ResourceDef, Sql>();
+const joins = new WeakMap<ResourceDef, Sql>();
+
+/** The definition's joins, each held to the row's tenant. */
+function joinsOf(def: ResourceDef): Sql {
+  let s = joins.get(def);
+  if (!s) {
+    const text = Object.entries(def.joins ?? {}).map(([alias, j]) => ` left join ${j.table} ${alias} on ${alias}.tenant_id = t.tenant_id and (${j.on})`);
+    joins.set(def, (s = raw(text.join(''))));
+  }
+  return s;
+}
 
 /** `expr as "field", ...` for every field of the definition. */
 export function selectList(def: ResourceDef): Sql {
@@ -52,13 +63,13 @@ function whereOf(reader: Reader, r: RowQuery): Sql {
 }
 
 export function selectRows<T>(reader: Reader, def: ResourceDef, r: RowQuery = {}): Promise<T[]> {
-  let q = sql`select ${selectList(def)}${r.extra ?? raw('')} from ${raw(def.table)} t${r.from ?? raw('')} where ${whereOf(reader, r)}`;
+  let q = sql`select ${selectList(def)}${r.extra ?? raw('')} from ${raw(def.table)} t${joinsOf(def)}${r.from ?? raw('')} where ${whereOf(reader, r)}`;
   if (r.order) q = sql`${q} order by ${raw(r.order)}`;
   if (r.limit !== undefined) q = sql`${q} limit ${r.limit} offset ${r.offset ?? 0}`;
   return run<T>(reader, q);
 }
 
 export async function countRows(reader: Reader, def: ResourceDef, r: RowQuery = {}): Promise<number> {
-  const rows = await run<{ n: string }>(reader, sql`select count(*) as n from ${raw(def.table)} t${r.from ?? raw('')} where ${whereOf(reader, r)}`);
+  const rows = await run<{ n: string }>(reader, sql`select count(*) as n from ${raw(def.table)} t${joinsOf(def)}${r.from ?? raw('')} where ${whereOf(reader, r)}`);
   return Number(rows[0].n);
 }

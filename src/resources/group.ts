@@ -8,7 +8,7 @@ export default defineResource({
   dataType: 'Group',
   typeName: 'Group',
   table: 'user_group',
-  path: 'groups',
+  href: '~/groups/{id}',
   idField: 'id',
   label: 'Group',
   fields: {

@@ -4,7 +4,7 @@ export default defineResource({
   dataType: 'Site',
   typeName: 'Site',
   table: 'site',
-  path: 'sites',
+  href: '~/sites/{id}',
   idField: 'id',
   label: 'Site',
   fields: {

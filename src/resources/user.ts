@@ -12,7 +12,7 @@ export default defineResource({
   dataType: 'User',
   typeName: 'User',
   table: 'app_user',
-  path: 'users',
+  href: '~/users/{id}',
   idField: 'id',
   label: 'User',
   fields: {

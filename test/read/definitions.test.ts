@@ -11,6 +11,7 @@ import { column, defineResource, type ResourceDef } from '../../src/read/define.
 import { resources } from '../../src/read/registry.js';
 import { buildSchema, checkDefinitions, readSdl } from '../../src/schema.js';
 import { dataTypes } from '../../src/datatypes.js';
+import { hrefOf } from '../../src/read/resolvers.js';
 
 const schema = makeExecutableSchema({
   typeDefs: `
@@ -25,7 +26,7 @@ const thing = (over: Partial<ResourceDef> = {}): ResourceDef =>
     dataType: 'Thing',
     typeName: 'Thing',
     table: 'thing',
-    path: 'things',
+    href: '~/things/{id}',
     idField: 'id',
     label: 'Thing',
     fields: { id: column('id', 'guid'), name: column('name', 'string') },
@@ -65,6 +66,13 @@ describe('data types come from the definitions', () => {
     expect(site.defaultFields).toEqual(site.availableFields);
     expect(site.idField).toBe('id');
     expect([...dataTypes.get('group')!.relations.values()]).toEqual(['site', 'users']);
+  });
+});
+
+describe('href templates', () => {
+  test('fill every {field} from the record, nested ones too', () => {
+    expect(hrefOf('~/sites/{id}')({ id: 'a' })).toBe('~/sites/a');
+    expect(hrefOf('~/formtemplates/{templateId}/forms/{revisionId}')({ templateId: 't1', revisionId: 'r2' })).toBe('~/formtemplates/t1/forms/r2');
   });
 });
 
