@@ -9,8 +9,8 @@ import { forbidden } from '../errors.js';
 import type { ResourceDef } from '../read/define.js';
 import { run } from '../read/rows.js';
 import { raw, sql } from '../read/sql.js';
-import { ADMIN_GROUP, isCaller } from './roles.js';
-import { policies } from './policies.js';
+import { ADMIN_GROUP } from './roles.js';
+import { isCaller, policies } from './policies.js';
 
 export type Audience = 'TENANT' | 'ADMIN' | 'SELF_OR_ADMIN' | 'POLICY';
 

@@ -1,7 +1,11 @@
 /** Named access policies for root fields (`@allow(to: POLICY, policy: "...")`), each a 403 when refused. */
 import type { AppContext } from '../context.js';
 import { forbidden } from '../errors.js';
-import { isCaller } from './roles.js';
+import { ZERO_GUID } from '../ids.js';
+
+/** Whether a user id argument names the caller (the all-zero GUID does). */
+export const isCaller = (ctx: AppContext, id: unknown): boolean =>
+  typeof id === 'string' && (id === ZERO_GUID || id.toLowerCase() === ctx.caller.userId);
 
 /** What an ordinary user may send when changing their own account through `PUT users/{id}`. */
 const SELF_EDITABLE = new Set(['newPassword', 'oldPassword']);

@@ -1,6 +1,4 @@
 /** Roles: a tenant administrator is an enabled member of the tenant's Administrators group. */
-import type { AppContext } from '../context.js';
-import { ZERO_GUID } from '../ids.js';
 import { run, type Reader } from '../read/rows.js';
 import { sql } from '../read/sql.js';
 
@@ -17,7 +15,3 @@ export async function isAdmin(reader: Reader, userId: string): Promise<boolean> 
   );
   return rows.length > 0;
 }
-
-/** Whether a user id argument names the caller (the all-zero GUID does). */
-export const isCaller = (ctx: AppContext, id: unknown): boolean =>
-  typeof id === 'string' && (id === ZERO_GUID || id.toLowerCase() === ctx.caller.userId);
