@@ -82,9 +82,9 @@ export const routes: Route[] = [
   // Users
   { method: 'GET', path: '/users', field: 'Query.users', shape: 'list' },
   { method: 'POST', path: '/users', field: 'Mutation.createUser', shape: 'object', body: 'input' },
-  { method: 'GET', path: '/users/me', field: 'Query.me', shape: 'one' },
+  { method: 'GET', path: '/users/me', field: 'Query.me', shape: 'object' },
   { method: 'GET', path: '/users/getjwt', field: 'Query.getJwt', shape: 'object' },
-  { method: 'GET', path: '/users/:id', field: 'Query.user', shape: 'one' },
+  { method: 'GET', path: '/users/:id', field: 'Query.user', shape: 'object' },
   { method: 'PUT', path: '/users/:id', field: 'Mutation.updateUser', shape: 'object', body: 'input' },
   { method: 'DELETE', path: '/users/:id', field: 'Mutation.deleteUser', shape: 'none' },
   { method: 'GET', path: '/users/:userId/groups', field: 'Query.userGroups', shape: 'list' },

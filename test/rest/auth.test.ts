@@ -60,7 +60,7 @@ function expectRefused(r: Reply, error?: string) {
 async function whoAmI(token: string, tt: TestTenant = t): Promise<string> {
   const r = await h.request('GET', `${tt.root}/users/me`, { token, headers: { 'content-type': 'application/json' } });
   expect(r.status).toBe(200);
-  return r.body.data[0].id;
+  return r.body.data.id;
 }
 
 async function newUser(tt: TestTenant, token: string, harness: Harness = h): Promise<{ id: string; userid: string; password: string }> {

@@ -233,7 +233,7 @@ describe('the Node client against a tenant', () => {
     expect(byId.data[0]).toMatchObject({ id: groupId, name });
 
     const me = await c.json('GET', '/users/me', []);
-    const adminId = me.data[0].id;
+    const adminId = me.data.id;
     const add = await c.json('PUT', `/groups/${groupId}/users/${adminId}`, {}, null);
     expect(add.meta.status).toBe(201);
     expect(add.data).toEqual([expect.objectContaining({ dataType: 'NotifyUser' })]);
@@ -263,12 +263,10 @@ describe('the Node client against a tenant', () => {
     const adminId = q.data[0].id;
 
     const me = await c.json('GET', '/users/me', []);
-    expect(me.data).toHaveLength(1);
-    expect(me.data[0]).toMatchObject({ id: adminId, dataType: 'User', userid: t.adminUserId });
+    expect(me.data).toMatchObject({ id: adminId, dataType: 'User', userid: t.adminUserId });
 
     const byId = await c.json('GET', `/users/${adminId}`, {});
-    expect(byId.data).toHaveLength(1);
-    expect(byId.data[0].id).toBe(adminId);
+    expect(byId.data.id).toBe(adminId);
 
     const groups = await c.json('GET', `/users/${adminId}/groups`, {});
     expect(groups.data.map((g: { name: string }) => g.name)).toContain('Administrators');
@@ -317,7 +315,7 @@ describe('the Node client against a tenant', () => {
     expect(c.refreshes).toBe(1);
     expect(c.relogins).toBe(0);
     expect(c.session.accessToken).not.toBe(jwt);
-    expect(me.data[0].userid).toBe(t.adminUserId);
+    expect(me.data.userid).toBe(t.adminUserId);
     const lastTwo = log.slice(-2);
     expect(lastTwo[0]).toMatchObject({ method: 'POST', status: 200 });
     expect(lastTwo[0].url).toBe(`${baseUrl}/OAuth/Token`);
@@ -347,7 +345,7 @@ describe('the Node client against a tenant', () => {
     jc.session.expirationDate = new Date(Date.now() + 5_000);
     const old = jc.session.accessToken;
     const r = await jc.json('GET', '/users/me', []);
-    expect(r.data[0].userid).toBe(t.adminUserId);
+    expect(r.data.userid).toBe(t.adminUserId);
     expect(jc.session.accessToken).not.toBe(old);
     expect(jc.session.expirationDate.getTime()).toBeGreaterThan(Date.now() + 30_000);
   });
@@ -371,8 +369,8 @@ describe('the Node client against a tenant', () => {
     await u.convertToJwt();
     for (const n of ['docapi', 'formsapi', 'objectsapi', 'studioapi', 'notificationapi']) expect((await u.json('GET', `/configuration/${n}`)).data.isEnabled).toBe(false);
     const me = await u.json('GET', '/users/me', []);
-    expect(me.data[0].userid).toBe(userid);
-    expect((await u.json('GET', `/users/${me.data[0].id}/groups`, {})).data).toEqual([]);
+    expect(me.data.userid).toBe(userid);
+    expect((await u.json('GET', `/users/${me.data.id}/groups`, {})).data).toEqual([]);
     await expect(u.call('POST', '/sites', {}, { name: 'nope', description: 'nope' })).rejects.toMatchObject({ status: 403 });
   });
 

@@ -166,7 +166,7 @@ describe('GET /users', () => {
       expect([qs, r.status]).toEqual([qs, 200]);
     }
     const groups = await call('GET', `${R()}/users/${t.adminId}?expand=groups`, { token: admin });
-    expect(groups.body.data[0].groups.map((g: { name: string }) => g.name)).toEqual(['Administrators']);
+    expect(groups.body.data.groups.map((g: { name: string }) => g.name)).toEqual(['Administrators']);
     const onlyId = await call('GET', `${R()}/users?fields=password,passwordHash,id`, { token: admin });
     for (const u of onlyId.body.data) expect(Object.keys(u).sort()).toEqual(['dataType', 'href', 'id']);
   });
@@ -178,7 +178,7 @@ describe('GET /users', () => {
       headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-forwarded-for': '203.0.113.9, 10.0.0.1' },
     });
     expect(r.status).toBe(200);
-    expect((await call('GET', `${R()}/users/${u.id}`, { token: admin })).body.data[0].lastIpAddress).toBe('203.0.113.9');
+    expect((await call('GET', `${R()}/users/${u.id}`, { token: admin })).body.data.lastIpAddress).toBe('203.0.113.9');
   });
 
   test('a negative or non-numeric limit or offset is a 400', async () => {
@@ -189,12 +189,13 @@ describe('GET /users', () => {
 });
 
 describe('GET /users/me and the all-zero GUID', () => {
-  test('users/me is the caller as a one-element array', async () => {
+  // An object, not the spec's one-element array: the Node client's own tests read data.id (docs/decisions.md).
+  test('users/me is the caller as an object', async () => {
     const r = await call('GET', `${R()}/users/me`, { token: admin });
     expect(r.status).toBe(200);
-    expect(r.body.data).toHaveLength(1);
-    expectUser(r.body.data[0]);
-    expect(r.body.data[0]).toMatchObject({ id: t.adminId, userid: 'admin' });
+    expect(Array.isArray(r.body.data)).toBe(false);
+    expectUser(r.body.data);
+    expect(r.body.data).toMatchObject({ id: t.adminId, userid: 'admin' });
   });
 
   test('users/me answers for an ordinary user too, case-insensitively and with a trailing slash', async () => {
@@ -202,24 +203,22 @@ describe('GET /users/me and the all-zero GUID', () => {
     const tok = await tokenFor(u);
     const r = await call('GET', `${R()}/Users/ME/`, { token: tok });
     expect(r.status).toBe(200);
-    expect(r.body.data).toHaveLength(1);
-    expect(r.body.data[0]).toMatchObject({ id: u.id, userid: u.userid });
+    expect(r.body.data).toMatchObject({ id: u.id, userid: u.userid });
   });
 
-  test('GET users/{id} is a one-element array; the all-zero GUID is the caller', async () => {
+  test('GET users/{id} is an object; the all-zero GUID is the caller', async () => {
     const u = await makeUser();
     const byId = await call('GET', `${R()}/users/${u.id}`, { token: admin });
     expect(byId.status).toBe(200);
-    expect(byId.body.data).toHaveLength(1);
-    expectUser(byId.body.data[0]);
-    expect(byId.body.data[0]).toMatchObject({ id: u.id, userid: u.userid, name: u.userid, firstName: 'First', lastName: 'Last' });
+    expect(Array.isArray(byId.body.data)).toBe(false);
+    expectUser(byId.body.data);
+    expect(byId.body.data).toMatchObject({ id: u.id, userid: u.userid, name: u.userid, firstName: 'First', lastName: 'Last' });
     const upper = await call('GET', `${R()}/users/${u.id.toUpperCase()}`, { token: admin });
     expect(upper.status).toBe(200);
-    expect(upper.body.data[0].id).toBe(u.id);
+    expect(upper.body.data.id).toBe(u.id);
     const me = await call('GET', `${R()}/users/${ZERO}`, { token: admin });
     expect(me.status).toBe(200);
-    expect(me.body.data).toHaveLength(1);
-    expect(me.body.data[0].id).toBe(t.adminId);
+    expect(me.body.data.id).toBe(t.adminId);
   });
 
   test('an unknown id is a 404; an id that is not a GUID is a 400', async () => {
@@ -304,7 +303,7 @@ describe('GET /users/{id}/webToken', () => {
     const first = await passwordGrant(webToken, webToken);
     expect(first.status).toBe(200);
     const me = await call('GET', `${R()}/users/me`, { token: first.body.access_token });
-    expect(me.body.data[0].id).toBe(u.id);
+    expect(me.body.data.id).toBe(u.id);
 
     const second = await passwordGrant(webToken, webToken);
     expect([400, 401]).toContain(second.status);
@@ -359,7 +358,7 @@ describe('GET /users/getjwt', () => {
 
     const me = await call('GET', `${R()}/users/me`, { token });
     expect(me.status).toBe(200);
-    expect(me.body.data[0].id).toBe(u.id);
+    expect(me.body.data.id).toBe(u.id);
     // Renewing with the JWT itself, as the Node client does.
     const again = await call('GET', `${R()}/users/getjwt?audience=${encodeURIComponent('https://forms.example')}`, { token });
     expect(again.status).toBe(200);
@@ -404,7 +403,7 @@ describe('POST /users?siteId=', () => {
     });
     expect((await passwordGrant(userid, password)).status).toBe(200);
     const read = await call('GET', `${R()}/users/${r.body.data.id}`, { token: admin });
-    expect(read.body.data[0].emailAddress).toBe(`${userid}@x.test`);
+    expect(read.body.data.emailAddress).toBe(`${userid}@x.test`);
   });
 
   test('creates from a form body with lower-case keys and True/False booleans', async () => {
@@ -514,7 +513,7 @@ describe('PUT /users/{id}', () => {
     expect(Array.isArray(r.body.data)).toBe(false);
     expect(r.body.data).toMatchObject({ id: u.id, firstName: 'Changed', lastName: 'Last', middleInitial: 'M', userid: u.userid, enabled: true });
     const read = await call('GET', `${R()}/users/${u.id}`, { token: admin });
-    expect(read.body.data[0]).toMatchObject({ firstName: 'Changed', lastName: 'Last', emailAddress: `${u.userid}@example.com` });
+    expect(read.body.data).toMatchObject({ firstName: 'Changed', lastName: 'Last', emailAddress: `${u.userid}@example.com` });
     // The password still works: an update without a password leaves it alone.
     expect((await passwordGrant(u.userid, u.password)).status).toBe(200);
   });
@@ -773,8 +772,8 @@ describe('an ordinary user', () => {
       expectError(r, 403);
     }
     const read = await call('GET', `${R()}/users/${other.id}`, { token: admin });
-    expect(read.body.data[0]).toMatchObject({ firstName: 'First', userid: other.userid });
-    expect((await call('GET', `${R()}/users/${u.id}`, { token: admin })).body.data[0]).toMatchObject({ firstName: 'First', userid: u.userid });
+    expect(read.body.data).toMatchObject({ firstName: 'First', userid: other.userid });
+    expect((await call('GET', `${R()}/users/${u.id}`, { token: admin })).body.data).toMatchObject({ firstName: 'First', userid: u.userid });
     const q = encodeURIComponent(`userid eq '${body.userid}'`);
     expect((await call('GET', `${R()}/users?q=${q}`, { token: admin })).body.data).toEqual([]);
   });
@@ -811,7 +810,7 @@ describe('an ordinary user', () => {
     expect((await call('PUT', `${R()}/users/${other.id}`, { token: tok2, body: { middleInitial: 'A' } })).status).toBe(200);
     expect((await call('DELETE', `${R()}/groups/${adminsId}/users/${a2.id}`, { token: admin })).status).toBe(200);
     expectError(await call('PUT', `${R()}/users/${other.id}`, { token: tok2, body: { middleInitial: 'B' } }), 403);
-    expect((await call('GET', `${R()}/users/${other.id}`, { token: admin })).body.data[0].middleInitial).toBe('A');
+    expect((await call('GET', `${R()}/users/${other.id}`, { token: admin })).body.data.middleInitial).toBe('A');
   });
 
   test('adding a supervisor through GraphQL needs an administrator', async () => {
@@ -857,7 +856,7 @@ describe('tenancy', () => {
       expect(r.text).not.toContain(u.userid);
     }
     // The user is untouched and still in its tenant only.
-    expect((await call('GET', `${R()}/users/${u.id}`, { token: admin })).body.data[0].firstName).toBe('First');
+    expect((await call('GET', `${R()}/users/${u.id}`, { token: admin })).body.data.firstName).toBe('First');
     expectError(await call('GET', `${other.root}/users/${u.id}`, { token: foreign }), 404);
   });
 });
