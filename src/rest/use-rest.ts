@@ -4,6 +4,7 @@
  * operation compiled (src/rest/execute.ts), and wraps what SOFA returns in the envelope.
  */
 import type { Plugin } from 'graphql-yoga';
+import { Response } from '@whatwg-node/fetch';
 import {
   getNamedType,
   getNullableType,
@@ -94,6 +95,7 @@ export function useRest(services: Services, schema: GraphQLSchema, dataTypes: Da
   async function runSofa(request: Request, url: URL, requestId: string, route: SofaRoute, m: Match): Promise<Response> {
     const info = infoOf.get(route.field)!;
     const endpoint = endpoints.get(route.field)!;
+    const page = { limit: intParam(url, 'limit'), offset: intParam(url, 'offset') };
 
     const body = route.body ? await requestBody(request, route.body, info.field.args.find((a) => a.name === route.body)!) : undefined;
     // Path parameters and query parameters both become SOFA route params (which it reads
@@ -134,7 +136,7 @@ export function useRest(services: Services, schema: GraphQLSchema, dataTypes: Da
       dataTypes,
       recordType: info.recordType,
       projection,
-      page: route.paged ? { limit: effectiveLimit(services.config, intParam(url, 'limit')), offset: intParam(url, 'offset') ?? 0 } : undefined,
+      page: route.paged ? { limit: effectiveLimit(services.config, page.limit), offset: page.offset ?? 0 } : undefined,
     });
   }
 
@@ -163,7 +165,8 @@ export function useRest(services: Services, schema: GraphQLSchema, dataTypes: Da
     onRequest({ request, url, endResponse }) {
       if (/^\/graphql\/?$/i.test(url.pathname)) return;
       const requestId = requestIdOf(request);
-      return handle(request, url, requestId).then(endResponse, (e) => endResponse(errorResponse(request, e, requestId)));
+      const send = suppressed(url) ? (res: Response) => endResponse(asOk(res)) : endResponse;
+      return handle(request, url, requestId).then(send, (e) => send(errorResponse(request, e, requestId)));
     },
   };
 
@@ -183,6 +186,12 @@ export function useRest(services: Services, schema: GraphQLSchema, dataTypes: Da
 
 const err = (code: string, message: string, developerMessage = message) => ({ code, message, developerMessage });
 
+/** `suppress_response_codes=true` (the .NET client sends it): HTTP 200, the real status stays in `meta.status`. */
+const suppressed = (url: URL) => (queryParam(url.searchParams, 'suppress_response_codes') ?? '').toLowerCase() === 'true';
+
+const asOk = (res: Response): Response =>
+  res.status === 200 ? res : new Response(res.body, { status: 200, headers: res.headers });
+
 /** The data type of a root field's records: its type, or its page's `items` type. */
 function recordTypeOf(field: GraphQLField<unknown, unknown>): string | undefined {
   const named = getNamedType(field.type);
@@ -191,9 +200,12 @@ function recordTypeOf(field: GraphQLField<unknown, unknown>): string | undefined
   return items ? getNamedType(items.type).name : named.name;
 }
 
+/** `limit`/`offset` from the query string, on every route: a value that is not a whole number of 0 or more is a 400. */
 function intParam(url: URL, name: string): number | undefined {
   const v = queryParam(url.searchParams, name);
-  return v === undefined || v === '' ? undefined : Number(v);
+  if (v === undefined || v.trim() === '') return undefined;
+  if (!/^\d{1,9}$/.test(v.trim())) throw badRequest(`The query parameter '${name}' must be a whole number of 0 or more, got '${v.slice(0, 64)}'.`);
+  return Number(v);
 }
 
 /** Clear 400s for arguments SOFA would otherwise reject with a terse scalar message. */

@@ -626,3 +626,35 @@ describe('fuzz: malformed input never yields a 500 and always the envelope', () 
     expect(r.body.data.userid).toBe('admin');
   });
 });
+
+describe('paging parameters', () => {
+  test.each(['/sites?limit=abc', '/sites?offset=-1', '/meta?expand=true&limit=abc', '/users/me?limit=1.5', '/groups/00000000-0000-0000-0000-000000000000/users?offset=x'])(
+    '%s is a 400 naming the parameter, on routes with and without a limit argument',
+    async (path) => {
+      const r = await h.request('GET', `${t.root}${path}`, { token });
+      expectErrorEnvelope(r, 400);
+      expect(r.body.meta.errors[0].message).toMatch(/'(limit|offset)' must be a whole number/);
+      expect(r.text).not.toContain('NaN');
+    },
+  );
+});
+
+describe('suppress_response_codes=true', () => {
+  test('answers HTTP 200 with the real status kept in meta.status, for errors and successes alike', async () => {
+    const missing = await h.request('GET', `${t.root}/sites/${randomUUID()}?suppress_response_codes=true`, { token });
+    expect(missing.status).toBe(200);
+    expect(missing.body.meta).toMatchObject({ status: 404, statusMsg: 'Not Found' });
+    expect(missing.body.meta.errors[0].code).toBe('NOT_FOUND');
+    expect(missing.headers.get('content-length')).toBe(String(Buffer.byteLength(missing.text)));
+
+    const noToken = await h.request('GET', `${t.root}/sites?SUPPRESS_RESPONSE_CODES=True`);
+    expect(noToken.status).toBe(200);
+    expect(noToken.body.meta.status).toBe(401);
+
+    const ok = await h.request('GET', `${t.root}/sites?suppress_response_codes=true`, { token });
+    expect([ok.status, ok.body.meta.status]).toEqual([200, 200]);
+
+    const plain = await h.request('GET', `${t.root}/sites/${randomUUID()}?suppress_response_codes=false`, { token });
+    expect(plain.status).toBe(404);
+  });
+});
