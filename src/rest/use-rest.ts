@@ -25,7 +25,8 @@ import { errorEnvelope, jsonResponse, successEnvelope, type Projection } from '.
 import { variantOf, type Variant } from './expand.js';
 import { fitInput } from './input.js';
 import { queryParam, RouteMatcher, segmentsOf, type Match } from './match.js';
-import { isSofaRoute, type SofaRoute } from './routes.js';
+import { isSofaRoute, routes, type SofaRoute } from './routes.js';
+import { checkRouteTable } from './check-routes.js';
 import { createSofaHandlers, SOFA_BASE, sofaEndpoints } from './sofa-setup.js';
 import { effectiveLimit } from '../read/paging.js';
 import { handleToken } from './token.js';
@@ -45,11 +46,10 @@ export function useRest(services: Services, schema: GraphQLSchema, dataTypes: Da
   const matcher = new RouteMatcher();
   const endpoints = sofaEndpoints();
   const infoOf = new Map<string, RouteInfo>();
+  checkRouteTable(schema, routes);
   for (const fieldName of endpoints.keys()) {
     const [op, name] = fieldName.split('.');
-    const root = op === 'Query' ? schema.getQueryType() : schema.getMutationType();
-    const field = root?.getFields()[name];
-    if (!field) throw new Error(`Route table names ${fieldName}, which the schema does not have`);
+    const field = (op === 'Query' ? schema.getQueryType() : schema.getMutationType())!.getFields()[name];
     infoOf.set(fieldName, { field, recordType: recordTypeOf(field) });
   }
 

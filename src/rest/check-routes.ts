@@ -1,0 +1,19 @@
+/** The route table checked against the schema at start-up: a row that cannot work stops the start. */
+import type { GraphQLSchema } from 'graphql';
+import { isSofaRoute, type Route } from './routes.js';
+
+export function checkRouteTable(schema: GraphQLSchema, table: readonly Route[]): void {
+  for (const r of table) {
+    if (!isSofaRoute(r)) continue;
+    const row = `Route ${r.method} ${r.path}`;
+    const [op, name] = r.field.split('.');
+    const root = op === 'Query' ? schema.getQueryType() : op === 'Mutation' ? schema.getMutationType() : undefined;
+    const field = root?.getFields()[name];
+    if (!field) throw new Error(`${row} names ${r.field}, which the schema does not have`);
+    const args = new Set(field.args.map((a) => a.name));
+    for (const seg of r.path.split('/')) {
+      if (seg.startsWith(':') && !args.has(seg.slice(1))) throw new Error(`${row}: ${r.field} has no argument '${seg.slice(1)}' for the path parameter`);
+    }
+    if (r.body && !args.has(r.body)) throw new Error(`${row}: ${r.field} has no argument '${r.body}' to receive the body`);
+  }
+}
