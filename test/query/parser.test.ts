@@ -296,11 +296,10 @@ describe('parseQ: limits', () => {
     expect(parseError(`${operand} eq 'x'`)).toContain('nested too deeply');
   });
 
-  it('rejects very deep parentheses cleanly and fast, never with a stack overflow', () => {
-    const started = Date.now();
+  // A stack overflow would surface as a RangeError, which parseError does not catch.
+  it('rejects very deep parentheses with the depth message, never with a stack overflow', () => {
     expect(parseError('('.repeat(3990))).toContain('nested too deeply');
     expect(parseError(`${'('.repeat(2000)}${')'.repeat(1999)}`)).toContain('nested too deeply');
-    expect(Date.now() - started).toBeLessThan(1000);
   });
 
   it(`accepts ${MAX_IN_LIST} values in an in list and rejects more`, () => {
