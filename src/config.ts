@@ -11,7 +11,7 @@ export interface Config {
   databaseUrl: string | undefined;
   dataDir: string;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
-  /** Public base URL used in hrefs when the service sits behind a proxy; else taken from the request. */
+  /** The base URL clients use (behind a proxy): `meta.href` and pagination links are built on it; unset, on the request's own URL. */
   publicUrl: string | undefined;
   jwtIssuer: string;
   jwtAudience: string;

@@ -6,6 +6,7 @@
 import { STATUS_CODES } from 'node:http';
 import { Response } from '@whatwg-node/fetch';
 import { requestIdOf } from './request-id.js';
+import { publicUrlOf } from './public-url.js';
 import type { DataTypeInfo, DataTypes } from '../datatypes.js';
 import type { Shape } from './routes.js';
 
@@ -36,7 +37,7 @@ export function jsonResponse(status: number, body: unknown, headers: Record<stri
 }
 
 function meta(status: number, request: Request, extra: Record<string, unknown> = {}) {
-  return { status, statusMsg: statusMsg(status), method: request.method, href: request.url, ...extra };
+  return { status, statusMsg: statusMsg(status), method: request.method, href: publicUrlOf(request), ...extra };
 }
 
 export function errorEnvelope(
@@ -90,12 +91,13 @@ function pageHref(url: URL, limit: number, offset: number): string {
 }
 
 export function pagination(request: Request, p: PageInfo) {
-  const url = new URL(request.url);
+  const href = publicUrlOf(request);
+  const url = new URL(href);
   const { limit, offset, totalRecords } = p;
   const lastOffset = limit > 0 && totalRecords > 0 ? Math.floor((totalRecords - 1) / limit) * limit : 0;
   return {
     dataType: 'PagedData',
-    href: request.url,
+    href,
     first: pageHref(url, limit, 0),
     last: pageHref(url, limit, lastOffset),
     next: limit > 0 && offset + limit < totalRecords ? pageHref(url, limit, offset + limit) : '',

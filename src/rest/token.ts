@@ -8,6 +8,7 @@ import { grant, OAuthError } from '../auth/grants.js';
 import { parseForm, readBody } from './body.js';
 import { jsonResponse, statusMsg } from './envelope.js';
 import { requestIdOf } from './request-id.js';
+import { publicUrlOf } from './public-url.js';
 import type { Match } from './match.js';
 
 export async function handleToken(services: Services, request: Request, m: Match): Promise<Response> {
@@ -36,7 +37,7 @@ export async function handleToken(services: Services, request: Request, m: Match
       status: e.status,
       statusMsg: statusMsg(e.status),
       method: request.method,
-      href: request.url,
+      href: publicUrlOf(request),
       errors: [{ code: e.error, message: e.description, developerMessage: e.description }],
     };
     return jsonResponse(e.status, { error: e.error, error_description: e.description, meta }, { 'cache-control': 'no-store', 'x-request-id': requestIdOf(request) });

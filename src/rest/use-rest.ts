@@ -27,6 +27,7 @@ import { fitInput } from './input.js';
 import { queryParam, RouteMatcher, segmentsOf, type Match } from './match.js';
 import { isSofaRoute, routes, type SofaRoute } from './routes.js';
 import { checkRouteTable } from './check-routes.js';
+import { markPublicUrl } from './public-url.js';
 import { createSofaHandlers, SOFA_BASE, sofaEndpoints } from './sofa-setup.js';
 import { effectiveLimit } from '../read/paging.js';
 import { handleToken } from './token.js';
@@ -165,6 +166,7 @@ export function useRest(services: Services, schema: GraphQLSchema, dataTypes: Da
     onRequest({ request, url, endResponse }) {
       if (/^\/graphql\/?$/i.test(url.pathname)) return;
       const requestId = requestIdOf(request);
+      markPublicUrl(request, services.config.publicUrl);
       const send = suppressed(url) ? (res: Response) => endResponse(asOk(res)) : endResponse;
       return handle(request, url, requestId).then(send, (e) => send(errorResponse(request, e, requestId)));
     },

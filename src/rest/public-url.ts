@@ -1,0 +1,17 @@
+/**
+ * The URL a client sees for this request. Behind a proxy the request reaches us at an internal
+ * address; with PUBLIC_URL set, `meta.href` and every pagination link use its origin and path
+ * prefix instead. Kept on the request itself, like its id.
+ */
+const PUBLIC = Symbol('publicUrl');
+
+type Marked = Request & { [PUBLIC]?: string };
+
+/** Records the public URL of `request` under `base` (no-op when PUBLIC_URL is unset). */
+export function markPublicUrl(request: Request, base: string | undefined): void {
+  if (!base) return;
+  const own = new URL(request.url);
+  (request as Marked)[PUBLIC] = `${base}${own.pathname}${own.search}`;
+}
+
+export const publicUrlOf = (request: Request): string => (request as Marked)[PUBLIC] ?? request.url;
