@@ -47,19 +47,16 @@ export class RouteMatcher {
     this.root = routes.filter((r) => r.scope === 'root').map(compile).sort(byLiterals);
   }
 
+  /** Root-scoped rows first, on the whole path: `/api/v1/resource/area` is never read as a tenant. */
   match(method: string, segments: string[], query: URLSearchParams): MatchResult {
-    let candidates: Compiled[];
-    let rest: string[];
-    let tenant: Match['tenant'];
-    const isApi = segments.length >= 2 && segments[0].toLowerCase() === API_PREFIX[0] && segments[1].toLowerCase() === API_PREFIX[1];
-    if (isApi && segments.length >= 4) {
-      candidates = this.tenant;
-      tenant = { customerAlias: segments[2], databaseAlias: segments[3] };
-      rest = segments.slice(4);
-    } else {
-      candidates = this.root;
-      rest = segments;
-    }
+    const root = this.matchIn(this.root, method, segments, query, undefined);
+    if ('match' in root || root.status === 405) return root;
+    const isApi = segments.length >= 4 && segments[0].toLowerCase() === API_PREFIX[0] && segments[1].toLowerCase() === API_PREFIX[1];
+    if (!isApi) return root;
+    return this.matchIn(this.tenant, method, segments.slice(4), query, { customerAlias: segments[2], databaseAlias: segments[3] });
+  }
+
+  private matchIn(candidates: Compiled[], method: string, rest: string[], query: URLSearchParams, tenant: Match['tenant']): MatchResult {
     const allowed = new Set<Method>();
     for (const c of candidates) {
       const params = matchSegments(c.segments, rest);

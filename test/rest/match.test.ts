@@ -1,0 +1,44 @@
+/** The matcher's precedence: root-scoped rows before the tenant prefix, literals before parameters, `when` rows, 405 with what is allowed. */
+import { RouteMatcher } from '../../src/rest/match.js';
+import type { Route } from '../../src/rest/routes.js';
+
+const table: Route[] = [
+  { method: 'POST', path: '/oauth/token', handler: 'token', scope: 'root' },
+  { method: 'POST', path: '/api/v1/resource/area', handler: 'token', scope: 'root' },
+  { method: 'GET', path: '/users/:id', field: 'Query.user', shape: 'object' },
+  { method: 'GET', path: '/users/me', field: 'Query.me', shape: 'object' },
+  { method: 'GET', path: '/meta', field: 'Query.metaDataTypes', shape: 'list', when: { param: 'expand', values: ['true'] } },
+  { method: 'GET', path: '/meta', field: 'Query.meta', shape: 'object' },
+];
+const m = new RouteMatcher(table);
+const seg = (p: string) => p.split('/').filter(Boolean);
+const match = (method: string, path: string, query = '') => m.match(method, seg(path), new URLSearchParams(query));
+
+test('a root-scoped row under /api/v1 wins over reading its segments as a customer and a database', () => {
+  const r = match('POST', '/api/v1/resource/area');
+  expect(r).toEqual({ match: { route: table[1], params: {}, tenant: undefined } });
+});
+
+test('the same path with another method is a 405 naming the root row, not a tenant lookup', () => {
+  expect(match('GET', '/api/v1/resource/area')).toEqual({ status: 405, allowed: ['POST'] });
+});
+
+test('tenant rows are matched after the prefix, literals before parameters', () => {
+  const me = match('GET', '/api/v1/acme/main/users/me');
+  expect('match' in me && me.match.route).toBe(table[3]);
+  expect('match' in me && me.match.tenant).toEqual({ customerAlias: 'acme', databaseAlias: 'main' });
+  const byId = match('GET', '/api/v1/acme/main/users/42');
+  expect('match' in byId && byId.match.params).toEqual({ id: '42' });
+});
+
+test('a when-row is chosen only with its query value (any case of the name)', () => {
+  const expanded = match('GET', '/api/v1/a/b/meta', 'EXPAND=true');
+  expect('match' in expanded && expanded.match.route).toBe(table[4]);
+  const plain = match('GET', '/api/v1/a/b/meta', 'expand=other');
+  expect('match' in plain && plain.match.route).toBe(table[5]);
+});
+
+test('unknown paths are a 404; known tenant paths with another method a 405', () => {
+  expect(match('GET', '/nowhere')).toEqual({ status: 404 });
+  expect(match('DELETE', '/api/v1/a/b/users/me')).toEqual({ status: 405, allowed: ['GET'] });
+});
