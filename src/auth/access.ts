@@ -7,7 +7,7 @@
 import type { AppContext } from '../context.js';
 import { forbidden } from '../errors.js';
 import type { ResourceDef } from '../read/define.js';
-import { run } from '../read/rows.js';
+import { idOf, run } from '../read/rows.js';
 import { raw, sql } from '../read/sql.js';
 import { ADMIN_GROUP } from './roles.js';
 import { isCaller, policies } from './policies.js';
@@ -52,7 +52,7 @@ export async function accessibleIds(ctx: AppContext, def: ResourceDef, ids: read
       join user_group g on g.tenant_id = m.tenant_id and g.id = m.group_id
       join app_user u on u.tenant_id = m.tenant_id and u.id = m.user_id
      where m.tenant_id = t.tenant_id and m.user_id = ${ctx.caller.userId} and lower(g.name) = lower(${ADMIN_GROUP}) and u.enabled)`;
-  const id = raw(def.fields[def.idField].sql);
+  const id = idOf(def);
   const rows = await run<{ id: string }>(
     ctx.reader,
     sql`select ${id} as id from ${raw(def.table)} t where t.tenant_id = ${ctx.tenantId} and ${id} = any(${ids}::uuid[])${who === 'admin' ? admin : raw('')}`,

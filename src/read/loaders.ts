@@ -5,7 +5,7 @@
 import DataLoader from 'dataloader';
 import type { Link, ResourceDef } from './define.js';
 import { resource } from './registry.js';
-import { selectRows, type Reader } from './rows.js';
+import { idOf, selectRows, type Reader } from './rows.js';
 import { raw, sql } from './sql.js';
 
 type Row = Record<string, unknown>;
@@ -51,8 +51,7 @@ export class Loaders {
   /** Rows by id (lower-case GUIDs). */
   byId(def: ResourceDef): DataLoader<string, Row | undefined> {
     return this.get(def.typeName, () => new DataLoader(async (ids) => {
-      const id = def.fields[def.idField].sql;
-      const rows = await selectRows<Row>(this.reader, def, { where: [sql`${raw(id)} = any(${ids}::uuid[])`] });
+      const rows = await selectRows<Row>(this.reader, def, { where: [sql`${idOf(def)} = any(${ids}::uuid[])`] });
       const map = new Map(rows.map((r) => [r[def.idField] as string, r]));
       return ids.map((i) => map.get(i));
     }));

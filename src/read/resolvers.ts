@@ -10,7 +10,7 @@ import type { ParentScope, ResourceDef, RootRead } from './define.js';
 import { queryFieldMap } from './fields.js';
 import { paging, type ListArgs } from './paging.js';
 import { resource, resources } from './registry.js';
-import { countRows, run, selectRows, type RowQuery } from './rows.js';
+import { countRows, idOf, run, selectRows, type RowQuery } from './rows.js';
 import { raw, sql, type Sql } from './sql.js';
 
 type Row = Record<string, unknown>;
@@ -34,7 +34,7 @@ export function loadRow(ctx: AppContext, def: ResourceDef, id: string): Promise<
 
 /** A fresh read of one record (after a write: the request's loaders may hold the old row). */
 export async function reread(ctx: AppContext, def: ResourceDef, id: string): Promise<Row> {
-  const [row] = await selectRows<Row>(ctx.reader, def, { where: [sql`${raw(def.fields[def.idField].sql)} = ${id}`] });
+  const [row] = await selectRows<Row>(ctx.reader, def, { where: [sql`${idOf(def)} = ${id}`] });
   if (!row) throw notFound(`${def.label} '${id}' was not found.`);
   return row;
 }
@@ -60,7 +60,7 @@ const columnOf = (def: ResourceDef, field: string): string => {
 function underParent(def: ResourceDef, scope: ParentScope, parentId: string): Sql {
   if ('field' in scope) return sql`t.${raw(columnOf(def, scope.field))} = ${parentId}`;
   const l = scope.link;
-  return sql`t.id in (select l.${raw(l.to)} from ${raw(l.table)} l where l.tenant_id = t.tenant_id and l.${raw(l.from)} = ${parentId})`;
+  return sql`${idOf(def)} in (select l.${raw(l.to)} from ${raw(l.table)} l where l.tenant_id = t.tenant_id and l.${raw(l.from)} = ${parentId})`;
 }
 
 async function assertUnderParent(ctx: AppContext, def: ResourceDef, scope: ParentScope, parent: Row, row: Row, asked: string) {

@@ -45,6 +45,9 @@ export function selectList(def: ResourceDef): Sql {
   return s;
 }
 
+/** The SQL of the definition's id field (what `href` ends with and lookups by id compare). */
+export const idOf = (def: ResourceDef): Sql => raw(def.fields[def.idField].sql);
+
 export interface RowQuery {
   /** Conditions on alias `t`, AND-ed after the tenant's. */
   where?: Sql[];
