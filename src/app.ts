@@ -7,13 +7,15 @@ import type { GraphQLSchema } from 'graphql';
 import { buildContext, type Services } from './context.js';
 import { buildSchema } from './schema.js';
 import { throwAsGraphQL } from './graphql-errors.js';
-import { mapError, useErrorMapping } from './use-error-mapping.js';
+import { mapError } from './graphql-errors.js';
+import { useErrorMapping } from './plugins/use-error-mapping.js';
 import { randomUUID } from 'node:crypto';
-import { useRest } from './rest/use-rest.js';
-import { useHealth } from './rest/use-health.js';
-import { useNoNul } from './use-no-nul.js';
-import { useGraphQLBodyLimit } from './use-graphql-body-limit.js';
-import { useRequestLog } from './rest/use-request-log.js';
+import { useRest } from './plugins/use-rest.js';
+import { useHealth } from './plugins/use-health.js';
+import { useNoNul } from './plugins/use-no-nul.js';
+import { useBodyLimit } from './plugins/use-body-limit.js';
+import { useRequestLog } from './plugins/use-request-log.js';
+import { usePublicUrl } from './plugins/use-public-url.js';
 import { requestIdOf } from './rest/request-id.js';
 import { dataTypes } from './datatypes.js';
 
@@ -35,7 +37,7 @@ export function createApp(services: Services): App {
     logging: false,
     // Enforced by useGraphQLBodyLimit with the configured limit, without a stream per request.
     maxRequestBodySize: false,
-    // /graphql's context (REST builds its own in use-rest.ts). Synchronous when buildContext is
+    // /graphql's context (REST's is built in SOFA's context hook, src/rest/run-route.ts). Synchronous when buildContext is
     // (a known token): no promise per request for nothing.
     context: ({ request }) => {
       try {
@@ -49,12 +51,13 @@ export function createApp(services: Services): App {
     maskedErrors: { maskError: (error) => mapError(error, randomUUID(), services.log) },
     plugins: [
       useRequestLog(services.log),
+      usePublicUrl(services.config.publicUrl),
       // Compiled execution, cached per document (REST documents are fixed; /graphql's are parsed once per text).
       useGraphQlJit() as Plugin,
       useErrorMapping(services.log),
       useHealth(services),
-      useNoNul(),
-      useGraphQLBodyLimit(services.config.maxBodyBytes),
+      useNoNul(services.log),
+      useBodyLimit(services.config.maxBodyBytes, services.log),
       EnvelopArmorPlugin({
         maxDepth: { n: 8 },
         maxAliases: { n: 15 },

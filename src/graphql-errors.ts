@@ -5,6 +5,7 @@
 import { GraphQLError } from 'graphql';
 import { AppError, statusOf, type ErrorCode } from './errors.js';
 import type { EnvelopeError } from './rest/envelope.js';
+import type { Logger } from './log.js';
 
 export function appToGraphQL(err: AppError, original?: GraphQLError): GraphQLError {
   return new GraphQLError(err.message, {
@@ -24,6 +25,24 @@ export function unexpected(requestId: string): GraphQLError {
   return new GraphQLError(`An unexpected error occurred. Quote request id ${requestId} when reporting it.`, {
     extensions: { code: 'INTERNAL_SERVER_ERROR', http: { status: 500 }, requestId },
   });
+}
+
+/**
+ * Every error, of either face, is mapped here once, where the request is known: our AppErrors
+ * become GraphQL errors with extensions.code and http.status; errors GraphQL raised itself pass;
+ * anything else is logged with the request id and replaced by a 500 that quotes it (details
+ * only in the log).
+ */
+export function mapError(error: unknown, requestId: string, log: Logger): GraphQLError {
+  const app = findAppError(error);
+  if (app) return appToGraphQL(app, error instanceof GraphQLError ? error : undefined);
+  const ge = error as GraphQLError;
+  if (ge instanceof GraphQLError && ge.extensions?.code === 'INTERNAL_SERVER_ERROR') return ge;
+  // Errors without a path come from parsing, validation or variable coercion: the request was
+  // bad and the message says how. An error with a path and no AppError behind it is our fault.
+  if (ge instanceof GraphQLError && !ge.path) return ge;
+  log.error({ err: ge?.originalError ?? error, requestId }, 'unexpected error');
+  return unexpected(requestId);
 }
 
 /** Finds our AppError inside whatever GraphQL or a library wrapped it in. */

@@ -57,16 +57,17 @@ const MAX_DEPTH = 32;
 
 /**
  * Refuses, as a 400, what would otherwise fail deeper down as a 500: U+0000 in a key or string
- * (PostgreSQL text cannot hold it) and excessive nesting. Iterative, so depth cannot hurt it.
+ * (PostgreSQL text cannot hold it) and, below `maxDepth`, excessive nesting. Iterative, so depth
+ * cannot hurt it. `what` names the thing in the message ("request body").
  */
-function checkBody(value: unknown): void {
+export function refuseNul(value: unknown, what: string, maxDepth = Infinity): void {
   const stack: [unknown, number][] = [[value, 0]];
-  const nul = () => badRequest('The request body must not contain NUL (U+0000) characters.');
+  const nul = () => badRequest(`The ${what} must not contain NUL (U+0000) characters.`);
   while (stack.length) {
     const [v, depth] = stack.pop()!;
     if (typeof v === 'string' && v.includes('\u0000')) throw nul();
     if (!v || typeof v !== 'object') continue;
-    if (depth >= MAX_DEPTH) throw badRequest(`The request body nests more than ${MAX_DEPTH} levels deep.`);
+    if (depth >= maxDepth) throw badRequest(`The ${what} nests more than ${maxDepth} levels deep.`);
     for (const [k, child] of Object.entries(v)) {
       if (k.includes('\u0000')) throw nul();
       stack.push([child, depth + 1]);
@@ -77,7 +78,7 @@ function checkBody(value: unknown): void {
 /** Parses a body as an object; an empty body is `{}`. Arrays and scalars are a 400. */
 export function parseBody(text: string, contentType: string | null): Record<string, unknown> {
   const body = parseObject(text, contentType);
-  checkBody(body);
+  refuseNul(body, 'request body', MAX_DEPTH);
   return body;
 }
 

@@ -3,7 +3,7 @@
  * directly. REST documents are fixed at start-up (SOFA's, and the variants of src/rest/expand.ts),
  * so the /graphql pipeline's per-request work (envelop's context and execute hooks, parse,
  * validation and armor's limits, none of which a fixed document needs) cost a REST read about
- * 13% of its CPU for nothing. The caller maps errors (use-rest.ts, with /graphql's `mapError`).
+ * 13% of its CPU for nothing. The caller maps errors (src/rest/run-route.ts, with `mapError`).
  */
 import type { DocumentNode, ExecutionArgs, ExecutionResult } from 'graphql';
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';

@@ -1,35 +1,36 @@
 /**
- * Builds the SOFA router from the route table: one SOFA route per root field named in the table,
- * on a copy of the schema that keeps only those root fields and drops relation fields (REST
- * records are flat; relations come back only through `expand=`).
+ * SOFA, through its public API only: `useSofa` builds one pre-made operation per root field named
+ * in the route table, on a copy of the schema that keeps only those root fields and drops
+ * relation fields (REST records are flat; relations come back only through `expand=`).
+ *
+ * Each root field gets one internal route, `POST /sofa/<Type.field>`: legacy paths overlap
+ * (`/meta` twice, one field under two methods), these never do. The REST runner
+ * (src/rest/run-route.ts) matches the legacy path itself and hands the router (`handleRequest`)
+ * a real request for the internal route, every argument in its JSON body: SOFA reads a body with
+ * one JSON.parse, where it would parse a query string once per argument. SOFA answers a Response,
+ * which the runner reads.
  */
 import { filterSchema } from '@graphql-tools/utils';
-import { dataTypes } from '../datatypes.js';
-import { getNamedType, isObjectType, type ExecutionArgs, type GraphQLSchema } from 'graphql';
+import { getNamedType, isObjectType, type ExecutionArgs, type ExecutionResult, type GraphQLSchema } from 'graphql';
 import { useSofa } from 'sofa-api';
+import { dataTypes } from '../datatypes.js';
 import { isSofaRoute, routes, type SofaRoute } from './routes.js';
 
 export const SOFA_BASE = '/sofa';
 
-type RouteConfig = NonNullable<Parameters<typeof useSofa>[0]['routes']>[string];
+type SofaConfig = Parameters<typeof useSofa>[0];
+type RouteConfig = NonNullable<SofaConfig['routes']>[string];
+export type SofaRouter = ReturnType<typeof useSofa>;
 
-export interface SofaEndpoint {
-  method: string;
-  path: string;
-}
-
-/**
- * The internal SOFA route of each root field: `/<Type.field>` with the method of the first table
- * row naming it. Legacy paths may overlap (`/meta` twice); these never do. They are static (every
- * argument travels in the request's `params`), so SOFA's router finds them by exact match.
- */
-export function sofaEndpoints(): Map<string, SofaEndpoint> {
-  const out = new Map<string, SofaEndpoint>();
-  for (const r of routes) {
-    if (isSofaRoute(r) && !out.has(r.field)) out.set(r.field, { method: r.method, path: `/${r.field}` });
-  }
+/** The root fields the route table names, each with its first row (for its success status). */
+export function sofaFields(table = routes): Map<string, SofaRoute> {
+  const out = new Map<string, SofaRoute>();
+  for (const r of table) if (isSofaRoute(r) && !out.has(r.field)) out.set(r.field, r);
   return out;
 }
+
+/** A root field's internal route under SOFA_BASE. */
+export const sofaPath = (field: string) => `/${field}`;
 
 function sofaSchema(schema: GraphQLSchema, fields: Set<string>): GraphQLSchema {
   return filterSchema({
@@ -43,54 +44,28 @@ function sofaSchema(schema: GraphQLSchema, fields: Set<string>): GraphQLSchema {
   });
 }
 
-/** What SOFA's route handlers read of a request: its URL (for a query string), params and body text. */
-export interface SofaRequest {
-  url: string;
-  params: Record<string, string>;
-  body: string | null;
-  text(): Promise<string>;
+export interface SofaHooks<Call, Ctx> {
+  /** SOFA's `context`: the GraphQL context of one call, from the server context the runner passed. */
+  context(call: Call): Promise<Ctx>;
+  /** SOFA's `execute`. */
+  execute(args: ExecutionArgs): ExecutionResult | Promise<ExecutionResult>;
+  /** SOFA's `errorHandler`: every error SOFA sees, mapped into one Response. */
+  errorHandler(errors: readonly unknown[]): Response;
 }
 
-export type SofaHandler = (request: SofaRequest, serverContext: { contextValue: object }) => Promise<Response>;
-
-/**
- * SOFA's handler for each root field, taken from its router's route list and called directly:
- * we have matched the legacy path already, so a second request object and a second routing
- * pass would only cost time.
- */
-export function createSofaHandlers(
-  schema: GraphQLSchema,
-  execute: (args: ExecutionArgs) => unknown,
-  errorHandler: (errors: readonly unknown[]) => Response,
-): Map<string, SofaHandler> {
-  const router = createSofaRouter(schema, execute, errorHandler);
-  const handlers = new Map<string, SofaHandler>();
-  for (const [field, e] of sofaEndpoints()) {
-    const route = router.__routes.find((r) => r.path === e.path && r.method === e.method);
-    if (!route) throw new Error(`SOFA built no route for ${field}`);
-    handlers.set(field, route.handler as unknown as SofaHandler);
-  }
-  return handlers;
-}
-
-function createSofaRouter(
-  schema: GraphQLSchema,
-  execute: (args: ExecutionArgs) => unknown,
-  errorHandler: (errors: readonly unknown[]) => Response,
-) {
-  const endpoints = sofaEndpoints();
+export function createSofaRouter<Call extends object, Ctx>(schema: GraphQLSchema, hooks: SofaHooks<Call, Ctx>): SofaRouter {
+  const fields = sofaFields();
   const config: Record<string, RouteConfig> = {};
-  for (const [field, e] of endpoints) {
-    const row = routes.find((r): r is SofaRoute => isSofaRoute(r) && r.field === field)!;
-    config[field] = { method: e.method as RouteConfig['method'], path: e.path, responseStatus: row.status ?? 200 };
-  }
+  for (const [field, row] of fields) config[field] = { method: 'POST', path: sofaPath(field), responseStatus: row.status ?? 200 };
   return useSofa({
     basePath: SOFA_BASE,
-    schema: sofaSchema(schema, new Set(endpoints.keys())),
+    schema: sofaSchema(schema, new Set(fields.keys())),
     routes: config,
-    // The context is built before SOFA runs (see use-rest.ts) and passed in as the server context.
-    context: (serverContext: Record<string, unknown>) => serverContext.contextValue as Record<string, unknown>,
-    execute: execute as never,
-    errorHandler: errorHandler as never,
-  });
+    // SOFA adds its internal request to the server context; the rest of it is what the runner passed.
+    context: (serverContext: Record<string, unknown>) => hooks.context(serverContext as Call) as Promise<never>,
+    execute: hooks.execute as SofaConfig['execute'],
+    errorHandler: hooks.errorHandler as SofaConfig['errorHandler'],
+    // The internal document (see src/rest/openapi.ts); fets' own UI page would load from a CDN.
+    swaggerUI: { endpoint: false },
+  } as SofaConfig);
 }

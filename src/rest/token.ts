@@ -5,7 +5,7 @@
  */
 import type { Services } from '../context.js';
 import { grant, OAuthError } from '../auth/grants.js';
-import { parseForm, readBody } from './body.js';
+import { parseForm, readBody, refuseNul } from './body.js';
 import { jsonResponse, statusMsg } from './envelope.js';
 import { requestIdOf } from './request-id.js';
 import { publicUrlOf } from './public-url.js';
@@ -24,9 +24,11 @@ export async function handleToken(services: Services, request: Request, m: Match
 
   const ip = (request.headers.get('x-forwarded-for') ?? '').split(',')[0].trim();
   try {
-    // PostgreSQL text cannot hold U+0000: refused here rather than failing in the database.
-    if (Object.values(p).some((v) => v?.includes('\u0000'))) {
-      throw new OAuthError(400, 'invalid_request', 'The request must not contain NUL (U+0000) characters.');
+    // The shared NUL check, answered in OAuth's own terms.
+    try {
+      refuseNul(p, 'token request');
+    } catch (e) {
+      throw new OAuthError(400, 'invalid_request', (e as Error).message);
     }
     const tenantId = m.tenant ? await scopedTenantId(services, m.tenant) : undefined;
     const token = await grant(services, p, tenantId, ip);

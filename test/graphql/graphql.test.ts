@@ -147,4 +147,14 @@ describe('/graphql input PostgreSQL cannot store', () => {
     expect(q.status).toBe(400);
     expect(q.body.errors[0].message).toMatch(/NUL/);
   });
+
+  test('a NUL character in the URL is refused by the check REST uses, answered in GraphQL\'s own error shape', async () => {
+    const r = await h.request('GET', `/graphql?query=${encodeURIComponent('{ __typename }')}%00`, { token });
+    expect(r.status).toBe(400);
+    expect(r.body).toEqual({ errors: [{ message: 'The request query string must not contain NUL (%00) characters.', extensions: expect.objectContaining({ code: 'BAD_REQUEST' }) }] });
+    expect(r.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+    const rest = await h.request('GET', `${t.root}/sites?q=%00`, { token });
+    expect(rest.status).toBe(400);
+    expect(rest.body.meta.errors[0].message).toBe(r.body.errors[0].message);
+  });
 });

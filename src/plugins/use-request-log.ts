@@ -1,7 +1,7 @@
 /** One structured log line per request, with its id, status and duration; the id is echoed back. */
 import type { Plugin } from 'graphql-yoga';
 import type { Logger } from '../log.js';
-import { requestIdOf } from './request-id.js';
+import { requestIdOf } from '../rest/request-id.js';
 
 export function useRequestLog(log: Logger): Plugin {
   const started = new WeakMap<Request, number>();

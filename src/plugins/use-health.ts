@@ -1,7 +1,7 @@
 /** GET /healthz: the process is up. GET /readyz: the database answers. */
 import type { Plugin } from 'graphql-yoga';
 import type { Services } from '../context.js';
-import { jsonResponse } from './envelope.js';
+import { jsonResponse } from '../rest/envelope.js';
 
 export function useHealth(services: Services): Plugin {
   const ready = async () => {

@@ -1,0 +1,20 @@
+/**
+ * The one answer to an error thrown outside GraphQL execution (by a plugin, the REST runner or
+ * the token endpoint), in the face the request came in on: the REST envelope, or a GraphQL
+ * `{errors}` body on /graphql. The error is mapped by `mapError` either way, as execution errors are.
+ */
+import { mapError, outcomeOf } from '../graphql-errors.js';
+import type { Logger } from '../log.js';
+import { errorEnvelope, jsonResponse } from '../rest/envelope.js';
+import { requestIdOf } from '../rest/request-id.js';
+
+export const isGraphQLPath = (url: URL) => /^\/graphql\/?$/i.test(url.pathname);
+
+export function errorAnswer(request: Request, url: URL, error: unknown, log: Logger): Response {
+  const mapped = mapError(error, requestIdOf(request), log);
+  const o = outcomeOf([mapped]);
+  if (!isGraphQLPath(url)) return errorEnvelope(request, o.status, o.errors, o.meta);
+  // As Yoga renders its own errors: the HTTP status is the response's, not an extension.
+  const { http: _http, ...extensions } = mapped.extensions as Record<string, unknown>;
+  return jsonResponse(o.status, { errors: [{ message: mapped.message, extensions }] }, { 'x-request-id': requestIdOf(request) });
+}

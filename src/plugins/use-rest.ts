@@ -1,0 +1,58 @@
+/**
+ * The REST face as a Yoga plugin: every path but /graphql is matched against the route table
+ * and answered here, by the route's SOFA operation (src/rest/run-route.ts) or its dedicated
+ * handler (the token endpoint).
+ */
+import type { Plugin } from 'graphql-yoga';
+import { Response } from '@whatwg-node/fetch';
+import type { GraphQLSchema } from 'graphql';
+import type { Services } from '../context.js';
+import type { DataTypes } from '../datatypes.js';
+import { badRequest } from '../errors.js';
+import { checkRouteTable } from '../rest/check-routes.js';
+import { errorEnvelope } from '../rest/envelope.js';
+import { queryParam, RouteMatcher, segmentsOf } from '../rest/match.js';
+import { markPublicUrl } from '../rest/public-url.js';
+import { isSofaRoute, routes } from '../rest/routes.js';
+import { createRouteRunner } from '../rest/run-route.js';
+import { handleToken } from '../rest/token.js';
+import { errorAnswer, isGraphQLPath } from './error-answer.js';
+
+export function useRest(services: Services, schema: GraphQLSchema, dataTypes: DataTypes): Plugin {
+  checkRouteTable(schema, routes);
+  const matcher = new RouteMatcher();
+  const runRoute = createRouteRunner(services, schema, dataTypes);
+
+  async function handle(request: Request, url: URL): Promise<Response> {
+    const segments = segmentsOf(url.pathname);
+    if (!segments) throw badRequest('The request path is not valid percent-encoding.');
+    const result = matcher.match(request.method, segments, url.searchParams);
+    if ('status' in result) {
+      if (result.status === 405) {
+        const allow = result.allowed.join(', ');
+        const message = `${request.method} is not allowed here; use ${result.allowed.join(' or ')}.`;
+        return errorEnvelope(request, 405, [{ code: 'METHOD_NOT_ALLOWED', message, developerMessage: message }], {}, { allow });
+      }
+      const message = `No resource matches ${request.method} ${url.pathname}.`;
+      return errorEnvelope(request, 404, [{ code: 'NOT_FOUND', message, developerMessage: message }]);
+    }
+    const { route } = result.match;
+    return isSofaRoute(route) ? runRoute(request, url, route, result.match) : handleToken(services, request, result.match);
+  }
+
+  return {
+    // Not async: /graphql requests pass on synchronously.
+    onRequest({ request, url, endResponse }) {
+      if (isGraphQLPath(url)) return;
+      markPublicUrl(request, services.config.publicUrl);
+      const send = suppressed(url) ? (res: Response) => endResponse(asOk(res)) : endResponse;
+      return handle(request, url).then(send, (e) => send(errorAnswer(request, url, e, services.log)));
+    },
+  };
+}
+
+/** `suppress_response_codes=true` (the .NET client sends it): HTTP 200, the real status stays in `meta.status`. */
+const suppressed = (url: URL) => (queryParam(url.searchParams, 'suppress_response_codes') ?? '').toLowerCase() === 'true';
+
+const asOk = (res: Response): Response =>
+  res.status === 200 ? res : new Response(res.body, { status: 200, headers: res.headers });

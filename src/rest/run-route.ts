@@ -1,0 +1,172 @@
+/**
+ * Runs one matched route row through SOFA: fits path, query and body onto the root field's
+ * arguments, calls SOFA's router with a request for the field's internal route, and wraps the
+ * Response it answers in the envelope. Every error goes the same way, whether SOFA saw it or it
+ * was thrown before: `mapError` (logged with the request id when unexpected), `outcomeOf`, then
+ * the error envelope (src/plugins/error-answer.ts for those thrown here).
+ */
+import {
+  getNamedType,
+  getNullableType,
+  isInputObjectType,
+  isObjectType,
+  type ExecutionResult,
+  type GraphQLArgument,
+  type GraphQLField,
+  type GraphQLSchema,
+} from 'graphql';
+import { Request } from '@whatwg-node/fetch';
+import { buildContext, type AppContext, type Services } from '../context.js';
+import type { DataTypes } from '../datatypes.js';
+import { badRequest } from '../errors.js';
+import { isGuid } from '../ids.js';
+import { effectiveLimit } from '../read/paging.js';
+import { mapError, outcomeOf } from '../graphql-errors.js';
+import { readBody, parseBody } from './body.js';
+import { errorEnvelope, jsonResponse, successEnvelope, type EnvelopeError, type Projection } from './envelope.js';
+import { variantOf, type Variant } from './expand.js';
+import { createRestExecute } from './execute.js';
+import { fitInput } from './input.js';
+import { queryParam, type Match } from './match.js';
+import type { SofaRoute } from './routes.js';
+import { createSofaRouter, SOFA_BASE, sofaFields, sofaPath } from './sofa-setup.js';
+import { requestIdOf } from './request-id.js';
+
+/**
+ * The server context of one SOFA call: the legacy request, its tenant path and the document
+ * variant, under one key (the adapter copies the server context's own keys per call).
+ */
+interface RestCall {
+  rest: { legacy: Request; tenant: Match['tenant']; variant: Variant };
+}
+
+type RestContext = AppContext & { variant: Variant };
+
+interface FieldInfo {
+  field: GraphQLField<unknown, unknown>;
+  recordType: string | undefined;
+  /** Each argument with its named type's name, for `checkArg`. */
+  args: { arg: GraphQLArgument; type: string }[];
+}
+
+export type RouteRunner = (request: Request, url: URL, route: SofaRoute, m: Match) => Promise<Response>;
+
+export function createRouteRunner(services: Services, schema: GraphQLSchema, dataTypes: DataTypes): RouteRunner {
+  const infoOf = new Map<string, FieldInfo>();
+  for (const fieldName of sofaFields().keys()) {
+    const [op, name] = fieldName.split('.');
+    const field = (op === 'Query' ? schema.getQueryType() : schema.getMutationType())!.getFields()[name];
+    infoOf.set(fieldName, { field, recordType: recordTypeOf(field), args: field.args.map((arg) => ({ arg, type: getNamedType(arg.type).name })) });
+  }
+
+  const execute = createRestExecute();
+  const sofa = createSofaRouter<RestCall, RestContext>(schema, {
+    async context({ rest: { legacy, tenant, variant } }) {
+      try {
+        return Object.assign(await buildContext(services, legacy, requestIdOf(legacy), tenant), { variant });
+      } catch (e) {
+        throw mapError(e, requestIdOf(legacy), services.log);
+      }
+    },
+    execute(args) {
+      const ctx = args.contextValue as RestContext;
+      // Errors mapped as on /graphql, with this request's id.
+      const mapped = (r: ExecutionResult): ExecutionResult =>
+        r.errors?.length ? { ...r, errors: r.errors.map((e) => mapError(e, ctx.requestId, services.log)) } : r;
+      const result = execute({ ...args, schema, document: variantOf(schema, args.document, ctx.variant) });
+      return result instanceof Promise ? result.then(mapped) : mapped(result);
+    },
+    errorHandler(errors) {
+      const o = outcomeOf(errors);
+      return jsonResponse(o.status, { errors: o.errors, meta: o.meta });
+    },
+  });
+
+  return async (request, url, route, m) => {
+    const info = infoOf.get(route.field)!;
+    const page = { limit: intParam(url, 'limit'), offset: intParam(url, 'offset') };
+
+    // The arguments, from the path, the query string and the body, as SOFA reads them.
+    const args: Record<string, unknown> = {};
+    for (const { arg, type } of info.args) {
+      if (arg.name === route.body) {
+        args[arg.name] = await requestBody(request, arg);
+        continue;
+      }
+      const fromPath = m.params[arg.name];
+      const v = fromPath ?? queryParam(url.searchParams, arg.name);
+      if (v !== undefined && v !== '') args[arg.name] = checkArg(arg.name, type, v, fromPath === undefined ? 'query parameter' : 'path segment');
+    }
+
+    const projection = projectionOf(url, info.recordType ? dataTypes.byTypeName.get(info.recordType) : undefined);
+    const call: RestCall = {
+      rest: { legacy: request, tenant: m.tenant, variant: { recordType: info.recordType, relations: projection.relations, dropTotal: !route.paged } },
+    };
+    const answer = await sofa.handleRequest(
+      new Request(`http://sofa${SOFA_BASE}${sofaPath(route.field)}`, { method: 'POST', body: JSON.stringify(args), headers: JSON_TYPE }),
+      call,
+    );
+    const json = (await answer.json()) as unknown;
+    if (!answer.ok) {
+      // What errorHandler above made of SOFA's errors.
+      const { errors, meta } = json as { errors: EnvelopeError[]; meta: Record<string, unknown> };
+      return errorEnvelope(request, answer.status, errors, meta);
+    }
+    return successEnvelope({
+      request,
+      status: route.status ?? 200,
+      shape: route.shape,
+      result: json ?? null,
+      dataTypes,
+      recordType: info.recordType,
+      projection,
+      page: route.paged ? { limit: effectiveLimit(services.config, page.limit), offset: page.offset ?? 0 } : undefined,
+    });
+  };
+
+  /** The request body, fitted onto the argument's input type. */
+  async function requestBody(request: Request, arg: GraphQLArgument) {
+    const text = await readBody(request, services.config.maxBodyBytes);
+    const parsed = parseBody(text, request.headers.get('content-type'));
+    const type = getNullableType(arg.type);
+    return isInputObjectType(type) ? fitInput(type, parsed) : parsed;
+  }
+
+  function projectionOf(url: URL, dt: ReturnType<DataTypes['get']>): Projection {
+    const list = (name: string) =>
+      (queryParam(url.searchParams, name) ?? '')
+        .split(',')
+        .map((s) => s.trim().toLowerCase())
+        .filter(Boolean);
+    const fields = list('fields');
+    const expand = list('expand');
+    const all = expand.includes('data') || expand.includes('true');
+    const relations = dt ? expand.map((e) => dt.relations.get(e)).filter((r): r is string => !!r) : [];
+    return { fields: fields.length ? new Set(fields) : undefined, all, relations };
+  }
+}
+
+const JSON_TYPE = { 'content-type': 'application/json' };
+
+/** The data type of a root field's records: its type, or its page's `items` type. */
+function recordTypeOf(field: GraphQLField<unknown, unknown>): string | undefined {
+  const named = getNamedType(field.type);
+  if (!isObjectType(named)) return undefined;
+  const items = named.getFields().items;
+  return items ? getNamedType(items.type).name : named.name;
+}
+
+/** `limit`/`offset` from the query string, on every route: a value that is not a whole number of 0 or more is a 400. */
+function intParam(url: URL, name: string): number | undefined {
+  const v = queryParam(url.searchParams, name);
+  if (v === undefined || v.trim() === '') return undefined;
+  if (!/^\d{1,9}$/.test(v.trim())) throw badRequest(`The query parameter '${name}' must be a whole number of 0 or more, got '${v.slice(0, 64)}'.`);
+  return Number(v);
+}
+
+/** Clear 400s for arguments SOFA would otherwise reject with a terse scalar message. */
+function checkArg(name: string, type: string, value: string, where: string): string {
+  if (type === 'UUID' && !isGuid(value as unknown)) throw badRequest(`The ${where} '${name}' must be a GUID, got '${value.slice(0, 64)}'.`);
+  if (type === 'Int' && !/^-?\d{1,9}$/.test(value.trim())) throw badRequest(`The ${where} '${name}' must be a whole number, got '${value.slice(0, 64)}'.`);
+  return value;
+}
