@@ -11,6 +11,8 @@ import type { DataTypes } from '../datatypes.js';
 import { badRequest } from '../errors.js';
 import { checkRouteTable } from '../rest/check-routes.js';
 import { errorEnvelope } from '../rest/envelope.js';
+import { handleDocs } from '../rest/docs.js';
+import { buildOpenApi } from '../rest/openapi.js';
 import { queryParam, RouteMatcher, segmentsOf } from '../rest/match.js';
 import { markPublicUrl } from '../rest/public-url.js';
 import { isSofaRoute, routes } from '../rest/routes.js';
@@ -21,7 +23,8 @@ import { errorAnswer, isGraphQLPath } from './error-answer.js';
 export function useRest(services: Services, schema: GraphQLSchema, dataTypes: DataTypes): Plugin {
   checkRouteTable(schema, routes);
   const matcher = new RouteMatcher();
-  const runRoute = createRouteRunner(services, schema, dataTypes);
+  const runner = createRouteRunner(services, schema, dataTypes);
+  const openApi = JSON.stringify(buildOpenApi(runner.sofaDocument, services.config.publicUrl));
 
   async function handle(request: Request, url: URL): Promise<Response> {
     const segments = segmentsOf(url.pathname);
@@ -37,7 +40,15 @@ export function useRest(services: Services, schema: GraphQLSchema, dataTypes: Da
       return errorEnvelope(request, 404, [{ code: 'NOT_FOUND', message, developerMessage: message }]);
     }
     const { route } = result.match;
-    return isSofaRoute(route) ? runRoute(request, url, route, result.match) : handleToken(services, request, result.match);
+    if (isSofaRoute(route)) return runner.run(request, url, route, result.match);
+    switch (route.handler) {
+      case 'token':
+        return handleToken(services, request, result.match);
+      case 'openapi':
+        return new Response(openApi, { headers: { 'content-type': 'application/json; charset=utf-8' } });
+      case 'docs':
+        return handleDocs(request, result.match);
+    }
   }
 
   return {

@@ -1,6 +1,6 @@
 /**
- * The route table: one row per documented REST route, and the only list of routes. SOFA's
- * `routes` config, the path matcher and the OpenAPI paths are all generated from it.
+ * The route table: one row per REST route, and the only list of routes. SOFA's `routes` config,
+ * the path matcher and the OpenAPI paths are all generated from it.
  *
  * Paths are relative to `/api/v1/{customeralias}/{databasealias}` unless `scope` is 'root'.
  * `:name` segments are path parameters and must match the root field's argument names.
@@ -28,8 +28,11 @@ export interface SofaRoute {
 export interface HandlerRoute {
   method: Method;
   path: string;
-  /** A dedicated handler in src/rest/ (binary, form or token routes). */
-  handler: 'token';
+  /**
+   * A dedicated handler in src/rest/ (binary, form or token routes; the OpenAPI document and its
+   * reference page, which the document itself does not list).
+   */
+  handler: 'token' | 'openapi' | 'docs';
   scope: 'tenant' | 'root';
 }
 
@@ -41,6 +44,11 @@ export const routes: Route[] = [
   // Auth
   { method: 'POST', path: '/oauth/token', handler: 'token', scope: 'root' },
   { method: 'POST', path: '/oauth/token', handler: 'token', scope: 'tenant' },
+
+  // The OpenAPI document of these routes and its reference page (src/rest/openapi.ts, docs.ts)
+  { method: 'GET', path: '/api/openapi.json', handler: 'openapi', scope: 'root' },
+  { method: 'GET', path: '/api/docs', handler: 'docs', scope: 'root' },
+  { method: 'GET', path: '/api/docs/:asset', handler: 'docs', scope: 'root' },
 
   // Meta and configuration
   { method: 'GET', path: '/meta', field: 'Query.metaDataTypes', shape: 'list', paged: true, when: { param: 'expand', values: ['true', 'data'] } },

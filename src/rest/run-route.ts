@@ -49,7 +49,11 @@ interface FieldInfo {
   args: { arg: GraphQLArgument; type: string }[];
 }
 
-export type RouteRunner = (request: Request, url: URL, route: SofaRoute, m: Match) => Promise<Response>;
+export interface RouteRunner {
+  run(request: Request, url: URL, route: SofaRoute, m: Match): Promise<Response>;
+  /** SOFA's OpenAPI document of its internal routes, for src/rest/openapi.ts. */
+  sofaDocument: object;
+}
 
 export function createRouteRunner(services: Services, schema: GraphQLSchema, dataTypes: DataTypes): RouteRunner {
   const infoOf = new Map<string, FieldInfo>();
@@ -82,7 +86,7 @@ export function createRouteRunner(services: Services, schema: GraphQLSchema, dat
     },
   });
 
-  return async (request, url, route, m) => {
+  const run: RouteRunner['run'] = async (request, url, route, m) => {
     const info = infoOf.get(route.field)!;
     const page = { limit: intParam(url, 'limit'), offset: intParam(url, 'offset') };
 
@@ -123,6 +127,7 @@ export function createRouteRunner(services: Services, schema: GraphQLSchema, dat
       page: route.paged ? { limit: effectiveLimit(services.config, page.limit), offset: page.offset ?? 0 } : undefined,
     });
   };
+  return { run, sofaDocument: sofa.openAPIDocument };
 
   /** The request body, fitted onto the argument's input type. */
   async function requestBody(request: Request, arg: GraphQLArgument) {

@@ -65,7 +65,13 @@ export function createSofaRouter<Call extends object, Ctx>(schema: GraphQLSchema
     context: (serverContext: Record<string, unknown>) => hooks.context(serverContext as Call) as Promise<never>,
     execute: hooks.execute as SofaConfig['execute'],
     errorHandler: hooks.errorHandler as SofaConfig['errorHandler'],
-    // The internal document (see src/rest/openapi.ts); fets' own UI page would load from a CDN.
+    // How the OpenAPI document (src/rest/openapi.ts) shows our scalars.
+    customScalars: {
+      UUID: { type: 'string', format: 'uuid' },
+      DateTime: { type: 'string', format: 'date-time', description: 'UTC, written yyyy-mm-ddThh:mm:ss.fff (no zone)' },
+      JSON: {},
+    },
+    // fets' own reference page would load from a CDN; ours is src/rest/docs.ts.
     swaggerUI: { endpoint: false },
   } as SofaConfig);
 }

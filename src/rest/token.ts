@@ -58,3 +58,72 @@ function flat(v: unknown): string | undefined {
   if (typeof v === 'string') return v;
   return typeof v === 'number' || typeof v === 'boolean' ? String(v) : undefined;
 }
+
+const oauthError = (description: string) => ({
+  description,
+  content: {
+    'application/json': {
+      schema: {
+        type: 'object',
+        required: ['error', 'error_description', 'meta'],
+        properties: { error: { type: 'string' }, error_description: { type: 'string' }, meta: { $ref: '#/components/schemas/Meta' } },
+      },
+    },
+  },
+});
+
+/** The endpoint as the OpenAPI document (src/rest/openapi.ts) describes it. */
+export const tokenOperation = {
+  operationId: 'post_token',
+  summary: 'Get an access token',
+  description:
+    'OAuth 2 token endpoint. The body is read as a form whatever its Content-Type says; a JSON object is accepted too. ' +
+    '`password` logs a user in with the API client\'s credentials, `client_credentials` acts as the client\'s own user, ' +
+    '`refresh_token` exchanges a refresh token (rotated on use; reusing an old one revokes its family).',
+  tags: ['Oauth'],
+  requestBody: {
+    required: true,
+    content: {
+      'application/x-www-form-urlencoded': {
+        schema: {
+          type: 'object',
+          required: ['grant_type'],
+          properties: {
+            grant_type: { type: 'string', enum: ['password', 'client_credentials', 'refresh_token'] },
+            client_id: { type: 'string' },
+            client_secret: { type: 'string' },
+            username: { type: 'string' },
+            password: { type: 'string' },
+            refresh_token: { type: 'string' },
+          },
+        },
+      },
+    },
+  },
+  responses: {
+    '200': {
+      description: 'A bearer token and its refresh token',
+      content: {
+        'application/json': {
+          schema: {
+            type: 'object',
+            required: ['access_token', 'token_type', 'expires_in', 'refresh_token'],
+            properties: {
+              access_token: { type: 'string' },
+              token_type: { type: 'string', enum: ['Bearer'] },
+              expires_in: { type: 'integer', description: 'Seconds' },
+              refresh_token: { type: 'string' },
+            },
+          },
+        },
+      },
+    },
+    '400': oauthError('invalid_request, invalid_grant or unsupported_grant_type'),
+    '401': oauthError('invalid_client'),
+    '429': {
+      description: 'Too many failed logins for this user: locked out until meta.retryTime',
+      content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' } } },
+    },
+  },
+  security: [],
+};

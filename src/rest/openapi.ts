@@ -1,0 +1,216 @@
+/**
+ * The OpenAPI document of the REST face, served at /api/openapi.json. SOFA's generator gives the
+ * schemas (components from the GraphQL types, each argument's schema and each field's result);
+ * this turns them from SOFA's internal routes into the legacy routes of the table: the tenant
+ * prefix as server variables, path and query parameters, the body, and the envelope around
+ * every answer. Every documented row of the route table is here, and nothing else.
+ */
+import { tokenOperation } from './token.js';
+import { isSofaRoute, routes as allRoutes, type Route, type SofaRoute } from './routes.js';
+import { sofaPath } from './sofa-setup.js';
+
+type Schema = Record<string, unknown>;
+type Operation = Record<string, unknown>;
+type SofaDoc = { components?: { schemas?: Record<string, Schema> }; paths?: Record<string, Record<string, Operation>> };
+
+/** The servers, under PUBLIC_URL when it is set (else relative to the document's own address). */
+const tenantServer = (base: string) => ({
+  url: `${base}/api/v1/{customeralias}/{databasealias}`,
+  description: "A customer database's API",
+  variables: {
+    customeralias: { default: 'demo', description: 'The customer alias' },
+    databasealias: { default: 'main', description: 'The database alias' },
+  },
+});
+const rootServer = (base: string) => ({ url: `${base}/`, description: 'The service root' });
+
+/** A route row's path in OpenAPI's spelling: `/sites/{id}`. */
+export const openApiPath = (path: string) => path.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
+
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+
+/** The envelope's parts, as the spec describes them. */
+const ENVELOPE_SCHEMAS: Record<string, Schema> = {
+  Meta: {
+    type: 'object',
+    required: ['status', 'statusMsg', 'method', 'href'],
+    properties: {
+      status: { type: 'integer', description: 'The HTTP status (also sent as the response status unless suppress_response_codes=true).' },
+      statusMsg: { type: 'string' },
+      method: { type: 'string' },
+      href: { type: 'string', description: 'The URL of this request.' },
+    },
+  },
+  Error: {
+    type: 'object',
+    required: ['code', 'message', 'developerMessage'],
+    properties: { code: { type: 'string', example: 'NOT_FOUND' }, message: { type: 'string' }, developerMessage: { type: 'string' } },
+  },
+  ErrorEnvelope: {
+    type: 'object',
+    required: ['meta'],
+    properties: {
+      meta: { allOf: [ref('Meta'), { type: 'object', required: ['errors'], properties: { errors: { type: 'array', items: ref('Error') } } }] },
+    },
+  },
+  Pagination: {
+    type: 'object',
+    properties: {
+      dataType: { type: 'string', enum: ['PagedData'] },
+      href: { type: 'string' },
+      first: { type: 'string' },
+      last: { type: 'string' },
+      next: { type: 'string', description: 'Empty on the last page.' },
+      previous: { type: 'string', description: 'Empty on the first page.' },
+      limit: { type: 'integer' },
+      totalRecords: { type: 'integer' },
+    },
+  },
+};
+
+const ERRORS: Record<string, string> = {
+  '400': 'The request is malformed (the message says how).',
+  '401': 'No valid bearer token.',
+  '403': 'The token belongs to another customer database, or the caller may not do this.',
+  '404': 'No such record (or no such route).',
+};
+
+const errorResponse = (description: string) => ({ description, content: { 'application/json': { schema: ref('ErrorEnvelope') } } });
+
+const queryParameter = (name: string, description: string, schema: Schema = { type: 'string' }) => ({ name, in: 'query', required: false, description, schema });
+
+const PROJECTION = [
+  queryParameter('fields', 'Comma-separated field names to return (case-insensitive); href and dataType always stay.'),
+  queryParameter('expand', '`data` or `true` for every available field, or relation names to include.'),
+];
+const SUPPRESS = queryParameter('suppress_response_codes', '`true`: answer HTTP 200 with the real status in meta.status.', { type: 'boolean' });
+
+/** SOFA's operation for a root field (its internal route is a POST with every argument in a JSON body). */
+function sofaOperation(doc: SofaDoc, field: string): Operation {
+  const op = doc.paths?.[sofaPath(field)]?.post;
+  if (!op) throw new Error(`SOFA documented no operation for ${field}`);
+  return op;
+}
+
+function argumentSchemas(op: Operation): { properties: Record<string, Schema>; required: string[] } {
+  const body = (op.requestBody as { content?: Record<string, { schema?: Schema }> } | undefined)?.content?.['application/json']?.schema;
+  return { properties: (body?.properties ?? {}) as Record<string, Schema>, required: (body?.required ?? []) as string[] };
+}
+
+/** The schema of the records a field answers: its type, or its page type's `items`. */
+function recordSchema(op: Operation, schemas: Record<string, Schema>): Schema | undefined {
+  const result = (op.responses as Record<string, { content?: Record<string, { schema?: Schema }> }>)?.[Object.keys(op.responses as object)[0]]?.content?.['application/json']?.schema;
+  const name = typeof result?.$ref === 'string' ? result.$ref.split('/').pop()! : undefined;
+  const items = name ? (schemas[name]?.properties as Record<string, Schema> | undefined)?.items : undefined;
+  if (items) return (items.items as Schema | undefined) ?? items;
+  return result;
+}
+
+function successSchema(row: SofaRoute, record: Schema | undefined): Schema {
+  const properties: Record<string, Schema> = { meta: ref('Meta') };
+  if (row.shape === 'list' || row.shape === 'one') {
+    properties.data = { type: 'array', items: record ?? {}, ...(row.shape === 'one' ? { minItems: 1, maxItems: 1 } : {}) };
+  } else if (row.shape === 'object') {
+    properties.data = record ?? {};
+  }
+  if (row.paged) properties.pagination = ref('Pagination');
+  return { type: 'object', required: Object.keys(properties), properties };
+}
+
+function sofaRowOperation(doc: SofaDoc, row: SofaRoute, alternatives: SofaRoute[]): Operation {
+  const op = sofaOperation(doc, row.field);
+  const schemas = doc.components?.schemas ?? {};
+  const args = argumentSchemas(op);
+  const pathParams = [...row.path.matchAll(/:([A-Za-z0-9_]+)/g)].map((m) => m[1]);
+  const parameters: Schema[] = pathParams.map((name) => ({ name, in: 'path', required: true, schema: args.properties[name] ?? { type: 'string' } }));
+  for (const [name, schema] of Object.entries(args.properties)) {
+    if (name === row.body || pathParams.includes(name)) continue;
+    parameters.push({ name, in: 'query', required: args.required.includes(name), schema });
+  }
+  const record = recordSchema(op, schemas);
+  if (row.shape !== 'none' && record) parameters.push(...PROJECTION);
+  parameters.push(SUPPRESS);
+
+  const [, name] = row.field.split('.');
+  const notes = alternatives.map((a) => `With \`${a.when!.param}=${a.when!.values.join('|')}\`: the answer of \`${a.field}\`.`);
+  const responses: Record<string, unknown> = {
+    [String(row.status ?? 200)]: { description: 'Success', content: { 'application/json': { schema: successSchema(row, record) } } },
+  };
+  for (const [status, description] of Object.entries(ERRORS)) responses[status] = errorResponse(description);
+  if (row.body) {
+    responses['413'] = errorResponse('The body is larger than MAX_BODY_BYTES.');
+    if (row.method !== 'GET') responses['409'] = errorResponse('The change conflicts with the current state.');
+  }
+  return {
+    operationId: `${row.method.toLowerCase()}_${name}`,
+    summary: `${row.field}`,
+    ...(op.description || notes.length ? { description: [op.description, ...notes].filter(Boolean).join('\n\n') } : {}),
+    tags: [tagOf(row.path)],
+    parameters,
+    ...(row.body
+      ? {
+          requestBody: {
+            required: true,
+            content: {
+              'application/json': { schema: args.properties[row.body] ?? {} },
+              'application/x-www-form-urlencoded': { schema: args.properties[row.body] ?? {} },
+            },
+          },
+        }
+      : {}),
+    responses,
+    security: [{ bearer: [] }],
+  };
+}
+
+const tagOf = (path: string) => {
+  const first = path.split('/').filter(Boolean)[0] ?? '';
+  return first.charAt(0).toUpperCase() + first.slice(1);
+};
+
+/** Rows the document describes: API routes, not the document and its reference page. */
+export const documentedRows = (table: readonly Route[] = allRoutes) => table.filter((r) => isSofaRoute(r) || r.handler === 'token');
+
+export function buildOpenApi(sofaDoc: SofaDoc, publicUrl = '', table: readonly Route[] = allRoutes): Record<string, unknown> {
+  const paths: Record<string, Record<string, unknown>> = {};
+  const scopes = new Map<string, Set<'tenant' | 'root'>>();
+  for (const row of documentedRows(table)) {
+    const key = openApiPath(row.path);
+    const method = row.method.toLowerCase();
+    const item = (paths[key] ??= {});
+    const scope = row.scope === 'root' ? 'root' : 'tenant';
+    (scopes.get(key) ?? scopes.set(key, new Set()).get(key)!).add(scope);
+    if (item[method]) continue;
+    if (!isSofaRoute(row)) {
+      item[method] = tokenOperation;
+      continue;
+    }
+    // Rows chosen by a query parameter share their path and method with a plain row: one operation.
+    const same = table.filter((r): r is SofaRoute => isSofaRoute(r) && r.method === row.method && r.path === row.path);
+    const main = same.find((r) => !r.when) ?? row;
+    item[method] = sofaRowOperation(sofaDoc, main, same.filter((r) => r !== main));
+  }
+  for (const [key, s] of scopes) {
+    // Paths served at the root (the token endpoint) name their servers; the rest use the tenant server.
+    if (s.has('root')) paths[key].servers = [rootServer(publicUrl), ...(s.has('tenant') ? [tenantServer(publicUrl)] : [])];
+  }
+  const schemas = { ...(sofaDoc.components?.schemas ?? {}) };
+  for (const internal of ['Query', 'Mutation', 'Audience']) delete schemas[internal];
+  return {
+    openapi: '3.0.3',
+    info: {
+      title: 'quire REST API v1',
+      version: '1.0.0',
+      description:
+        'The legacy REST API, generated from the GraphQL schema. Every answer is an envelope: `meta` with the status, ' +
+        '`data` shaped per route, and `pagination` on paged lists; errors carry `meta.errors`. Get a token at `POST /oauth/token`.',
+    },
+    servers: [tenantServer(publicUrl)],
+    tags: [...new Set(documentedRows(table).map((r) => tagOf(r.path)))].map((name) => ({ name })),
+    paths,
+    components: {
+      schemas: { ...schemas, ...ENVELOPE_SCHEMAS },
+      securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
+    },
+  };
+}

@@ -1,0 +1,112 @@
+/** /api/openapi.json describes exactly the route table, validly; /api/docs browses it with nothing from elsewhere. */
+import SwaggerParser from '@apidevtools/swagger-parser';
+import { Harness } from '../harness.js';
+import { documentedRows, openApiPath } from '../../src/rest/openapi.js';
+import { routes } from '../../src/rest/routes.js';
+import { adminApi, type Api } from './support.js';
+
+type Doc = {
+  servers: { url: string; variables?: Record<string, unknown> }[];
+  paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, { schema: Record<string, any> }> }> } & { servers?: unknown[] }>>;
+  components: { schemas: Record<string, { properties?: Record<string, unknown> }> };
+};
+
+let h: Harness;
+let A: Api;
+let doc: Doc;
+
+beforeAll(async () => {
+  h = await Harness.start();
+  A = await adminApi(h);
+  const r = await h.request('GET', '/api/openapi.json');
+  expect(r.status).toBe(200);
+  expect(r.headers.get('content-type')).toMatch(/^application\/json/);
+  doc = r.body as Doc;
+});
+afterAll(() => h.stop());
+
+const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'];
+
+test('the document is valid OpenAPI', async () => {
+  await expect(SwaggerParser.validate(structuredClone(doc) as never)).resolves.toBeTruthy();
+});
+
+test('every documented route row is in the document, and the document names nothing else', () => {
+  const fromRows = new Set(documentedRows(routes).map((r) => `${r.method} ${openApiPath(r.path)}`));
+  const fromDoc = new Set(
+    Object.entries(doc.paths).flatMap(([path, item]) => Object.keys(item).filter((k) => METHODS.includes(k)).map((m) => `${m.toUpperCase()} ${path}`)),
+  );
+  expect([...fromDoc].sort()).toEqual([...fromRows].sort());
+  // The document and its reference page are served, not described.
+  expect(fromDoc.has('GET /api/openapi.json')).toBe(false);
+});
+
+test('the tenant prefix is a pair of server variables; the token endpoint also lives at the root', () => {
+  expect(doc.servers[0].url).toBe('/api/v1/{customeralias}/{databasealias}');
+  expect(Object.keys(doc.servers[0].variables ?? {})).toEqual(['customeralias', 'databasealias']);
+  const token = doc.paths['/oauth/token'];
+  expect(token.servers).toEqual([expect.objectContaining({ url: '/' }), expect.objectContaining({ url: '/api/v1/{customeralias}/{databasealias}' })]);
+});
+
+test('answers are shown in their envelope: shapes, paging and errors as the route table says', () => {
+  const ok = (path: string, method: string, status = '200') => doc.paths[path][method].responses[status].content!['application/json'].schema;
+  const list = ok('/groups/{groupId}/users', 'get');
+  expect(list.required).toEqual(['meta', 'data', 'pagination']);
+  expect(list.properties.data.type).toBe('array');
+  expect(list.properties.data.items).toEqual({ $ref: '#/components/schemas/User' });
+  const one = ok('/sites/{id}', 'get');
+  expect(one.properties.data).toMatchObject({ type: 'array', minItems: 1, maxItems: 1, items: { $ref: '#/components/schemas/Site' } });
+  expect(one.properties.pagination).toBeUndefined();
+  expect(ok('/users/{id}', 'get').properties.data).toEqual({ $ref: '#/components/schemas/User' });
+  expect(ok('/sites/{id}', 'delete').properties.data).toBeUndefined();
+  expect(ok('/groups/{groupId}/users', 'put', '201').properties.data.type).toBe('array');
+  for (const status of ['400', '401', '403', '404']) {
+    expect(doc.paths['/sites/{id}'].get.responses[status].content!['application/json'].schema).toEqual({ $ref: '#/components/schemas/ErrorEnvelope' });
+  }
+});
+
+test("a record's documented fields are the fields it really has", async () => {
+  const site = (await A.get(`/sites/${A.t.homeSiteId}?expand=data`)).body.data[0];
+  expect(Object.keys(doc.components.schemas.Site.properties ?? {}).sort()).toEqual(Object.keys(site).sort());
+  const user = (await A.get(`/users/me?expand=data`)).body.data;
+  expect(Object.keys(doc.components.schemas.User.properties ?? {}).sort()).toEqual(Object.keys(user).sort());
+});
+
+test('PUBLIC_URL puts the servers under the public address', async () => {
+  const hp = await Harness.start({ publicUrl: 'https://api.example.test/quire' });
+  try {
+    const r = await hp.request('GET', '/api/openapi.json');
+    expect(r.body.servers[0].url).toBe('https://api.example.test/quire/api/v1/{customeralias}/{databasealias}');
+  } finally {
+    await hp.stop();
+  }
+});
+
+describe('/api/docs', () => {
+  test('the page and every asset it names come from here, under a policy that allows nothing else', async () => {
+    for (const path of ['/api/docs', '/API/Docs/']) {
+      const page = await h.request('GET', path);
+      expect(page.status).toBe(200);
+      expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');
+      expect(page.headers.get('content-security-policy')).toContain("default-src 'self'");
+      const refs = [...page.text.matchAll(/(?:src|href|data-spec)="([^"]+)"/g)].map((m) => m[1]);
+      expect(refs).toHaveLength(4);
+      for (const ref of refs) {
+        expect(ref.startsWith('/')).toBe(true);
+        const asset = await h.request('GET', ref);
+        expect([ref, asset.status]).toEqual([ref, 200]);
+        expect(asset.text.length).toBeGreaterThan(10);
+      }
+    }
+    const init = await h.request('GET', '/api/docs/init.js');
+    expect(init.headers.get('content-type')).toMatch(/^text\/javascript/);
+    // The only outside request Swagger UI makes by default is its validator badge.
+    expect(init.text).toContain('validatorUrl: null');
+  });
+
+  test('an unknown asset is a 404 envelope', async () => {
+    const r = await h.request('GET', '/api/docs/nope.js');
+    expect(r.status).toBe(404);
+    expect(r.body.meta.errors[0].code).toBe('NOT_FOUND');
+  });
+});
