@@ -25,12 +25,6 @@ async function main() {
   const app = createApp(services);
   const server = http.createServer(app.handle);
   server.keepAliveTimeout = 65_000;
-  await new Promise<void>((resolve) => server.listen(config.port, config.host, resolve));
-  const port = (server.address() as { port: number }).port;
-  const baseUrl = config.publicUrl ?? `http://localhost:${port}`;
-  log.info({ port, graphql: `${baseUrl}/graphql` }, 'listening');
-  await ensureDemoTenant(db.orm, baseUrl);
-
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
@@ -54,6 +48,13 @@ async function main() {
   };
   process.on('SIGINT', () => void stop('SIGINT'));
   process.on('SIGTERM', () => void stop('SIGTERM'));
+
+  await new Promise<void>((resolve) => server.listen(config.port, config.host, resolve));
+  const port = (server.address() as { port: number }).port;
+  const baseUrl = config.publicUrl ?? `http://localhost:${port}`;
+  await ensureDemoTenant(db.orm, baseUrl);
+  // Last: whoever waits for this line finds the server ready and the first-run credentials printed.
+  log.info({ port, graphql: `${baseUrl}/graphql` }, 'listening');
 }
 
 main().catch((e) => {

@@ -18,8 +18,40 @@ interface Started {
   stdout: () => string;
 }
 
+/** Resolves when the output so far matches `pattern`; rejects after `ms` or when the process exits first. */
+function waitFor(child: ChildProcess, output: () => string, pattern: RegExp, ms = 60_000): Promise<RegExpExecArray> {
+  return new Promise((resolve, reject) => {
+    const check = () => {
+      const m = pattern.exec(output());
+      if (!m) return false;
+      done();
+      resolve(m);
+      return true;
+    };
+    const onData = () => void check();
+    const onExit = (code: number | null) => {
+      done();
+      reject(new Error(`process exited with ${code} before printing ${pattern}:\n${output()}`));
+    };
+    const timer = setTimeout(() => {
+      done();
+      reject(new Error(`no ${pattern} within ${ms} ms:\n${output()}`));
+    }, ms);
+    const done = () => {
+      clearTimeout(timer);
+      child.stdout!.off('data', onData);
+      child.stderr!.off('data', onData);
+      child.off('exit', onExit);
+    };
+    if (check()) return;
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', onData);
+    child.once('exit', onExit);
+  });
+}
+
 /** The compiled server as `npm start` runs it after its build (global-setup built dist/), or `npm start` itself. */
-function startServer(env: Record<string, string>, viaNpm = false): Promise<Started> {
+async function startServer(env: Record<string, string>, viaNpm = false): Promise<Started> {
   const [command, args] = viaNpm ? ['npm', ['start']] : [process.execPath, ['dist/src/server.js']];
   const child = spawn(command, args, {
     cwd: ROOT,
@@ -30,54 +62,39 @@ function startServer(env: Record<string, string>, viaNpm = false): Promise<Start
   let out = '';
   child.stdout!.on('data', (d) => (out += d));
   child.stderr!.on('data', (d) => (out += d));
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${out}`)), 60_000);
-    const poll = setInterval(() => {
-      const m = /"port":(\d+),"graphql"/.exec(out);
-      // Credentials (if any) are printed after "listening": wait for the line or a short settle.
-      if (m && (out.includes('client secret:') || out.includes('"msg":"listening"'))) {
-        clearInterval(poll);
-        clearTimeout(timer);
-        setTimeout(() => resolve({ child, port: Number(m[1]), stdout: () => out }), 1500);
-      }
-    }, 100);
-    child.once('exit', (code) => {
-      clearInterval(poll);
-      clearTimeout(timer);
-      reject(new Error(`server exited with ${code}:\n${out}`));
-    });
-  });
+  // The server logs "listening" last, after its signal handlers and any first-run credentials.
+  const m = await waitFor(child, () => out, /"port":(\d+),"graphql".*"msg":"listening"/);
+  return { child, port: Number(m[1]), stdout: () => out };
 }
+
+const groupAlive = (pid: number) => {
+  try {
+    process.kill(-pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
 
 /**
  * Sends `signal` to the started process alone and returns its exit code, or 'still running' after
  * 20 s. Either way nothing of its process group outlives the call (a server orphaned by a wrapper
- * that exited would otherwise keep its port and database).
+ * that exited would otherwise keep its port and database): after the exit the group is given
+ * up to 5 s to empty, then killed.
  */
-function stop(s: Started, signal: NodeJS.Signals = 'SIGTERM'): Promise<number | null | 'still running'> {
-  const sweep = () => {
-    try {
-      process.kill(-s.child.pid!, 'SIGKILL');
-    } catch {
-      // The group is empty: everything exited.
-    }
-  };
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => {
-      sweep();
-      resolve('still running');
-    }, 20_000);
-    s.child.removeAllListeners('exit');
-    s.child.once('exit', (code) => {
+async function stop(s: Started, signal: NodeJS.Signals = 'SIGTERM'): Promise<number | null | 'still running'> {
+  const pid = s.child.pid!;
+  const code = await new Promise<number | null | 'still running'>((resolve) => {
+    const timer = setTimeout(() => resolve('still running'), 20_000);
+    s.child.once('exit', (c) => {
       clearTimeout(timer);
-      // Give a process the wrapper left behind a moment to show itself, then sweep.
-      setTimeout(() => {
-        sweep();
-        resolve(code);
-      }, 500);
+      resolve(c);
     });
     s.child.kill(signal);
   });
+  for (let i = 0; i < 100 && groupAlive(pid); i++) await new Promise((r) => setTimeout(r, 50));
+  if (groupAlive(pid)) process.kill(-pid, 'SIGKILL');
+  return code;
 }
 
 const field = (out: string, label: string) => new RegExp(`${label}:\\s+(\\S+)`).exec(out)?.[1] ?? '';
@@ -93,65 +110,77 @@ async function login(port: number, creds: Record<string, string>) {
 
 describe('npm start on the embedded database', () => {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'quire-start-'));
+  const cliEnv = { ...process.env, NODE_OPTIONS: '', DATA_DIR: dataDir, DATABASE_URL: '' };
+  const cli = (...args: string[]) => run(process.execPath, [path.join(ROOT, 'bin', 'quire.js'), ...args], { env: cliEnv });
+  let creds: Record<string, string>;
+  let live: { clientId: string; clientSecret: string };
   afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
 
-  test('prints demo credentials once, persists data, shuts down gracefully', async () => {
+  test('the first start prints the demo credentials, which log in; the logs never carry the secret', async () => {
     const first = await startServer({ DATA_DIR: dataDir });
-    const out = first.stdout();
-    const creds = {
-      client_id: field(out, 'client id'),
-      client_secret: field(out, 'client secret'),
-      username: field(out, 'admin user'),
-      password: field(out, 'admin password'),
-    };
-    expect(out).toContain('/api/v1/demo/main');
-    expect(creds.username).toBe('admin');
-    const ok = await login(first.port, creds);
-    expect(ok.status).toBe(200);
-    const health = await fetch(`http://127.0.0.1:${first.port}/readyz`);
-    expect(health.status).toBe(200);
-    // Logs are JSON lines and never carry the secret.
-    const logLines = out.split('\n').filter((l) => l.startsWith('{'));
-    expect(logLines.length).toBeGreaterThan(0);
-    for (const l of logLines) expect(l).not.toContain(creds.client_secret);
+    try {
+      const out = first.stdout();
+      creds = {
+        client_id: field(out, 'client id'),
+        client_secret: field(out, 'client secret'),
+        username: field(out, 'admin user'),
+        password: field(out, 'admin password'),
+      };
+      expect(out).toContain('/api/v1/demo/main');
+      expect(creds.username).toBe('admin');
+      expect((await login(first.port, creds)).status).toBe(200);
+      expect((await fetch(`http://127.0.0.1:${first.port}/readyz`)).status).toBe(200);
+      const logLines = out.split('\n').filter((l) => l.startsWith('{'));
+      expect(logLines.length).toBeGreaterThan(0);
+      for (const l of logLines) expect(l).not.toContain(creds.client_secret);
 
-    // The CLI joins the embedded database the server is running on: its tenant logs in at once.
-    const cliEnv = { ...process.env, NODE_OPTIONS: '', DATA_DIR: dataDir, DATABASE_URL: '' };
-    const made = await run(process.execPath, [path.join(ROOT, 'bin', 'quire.js'), 'tenant', 'create', '--customer', 'live', '--database', 'db', '--admin', 'ops', '--password', 'pw-live', '--json'], { env: cliEnv });
-    const live = JSON.parse(made.stdout);
-    expect((await login(first.port, { client_id: live.clientId, client_secret: live.clientSecret, username: 'ops', password: 'pw-live' })).status).toBe(200);
-    expect(await stop(first)).toBe(0);
+      // The CLI joins the embedded database the server is running on: its tenant logs in at once.
+      live = JSON.parse((await cli('tenant', 'create', '--customer', 'live', '--database', 'db', '--admin', 'ops', '--password', 'pw-live', '--json')).stdout);
+      expect((await login(first.port, { client_id: live.clientId, client_secret: live.clientSecret, username: 'ops', password: 'pw-live' })).status).toBe(200);
+    } finally {
+      expect(await stop(first)).toBe(0);
+    }
+  }, 90_000);
 
-    // With the server stopped, the CLI starts (and stops) the embedded database by itself.
-    const later = await run(process.execPath, [path.join(ROOT, 'bin', 'quire.js'), 'user', 'create', '--customer', 'live', '--database', 'db', '--userid', 'second', '--password', 'pw-2', '--json'], { env: cliEnv });
+  test('with the server stopped, the CLI starts and stops the embedded database by itself', async () => {
+    const later = await cli('user', 'create', '--customer', 'live', '--database', 'db', '--userid', 'second', '--password', 'pw-2', '--json');
     expect(JSON.parse(later.stdout)).toMatchObject({ userid: 'second' });
+    expect(fs.existsSync(path.join(dataDir, 'pg', 'postmaster.pid'))).toBe(false);
+  }, 60_000);
 
-    const second = await startServer({ DATA_DIR: dataDir });
-    // A request in flight when SIGTERM arrives is still answered before the process exits.
+  test('a request in flight when SIGTERM arrives is still answered, and the process exits 0', async () => {
+    const s = await startServer({ DATA_DIR: dataDir, LOG_LEVEL: 'debug' });
     const body = 'grant_type=password&client_id=x&client_secret=y&username=u&password=p';
-    const sock = net.connect(second.port, '127.0.0.1');
+    const sock = net.connect(s.port, '127.0.0.1');
     await new Promise((r) => sock.once('connect', r));
-    sock.write(`POST /oauth/token HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 10)}`);
-    await new Promise((r) => setTimeout(r, 300));
     let reply = '';
     sock.on('data', (d) => (reply += d));
-    const exited = new Promise<number | null>((resolve) => second.child.once('exit', resolve));
-    second.child.kill('SIGTERM');
-    await new Promise((r) => setTimeout(r, 300));
+    sock.write(`POST /oauth/token HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 10)}`);
+    await waitFor(s.child, s.stdout, /"msg":"request received"/);
+    const exited = new Promise<number | null>((resolve) => s.child.once('exit', resolve));
+    s.child.kill('SIGTERM');
+    await waitFor(s.child, s.stdout, /"msg":"shutting down/);
     sock.write(body.slice(10));
     await new Promise((r) => sock.once('close', r));
     expect(reply).toMatch(/^HTTP\/1\.1 401/);
     expect(reply).toContain('invalid_client');
     expect(await exited).toBe(0);
+    expect(s.stdout()).toContain('"msg":"stopped"');
+  }, 90_000);
 
-    const third = await startServer({ DATA_DIR: dataDir });
-    expect(second.stdout()).not.toContain('client secret:');
-    expect((await login(third.port, creds)).status).toBe(200);
-    expect((await login(third.port, { client_id: live.clientId, client_secret: live.clientSecret, username: 'second', password: 'pw-2' })).status).toBe(200);
-    expect(await stop(third, 'SIGINT')).toBe(0);
+  test('data persists across restarts, the credentials are not printed again, and SIGINT stops it too', async () => {
+    const s = await startServer({ DATA_DIR: dataDir });
+    try {
+      expect(s.stdout()).not.toContain('client secret:');
+      expect((await login(s.port, creds)).status).toBe(200);
+      expect((await login(s.port, { client_id: live.clientId, client_secret: live.clientSecret, username: 'second', password: 'pw-2' })).status).toBe(200);
+    } finally {
+      expect(await stop(s, 'SIGINT')).toBe(0);
+    }
+  }, 90_000);
 
-    // Through npm itself, SIGTERM to npm alone (as a container runtime sends it) reaches the
-    // server: it shuts down gracefully and the embedded database stops with it.
+  test('through npm, SIGTERM to npm alone reaches the server, and the embedded database stops with it', async () => {
+    // As a container runtime sends it: to the process it started, npm.
     const viaNpm = await startServer({ DATA_DIR: dataDir }, true);
     expect((await login(viaNpm.port, creds)).status).toBe(200);
     expect(await stop(viaNpm, 'SIGTERM')).toBe(0);

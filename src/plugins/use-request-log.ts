@@ -6,9 +6,11 @@ import { requestIdOf } from '../rest/request-id.js';
 export function useRequestLog(log: Logger): Plugin {
   const started = new WeakMap<Request, number>();
   return {
-    onRequest({ request }) {
+    onRequest({ request, url }) {
       if (log.isLevelEnabled('info')) started.set(request, performance.now());
-      requestIdOf(request);
+      const requestId = requestIdOf(request);
+      // With LOG_LEVEL=debug, a line as each request's head arrives (before its body is read).
+      if (log.isLevelEnabled('debug')) log.debug({ requestId, method: request.method, path: url.pathname }, 'request received');
     },
     onResponse({ request, response }) {
       const requestId = requestIdOf(request);
