@@ -16,6 +16,7 @@ import { useNoNul } from './plugins/use-no-nul.js';
 import { useBodyLimit } from './plugins/use-body-limit.js';
 import { useRequestLog } from './plugins/use-request-log.js';
 import { usePublicUrl } from './plugins/use-public-url.js';
+import { useSuppressResponseCodes } from './plugins/use-suppress-response-codes.js';
 import { requestIdOf } from './rest/request-id.js';
 import { dataTypes } from './datatypes.js';
 
@@ -35,10 +36,10 @@ export function createApp(services: Services): App {
     renderGraphiQL,
     landingPage: false,
     logging: false,
-    // Enforced by useGraphQLBodyLimit with the configured limit, without a stream per request.
+    // Enforced by useBodyLimit with the configured limit, without a stream per request.
     maxRequestBodySize: false,
-    // /graphql's context (REST's is built in SOFA's context hook, src/rest/run-route.ts). Synchronous when buildContext is
-    // (a known token): no promise per request for nothing.
+    // /graphql's context (REST's is built in SOFA's context hook, src/rest/run-route.ts).
+    // Synchronous when buildContext is (a known token): no promise per request for nothing.
     context: ({ request }) => {
       try {
         const ctx = buildContext(services, request, requestIdOf(request), undefined);
@@ -52,6 +53,7 @@ export function createApp(services: Services): App {
     plugins: [
       useRequestLog(services.log),
       usePublicUrl(services.config.publicUrl),
+      useSuppressResponseCodes(),
       // Compiled execution, cached per document (REST documents are fixed; /graphql's are parsed once per text).
       useGraphQlJit() as Plugin,
       useErrorMapping(services.log),

@@ -13,8 +13,7 @@ import { checkRouteTable } from '../rest/check-routes.js';
 import { errorEnvelope } from '../rest/envelope.js';
 import { handleDocs } from '../rest/docs.js';
 import { buildOpenApi } from '../rest/openapi.js';
-import { queryParam, RouteMatcher, segmentsOf } from '../rest/match.js';
-import { markPublicUrl } from '../rest/public-url.js';
+import { RouteMatcher, segmentsOf } from '../rest/match.js';
 import { isSofaRoute, routes } from '../rest/routes.js';
 import { createRouteRunner } from '../rest/run-route.js';
 import { handleToken } from '../rest/token.js';
@@ -55,15 +54,7 @@ export function useRest(services: Services, schema: GraphQLSchema, dataTypes: Da
     // Not async: /graphql requests pass on synchronously.
     onRequest({ request, url, endResponse }) {
       if (isGraphQLPath(url)) return;
-      markPublicUrl(request, services.config.publicUrl);
-      const send = suppressed(url) ? (res: Response) => endResponse(asOk(res)) : endResponse;
-      return handle(request, url).then(send, (e) => send(errorAnswer(request, url, e, services.log)));
+      return handle(request, url).then(endResponse, (e) => endResponse(errorAnswer(request, url, e, services.log)));
     },
   };
 }
-
-/** `suppress_response_codes=true` (the .NET client sends it): HTTP 200, the real status stays in `meta.status`. */
-const suppressed = (url: URL) => (queryParam(url.searchParams, 'suppress_response_codes') ?? '').toLowerCase() === 'true';
-
-const asOk = (res: Response): Response =>
-  res.status === 200 ? res : new Response(res.body, { status: 200, headers: res.headers });

@@ -139,11 +139,11 @@ function sofaRowOperation(doc: SofaDoc, row: SofaRoute, alternatives: SofaRoute[
   for (const [status, description] of Object.entries(ERRORS)) responses[status] = errorResponse(description);
   if (row.body) {
     responses['413'] = errorResponse('The body is larger than MAX_BODY_BYTES.');
-    if (row.method !== 'GET') responses['409'] = errorResponse('The change conflicts with the current state.');
+    responses['409'] = errorResponse('The change conflicts with the current state.');
   }
   return {
     operationId: `${row.method.toLowerCase()}_${name}`,
-    summary: `${row.field}`,
+    summary: row.field,
     ...(op.description || notes.length ? { description: [op.description, ...notes].filter(Boolean).join('\n\n') } : {}),
     tags: [tagOf(row.path)],
     parameters,

@@ -657,4 +657,13 @@ describe('suppress_response_codes=true', () => {
     const plain = await h.request('GET', `${t.root}/sites/${randomUUID()}?suppress_response_codes=false`, { token });
     expect(plain.status).toBe(404);
   });
+
+  test('holds for answers the shared checks give before the REST plugin, and not for /graphql', async () => {
+    const nul = await h.request('GET', `${t.root}/sites/%00?suppress_response_codes=true`, { token });
+    expect([nul.status, nul.body.meta.status]).toEqual([200, 400]);
+    const tooBig = await h.request('POST', `${t.root}/sites?suppress_response_codes=true`, { token, raw: '{}', headers: { 'content-type': 'application/json', 'content-length': '99999999999' } });
+    expect([tooBig.status, tooBig.body.meta.status]).toEqual([200, 413]);
+    const gql = await h.request('GET', `/graphql?query=%7B__typename%7D%00&suppress_response_codes=true`, { token });
+    expect(gql.status).toBe(400);
+  });
 });
