@@ -23,6 +23,9 @@ export interface Config {
   /** Failed logins allowed per user before a lock-out window starts. */
   loginMaxFailures: number;
   loginLockSeconds: number;
+  /** Failed token requests allowed per source address, and per API client, in LOGIN_LOCK_SECONDS before a lock. */
+  tokenMaxFailuresPerAddress: number;
+  tokenMaxFailuresPerClient: number;
   shutdownGraceMs: number;
   dbPoolSize: number;
 }
@@ -78,6 +81,8 @@ export function loadConfig(env: Env = process.env): Config {
     maxPageSize: int(env, 'MAX_PAGE_SIZE', 2000, 1, 100000),
     loginMaxFailures: int(env, 'LOGIN_MAX_FAILURES', 5, 1, 1000),
     loginLockSeconds: int(env, 'LOGIN_LOCK_SECONDS', 60, 1, 86400),
+    tokenMaxFailuresPerAddress: int(env, 'TOKEN_MAX_FAILURES_PER_ADDRESS', 100, 1, 1_000_000),
+    tokenMaxFailuresPerClient: int(env, 'TOKEN_MAX_FAILURES_PER_CLIENT', 1000, 1, 1_000_000),
     shutdownGraceMs: int(env, 'SHUTDOWN_GRACE_MS', 10000, 0, 600000),
     dbPoolSize: int(env, 'DB_POOL_SIZE', 10, 1, 200),
   };

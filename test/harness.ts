@@ -47,7 +47,10 @@ export class Harness {
   static async start(overrides: Partial<Config> = {}): Promise<Harness> {
     const url = process.env.QUIRE_TEST_DATABASE_URL;
     if (!url) throw new Error('QUIRE_TEST_DATABASE_URL is not set: run the tests through jest (global setup)');
-    const config = { ...loadConfig({}), databaseUrl: url, logLevel: 'silent' as const, ...overrides };
+    // Every test file's requests come from one address (app.fetch has no socket), all at once:
+    // the shared throttles are tested with their own limits (test/rest/throttle.test.ts).
+    const shared = { tokenMaxFailuresPerAddress: 1_000_000, tokenMaxFailuresPerClient: 1_000_000 };
+    const config = { ...loadConfig({}), databaseUrl: url, logLevel: 'silent' as const, ...shared, ...overrides };
     const orm = await initOrm(url, 4);
     const log = createLogger('silent');
     const services = await createServices(config, { orm, reads: createReadPool(orm, log) }, log);

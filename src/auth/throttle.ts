@@ -1,0 +1,117 @@
+/**
+ * Login throttling, counted in the database so that every process shares it (table login_throttle).
+ *
+ * An attempt is claimed before any password is hashed: one statement adds it to each of its keys'
+ * counters and returns them, so concurrent attempts are counted one by one and a key over its limit
+ * is refused without a hash. A failed attempt stays counted; a successful one gives its claims back.
+ * When a key's count reaches its limit it is locked for LOGIN_LOCK_SECONDS. Keys:
+ * - `addr:<address>`: every failure from one source address (also unknown clients and bad secrets);
+ * - `client:<id>`: every failure through one API client;
+ * - `user:<tenant>:<user>:<address>`: a user's wrong passwords from one address. Per address, so
+ *   that someone who knows a username cannot lock its owner out from elsewhere.
+ */
+import type { Services } from '../context.js';
+import { AppError } from '../errors.js';
+import { sql, statement, type Sql } from '../read/sql.js';
+
+export interface ThrottleKey {
+  key: string;
+  limit: number;
+}
+
+export interface Claim {
+  keys: ThrottleKey[];
+  /** The keys this attempt brought to their limit: if it fails, they lock. */
+  reached: string[];
+}
+
+export const addressKey = (services: Services, address: string): ThrottleKey => ({
+  key: `addr:${address}`,
+  limit: services.config.tokenMaxFailuresPerAddress,
+});
+export const clientKey = (services: Services, clientId: string): ThrottleKey => ({
+  key: `client:${clientId}`,
+  limit: services.config.tokenMaxFailuresPerClient,
+});
+export const userKey = (services: Services, tenantId: string, userId: string, address: string): ThrottleKey => ({
+  key: `user:${tenantId}:${userId}:${address}`,
+  limit: services.config.loginMaxFailures,
+});
+
+export function tooManyFailures(until: Date): AppError {
+  return new AppError('TOO_MANY_REQUESTS', 'Too many failed logins: wait until retryTime and try again.', undefined, {
+    retryTime: until.toISOString(),
+  });
+}
+
+interface Row {
+  key: string;
+  attempts: number;
+  /** A string: the pool reads timestamps as MikroORM's connection does. */
+  locked_until: string | null;
+}
+
+const time = (t: string | null): number => (t === null ? 0 : new Date(t).getTime());
+
+/** Not tenant-owned (an address or a client spans tenants): run as it is on the shared pool. */
+async function exec(services: Services, q: Sql): Promise<Row[]> {
+  const { text, values } = statement(q);
+  return (await services.reads.query<Row>(text, values)).rows;
+}
+
+/**
+ * Counts one attempt on every key (a window restarts once LOGIN_LOCK_SECONDS have passed since it
+ * began) or throws a 429 when a key is locked or already at its limit with attempts in flight.
+ */
+export async function claim(services: Services, keys: ThrottleKey[]): Promise<Claim> {
+  const window = services.config.loginLockSeconds;
+  const rows = await exec(
+    services,
+    sql`insert into login_throttle as t (key, attempts, window_start)
+          select k, 1, now() from unnest(${keys.map((k) => k.key)}::text[]) k
+        on conflict (key) do update set
+          attempts = case when t.locked_until > now() then t.attempts
+                          when t.window_start <= now() - make_interval(secs => ${window}) then 1
+                          else t.attempts + 1 end,
+          window_start = case when t.locked_until > now() then t.window_start
+                              when t.window_start <= now() - make_interval(secs => ${window}) then now()
+                              else t.window_start end
+        returning key, attempts, locked_until`,
+  );
+  const lockedUntil = Math.max(...rows.map((r) => time(r.locked_until)));
+  if (lockedUntil > Date.now()) throw tooManyFailures(new Date(lockedUntil));
+  const limitOf = new Map(keys.map((k) => [k.key, k.limit]));
+  const over = rows.filter((r) => r.attempts > limitOf.get(r.key)!).map((r) => r.key);
+  // Attempts in flight already reach the limit: this one would be past it.
+  if (over.length) throw tooManyFailures(await lock(services, over));
+  return { keys, reached: rows.filter((r) => r.attempts === limitOf.get(r.key)).map((r) => r.key) };
+}
+
+/** A failed attempt: keys it brought to their limit lock now. Throws the answer to give. */
+export async function failed(services: Services, c: Claim, error: Error): Promise<never> {
+  if (!c.reached.length) throw error;
+  throw tooManyFailures(await lock(services, c.reached));
+}
+
+/** Locks the keys (those already locked keep their end) and returns when the last lock ends. */
+async function lock(services: Services, keys: string[]): Promise<Date> {
+  const rows = await exec(
+    services,
+    sql`update login_throttle
+           set locked_until = case when locked_until > now() then locked_until else now() + make_interval(secs => ${services.config.loginLockSeconds}) end
+         where key = any(${keys}::text[])
+        returning key, attempts, locked_until`,
+  );
+  return new Date(rows.length ? Math.max(...rows.map((r) => time(r.locked_until))) : Date.now() + services.config.loginLockSeconds * 1000);
+}
+
+/** A successful attempt: the user's own counter starts again, the shared ones give the claim back. */
+export async function succeeded(services: Services, c: Claim): Promise<void> {
+  const users = c.keys.filter((k) => k.key.startsWith('user:')).map((k) => k.key);
+  const shared = c.keys.filter((k) => !k.key.startsWith('user:')).map((k) => k.key);
+  await exec(
+    services,
+    sql`with gone as (delete from login_throttle where key = any(${users}::text[]))
+        update login_throttle set attempts = greatest(attempts - 1, 0) where key = any(${shared}::text[])`,
+  );
+}
