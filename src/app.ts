@@ -11,6 +11,7 @@ import { mapError } from './graphql-errors.js';
 import { useErrorMapping } from './plugins/use-error-mapping.js';
 import { randomUUID } from 'node:crypto';
 import { useRest } from './plugins/use-rest.js';
+import { useSessionCheck } from './plugins/use-session-check.js';
 import { useHealth } from './plugins/use-health.js';
 import { useNoNul } from './plugins/use-no-nul.js';
 import { useBodyLimit } from './plugins/use-body-limit.js';
@@ -56,6 +57,7 @@ export function createApp(services: Services): App {
       useSuppressResponseCodes(),
       // Compiled execution, cached per document (REST documents are fixed; /graphql's are parsed once per text).
       useGraphQlJit() as Plugin,
+      useSessionCheck(),
       useErrorMapping(services.log),
       useHealth(services),
       useNoNul(services.log),

@@ -14,7 +14,7 @@ import { Loaders } from './read/loaders.js';
 import type { Reader } from './read/rows.js';
 import type { ReadPool } from './db/read-pool.js';
 import type { TenantDirectory, TenantRef } from './tenancy/tenant-directory.js';
-import { isAdmin } from './auth/roles.js';
+import { SessionCheck, sessionEnded, whoAmI, type WhoAmI } from './auth/session.js';
 
 /** Long-lived parts, built once at start-up. */
 export interface Services {
@@ -47,9 +47,11 @@ export interface AppContext {
   /**
    * Whether the caller is a tenant administrator now: asked of the database once per request
    * that needs it, so a promotion or demotion counts from the next request on. Root fields
-   * declare who may call them (src/auth/access.ts).
+   * declare who may call them (src/auth/access.ts). A 401 when the session has ended.
    */
   isAdmin(): Promise<boolean>;
+  /** Whether the caller's session is alive (src/auth/session.ts): free once a read has proved it. */
+  sessionAlive(): Promise<boolean>;
 }
 
 export function bearerToken(request: Request): string {
@@ -110,9 +112,15 @@ function contextOf(
     }
     return em;
   };
-  const reader: Reader = { pool: services.reads, tenantId: claims.tenantId };
+  const session = new SessionCheck(claims.userId, claims.sessionEpoch);
+  const reader: Reader = { pool: services.reads, tenantId: claims.tenantId, session };
   const caller: Caller = { ...claims, token };
-  let adminChecked: Promise<boolean> | undefined;
+  let asked: Promise<WhoAmI> | undefined;
+  const who = () =>
+    (asked ??= whoAmI(reader, session).then((w) => {
+      if (w.live) session.confirmed = true;
+      return w;
+    }));
   return {
     services,
     request,
@@ -122,6 +130,11 @@ function contextOf(
     em: fork,
     reader,
     loaders: new Loaders(reader),
-    isAdmin: () => (adminChecked ??= isAdmin(reader, caller.userId)),
+    isAdmin: () =>
+      who().then((w) => {
+        if (!w.live) throw sessionEnded();
+        return w.admin;
+      }),
+    sessionAlive: () => (session.confirmed ? Promise.resolve(true) : who().then((w) => w.live)),
   };
 }

@@ -8,11 +8,11 @@ import type { Services } from '../context.js';
 import { RefreshToken, WebToken } from '../entities/auth.js';
 import { User } from '../entities/user.js';
 import { TENANT_FILTER } from '../db/tenant-filter.js';
-import { AppError } from '../errors.js';
 import { isGuid, newId } from '../ids.js';
 import { lowerEquals } from '../domain/lookup.js';
 import { signAccessToken } from './jwt.js';
-import { DUMMY_HASH, hashToken, randomSecret, verifyPassword } from './passwords.js';
+import { DUMMY_HASH, hashPassword, hashToken, needsRehash, randomSecret, verifyPassword } from './passwords.js';
+import { addressKey, claim, clientKey, failed, succeeded, userKey } from './throttle.js';
 
 export class OAuthError extends Error {
   constructor(
@@ -32,7 +32,6 @@ export interface TokenResponse {
 }
 
 type Params = Record<string, string | undefined>;
-
 
 function forkFor(services: Services, tenantId: string): EntityManager {
   const em = services.orm.em.fork({ useContext: false });
@@ -57,9 +56,18 @@ async function authenticateClient(services: Services, clientId: string | undefin
   return { id: row.id, tenantId: row.tenant_id, userId: row.user_id };
 }
 
-async function issue(services: Services, em: EntityManager, tenantId: string, userId: string, clientId: string, familyId = newId()): Promise<TokenResponse> {
-  const { config } = services;
-  const access = await signAccessToken(services.keys, services.jwt, { userId, tenantId, clientId });
+type Client = Awaited<ReturnType<typeof authenticateClient>>;
+
+interface Session {
+  /** The user's session epoch at login. */
+  epoch: number;
+  /** When the login's session ends: refresh tokens and renewals stop there. */
+  expires: Date;
+}
+
+async function issue(services: Services, em: EntityManager, tenantId: string, userId: string, clientId: string, session: Session, familyId = newId()): Promise<TokenResponse> {
+  const claims = { userId, tenantId, clientId, sessionEpoch: session.epoch, sessionExpires: Math.floor(session.expires.getTime() / 1000) };
+  const access = await signAccessToken(services.keys, services.jwt, claims);
   const refresh = `${tenantId}.${randomSecret()}`;
   em.create(RefreshToken, {
     id: newId(),
@@ -68,58 +76,78 @@ async function issue(services: Services, em: EntityManager, tenantId: string, us
     tokenHash: hashToken(refresh),
     userId,
     clientId,
-    expiresAt: new Date(Date.now() + config.refreshTokenTtlSeconds * 1000),
+    sessionEpoch: session.epoch,
+    expiresAt: session.expires,
   });
   await em.flush();
   return { access_token: access.token, token_type: 'Bearer', expires_in: access.expiresIn, refresh_token: refresh };
 }
 
-const badLogin = () => new OAuthError(400, 'invalid_grant', 'Invalid username or password.');
-
-function tooMany(until: Date): AppError {
-  return new AppError(
-    'TOO_MANY_REQUESTS',
-    'Too many failed logins for this user: wait until retryTime and try again.',
-    undefined,
-    { retryTime: until.toISOString() },
-  );
+/** A new login's session: REFRESH_TOKEN_TTL from now, under the user's current epoch. */
+function newSession(services: Services, user: User): Session {
+  return { epoch: user.sessionEpoch, expires: new Date(Date.now() + services.config.refreshTokenTtlSeconds * 1000) };
 }
 
-async function passwordLogin(services: Services, em: EntityManager, username: string, password: string): Promise<User> {
-  const { config } = services;
+const badLogin = () => new OAuthError(400, 'invalid_grant', 'Invalid username or password.');
+const disabled = () => new OAuthError(400, 'invalid_grant', 'This user account is disabled.');
+
+/** Checks a user's password under the throttle (src/auth/throttle.ts); stores a stronger hash when today's parameters differ. */
+async function passwordLogin(services: Services, em: EntityManager, client: Client, username: string, password: string, address: string): Promise<User> {
   const user = await em.findOne(User, lowerEquals('user_id', username));
+  const keys = [clientKey(services, client.id)];
+  if (user) keys.push(userKey(services, client.tenantId, user.id, address));
+  const attempt = await claim(services, keys);
   const ok = await verifyPassword(password, user?.passwordHash ?? DUMMY_HASH);
-  if (!user) throw badLogin();
-  const now = new Date();
-  if (user.lockedUntil && user.lockedUntil > now) throw tooMany(user.lockedUntil);
-  if (!ok) {
-    user.failedLogins += 1;
-    if (user.failedLogins >= config.loginMaxFailures) {
-      user.lockedUntil = new Date(now.getTime() + config.loginLockSeconds * 1000);
-      user.failedLogins = 0;
-      await em.flush();
-      throw tooMany(user.lockedUntil);
-    }
-    await em.flush();
-    throw badLogin();
-  }
-  if (!user.enabled) throw new OAuthError(400, 'invalid_grant', 'This user account is disabled.');
+  if (!user || !ok) return failed(services, attempt, badLogin());
+  await succeeded(services, attempt);
+  if (!user.enabled) throw disabled();
+  if (needsRehash(user.passwordHash)) await rehash(em, user, password);
   return user;
 }
 
+/** The same password under today's parameters: not a password change, so sessions stay (see the sessions migration). */
+async function rehash(em: EntityManager, user: User, password: string): Promise<void> {
+  const hash = await hashPassword(password);
+  await em.getConnection().transactional(async (tx) => {
+    await em.getConnection().execute(`set local quire.password_rehash = 'on'`, [], 'run', tx);
+    await em.getConnection().execute('update app_user set password_hash = ? where tenant_id = ? and id = ? and password_hash = ?', [hash, user.tenantId, user.id, user.passwordHash], 'run', tx);
+  });
+}
+
 /** A single-use web token (GET users/{id}/webToken) sent as both username and password. */
-async function webTokenLogin(em: EntityManager, token: string): Promise<string | undefined> {
+async function webTokenLogin(em: EntityManager, token: string): Promise<User | undefined> {
   const row = await em.findOne(WebToken, { tokenHash: hashToken(token.toLowerCase()) });
   if (!row || row.usedAt || row.expiresAt < new Date()) return undefined;
   // Claimed in one conditional update, so that two concurrent logins cannot both use it.
   if (!(await em.nativeUpdate(WebToken, { id: row.id, usedAt: null }, { usedAt: new Date() }))) return undefined;
   // The user may have been disabled since the token was issued.
   const user = await em.findOne(User, { id: row.userId });
-  if (!user?.enabled) throw new OAuthError(400, 'invalid_grant', 'This user account is disabled.');
-  return row.userId;
+  if (!user?.enabled) throw disabled();
+  return user;
 }
 
+async function enabledUser(em: EntityManager, id: string): Promise<User> {
+  const user = await em.findOne(User, { id });
+  if (!user?.enabled) throw disabled();
+  return user;
+}
+
+/**
+ * Every token request runs under its source address's throttle: a failure of any kind counts
+ * against the address (checked before any hash is computed), a success gives its claim back.
+ */
 export async function grant(services: Services, p: Params, scopedTenantId: string | undefined, clientIp: string): Promise<TokenResponse> {
+  const attempt = await claim(services, [addressKey(services, clientIp)]);
+  try {
+    const answer = await grantOf(services, p, scopedTenantId, clientIp);
+    await succeeded(services, attempt);
+    return answer;
+  } catch (e) {
+    return failed(services, attempt, e as Error);
+  }
+}
+
+async function grantOf(services: Services, p: Params, scopedTenantId: string | undefined, clientIp: string): Promise<TokenResponse> {
   const grantType = p.grant_type;
   if (!grantType) throw new OAuthError(400, 'invalid_request', 'grant_type is required.');
 
@@ -128,22 +156,21 @@ export async function grant(services: Services, p: Params, scopedTenantId: strin
     const { username, password } = p;
     if (!username || !password) throw new OAuthError(400, 'invalid_request', 'username and password are required.');
     const em = forkFor(services, client.tenantId);
-    let userId: string | undefined;
-    if (username === password && isGuid(username)) userId = await webTokenLogin(em, username);
-    if (!userId && username === p.client_id && password === p.client_secret) userId = client.userId;
-    if (!userId) {
-      const user = await passwordLogin(services, em, username, password);
-      user.failedLogins = 0;
-      user.lockedUntil = null;
+    let user: User | undefined;
+    if (username === password && isGuid(username)) user = await webTokenLogin(em, username);
+    if (!user && username === p.client_id && password === p.client_secret) user = await enabledUser(em, client.userId);
+    if (!user) {
+      user = await passwordLogin(services, em, client, username, password, clientIp);
       if (clientIp) user.lastIpAddress = clientIp.slice(0, 64);
-      userId = user.id;
     }
-    return issue(services, em, client.tenantId, userId, client.id);
+    return issue(services, em, client.tenantId, user.id, client.id, newSession(services, user));
   }
 
   if (grantType === 'client_credentials') {
     const client = await authenticateClient(services, p.client_id ?? p.username, p.client_secret ?? p.password, scopedTenantId);
-    return issue(services, forkFor(services, client.tenantId), client.tenantId, client.userId, client.id);
+    const em = forkFor(services, client.tenantId);
+    const user = await enabledUser(em, client.userId);
+    return issue(services, em, client.tenantId, user.id, client.id, newSession(services, user));
   }
 
   if (grantType === 'refresh_token') {
@@ -163,9 +190,11 @@ export async function grant(services: Services, p: Params, scopedTenantId: strin
       await em.nativeUpdate(RefreshToken, { familyId: row.familyId, revokedAt: null }, { revokedAt: new Date() });
       throw invalid;
     }
+    // The session ends with the account, and with a password change (a new epoch).
     const user = await em.findOne(User, { id: row.userId });
-    if (!user?.enabled) throw invalid;
-    return issue(services, em, tenantId, row.userId, row.clientId, row.familyId);
+    if (!user?.enabled || user.sessionEpoch !== row.sessionEpoch) throw invalid;
+    // The family keeps its login's end: rotation never extends a session.
+    return issue(services, em, tenantId, row.userId, row.clientId, { epoch: row.sessionEpoch, expires: row.expiresAt }, row.familyId);
   }
 
   throw new OAuthError(400, 'unsupported_grant_type', `grant_type '${grantType.slice(0, 40)}' is not supported; use password, client_credentials or refresh_token.`);

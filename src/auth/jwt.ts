@@ -1,4 +1,9 @@
-/** Access tokens: short-lived JWTs carrying user, tenant and API client (roles are asked of the database per request). */
+/**
+ * Access tokens: short-lived JWTs carrying user, tenant, API client and the session they belong to
+ * (the user's session epoch and when the login's session ends). Roles are asked of the database per
+ * request, and so is the epoch (src/auth/session.ts): a token outlives neither its account nor a
+ * password change.
+ */
 import { SignJWT, jwtVerify, errors as joseErrors } from 'jose';
 import { AppError, unauthorized } from '../errors.js';
 import { newId } from '../ids.js';
@@ -8,6 +13,10 @@ export interface AccessClaims {
   userId: string;
   tenantId: string;
   clientId: string;
+  /** The user's session epoch at login (`sep`). */
+  sessionEpoch: number;
+  /** When the login's session ends, in seconds since the epoch (`sxp`): no renewal goes past it. */
+  sessionExpires: number;
 }
 
 export interface JwtSettings {
@@ -24,9 +33,10 @@ export interface IssuedToken {
 
 export async function signAccessToken(ring: KeyRing, s: JwtSettings, c: AccessClaims, extraAudience?: string): Promise<IssuedToken> {
   const now = Math.floor(Date.now() / 1000);
-  const exp = now + s.ttlSeconds;
+  const exp = Math.min(now + s.ttlSeconds, c.sessionExpires);
+  if (c.sessionExpires <= now) throw unauthorized('This session has ended: log in again.');
   const audience = extraAudience && extraAudience !== s.audience ? [s.audience, extraAudience] : s.audience;
-  const token = await new SignJWT({ tid: c.tenantId, cid: c.clientId })
+  const token = await new SignJWT({ tid: c.tenantId, cid: c.clientId, sep: c.sessionEpoch, sxp: c.sessionExpires })
     .setProtectedHeader({ alg: ALG, kid: ring.current.kid, typ: 'JWT' })
     .setIssuer(s.issuer)
     .setAudience(audience)
@@ -35,7 +45,7 @@ export async function signAccessToken(ring: KeyRing, s: JwtSettings, c: AccessCl
     .setExpirationTime(exp)
     .setJti(newId())
     .sign(ring.current.key);
-  return { token, expiresAt: new Date(exp * 1000), expiresIn: s.ttlSeconds };
+  return { token, expiresAt: new Date(exp * 1000), expiresIn: exp - now };
 }
 
 /**
@@ -77,11 +87,11 @@ async function verifyUncached(ring: KeyRing, s: JwtSettings, token: string): Pro
       },
       { issuer: s.issuer, audience: s.audience, algorithms: [ALG] },
     );
-    const { sub, tid, cid, exp } = payload as Record<string, unknown>;
-    if (typeof sub !== 'string' || typeof tid !== 'string' || typeof cid !== 'string' || typeof exp !== 'number') {
+    const { sub, tid, cid, exp, sep, sxp } = payload as Record<string, unknown>;
+    if (typeof sub !== 'string' || typeof tid !== 'string' || typeof cid !== 'string' || typeof exp !== 'number' || !Number.isInteger(sep) || typeof sxp !== 'number') {
       throw unauthorized('The access token is missing required claims.');
     }
-    return { claims: { userId: sub, tenantId: tid, clientId: cid }, exp };
+    return { claims: { userId: sub, tenantId: tid, clientId: cid, sessionEpoch: sep as number, sessionExpires: sxp }, exp };
   } catch (err) {
     if (err instanceof AppError) throw err;
     if (err instanceof joseErrors.JWTExpired) throw unauthorized('The access token has expired: request a new one.');

@@ -31,6 +31,9 @@ export const RefreshToken = defineEntity({
     tokenHash: p.string(),
     userId: p.uuid(),
     clientId: p.uuid(),
+    /** The user's session epoch at login: a refresh under another one is refused. */
+    sessionEpoch: p.integer(),
+    /** Fixed at login for the whole family: rotation never extends a session. */
     expiresAt: p.datetime(),
     usedAt: p.datetime().nullable(),
     revokedAt: p.datetime().nullable(),

@@ -23,8 +23,8 @@ export const User = defineEntity({
     passwordNeverExpires: p.boolean().default(true),
     enabled: p.boolean().default(true),
     lastIpAddress: p.string().default(''),
-    failedLogins: p.integer().default(0).hidden(),
-    lockedUntil: p.datetime().nullable(),
+    /** Bumped by the database when `enabled` or the password changes: older tokens stop working. */
+    sessionEpoch: p.integer().default(0).hidden(),
     createdAt: p.datetime().onCreate(() => new Date()).hidden(),
     modifiedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()).hidden(),
   }),

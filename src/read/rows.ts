@@ -5,13 +5,15 @@
  * on large reads; writes load managed entities instead (src/resolvers/, src/domain/).
  */
 import type { ReadPool } from '../db/read-pool.js';
+import type { SessionCheck } from '../auth/session.js';
 import type { ResourceDef } from './define.js';
 import { join, raw, sql, statement, type Sql } from './sql.js';
 
-/** What a read needs: the read pool and the tenant. */
+/** What a read needs: the read pool, the tenant, and the caller's session to check (src/auth/session.ts). */
 export interface Reader {
   pool: ReadPool;
   tenantId: string;
+  session?: SessionCheck;
 }
 
 /** Runs a finished statement with real protocol parameters ($1, $2 ...) on the read pool. */
@@ -60,19 +62,34 @@ export interface RowQuery {
   offset?: number;
 }
 
-/** The tenant's own rows, always: no caller writes the tenant condition. */
-function whereOf(reader: Reader, r: RowQuery): Sql {
-  return join([sql`t.tenant_id = ${reader.tenantId}`, ...(r.where ?? [])], ' and ');
+/**
+ * The tenant's own rows, always: no caller writes the tenant condition. Until the caller's session
+ * is confirmed, the condition that it is alive too: one index probe PostgreSQL evaluates once per
+ * statement, so a statement that returns rows has proved the session (src/auth/session.ts).
+ */
+function whereOf(reader: Reader, r: RowQuery): { where: Sql; guarded: boolean } {
+  const s = reader.session;
+  const guarded = s !== undefined && !s.confirmed;
+  const alive = guarded
+    ? [sql`exists (select 1 from app_user session_user_ where session_user_.tenant_id = ${reader.tenantId} and session_user_.id = ${s.userId} and session_user_.enabled and session_user_.session_epoch = ${s.epoch})`]
+    : [];
+  return { where: join([sql`t.tenant_id = ${reader.tenantId}`, ...alive, ...(r.where ?? [])], ' and '), guarded };
 }
 
-export function selectRows<T>(reader: Reader, def: ResourceDef, r: RowQuery = {}): Promise<T[]> {
-  let q = sql`select ${selectList(def)}${r.extra ?? raw('')} from ${raw(def.table)} t${joinsOf(def)}${r.from ?? raw('')} where ${whereOf(reader, r)}`;
+export async function selectRows<T>(reader: Reader, def: ResourceDef, r: RowQuery = {}): Promise<T[]> {
+  const { where, guarded } = whereOf(reader, r);
+  let q = sql`select ${selectList(def)}${r.extra ?? raw('')} from ${raw(def.table)} t${joinsOf(def)}${r.from ?? raw('')} where ${where}`;
   if (r.order) q = sql`${q} order by ${raw(r.order)}`;
   if (r.limit !== undefined) q = sql`${q} limit ${r.limit} offset ${r.offset ?? 0}`;
-  return run<T>(reader, q);
+  const rows = await run<T>(reader, q);
+  if (guarded && rows.length) reader.session!.confirmed = true;
+  return rows;
 }
 
 export async function countRows(reader: Reader, def: ResourceDef, r: RowQuery = {}): Promise<number> {
-  const rows = await run<{ n: string }>(reader, sql`select count(*) as n from ${raw(def.table)} t${joinsOf(def)}${r.from ?? raw('')} where ${whereOf(reader, r)}`);
-  return Number(rows[0].n);
+  const { where, guarded } = whereOf(reader, r);
+  const rows = await run<{ n: string }>(reader, sql`select count(*) as n from ${raw(def.table)} t${joinsOf(def)}${r.from ?? raw('')} where ${where}`);
+  const n = Number(rows[0].n);
+  if (guarded && n > 0) reader.session!.confirmed = true;
+  return n;
 }

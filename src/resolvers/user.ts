@@ -77,8 +77,6 @@ async function revokeRefreshTokens(ctx: AppContext, userId: string) {
 
 async function setPassword(ctx: AppContext, user: User, password: string) {
   user.passwordHash = await hashPassword(checkPassword(password));
-  user.failedLogins = 0;
-  user.lockedUntil = null;
   await revokeRefreshTokens(ctx, user.id);
 }
 

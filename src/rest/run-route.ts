@@ -26,6 +26,7 @@ import { readBody, parseBody } from './body.js';
 import { errorEnvelope, jsonResponse, successEnvelope, type EnvelopeError, type Projection } from './envelope.js';
 import { variantOf, type Variant } from './expand.js';
 import { createRestExecute } from './execute.js';
+import { withSessionCheck } from '../auth/session.js';
 import { fitInput } from './input.js';
 import { queryParam, type Match } from './match.js';
 import type { SofaRoute } from './routes.js';
@@ -63,7 +64,7 @@ export function createRouteRunner(services: Services, schema: GraphQLSchema, dat
     infoOf.set(fieldName, { field, recordType: recordTypeOf(field), args: field.args.map((arg) => ({ arg, type: getNamedType(arg.type).name })) });
   }
 
-  const execute = createRestExecute();
+  const execute = withSessionCheck(createRestExecute());
   const sofa = createSofaRouter<RestCall, RestContext>(schema, {
     async context({ rest: { legacy, tenant, variant } }) {
       try {

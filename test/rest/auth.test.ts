@@ -343,7 +343,7 @@ describe('login throttling', () => {
 });
 
 describe('bearer tokens', () => {
-  const claims = () => ({ userId: t.adminId, tenantId: t.tenantId, clientId: t.clientId, isAdmin: true });
+  const claims = () => ({ userId: t.adminId, tenantId: t.tenantId, clientId: t.clientId, sessionEpoch: 0, sessionExpires: Math.floor(Date.now() / 1000) + 3600 });
 
   function expect401(r: Reply) {
     expect(r.status).toBe(401);

@@ -1,0 +1,67 @@
+/**
+ * A token is good only while its session is: the user exists, is enabled, and its session epoch
+ * (bumped by the database on a password change or a disabling) is the one the token carries.
+ * Checked on every request, without a statement of its own on the hot path: the request's first
+ * read that returns rows carries the check in its WHERE (src/read/rows.ts), so rows prove the
+ * session alive. An operation whose reads returned none asks once at its end (`whoAmI`, shared
+ * with the admin check); a mutation asks before it writes. Query fields that write (a web token, a
+ * renewed JWT) read the caller's row through the guarded reader first.
+ */
+import { type GraphQLError, type ExecutionArgs, type ExecutionResult } from 'graphql';
+import type { AppContext } from '../context.js';
+import { unauthorized } from '../errors.js';
+import { appToGraphQL } from '../graphql-errors.js';
+import { run, type Reader } from '../read/rows.js';
+import { sql } from '../read/sql.js';
+import { ADMIN_GROUP } from './roles.js';
+
+export class SessionCheck {
+  /** Set once a statement or `whoAmI` has seen the session alive. */
+  confirmed = false;
+  constructor(
+    readonly userId: string,
+    readonly epoch: number,
+  ) {}
+}
+
+export const sessionEnded = () =>
+  unauthorized('This session has ended (the account was disabled or deleted, or its password changed): log in again.');
+
+export interface WhoAmI {
+  live: boolean;
+  admin: boolean;
+}
+
+/** One statement: whether the session is alive and whether the caller is a tenant administrator. */
+export async function whoAmI(reader: Reader, session: SessionCheck): Promise<WhoAmI> {
+  const rows = await run<WhoAmI>(
+    reader,
+    sql`select u.enabled and u.session_epoch = ${session.epoch} as live,
+          exists (select 1 from group_member m join user_group g on g.tenant_id = m.tenant_id and g.id = m.group_id
+                   where m.tenant_id = u.tenant_id and m.user_id = u.id and lower(g.name) = lower(${ADMIN_GROUP})) as admin
+          from app_user u where u.tenant_id = ${reader.tenantId} and u.id = ${session.userId}`,
+  );
+  const who = rows[0] ?? { live: false, admin: false };
+  return { live: who.live, admin: who.live && who.admin };
+}
+
+type Execute = (args: ExecutionArgs) => ExecutionResult | Promise<ExecutionResult>;
+
+const ended = (): ExecutionResult => ({ errors: [appToGraphQL(sessionEnded())] });
+/** A check that failed (the database is away) is the operation's error, mapped with the request's id like any other. */
+const failed = (e: unknown): ExecutionResult => ({ errors: [e as GraphQLError] });
+
+/** `execute` with the session check around it, for both faces (REST's executor and /graphql's plugin). */
+export function withSessionCheck(execute: Execute): Execute {
+  return (args) => {
+    const ctx = args.contextValue as AppContext;
+    const op = args.document.definitions.find((d) => d.kind === 'OperationDefinition' && (!args.operationName || d.name?.value === args.operationName));
+    if (op?.kind === 'OperationDefinition' && op.operation !== 'query') {
+      return ctx.sessionAlive().then((live) => (live ? execute(args) : ended()), failed);
+    }
+    const after = (result: ExecutionResult) =>
+      ctx.reader.session?.confirmed ? result : ctx.sessionAlive().then((live) => (live ? result : ended()), failed);
+    const result = execute(args);
+    return result instanceof Promise ? result.then(after) : after(result);
+  };
+}
