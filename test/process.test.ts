@@ -2,100 +2,16 @@
  * The two entry points as a person runs them: the server on the embedded database (first-run
  * credentials, persistence across restarts, graceful shutdown) and the `quire` CLI.
  */
-import { spawn, execFile, type ChildProcess } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 
-const ROOT = process.cwd();
+import { ROOT, startServer, stop, waitFor } from './server-process.js';
+
 const run = promisify(execFile);
-
-interface Started {
-  child: ChildProcess;
-  port: number;
-  stdout: () => string;
-}
-
-/** Resolves when the output so far matches `pattern`; rejects after `ms` or when the process exits first. */
-function waitFor(child: ChildProcess, output: () => string, pattern: RegExp, ms = 60_000): Promise<RegExpExecArray> {
-  return new Promise((resolve, reject) => {
-    const check = () => {
-      const m = pattern.exec(output());
-      if (!m) return false;
-      done();
-      resolve(m);
-      return true;
-    };
-    const onData = () => void check();
-    const onExit = (code: number | null) => {
-      done();
-      reject(new Error(`process exited with ${code} before printing ${pattern}:\n${output()}`));
-    };
-    const timer = setTimeout(() => {
-      done();
-      reject(new Error(`no ${pattern} within ${ms} ms:\n${output()}`));
-    }, ms);
-    const done = () => {
-      clearTimeout(timer);
-      child.stdout!.off('data', onData);
-      child.stderr!.off('data', onData);
-      child.off('exit', onExit);
-    };
-    if (check()) return;
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', onData);
-    child.once('exit', onExit);
-  });
-}
-
-/** The compiled server as `npm start` runs it after its build (global-setup built dist/), or `npm start` itself. */
-async function startServer(env: Record<string, string>, viaNpm = false): Promise<Started> {
-  const [command, args] = viaNpm ? ['npm', ['start']] : [process.execPath, ['dist/src/server.js']];
-  const child = spawn(command, args, {
-    cwd: ROOT,
-    env: { ...process.env, NODE_OPTIONS: '', PORT: '0', HOST: '127.0.0.1', ...env },
-    // Its own process group, so that a server that ignores its signal can still be killed whole.
-    detached: true,
-  });
-  let out = '';
-  child.stdout!.on('data', (d) => (out += d));
-  child.stderr!.on('data', (d) => (out += d));
-  // The server logs "listening" last, after its signal handlers and any first-run credentials.
-  const m = await waitFor(child, () => out, /"port":(\d+),"graphql".*"msg":"listening"/);
-  return { child, port: Number(m[1]), stdout: () => out };
-}
-
-const groupAlive = (pid: number) => {
-  try {
-    process.kill(-pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
-
-/**
- * Sends `signal` to the started process alone and returns its exit code, or 'still running' after
- * 20 s. Either way nothing of its process group outlives the call (a server orphaned by a wrapper
- * that exited would otherwise keep its port and database): after the exit the group is given
- * up to 5 s to empty, then killed.
- */
-async function stop(s: Started, signal: NodeJS.Signals = 'SIGTERM'): Promise<number | null | 'still running'> {
-  const pid = s.child.pid!;
-  const code = await new Promise<number | null | 'still running'>((resolve) => {
-    const timer = setTimeout(() => resolve('still running'), 20_000);
-    s.child.once('exit', (c) => {
-      clearTimeout(timer);
-      resolve(c);
-    });
-    s.child.kill(signal);
-  });
-  for (let i = 0; i < 100 && groupAlive(pid); i++) await new Promise((r) => setTimeout(r, 50));
-  if (groupAlive(pid)) process.kill(-pid, 'SIGKILL');
-  return code;
-}
 
 const field = (out: string, label: string) => new RegExp(`${label}:\\s+(\\S+)`).exec(out)?.[1] ?? '';
 
