@@ -17,18 +17,21 @@ export interface KeyRing {
 export async function loadKeyRing(em: EntityManager): Promise<KeyRing> {
   let rows = await em.find(SigningKey, {}, { orderBy: { createdAt: 'desc' } });
   if (rows.length === 0) {
-    const { privateKey, publicKey } = await generateKeyPair(ALG, { crv: 'Ed25519', extractable: true });
-    const row = em.create(SigningKey, {
-      kid: newId(),
-      alg: ALG,
-      privateJwk: (await exportJWK(privateKey)) as Record<string, unknown>,
-      publicJwk: (await exportJWK(publicKey)) as Record<string, unknown>,
-      createdAt: new Date(),
+    // Processes starting together on a new database take turns, so exactly one key is made and
+    // every process signs with, and verifies, the same one.
+    await em.fork().transactional(async (tx) => {
+      await tx.getConnection().execute(`select pg_advisory_xact_lock(hashtext('quire:signing-key'))`, [], 'all', tx.getTransactionContext());
+      if ((await tx.count(SigningKey, {})) > 0) return;
+      const { privateKey, publicKey } = await generateKeyPair(ALG, { crv: 'Ed25519', extractable: true });
+      tx.create(SigningKey, {
+        kid: newId(),
+        alg: ALG,
+        privateJwk: (await exportJWK(privateKey)) as Record<string, unknown>,
+        publicJwk: (await exportJWK(publicKey)) as Record<string, unknown>,
+        createdAt: new Date(),
+      });
     });
-    // Two processes starting at once may both try: the loser re-reads the winner's key.
-    await em.upsert(row).catch(() => undefined);
-    em.clear();
-    rows = await em.find(SigningKey, {}, { orderBy: { createdAt: 'desc' } });
+    rows = await em.fork().find(SigningKey, {}, { orderBy: { createdAt: 'desc' } });
   }
   const publicKeys = new Map<string, CryptoKey>();
   for (const r of rows) publicKeys.set(r.kid, (await importJWK(r.publicJwk as JWK, ALG)) as CryptoKey);
