@@ -53,7 +53,8 @@ async function addMembers(ctx: AppContext, groupId: string, userIds: string[]) {
   const found = await accessibleIds(ctx, resource('User'), userIds, 'change');
   const missing = userIds.filter((id) => !found.has(id));
   if (missing.length) throw notFound(`User ${missing.map((m) => `'${m}'`).join(', ')} was not found.`);
-  await ctx.em().getConnection().execute(
+  // The entity manager's execute runs in the mutation's transaction (its connection's would not).
+  await ctx.em().execute(
     `insert into group_member (group_id, user_id, tenant_id)
        select ?, u, ? from unnest(array[?]::uuid[]) as u on conflict do nothing`,
     [group.id, ctx.tenantId, userIds],
