@@ -53,7 +53,7 @@ afterAll(async () => {
 async function newUser(): Promise<{ id: string; userid: string; password: string }> {
   const userid = `u-${randomUUID().slice(0, 8)}`;
   const password = `pw-${randomUUID()}`;
-  const r = await call(a, 'POST', `${admin.root}/sites/${admin.home}/users`, admin.token, { userid, password, firstName: 'F', lastName: 'L' });
+  const r = await call(a, 'POST', `${admin.root}/sites/${admin.home}/users`, admin.token, { userid, password, firstName: 'F', lastName: 'L', emailaddress: `${userid}@example.test` });
   expect(r.status).toBe(200);
   return { id: r.body.data.id, userid, password };
 }
@@ -80,7 +80,7 @@ test('a promotion through one process counts on the other at once', async () => 
   expect((await call(b, 'POST', `${admin.root}/sites`, token, { name: `s-${u.userid}` })).status).toBe(403);
   const admins = await call(a, 'GET', `${admin.root}/groups?q=name eq 'Administrators'`, admin.token);
   expect((await call(a, 'PUT', `${admin.root}/groups/${admins.body.data[0].id}/users/${u.id}`, admin.token)).status).toBe(201);
-  expect((await call(b, 'POST', `${admin.root}/sites`, token, { name: `s-${u.userid}` })).status).toBe(200);
+  expect((await call(b, 'POST', `${admin.root}/sites`, token, { name: `s-${u.userid}`, description: 'd' })).status).toBe(200);
 });
 
 test('the lock-out counts failures made on both processes', async () => {
