@@ -44,7 +44,7 @@ function optionalBool(v: unknown, label: string): boolean | undefined {
  * A partial update: keys not sent stay as they are. The userid changes only through changeUserId.
  * `oldPassword` proves a caller's own `password` change, as for everyone (administrators too).
  */
-async function updateUser(ctx: AppContext, user: User, input: Input, oldPassword?: unknown) {
+async function updateUser(ctx: AppContext, user: User, input: Input) {
   const text = (key: string, max: number) => {
     const v = optionalString(input, key);
     return v === undefined ? undefined : maxLength(v, max, key);
@@ -65,7 +65,7 @@ async function updateUser(ctx: AppContext, user: User, input: Input, oldPassword
   if (input.mustChangePassword === true) Object.assign(changes, { passwordExpires: new Date(), passwordNeverExpires: false });
   const password = optionalString(input, 'password');
   if (password !== undefined) {
-    await proveOwnPassword(ctx, user, { oldPassword: oldPassword ?? input.oldPassword });
+    await proveOwnPassword(ctx, user, input);
     await setPassword(ctx, user, password);
   }
   const userid = optionalString(input, 'userid')?.trim();
@@ -168,7 +168,7 @@ export const resolvers = {
       const user = await editUser(ctx, id);
       if (input.newPassword !== undefined) await changePassword(ctx, user, input);
       const { newPassword: _n, oldPassword, ...profile } = input;
-      return Object.keys(profile).length ? updateUser(ctx, user, profile, oldPassword) : reread(ctx, USER, user.id);
+      return Object.keys(profile).length ? updateUser(ctx, user, { ...profile, oldPassword }) : reread(ctx, USER, user.id);
     },
     updateSiteUser: async (_: unknown, a: { siteId: string; userId: string; input: Input }, ctx: AppContext) => {
       const user = await editUser(ctx, a.userId);

@@ -557,6 +557,7 @@ describe('PUT /users/{id}', () => {
     expectError(await put({ password: next }), 400, /oldPassword/);
     expectError(await put({ password: next, oldPassword: 'wrong' }), 403, /old password/);
     expectError(await put({ password: next, firstName: 'X' }), 400, /oldPassword/);
+    expectError(await call('PUT', `${own.root}/sites/${own.homeSiteId}/users/${own.adminId}`, { token, body: { password: next } }), 400, /oldPassword/);
     // Nothing changed: the old password still logs in, the new one does not.
     expect(await h.login(own)).toBeTruthy();
     expect((await h.request('GET', `${own.root}/users/me`, { token })).body.data.firstName).toBe('Admin');
