@@ -99,7 +99,7 @@ export const resolvers = {
     deleteGroup: async (_: unknown, { id }: { id: string }, ctx: AppContext) => {
       const group = await editable(ctx, Group, id, 'Group');
       if (isAdminGroup(group)) throw conflict(`The ${ADMIN_GROUP} group cannot be deleted: it grants the administrator role.`);
-      await ctx.em().nativeDelete(GroupMember, { groupId: group.id });
+      // Its memberships go with it (the foreign key cascades), in the same statement.
       await ctx.em().remove(group).flush();
       return true;
     },
