@@ -133,13 +133,13 @@ async function indexConditions(statement: { text: string; values: unknown[] }): 
   }
 }
 
-test('the ORM updates and deletes a user by (tenant_id, id), the primary key, and PostgreSQL probes that key', async () => {
+test('the ORM updates and deletes a user by (tenant_id, id), and a membership by its tenant too: PostgreSQL probes the keys', async () => {
   const u = await createUser(A);
-  const writes = async (fn: () => Promise<unknown>, verb: 'update' | 'delete') => {
+  const writes = async (fn: () => Promise<unknown>, verb: 'update' | 'delete', table = 'app_user') => {
     const all = await captured(fn);
-    const found = all.filter((s) => new RegExp(`^${verb}\\b.*"?app_user"?`, 'i').test(s.text));
+    const found = all.filter((s) => new RegExp(`^${verb}\\b.*"?${table}"?`, 'i').test(s.text));
     expect(found.map((s) => s.text)).toHaveLength(1);
-    expect(found[0].text).toMatch(/where[\s\S]*tenant_id[\s\S]*\bid\b/i);
+    expect(found[0].text).toMatch(/\bwhere\b[\s\S]*\btenant_id\b/i);
     // The ORM sends its values inline or as parameters: either way both key values are there.
     const said = `${found[0].text} ${found[0].values.join(' ')}`;
     expect(said).toContain(A.t.tenantId);
@@ -149,6 +149,11 @@ test('the ORM updates and deletes a user by (tenant_id, id), the primary key, an
   const update = await writes(async () => expect((await A.put(`/users/${u.id}`, { firstName: 'Keyed' })).status).toBe(200), 'update');
   const conds = await indexConditions(update);
   expect(conds.some((c) => /tenant_id/.test(c) && /\bid\b/.test(c))).toBe(true);
+  // A delete by condition (a membership) carries the tenant filter too.
+  const g = (await A.post('/groups', { name: `g-${randomUUID().slice(0, 8)}`, description: 'd' })).body.data.id;
+  expect((await A.put(`/groups/${g}/users/${u.id}`)).status).toBe(201);
+  const leave = await writes(async () => expect((await A.del(`/groups/${g}/users/${u.id}`)).status).toBe(200), 'delete', 'group_member');
+  expect((await indexConditions(leave)).some((c) => /tenant_id/.test(c))).toBe(true);
   const del = await writes(async () => expect((await A.del(`/users/${u.id}`)).status).toBe(200), 'delete');
   expect((await indexConditions(del)).some((c) => /tenant_id/.test(c) && /\bid\b/.test(c))).toBe(true);
 });
