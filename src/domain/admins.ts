@@ -10,11 +10,14 @@ import { conflict } from '../errors.js';
 import { run } from '../read/rows.js';
 import { sql } from '../read/sql.js';
 
-/** The Administrators group's id, its row locked to the end of the mutation's transaction. */
+/**
+ * The Administrators group's id, its row locked to the end of the mutation's transaction. `no key
+ * update` makes these checks wait for each other but not for foreign-key checks (adding a member).
+ */
 async function lockAdminGroup(ctx: AppContext): Promise<string | undefined> {
   const [g] = await run<{ id: string }>(
     ctx.reader,
-    sql`select id from user_group where tenant_id = ${ctx.tenantId} and lower(name) = lower(${ADMIN_GROUP}) for update`,
+    sql`select id from user_group where tenant_id = ${ctx.tenantId} and lower(name) = lower(${ADMIN_GROUP}) for no key update`,
   );
   return g?.id;
 }
