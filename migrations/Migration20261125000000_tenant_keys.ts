@@ -15,7 +15,9 @@ import { Migration } from '@mikro-orm/migrations';
  * - Every foreign key has an index starting (tenant_id, x_id), so cascades and checks probe one.
  * - `api_client_id_ix`: the token endpoint finds a client by its id alone (the legacy clients
  *   send no tenant); a plain, not unique, index, so distribution stays possible.
- * Existing rows are kept: only constraints and indexes change.
+ * Existing rows are kept: only constraints and indexes change. A row that already points across
+ * tenants (none can come from the API, whose writes check the tenant) stops the migration, which
+ * is rolled back whole, with PostgreSQL naming the constraint and the row.
  */
 export class Migration20261125000000_tenant_keys extends Migration {
   override async up(): Promise<void> {
