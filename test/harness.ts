@@ -38,6 +38,13 @@ export interface TestTenant extends CreatedTenant {
 }
 
 export class Harness {
+  /**
+   * This harness's source address (a documentation address, RFC 3849), sent as X-Forwarded-For
+   * unless a request names its own: test files run at once on one database, and the login
+   * throttle's per-address counter must not be shared between harnesses with different limits.
+   */
+  readonly address = `2001:db8:1::${randomUUID().slice(0, 4)}:${randomUUID().slice(0, 4)}`;
+
   constructor(
     readonly orm: MikroORM,
     readonly services: Services,
@@ -47,8 +54,8 @@ export class Harness {
   static async start(overrides: Partial<Config> = {}): Promise<Harness> {
     const url = process.env.QUIRE_TEST_DATABASE_URL;
     if (!url) throw new Error('QUIRE_TEST_DATABASE_URL is not set: run the tests through jest (global setup)');
-    // Every test file's requests come from one address (app.fetch has no socket), all at once:
-    // the shared throttles are tested with their own limits (test/rest/throttle.test.ts).
+    // All of a harness's requests come from its one address (`address`), many at once: the
+    // shared throttles are tested with their own limits (test/rest/throttle.test.ts).
     const shared = { tokenMaxFailuresPerAddress: 1_000_000, tokenMaxFailuresPerClient: 1_000_000 };
     const config = { ...loadConfig({}), databaseUrl: url, logLevel: 'silent' as const, ...shared, ...overrides };
     const orm = await initOrm(url, 4);
@@ -65,6 +72,7 @@ export class Harness {
   async request(method: string, path: string, o: RequestOptions = {}): Promise<Reply> {
     const headers: Record<string, string> = { ...(o.headers ?? {}) };
     if (o.token) headers.authorization = `Bearer ${o.token}`;
+    if (!Object.keys(headers).some((k) => k.toLowerCase() === 'x-forwarded-for')) headers['x-forwarded-for'] = this.address;
     let body: string | Uint8Array | undefined = o.raw;
     if (o.body !== undefined) {
       body = JSON.stringify(o.body);
