@@ -11,6 +11,7 @@ import { mapError } from './graphql-errors.js';
 import { useErrorMapping } from './plugins/use-error-mapping.js';
 import { randomUUID } from 'node:crypto';
 import { useRest } from './plugins/use-rest.js';
+import { useClientAddress } from './plugins/use-client-address.js';
 import { useSessionCheck } from './plugins/use-session-check.js';
 import { useHealth } from './plugins/use-health.js';
 import { useNoNul } from './plugins/use-no-nul.js';
@@ -53,6 +54,7 @@ export function createApp(services: Services): App {
     maskedErrors: { maskError: (error) => mapError(error, randomUUID(), services.log) },
     plugins: [
       useRequestLog(services.log),
+      useClientAddress(services.config.trustedProxies),
       usePublicUrl(services.config.publicUrl),
       useSuppressResponseCodes(),
       // Compiled execution, cached per document (REST documents are fixed; /graphql's are parsed once per text).

@@ -30,7 +30,12 @@ export interface RequestOptions {
   /** A raw body (text or bytes), sent as is. */
   raw?: string | Uint8Array;
   headers?: Record<string, string>;
+  /** The socket's remote address the request comes from (default TEST_ADDRESS). */
+  from?: string;
 }
+
+/** Where test requests come from unless they say otherwise: app.fetch has no socket of its own. */
+export const TEST_ADDRESS = '192.0.2.10';
 
 export interface TestTenant extends CreatedTenant {
   password: string;
@@ -47,7 +52,7 @@ export class Harness {
   static async start(overrides: Partial<Config> = {}): Promise<Harness> {
     const url = process.env.QUIRE_TEST_DATABASE_URL;
     if (!url) throw new Error('QUIRE_TEST_DATABASE_URL is not set: run the tests through jest (global setup)');
-    // Every test file's requests come from one address (app.fetch has no socket), all at once:
+    // Every test file's requests come from one address (TEST_ADDRESS), all at once:
     // the shared throttles are tested with their own limits (test/rest/throttle.test.ts).
     const shared = { tokenMaxFailuresPerAddress: 1_000_000, tokenMaxFailuresPerClient: 1_000_000 };
     const config = { ...loadConfig({}), databaseUrl: url, logLevel: 'silent' as const, ...shared, ...overrides };
@@ -70,7 +75,9 @@ export class Harness {
       body = JSON.stringify(o.body);
       headers['content-type'] ??= 'application/json';
     }
-    const res = await this.app.fetch(new Request(`${BASE}${path}`, { method, headers, body: body as BodyInit | undefined }));
+    // The server context Node's HTTP server gives Yoga: the socket is where the caller's address comes from.
+    const serverContext = { req: { socket: { remoteAddress: o.from ?? TEST_ADDRESS } } };
+    const res = await this.app.fetch(new Request(`${BASE}${path}`, { method, headers, body: body as BodyInit | undefined }), serverContext);
     const text = await res.text();
     let parsed: unknown;
     try {
