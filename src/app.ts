@@ -12,6 +12,8 @@ import { useErrorMapping } from './plugins/use-error-mapping.js';
 import { randomUUID } from 'node:crypto';
 import { useRest } from './plugins/use-rest.js';
 import { useClientAddress } from './plugins/use-client-address.js';
+import { useVaryOrigin } from './plugins/use-vary-origin.js';
+import { corsFor } from './rest/cors.js';
 import { useSessionCheck } from './plugins/use-session-check.js';
 import { useHealth } from './plugins/use-health.js';
 import { useNoNul } from './plugins/use-no-nul.js';
@@ -37,6 +39,7 @@ export function createApp(services: Services): App {
     graphiql: { title: 'quire GraphQL' },
     renderGraphiQL,
     landingPage: false,
+    cors: corsFor(services.config.corsOrigins),
     logging: false,
     // Enforced by useBodyLimit with the configured limit, without a stream per request.
     maxRequestBodySize: false,
@@ -55,6 +58,7 @@ export function createApp(services: Services): App {
     plugins: [
       useRequestLog(services.log),
       useClientAddress(services.config.trustedProxies),
+      useVaryOrigin(services.config.corsOrigins),
       usePublicUrl(services.config.publicUrl),
       useSuppressResponseCodes(),
       // Compiled execution, cached per document (REST documents are fixed; /graphql's are parsed once per text).
