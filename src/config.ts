@@ -135,7 +135,7 @@ export function loadConfig(env: Env = process.env): Config {
     trustedProxies: addresses(env, 'TRUSTED_PROXIES'),
     corsOrigins: origins(env, 'CORS_ORIGINS'),
     keyEncryptionKey: key32(env, 'KEY_ENCRYPTION_KEY'),
-    purgeIntervalSeconds: int(env, 'PURGE_INTERVAL_SECONDS', 3600, 10, 86400),
+    purgeIntervalSeconds: int(env, 'PURGE_INTERVAL_SECONDS', 3600, 1, 86400),
   };
 }
 

@@ -6,6 +6,7 @@ import { openDatabase } from './db/database.js';
 import { ensureDemoTenant } from './first-run.js';
 import { createLogger } from './log.js';
 import { createServices } from './services.js';
+import { startPurgeJob } from './auth/purge.js';
 
 async function main() {
   let config;
@@ -23,12 +24,14 @@ async function main() {
   const db = await openDatabase(config, log);
   const services = await createServices(config, db, log);
   const app = createApp(services);
+  const purge = startPurgeJob(services);
   const server = http.createServer(app.handle);
   server.keepAliveTimeout = 65_000;
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
+    purge.stop();
     log.info({ signal }, 'shutting down: no new connections, finishing requests in flight');
     const force = setTimeout(() => {
       log.warn('grace period over: closing remaining connections');
