@@ -12,6 +12,7 @@ import { useErrorMapping } from './plugins/use-error-mapping.js';
 import { randomUUID } from 'node:crypto';
 import { useRest } from './plugins/use-rest.js';
 import { useClientAddress } from './plugins/use-client-address.js';
+import { useReadBudget } from './plugins/use-read-budget.js';
 import { useVaryOrigin } from './plugins/use-vary-origin.js';
 import { corsFor } from './rest/cors.js';
 import { useSessionCheck } from './plugins/use-session-check.js';
@@ -75,6 +76,7 @@ export function createApp(services: Services): App {
         maxTokens: { n: 2000 },
         blockFieldSuggestion: { enabled: false },
       }) as Plugin,
+      useReadBudget(services.config),
       useRest(services, schema, dataTypes),
     ],
   });

@@ -35,6 +35,8 @@ export interface Config {
   corsOrigins: string[];
   /** Encrypts the JWT signing keys at rest; unset, a key file under dataDir is used (src/auth/kek.ts). */
   keyEncryptionKey: Buffer | undefined;
+  /** The most rows one /graphql operation may ask for, counting every paged list at its limit (src/plugins/use-read-budget.ts). */
+  maxQueryRows: number;
   /** How often the server purges expired tokens, stale throttles and retired signing keys. */
   purgeIntervalSeconds: number;
 }
@@ -135,6 +137,7 @@ export function loadConfig(env: Env = process.env): Config {
     trustedProxies: addresses(env, 'TRUSTED_PROXIES'),
     corsOrigins: origins(env, 'CORS_ORIGINS'),
     keyEncryptionKey: key32(env, 'KEY_ENCRYPTION_KEY'),
+    maxQueryRows: int(env, 'MAX_QUERY_ROWS', 50_000, 1, 10_000_000),
     purgeIntervalSeconds: int(env, 'PURGE_INTERVAL_SECONDS', 3600, 1, 86400),
   };
 }
