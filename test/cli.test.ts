@@ -2,7 +2,7 @@
  * The `quire` CLI takes passwords from standard input (not only the command line), and manages
  * signing keys and the purge.
  */
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { Harness, type TestTenant } from './harness.js';
@@ -48,6 +48,31 @@ describe('passwords', () => {
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
     });
     expect(login.status).toBe(200);
+  }, 60_000);
+
+  test('at a terminal without --password or --password-stdin, it asks, and echoes nothing', async () => {
+    const password = `typed-${randomUUID()}`;
+    const userid = `u${randomUUID().slice(0, 8)}`;
+    const command = [process.execPath, path.join(ROOT, 'bin', 'quire.js'), 'user', 'create', '--customer', t.customerAlias, '--database', t.databaseAlias, '--userid', userid, '--json'];
+    // util-linux `script` runs the command on a pseudo-terminal, as a person at a terminal would.
+    const child = spawn('script', ['-qec', command.map((a) => `'${a}'`).join(' '), '/dev/null'], { env });
+    let out = '';
+    child.stdout.on('data', (d) => (out += String(d)));
+    child.stderr.on('data', (d) => (out += String(d)));
+    await new Promise<void>((resolve) => {
+      const asked = () => {
+        if (!out.includes(`Password for ${userid}: `)) return;
+        child.stdout.off('data', asked);
+        child.stdin.write(`${password}\r`);
+        resolve();
+      };
+      child.stdout.on('data', asked);
+    });
+    const code = await new Promise((resolve) => child.on('close', resolve));
+    expect(code).toBe(0);
+    expect(out).toContain(`"userid":"${userid}"`);
+    expect(out).not.toContain(password);
+    await expect(h.login(t, userid, password)).resolves.toEqual(expect.any(String));
   }, 60_000);
 
   test('no password, empty standard input, or two sources are usage errors (exit 2), not a hang', async () => {

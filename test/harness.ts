@@ -2,7 +2,7 @@
  * A real app on the shared test database: requests go through app.fetch (the same Yoga
  * pipeline the HTTP server runs). Each test file makes its own tenants, so files never collide.
  */
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import pg from 'pg';
 import { createApp, type App } from '../src/app.js';
@@ -30,12 +30,15 @@ export interface RequestOptions {
   /** A raw body (text or bytes), sent as is. */
   raw?: string | Uint8Array;
   headers?: Record<string, string>;
-  /** The socket's remote address the request comes from (default TEST_ADDRESS). */
+  /** The socket's remote address the request comes from (default: the harness's own, `h.address`). */
   from?: string;
 }
 
-/** Where test requests come from unless they say otherwise: app.fetch has no socket of its own. */
-export const TEST_ADDRESS = '192.0.2.10';
+/**
+ * Test requests come from an address of this documentation range (RFC 3849), one per harness so
+ * that test files never share an address's login throttle; tests behind a proxy trust the range.
+ */
+export const TEST_ADDRESSES = '2001:db8:7e57::/48';
 
 export interface TestTenant extends CreatedTenant {
   password: string;
@@ -43,6 +46,9 @@ export interface TestTenant extends CreatedTenant {
 }
 
 export class Harness {
+  /** Where this harness's requests come from unless they say otherwise (app.fetch has no socket of its own). */
+  readonly address = `2001:db8:7e57::${randomBytes(2).toString('hex')}:${randomBytes(2).toString('hex')}`;
+
   constructor(
     readonly orm: MikroORM,
     readonly services: Services,
@@ -52,7 +58,7 @@ export class Harness {
   static async start(overrides: Partial<Config> = {}): Promise<Harness> {
     const url = process.env.QUIRE_TEST_DATABASE_URL;
     if (!url) throw new Error('QUIRE_TEST_DATABASE_URL is not set: run the tests through jest (global setup)');
-    // Every test file's requests come from one address (TEST_ADDRESS), all at once:
+    // Every test file's requests come from one address (its harness's), all at once:
     // the shared throttles are tested with their own limits (test/rest/throttle.test.ts).
     const shared = { tokenMaxFailuresPerAddress: 1_000_000, tokenMaxFailuresPerClient: 1_000_000 };
     const config = { ...loadConfig({}), databaseUrl: url, logLevel: 'silent' as const, ...shared, ...overrides };
@@ -76,7 +82,7 @@ export class Harness {
       headers['content-type'] ??= 'application/json';
     }
     // The server context Node's HTTP server gives Yoga: the socket is where the caller's address comes from.
-    const serverContext = { req: { socket: { remoteAddress: o.from ?? TEST_ADDRESS } } };
+    const serverContext = { req: { socket: { remoteAddress: o.from ?? this.address } } };
     const res = await this.app.fetch(new Request(`${BASE}${path}`, { method, headers, body: body as BodyInit | undefined }), serverContext);
     const text = await res.text();
     let parsed: unknown;

@@ -4,13 +4,13 @@
  * out), and every source address and API client has its own failure budget.
  */
 import { randomBytes } from 'node:crypto';
-import { Harness, TEST_ADDRESS, type Reply, type TestTenant } from '../harness.js';
+import { Harness, TEST_ADDRESSES, type Reply, type TestTenant } from '../harness.js';
 import { adminApi, createUser } from './support.js';
 
 const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
 
 /** Requests arrive through a trusted proxy, which names each test's own source address in X-Forwarded-For. */
-const BEHIND_PROXY = { trustedProxies: [TEST_ADDRESS] };
+const BEHIND_PROXY = { trustedProxies: [TEST_ADDRESSES] };
 
 /** A documentation address (RFC 3849) per call, so tests never share a counter. */
 const newAddress = () => `2001:db8::${randomBytes(2).toString('hex')}:${randomBytes(2).toString('hex')}`;

@@ -4,7 +4,7 @@
  * userid changes, deletion, the site-scoped user routes, and who may do what.
  */
 import { randomUUID } from 'node:crypto';
-import { Harness, TEST_ADDRESS, type Reply, type TestTenant } from '../harness.js';
+import { Harness, TEST_ADDRESSES, type Reply, type TestTenant } from '../harness.js';
 import { expectError } from './support.js';
 
 const ZERO = '00000000-0000-0000-0000-000000000000';
@@ -17,7 +17,7 @@ let admin: string;
 const secrets = new Set<string>();
 
 beforeAll(async () => {
-  h = await Harness.start({ trustedProxies: [TEST_ADDRESS, '10.0.0.0/8'] });
+  h = await Harness.start({ trustedProxies: [TEST_ADDRESSES, '10.0.0.0/8'] });
   t = await h.tenant();
   secrets.add(t.password);
   admin = await h.login(t);
