@@ -36,13 +36,15 @@ interface Row {
   retired_at: Date | string | null;
 }
 
-const sqlOf = (em: EntityManager) => em.getConnection();
+/** A statement on `em`'s connection, inside its transaction when it has one. */
+const exec = <T = unknown>(em: EntityManager, query: string, params: unknown[] = []): Promise<T> =>
+  em.getConnection().execute(query, params as never[], 'all', em.getTransactionContext()) as Promise<T>;
 
 /** Seals the private keys of rows written before keys were sealed (once, at the first start after the migration). */
 async function sealPlaintextKeys(em: EntityManager, kek: Buffer): Promise<void> {
-  const plain = await sqlOf(em).execute<{ kid: string; private_jwk: JWK }[]>('select kid, private_jwk from signing_key where private_jwk is not null');
+  const plain = await exec<{ kid: string; private_jwk: JWK }[]>(em, 'select kid, private_jwk from signing_key where private_jwk is not null');
   for (const r of plain) {
-    await sqlOf(em).execute('update signing_key set private_key_sealed = ?, private_jwk = null where kid = ? and private_jwk is not null', [
+    await exec(em, 'update signing_key set private_key_sealed = ?, private_jwk = null where kid = ? and private_jwk is not null', [
       seal(kek, JSON.stringify(r.private_jwk), r.kid),
       r.kid,
     ]);
@@ -53,7 +55,7 @@ async function sealPlaintextKeys(em: EntityManager, kek: Buffer): Promise<void> 
 export async function createKey(em: EntityManager, kek: Buffer): Promise<string> {
   const { privateKey, publicKey } = await generateKeyPair(ALG, { crv: 'Ed25519', extractable: true });
   const kid = newId();
-  await sqlOf(em).execute('insert into signing_key (kid, alg, private_key_sealed, public_jwk) values (?, ?, ?, ?)', [
+  await exec(em, 'insert into signing_key (kid, alg, private_key_sealed, public_jwk) values (?, ?, ?, ?)', [
     kid,
     ALG,
     seal(kek, JSON.stringify(await exportJWK(privateKey)), kid),
@@ -66,29 +68,33 @@ export async function createKey(em: EntityManager, kek: Buffer): Promise<string>
 export async function rotateKey(em: EntityManager, kek: Buffer): Promise<string> {
   return em.transactional(async (tx) => {
     const kid = await createKey(tx, kek);
-    await sqlOf(tx).execute('update signing_key set retired_at = now() where retired_at is null and kid <> ?', [kid]);
+    await exec(tx, 'update signing_key set retired_at = now() where retired_at is null and kid <> ?', [kid]);
     return kid;
   });
 }
 
 export async function listKeys(em: EntityManager): Promise<KeyInfo[]> {
-  const rows = await sqlOf(em).execute<Row[]>('select kid, alg, created_at, retired_at from signing_key order by created_at desc, kid desc');
+  const rows = await exec<Row[]>(em, 'select kid, alg, created_at, retired_at from signing_key order by created_at desc, kid desc');
   return rows.map((r) => ({ kid: r.kid, alg: r.alg, createdAt: new Date(r.created_at), retiredAt: r.retired_at === null ? null : new Date(r.retired_at) }));
 }
 
 /** Drops keys retired more than `seconds` ago; returns how many. */
 export async function dropRetiredKeys(em: EntityManager, seconds: number): Promise<number> {
-  const gone = await sqlOf(em).execute<{ kid: string }[]>('delete from signing_key where retired_at < now() - make_interval(secs => ?) returning kid', [seconds]);
+  const gone = await exec<{ kid: string }[]>(em, 'delete from signing_key where retired_at < now() - make_interval(secs => ?) returning kid', [seconds]);
   return gone.length;
 }
 
 async function readRing(em: EntityManager, kek: Buffer): Promise<Pick<KeyRing, 'current' | 'publicKeys'>> {
   await sealPlaintextKeys(em, kek);
-  const select = () => sqlOf(em).execute<Row[]>('select * from signing_key order by created_at desc, kid desc');
+  const select = () => exec<Row[]>(em, 'select * from signing_key order by created_at desc, kid desc');
   let rows = await select();
   if (!rows.some((r) => r.retired_at === null)) {
-    // Two processes starting at once may both add one: both then sign with the newest.
-    await createKey(em, kek);
+    // Processes starting together on a new database take turns, so exactly one key is made.
+    await em.fork().transactional(async (tx) => {
+      await exec(tx, `select pg_advisory_xact_lock(hashtext('quire:signing-key'))`);
+      const [{ n }] = await exec<{ n: string }[]>(tx, 'select count(*) as n from signing_key where retired_at is null');
+      if (Number(n) === 0) await createKey(tx, kek);
+    });
     rows = await select();
   }
   const publicKeys = new Map<string, CryptoKey>();
