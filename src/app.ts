@@ -17,6 +17,10 @@ import { useVaryOrigin } from './plugins/use-vary-origin.js';
 import { corsFor } from './rest/cors.js';
 import { useSessionCheck } from './plugins/use-session-check.js';
 import { useHealth } from './plugins/use-health.js';
+import { useMetrics } from './plugins/use-metrics.js';
+import { useRetryAfter } from './plugins/use-retry-after.js';
+import { useConnectionClose } from './plugins/use-connection-close.js';
+import { useGraphQLTransport } from './plugins/use-graphql-transport.js';
 import { useNoNul } from './plugins/use-no-nul.js';
 import { useBodyLimit } from './plugins/use-body-limit.js';
 import { useRequestLog } from './plugins/use-request-log.js';
@@ -36,8 +40,9 @@ export function createApp(services: Services): App {
   const schema = buildSchema();
   const yoga = createYoga({
     schema,
-    graphqlEndpoint: '/graphql',
-    graphiql: { title: 'quire GraphQL' },
+    // Any case, trailing slash optional, as REST paths match (isGraphQLPath); GraphiQL calls the plain one.
+    graphqlEndpoint: '/([Gg][Rr][Aa][Pp][Hh][Qq][Ll]){/}?',
+    graphiql: { title: 'quire GraphQL', endpoint: '/graphql' },
     renderGraphiQL,
     landingPage: false,
     cors: corsFor(services.config.corsOrigins),
@@ -57,9 +62,12 @@ export function createApp(services: Services): App {
     // Execution errors are mapped with their request id (useErrorMapping); this catches the rest.
     maskedErrors: { maskError: (error) => mapError(error, randomUUID(), services.log) },
     plugins: [
+      useMetrics(services),
       useRequestLog(services.log),
       useClientAddress(services.config.trustedProxies),
       useVaryOrigin(services.config.corsOrigins),
+      useRetryAfter(),
+      useConnectionClose(),
       usePublicUrl(services.config.publicUrl),
       useSuppressResponseCodes(),
       // Compiled execution, cached per document (REST documents are fixed; /graphql's are parsed once per text).
@@ -69,6 +77,7 @@ export function createApp(services: Services): App {
       useHealth(services),
       useNoNul(services.log),
       useBodyLimit(services.config.maxBodyBytes, services.log),
+      useGraphQLTransport(services.log),
       EnvelopArmorPlugin({
         maxDepth: { n: 8 },
         maxAliases: { n: 15 },

@@ -29,6 +29,14 @@ export interface Config {
   tokenMaxFailuresPerClient: number;
   shutdownGraceMs: number;
   dbPoolSize: number;
+  /** Opening a database connection, waiting for a pooled one, and one statement: each bounded, so a frozen database cannot hang a request. */
+  dbConnectTimeoutMs: number;
+  dbAcquireTimeoutMs: number;
+  dbStatementTimeoutMs: number;
+  /** Node's limit on a request's head (request line and headers): a longer `q` in the URL gets a 431 envelope. */
+  maxHeaderBytes: number;
+  /** When set, GET /metrics asks for `Authorization: Bearer <this>`; unset, it is open. */
+  metricsToken: string | undefined;
   /** Proxies whose X-Forwarded-For is believed (IPs or CIDRs); anyone else's is ignored. */
   trustedProxies: string[];
   /** Origins allowed cross-origin access (CORS); empty: none. */
@@ -134,6 +142,11 @@ export function loadConfig(env: Env = process.env): Config {
     tokenMaxFailuresPerClient: int(env, 'TOKEN_MAX_FAILURES_PER_CLIENT', 1000, 1, 1_000_000),
     shutdownGraceMs: int(env, 'SHUTDOWN_GRACE_MS', 10000, 0, 600000),
     dbPoolSize: int(env, 'DB_POOL_SIZE', 10, 1, 200),
+    dbConnectTimeoutMs: int(env, 'DB_CONNECT_TIMEOUT_MS', 5000, 100, 600000),
+    dbAcquireTimeoutMs: int(env, 'DB_ACQUIRE_TIMEOUT_MS', 5000, 100, 600000),
+    dbStatementTimeoutMs: int(env, 'DB_STATEMENT_TIMEOUT_MS', 15000, 100, 3600000),
+    maxHeaderBytes: int(env, 'MAX_HEADER_BYTES', 65536, 16384, 1048576),
+    metricsToken: env.METRICS_TOKEN || undefined,
     trustedProxies: addresses(env, 'TRUSTED_PROXIES'),
     corsOrigins: origins(env, 'CORS_ORIGINS'),
     keyEncryptionKey: key32(env, 'KEY_ENCRYPTION_KEY'),

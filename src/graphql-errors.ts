@@ -6,6 +6,7 @@ import { GraphQLError } from 'graphql';
 import { AppError, statusOf, type ErrorCode } from './errors.js';
 import type { EnvelopeError } from './rest/envelope.js';
 import type { Logger } from './log.js';
+import { unavailableFrom } from './db/unavailable.js';
 
 export function appToGraphQL(err: AppError, original?: GraphQLError): GraphQLError {
   return new GraphQLError(err.message, {
@@ -40,6 +41,11 @@ export function mapError(error: unknown, requestId: string, log: Logger): GraphQ
   if (ge instanceof GraphQLError && ge.extensions?.code === 'INTERNAL_SERVER_ERROR') return ge;
   // Errors without a path come from parsing, validation or variable coercion: the request was
   // bad and the message says how. An error with a path and no AppError behind it is our fault.
+  const away = unavailableFrom(error);
+  if (away) {
+    log.warn({ requestId }, 'database unavailable');
+    return appToGraphQL(away, ge instanceof GraphQLError ? ge : undefined);
+  }
   if (ge instanceof GraphQLError && !ge.path) return ge;
   log.error({ err: ge?.originalError ?? error, requestId }, 'unexpected error');
   return unexpected(requestId);

@@ -1,8 +1,10 @@
 /** Process entry point: config, database (embedded or DATABASE_URL), migrations, HTTP, shutdown. */
 import http from 'node:http';
 import { createApp } from './app.js';
+import { answerClientError } from './client-error.js';
 import { ConfigError, loadConfig } from './config.js';
 import { openDatabase } from './db/database.js';
+import { startDraining } from './draining.js';
 import { ensureDemoTenant } from './first-run.js';
 import { createLogger } from './log.js';
 import { createServices } from './services.js';
@@ -25,20 +27,25 @@ async function main() {
   const services = await createServices(config, db, log);
   const app = createApp(services);
   const purge = startPurgeJob(services);
-  const server = http.createServer(app.handle);
+  // maxHeaderSize bounds the request line too: a long `q` in the URL works up to MAX_HEADER_BYTES.
+  const server = http.createServer({ maxHeaderSize: config.maxHeaderBytes }, app.handle);
   server.keepAliveTimeout = 65_000;
+  server.on('clientError', answerClientError);
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
+    startDraining();
     purge.stop();
     log.info({ signal }, 'shutting down: no new connections, finishing requests in flight');
+    // The grace period bounds the whole shutdown, closing the database included, whatever it does.
     const force = setTimeout(() => {
-      log.warn('grace period over: closing remaining connections');
+      log.warn('grace period over: closing remaining connections and exiting');
       server.closeAllConnections();
+      process.exit(1);
     }, config.shutdownGraceMs);
     force.unref();
-    // Keep-alive connections become idle as their last response goes out: close them as they do.
+    // Keep-alive connections become idle as their last response (with `Connection: close`) goes out: close them as they do.
     const sweep = setInterval(() => server.closeIdleConnections(), 50);
     await new Promise<void>((resolve) => {
       server.close(() => resolve());

@@ -33,7 +33,9 @@ async function login(s: Started, username: string, password: string) {
 
 beforeAll(async () => {
   const env = { DATABASE_URL: process.env.QUIRE_TEST_DATABASE_URL!, LOG_LEVEL: 'info', LOGIN_MAX_FAILURES: '4' };
-  [a, b] = await Promise.all([startServer(env), startServer(env)]);
+  const started = await Promise.allSettled([startServer(env), startServer(env)]);
+  [a, b] = started.map((s) => (s.status === 'fulfilled' ? s.value : undefined!));
+  for (const s of started) if (s.status === 'rejected') throw s.reason; // afterAll stops the one that started
   const { createTenant } = await import('../src/domain/tenants.js');
   const { initOrm } = await import('../src/db/orm.js');
   const orm = await initOrm(process.env.QUIRE_TEST_DATABASE_URL!, 1);
@@ -53,8 +55,8 @@ afterAll(async () => {
 async function newUser(): Promise<{ id: string; userid: string; password: string }> {
   const userid = `u-${randomUUID().slice(0, 8)}`;
   const password = `pw-${randomUUID()}`;
-  const r = await call(a, 'POST', `${admin.root}/sites/${admin.home}/users`, admin.token, { userid, password, firstName: 'F', lastName: 'L' });
-  expect(r.status).toBe(200);
+  const r = await call(a, 'POST', `${admin.root}/sites/${admin.home}/users`, admin.token, { userid, password, firstName: 'F', lastName: 'L', emailaddress: `${userid}@example.test` });
+  expect({ status: r.status, errors: r.body.meta?.errors }).toEqual({ status: 200, errors: undefined });
   return { id: r.body.data.id, userid, password };
 }
 
@@ -77,10 +79,10 @@ test('a user disabled through one process is refused by the other on the next re
 test('a promotion through one process counts on the other at once', async () => {
   const u = await newUser();
   const token = (await login(b, u.userid, u.password)).body.access_token;
-  expect((await call(b, 'POST', `${admin.root}/sites`, token, { name: `s-${u.userid}` })).status).toBe(403);
+  expect((await call(b, 'POST', `${admin.root}/sites`, token, { name: `s-${u.userid}`, description: 'made on b' })).status).toBe(403);
   const admins = await call(a, 'GET', `${admin.root}/groups?q=name eq 'Administrators'`, admin.token);
   expect((await call(a, 'PUT', `${admin.root}/groups/${admins.body.data[0].id}/users/${u.id}`, admin.token)).status).toBe(201);
-  expect((await call(b, 'POST', `${admin.root}/sites`, token, { name: `s-${u.userid}` })).status).toBe(200);
+  expect((await call(b, 'POST', `${admin.root}/sites`, token, { name: `s-${u.userid}`, description: 'made on b' })).status).toBe(200);
 });
 
 test('the lock-out counts failures made on both processes', async () => {

@@ -17,8 +17,15 @@ export interface Database {
 export async function openDatabase(config: Config, log: Logger): Promise<Database> {
   const embedded = config.databaseUrl ? undefined : await startEmbedded(config.dataDir);
   const url = config.databaseUrl ?? embedded!.url;
-  const orm = await initOrm(url, config.dbPoolSize);
-  await migrate(orm);
+  // Migrations run on a connection of their own, free of the statement timeout: a long one must finish.
+  const migrating = await initOrm(url, 1);
+  try {
+    await migrate(migrating);
+  } finally {
+    await migrating.close(true);
+  }
+  const timeouts = { connectMs: config.dbConnectTimeoutMs, acquireMs: config.dbAcquireTimeoutMs, statementMs: config.dbStatementTimeoutMs };
+  const orm = await initOrm(url, config.dbPoolSize, timeouts);
   const reads = createReadPool(orm, log);
   return {
     orm,

@@ -9,6 +9,7 @@ import { EntitySchema } from '@mikro-orm/core';
 import { MikroORM, type Options } from '@mikro-orm/postgresql';
 import { Migrator, type Migration } from '@mikro-orm/migrations';
 import { modulesIn } from '../discover.js';
+import { connectionTimeouts, type DbTimeouts } from './timeouts.js';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 
@@ -23,7 +24,8 @@ const migrationsList = [...(await modulesIn(path.join(HERE, '..', '..', 'migrati
   return { name, class: cls as new (...args: any[]) => Migration } // eslint-disable-line @typescript-eslint/no-explicit-any;
 });
 
-export function ormOptions(clientUrl: string, poolSize = 10): Options {
+/** Without `timeouts` (the CLI, migrations) a statement may run as long as it needs. */
+export function ormOptions(clientUrl: string, poolSize = 10, timeouts?: DbTimeouts): Options {
   return {
     clientUrl,
     entities,
@@ -34,11 +36,13 @@ export function ormOptions(clientUrl: string, poolSize = 10): Options {
     forceUtcTimezone: true,
     allowGlobalContext: false,
     debug: false,
+    // knex's acquireConnectionTimeout bounds the wait for a pooled connection, connecting included.
+    ...(timeouts ? { driverOptions: { connection: connectionTimeouts(timeouts), acquireConnectionTimeout: timeouts.acquireMs } } : {}),
   };
 }
 
-export async function initOrm(clientUrl: string, poolSize?: number): Promise<MikroORM> {
-  return MikroORM.init(ormOptions(clientUrl, poolSize));
+export async function initOrm(clientUrl: string, poolSize?: number, timeouts?: DbTimeouts): Promise<MikroORM> {
+  return MikroORM.init(ormOptions(clientUrl, poolSize, timeouts));
 }
 
 /** Applies pending migrations in one transaction; a no-op when the schema is current. */

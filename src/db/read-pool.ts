@@ -13,7 +13,17 @@ export type ReadPool = pg.Pool;
 export function createReadPool(orm: MikroORM, log: Logger): ReadPool {
   // The ORM is configured by URL (src/db/orm.ts), so the password is a string, never a callback.
   const settings = orm.em.getConnection().getConnectionOptions() as pg.PoolConfig;
-  const pool = new pg.Pool({ ...settings, max: orm.config.get('pool')?.max });
+  // The timeouts (src/db/timeouts.ts); pg's connectionTimeoutMillis bounds connecting and waiting for a slot.
+  const { connection: timeouts, acquireConnectionTimeout } = (orm.config.get('driverOptions') ?? {}) as {
+    connection?: pg.PoolConfig;
+    acquireConnectionTimeout?: number;
+  };
+  const pool = new pg.Pool({
+    ...settings,
+    ...timeouts,
+    ...(acquireConnectionTimeout ? { connectionTimeoutMillis: acquireConnectionTimeout } : {}),
+    max: orm.config.get('pool')?.max,
+  });
   pool.on('error', (err) => log.warn({ err }, 'idle read connection lost'));
   return pool;
 }

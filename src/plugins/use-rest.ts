@@ -15,6 +15,7 @@ import { handleDocs } from '../rest/docs.js';
 import { buildOpenApi } from '../rest/openapi.js';
 import { RouteMatcher, segmentsOf } from '../rest/match.js';
 import { isSofaRoute, routes } from '../rest/routes.js';
+import { setRouteLabel } from '../rest/route-label.js';
 import { createRouteRunner } from '../rest/run-route.js';
 import { handleToken } from '../rest/token.js';
 import { errorAnswer, isGraphQLPath } from './error-answer.js';
@@ -25,10 +26,10 @@ export function useRest(services: Services, schema: GraphQLSchema, dataTypes: Da
   const runner = createRouteRunner(services, schema, dataTypes);
   const openApi = JSON.stringify(buildOpenApi(runner.sofaDocument, services.config.publicUrl));
 
-  async function handle(request: Request, url: URL): Promise<Response> {
+  async function handle(request: Request, url: URL, method: string): Promise<Response> {
     const segments = segmentsOf(url.pathname);
     if (!segments) throw badRequest('The request path is not valid percent-encoding.');
-    const result = matcher.match(request.method, segments, url.searchParams);
+    const result = matcher.match(method, segments, url.searchParams);
     if ('status' in result) {
       if (result.status === 405) {
         const allow = result.allowed.join(', ');
@@ -39,6 +40,7 @@ export function useRest(services: Services, schema: GraphQLSchema, dataTypes: Da
       return errorEnvelope(request, 404, [{ code: 'NOT_FOUND', message, developerMessage: message }]);
     }
     const { route } = result.match;
+    setRouteLabel(request, route);
     if (isSofaRoute(route)) return runner.run(request, url, route, result.match);
     switch (route.handler) {
       case 'token':
@@ -54,7 +56,14 @@ export function useRest(services: Services, schema: GraphQLSchema, dataTypes: Da
     // Not async: /graphql requests pass on synchronously.
     onRequest({ request, url, endResponse }) {
       if (isGraphQLPath(url)) return;
-      return handle(request, url).then(endResponse, (e) => endResponse(errorAnswer(request, url, e, services.log)));
+      // HEAD is answered as GET, with the same status and headers and no body (RFC 9110 9.3.2).
+      const head = request.method === 'HEAD';
+      return handle(request, url, head ? 'GET' : request.method)
+        .then(
+          (r) => (head ? new Response(null, { status: r.status, headers: r.headers }) : r),
+          (e) => errorAnswer(request, url, e, services.log),
+        )
+        .then(endResponse);
     },
   };
 }

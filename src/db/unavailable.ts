@@ -1,0 +1,51 @@
+/**
+ * Recognises "the database is away" among errors, wherever a driver or the ORM wrapped it:
+ * refused or dropped connections, a server shutting down or starting, our own connect, acquire
+ * and statement timeouts (src/db/timeouts.ts). Those are answered 503 UNAVAILABLE, not 500.
+ */
+import { AppError } from '../errors.js';
+
+/** Seconds a client is asked to wait (`Retry-After`) before trying again. */
+export const RETRY_AFTER_SECONDS = 5;
+
+const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN']);
+// SQLSTATE: query_canceled (statement_timeout), admin/crash shutdown, cannot connect now, too many connections.
+const SQL_STATES = new Set(['57014', '57P01', '57P02', '57P03', '53300']);
+const MESSAGES = [
+  /^Connection terminated/,
+  /^Query read timeout/,
+  /timeout exceeded when trying to connect/,
+  /Timeout acquiring a connection/,
+  /Client has encountered a connection error/,
+  /Client was closed and is not queryable/,
+];
+
+function isAway(e: Record<string, unknown>): boolean {
+  const code = typeof e.code === 'string' ? e.code : undefined;
+  if (code && (NETWORK_CODES.has(code) || SQL_STATES.has(code) || code.startsWith('08'))) return true;
+  if (typeof e.sqlState === 'string' && (SQL_STATES.has(e.sqlState) || e.sqlState.startsWith('08'))) return true;
+  if (e.name === 'KnexTimeoutError' || e.name === 'ConnectionException') return true;
+  return typeof e.message === 'string' && MESSAGES.some((m) => m.test(e.message as string));
+}
+
+/** The 503 for `error` when the database is away, looking through wrappers (cause, originalError, errors). */
+export function unavailableFrom(error: unknown): AppError | undefined {
+  const seen = new Set<unknown>();
+  const queue = [error];
+  while (queue.length && seen.size < 20) {
+    const e = queue.shift();
+    if (!e || typeof e !== 'object' || seen.has(e)) continue;
+    seen.add(e);
+    const r = e as Record<string, unknown>;
+    if (isAway(r)) return unavailable();
+    queue.push(r.cause, r.originalError, r.previous, ...(Array.isArray(r.errors) ? r.errors : []));
+  }
+  return undefined;
+}
+
+export const unavailable = () =>
+  new AppError(
+    'UNAVAILABLE',
+    `The database is not available right now. Try again in ${RETRY_AFTER_SECONDS} seconds.`,
+    'The database refused the connection or did not answer in time. A write that timed out may or may not have been applied: read it back before repeating it.',
+  );

@@ -1,0 +1,62 @@
+/**
+ * The Prometheus registry of one app: requests by route row and status, their latency, both
+ * database pools' connections, and prom-client's process metrics. One registry per app (not
+ * prom-client's global one), so that apps built side by side in one process do not collide.
+ */
+import client from 'prom-client';
+import type pg from 'pg';
+import type { MikroORM } from '@mikro-orm/postgresql';
+
+export interface Metrics {
+  registry: client.Registry;
+  observe(method: string, route: string, status: number, seconds: number): void;
+}
+
+interface TarnPool {
+  numUsed(): number;
+  numFree(): number;
+  numPendingAcquires(): number;
+}
+
+export function createMetrics(orm: MikroORM, reads: pg.Pool): Metrics {
+  const registry = new client.Registry();
+  client.collectDefaultMetrics({ register: registry });
+  const requests = new client.Counter({
+    name: 'http_requests_total',
+    help: 'Requests answered, by method, route-table row and status.',
+    labelNames: ['method', 'route', 'status'] as const,
+    registers: [registry],
+  });
+  const duration = new client.Histogram({
+    name: 'http_request_duration_seconds',
+    help: 'Time from the request head to the answer, by method, route-table row and status.',
+    labelNames: ['method', 'route', 'status'] as const,
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+    registers: [registry],
+  });
+  new client.Gauge({
+    name: 'db_pool_connections',
+    help: 'Database connections of each pool (orm: writes, reads: the read path): total open, idle, and requests waiting for one.',
+    labelNames: ['pool', 'state'] as const,
+    registers: [registry],
+    collect() {
+      const knexPool = (orm.em.getConnection().getKnex().client as { pool?: TarnPool }).pool;
+      if (knexPool) {
+        this.set({ pool: 'orm', state: 'total' }, knexPool.numUsed() + knexPool.numFree());
+        this.set({ pool: 'orm', state: 'idle' }, knexPool.numFree());
+        this.set({ pool: 'orm', state: 'waiting' }, knexPool.numPendingAcquires());
+      }
+      this.set({ pool: 'reads', state: 'total' }, reads.totalCount);
+      this.set({ pool: 'reads', state: 'idle' }, reads.idleCount);
+      this.set({ pool: 'reads', state: 'waiting' }, reads.waitingCount);
+    },
+  });
+  return {
+    registry,
+    observe(method, route, status, seconds) {
+      const labels = { method, route, status: String(status) };
+      requests.inc(labels);
+      duration.observe(labels, seconds);
+    },
+  };
+}

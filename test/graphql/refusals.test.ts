@@ -1,0 +1,49 @@
+/** /graphql's refusals: every client mistake a 4xx with a GraphQL error body, never a 500 or an empty answer. */
+import { Harness, type TestTenant } from '../harness.js';
+
+let h: Harness;
+let t: TestTenant;
+let token: string;
+
+beforeAll(async () => {
+  h = await Harness.start();
+  t = await h.tenant();
+  token = await h.login(t);
+});
+afterAll(() => h.stop());
+
+const post = (path: string, raw: string, contentType = 'application/json') =>
+  h.request('POST', path, { token, raw, headers: { 'content-type': contentType } });
+
+test('a query that is not a string is a 400 naming the parameter', async () => {
+  const r = await post('/graphql', '{"query": 5}');
+  expect(r.status).toBe(400);
+  expect(r.body.errors[0].message).toMatch(/"query" param to be a string/);
+});
+
+test('a subscription is a 400 that says which operations there are, by POST and by GET', async () => {
+  const byPost = await post('/graphql', JSON.stringify({ query: 'subscription S { sites { totalRecords } }' }));
+  expect(byPost.status).toBe(400);
+  expect(byPost.body.errors[0]).toMatchObject({ message: expect.stringMatching(/no subscription operations/), extensions: { code: 'BAD_REQUEST' } });
+  const byGet = await h.request('GET', `/graphql?query=${encodeURIComponent('subscription { sites { totalRecords } }')}`, {
+    token,
+    headers: { accept: 'application/json' },
+  });
+  expect(byGet.status).toBe(400);
+  expect(byGet.body.errors[0].extensions.code).toBe('BAD_REQUEST');
+});
+
+test('/GraphQL in another case, with or without a trailing slash, answers as /graphql', async () => {
+  for (const path of ['/GraphQL', '/GRAPHQL/', '/graphql/']) {
+    const r = await post(path, JSON.stringify({ query: '{ sites { totalRecords } }' }));
+    expect([path, r.status]).toEqual([path, 200]);
+    expect(r.body.data.sites.totalRecords).toBe(1);
+  }
+});
+
+test('a body in a media type GraphQL does not take is a 415 with an error that names the right one', async () => {
+  const r = await post('/graphql', JSON.stringify({ query: '{ sites { totalRecords } }' }), 'text/plain');
+  expect(r.status).toBe(415);
+  expect(r.headers.get('content-length')).toBe(String(Buffer.byteLength(r.text)));
+  expect(r.body.errors[0]).toMatchObject({ message: expect.stringMatching(/application\/json.*not text\/plain/), extensions: { code: 'UNSUPPORTED_MEDIA_TYPE' } });
+});

@@ -1,0 +1,88 @@
+/**
+ * What Node answers before the app sees a request, over raw sockets against the real server:
+ * malformed requests and over-long heads get the error envelope, a long `q` works up to
+ * MAX_HEADER_BYTES, and a keep-alive client answered during shutdown is told `Connection: close`.
+ */
+import net from 'node:net';
+import { startServer, stop, waitFor, type Started } from './server-process.js';
+
+let s: Started;
+
+beforeAll(async () => {
+  s = await startServer({ DATABASE_URL: process.env.QUIRE_TEST_DATABASE_URL!, LOG_LEVEL: 'debug', MAX_HEADER_BYTES: '32768' });
+}, 60_000);
+afterAll(async () => {
+  if (s.child.exitCode === null) await stop(s);
+});
+
+function connect(): Promise<net.Socket> {
+  const sock = net.connect(s.port, '127.0.0.1');
+  return new Promise((resolve, reject) => {
+    sock.once('connect', () => resolve(sock));
+    sock.once('error', reject);
+  });
+}
+
+/** Sends `raw` and collects everything until the server closes the connection; a reset fails the test. */
+async function exchange(raw: string): Promise<{ head: string; body: string }> {
+  const sock = await connect();
+  let reply = '';
+  sock.on('data', (d) => (reply += d));
+  const closed = new Promise<void>((resolve, reject) => {
+    sock.once('error', reject);
+    sock.once('close', () => resolve());
+  });
+  sock.write(raw);
+  await closed;
+  const at = reply.indexOf('\r\n\r\n');
+  return { head: reply.slice(0, at), body: reply.slice(at + 4) };
+}
+
+test('a malformed request gets a 400 envelope, not Node\'s bare answer', async () => {
+  for (const raw of ['GET / HTTP/1.1\r\nHost x\r\n\r\n', 'NOT A REQUEST\r\n\r\n', 'GET / HTTP/1.1\r\nContent-Length: -1\r\n\r\n']) {
+    const r = await exchange(raw);
+    expect(r.head).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/);
+    expect(r.head).toMatch(/\r\nContent-Type: application\/json; charset=utf-8\r\n/);
+    expect(r.head).toContain(`Content-Length: ${Buffer.byteLength(r.body)}`);
+    expect(JSON.parse(r.body)).toMatchObject({ meta: { status: 400, statusMsg: 'Bad Request', errors: [{ code: 'BAD_REQUEST' }] } });
+  }
+});
+
+test('a URL under MAX_HEADER_BYTES is served (a long q); one over it is a 431 envelope that says what to shorten', async () => {
+  const q = (n: number) => encodeURIComponent(`name eq '${'a'.repeat(n)}'`);
+  const long = await fetch(`http://127.0.0.1:${s.port}/api/v1/acme/main/sites?q=${q(24_000)}`);
+  // Past Node's default limit of 16 KB, and answered by the app: no token, so a 401 envelope.
+  expect(long.status).toBe(401);
+  expect(((await long.json()) as { meta: { status: number } }).meta.status).toBe(401);
+
+  const over = await exchange(`GET /api/v1/acme/main/sites?q=${q(40_000)} HTTP/1.1\r\nHost: x\r\n\r\n`);
+  expect(over.head).toMatch(/^HTTP\/1\.1 431 /);
+  const body = JSON.parse(over.body);
+  expect(body.meta).toMatchObject({ status: 431, errors: [{ code: 'REQUEST_HEADER_FIELDS_TOO_LARGE' }] });
+  expect(body.meta.errors[0].message).toMatch(/shorten the URL/);
+});
+
+test('during shutdown a keep-alive client gets Connection: close on its last answer, then an orderly close', async () => {
+  const body = 'grant_type=password&client_id=x&client_secret=y&username=u&password=p';
+  const sock = await connect();
+  let reply = '';
+  let reset: Error | undefined;
+  sock.on('data', (d) => (reply += d));
+  sock.on('error', (e) => (reset = e));
+  const ended = new Promise<void>((resolve) => sock.once('end', () => resolve()));
+  // First a whole request on the keep-alive connection, then a second one cut short by the signal.
+  sock.write(`GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n`);
+  await new Promise<void>((resolve) => sock.once('data', () => resolve()));
+  expect(reply).toMatch(/Connection: keep-alive/i);
+  reply = '';
+  sock.write(`POST /oauth/token HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 10)}`);
+  await waitFor(s.child, s.stdout, /"path":"\/oauth\/token".*"msg":"request received"/);
+  s.child.kill('SIGTERM');
+  await waitFor(s.child, s.stdout, /"msg":"shutting down/);
+  sock.write(body.slice(10));
+  await ended;
+  expect(reply).toMatch(/^HTTP\/1\.1 401 /);
+  expect(reply).toMatch(/\r\nconnection: close\r\n/i);
+  expect(reset).toBeUndefined();
+  await waitFor(s.child, s.stdout, /"msg":"stopped"/);
+});
