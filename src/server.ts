@@ -7,6 +7,7 @@ import { openDatabase } from './db/database.js';
 import { startDraining } from './draining.js';
 import { ensureDemoTenant } from './first-run.js';
 import { createLogger } from './log.js';
+import { serializeError } from './db-error-log.js';
 import { createServices } from './services.js';
 import { startPurgeJob } from './auth/purge.js';
 
@@ -68,6 +69,9 @@ async function main() {
 }
 
 main().catch((e) => {
-  process.stderr.write(`Failed to start: ${e instanceof Error ? e.stack : String(e)}\n`);
+  // A database error's message and stack carry its statement and values: show it as the log does.
+  const db = serializeError(e) as { type?: string; message?: string; code?: string; stack?: string };
+  const text = db?.type && db.code ? `${db.message} (${db.code})\n${db.stack ?? ''}` : e instanceof Error ? e.stack : String(e);
+  process.stderr.write(`Failed to start: ${text}\n`);
   process.exit(1);
 });
