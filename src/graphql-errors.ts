@@ -7,6 +7,7 @@ import { AppError, statusOf, type ErrorCode } from './errors.js';
 import type { EnvelopeError } from './rest/envelope.js';
 import type { Logger } from './log.js';
 import { unavailableFrom } from './db/unavailable.js';
+import { constraintError } from './db/constraint-errors.js';
 
 export function appToGraphQL(err: AppError, original?: GraphQLError): GraphQLError {
   return new GraphQLError(err.message, {
@@ -51,11 +52,16 @@ export function mapError(error: unknown, requestId: string, log: Logger): GraphQ
   return unexpected(requestId);
 }
 
-/** Finds our AppError inside whatever GraphQL or a library wrapped it in. */
+/**
+ * Finds our AppError inside whatever GraphQL or a library wrapped it in; a database constraint
+ * error becomes the 404 or 409 it stands for (src/db/constraint-errors.ts).
+ */
 export function findAppError(err: unknown): AppError | undefined {
   let e: unknown = err;
   for (let i = 0; i < 5 && e; i++) {
     if (e instanceof AppError) return e;
+    const fromDb = constraintError(e);
+    if (fromDb) return fromDb;
     e = (e as { originalError?: unknown }).originalError;
   }
   return undefined;

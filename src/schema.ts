@@ -17,6 +17,7 @@ import type { ResourceDef } from './read/define.js';
 import { generatedResolvers, type Page } from './read/resolvers.js';
 import { resources } from './read/registry.js';
 import { scalarResolvers } from './scalars.js';
+import { inTransaction } from './db/transaction.js';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 // The project's schema/ folder, found from src/ (tsx, tests) and from dist/src/ (npm start) alike.
@@ -66,6 +67,16 @@ export function checkDefinitions(schema: GraphQLSchema, defs: readonly ResourceD
   }
 }
 
+/** Runs every Mutation field in one transaction (src/db/transaction.ts), after its access check. */
+function withTransactions(schema: GraphQLSchema): GraphQLSchema {
+  return mapSchema(schema, {
+    [MapperKind.MUTATION_ROOT_FIELD]: (config) => {
+      const resolve = config.resolve ?? defaultFieldResolver;
+      return { ...config, resolve: (source, args, ctx: AppContext, info) => inTransaction(ctx, (tx) => Promise.resolve(resolve(source, args, tx, info))) };
+    },
+  });
+}
+
 /** Wraps every root field that declares `@allow` with its access check. */
 function withAccessChecks(schema: GraphQLSchema): GraphQLSchema {
   return mapSchema(schema, {
@@ -96,5 +107,5 @@ export function buildSchema(): GraphQLSchema {
     }
   }
   const resolvers = mergeResolvers([scalarResolvers, generatedResolvers(), pages, ...handWritten]);
-  return withAccessChecks(makeExecutableSchema({ typeDefs, resolvers }));
+  return withAccessChecks(withTransactions(makeExecutableSchema({ typeDefs, resolvers })));
 }

@@ -7,8 +7,8 @@ export const ApiClient = defineEntity({
   tableName: 'api_client',
   filters: tenantFilter,
   properties: (p) => ({
+    tenantId: p.uuid().primary(),
     id: p.uuid().primary(),
-    tenantId: p.uuid(),
     name: p.string(),
     secretHash: p.string().hidden(),
     /** The user a client_credentials grant acts as. */
@@ -25,8 +25,8 @@ export const RefreshToken = defineEntity({
   tableName: 'refresh_token',
   filters: tenantFilter,
   properties: (p) => ({
+    tenantId: p.uuid().primary(),
     id: p.uuid().primary(),
-    tenantId: p.uuid(),
     familyId: p.uuid(),
     tokenHash: p.string(),
     userId: p.uuid(),
@@ -48,8 +48,8 @@ export const WebToken = defineEntity({
   tableName: 'web_token',
   filters: tenantFilter,
   properties: (p) => ({
+    tenantId: p.uuid().primary(),
     id: p.uuid().primary(),
-    tenantId: p.uuid(),
     tokenHash: p.string(),
     userId: p.uuid(),
     expiresAt: p.datetime(),

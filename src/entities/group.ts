@@ -6,8 +6,8 @@ export const Group = defineEntity({
   tableName: 'user_group',
   filters: tenantFilter,
   properties: (p) => ({
+    tenantId: p.uuid().hidden().primary(),
     id: p.uuid().primary(),
-    tenantId: p.uuid().hidden(),
     /** Null for a group without a site (rendered as the all-zero GUID). */
     siteId: p.uuid().nullable(),
     name: p.string(),
@@ -23,9 +23,9 @@ export const GroupMember = defineEntity({
   tableName: 'group_member',
   filters: tenantFilter,
   properties: (p) => ({
+    tenantId: p.uuid().primary(),
     groupId: p.uuid().primary(),
     userId: p.uuid().primary(),
-    tenantId: p.uuid(),
     createdAt: p.datetime().onCreate(() => new Date()).hidden(),
   }),
 });

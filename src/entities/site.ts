@@ -6,8 +6,8 @@ export const Site = defineEntity({
   tableName: 'site',
   filters: tenantFilter,
   properties: (p) => ({
+    tenantId: p.uuid().hidden().primary(),
     id: p.uuid().primary(),
-    tenantId: p.uuid().hidden(),
     name: p.string(),
     description: p.string().default(''),
     siteType: p.string().default('Location'),

@@ -6,8 +6,8 @@ export const User = defineEntity({
   tableName: 'app_user',
   filters: tenantFilter,
   properties: (p) => ({
+    tenantId: p.uuid().hidden().primary(),
     id: p.uuid().primary(),
-    tenantId: p.uuid().hidden(),
     siteId: p.uuid(),
     /** The login name ("userid" on the wire); unique per tenant, case-insensitive. */
     userId: p.string(),
@@ -37,9 +37,9 @@ export const UserSupervisor = defineEntity({
   tableName: 'user_supervisor',
   filters: tenantFilter,
   properties: (p) => ({
+    tenantId: p.uuid().primary(),
     userId: p.uuid().primary(),
     supervisorId: p.uuid().primary(),
-    tenantId: p.uuid(),
   }),
 });
 export type UserSupervisor = InferEntity<typeof UserSupervisor>;

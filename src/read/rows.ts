@@ -4,14 +4,18 @@
  * Mapping rows into managed entities (identity map, change tracking) cost more than the queries
  * on large reads; writes load managed entities instead (src/resolvers/, src/domain/).
  */
+import type pg from 'pg';
 import type { ReadPool } from '../db/read-pool.js';
 import type { SessionCheck } from '../auth/session.js';
 import type { ResourceDef } from './define.js';
 import { join, raw, sql, statement, type Sql } from './sql.js';
 
-/** What a read needs: the read pool, the tenant, and the caller's session to check (src/auth/session.ts). */
+/**
+ * What a read needs: the read pool (or, inside a mutation, its transaction's connection:
+ * src/db/transaction.ts), the tenant, and the caller's session to check (src/auth/session.ts).
+ */
 export interface Reader {
-  pool: ReadPool;
+  pool: ReadPool | pg.ClientBase;
   tenantId: string;
   session?: SessionCheck;
 }

@@ -6,6 +6,7 @@ import { badRequest, conflict, notFound } from '../errors.js';
 import { isGuid, newId } from '../ids.js';
 import { ADMIN_GROUP } from '../auth/roles.js';
 import { accessibleIds } from '../auth/access.js';
+import { assertAdminsRemain, LAST_ADMIN } from '../domain/admins.js';
 import { editable } from '../domain/editable.js';
 import { lowerEquals } from '../domain/lookup.js';
 import { assertSiteExists } from '../domain/users.js';
@@ -35,12 +36,6 @@ async function createGroup(ctx: AppContext, input: Input, siteId: string | undef
 /** Admin rights come from the Administrators group: it may not be renamed, deleted or emptied. */
 const isAdminGroup = (g: { name?: unknown }) => String(g.name).toLowerCase() === ADMIN_GROUP.toLowerCase();
 
-async function assertNotLastAdmin(ctx: AppContext, group: Record<string, unknown>, leaving: number) {
-  if (!isAdminGroup(group)) return;
-  const members = await ctx.em().count(GroupMember, { groupId: group.id as string });
-  if (members - leaving < 1) throw conflict(`The ${ADMIN_GROUP} group must keep at least one member.`);
-}
-
 /** Legacy clients change the name and the description in separate calls: both are optional. */
 async function updateGroup(ctx: AppContext, group: Group, input: Input) {
   const change = textChanges(input, { name: 256, description: 4000 });
@@ -58,7 +53,8 @@ async function addMembers(ctx: AppContext, groupId: string, userIds: string[]) {
   const found = await accessibleIds(ctx, resource('User'), userIds, 'change');
   const missing = userIds.filter((id) => !found.has(id));
   if (missing.length) throw notFound(`User ${missing.map((m) => `'${m}'`).join(', ')} was not found.`);
-  await ctx.em().getConnection().execute(
+  // The entity manager's execute runs in the mutation's transaction (its connection's would not).
+  await ctx.em().execute(
     `insert into group_member (group_id, user_id, tenant_id)
        select ?, u, ? from unnest(array[?]::uuid[]) as u on conflict do nothing`,
     [group.id, ctx.tenantId, userIds],
@@ -78,7 +74,7 @@ function memberIds(input: Input): string[] {
 }
 
 async function removeMember(ctx: AppContext, group: Record<string, unknown>, userId: string | undefined, asked: string) {
-  if (userId) await assertNotLastAdmin(ctx, group, 1);
+  if (userId && isAdminGroup(group)) await assertAdminsRemain(ctx, [userId], `${LAST_ADMIN}: add another administrator first.`);
   const removed = userId ? await ctx.em().nativeDelete(GroupMember, { groupId: group.id as string, userId }) : 0;
   if (!removed) throw notFound(`User '${asked}' is not a member of group '${group.name}'.`);
   return true;
@@ -103,7 +99,7 @@ export const resolvers = {
     deleteGroup: async (_: unknown, { id }: { id: string }, ctx: AppContext) => {
       const group = await editable(ctx, Group, id, 'Group');
       if (isAdminGroup(group)) throw conflict(`The ${ADMIN_GROUP} group cannot be deleted: it grants the administrator role.`);
-      await ctx.em().nativeDelete(GroupMember, { groupId: group.id });
+      // Its memberships go with it (the foreign key cascades), in the same statement.
       await ctx.em().remove(group).flush();
       return true;
     },

@@ -48,7 +48,7 @@ export const resolvers = {
       if ((await ctx.em().count(User, { siteId: site.id })) > 0) {
         throw conflict(`Site '${site.name}' still has users: move them to another site first.`);
       }
-      await ctx.em().nativeUpdate(Group, { siteId: site.id }, { siteId: null });
+      // Its groups lose their site through the foreign key (`on delete set null (site_id)`).
       await ctx.em().remove(site).flush();
       return true;
     },

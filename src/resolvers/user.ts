@@ -1,13 +1,17 @@
 /** User writes, web tokens and JWT renewal (reads come from src/resources/user.ts). Who may call each: schema/user.graphql. */
 import { randomUUID } from 'node:crypto';
 import type { AppContext } from '../context.js';
-import { RefreshToken, WebToken } from '../entities/auth.js';
+import { ApiClient, RefreshToken, WebToken } from '../entities/auth.js';
+import { Site } from '../entities/site.js';
 import { User, UserSupervisor } from '../entities/user.js';
-import { badRequest, forbidden, notFound, unauthorized } from '../errors.js';
+import { badRequest, conflict, forbidden, notFound, unauthorized } from '../errors.js';
 import { newId, ZERO_GUID } from '../ids.js';
 import { hashPassword, hashToken, verifyPassword } from '../auth/passwords.js';
 import { signAccessToken } from '../auth/jwt.js';
+import { assertAdminsRemain, LAST_ADMIN } from '../domain/admins.js';
 import { editable } from '../domain/editable.js';
+import { lowerEquals } from '../domain/lookup.js';
+import { HOME_SITE } from '../domain/tenants.js';
 import { assertSiteExists, assertUserIdFree, checkPassword, createUser } from '../domain/users.js';
 import { guidOrUnset, maxLength, optionalString, requireGuid, requireString, uniquely } from '../domain/validate.js';
 import { loadRow, reread } from '../read/resolvers.js';
@@ -36,7 +40,10 @@ function optionalBool(v: unknown, label: string): boolean | undefined {
   throw badRequest(`The field '${label}' must be true or false.`);
 }
 
-/** A partial update: keys not sent stay as they are. The userid changes only through changeUserId. */
+/**
+ * A partial update: keys not sent stay as they are. The userid changes only through changeUserId.
+ * `oldPassword` proves a caller's own `password` change, as for everyone (administrators too).
+ */
 async function updateUser(ctx: AppContext, user: User, input: Input) {
   const text = (key: string, max: number) => {
     const v = optionalString(input, key);
@@ -57,14 +64,20 @@ async function updateUser(ctx: AppContext, user: User, input: Input) {
   set('userIdExpires', optionalDate(input.userIdExpires, 'userIdExpires'));
   if (input.mustChangePassword === true) Object.assign(changes, { passwordExpires: new Date(), passwordNeverExpires: false });
   const password = optionalString(input, 'password');
-  if (password !== undefined) await setPassword(ctx, user, password);
+  if (password !== undefined) {
+    await proveOwnPassword(ctx, user, input);
+    await setPassword(ctx, user, password);
+  }
   const userid = optionalString(input, 'userid')?.trim();
   if (userid && userid.toLowerCase() !== user.userId.toLowerCase()) {
     await assertUserIdFree(ctx.em(), maxLength(userid, 128, 'userid'), user.id);
     Object.assign(changes, { userId: userid, name: userid });
   }
   if (user.id === ctx.caller.userId && changes.enabled === false) throw badRequest('You cannot disable your own account.');
-  if (changes.enabled === false) await revokeRefreshTokens(ctx, user.id);
+  if (changes.enabled === false && user.enabled) {
+    await assertAdminsRemain(ctx, [user.id], `${LAST_ADMIN}: '${user.userId}' is the last one and cannot be disabled.`);
+    await revokeRefreshTokens(ctx, user.id);
+  }
   Object.assign(user, changes);
   await uniquely(`A user with the userid '${userid}'`, () => ctx.em().flush());
   return reread(ctx, USER, user.id);
@@ -80,20 +93,37 @@ async function setPassword(ctx: AppContext, user: User, password: string) {
   await revokeRefreshTokens(ctx, user.id);
 }
 
-/** Users changing their own password prove the old one; administrators need not. */
+/** Users changing their own password prove the old one, administrators included; for another user an administrator need not. */
+async function proveOwnPassword(ctx: AppContext, user: User, input: Input) {
+  if (user.id !== ctx.caller.userId) return;
+  const old = requireString(input, 'oldPassword');
+  if (!(await verifyPassword(old, user.passwordHash))) throw forbidden('The old password is not correct.');
+}
+
 async function changePassword(ctx: AppContext, user: User, input: Input) {
   const newPassword = requireString(input, 'newPassword');
-  if (user.id === ctx.caller.userId) {
-    const old = requireString(input, 'oldPassword');
-    if (!(await verifyPassword(old, user.passwordHash))) throw forbidden('The old password is not correct.');
-  }
+  await proveOwnPassword(ctx, user, input);
   await setPassword(ctx, user, newPassword);
   await ctx.em().flush();
 }
 
+/** Without a siteId a new user goes to the tenant's Home site, as the legacy clients expect. */
+async function homeSiteId(ctx: AppContext): Promise<string> {
+  const home = await ctx.em().findOne(Site, lowerEquals('name', HOME_SITE), { fields: ['id'], orderBy: { createdAt: 'asc' } });
+  if (!home) throw badRequest(`Send a siteId: this tenant has no '${HOME_SITE}' site to put the user in.`);
+  return home.id;
+}
+
+/** An API client acts as its user: deleting that user would lock the client out, so it is refused. */
+async function assertOwnsNoClient(ctx: AppContext, user: User) {
+  const client = await ctx.em().findOne(ApiClient, { userId: user.id }, { fields: ['id', 'name'], orderBy: { createdAt: 'asc' } });
+  if (client) {
+    throw conflict(`User '${user.userId}' owns the API client '${client.name}' (${client.id}), which acts as this user: give the client another owner or remove it first.`);
+  }
+}
+
 async function newUser(ctx: AppContext, siteId: string | undefined, input: Input) {
-  if (!siteId) throw badRequest("The mandatory field 'siteId' is missing.");
-  const user = await createUser(ctx.em(), ctx.tenantId, siteId, input);
+  const user = await createUser(ctx.em(), ctx.tenantId, siteId ?? (await homeSiteId(ctx)), input);
   if (input.mustChangePassword === true) {
     Object.assign(user, { passwordExpires: new Date(), passwordNeverExpires: false });
     await ctx.em().flush();
@@ -137,8 +167,8 @@ export const resolvers = {
     updateUser: async (_: unknown, { id, input }: { id: string; input: Input }, ctx: AppContext) => {
       const user = await editUser(ctx, id);
       if (input.newPassword !== undefined) await changePassword(ctx, user, input);
-      const { newPassword: _n, oldPassword: _o, ...profile } = input;
-      return Object.keys(profile).length ? updateUser(ctx, user, profile) : reread(ctx, USER, user.id);
+      const { newPassword: _n, oldPassword, ...profile } = input;
+      return Object.keys(profile).length ? updateUser(ctx, user, { ...profile, oldPassword }) : reread(ctx, USER, user.id);
     },
     updateSiteUser: async (_: unknown, a: { siteId: string; userId: string; input: Input }, ctx: AppContext) => {
       const user = await editUser(ctx, a.userId);
@@ -153,6 +183,8 @@ export const resolvers = {
     deleteUser: async (_: unknown, { id }: { id: string }, ctx: AppContext) => {
       const user = await editUser(ctx, id);
       if (user.id === ctx.caller.userId) throw badRequest('You cannot delete your own account.');
+      await assertOwnsNoClient(ctx, user);
+      await assertAdminsRemain(ctx, [user.id], `${LAST_ADMIN}: '${user.userId}' is the last one and cannot be deleted.`);
       await ctx.em().remove(user).flush();
       return true;
     },

@@ -480,15 +480,23 @@ describe('POST /users?siteId=', () => {
     expectError(admin2, 409);
   });
 
-  test('an unknown, malformed or missing siteId is a 400', async () => {
+  test('an unknown or malformed siteId is a 400', async () => {
     secrets.add('pw-site');
     const body = { userid: uniq(), firstName: 'F', lastName: 'L', emailaddress: 'e@x.test', password: 'pw-site' };
     expectError(await call('POST', `${R()}/users?siteId=${randomUUID()}`, { token: admin, body }), 400, /site/i);
     expectError(await call('POST', `${R()}/users?siteId=nope`, { token: admin, body }), 400, /siteId/);
-    expectError(await call('POST', `${R()}/users`, { token: admin, body }), 400, /siteId/);
     // Nothing was created by the failed attempts.
     const q = encodeURIComponent(`userid eq '${body.userid}'`);
     expect((await call('GET', `${R()}/users?q=${q}`, { token: admin })).body.data).toEqual([]);
+  });
+
+  test('without a siteId the user goes to the Home site, as the clients expect', async () => {
+    secrets.add('pw-home');
+    const body = { userid: uniq(), firstName: 'F', lastName: 'L', emailaddress: 'e@x.test', password: 'pw-home' };
+    const r = await call('POST', `${R()}/users`, { token: admin, body });
+    expect(r.status).toBe(200);
+    expect(r.body.data).toMatchObject({ userid: body.userid, siteId: t.homeSiteId });
+    expect((await call('GET', `${R()}/users/${r.body.data.id}`, { token: admin })).body.data.siteId).toBe(t.homeSiteId);
   });
 
   test('a field of the wrong type is a 400, not a 500; a number for a text field is taken as its text', async () => {
@@ -537,6 +545,24 @@ describe('PUT /users/{id}', () => {
     expect((await call('PUT', `${R()}/users/${u.id}`, { token: admin, body: { password: next } })).status).toBe(200);
     expect((await passwordGrant(u.userid, next)).status).toBe(200);
     expect((await passwordGrant(u.userid, u.password)).status).not.toBe(200);
+  });
+
+  test('an administrator changing their own password through PUT users/{id} proves the old one, like everyone', async () => {
+    const own = await h.tenant();
+    secrets.add(own.password);
+    const token = await h.login(own);
+    const next = `pw-${randomUUID()}`;
+    secrets.add(next);
+    const put = (body: Record<string, unknown>) => call('PUT', `${own.root}/users/${own.adminId}`, { token, body });
+    expectError(await put({ password: next }), 400, /oldPassword/);
+    expectError(await put({ password: next, oldPassword: 'wrong' }), 403, /old password/);
+    expectError(await put({ password: next, firstName: 'X' }), 400, /oldPassword/);
+    expectError(await call('PUT', `${own.root}/sites/${own.homeSiteId}/users/${own.adminId}`, { token, body: { password: next } }), 400, /oldPassword/);
+    // Nothing changed: the old password still logs in, the new one does not.
+    expect(await h.login(own)).toBeTruthy();
+    expect((await h.request('GET', `${own.root}/users/me`, { token })).body.data.firstName).toBe('Admin');
+    expect((await put({ password: next, oldPassword: own.password })).status).toBe(200);
+    expect(await h.login(own, own.adminUserId, next)).toBeTruthy();
   });
 
   test('an unknown id is a 404; an administrator cannot disable themselves', async () => {

@@ -1,0 +1,65 @@
+/**
+ * PostgreSQL's refusals as client errors, in one place. A concurrent change (a user deleted
+ * while being added to a group, the same name taken twice at once) reaches the database's
+ * constraints, not our checks: it answers 404 or 409, never 500. Messages name what conflicts,
+ * never the values (the error's detail quotes them and is not passed on).
+ */
+import { AppError, conflict, notFound } from '../errors.js';
+
+/** What a tenant table's rows are called in messages. */
+const LABELS: Record<string, string> = {
+  site: 'a site',
+  user_group: 'a group',
+  app_user: 'a user',
+  api_client: 'an API client',
+  group_member: 'a group membership',
+  user_supervisor: 'a supervisor link',
+  refresh_token: 'a refresh token',
+  web_token: 'a web token',
+};
+
+/** The row a foreign key points at, by constraint (migrations/Migration20261125000000_tenant_keys.ts). */
+const TARGETS: Record<string, string> = {
+  user_group_site_fk: 'site',
+  app_user_site_fk: 'site',
+  group_member_group_fk: 'group',
+  group_member_user_fk: 'user',
+  user_supervisor_user_fk: 'user',
+  user_supervisor_supervisor_fk: 'user',
+  api_client_user_fk: 'user',
+  refresh_token_user_fk: 'user',
+  refresh_token_client_fk: 'API client',
+  web_token_user_fk: 'user',
+};
+
+interface PgError {
+  code?: unknown;
+  table?: string;
+  constraint?: string;
+  detail?: string;
+}
+
+const AGAIN = 'Another change to the same data happened at the same time: try again.';
+
+/** The client error for a PostgreSQL constraint, serialization or deadlock error; undefined for anything else. */
+export function constraintError(err: unknown): AppError | undefined {
+  if (typeof err !== 'object' || err === null) return undefined;
+  const e = err as PgError;
+  const what = LABELS[e.table ?? ''] ?? 'a record';
+  switch (e.code) {
+    case '23505':
+      return conflict(`Such ${what.replace(/^an? /, '')} already exists (it may have just been created): choose another or try again.`);
+    case '23503': {
+      const target = TARGETS[e.constraint ?? ''] ?? 'record';
+      // The referenced row is gone (an insert or update) or still needed (a delete).
+      return /still referenced/.test(e.detail ?? '')
+        ? conflict(`This ${target} is still referenced by ${what}: remove or reassign that first.`)
+        : notFound(`The ${target} referred to was not found (it may have just been deleted).`);
+    }
+    case '40001':
+    case '40P01':
+      return new AppError('CONFLICT', AGAIN);
+    default:
+      return undefined;
+  }
+}

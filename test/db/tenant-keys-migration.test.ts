@@ -1,0 +1,61 @@
+/**
+ * The tenant keys migration keeps existing data: a database with tenants made under the earlier
+ * schema is migrated, its rows are all there under the new keys, and the migration reverts and
+ * applies again. Runs on a database of its own, made and dropped here.
+ */
+import { randomUUID } from 'node:crypto';
+import pg from 'pg';
+import type { MikroORM } from '@mikro-orm/postgresql';
+import { initOrm } from '../../src/db/orm.js';
+import { createTenant } from '../../src/domain/tenants.js';
+
+const BEFORE = 'Migration20261124110000_sessions';
+const KEYS = 'Migration20261125000000_tenant_keys';
+const TABLES = ['site', 'user_group', 'app_user', 'group_member', 'api_client'];
+
+let admin: pg.Client;
+let orm: MikroORM;
+const name = `quire_keys_${randomUUID().slice(0, 8)}`;
+
+beforeAll(async () => {
+  const url = new URL(process.env.QUIRE_TEST_DATABASE_URL!);
+  admin = new pg.Client({ connectionString: url.toString() });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  url.pathname = `/${name}`;
+  orm = await initOrm(url.toString(), 2);
+});
+
+afterAll(async () => {
+  await orm?.close(true);
+  await admin.query(`drop database if exists ${name}`);
+  await admin.end();
+});
+
+const counts = async () => {
+  const out: Record<string, number> = {};
+  for (const t of TABLES) out[t] = Number((await orm.em.getConnection().execute(`select count(*) as n from ${t}`))[0].n);
+  return out;
+};
+const primaryKey = async (table: string) =>
+  (await orm.em.getConnection().execute(`select pg_get_constraintdef(oid) as def from pg_constraint where conname = '${table}_pkey'`))[0].def;
+
+test('tenants made under the earlier keys are all there after the migration, and after reverting and applying it again', async () => {
+  const migrator = orm.getMigrator();
+  await migrator.up({ to: BEFORE });
+  expect(await primaryKey('app_user')).toBe('PRIMARY KEY (id)');
+  for (const customer of ['one', 'two']) await createTenant(orm.em, { customer, database: 'main', admin: 'admin', password: 'Keys-1' });
+  const before = await counts();
+  expect(before).toEqual({ site: 2, user_group: 2, app_user: 2, group_member: 2, api_client: 2 });
+
+  // Named, so that later migrations neither run here nor get reverted in its place.
+  await migrator.up({ to: KEYS });
+  expect(await primaryKey('app_user')).toBe('PRIMARY KEY (tenant_id, id)');
+  expect(await counts()).toEqual(before);
+
+  await migrator.down({ to: KEYS });
+  expect(await primaryKey('app_user')).toBe('PRIMARY KEY (id)');
+  await migrator.up({ to: KEYS });
+  expect(await primaryKey('group_member')).toBe('PRIMARY KEY (tenant_id, group_id, user_id)');
+  expect(await counts()).toEqual(before);
+});

@@ -1,0 +1,159 @@
+/**
+ * Tenant integrity held by the database itself (migrations/Migration20261125000000_tenant_keys.ts):
+ * keys start with tenant_id, a row of one tenant cannot point at another tenant's row whoever
+ * writes the SQL, and the ORM's writes by id carry tenant_id so they use those keys.
+ */
+import { randomUUID } from 'node:crypto';
+import pg from 'pg';
+import { Harness } from '../harness.js';
+import { adminApi, createUser, type Api } from '../rest/support.js';
+
+let h: Harness;
+let A: Api;
+let B: Api;
+const adminGroup = new Map<string, string>();
+
+const sqlOf = (text: string, values: unknown[] = []) => h.services.reads.query(text, values);
+
+beforeAll(async () => {
+  h = await Harness.start();
+  A = await adminApi(h);
+  B = await adminApi(h);
+  for (const api of [A, B]) {
+    const { rows } = await sqlOf(`select id from user_group where tenant_id = $1 and name = 'Administrators'`, [api.t.tenantId]);
+    adminGroup.set(api.t.tenantId, rows[0].id);
+  }
+});
+afterAll(() => h.stop());
+
+/** The tenant-owned tables: every table with a tenant_id column. */
+async function tenantTables(): Promise<string[]> {
+  const { rows } = await sqlOf(`select table_name from information_schema.columns where column_name = 'tenant_id' and table_schema = 'public' order by 1`);
+  return rows.map((r) => r.table_name);
+}
+
+test('every tenant-owned table keys on tenant_id first: primary key, unique indexes, and foreign keys to tenant rows', async () => {
+  const tables = await tenantTables();
+  expect(tables).toEqual(expect.arrayContaining(['site', 'user_group', 'app_user', 'group_member', 'user_supervisor', 'api_client', 'refresh_token', 'web_token']));
+  // The first key column of every primary key and unique index of those tables.
+  const { rows: keys } = await sqlOf(
+    `select c.relname as "table", i.relname as "index", a.attname as first
+       from pg_index x join pg_class c on c.oid = x.indrelid join pg_class i on i.oid = x.indexrelid
+       left join pg_attribute a on a.attrelid = c.oid and a.attnum = x.indkey[0]
+      where (x.indisunique or x.indisprimary) and c.relname = any($1)`,
+    [tables],
+  );
+  expect(keys.length).toBeGreaterThanOrEqual(tables.length);
+  for (const k of keys) expect({ index: k.index, first: k.first }).toEqual({ index: k.index, first: 'tenant_id' });
+  for (const t of tables) expect(keys.some((k) => k.table === t && k.index === `${t}_pkey`)).toBe(true);
+  // Every foreign key between tenant-owned tables is composite and starts with tenant_id.
+  const { rows: fks } = await sqlOf(
+    `select conname, (select attname from pg_attribute where attrelid = conrelid and attnum = conkey[1]) as first, cardinality(conkey) as n
+       from pg_constraint where contype = 'f' and conrelid::regclass::text = any($1) and confrelid::regclass::text = any($1)`,
+    [tables],
+  );
+  expect(fks.length).toBe(10);
+  for (const fk of fks) expect({ fk: fk.conname, first: fk.first, n: fk.n }).toEqual({ fk: fk.conname, first: 'tenant_id', n: 2 });
+});
+
+describe('a row pointing at another tenant\'s row is refused by the database', () => {
+  const a = () => A.t;
+  const b = () => B.t;
+  const refused = async (text: string, values: unknown[]) => {
+    const err = await sqlOf(text, values).then(() => undefined, (e: pg.DatabaseError) => e);
+    expect(err?.code).toBe('23503');
+  };
+
+  test('a membership of tenant A naming tenant B\'s user, or A\'s user in B\'s group', async () => {
+    await refused(`insert into group_member (tenant_id, group_id, user_id) values ($1, $2, $3)`, [a().tenantId, adminGroup.get(a().tenantId), b().adminId]);
+    await refused(`insert into group_member (tenant_id, group_id, user_id) values ($1, $2, $3)`, [a().tenantId, adminGroup.get(b().tenantId), a().adminId]);
+    // Written in B's name, the same two rows are still refused: each side must be of the row's tenant.
+    await refused(`insert into group_member (tenant_id, group_id, user_id) values ($1, $2, $3)`, [b().tenantId, adminGroup.get(b().tenantId), a().adminId]);
+  });
+
+  test('a user or a group in another tenant\'s site, a site moved across by an update', async () => {
+    const insertUser = `insert into app_user (id, tenant_id, site_id, user_id, name, password_hash) values ($1, $2, $3, $4, $4, 'x')`;
+    await refused(insertUser, [randomUUID(), a().tenantId, b().homeSiteId, `x${randomUUID().slice(0, 8)}`]);
+    await refused(`insert into user_group (id, tenant_id, site_id, name) values ($1, $2, $3, $4)`, [randomUUID(), a().tenantId, b().homeSiteId, `g${randomUUID().slice(0, 8)}`]);
+    await refused(`update app_user set site_id = $1 where tenant_id = $2 and id = $3`, [b().homeSiteId, a().tenantId, a().adminId]);
+  });
+
+  test('supervisors, API clients, refresh and web tokens of another tenant\'s user or client', async () => {
+    await refused(`insert into user_supervisor (tenant_id, user_id, supervisor_id) values ($1, $2, $3)`, [a().tenantId, a().adminId, b().adminId]);
+    await refused(`insert into api_client (id, tenant_id, name, secret_hash, user_id) values ($1, $2, 'x', 'x', $3)`, [randomUUID(), a().tenantId, b().adminId]);
+    const refresh = `insert into refresh_token (id, tenant_id, family_id, token_hash, user_id, client_id, expires_at) values ($1, $2, $1, 'h', $3, $4, now())`;
+    await refused(refresh, [randomUUID(), a().tenantId, b().adminId, a().clientId]);
+    await refused(refresh, [randomUUID(), a().tenantId, a().adminId, b().clientId]);
+    await refused(`insert into web_token (id, tenant_id, token_hash, user_id, expires_at) values ($1, $2, 'h', $3, now())`, [randomUUID(), a().tenantId, b().adminId]);
+  });
+
+  test('the same rows within one tenant are accepted (the refusals above are about the tenant)', async () => {
+    const u = await createUser(A);
+    const added = await sqlOf(`insert into user_supervisor (tenant_id, user_id, supervisor_id) values ($1, $2, $3)`, [a().tenantId, u.id, a().adminId]);
+    expect(added.rowCount).toBe(1);
+  });
+});
+
+/** Every statement and its values that reach pg while `fn` runs (the ORM's and the read path's). */
+async function captured(fn: () => Promise<unknown>): Promise<{ text: string; values: unknown[] }[]> {
+  const seen: { text: string; values: unknown[] }[] = [];
+  const proto = pg.Client.prototype as unknown as { query: (...args: unknown[]) => unknown };
+  const original = proto.query;
+  proto.query = function (this: unknown, ...args: unknown[]) {
+    const q = args[0] as string | { text: string; values?: unknown[] };
+    if (typeof q === 'string') seen.push({ text: q, values: Array.isArray(args[1]) ? args[1] : [] });
+    else seen.push({ text: q.text, values: q.values ?? [] });
+    return original.apply(this, args);
+  };
+  try {
+    await fn();
+  } finally {
+    proto.query = original;
+  }
+  return seen;
+}
+
+/** The index conditions PostgreSQL would use for `statement` (seq scans off, so a usable key shows). */
+async function indexConditions(statement: { text: string; values: unknown[] }): Promise<string[]> {
+  const client = await h.services.reads.connect();
+  try {
+    await client.query('begin');
+    await client.query('set local enable_seqscan = off');
+    const { rows } = await client.query(`explain (format json) ${statement.text}`, statement.values);
+    await client.query('rollback');
+    const conds: string[] = [];
+    const walk = (n: Record<string, unknown>) => {
+      if (typeof n['Index Cond'] === 'string') conds.push(n['Index Cond'] as string);
+      for (const child of (n.Plans as Record<string, unknown>[] | undefined) ?? []) walk(child);
+    };
+    walk(rows[0]['QUERY PLAN'][0].Plan);
+    return conds;
+  } finally {
+    client.release();
+  }
+}
+
+test('the ORM updates and deletes a user by (tenant_id, id), and a membership by its tenant too: PostgreSQL probes the keys', async () => {
+  const u = await createUser(A);
+  const writes = async (fn: () => Promise<unknown>, verb: 'update' | 'delete', table = 'app_user') => {
+    const all = await captured(fn);
+    const found = all.filter((s) => new RegExp(`^${verb}\\b.*"?${table}"?`, 'i').test(s.text));
+    expect(found.map((s) => s.text)).toHaveLength(1);
+    expect(found[0].text).toMatch(/\bwhere\b[\s\S]*\btenant_id\b/i);
+    // The ORM sends its values inline or as parameters: either way both key values are there.
+    const said = `${found[0].text} ${found[0].values.join(' ')}`;
+    expect(said).toContain(A.t.tenantId);
+    expect(said).toContain(u.id);
+    return found[0];
+  };
+  const update = await writes(async () => expect((await A.put(`/users/${u.id}`, { firstName: 'Keyed' })).status).toBe(200), 'update');
+  const conds = await indexConditions(update);
+  expect(conds.some((c) => /tenant_id/.test(c) && /\bid\b/.test(c))).toBe(true);
+  // A delete by condition (a membership) carries the tenant filter too.
+  const g = (await A.post('/groups', { name: `g-${randomUUID().slice(0, 8)}`, description: 'd' })).body.data.id;
+  expect((await A.put(`/groups/${g}/users/${u.id}`)).status).toBe(201);
+  const leave = await writes(async () => expect((await A.del(`/groups/${g}/users/${u.id}`)).status).toBe(200), 'delete', 'group_member');
+  expect((await indexConditions(leave)).some((c) => /tenant_id/.test(c))).toBe(true);
+  const del = await writes(async () => expect((await A.del(`/users/${u.id}`)).status).toBe(200), 'delete');
+  expect((await indexConditions(del)).some((c) => /tenant_id/.test(c) && /\bid\b/.test(c))).toBe(true);
+});
