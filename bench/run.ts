@@ -11,6 +11,7 @@
  * Everything started here is stopped in `finally`, on SIGINT/SIGTERM and by a watchdog.
  * See bench/README.md for the environment variables.
  */
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -338,8 +339,10 @@ async function main() {
     const s = await seed(benchDb.db.orm, benchDb.url);
     log(`seeded ${s.siteIds.length} sites, ${s.groupCount} groups, ${SEED.users + 1} users, ${s.membershipCount} memberships in ${fmt(performance.now() - t0)} ms`);
     // The signing key exists before either child starts (the baseline may verify tokens with it).
-    await loadKeyRing(benchDb.db.orm.em.fork());
-    const common = { DATABASE_URL: benchDb.url, NODE_ENV: 'production', LOG_LEVEL: process.env.LOG_LEVEL || 'warn' };
+    // The app's child unseals it with the same key-encryption key.
+    const kek = randomBytes(32);
+    await loadKeyRing(benchDb.db.orm.em.fork(), kek);
+    const common = { DATABASE_URL: benchDb.url, NODE_ENV: 'production', LOG_LEVEL: process.env.LOG_LEVEL || 'warn', KEY_ENCRYPTION_KEY: kek.toString('base64') };
 
     const appArgs = PROFILE ? [`--cpu-prof`, `--cpu-prof-dir=${PROFILE_DIR}`] : [];
     const [app, baseline] = await Promise.all([

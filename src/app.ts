@@ -11,6 +11,10 @@ import { mapError } from './graphql-errors.js';
 import { useErrorMapping } from './plugins/use-error-mapping.js';
 import { randomUUID } from 'node:crypto';
 import { useRest } from './plugins/use-rest.js';
+import { useClientAddress } from './plugins/use-client-address.js';
+import { useReadBudget } from './plugins/use-read-budget.js';
+import { useVaryOrigin } from './plugins/use-vary-origin.js';
+import { corsFor } from './rest/cors.js';
 import { useSessionCheck } from './plugins/use-session-check.js';
 import { useHealth } from './plugins/use-health.js';
 import { useMetrics } from './plugins/use-metrics.js';
@@ -41,6 +45,7 @@ export function createApp(services: Services): App {
     graphiql: { title: 'quire GraphQL', endpoint: '/graphql' },
     renderGraphiQL,
     landingPage: false,
+    cors: corsFor(services.config.corsOrigins),
     logging: false,
     // Enforced by useBodyLimit with the configured limit, without a stream per request.
     maxRequestBodySize: false,
@@ -59,6 +64,8 @@ export function createApp(services: Services): App {
     plugins: [
       useMetrics(services),
       useRequestLog(services.log),
+      useClientAddress(services.config.trustedProxies),
+      useVaryOrigin(services.config.corsOrigins),
       useRetryAfter(),
       useConnectionClose(),
       usePublicUrl(services.config.publicUrl),
@@ -78,6 +85,7 @@ export function createApp(services: Services): App {
         maxTokens: { n: 2000 },
         blockFieldSuggestion: { enabled: false },
       }) as Plugin,
+      useReadBudget(services.config),
       useRest(services, schema, dataTypes),
     ],
   });

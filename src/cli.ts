@@ -14,16 +14,27 @@ import { Site } from './entities/site.js';
 import { User } from './entities/user.js';
 import { ADMIN_GROUP } from './auth/roles.js';
 import { TenantDirectory } from './tenancy/tenant-directory.js';
+import { listKeys, rotateKey } from './auth/keys.js';
+import { loadKek } from './auth/kek.js';
+import { keyRetentionSeconds, purgeExpired } from './auth/purge.js';
+import { PasswordError, readPassword } from './cli-password.js';
 
 const USAGE = `quire: administer a quire service
 
-  quire tenant create --customer <alias> --database <alias> --admin <userid> --password <pw> [--email <addr>] [--json]
-  quire user create --customer <alias> --database <alias> --userid <userid> --password <pw>
+  quire tenant create --customer <alias> --database <alias> --admin <userid> [--password-stdin] [--email <addr>] [--json]
+  quire user create --customer <alias> --database <alias> --userid <userid> [--password-stdin]
                     [--first-name <s>] [--last-name <s>] [--email <addr>] [--site <siteId>] [--administrator] [--json]
   quire client create --customer <alias> --database <alias> [--name <s>] [--user <userid>] [--json]
+  quire keys list [--json]       the JWT signing keys: which signs, which are retired
+  quire keys rotate [--json]     a new signing key signs from now on; the old ones verify until their tokens expire
+  quire purge [--json]           delete expired tokens, stale login throttles and signing keys past their tokens' life
   quire migrate
 
-Environment: DATABASE_URL (else the embedded database under DATA_DIR, default ./data).`;
+Passwords: --password-stdin reads one line from standard input; at a terminal, without it, you are
+asked (nothing is echoed). --password <pw> also works, but leaves the password in the shell's history.
+
+Environment: DATABASE_URL (else the embedded database under DATA_DIR, default ./data);
+KEY_ENCRYPTION_KEY (else DATA_DIR's key-encryption.key) seals the signing keys.`;
 
 class UsageError extends Error {}
 
@@ -54,6 +65,7 @@ async function run(argv: string[]): Promise<void> {
       database: { type: 'string' },
       admin: { type: 'string' },
       password: { type: 'string' },
+      'password-stdin': { type: 'boolean', default: false },
       email: { type: 'string' },
       userid: { type: 'string' },
       'first-name': { type: 'string' },
@@ -71,26 +83,50 @@ async function run(argv: string[]): Promise<void> {
     process.stdout.write(`${USAGE}\n`);
     return;
   }
-  const known = ['tenant create', 'user create', 'client create', 'migrate'];
+  const known = ['tenant create', 'user create', 'client create', 'keys list', 'keys rotate', 'purge', 'migrate'];
   if (!known.includes(command)) throw new UsageError(`unknown command '${command}'`);
-  if (command === 'tenant create') need(values, 'customer', 'database', 'admin', 'password');
-  if (command === 'user create') need(values, 'customer', 'database', 'userid', 'password');
+  if (command === 'tenant create') need(values, 'customer', 'database', 'admin');
+  if (command === 'user create') need(values, 'customer', 'database', 'userid');
   if (command === 'client create') need(values, 'customer', 'database');
+  // Before the database opens: a prompt should not wait behind an embedded database's start.
+  const password =
+    command === 'tenant create' || command === 'user create'
+      ? await readPassword(values.password, values['password-stdin']!, command === 'tenant create' ? `Password for ${values.admin}` : `Password for ${values.userid}`)
+      : undefined;
 
   // Silent: stdout carries the command's output (one JSON object with --json), and the CLI
   // makes no reads through the read pool, the only thing that would log here.
-  const db = await openDatabase(loadConfig(), createLogger('silent'));
+  const config = loadConfig();
+  const db = await openDatabase(config, createLogger('silent'));
   // Interrupted: stop an embedded database this command started, rather than leave it running.
   process.once('SIGINT', () => void db.close().finally(() => process.exit(130)));
   try {
     if (command === 'migrate') {
       process.stdout.write('migrations applied\n');
+    } else if (command === 'keys list') {
+      const keys = await listKeys(db.orm.em.fork());
+      const current = keys.find((k) => !k.retiredAt)?.kid;
+      const retention = keyRetentionSeconds(config) * 1000;
+      const rows = keys.map((k) => ({
+        kid: k.kid,
+        alg: k.alg,
+        createdAt: k.createdAt.toISOString(),
+        state: k.kid === current ? 'signing' : k.retiredAt ? 'retired' : 'verifying',
+        dropAfter: k.retiredAt ? new Date(k.retiredAt.getTime() + retention).toISOString() : null,
+      }));
+      if (values.json) process.stdout.write(`${JSON.stringify({ keys: rows })}\n`);
+      else for (const r of rows) process.stdout.write(`${r.kid}  ${r.alg}  ${r.state}  created ${r.createdAt}${r.dropAfter ? `  dropped after ${r.dropAfter}` : ''}\n`);
+    } else if (command === 'keys rotate') {
+      const kid = await rotateKey(db.orm.em.fork(), await loadKek(config));
+      print(values.json!, { kid, note: 'running servers sign with it from their next key reload (PURGE_INTERVAL_SECONDS) or sooner' });
+    } else if (command === 'purge') {
+      print(values.json!, { ...(await purgeExpired(db.orm.em.fork(), config)) });
     } else if (command === 'tenant create') {
       const t = await createTenant(db.orm.em, {
         customer: values.customer!,
         database: values.database!,
         admin: values.admin!,
-        password: values.password!,
+        password: password!,
         email: values.email,
       });
       const { customerAlias, databaseAlias, clientId, clientSecret, adminUserId, homeSiteId } = t;
@@ -104,7 +140,7 @@ async function run(argv: string[]): Promise<void> {
         siteId,
         {
           userid: values.userid,
-          password: values.password,
+          password,
           firstName: values['first-name'] ?? '',
           lastName: values['last-name'] ?? '',
           emailaddress: values.email ?? '',
@@ -141,6 +177,10 @@ async function run(argv: string[]): Promise<void> {
 }
 
 run(process.argv.slice(2)).catch((e) => {
+  if (e instanceof PasswordError) {
+    process.stderr.write(`quire: ${e.message}\n`);
+    process.exit(2);
+  }
   if (e instanceof UsageError || (e as { code?: string }).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
     process.stderr.write(`quire: ${e.message}\n\n${USAGE}\n`);
     process.exit(2);

@@ -2,6 +2,7 @@
  * The one place that reads the environment. Every setting is validated here and documented in
  * the README's config table; the rest of the code receives a typed Config.
  */
+import { isIP } from 'node:net';
 import path from 'node:path';
 
 export interface Config {
@@ -36,6 +37,16 @@ export interface Config {
   maxHeaderBytes: number;
   /** When set, GET /metrics asks for `Authorization: Bearer <this>`; unset, it is open. */
   metricsToken: string | undefined;
+  /** Proxies whose X-Forwarded-For is believed (IPs or CIDRs); anyone else's is ignored. */
+  trustedProxies: string[];
+  /** Origins allowed cross-origin access (CORS); empty: none. */
+  corsOrigins: string[];
+  /** Encrypts the JWT signing keys at rest; unset, a key file under dataDir is used (src/auth/kek.ts). */
+  keyEncryptionKey: Buffer | undefined;
+  /** The most rows one /graphql operation may ask for, counting every paged list at its limit (src/plugins/use-read-budget.ts). */
+  maxQueryRows: number;
+  /** How often the server purges expired tokens, stale throttles and retired signing keys. */
+  purgeIntervalSeconds: number;
 }
 
 type Env = Record<string, string | undefined>;
@@ -71,6 +82,44 @@ function url(env: Env, name: string): string | undefined {
   return raw.replace(/\/+$/, '');
 }
 
+function list(env: Env, name: string): string[] {
+  return (env[name] ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+}
+
+function addresses(env: Env, name: string): string[] {
+  const all = list(env, name);
+  for (const a of all) {
+    const [ip, bits, more] = a.split('/');
+    const family = isIP(ip);
+    const maxBits = family === 6 ? 128 : 32;
+    if (!family || more !== undefined || (bits !== undefined && !(/^\d+$/.test(bits) && Number(bits) <= maxBits))) {
+      throw new ConfigError(`${name} must be a comma list of IP addresses or CIDR ranges, got '${a}'`);
+    }
+  }
+  return all;
+}
+
+function origins(env: Env, name: string): string[] {
+  return list(env, name).map((o) => {
+    let u: URL;
+    try {
+      u = new URL(o);
+    } catch {
+      throw new ConfigError(`${name} must be a comma list of origins (scheme://host[:port]), got '${o}'`);
+    }
+    if (u.origin === 'null' || u.origin !== o.replace(/\/+$/, '')) throw new ConfigError(`${name} must be a comma list of origins (scheme://host[:port]), got '${o}'`);
+    return u.origin;
+  });
+}
+
+function key32(env: Env, name: string): Buffer | undefined {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return undefined;
+  const key = Buffer.from(raw, 'base64');
+  if (key.length !== 32 || key.toString('base64') !== raw.trim()) throw new ConfigError(`${name} must be 32 bytes in base64 (e.g. openssl rand -base64 32)`);
+  return key;
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const levels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
   return {
@@ -98,6 +147,11 @@ export function loadConfig(env: Env = process.env): Config {
     dbStatementTimeoutMs: int(env, 'DB_STATEMENT_TIMEOUT_MS', 15000, 100, 3600000),
     maxHeaderBytes: int(env, 'MAX_HEADER_BYTES', 65536, 16384, 1048576),
     metricsToken: env.METRICS_TOKEN || undefined,
+    trustedProxies: addresses(env, 'TRUSTED_PROXIES'),
+    corsOrigins: origins(env, 'CORS_ORIGINS'),
+    keyEncryptionKey: key32(env, 'KEY_ENCRYPTION_KEY'),
+    maxQueryRows: int(env, 'MAX_QUERY_ROWS', 50_000, 1, 10_000_000),
+    purgeIntervalSeconds: int(env, 'PURGE_INTERVAL_SECONDS', 3600, 1, 86400),
   };
 }
 

@@ -7,7 +7,9 @@ import { openDatabase } from './db/database.js';
 import { startDraining } from './draining.js';
 import { ensureDemoTenant } from './first-run.js';
 import { createLogger } from './log.js';
+import { serializeError } from './db-error-log.js';
 import { createServices } from './services.js';
+import { startPurgeJob } from './auth/purge.js';
 
 async function main() {
   let config;
@@ -25,6 +27,7 @@ async function main() {
   const db = await openDatabase(config, log);
   const services = await createServices(config, db, log);
   const app = createApp(services);
+  const purge = startPurgeJob(services);
   // maxHeaderSize bounds the request line too: a long `q` in the URL works up to MAX_HEADER_BYTES.
   const server = http.createServer({ maxHeaderSize: config.maxHeaderBytes }, app.handle);
   server.keepAliveTimeout = 65_000;
@@ -34,6 +37,7 @@ async function main() {
     if (stopping) return;
     stopping = true;
     startDraining();
+    purge.stop();
     log.info({ signal }, 'shutting down: no new connections, finishing requests in flight');
     // The grace period bounds the whole shutdown, closing the database included, whatever it does.
     const force = setTimeout(() => {
@@ -65,6 +69,9 @@ async function main() {
 }
 
 main().catch((e) => {
-  process.stderr.write(`Failed to start: ${e instanceof Error ? e.stack : String(e)}\n`);
+  // A database error's message and stack carry its statement and values: show it as the log does.
+  const db = serializeError(e) as { type?: string; message?: string; code?: string; stack?: string };
+  const text = db?.type && db.code ? `${db.message} (${db.code})\n${db.stack ?? ''}` : e instanceof Error ? e.stack : String(e);
+  process.stderr.write(`Failed to start: ${text}\n`);
   process.exit(1);
 });

@@ -3,6 +3,7 @@ import type { Database } from './db/database.js';
 import type { Config } from './config.js';
 import type { Services } from './context.js';
 import { loadKeyRing } from './auth/keys.js';
+import { loadKek } from './auth/kek.js';
 import type { Logger } from './log.js';
 import { TenantDirectory } from './tenancy/tenant-directory.js';
 
@@ -13,7 +14,7 @@ export async function createServices(config: Config, { orm, reads }: Pick<Databa
     orm,
     reads,
     log,
-    keys: await loadKeyRing(em),
+    keys: await loadKeyRing(em, await loadKek(config)),
     jwt: { issuer: config.jwtIssuer, audience: config.jwtAudience, ttlSeconds: config.accessTokenTtlSeconds },
     tenants: new TenantDirectory(orm.em.fork({ useContext: false })),
   };

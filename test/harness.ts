@@ -2,7 +2,7 @@
  * A real app on the shared test database: requests go through app.fetch (the same Yoga
  * pipeline the HTTP server runs). Each test file makes its own tenants, so files never collide.
  */
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import pg from 'pg';
 import { createApp, type App } from '../src/app.js';
@@ -30,7 +30,15 @@ export interface RequestOptions {
   /** A raw body (text or bytes), sent as is. */
   raw?: string | Uint8Array;
   headers?: Record<string, string>;
+  /** The socket's remote address the request comes from (default: the harness's own, `h.address`). */
+  from?: string;
 }
+
+/**
+ * Test requests come from an address of this documentation range (RFC 3849), one per harness so
+ * that test files never share an address's login throttle; tests behind a proxy trust the range.
+ */
+export const TEST_ADDRESSES = '2001:db8:7e57::/48';
 
 export interface TestTenant extends CreatedTenant {
   password: string;
@@ -38,12 +46,8 @@ export interface TestTenant extends CreatedTenant {
 }
 
 export class Harness {
-  /**
-   * This harness's source address (a documentation address, RFC 3849), sent as X-Forwarded-For
-   * unless a request names its own: test files run at once on one database, and the login
-   * throttle's per-address counter must not be shared between harnesses with different limits.
-   */
-  readonly address = `2001:db8:1::${randomUUID().slice(0, 4)}:${randomUUID().slice(0, 4)}`;
+  /** Where this harness's requests come from unless they say otherwise (app.fetch has no socket of its own). */
+  readonly address = `2001:db8:7e57::${randomBytes(2).toString('hex')}:${randomBytes(2).toString('hex')}`;
 
   constructor(
     readonly orm: MikroORM,
@@ -54,8 +58,8 @@ export class Harness {
   static async start(overrides: Partial<Config> = {}): Promise<Harness> {
     const url = process.env.QUIRE_TEST_DATABASE_URL;
     if (!url) throw new Error('QUIRE_TEST_DATABASE_URL is not set: run the tests through jest (global setup)');
-    // All of a harness's requests come from its one address (`address`), many at once: the
-    // shared throttles are tested with their own limits (test/rest/throttle.test.ts).
+    // Every test file's requests come from one address (its harness's), all at once:
+    // the shared throttles are tested with their own limits (test/rest/throttle.test.ts).
     const shared = { tokenMaxFailuresPerAddress: 1_000_000, tokenMaxFailuresPerClient: 1_000_000 };
     const config = { ...loadConfig({}), databaseUrl: url, logLevel: 'silent' as const, ...shared, ...overrides };
     const orm = await initOrm(url, 4);
@@ -72,13 +76,14 @@ export class Harness {
   async request(method: string, path: string, o: RequestOptions = {}): Promise<Reply> {
     const headers: Record<string, string> = { ...(o.headers ?? {}) };
     if (o.token) headers.authorization = `Bearer ${o.token}`;
-    if (!Object.keys(headers).some((k) => k.toLowerCase() === 'x-forwarded-for')) headers['x-forwarded-for'] = this.address;
     let body: string | Uint8Array | undefined = o.raw;
     if (o.body !== undefined) {
       body = JSON.stringify(o.body);
       headers['content-type'] ??= 'application/json';
     }
-    const res = await this.app.fetch(new Request(`${BASE}${path}`, { method, headers, body: body as BodyInit | undefined }));
+    // The server context Node's HTTP server gives Yoga: the socket is where the caller's address comes from.
+    const serverContext = { req: { socket: { remoteAddress: o.from ?? this.address } } };
+    const res = await this.app.fetch(new Request(`${BASE}${path}`, { method, headers, body: body as BodyInit | undefined }), serverContext);
     const text = await res.text();
     let parsed: unknown;
     try {

@@ -80,8 +80,11 @@ async function verifyUncached(ring: KeyRing, s: JwtSettings, token: string): Pro
   try {
     const { payload } = await jwtVerify(
       token,
-      (header) => {
-        const key = header.kid ? ring.publicKeys.get(header.kid) : undefined;
+      async (header) => {
+        if (!header.kid) throw new joseErrors.JWKSNoMatchingKey();
+        // A kid we do not know may be a key another process made since we loaded ours.
+        if (!ring.publicKeys.has(header.kid)) await ring.reload();
+        const key = ring.publicKeys.get(header.kid);
         if (!key) throw new joseErrors.JWKSNoMatchingKey();
         return key;
       },

@@ -59,16 +59,20 @@ export const WebToken = defineEntity({
 });
 export type WebToken = InferEntity<typeof WebToken>;
 
-/** JWT signing keys (not tenant-owned: one issuer for the service). */
+/** JWT signing keys (not tenant-owned: one issuer for the service). The private key is sealed (src/auth/kek.ts). */
 export const SigningKey = defineEntity({
   name: 'SigningKey',
   tableName: 'signing_key',
   properties: (p) => ({
     kid: p.string().primary(),
     alg: p.string(),
-    privateJwk: p.json<Record<string, unknown>>().hidden(),
+    /** Plaintext, only in rows written before keys were sealed: sealed and cleared at start-up. */
+    privateJwk: p.json<Record<string, unknown>>().hidden().nullable(),
+    privateKeySealed: p.text().hidden().nullable(),
     publicJwk: p.json<Record<string, unknown>>(),
     createdAt: p.datetime().onCreate(() => new Date()),
+    /** Replaced by a newer key: signs nothing more, verifies until its tokens have expired. */
+    retiredAt: p.datetime().nullable(),
   }),
 });
 export type SigningKey = InferEntity<typeof SigningKey>;

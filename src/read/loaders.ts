@@ -24,14 +24,21 @@ function groupBy(keys: readonly string[], rows: Row[]): Row[][] {
   return keys.map((k) => map.get(k) ?? []);
 }
 
-/** Rows of `target` reached through `link` from a batch of parent ids: one statement. */
-export function throughLink(reader: Reader, target: ResourceDef, link: Link) {
+/** One page of a to-many relation for every parent: how many rows per parent, after how many. */
+export interface RelationPage {
+  limit: number;
+  offset: number;
+}
+
+/** Rows of `target` reached through `link` from a batch of parent ids, a page per parent: one statement. */
+export function throughLink(reader: Reader, target: ResourceDef, link: Link, page: RelationPage) {
   return new DataLoader<string, Row[]>(async (ids) => {
     const rows = await selectRows<Row>(reader, target, {
       extra: raw(`, l.${link.from} as "${PARENT}"`),
       from: raw(` join ${link.table} l on l.tenant_id = t.tenant_id and l.${link.to} = t.id`),
       where: [sql`l.${raw(link.from)} = any(${ids}::uuid[])`],
       order: target.order,
+      perParent: { key: `l.${link.from}`, ...page },
     });
     return groupBy(ids, rows);
   });
@@ -57,18 +64,19 @@ export class Loaders {
     }));
   }
 
-  /** The rows of a to-many relation, by parent id. */
-  many(def: ResourceDef, name: string): DataLoader<string, Row[]> {
-    return this.get(`${def.typeName}.${name}`, () => {
+  /** A page of the rows of a to-many relation, by parent id. */
+  many(def: ResourceDef, name: string, page: RelationPage): DataLoader<string, Row[]> {
+    return this.get(`${def.typeName}.${name}:${page.limit}:${page.offset}`, () => {
       const rel = def.relations![name];
       const target = resource(rel.target);
-      if (rel.kind === 'through') return throughLink(this.reader, target, rel.link);
+      if (rel.kind === 'through') return throughLink(this.reader, target, rel.link, page);
       if (rel.kind !== 'many') throw new Error(`${def.typeName}.${name} is not a to-many relation`);
       return new DataLoader<string, Row[]>(async (ids) => {
         const rows = await selectRows<Row>(this.reader, target, {
           extra: raw(`, t.${rel.column} as "${PARENT}"`),
           where: [sql`t.${raw(rel.column)} = any(${ids}::uuid[])`],
           order: target.order,
+          perParent: { key: `t.${rel.column}`, ...page },
         });
         return groupBy(ids, rows);
       });

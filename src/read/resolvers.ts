@@ -122,7 +122,8 @@ function typeResolvers(def: ResourceDef): Record<string, Resolver> {
         return id && id !== ZERO_GUID ? ctx.loaders.byId(target).load(id).then((row) => row ?? null) : null;
       };
     } else {
-      out[name] = (r, _, ctx) => ctx.loaders.many(def, name).load((r as Row)[def.idField] as string);
+      // Paged like a list read (DEFAULT_PAGE_SIZE, at most MAX_PAGE_SIZE): no relation reads a whole tenant.
+      out[name] = (r, args, ctx) => ctx.loaders.many(def, name, paging(ctx.services.config, args)).load((r as Row)[def.idField] as string);
     }
   }
   return out;

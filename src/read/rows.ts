@@ -64,6 +64,8 @@ export interface RowQuery {
   order?: string;
   limit?: number;
   offset?: number;
+  /** A page per parent (SQL `key` on `t` or a joined alias), in `order`: every parent's page in one statement. */
+  perParent?: { key: string; limit: number; offset: number };
 }
 
 /**
@@ -82,8 +84,11 @@ function whereOf(reader: Reader, r: RowQuery): { where: Sql; guarded: boolean } 
 
 export async function selectRows<T>(reader: Reader, def: ResourceDef, r: RowQuery = {}): Promise<T[]> {
   const { where, guarded } = whereOf(reader, r);
-  let q = sql`select ${selectList(def)}${r.extra ?? raw('')} from ${raw(def.table)} t${joinsOf(def)}${r.from ?? raw('')} where ${where}`;
-  if (r.order) q = sql`${q} order by ${raw(r.order)}`;
+  const p = r.perParent;
+  const rank = p ? sql`, row_number() over (partition by ${raw(p.key)} order by ${raw(r.order ?? 't.id')}) as "__rank"` : raw('');
+  let q = sql`select ${selectList(def)}${r.extra ?? raw('')}${rank} from ${raw(def.table)} t${joinsOf(def)}${r.from ?? raw('')} where ${where}`;
+  if (p) q = sql`select * from (${q}) ranked where "__rank" > ${p.offset} and "__rank" <= ${p.offset + p.limit} order by "__rank"`;
+  else if (r.order) q = sql`${q} order by ${raw(r.order)}`;
   if (r.limit !== undefined) q = sql`${q} limit ${r.limit} offset ${r.offset ?? 0}`;
   const rows = await run<T>(reader, q);
   if (guarded && rows.length) reader.session!.confirmed = true;

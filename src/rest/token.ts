@@ -8,6 +8,7 @@ import { grant, OAuthError } from '../auth/grants.js';
 import { parseForm, readBody, refuseNul } from './body.js';
 import { jsonResponse, statusMsg } from './envelope.js';
 import { requestIdOf } from './request-id.js';
+import { clientAddressOf } from './client-address.js';
 import { publicUrlOf } from './public-url.js';
 import type { Match } from './match.js';
 
@@ -22,7 +23,7 @@ export async function handleToken(services: Services, request: Request, m: Match
   const p: Record<string, string | undefined> = {};
   for (const [k, v] of Object.entries(params ?? {})) p[k.toLowerCase()] = flat(Array.isArray(v) ? v[0] : v);
 
-  const ip = (request.headers.get('x-forwarded-for') ?? '').split(',')[0].trim();
+  const ip = clientAddressOf(request);
   try {
     // The shared NUL check, answered in OAuth's own terms.
     try {

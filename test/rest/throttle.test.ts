@@ -4,10 +4,13 @@
  * out), and every source address and API client has its own failure budget.
  */
 import { randomBytes } from 'node:crypto';
-import { Harness, type Reply, type TestTenant } from '../harness.js';
+import { Harness, TEST_ADDRESSES, type Reply, type TestTenant } from '../harness.js';
 import { adminApi, createUser } from './support.js';
 
 const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
+
+/** Requests arrive through a trusted proxy, which names each test's own source address in X-Forwarded-For. */
+const BEHIND_PROXY = { trustedProxies: [TEST_ADDRESSES] };
 
 /** A documentation address (RFC 3849) per call, so tests never share a counter. */
 const newAddress = () => `2001:db8::${randomBytes(2).toString('hex')}:${randomBytes(2).toString('hex')}`;
@@ -34,7 +37,7 @@ function expectLocked(r: Reply) {
 describe('per user and address', () => {
   let h: Harness;
   beforeAll(async () => {
-    h = await Harness.start({ loginMaxFailures: 5, loginLockSeconds: 60 });
+    h = await Harness.start({ loginMaxFailures: 5, loginLockSeconds: 60, ...BEHIND_PROXY });
   });
   afterAll(() => h.stop());
 
@@ -65,7 +68,7 @@ describe('per user and address', () => {
 describe('per source address', () => {
   let h: Harness;
   beforeAll(async () => {
-    h = await Harness.start({ tokenMaxFailuresPerAddress: 10 });
+    h = await Harness.start({ tokenMaxFailuresPerAddress: 10, ...BEHIND_PROXY });
   });
   afterAll(() => h.stop());
 
@@ -90,7 +93,7 @@ describe('per source address', () => {
 describe('per API client', () => {
   let h: Harness;
   beforeAll(async () => {
-    h = await Harness.start({ tokenMaxFailuresPerClient: 6, loginMaxFailures: 100 });
+    h = await Harness.start({ tokenMaxFailuresPerClient: 6, loginMaxFailures: 100, ...BEHIND_PROXY });
   });
   afterAll(() => h.stop());
 

@@ -4,7 +4,7 @@
  * userid changes, deletion, the site-scoped user routes, and who may do what.
  */
 import { randomUUID } from 'node:crypto';
-import { Harness, type Reply, type TestTenant } from '../harness.js';
+import { Harness, TEST_ADDRESSES, type Reply, type TestTenant } from '../harness.js';
 import { expectError } from './support.js';
 
 const ZERO = '00000000-0000-0000-0000-000000000000';
@@ -17,7 +17,7 @@ let admin: string;
 const secrets = new Set<string>();
 
 beforeAll(async () => {
-  h = await Harness.start();
+  h = await Harness.start({ trustedProxies: [TEST_ADDRESSES, '10.0.0.0/8'] });
   t = await h.tenant();
   secrets.add(t.password);
   admin = await h.login(t);
@@ -171,11 +171,11 @@ describe('GET /users', () => {
     for (const u of onlyId.body.data) expect(Object.keys(u).sort()).toEqual(['dataType', 'href', 'id']);
   });
 
-  test('a login records the caller\'s address (first X-Forwarded-For hop) as lastIpAddress', async () => {
+  test('a login records the caller\'s address (the right-most X-Forwarded-For hop that is no trusted proxy) as lastIpAddress', async () => {
     const u = await makeUser();
     const r = await h.request('POST', '/oauth/token', {
       raw: new URLSearchParams({ grant_type: 'password', client_id: t.clientId, client_secret: t.clientSecret, username: u.userid, password: u.password }).toString(),
-      headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-forwarded-for': '203.0.113.9, 10.0.0.1' },
+      headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-forwarded-for': '198.51.100.7, 203.0.113.9, 10.0.0.1' },
     });
     expect(r.status).toBe(200);
     expect((await call('GET', `${R()}/users/${u.id}`, { token: admin })).body.data.lastIpAddress).toBe('203.0.113.9');

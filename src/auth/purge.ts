@@ -1,0 +1,69 @@
+/**
+ * Deletes what can never be used again: expired refresh and web tokens, login throttles whose
+ * window and lock have both passed, and signing keys retired long enough that every token they
+ * signed has expired. The server runs it every PURGE_INTERVAL_SECONDS (and reloads its signing
+ * keys then, to pick up a rotation); `quire purge` runs it once.
+ */
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Config } from '../config.js';
+import type { Services } from '../context.js';
+import { dropRetiredKeys } from './keys.js';
+
+export interface Purged {
+  refreshTokens: number;
+  webTokens: number;
+  throttles: number;
+  signingKeys: number;
+}
+
+/**
+ * How long a retired key must still verify: a process signs with it until it reloads its keys
+ * (at its next purge, at most PURGE_INTERVAL_SECONDS after the rotation), and each token it
+ * signs lives at most ACCESS_TOKEN_TTL (a renewal is a new token with the current key).
+ */
+export const keyRetentionSeconds = (config: Pick<Config, 'accessTokenTtlSeconds' | 'purgeIntervalSeconds'>) =>
+  config.accessTokenTtlSeconds + config.purgeIntervalSeconds;
+
+/** Service-wide, across tenants: these rows belong to no request's tenant. */
+export async function purgeExpired(em: EntityManager, config: Pick<Config, 'accessTokenTtlSeconds' | 'purgeIntervalSeconds' | 'loginLockSeconds'>): Promise<Purged> {
+  const c = em.getConnection();
+  const count = async (q: string, values: unknown[] = []) => (await c.execute<unknown[]>(`${q} returning 1`, values)).length;
+  return {
+    refreshTokens: await count('delete from refresh_token where expires_at < now()'),
+    webTokens: await count('delete from web_token where expires_at < now()'),
+    throttles: await count(
+      `delete from login_throttle
+        where window_start < now() - make_interval(secs => ?) and (locked_until is null or locked_until < now())`,
+      [config.loginLockSeconds],
+    ),
+    signingKeys: await dropRetiredKeys(em, keyRetentionSeconds(config)),
+  };
+}
+
+export interface PurgeJob {
+  stop(): void;
+}
+
+/** The server's periodic purge: first soon after start, then every interval; its timer never keeps the process alive. */
+export function startPurgeJob(services: Services, ran?: (p: Purged) => void): PurgeJob {
+  let timer: NodeJS.Timeout | undefined;
+  let stopped = false;
+  const tick = async () => {
+    try {
+      const purged = await purgeExpired(services.orm.em.fork(), services.config);
+      await services.keys.reload(true);
+      services.log.debug({ purged }, 'purged expired tokens and throttles');
+      ran?.(purged);
+    } catch (err) {
+      services.log.warn({ err }, 'purge failed; trying again at the next interval');
+    }
+    if (!stopped) timer = setTimeout(tick, services.config.purgeIntervalSeconds * 1000).unref();
+  };
+  timer = setTimeout(tick, 0).unref();
+  return {
+    stop() {
+      stopped = true;
+      clearTimeout(timer);
+    },
+  };
+}

@@ -1,0 +1,12 @@
+/** Works out each request's caller address once (src/rest/client-address.ts), for REST and /graphql alike. */
+import type { Plugin } from 'graphql-yoga';
+import { setClientAddress, trustList, type ServerContext } from '../rest/client-address.js';
+
+export function useClientAddress(trustedProxies: string[]): Plugin {
+  const list = trustList(trustedProxies);
+  return {
+    onRequest({ request, serverContext }) {
+      setClientAddress(request, list, serverContext as ServerContext | undefined);
+    },
+  };
+}

@@ -1,0 +1,44 @@
+/**
+ * /graphql's read budget: an operation may ask for at most MAX_QUERY_ROWS rows. Every paged field
+ * (a list read, or a relation such as Group.users) asks for `limit` rows (DEFAULT_PAGE_SIZE when
+ * unset, at most MAX_PAGE_SIZE), each with whatever its own selection asks for; so nested lists
+ * multiply (`sites { items { users { id } } }` is 200 + 200 x 200 at the defaults). Counted with
+ * graphql-query-complexity once the variables are known, before anything runs; over budget is a
+ * 400 that says how to ask for less. REST runs fixed documents whose relations are one page each
+ * and does not pass here.
+ */
+import type { Plugin } from 'graphql-yoga';
+import { getComplexity, type ComplexityEstimator } from 'graphql-query-complexity';
+import type { Config } from '../config.js';
+import { badRequest } from '../errors.js';
+import { appToGraphQL } from '../graphql-errors.js';
+import { effectiveLimit } from '../read/paging.js';
+
+type Limits = Pick<Config, 'defaultPageSize' | 'maxPageSize' | 'maxQueryRows'>;
+
+/** Rows a field asks for: a paged field's page times (1 + what each row asks for); any other field, what its selection asks for. */
+export function rowsEstimator(config: Limits): ComplexityEstimator {
+  return ({ field, args, childComplexity }) => {
+    if (!field.args.some((a) => a.name === 'limit')) return childComplexity;
+    const limit = typeof args.limit === 'number' ? args.limit : undefined;
+    return Math.max(0, effectiveLimit(config, limit)) * (1 + childComplexity);
+  };
+}
+
+export function useReadBudget(config: Limits): Plugin {
+  const estimators = [rowsEstimator(config)];
+  return {
+    onExecute({ args, setResultAndStopExecution }) {
+      const rows = getComplexity({
+        schema: args.schema,
+        query: args.document,
+        variables: (args.variableValues ?? {}) as Record<string, unknown>,
+        operationName: args.operationName ?? undefined,
+        estimators,
+      });
+      if (rows <= config.maxQueryRows) return;
+      const message = `This operation may read ${rows} rows; one request may read at most ${config.maxQueryRows}. Ask for smaller pages (limit) or fewer nested lists.`;
+      setResultAndStopExecution({ errors: [appToGraphQL(badRequest(message))] });
+    },
+  };
+}

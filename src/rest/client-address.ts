@@ -1,0 +1,58 @@
+/**
+ * The caller's address: the socket's remote address, unless that is a trusted proxy
+ * (TRUSTED_PROXIES); then X-Forwarded-For is read from the right, past every trusted hop, to the
+ * first one that is not. Anyone can write X-Forwarded-For; only our own proxies' entries count.
+ */
+import { BlockList, isIP } from 'node:net';
+
+/** What the HTTP server hands Yoga as its server context (Node's request); tests give the same shape. */
+export interface ServerContext {
+  req?: { socket?: { remoteAddress?: string } };
+}
+
+const ADDRESS = Symbol('clientAddress');
+
+/** `::ffff:192.0.2.1` (an IPv4 caller on a dual-stack socket) is `192.0.2.1`. */
+function plain(address: string): string {
+  const m = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
+  return m ? m[1] : address;
+}
+
+export function trustList(proxies: string[]): BlockList {
+  const list = new BlockList();
+  for (const p of proxies) {
+    const [ip, bits] = p.split('/');
+    const type = isIP(ip) === 6 ? 'ipv6' : 'ipv4';
+    if (bits === undefined) list.addAddress(ip, type);
+    else list.addSubnet(ip, Number(bits), type);
+  }
+  return list;
+}
+
+const trusted = (list: BlockList, address: string): boolean => {
+  const family = isIP(address);
+  return family !== 0 && list.check(address, family === 6 ? 'ipv6' : 'ipv4');
+};
+
+export function resolveClientAddress(list: BlockList, socketAddress: string | undefined, forwardedFor: string | null): string {
+  let address = plain(socketAddress ?? '');
+  if (!forwardedFor || !trusted(list, address)) return address;
+  const hops = forwardedFor.split(',').map((h) => plain(h.trim()));
+  while (hops.length && trusted(list, address)) {
+    const next = hops.pop()!;
+    // A hop that is no address was written by whoever sent it: the last proxy's word stands.
+    if (!isIP(next)) break;
+    address = next;
+  }
+  return address;
+}
+
+export function setClientAddress(request: Request, list: BlockList, serverContext: ServerContext | undefined): void {
+  const address = resolveClientAddress(list, serverContext?.req?.socket?.remoteAddress, request.headers.get('x-forwarded-for'));
+  (request as Request & { [ADDRESS]?: string })[ADDRESS] = address;
+}
+
+/** The address set for this request by useClientAddress ('' when the server gave none). */
+export function clientAddressOf(request: Request): string {
+  return (request as Request & { [ADDRESS]?: string })[ADDRESS] ?? '';
+}

@@ -1,0 +1,34 @@
+/** The security settings are validated where the environment is read, with a message naming the setting. */
+import { randomBytes } from 'node:crypto';
+import { loadConfig } from '../src/config.js';
+
+test('TRUSTED_PROXIES takes addresses and CIDR ranges, and names a bad entry', () => {
+  expect(loadConfig({ TRUSTED_PROXIES: ' 10.0.0.0/8, ::1 ,192.0.2.7' }).trustedProxies).toEqual(['10.0.0.0/8', '::1', '192.0.2.7']);
+  expect(loadConfig({}).trustedProxies).toEqual([]);
+  for (const bad of ['proxy.local', '10.0.0.0/33', '10.0.0.1/8/1', '::1/129']) {
+    expect(() => loadConfig({ TRUSTED_PROXIES: bad })).toThrow(`TRUSTED_PROXIES must be a comma list of IP addresses or CIDR ranges, got '${bad}'`);
+  }
+});
+
+test('CORS_ORIGINS takes origins only', () => {
+  expect(loadConfig({ CORS_ORIGINS: 'https://app.example.com, http://localhost:3000/' }).corsOrigins).toEqual(['https://app.example.com', 'http://localhost:3000']);
+  expect(loadConfig({}).corsOrigins).toEqual([]);
+  for (const bad of ['*', 'app.example.com', 'https://app.example.com/path']) {
+    expect(() => loadConfig({ CORS_ORIGINS: bad })).toThrow(/CORS_ORIGINS must be a comma list of origins/);
+  }
+});
+
+test('KEY_ENCRYPTION_KEY must be 32 bytes of base64', () => {
+  const key = randomBytes(32);
+  expect(loadConfig({ KEY_ENCRYPTION_KEY: key.toString('base64') }).keyEncryptionKey!.equals(key)).toBe(true);
+  expect(loadConfig({}).keyEncryptionKey).toBeUndefined();
+  for (const bad of [randomBytes(16).toString('base64'), 'not base64 at all!']) {
+    expect(() => loadConfig({ KEY_ENCRYPTION_KEY: bad })).toThrow('KEY_ENCRYPTION_KEY must be 32 bytes in base64 (e.g. openssl rand -base64 32)');
+  }
+});
+
+test('MAX_QUERY_ROWS and PURGE_INTERVAL_SECONDS have their defaults and bounds', () => {
+  expect(loadConfig({})).toMatchObject({ maxQueryRows: 50_000, purgeIntervalSeconds: 3600 });
+  expect(() => loadConfig({ PURGE_INTERVAL_SECONDS: '0' })).toThrow(/PURGE_INTERVAL_SECONDS must be between 1 and 86400/);
+  expect(() => loadConfig({ MAX_QUERY_ROWS: 'lots' })).toThrow(/MAX_QUERY_ROWS must be a whole number/);
+});

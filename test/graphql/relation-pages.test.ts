@@ -1,0 +1,94 @@
+/**
+ * Relation lists are paged like list reads (no request reads a whole tenant through one), and a
+ * /graphql operation that would read more rows than MAX_QUERY_ROWS, counting every list at its
+ * limit, is refused with a 400 before anything runs.
+ */
+import { newId } from '../../src/ids.js';
+import { Harness, type TestTenant } from '../harness.js';
+
+let h: Harness;
+let t: TestTenant;
+let token: string;
+/** Two groups of four members each; ids are time-ordered, so in userid order too. */
+const groups: { id: string; members: string[] }[] = [];
+
+const gql = (query: string, variables?: Record<string, unknown>) => h.request('POST', '/graphql', { token, body: { query, variables } });
+
+beforeAll(async () => {
+  h = await Harness.start({ defaultPageSize: 2, maxPageSize: 3, maxQueryRows: 30 });
+  t = await h.tenant();
+  token = await h.login(t);
+  const conn = h.orm.em.getConnection();
+  for (let g = 0; g < 2; g++) {
+    const members = Array.from({ length: 4 }, () => newId());
+    const id = newId();
+    await conn.execute(
+      `insert into app_user (id, tenant_id, site_id, user_id, name, password_hash)
+         select u, ?, ?, 'm-' || u::text, 'm', 'x' from unnest(array[?]::uuid[]) as u`,
+      [t.tenantId, t.homeSiteId, members],
+    );
+    await conn.execute('insert into user_group (id, tenant_id, site_id, name) values (?, ?, ?, ?)', [id, t.tenantId, t.homeSiteId, `paged-${id}`]);
+    await conn.execute(`insert into group_member (group_id, user_id, tenant_id) select ?, u, ? from unnest(array[?]::uuid[]) as u`, [id, t.tenantId, members]);
+    groups.push({ id, members });
+  }
+});
+afterAll(() => h.stop());
+
+const membersOf = async (id: string, args = '') => {
+  const r = await gql(`query ($id: UUID!) { group(id: $id) { users${args} { id } } }`, { id });
+  expect(r.body.errors).toBeUndefined();
+  return (r.body.data.group.users as { id: string }[]).map((u) => u.id);
+};
+
+describe('relation lists are paged', () => {
+  test('DEFAULT_PAGE_SIZE rows when no limit is asked for, at most MAX_PAGE_SIZE when more is', async () => {
+    const [g] = groups;
+    expect(await membersOf(g.id)).toEqual(g.members.slice(0, 2));
+    expect(await membersOf(g.id, '(limit: 3)')).toEqual(g.members.slice(0, 3));
+    expect(await membersOf(g.id, '(limit: 1000)')).toEqual(g.members.slice(0, 3));
+    expect(await membersOf(g.id, '(limit: 3, offset: 2)')).toEqual(g.members.slice(2));
+  });
+
+  test('every parent gets its own page, in one statement for all of them', async () => {
+    const query = `query ($a: UUID!, $b: UUID!) { a: group(id: $a) { users(limit: 1, offset: 1) { id } } b: group(id: $b) { users(limit: 1, offset: 1) { id } } }`;
+    const { result, statements } = await h.countQueries(() => gql(query, { a: groups[0].id, b: groups[1].id }));
+    expect(result.body.data).toEqual({ a: { users: [{ id: groups[0].members[1] }] }, b: { users: [{ id: groups[1].members[1] }] } });
+    expect(statements.filter((s) => /group_member/.test(s))).toHaveLength(1);
+  });
+
+  test('a negative limit or offset on a relation is a 400', async () => {
+    const r = await gql(`query ($id: UUID!) { group(id: $id) { users(limit: -1) { id } } }`, { id: groups[0].id });
+    expect(r.status).toBe(400);
+    expect(r.body.errors[0].message).toMatch(/limit must be a whole number/);
+  });
+
+  test('REST expand gives each record one page of its relation', async () => {
+    const r = await h.request('GET', `${t.root}/groups/${groups[0].id}?expand=users`, { token });
+    expect(r.status).toBe(200);
+    const group = Array.isArray(r.body.data) ? r.body.data[0] : r.body.data;
+    expect(group.users.map((u: { id: string }) => u.id)).toEqual(groups[0].members.slice(0, 2));
+  });
+});
+
+describe('the read budget (MAX_QUERY_ROWS)', () => {
+  test('nested lists multiply: over the budget is a 400 naming the count and the way out, and nothing is read', async () => {
+    // 3 groups x (1 + 3 users x (1 + 3 groups)) = 39 rows > 30.
+    const query = `{ groups(limit: 3) { items { id users(limit: 3) { id groups(limit: 3) { id } } } } }`;
+    const { result, statements } = await h.countQueries(() => gql(query));
+    expect(result.status).toBe(400);
+    expect(result.body.data).toBeUndefined();
+    expect(result.body.errors[0].extensions.code).toBe('BAD_REQUEST');
+    expect(result.body.errors[0].message).toMatch(/may read 39 rows; one request may read at most 30\. Ask for smaller pages/);
+    expect(statements.filter((s) => /user_group|app_user/.test(s))).toHaveLength(0);
+  });
+
+  test('limits given as variables count, and an operation within the budget runs', async () => {
+    const query = `query ($n: Int) { groups(limit: $n) { items { id users(limit: $n) { id groups(limit: $n) { id } } } } }`;
+    const within = await gql(query, { n: 2 }); // 2 x (1 + 2 x (1 + 2)) = 14
+    expect(within.status).toBe(200);
+    expect(within.body.errors).toBeUndefined();
+    expect((await gql(query, { n: 3 })).status).toBe(400); // 39
+    // Unset limits count at DEFAULT_PAGE_SIZE: 2 x (1 + 2 x (1 + 2 x 1)) = 14.
+    expect((await gql(`{ groups { items { users { groups { site { id } } } } } }`)).status).toBe(200);
+  });
+});
