@@ -33,13 +33,12 @@ export function designerFields(xml: string, maxBytes: number): FieldSpec[] {
   if (Buffer.byteLength(xml) > maxBytes) {
     throw new AppError('PAYLOAD_TOO_LARGE', `The template XML is larger than the limit of ${maxBytes} bytes (FORM_IMPORT_MAX_BYTES).`);
   }
-  const body = xml.replace(/^\uFEFF/, '');
-  if (/<!DOCTYPE|<!ENTITY/i.test(body)) {
+  if (/<!DOCTYPE|<!ENTITY/i.test(xml)) {
     throw badRequest('The template XML may not contain a DOCTYPE or entity declarations.');
   }
-  const valid = XMLValidator.validate(body);
+  const valid = XMLValidator.validate(xml);
   if (valid !== true) throw badRequest(`The template XML is malformed: ${valid.err.msg} (line ${valid.err.line}, column ${valid.err.col}).`);
-  const root = (parser.parse(body) as Node).FormEntity as Node | undefined;
+  const root = (parser.parse(xml) as Node).FormEntity as Node | undefined;
   if (!root || typeof root !== 'object') throw badRequest('The template XML must be a FormEntity document (the form designer\'s export).');
 
   const pages = ((root.FormPages as Node | undefined)?.FormPage ?? []) as Node[];

@@ -191,6 +191,21 @@ describe('PUT /formtemplates/{id}/import', () => {
     expect(designer.body.data).toEqual({ formFieldList: [{ id: TEXT_FIELD_ID, name: 'textField', formFieldType: 1 }] });
   });
 
+  test('a byte order mark, Required, IsRetired and a missing ID are read; layout elements are skipped', async () => {
+    const t = await createTemplate(A);
+    const xml = `\uFEFF<?xml version="1.0"?><FormEntity><FormPages><FormPage><FieldList>
+      <BaseField><FieldType>Label</FieldType><Name>caption</Name></BaseField>
+      <BaseField><FieldType>TextArea</FieldType><Name>Notes &amp; more</Name><Required>true</Required></BaseField>
+      <BaseField><FieldType>CheckBox</FieldType><ID>0A0A0A0A-0A0A-0A0A-0A0A-0A0A0A0A0A0A</ID><Name>old</Name><IsRetired>true</IsRetired></BaseField>
+    </FieldList></FormPage></FormPages></FormEntity>`;
+    expect((await importXml(A, t.id, xml)).status).toBe(200);
+    const g = await gql(A, `query ($id: String!) { formTemplate(id: $id) { revisions { fields { id key fieldType required deleted } } } }`, { id: t.id });
+    const [notes, old] = g.body.data.formTemplate.revisions[1].fields;
+    expect(notes).toMatchObject({ key: 'Notes & more', fieldType: 2, required: true, deleted: false });
+    expect(notes.id).toMatch(GUID);
+    expect(old).toEqual({ id: '0a0a0a0a-0a0a-0a0a-0a0a-0a0a0a0a0a0a', key: 'old', fieldType: 4, required: false, deleted: true });
+  });
+
   test('a DOCTYPE or entity declaration (XXE, billion laughs) is a 400 that says why', async () => {
     const t = await createTemplate(A);
     const xxe = `<?xml version="1.0"?><!DOCTYPE FormEntity [<!ENTITY x SYSTEM "file:///etc/passwd">]><FormEntity><FormPages/>&x;</FormEntity>`;
