@@ -88,6 +88,11 @@ describe('POST /formtemplates', () => {
     expect(d.createDate).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}$/);
   });
 
+  test('an instance name prefix may be given', async () => {
+    const r = await A.post('/formtemplates', { name: uniq('Prefixed'), description: '', instanceNamePrefix: 'INT-' });
+    expect(r.body.data.instanceNamePrefix).toBe('INT-');
+  });
+
   test('a name taken in any case is a 409; a missing name a 400; an ordinary user a 403', async () => {
     const name = uniq('Dup');
     await createTemplate(A, name);
