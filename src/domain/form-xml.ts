@@ -38,7 +38,14 @@ export function designerFields(xml: string, maxBytes: number): FieldSpec[] {
   }
   const valid = XMLValidator.validate(xml);
   if (valid !== true) throw badRequest(`The template XML is malformed: ${valid.err.msg} (line ${valid.err.line}, column ${valid.err.col}).`);
-  const root = (parser.parse(xml) as Node).FormEntity as Node | undefined;
+  let doc: Node;
+  try {
+    doc = parser.parse(xml) as Node;
+  } catch (err) {
+    // The parser's own limits (nesting deeper than 100 elements).
+    throw badRequest(`The template XML could not be read: ${(err as Error).message}.`);
+  }
+  const root = doc.FormEntity as Node | undefined;
   if (!root || typeof root !== 'object') throw badRequest('The template XML must be a FormEntity document (the form designer\'s export).');
 
   const pages = ((root.FormPages as Node | undefined)?.FormPage ?? []) as Node[];

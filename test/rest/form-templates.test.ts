@@ -223,6 +223,7 @@ describe('PUT /formtemplates/{id}/import', () => {
     const t = await createTemplate(A);
     expectError(await importXml(A, t.id, '<FormEntity><FormPages></FormEntity>'), 400, /template XML is malformed: .*line 1/);
     expectError(await importXml(A, t.id, '<Other/>'), 400, 'must be a FormEntity document');
+    expectError(await importXml(A, t.id, `<FormEntity>${'<a>'.repeat(200)}${'</a>'.repeat(200)}</FormEntity>`), 400, 'Maximum nested tags exceeded');
     const field = (type: string, name: string, id = '') => `<BaseField><FieldType>${type}</FieldType><ID>${id}</ID><Name>${name}</Name></BaseField>`;
     const doc = (...f: string[]) => `<FormEntity><FormPages><FormPage><FieldList>${f.join('')}</FieldList></FormPage></FormPages></FormEntity>`;
     expectError(await importXml(A, t.id, doc(field('Hologram', 'h'))), 400, "field type this service does not know: 'Hologram'");
