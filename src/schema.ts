@@ -60,6 +60,11 @@ export function checkDefinitions(schema: GraphQLSchema, defs: readonly ResourceD
       if (name === 'href' || name === 'dataType') continue;
       if (scalar && !def.fields[name]) throw new Error(`schema/: ${def.typeName}.${name} has no field in its resource definition`);
       if (!scalar && !def.relations?.[name]) throw new Error(`schema/: ${def.typeName}.${name} has no relation in its resource definition`);
+      // To-many relations are read a page at a time: the field must let the caller ask for one.
+      const paged = ['limit', 'offset'].every((a) => f.args.some((x) => x.name === a));
+      if (!scalar && def.relations?.[name]?.kind !== 'one' && !paged) {
+        throw new Error(`schema/: ${def.typeName}.${name} is a to-many relation and needs the arguments (limit: Int, offset: Int)`);
+      }
     }
     for (const field of Object.keys(def.queries ?? {})) {
       if (!schema.getQueryType()?.getFields()[field]) throw new Error(`src/resources: ${def.typeName} declares Query.${field}, which schema/ lacks`);

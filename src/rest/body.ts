@@ -1,7 +1,9 @@
 /**
- * Request bodies as legacy clients send them: JSON, or form-encoded (even when labelled JSON),
+ * Request bodies as legacy clients send them: JSON, form-encoded (even when labelled JSON) or
+ * multipart (a file part read as text beside the other parts),
  * read with a size limit so an oversized body is a 413, not memory pressure.
  */
+import { Request } from '@whatwg-node/fetch';
 import { AppError, badRequest } from '../errors.js';
 
 export async function readBody(request: Request, maxBytes: number): Promise<string> {
@@ -99,4 +101,22 @@ function parseObject(text: string, contentType: string | null): Record<string, u
     throw badRequest('The request body must be a JSON object.');
   }
   return value as Record<string, unknown>;
+}
+
+/**
+ * A multipart body as an object of its parts, each file part's content read as text. Parsed by
+ * the fetch implementation Yoga runs on (busboy underneath), after the size check.
+ */
+export async function parseMultipart(request: Request, maxBytes: number): Promise<Record<string, unknown>> {
+  const bytes = await readBodyBytes(request, maxBytes);
+  let form: FormData;
+  try {
+    form = await new Request('http://body/', { method: 'POST', body: new Uint8Array(bytes), headers: { 'content-type': request.headers.get('content-type')! } }).formData();
+  } catch (err) {
+    throw badRequest(`The multipart request body is malformed: ${(err as Error).message}`);
+  }
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of form.entries()) out[key] = typeof value === 'string' ? value : await value.text();
+  refuseNul(out, 'request body');
+  return out;
 }

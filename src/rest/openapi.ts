@@ -154,6 +154,8 @@ function sofaRowOperation(doc: SofaDoc, row: SofaRoute, alternatives: SofaRoute[
             content: {
               'application/json': { schema: args.properties[row.body] ?? {} },
               'application/x-www-form-urlencoded': { schema: args.properties[row.body] ?? {} },
+              // Each part a key of the body; a file part's content arrives as its text (src/rest/body.ts).
+              'multipart/form-data': { schema: args.properties[row.body] ?? {} },
             },
           },
         }

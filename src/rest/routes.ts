@@ -23,6 +23,8 @@ export interface SofaRoute {
   /** Chosen over a row with the same method and path when a query parameter has one of these values. */
   when?: { param: string; values: string[] };
   scope?: 'tenant';
+  /** Answers every available field unless `fields` names some (a record read or written whole). */
+  allFields?: true;
 }
 
 export interface HandlerRoute {
@@ -101,4 +103,13 @@ export const routes: Route[] = [
   { method: 'GET', path: '/users/:userId/webtoken', field: 'Query.userWebToken', shape: 'object' },
   { method: 'PUT', path: '/users/:id/password', field: 'Mutation.changeUserPassword', shape: 'object', body: 'input' },
   { method: 'PUT', path: '/users/:id/userid', field: 'Mutation.changeUserId', shape: 'object', body: 'input' },
+
+  // Form templates: `:id` is a template's id or its name
+  { method: 'GET', path: '/formtemplates', field: 'Query.formTemplates', shape: 'list' },
+  { method: 'POST', path: '/formtemplates', field: 'Mutation.createFormTemplate', shape: 'object', body: 'input', allFields: true },
+  { method: 'GET', path: '/formtemplates/:id', field: 'Query.formTemplate', shape: 'one', allFields: true },
+  { method: 'PUT', path: '/formtemplates/:id/import', field: 'Mutation.importFormTemplate', shape: 'object', body: 'input', allFields: true },
+  { method: 'PUT', path: '/formtemplates/:id/release', field: 'Mutation.releaseFormTemplate', shape: 'object', allFields: true },
+  { method: 'GET', path: '/formtemplates/:id/fields', field: 'Query.formTemplateFields', shape: 'object' },
+  { method: 'GET', path: '/formdesigner/forms/formtemplates/:id/fields', field: 'Query.formDesignerFields', shape: 'object' },
 ];

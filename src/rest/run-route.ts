@@ -22,7 +22,7 @@ import { badRequest } from '../errors.js';
 import { isGuid } from '../ids.js';
 import { effectiveLimit } from '../read/paging.js';
 import { mapError, outcomeOf } from '../graphql-errors.js';
-import { readBody, parseBody } from './body.js';
+import { readBody, parseBody, parseMultipart } from './body.js';
 import { errorEnvelope, jsonResponse, successEnvelope, type EnvelopeError, type Projection } from './envelope.js';
 import { variantOf, type Variant } from './expand.js';
 import { createRestExecute } from './execute.js';
@@ -103,7 +103,7 @@ export function createRouteRunner(services: Services, schema: GraphQLSchema, dat
       if (v !== undefined && v !== '') args[arg.name] = checkArg(arg.name, type, v, fromPath === undefined ? 'query parameter' : 'path segment');
     }
 
-    const projection = projectionOf(url, info.recordType ? dataTypes.byTypeName.get(info.recordType) : undefined);
+    const projection = projectionOf(url, info.recordType ? dataTypes.byTypeName.get(info.recordType) : undefined, route.allFields);
     const call: RestCall = {
       rest: { legacy: request, tenant: m.tenant, variant: { recordType: info.recordType, relations: projection.relations, dropTotal: !route.paged } },
     };
@@ -132,13 +132,15 @@ export function createRouteRunner(services: Services, schema: GraphQLSchema, dat
 
   /** The request body, fitted onto the argument's input type. */
   async function requestBody(request: Request, arg: GraphQLArgument) {
-    const text = await readBody(request, services.config.maxBodyBytes);
-    const parsed = parseBody(text, request.headers.get('content-type'));
+    const contentType = request.headers.get('content-type');
+    const parsed = /^\s*multipart\/form-data/i.test(contentType ?? '')
+      ? await parseMultipart(request, services.config.maxBodyBytes)
+      : parseBody(await readBody(request, services.config.maxBodyBytes), contentType);
     const type = getNullableType(arg.type);
     return isInputObjectType(type) ? fitInput(type, parsed) : parsed;
   }
 
-  function projectionOf(url: URL, dt: ReturnType<DataTypes['get']>): Projection {
+  function projectionOf(url: URL, dt: ReturnType<DataTypes['get']>, allFields = false): Projection {
     const list = (name: string) =>
       (queryParam(url.searchParams, name) ?? '')
         .split(',')
@@ -146,7 +148,7 @@ export function createRouteRunner(services: Services, schema: GraphQLSchema, dat
         .filter(Boolean);
     const fields = list('fields');
     const expand = list('expand');
-    const all = expand.includes('data') || expand.includes('true');
+    const all = allFields || expand.includes('data') || expand.includes('true');
     const relations = dt ? expand.map((e) => dt.relations.get(e)).filter((r): r is string => !!r) : [];
     return { fields: fields.length ? new Set(fields) : undefined, all, relations };
   }

@@ -48,6 +48,11 @@ describe('checkDefinitions', () => {
     ['a relation the definition lacks', { relations: {} }, 'Thing.owner has no relation in its resource definition'],
     ['a root read the schema lacks', { queries: { things: { op: 'list' }, thingByName: { op: 'get' } } }, 'declares Query.thingByName, which schema/ lacks'],
     ['a type the schema lacks', { typeName: 'Gadget' }, 'Gadget is not an object type'],
+    [
+      'a to-many relation without paging arguments',
+      { relations: { owner: { kind: 'many', target: 'Owner', column: 'thing_id' } } },
+      'Thing.owner is a to-many relation and needs the arguments (limit: Int, offset: Int)',
+    ],
   ])('refuses %s, naming it', (_, over, message) => {
     expect(() => checkDefinitions(schema, [thing(over)])).toThrow(message);
   });
@@ -55,7 +60,7 @@ describe('checkDefinitions', () => {
   test("the project's own definitions match schema/ (the app builds)", () => {
     expect(readSdl().length).toBeGreaterThan(0);
     expect(() => buildSchema()).not.toThrow();
-    expect(resources.map((r) => r.typeName).sort()).toEqual(['Group', 'Site', 'User']);
+    expect(resources.map((r) => r.typeName).sort()).toEqual(['FormField', 'FormTemplate', 'FormTemplateRevision', 'Group', 'Site', 'User']);
   });
 });
 

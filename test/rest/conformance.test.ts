@@ -16,6 +16,7 @@ import {
   createUser,
   expectError,
   ordinaryUser,
+  uniq,
   type Api,
   type Fixture,
   type UserFixture,
@@ -31,6 +32,7 @@ let B: Api;
 let plain: UserFixture & { token: string };
 let site: Fixture;
 let group: Fixture;
+let template: Fixture;
 let member: UserFixture;
 
 beforeAll(async () => {
@@ -46,12 +48,15 @@ beforeAll(async () => {
   const users = [await createUser(A, site.id), await createUser(A, site.id), await createUser(A, site.id)];
   member = users[0];
   for (const g of groups) await A.put(`/groups/${g.id}/users`, { userIds: users.map((u) => u.id).join(',') });
+  const templates = [];
+  for (let i = 0; i < 3; i++) templates.push((await A.post('/formtemplates', { name: uniq('template'), description: '' })).body.data);
+  template = templates[0];
 });
 afterAll(() => h.stop());
 
 /** A real value for each path parameter of tenant A; `id` depends on the segment before it. */
 const SAMPLES: Record<string, (previous: string) => string> = {
-  id: (previous) => ({ sites: site.id, groups: group.id, users: member.id })[previous.toLowerCase()] ?? '',
+  id: (previous) => ({ sites: site.id, groups: group.id, users: member.id, formtemplates: template.id })[previous.toLowerCase()] ?? '',
   siteId: () => site.id,
   groupId: () => group.id,
   userId: () => member.id,

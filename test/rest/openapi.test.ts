@@ -65,6 +65,12 @@ test('answers are shown in their envelope: shapes, paging and errors as the rout
   }
 });
 
+test('bodies are JSON, form-encoded or multipart (the form template import sends its XML as a file part)', () => {
+  const body = (doc.paths['/formtemplates/{id}/import'].put as unknown as { requestBody: { content: Record<string, { schema: object }> } }).requestBody;
+  expect(Object.keys(body.content)).toEqual(['application/json', 'application/x-www-form-urlencoded', 'multipart/form-data']);
+  expect(body.content['multipart/form-data'].schema).toEqual(body.content['application/json'].schema);
+});
+
 test("a record's documented fields are the fields it really has", async () => {
   const site = (await A.get(`/sites/${A.t.homeSiteId}?expand=data`)).body.data[0];
   expect(Object.keys(doc.components.schemas.Site.properties ?? {}).sort()).toEqual(Object.keys(site).sort());

@@ -1,0 +1,76 @@
+/**
+ * The form designer's XML (a `FormEntity` document) to field definitions. Refuses what could
+ * make a parser expand entities (DOCTYPE, ENTITY: XXE, billion laughs) and malformed XML with a
+ * 400 that says why, before parsing.
+ */
+import { XMLParser, XMLValidator } from 'fast-xml-parser';
+import { AppError, badRequest } from '../errors.js';
+import { isGuid, newId } from '../ids.js';
+import { checkKey, FIELD_TYPES, LAYOUT_TYPES, MAX_FIELDS } from './form-fields.js';
+
+export interface FieldSpec {
+  fieldId: string;
+  key: string;
+  label: string;
+  fieldType: number;
+  required: boolean;
+  options: string[];
+  deleted: boolean;
+}
+
+const parser = new XMLParser({
+  ignoreAttributes: true,
+  removeNSPrefix: true,
+  parseTagValue: false,
+  isArray: (name) => name === 'FormPage' || name === 'BaseField',
+});
+
+type Node = Record<string, unknown>;
+
+const text = (v: unknown): string => (typeof v === 'string' ? v.trim() : '');
+
+export function designerFields(xml: string, maxBytes: number): FieldSpec[] {
+  if (Buffer.byteLength(xml) > maxBytes) {
+    throw new AppError('PAYLOAD_TOO_LARGE', `The template XML is larger than the limit of ${maxBytes} bytes (FORM_IMPORT_MAX_BYTES).`);
+  }
+  if (/<!DOCTYPE|<!ENTITY/i.test(xml)) {
+    throw badRequest('The template XML may not contain a DOCTYPE or entity declarations.');
+  }
+  const valid = XMLValidator.validate(xml);
+  if (valid !== true) throw badRequest(`The template XML is malformed: ${valid.err.msg} (line ${valid.err.line}, column ${valid.err.col}).`);
+  let doc: Node;
+  try {
+    doc = parser.parse(xml) as Node;
+  } catch (err) {
+    // The parser's own limits (nesting deeper than 100 elements).
+    throw badRequest(`The template XML could not be read: ${(err as Error).message}.`);
+  }
+  const root = doc.FormEntity as Node | undefined;
+  if (!root || typeof root !== 'object') throw badRequest('The template XML must be a FormEntity document (the form designer\'s export).');
+
+  const pages = ((root.FormPages as Node | undefined)?.FormPage ?? []) as Node[];
+  const out: FieldSpec[] = [];
+  const keys = new Set<string>();
+  const ids = new Set<string>();
+  for (const page of pages) {
+    for (const f of ((page?.FieldList as Node | undefined)?.BaseField ?? []) as Node[]) {
+      const type = text(f.FieldType);
+      const code = FIELD_TYPES[type.toLowerCase()];
+      if (code === undefined) {
+        if (LAYOUT_TYPES.has(type.toLowerCase())) continue;
+        throw badRequest(`The field '${text(f.Name)}' has a field type this service does not know: '${type.slice(0, 64)}'.`);
+      }
+      const key = checkKey(text(f.Name));
+      if (keys.has(key.toLowerCase())) throw badRequest(`The template XML names the field '${key}' twice.`);
+      const rawId = text(f.ID);
+      if (rawId !== '' && !isGuid(rawId)) throw badRequest(`The field '${key}' has an ID that is not a GUID: '${text(f.ID).slice(0, 64)}'.`);
+      const fieldId = rawId === '' ? newId() : rawId.toLowerCase();
+      if (ids.has(fieldId)) throw badRequest(`The template XML gives the ID '${fieldId}' to two fields.`);
+      keys.add(key.toLowerCase());
+      ids.add(fieldId);
+      out.push({ fieldId, key, label: key, fieldType: code, required: text(f.Required) === 'true', options: [], deleted: text(f.IsRetired) === 'true' });
+      if (out.length > MAX_FIELDS) throw badRequest(`A template may hold at most ${MAX_FIELDS} fields.`);
+    }
+  }
+  return out;
+}

@@ -1,0 +1,161 @@
+/** Form template reads by id or name, the fields descriptions, and the writes (src/domain/form-templates.ts). Who may call each: schema/form-template.graphql. */
+import type { AppContext } from '../context.js';
+import { FormTemplate, FormTemplateField, type FormTemplateRevision } from '../entities/form-template.js';
+import { badRequest, conflict, notFound } from '../errors.js';
+import { isGuid, newId } from '../ids.js';
+import { checkKey, fieldTypeCode, MAX_FIELDS } from '../domain/form-fields.js';
+import { addDraft, assertNameFree, draftOf, lockTemplate, release } from '../domain/form-templates.js';
+import { designerFields } from '../domain/form-xml.js';
+import { maxLength, optionalString, requireString, uniquely } from '../domain/validate.js';
+import { reread } from '../read/resolvers.js';
+import { resource } from '../read/registry.js';
+import { selectRows } from '../read/rows.js';
+import { sql } from '../read/sql.js';
+
+type Input = Record<string, unknown>;
+type Row = Record<string, unknown>;
+
+const TEMPLATE = resource('FormTemplate');
+const REVISION = resource('FormTemplateRevision');
+
+/** Labels of the base keys (the spec's fixed two-letter service prefix is `VV`). */
+const BASE_LABELS: Record<string, string> = {
+  revisionid: 'DhID',
+  instancename: 'DhDocID',
+  modifydate: 'VVModifyDate',
+  modifyby: 'VVModifyBy',
+  modifybyid: 'VVModifyByUsID',
+  createdate: 'VVCreateDate',
+  createby: 'VVCreateBy',
+  createbyid: 'VVCreateByUsID',
+};
+const BASE_FIELDS = ['RevisionId', 'InstanceName', 'ModifyDate', 'ModifyById', 'ModifyBy', 'CreateDate', 'CreateById', 'CreateBy'];
+
+/** A template's row by id or, failing that, by name (case-insensitively), or a 404. */
+export async function templateRow(ctx: AppContext, idOrName: string): Promise<Row> {
+  const byId = isGuid(idOrName) ? await ctx.loaders.byId(TEMPLATE).load(idOrName.toLowerCase()) : undefined;
+  const row = byId ?? (await selectRows<Row>(ctx.reader, TEMPLATE, { where: [sql`lower(t.name) = lower(${idOrName})`] }))[0];
+  if (!row) throw notFound(`Form template '${idOrName}' was not found.`);
+  return row;
+}
+
+/** Every field of a revision: at most MAX_FIELDS, so one page holds them all. */
+const fieldsOf = (ctx: AppContext, revisionId: string) => ctx.loaders.many(REVISION, 'fields', { limit: MAX_FIELDS, offset: 0 }).load(revisionId);
+
+async function fieldsDescription(ctx: AppContext, idOrName: string) {
+  const t = await templateRow(ctx, idOrName);
+  const fields: Record<string, string> = { ...BASE_LABELS };
+  for (const f of await fieldsOf(ctx, t.revisionId as string)) {
+    fields[`${f.deleted ? '__' : ''}${(f.key as string).toLowerCase()}`] = f.label as string;
+  }
+  return { fields, baseFields: BASE_FIELDS };
+}
+
+async function designer(ctx: AppContext, idOrName: string) {
+  const t = await templateRow(ctx, idOrName);
+  const fields = await fieldsOf(ctx, t.latestRevisionId as string);
+  return { formFieldList: fields.filter((f) => !f.deleted).map((f) => ({ id: f.id, name: f.key, formFieldType: f.fieldType })) };
+}
+
+async function createTemplate(ctx: AppContext, input: Input) {
+  const name = maxLength(requireString(input, 'name').trim(), 256, 'name');
+  const description = maxLength(optionalString(input, 'description') ?? '', 4000, 'description');
+  const instancePrefix = maxLength(optionalString(input, 'instanceNamePrefix') ?? `${name}-`, 64, 'instanceNamePrefix');
+  await assertNameFree(ctx, name);
+  const t = ctx.em().create(FormTemplate, {
+    tenantId: ctx.tenantId, id: newId(), name, description, instancePrefix, createdById: ctx.caller.userId, modifiedById: ctx.caller.userId,
+  });
+  await uniquely(`A form template named '${name}'`, () => ctx.em().flush());
+  await addDraft(ctx, t, []);
+  return reread(ctx, TEMPLATE, t.id);
+}
+
+async function importTemplate(ctx: AppContext, idOrName: string, input: Input) {
+  // An unknown template is a 404 whatever the body holds.
+  const t = await lockTemplate(ctx, idOrName);
+  const xml = optionalString(input, 'fileUpload', 'fileUpload');
+  if (!xml?.trim()) throw badRequest("The mandatory file part 'fileUpload' (the template XML) is missing.");
+  const fields = designerFields(xml, ctx.services.config.formImportMaxBytes);
+  const description = optionalString(input, 'description');
+  const templateRevision = optionalString(input, 'revision')?.trim() || undefined;
+  if (description !== undefined) t.description = maxLength(description, 4000, 'description');
+  await addDraft(ctx, t, fields, templateRevision && maxLength(templateRevision, 64, 'revision'));
+  return reread(ctx, TEMPLATE, t.id);
+}
+
+/** The draft's fields, and the one with this key (case-insensitively) or a 404. */
+async function draftField(ctx: AppContext, draft: FormTemplateRevision, key: string) {
+  const all = await ctx.em().find(FormTemplateField, { revisionId: draft.id });
+  const field = all.find((f) => f.key.toLowerCase() === key.trim().toLowerCase());
+  if (!field) throw notFound(`Form field '${key}' was not found in the template's draft.`);
+  return { field, all };
+}
+
+function assertKeyFree(all: FormTemplateField[], key: string, except?: FormTemplateField) {
+  if (all.some((f) => f !== except && f.key.toLowerCase() === key.toLowerCase())) throw conflict(`The draft already has a field named '${key}'.`);
+}
+
+function options(input: Input): string[] | undefined {
+  const v = input.options;
+  if (v === undefined || v === null) return undefined;
+  return (v as string[]).map((o, i) => maxLength(o, 400, `options[${i}]`));
+}
+
+/** Runs a field edit on the template's draft and answers the draft as read back. */
+async function onDraft(ctx: AppContext, idOrName: string, edit: (draft: FormTemplateRevision) => Promise<void>) {
+  const t = await lockTemplate(ctx, idOrName);
+  const draft = await draftOf(ctx, t);
+  await edit(draft);
+  draft.modifiedById = t.modifiedById = ctx.caller.userId;
+  await uniquely('A field of that name', () => ctx.em().flush());
+  return reread(ctx, REVISION, draft.id);
+}
+
+const label = (input: Input, fallback: string) => maxLength(optionalString(input, 'label')?.trim() || fallback, 400, 'label');
+
+export const resolvers = {
+  Query: {
+    formTemplate: (_: unknown, { id }: { id: string }, ctx: AppContext) => templateRow(ctx, id),
+    formTemplateFields: (_: unknown, { id }: { id: string }, ctx: AppContext) => fieldsDescription(ctx, id),
+    formDesignerFields: (_: unknown, { id }: { id: string }, ctx: AppContext) => designer(ctx, id),
+  },
+  Mutation: {
+    createFormTemplate: (_: unknown, { input }: { input: Input }, ctx: AppContext) => createTemplate(ctx, input),
+    importFormTemplate: (_: unknown, { id, input }: { id: string; input: Input }, ctx: AppContext) => importTemplate(ctx, id, input),
+    releaseFormTemplate: async (_: unknown, { id }: { id: string }, ctx: AppContext) => {
+      const t = await lockTemplate(ctx, id);
+      await release(ctx, t);
+      return reread(ctx, TEMPLATE, t.id);
+    },
+    addFormTemplateField: (_: unknown, { id, input }: { id: string; input: Input }, ctx: AppContext) =>
+      onDraft(ctx, id, async (draft) => {
+        const key = checkKey(requireString(input, 'name'));
+        const all = await ctx.em().find(FormTemplateField, { revisionId: draft.id });
+        assertKeyFree(all, key);
+        if (all.length >= MAX_FIELDS) throw badRequest(`A template may hold at most ${MAX_FIELDS} fields (deleted ones included).`);
+        ctx.em().create(FormTemplateField, {
+          tenantId: ctx.tenantId, id: newId(), revisionId: draft.id, fieldId: newId(), key, label: label(input, key),
+          fieldType: fieldTypeCode(input.fieldType), required: input.required === true, options: options(input) ?? [],
+          ord: Math.max(0, ...all.map((f) => f.ord)) + 1, deleted: false,
+        });
+      }),
+    updateFormTemplateField: (_: unknown, a: { id: string; key: string; input: Input }, ctx: AppContext) =>
+      onDraft(ctx, a.id, async (draft) => {
+        const { field, all } = await draftField(ctx, draft, a.key);
+        const name = optionalString(a.input, 'name');
+        if (name !== undefined) {
+          const key = checkKey(name);
+          assertKeyFree(all, key, field);
+          field.label = label(a.input, key);
+          field.key = key;
+        } else if (a.input.label != null) field.label = label(a.input, field.label);
+        if (a.input.fieldType != null) field.fieldType = fieldTypeCode(a.input.fieldType);
+        if (typeof a.input.required === 'boolean') field.required = a.input.required;
+        field.options = options(a.input) ?? field.options;
+      }),
+    deleteFormTemplateField: (_: unknown, a: { id: string; key: string }, ctx: AppContext) =>
+      onDraft(ctx, a.id, async (draft) => {
+        (await draftField(ctx, draft, a.key)).field.deleted = true;
+      }),
+  },
+};

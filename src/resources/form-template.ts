@@ -1,0 +1,46 @@
+import { ZERO_GUID } from '../ids.js';
+import { column, defineResource, joined } from '../read/define.js';
+
+const unset = { expandOnly: true, nullAs: ZERO_GUID };
+
+/**
+ * A template as clients see it: its own name and audit, and the revision a get answers (the
+ * latest released one; a template never released shows its latest draft, status 0).
+ */
+export default defineResource({
+  dataType: 'FormTemplate',
+  typeName: 'FormTemplate',
+  table: 'form_template',
+  href: '~/formtemplates/{id}',
+  idField: 'id',
+  label: 'Form template',
+  fields: {
+    id: column('id', 'guid'),
+    name: column('name', 'string'),
+    description: column('description', 'string', { expandOnly: true }),
+    revisionId: joined('r', 'id', 'guid'),
+    revision: joined('r', 'revision', 'integer', { expandOnly: true }),
+    templateRevision: joined('r', 'template_revision', 'string', { expandOnly: true }),
+    status: joined('r', 'status', 'integer'),
+    latestRevisionId: column('latest_revision_id', 'guid', { expandOnly: true }),
+    instanceNamePrefix: column('instance_prefix', 'string', { expandOnly: true }),
+    createDate: column('created_at', 'datetime', { expandOnly: true }),
+    modifyDate: column('modified_at', 'datetime', { expandOnly: true }),
+    createById: column('created_by_id', 'guid', unset),
+    modifyById: column('modified_by_id', 'guid', unset),
+    createBy: joined('cu', 'name', 'string', { expandOnly: true, nullAs: '' }),
+    modifyBy: joined('mu', 'name', 'string', { expandOnly: true, nullAs: '' }),
+  },
+  joins: {
+    r: { table: 'form_template_revision', on: 'r.id = coalesce(t.released_revision_id, t.latest_revision_id)' },
+    cu: { table: 'app_user', on: 'cu.id = t.created_by_id' },
+    mu: { table: 'app_user', on: 'mu.id = t.modified_by_id' },
+  },
+  // Names are unique per tenant, case-insensitively: the unique index gives this order.
+  order: 'lower(t.name)',
+  relations: {
+    revisions: { kind: 'many', target: 'FormTemplateRevision', column: 'template_id' },
+  },
+  queries: { formTemplates: { op: 'list' } },
+  access: { see: 'tenant', change: 'admin' },
+});

@@ -1,0 +1,386 @@
+/**
+ * HTTP-level tests of the form template routes (rest-api-v1.md "Form templates and forms",
+ * client-compatibility.md: names as ids, the lookup by name, import, release, the designer's
+ * field list) and the template mutations of /graphql.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Harness, Reply } from '../harness.js';
+import { expectEnvelope, expectError, GUID, keysOf, sorted, twoTenants, uniq, UNKNOWN_ID, type Api, type TwoTenants } from './support.js';
+
+const XML = fs.readFileSync(path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures', 'form-template.xml'), 'utf8');
+const TEXT_FIELD_ID = '5a912775-d035-15c0-6242-a2a1860fa031';
+
+const REDUCED = ['href', 'dataType', 'id', 'name', 'revisionId', 'status'];
+const FULL = [
+  ...REDUCED, 'description', 'revision', 'templateRevision', 'latestRevisionId', 'instanceNamePrefix',
+  'createDate', 'modifyDate', 'createById', 'modifyById', 'createBy', 'modifyBy',
+];
+const BASE_LABELS = {
+  revisionid: 'DhID',
+  instancename: 'DhDocID',
+  modifydate: 'VVModifyDate',
+  modifyby: 'VVModifyBy',
+  modifybyid: 'VVModifyByUsID',
+  createdate: 'VVCreateDate',
+  createby: 'VVCreateBy',
+  createbyid: 'VVCreateByUsID',
+};
+const BASE_FIELDS = ['RevisionId', 'InstanceName', 'ModifyDate', 'ModifyById', 'ModifyBy', 'CreateDate', 'CreateById', 'CreateBy'];
+
+let h: Harness;
+let A: Api;
+let B: Api;
+let plain: TwoTenants['plain'];
+
+beforeAll(async () => ({ h, A, B, plain } = await twoTenants()));
+afterAll(() => h.stop());
+
+const q = (expr: string) => `q=${encodeURIComponent(expr)}`;
+
+/** A multipart body as the Node client sends it: its other parts, then the file part `fileUpload`. */
+async function multipart(parts: Record<string, string>, file: string | Uint8Array | null, fileName = 'template.xml') {
+  const form = new FormData();
+  for (const [k, v] of Object.entries(parts)) form.append(k, v);
+  if (file !== null) form.append('fileUpload', new Blob([typeof file === 'string' ? file : new Uint8Array(file)]), fileName);
+  const req = new Request('http://x/', { method: 'PUT', body: form });
+  return { raw: new Uint8Array(await req.arrayBuffer()), headers: { 'content-type': req.headers.get('content-type')! } };
+}
+
+async function importXml(api: Api, idOrName: string, xml: string | Uint8Array | null = XML, parts: Record<string, string> = {}): Promise<Reply> {
+  return api.put(`/formtemplates/${encodeURIComponent(idOrName)}/import`, undefined, await multipart(parts, xml));
+}
+
+async function createTemplate(api: Api, name = uniq('template'), description = `about ${name}`) {
+  const r = await api.post('/formtemplates', { name, description });
+  expectEnvelope(r, 'POST', api.url('/formtemplates'));
+  return r.body.data as { id: string; name: string; revisionId: string; latestRevisionId: string };
+}
+
+/** A template made, imported from the fixture and released, as the client test expects one. */
+async function releasedTemplate(api: Api, name = uniq('template')) {
+  const t = await createTemplate(api, name);
+  expect((await importXml(api, t.id)).status).toBe(200);
+  expect((await api.put(`/formtemplates/${t.id}/release`)).status).toBe(200);
+  return (await api.get(`/formtemplates/${t.id}`)).body.data[0] as Record<string, unknown> & { id: string; revisionId: string };
+}
+
+const gql = (api: Api, query: string, variables?: Record<string, unknown>) =>
+  h.request('POST', '/graphql', { token: api.token, body: { query, variables } });
+
+describe('POST /formtemplates', () => {
+  test('makes a draft template: 200 and the whole record, revision 1 with status 0', async () => {
+    const name = uniq('Intake');
+    const r = await A.post('/formtemplates', { name, description: 'new hires' });
+    expectEnvelope(r, 'POST', A.url('/formtemplates'));
+    const d = r.body.data;
+    expect(keysOf(d)).toEqual(sorted(FULL));
+    expect(d).toMatchObject({
+      dataType: 'FormTemplate', name, description: 'new hires', revision: 1, templateRevision: '1', status: 0,
+      instanceNamePrefix: `${name}-`, createBy: A.t.adminUserId, modifyBy: A.t.adminUserId,
+    });
+    const me = (await A.get('/users/me')).body.data.id;
+    expect([d.createById, d.modifyById]).toEqual([me, me]);
+    expect(d.href).toBe(`~/formtemplates/${d.id}`);
+    expect(d.revisionId).toMatch(GUID);
+    expect(d.latestRevisionId).toBe(d.revisionId);
+    expect(d.createDate).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}$/);
+  });
+
+  test('an instance name prefix may be given', async () => {
+    const r = await A.post('/formtemplates', { name: uniq('Prefixed'), description: '', instanceNamePrefix: 'INT-' });
+    expect(r.body.data.instanceNamePrefix).toBe('INT-');
+  });
+
+  test('a name taken in any case is a 409; a missing name a 400; an ordinary user a 403', async () => {
+    const name = uniq('Dup');
+    await createTemplate(A, name);
+    expectError(await A.post('/formtemplates', { name: name.toUpperCase(), description: '' }), 409, 'already exists');
+    expectError(await A.post('/formtemplates', { description: 'x' }), 400, "'name'");
+    expectError(await A.as(plain.token).post('/formtemplates', { name: uniq('t'), description: '' }), 403);
+  });
+
+  test('two creates of one name at once: exactly one wins, the other is a 409', async () => {
+    const name = uniq('Race');
+    const rs = await Promise.all([1, 2, 3].map(() => A.post('/formtemplates', { name, description: '' })));
+    expect(rs.map((r) => r.status).sort()).toEqual([200, 409, 409]);
+  });
+});
+
+describe('GET /formtemplates', () => {
+  let T: Api;
+  let alpha: Record<string, unknown> & { id: string; revisionId: string };
+  beforeAll(async () => {
+    const t = await h.tenant();
+    T = A.on(t).as(await h.login(t));
+    alpha = await releasedTemplate(T, 'Alpha');
+    await createTemplate(T, 'bravo');
+  });
+
+  test('lists the tenant\'s templates by name as the reduced element', async () => {
+    const r = await T.get('/formtemplates');
+    expectEnvelope(r, 'GET', T.url('/formtemplates'));
+    expect(keysOf(r.body)).toEqual(['data', 'meta']);
+    expect(r.body.data.map((d: { name: string }) => d.name)).toEqual(['Alpha', 'bravo']);
+    for (const d of r.body.data) expect(Object.keys(d)).toEqual(REDUCED);
+    expect(r.body.data[0]).toEqual({ href: `~/formtemplates/${alpha.id}`, dataType: 'FormTemplate', id: alpha.id, name: 'Alpha', revisionId: alpha.revisionId, status: 1 });
+    expect(r.body.data[1].status).toBe(0);
+  });
+
+  test('the clients\' lookup by name: fields with spaces after the commas, q name eq', async () => {
+    const r = await T.get(`/formtemplates?fields=id, name, description, revision, revisionId&${q("name eq 'alpha'")}`);
+    expect(r.status).toBe(200);
+    expect(r.body.data).toEqual([
+      { href: `~/formtemplates/${alpha.id}`, dataType: 'FormTemplate', id: alpha.id, name: 'Alpha', description: 'about Alpha', revision: 2, revisionId: alpha.revisionId },
+    ]);
+    expect((await T.get(`/formtemplates?${q("name eq 'NonExistentTemplate_12345'")}`)).body.data).toEqual([]);
+  });
+
+  test('q over the revision fields, expand=data, paging, and a bad q is a 400', async () => {
+    expect((await T.get(`/formtemplates?${q(`revisionId eq '${alpha.revisionId}'`)}`)).body.data.map((d: { id: string }) => d.id)).toEqual([alpha.id]);
+    expect((await T.get(`/formtemplates?${q('status eq 0')}`)).body.data.map((d: { name: string }) => d.name)).toEqual(['bravo']);
+    const all = await T.get('/formtemplates?expand=data&limit=1&offset=1');
+    expect(all.body.data).toHaveLength(1);
+    expect(keysOf(all.body.data[0])).toEqual(sorted(FULL));
+    expectError(await T.get(`/formtemplates?${q("nosuch eq 'x'")}`), 400);
+  });
+
+  test('an ordinary user of the tenant reads templates too', async () => {
+    expect((await A.as(plain.token).get('/formtemplates')).status).toBe(200);
+  });
+});
+
+describe('GET /formtemplates/{id}', () => {
+  test('by id or by name (any case): a one-element array of the latest released revision, every field', async () => {
+    const t = await releasedTemplate(A, uniq('Get Me'));
+    for (const idOrName of [t.id, t.name as string, (t.name as string).toLowerCase()]) {
+      const path = `/formtemplates/${encodeURIComponent(idOrName)}`;
+      const r = await A.get(path);
+      expectEnvelope(r, 'GET', A.url(path));
+      expect(r.body.data).toHaveLength(1);
+      expect(keysOf(r.body.data[0])).toEqual(sorted(FULL));
+      expect(r.body.data[0]).toMatchObject({ id: t.id, revision: 2, status: 1, revisionId: t.revisionId });
+    }
+    expect(keysOf((await A.get(`/formtemplates/${t.id}?fields=name`)).body.data[0])).toEqual(['dataType', 'href', 'name']);
+  });
+
+  test('a later draft does not change what a get answers until it is released', async () => {
+    const t = await releasedTemplate(A);
+    const imported = await importXml(A, t.id);
+    expect(imported.body.data).toMatchObject({ revisionId: t.revisionId, status: 1, revision: 2 });
+    expect(imported.body.data.latestRevisionId).not.toBe(t.revisionId);
+    expect((await A.get(`/formtemplates/${t.id}`)).body.data[0]).toMatchObject({ revisionId: t.revisionId, revision: 2, status: 1 });
+    const released = await A.put(`/formtemplates/${t.id}/release`);
+    expect(released.body.data).toMatchObject({ revisionId: imported.body.data.latestRevisionId, revision: 3, status: 1 });
+  });
+
+  test('an unknown id or name is a 404 naming it', async () => {
+    expectError(await A.get(`/formtemplates/${UNKNOWN_ID}`), 404, `Form template '${UNKNOWN_ID}' was not found.`);
+    expectError(await A.get('/formtemplates/No%20Such%20Template'), 404, "Form template 'No Such Template' was not found.");
+    expectError(await A.get(`/formtemplates/${UNKNOWN_ID}/fields`), 404);
+    expectError(await A.get('/formdesigner/forms/formtemplates/nosuch/fields'), 404);
+    expectError(await A.put('/formtemplates/nosuch/release'), 404);
+    expectError(await importXml(A, 'nosuch'), 404);
+  });
+});
+
+describe('PUT /formtemplates/{id}/import', () => {
+  test('the designer XML with the Node client\'s form parts makes a new draft revision', async () => {
+    const t = await createTemplate(A);
+    const r = await importXml(A, t.name, XML, { name: 'Imported Template', description: 'Updated via integration test', revision: '1700000000000' });
+    expectEnvelope(r, 'PUT', A.url(`/formtemplates/${t.name}/import`));
+    expect(r.body.data).toMatchObject({ id: t.id, name: t.name, description: 'Updated via integration test', revision: 2, templateRevision: '1700000000000', status: 0 });
+    const designer = await A.get(`/formdesigner/forms/formtemplates/${t.id}/fields`);
+    expectEnvelope(designer, 'GET', A.url(`/formdesigner/forms/formtemplates/${t.id}/fields`));
+    expect(designer.body.data).toEqual({ formFieldList: [{ id: TEXT_FIELD_ID, name: 'textField', formFieldType: 1 }] });
+  });
+
+  test('a byte order mark, Required, IsRetired and a missing ID are read; layout elements are skipped', async () => {
+    const t = await createTemplate(A);
+    const xml = `\uFEFF<?xml version="1.0"?><FormEntity><FormPages><FormPage><FieldList>
+      <BaseField><FieldType>Label</FieldType><Name>caption</Name></BaseField>
+      <BaseField><FieldType>TextArea</FieldType><Name>Notes &amp; more</Name><Required>true</Required></BaseField>
+      <BaseField><FieldType>CheckBox</FieldType><ID>0A0A0A0A-0A0A-0A0A-0A0A-0A0A0A0A0A0A</ID><Name>old</Name><IsRetired>true</IsRetired></BaseField>
+    </FieldList></FormPage></FormPages></FormEntity>`;
+    expect((await importXml(A, t.id, xml)).status).toBe(200);
+    const g = await gql(A, `query ($id: String!) { formTemplate(id: $id) { revisions { fields { id key fieldType required deleted } } } }`, { id: t.id });
+    const [notes, old] = g.body.data.formTemplate.revisions[1].fields;
+    expect(notes).toMatchObject({ key: 'Notes & more', fieldType: 2, required: true, deleted: false });
+    expect(notes.id).toMatch(GUID);
+    expect(old).toEqual({ id: '0a0a0a0a-0a0a-0a0a-0a0a-0a0a0a0a0a0a', key: 'old', fieldType: 4, required: false, deleted: true });
+  });
+
+  test('a DOCTYPE or entity declaration (XXE, billion laughs) is a 400 that says why', async () => {
+    const t = await createTemplate(A);
+    const xxe = `<?xml version="1.0"?><!DOCTYPE FormEntity [<!ENTITY x SYSTEM "file:///etc/passwd">]><FormEntity><FormPages/>&x;</FormEntity>`;
+    const laughs = `<?xml version="1.0"?><!DOCTYPE lolz [<!ENTITY lol "lol"><!ENTITY lol2 "&lol;&lol;&lol;&lol;">]><FormEntity>&lol2;</FormEntity>`;
+    for (const xml of [xxe, laughs]) expectError(await importXml(A, t.id, xml), 400, 'may not contain a DOCTYPE or entity declarations');
+    expect((await A.get(`/formtemplates/${t.id}`)).body.data[0].revision).toBe(1);
+  });
+
+  test('malformed XML, another document, a bad field and a missing file part are 400s', async () => {
+    const t = await createTemplate(A);
+    expectError(await importXml(A, t.id, '<FormEntity><FormPages></FormEntity>'), 400, /template XML is malformed: .*line 1/);
+    expectError(await importXml(A, t.id, '<Other/>'), 400, 'must be a FormEntity document');
+    expectError(await importXml(A, t.id, `<FormEntity>${'<a>'.repeat(200)}${'</a>'.repeat(200)}</FormEntity>`), 400, 'Maximum nested tags exceeded');
+    const field = (type: string, name: string, id = '') => `<BaseField><FieldType>${type}</FieldType><ID>${id}</ID><Name>${name}</Name></BaseField>`;
+    const doc = (...f: string[]) => `<FormEntity><FormPages><FormPage><FieldList>${f.join('')}</FieldList></FormPage></FormPages></FormEntity>`;
+    expectError(await importXml(A, t.id, doc(field('Hologram', 'h'))), 400, "field type this service does not know: 'Hologram'");
+    expectError(await importXml(A, t.id, doc(field('TextBox', 'a'), field('TextBox', 'A'))), 400, "names the field 'A' twice");
+    expectError(await importXml(A, t.id, doc(field('TextBox', 'a', 'not-a-guid'))), 400, 'not a GUID');
+    expectError(await importXml(A, t.id, doc(field('TextBox', 'CreateDate'))), 400, 'taken by a base field');
+    expectError(await importXml(A, t.id, doc(field('TextBox', '__x'))), 400, "may not start with '__'");
+    expectError(await importXml(A, t.id, null, { description: 'no file' }), 400, "'fileUpload'");
+    const broken = { raw: new TextEncoder().encode('--b\r\nnot a part'), headers: { 'content-type': 'multipart/form-data; boundary=b' } };
+    expectError(await A.put(`/formtemplates/${t.id}/import`, undefined, broken), 400, 'multipart');
+    expect((await A.get(`/formtemplates/${t.id}`)).body.data[0].revision).toBe(1);
+  });
+
+  test('XML over FORM_IMPORT_MAX_BYTES (2 MiB by default) is a 413', async () => {
+    const t = await createTemplate(A);
+    const big = XML.replace('<Version>4</Version>', `<Pad>${'x'.repeat(2 * 1024 * 1024)}</Pad>`);
+    expectError(await importXml(A, t.id, big), 413, 'FORM_IMPORT_MAX_BYTES');
+  });
+
+  test('designing is an administrator\'s: an ordinary user gets a 403 and nothing changes', async () => {
+    const t = await createTemplate(A);
+    expectError(await importXml(A.as(plain.token), t.id), 403);
+    expectError(await A.as(plain.token).put(`/formtemplates/${t.id}/release`), 403);
+    expect((await A.get(`/formtemplates/${t.id}`)).body.data[0]).toMatchObject({ revision: 1, status: 0 });
+  });
+
+  test('two imports at once both land, as consecutive revisions', async () => {
+    const t = await createTemplate(A);
+    const rs = await Promise.all([importXml(A, t.id), importXml(A, t.id)]);
+    expect(rs.map((r) => r.status)).toEqual([200, 200]);
+    const g = await gql(A, `query ($id: String!) { formTemplate(id: $id) { latestRevisionId revisions { id revision status } } }`, { id: t.id });
+    const revs = g.body.data.formTemplate.revisions;
+    expect(revs.map((r: { revision: number }) => r.revision)).toEqual([1, 2, 3]);
+    expect(revs.every((r: { status: number }) => r.status === 0)).toBe(true);
+    expect(g.body.data.formTemplate.latestRevisionId).toBe(revs[2].id);
+  });
+});
+
+describe('PUT /formtemplates/{id}/release', () => {
+  test('releases the latest draft (status 1); releasing again changes nothing and answers 200', async () => {
+    const t = await createTemplate(A);
+    await importXml(A, t.id);
+    const first = await A.put(`/formtemplates/${t.name}/release`, undefined, { headers: { 'content-type': 'application/json' } });
+    expectEnvelope(first, 'PUT', A.url(`/formtemplates/${t.name}/release`));
+    expect(first.body.data).toMatchObject({ id: t.id, status: 1, revision: 2 });
+    const again = await A.put(`/formtemplates/${t.id}/release`);
+    expect(again.status).toBe(200);
+    expect(again.body.data).toEqual(first.body.data);
+  });
+
+  test('a new release supersedes the one before (status 2)', async () => {
+    const t = await releasedTemplate(A);
+    await importXml(A, t.id);
+    await A.put(`/formtemplates/${t.id}/release`);
+    const g = await gql(A, `query ($id: String!) { formTemplate(id: $id) { revisions { revision status } } }`, { id: t.id });
+    expect(g.body.data.formTemplate.revisions).toEqual([{ revision: 1, status: 0 }, { revision: 2, status: 2 }, { revision: 3, status: 1 }]);
+  });
+
+  test('two releases at once: both 200, one released revision', async () => {
+    const t = await createTemplate(A);
+    await importXml(A, t.id);
+    const rs = await Promise.all([A.put(`/formtemplates/${t.id}/release`), A.put(`/formtemplates/${t.id}/release`)]);
+    expect(rs.map((r) => r.status)).toEqual([200, 200]);
+    expect(rs[0].body.data.revisionId).toBe(rs[1].body.data.revisionId);
+    const g = await gql(A, `query ($id: String!) { formTemplate(id: $id) { revisions { revision status } } }`, { id: t.id });
+    expect(g.body.data.formTemplate.revisions).toEqual([{ revision: 1, status: 0 }, { revision: 2, status: 1 }]);
+  });
+});
+
+describe('GET /formtemplates/{id}/fields', () => {
+  test('lower-case keys to labels after the base keys, and the base field names; no dataType', async () => {
+    const t = await releasedTemplate(A);
+    for (const idOrName of [t.id, t.name as string]) {
+      const path = `/formtemplates/${encodeURIComponent(idOrName)}/fields`;
+      const r = await A.get(path);
+      expectEnvelope(r, 'GET', A.url(path));
+      expect(r.body.data).toEqual({ fields: { ...BASE_LABELS, textfield: 'textField' }, baseFields: BASE_FIELDS });
+      expect(JSON.stringify(r.body.data)).toBe(JSON.stringify({ fields: { ...BASE_LABELS, textfield: 'textField' }, baseFields: BASE_FIELDS }));
+    }
+  });
+
+  test('a deleted field appears under `__<key>` once its deletion is released', async () => {
+    const t = await releasedTemplate(A);
+    const del = await gql(A, `mutation ($id: String!) { deleteFormTemplateField(id: $id, key: "TEXTFIELD") { revision status fields { id key deleted } } }`, { id: t.name });
+    expect(del.body.errors).toBeUndefined();
+    expect(del.body.data.deleteFormTemplateField).toEqual({ revision: 3, status: 0, fields: [{ id: TEXT_FIELD_ID, key: 'textField', deleted: true }] });
+    // Still released: revision 2.
+    expect((await A.get(`/formtemplates/${t.id}/fields`)).body.data.fields.textfield).toBe('textField');
+    await A.put(`/formtemplates/${t.id}/release`);
+    const fields = (await A.get(`/formtemplates/${t.id}/fields`)).body.data.fields;
+    expect(fields).toEqual({ ...BASE_LABELS, __textfield: 'textField' });
+    expect((await A.get(`/formdesigner/forms/formtemplates/${t.id}/fields`)).body.data).toEqual({ formFieldList: [] });
+  });
+});
+
+describe('GraphQL: field edits on the draft', () => {
+  const FIELDS = 'revision status fields { key label fieldType required options order deleted }';
+
+  test('add, rename and change fields; edits after a release start a new draft copying it', async () => {
+    const t = await releasedTemplate(A);
+    const add = await gql(A, `mutation ($id: String!) { addFormTemplateField(id: $id, input: { name: "Color", fieldType: 3, required: true, options: ["red", "blue"] }) { ${FIELDS} } }`, { id: t.id });
+    expect(add.body.errors).toBeUndefined();
+    expect(add.body.data.addFormTemplateField).toEqual({
+      revision: 3,
+      status: 0,
+      fields: [
+        { key: 'textField', label: 'textField', fieldType: 1, required: false, options: [], order: 1, deleted: false },
+        { key: 'Color', label: 'Color', fieldType: 3, required: true, options: ['red', 'blue'], order: 2, deleted: false },
+      ],
+    });
+    const rename = await gql(A, `mutation ($id: String!) { updateFormTemplateField(id: $id, key: "color", input: { name: "Colour", label: "Favourite colour" }) { ${FIELDS} } }`, { id: t.id });
+    expect(rename.body.data.updateFormTemplateField.revision).toBe(3);
+    expect(rename.body.data.updateFormTemplateField.fields[1]).toMatchObject({ key: 'Colour', label: 'Favourite colour', fieldType: 3 });
+    await A.put(`/formtemplates/${t.id}/release`);
+    expect((await A.get(`/formtemplates/${t.id}/fields`)).body.data.fields).toEqual({ ...BASE_LABELS, textfield: 'textField', colour: 'Favourite colour' });
+  });
+
+  test('a taken key is a 409, an unknown key a 404, a bad type a 400, an ordinary user a 403', async () => {
+    const t = await createTemplate(A);
+    await importXml(A, t.id);
+    const m = (api: Api, op: string) => gql(api, `mutation ($id: String!) { ${op} { revision } }`, { id: t.id });
+    const codeOf = (r: Reply) => r.body.errors?.[0]?.extensions?.code;
+    expect(codeOf(await m(A, 'addFormTemplateField(id: $id, input: { name: "TEXTFIELD" })'))).toBe('CONFLICT');
+    expect(codeOf(await m(A, 'updateFormTemplateField(id: $id, key: "nosuch", input: { label: "x" })'))).toBe('NOT_FOUND');
+    expect(codeOf(await m(A, 'addFormTemplateField(id: $id, input: { name: "n", fieldType: 99 })'))).toBe('BAD_REQUEST');
+    expect(codeOf(await m(A.as(plain.token), 'deleteFormTemplateField(id: $id, key: "textField")'))).toBe('FORBIDDEN');
+    expect(codeOf(await m(A, 'importFormTemplate(id: $id, input: { fileUpload: "<!DOCTYPE x><FormEntity/>" })'))).toBe('BAD_REQUEST');
+  });
+
+  test('templates with revisions and fields cost a constant number of statements per page', async () => {
+    const T = A.on(await h.tenant());
+    const api = T.as(await h.login(T.t));
+    for (let i = 0; i < 3; i++) await releasedTemplate(api);
+    const query = `query ($limit: Int) { formTemplates(limit: $limit) { items { name revisions { revision fields { key } } } } }`;
+    const small = await h.countQueries(() => gql(api, query, { limit: 1 }));
+    const large = await h.countQueries(() => gql(api, query, { limit: 3 }));
+    expect(large.result.body.errors).toBeUndefined();
+    expect(large.result.body.data.formTemplates.items).toHaveLength(3);
+    expect(large.result.body.data.formTemplates.items[0].revisions[1].fields).toEqual([{ key: 'textField' }]);
+    expect(large.statements).toHaveLength(small.statements.length);
+    expect(large.statements).toHaveLength(3);
+  });
+});
+
+describe('across tenants', () => {
+  test('another tenant\'s token on these paths is a 403; its own paths do not reach this tenant\'s templates', async () => {
+    const t = await releasedTemplate(A);
+    expectError(await B.on(A.t).get(`/formtemplates/${t.id}`), 403);
+    expectError(await B.on(A.t).put(`/formtemplates/${t.id}/release`), 403);
+    for (const idOrName of [t.id, t.name as string]) {
+      expectError(await B.get(`/formtemplates/${encodeURIComponent(idOrName)}`), 404);
+      expectError(await B.get(`/formtemplates/${encodeURIComponent(idOrName)}/fields`), 404);
+      expectError(await B.put(`/formtemplates/${encodeURIComponent(idOrName)}/release`), 404);
+      expectError(await importXml(B, idOrName), 404);
+    }
+    expect((await B.get(`/formtemplates?${q(`id eq '${t.id}'`)}`)).body.data).toEqual([]);
+    // B may use the same name for its own template.
+    expect((await B.post('/formtemplates', { name: t.name, description: '' })).status).toBe(200);
+  });
+});
