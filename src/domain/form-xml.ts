@@ -55,7 +55,7 @@ export function designerFields(xml: string, maxBytes: number): FieldSpec[] {
   for (const page of pages) {
     for (const f of ((page?.FieldList as Node | undefined)?.BaseField ?? []) as Node[]) {
       const type = text(f.FieldType);
-      const code = FIELD_TYPES[type.toLowerCase()];
+      const code = Object.hasOwn(FIELD_TYPES, type.toLowerCase()) ? FIELD_TYPES[type.toLowerCase()] : undefined; // not `constructor`
       if (code === undefined) {
         if (LAYOUT_TYPES.has(type.toLowerCase())) continue;
         throw badRequest(`The field '${text(f.Name)}' has a field type this service does not know: '${type.slice(0, 64)}'.`);

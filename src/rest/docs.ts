@@ -24,11 +24,11 @@ const INIT = `window.ui = SwaggerUIBundle({
 });
 `;
 
-const ASSETS: Record<string, { type: string; body: () => string }> = {
+const ASSETS = new Map<string, { type: string; body: () => string }>(Object.entries({
   'swagger-ui.css': { type: 'text/css; charset=utf-8', body: () => fs.readFileSync(path.join(dist, 'swagger-ui.css'), 'utf8') },
   'swagger-ui-bundle.js': { type: 'text/javascript; charset=utf-8', body: () => fs.readFileSync(path.join(dist, 'swagger-ui-bundle.js'), 'utf8') },
   'init.js': { type: 'text/javascript; charset=utf-8', body: () => INIT },
-};
+}));
 const loaded = new Map<string, string>();
 
 const POLICY = "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; script-src 'self'; connect-src 'self'; frame-ancestors 'none'";
@@ -38,7 +38,7 @@ const escape = (s: string) => s.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};
 export function handleDocs(request: Request, m: Match): Response {
   const asset = m.params.asset;
   if (asset !== undefined) {
-    const a = ASSETS[asset];
+    const a = ASSETS.get(asset); // a Map: `toString` or `__proto__` is no asset
     if (!a) throw notFound(`The reference page has no asset '${asset.slice(0, 64)}'.`);
     let body = loaded.get(asset);
     if (body === undefined) loaded.set(asset, (body = a.body()));

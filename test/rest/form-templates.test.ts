@@ -227,6 +227,7 @@ describe('PUT /formtemplates/{id}/import', () => {
     const field = (type: string, name: string, id = '') => `<BaseField><FieldType>${type}</FieldType><ID>${id}</ID><Name>${name}</Name></BaseField>`;
     const doc = (...f: string[]) => `<FormEntity><FormPages><FormPage><FieldList>${f.join('')}</FieldList></FormPage></FormPages></FormEntity>`;
     expectError(await importXml(A, t.id, doc(field('Hologram', 'h'))), 400, "field type this service does not know: 'Hologram'");
+    expectError(await importXml(A, t.id, doc(field('constructor', 'h'))), 400, "field type this service does not know: 'constructor'");
     expectError(await importXml(A, t.id, doc(field('TextBox', 'a'), field('TextBox', 'A'))), 400, "names the field 'A' twice");
     expectError(await importXml(A, t.id, doc(field('TextBox', 'a', 'not-a-guid'))), 400, 'not a GUID');
     expectError(await importXml(A, t.id, doc(field('TextBox', 'CreateDate'))), 400, 'taken by a base field');

@@ -110,8 +110,8 @@ describe('/api/docs', () => {
     expect(init.text).toContain('validatorUrl: null');
   });
 
-  test('an unknown asset is a 404 envelope', async () => {
-    const r = await h.request('GET', '/api/docs/nope.js');
+  test.each(['nope.js', 'toString', '__proto__', 'constructor'])('an unknown asset (%s) is a 404 envelope', async (name) => {
+    const r = await h.request('GET', `/api/docs/${name}`);
     expect(r.status).toBe(404);
     expect(r.body.meta.errors[0].code).toBe('NOT_FOUND');
   });
