@@ -11,10 +11,10 @@ import { TENANT_FILTER } from './db/tenant-filter.js';
 import { forbidden, unauthorized } from './errors.js';
 import type { Logger } from './log.js';
 import { Loaders } from './read/loaders.js';
-import type { Reader } from './read/rows.js';
+import { SessionCheck, type Reader } from './read/rows.js';
 import type { ReadPool } from './db/read-pool.js';
 import type { TenantDirectory, TenantRef } from './tenancy/tenant-directory.js';
-import { SessionCheck, sessionEnded, whoAmI, type WhoAmI } from './auth/session.js';
+import { sessionEnded, whoAmI, type WhoAmI } from './auth/session.js';
 
 /** Long-lived parts, built once at start-up. */
 export interface Services {

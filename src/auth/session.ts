@@ -8,21 +8,11 @@
  * renewed JWT) read the caller's row through the guarded reader first.
  */
 import { type GraphQLError, type ExecutionArgs, type ExecutionResult } from 'graphql';
-import type { AppContext } from '../context.js';
 import { unauthorized } from '../errors.js';
 import { appToGraphQL } from '../graphql-errors.js';
-import { run, type Reader } from '../read/rows.js';
+import { run, type Reader, type SessionCheck } from '../read/rows.js';
 import { sql } from '../read/sql.js';
 import { ADMIN_GROUP } from './roles.js';
-
-export class SessionCheck {
-  /** Set once a statement or `whoAmI` has seen the session alive. */
-  confirmed = false;
-  constructor(
-    readonly userId: string,
-    readonly epoch: number,
-  ) {}
-}
 
 export const sessionEnded = () =>
   unauthorized('This session has ended (the account was disabled or deleted, or its password changed): log in again.');
@@ -46,6 +36,11 @@ export async function whoAmI(reader: Reader, session: SessionCheck): Promise<Who
 }
 
 type Execute = (args: ExecutionArgs) => ExecutionResult | Promise<ExecutionResult>;
+/** What the check needs of the request's context (src/context.ts). */
+interface SessionContext {
+  reader: Reader;
+  sessionAlive(): Promise<boolean>;
+}
 
 const ended = (): ExecutionResult => ({ errors: [appToGraphQL(sessionEnded())] });
 /** A check that failed (the database is away) is the operation's error, mapped with the request's id like any other. */
@@ -54,7 +49,7 @@ const failed = (e: unknown): ExecutionResult => ({ errors: [e as GraphQLError] }
 /** `execute` with the session check around it, for both faces (REST's executor and /graphql's plugin). */
 export function withSessionCheck(execute: Execute): Execute {
   return (args) => {
-    const ctx = args.contextValue as AppContext;
+    const ctx = args.contextValue as SessionContext;
     const op = args.document.definitions.find((d) => d.kind === 'OperationDefinition' && (!args.operationName || d.name?.value === args.operationName));
     if (op?.kind === 'OperationDefinition' && op.operation !== 'query') {
       return ctx.sessionAlive().then((live) => (live ? execute(args) : ended()), failed);

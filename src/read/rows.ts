@@ -6,10 +6,19 @@
  */
 import type pg from 'pg';
 import type { ReadPool } from '../db/read-pool.js';
-import type { SessionCheck } from '../auth/session.js';
 import type { ResourceDef } from './define.js';
 import { seeConditions } from './row-access.js';
 import { join, raw, sql, statement, type Sql } from './sql.js';
+
+/** The caller's session, to check in the first reads that return rows (src/auth/session.ts). */
+export class SessionCheck {
+  /** Set once a statement or `whoAmI` has seen the session alive. */
+  confirmed = false;
+  constructor(
+    readonly userId: string,
+    readonly epoch: number,
+  ) {}
+}
 
 /**
  * What a read needs: the read pool (or, inside a mutation, its transaction's connection:
