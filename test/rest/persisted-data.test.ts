@@ -3,7 +3,10 @@
  * `{id}?expand=true`): shapes, default fields, scope visibility, expiry and the purge, bad input,
  * deletes racing reads, statements per page, and the GraphQL face.
  */
+import { accessibleIds } from '../../src/auth/access.js';
+import { buildContext } from '../../src/context.js';
 import { purgeExpired } from '../../src/purge.js';
+import { resource } from '../../src/read/registry.js';
 import type { Reply } from '../harness.js';
 import { expectEnvelope, expectError, GUID, keysOf, ordinaryUser, PAGINATION_KEYS, sorted, twoTenants, uniq, UNKNOWN_ID, type Api, type TwoTenants } from './support.js';
 
@@ -117,6 +120,13 @@ describe('POST /persistedData', () => {
   });
 });
 
+test('/meta/PersistedData lists the fields and the default set (all but the dictionary)', async () => {
+  const r = await A.get('/meta/persisteddata');
+  expect(r.body.data).toMatchObject({ dataType: 'PersistedData', idField: 'id' });
+  expect(sorted(r.body.data.availableFields)).toEqual(sorted(ALL.filter((f) => f !== 'href' && f !== 'dataType')));
+  expect(sorted(r.body.data.defaultFields)).toEqual(sorted(DEFAULT.filter((f) => f !== 'href' && f !== 'dataType')));
+});
+
 describe('GET /persistedData/{id}', () => {
   test('the record as an object with the default fields: everything but the dictionary', async () => {
     const d = await create(A, { scope: 1 });
@@ -196,6 +206,20 @@ describe('scope: a user sees their own and the global ones, an administrator all
     expect(ids(r).sort()).toEqual([adminGlobal.id, u1Global.id].sort());
     expectError(await A.get(`/persistedData?${q('nosuchfield eq 1')}`), 400);
   });
+});
+
+test('the bulk access check answers by the row rule, in one statement for a page of ids', async () => {
+  const [own, global, other, otherGlobal] = [await create(U1), await create(U1, { scope: 1 }), await create(U2), await create(U2, { scope: 1 })];
+  const all = [own.id, global.id, other.id, otherGlobal.id];
+  const ctxOf = (api: Api) => buildContext(h.services, new Request('http://quire.test/', { headers: { authorization: `Bearer ${api.token}` } }), 'access-test', undefined);
+  const def = resource('PersistedData');
+  const u1 = await ctxOf(U1);
+  const { result: seen, statements } = await h.countQueries(() => accessibleIds(u1, def, all, 'see'));
+  expect(statements).toHaveLength(1);
+  expect([...seen].sort()).toEqual([own.id, global.id, otherGlobal.id].sort());
+  expect([...(await accessibleIds(u1, def, all, 'change'))].sort()).toEqual([own.id, global.id].sort());
+  const admin = await ctxOf(A);
+  expect((await accessibleIds(admin, def, all, 'change')).size).toBe(4);
 });
 
 describe('DELETE /persistedData/{id}', () => {
