@@ -313,9 +313,19 @@ describe('GraphQL', () => {
     expect(deleted.body.data.deletePersistedData).toEqual({ success: true });
   });
 
-  test('a bad dictionary is refused with the same message', async () => {
-    const r = await gql(U1, `mutation { createPersistedData(input: {name: "x", persistedData: "[1]"}) { id } }`);
-    expect(r.body.errors[0].message).toContain('JSON text of an object');
+  test('a bad dictionary is refused with the same message; a dictionary written inline works, and nothing goes to stderr', async () => {
+    const written: unknown[][] = [];
+    const original = console.error;
+    console.error = (...args: unknown[]) => written.push(args);
+    try {
+      const r = await gql(U1, `mutation { createPersistedData(input: {name: "x", persistedData: "[1]"}) { id } }`);
+      expect(r.body.errors[0].message).toContain('JSON text of an object');
+      const ok = await gql(U1, `mutation { createPersistedData(input: {name: "y", persistedData: {k: "v", n: [1, 2]}}) { persistedData } }`);
+      expect(ok.body.data.createPersistedData.persistedData).toBe('{"k":"v","n":[1,2]}');
+      expect(written).toEqual([]);
+    } finally {
+      console.error = original;
+    }
   });
 });
 
