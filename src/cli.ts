@@ -16,7 +16,7 @@ import { ADMIN_GROUP } from './auth/roles.js';
 import { TenantDirectory } from './tenancy/tenant-directory.js';
 import { listKeys, rotateKey } from './auth/keys.js';
 import { loadKek } from './auth/kek.js';
-import { keyRetentionSeconds, purgeExpired } from './auth/purge.js';
+import { keyRetentionSeconds, purgeExpired } from './purge.js';
 import { PasswordError, readPassword } from './cli-password.js';
 
 const USAGE = `quire: administer a quire service
@@ -27,7 +27,7 @@ const USAGE = `quire: administer a quire service
   quire client create --customer <alias> --database <alias> [--name <s>] [--user <userid>] [--json]
   quire keys list [--json]       the JWT signing keys: which signs, which are retired
   quire keys rotate [--json]     a new signing key signs from now on; the old ones verify until their tokens expire
-  quire purge [--json]           delete expired tokens, stale login throttles and signing keys past their tokens' life
+  quire purge [--json]           delete expired tokens and persisted data, stale login throttles and signing keys past their tokens' life
   quire migrate
 
 Passwords: --password-stdin reads one line from standard input; at a terminal, without it, you are

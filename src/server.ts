@@ -9,7 +9,7 @@ import { ensureDemoTenant } from './first-run.js';
 import { createLogger } from './log.js';
 import { serializeError } from './db-error-log.js';
 import { createServices } from './services.js';
-import { startPurgeJob } from './auth/purge.js';
+import { startPurgeJob } from './purge.js';
 
 async function main() {
   let config;

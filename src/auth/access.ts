@@ -5,11 +5,11 @@
  * documents) plugs into: one statement for a page of ids.
  */
 import type { AppContext } from '../context.js';
-import { forbidden } from '../errors.js';
+import { forbidden, notFound } from '../errors.js';
 import type { ResourceDef } from '../read/define.js';
 import { idOf, run } from '../read/rows.js';
-import { raw, sql } from '../read/sql.js';
-import { ADMIN_GROUP } from './roles.js';
+import { isAdminSql, ruleFor, seeConditions } from '../read/row-access.js';
+import { join, raw, sql, type Sql } from '../read/sql.js';
 import { isCaller, policies } from './policies.js';
 
 export type Audience = 'TENANT' | 'ADMIN' | 'SELF_OR_ADMIN' | 'POLICY';
@@ -43,19 +43,30 @@ export async function enforce(rule: AllowRule, ctx: AppContext, args: Record<str
 
 /**
  * Which of `ids` the caller may see or change: one statement, whatever the page size. The
- * definition's `access` says who may; "admin" is decided inside the same statement.
+ * definition's `access` says who may (and its `live` condition which rows exist); "admin" is
+ * decided inside the same statement.
  */
 export async function accessibleIds(ctx: AppContext, def: ResourceDef, ids: readonly string[], action: 'see' | 'change'): Promise<Set<string>> {
   if (ids.length === 0) return new Set();
   const who = def.access[action];
-  const admin = sql` and exists (select 1 from group_member m
-      join user_group g on g.tenant_id = m.tenant_id and g.id = m.group_id
-      join app_user u on u.tenant_id = m.tenant_id and u.id = m.user_id
-     where m.tenant_id = t.tenant_id and m.user_id = ${ctx.caller.userId} and lower(g.name) = lower(${ADMIN_GROUP}) and u.enabled)`;
+  const conditions: Sql[] = seeConditions(def, ctx.tenantId, ctx.caller.userId);
+  if (action === 'change' && who === 'admin') conditions.push(isAdminSql(ctx.tenantId, ctx.caller.userId));
+  if (action === 'change' && typeof who === 'function') conditions.push(ruleFor(who, ctx.tenantId, ctx.caller.userId));
   const id = idOf(def);
   const rows = await run<{ id: string }>(
     ctx.reader,
-    sql`select ${id} as id from ${raw(def.table)} t where t.tenant_id = ${ctx.tenantId} and ${id} = any(${ids}::uuid[])${who === 'admin' ? admin : raw('')}`,
+    sql`select ${id} as id from ${raw(def.table)} t where ${join([sql`t.tenant_id = ${ctx.tenantId}`, sql`${id} = any(${ids}::uuid[])`, ...conditions], ' and ')}`,
   );
   return new Set(rows.map((r) => r.id));
+}
+
+/**
+ * The caller may change the row `id` of `def` (its `access.change`): a 404 when they cannot even
+ * see it, a 403 when they only see it. One statement each way.
+ */
+export async function assertMayChange(ctx: AppContext, def: ResourceDef, id: string): Promise<void> {
+  const key = id.toLowerCase();
+  if ((await accessibleIds(ctx, def, [key], 'change')).has(key)) return;
+  if (!(await accessibleIds(ctx, def, [key], 'see')).has(key)) throw notFound(`${def.label} '${id}' was not found.`);
+  throw forbidden(`Only its creator or a tenant administrator may change this ${def.label.toLowerCase()}.`);
 }

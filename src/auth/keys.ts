@@ -2,7 +2,7 @@
  * The JWT signing keys: Ed25519 pairs in the signing_key table, the private half sealed with the
  * key-encryption key (src/auth/kek.ts). The newest key that is not retired signs; every key in
  * the table verifies, looked up by `kid`. `quire keys rotate` adds a key and retires the others;
- * a retired key is dropped once every token it can have signed has expired (src/auth/purge.ts).
+ * a retired key is dropped once every token it can have signed has expired (src/purge.ts).
  */
 import { exportJWK, generateKeyPair, importJWK, type CryptoKey, type JWK } from 'jose';
 import type { EntityManager } from '@mikro-orm/postgresql';

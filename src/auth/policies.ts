@@ -2,6 +2,8 @@
 import type { AppContext } from '../context.js';
 import { forbidden } from '../errors.js';
 import { ZERO_GUID } from '../ids.js';
+import { resource } from '../read/registry.js';
+import { assertMayChange } from './access.js';
 
 /** Whether a user id argument names the caller (the all-zero GUID does). */
 export const isCaller = (ctx: AppContext, id: unknown): boolean =>
@@ -18,4 +20,6 @@ export const policies: Record<string, (ctx: AppContext, args: Record<string, unk
     const denied = Object.keys((args.input as object | undefined) ?? {}).filter((k) => !SELF_EDITABLE.has(k));
     if (denied.length) throw forbidden(`Only an administrator may change ${denied.join(', ')}.`);
   },
+  /** A persisted data dictionary: its creator or an administrator (404 when the caller cannot see it). */
+  persistedDataOwnerOrAdmin: (ctx, args) => assertMayChange(ctx, resource('PersistedData'), args.id as string),
 };

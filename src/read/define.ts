@@ -5,6 +5,7 @@
  * /meta's field lists (src/read/).
  */
 import type { FieldType } from '../query/fields.js';
+import type { Sql } from './sql.js';
 
 export interface FieldDef {
   /** SQL on the row alias `t`: a column, or an expression of columns. Display and `q` both use it. */
@@ -88,6 +89,9 @@ export type RootRead =
   /** One row by id (arg `arg`, default `id`), optionally checked to lie under a parent. */
   | { op: 'get'; arg?: string; parent?: ParentScope };
 
+/** A row condition on alias `t` for a caller (the caller's user id, a parameter). */
+export type RowRule = (callerId: Sql) => Sql;
+
 export interface ResourceDef {
   /** The legacy `dataType` of its records. */
   dataType: string;
@@ -110,10 +114,13 @@ export interface ResourceDef {
   dynamic?: DynamicFields;
   queries?: Record<string, RootRead>;
   /**
-   * Who may see and who may change rows, for the bulk access check (src/auth/access.ts):
-   * 'tenant' is anyone in the tenant, 'admin' a tenant administrator.
+   * Who may see and who may change rows, for every read (src/read/rows.ts) and the bulk access
+   * check (src/auth/access.ts): 'tenant' is anyone in the tenant, 'admin' a tenant administrator,
+   * a `RowRule` the rows it admits, and every row to an administrator.
    */
-  access: { see: 'tenant'; change: 'tenant' | 'admin' };
+  access: { see: 'tenant' | RowRule; change: 'tenant' | 'admin' | RowRule };
+  /** SQL on `t` that a row must meet to exist at all, for everyone (not expired); the rest wait for the purge. */
+  live?: string;
   /** The all-zero GUID as an id names the caller (users). */
   zeroIdIsCaller?: boolean;
 }

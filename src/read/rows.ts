@@ -7,6 +7,7 @@
 import type pg from 'pg';
 import type { ReadPool } from '../db/read-pool.js';
 import type { ResourceDef } from './define.js';
+import { seeConditions } from './row-access.js';
 import { join, raw, sql, statement, type Sql } from './sql.js';
 
 /** The caller's session, to check in the first reads that return rows (src/auth/session.ts). */
@@ -78,21 +79,23 @@ export interface RowQuery {
 }
 
 /**
- * The tenant's own rows, always: no caller writes the tenant condition. Until the caller's session
+ * The tenant's own rows, always: no caller writes the tenant condition; and only the rows the
+ * definition lets the caller see (src/read/row-access.ts). Until the caller's session
  * is confirmed, the condition that it is alive too: one index probe PostgreSQL evaluates once per
  * statement, so a statement that returns rows has proved the session (src/auth/session.ts).
  */
-function whereOf(reader: Reader, r: RowQuery): { where: Sql; guarded: boolean } {
+function whereOf(reader: Reader, def: ResourceDef, r: RowQuery): { where: Sql; guarded: boolean } {
   const s = reader.session;
   const guarded = s !== undefined && !s.confirmed;
   const alive = guarded
     ? [sql`exists (select 1 from app_user session_user_ where session_user_.tenant_id = ${reader.tenantId} and session_user_.id = ${s.userId} and session_user_.enabled and session_user_.session_epoch = ${s.epoch})`]
     : [];
-  return { where: join([sql`t.tenant_id = ${reader.tenantId}`, ...alive, ...(r.where ?? [])], ' and '), guarded };
+  const seen = seeConditions(def, reader.tenantId, s?.userId);
+  return { where: join([sql`t.tenant_id = ${reader.tenantId}`, ...alive, ...seen, ...(r.where ?? [])], ' and '), guarded };
 }
 
 export async function selectRows<T>(reader: Reader, def: ResourceDef, r: RowQuery = {}): Promise<T[]> {
-  const { where, guarded } = whereOf(reader, r);
+  const { where, guarded } = whereOf(reader, def, r);
   const p = r.perParent;
   const rank = p ? sql`, row_number() over (partition by ${raw(p.key)} order by ${raw(r.order ?? 't.id')}) as "__rank"` : raw('');
   let q = sql`select ${selectList(def)}${r.extra ?? raw('')}${rank} from ${raw(def.table)} t${joinsOf(def)}${r.from ?? raw('')} where ${where}`;
@@ -105,7 +108,7 @@ export async function selectRows<T>(reader: Reader, def: ResourceDef, r: RowQuer
 }
 
 export async function countRows(reader: Reader, def: ResourceDef, r: RowQuery = {}): Promise<number> {
-  const { where, guarded } = whereOf(reader, r);
+  const { where, guarded } = whereOf(reader, def, r);
   const rows = await run<{ n: string }>(reader, sql`select count(*) as n from ${raw(def.table)} t${joinsOf(def)}${r.from ?? raw('')} where ${where}`);
   const n = Number(rows[0].n);
   if (guarded && n > 0) reader.session!.confirmed = true;

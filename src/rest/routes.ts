@@ -112,4 +112,11 @@ export const routes: Route[] = [
   { method: 'PUT', path: '/formtemplates/:id/release', field: 'Mutation.releaseFormTemplate', shape: 'object', allFields: true },
   { method: 'GET', path: '/formtemplates/:id/fields', field: 'Query.formTemplateFields', shape: 'object' },
   { method: 'GET', path: '/formdesigner/forms/formtemplates/:id/fields', field: 'Query.formDesignerFields', shape: 'object' },
+  { method: 'GET', path: '/formtemplates/:id/forms/new', field: 'Query.newForm', shape: 'object' },
+
+  // Persisted data
+  { method: 'GET', path: '/persisteddata', field: 'Query.persistedDataList', shape: 'list', paged: true },
+  { method: 'POST', path: '/persisteddata', field: 'Mutation.createPersistedData', shape: 'object', body: 'input', allFields: true },
+  { method: 'GET', path: '/persisteddata/:id', field: 'Query.persistedData', shape: 'object' },
+  { method: 'DELETE', path: '/persisteddata/:id', field: 'Mutation.deletePersistedData', shape: 'object' },
 ];

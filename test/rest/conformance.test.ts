@@ -33,6 +33,7 @@ let plain: UserFixture & { token: string };
 let site: Fixture;
 let group: Fixture;
 let template: Fixture;
+let dictionary: { id: string };
 let member: UserFixture;
 
 beforeAll(async () => {
@@ -51,12 +52,16 @@ beforeAll(async () => {
   const templates = [];
   for (let i = 0; i < 3; i++) templates.push((await A.post('/formtemplates', { name: uniq('template'), description: '' })).body.data);
   template = templates[0];
+  // Global, so every user of the tenant reads it; only its creator (or an administrator) deletes it.
+  const dictionaries = [];
+  for (let i = 0; i < 3; i++) dictionaries.push((await A.post('/persistedData', { name: uniq('dictionary'), scope: 1, persistedData: '{}' })).body.data);
+  dictionary = dictionaries[0];
 });
 afterAll(() => h.stop());
 
 /** A real value for each path parameter of tenant A; `id` depends on the segment before it. */
 const SAMPLES: Record<string, (previous: string) => string> = {
-  id: (previous) => ({ sites: site.id, groups: group.id, users: member.id, formtemplates: template.id })[previous.toLowerCase()] ?? '',
+  id: (previous) => ({ sites: site.id, groups: group.id, users: member.id, formtemplates: template.id, persisteddata: dictionary.id })[previous.toLowerCase()] ?? '',
   siteId: () => site.id,
   groupId: () => group.id,
   userId: () => member.id,
@@ -91,7 +96,7 @@ function pathOf(r: SofaRoute): string {
 }
 
 /** A body every route can parse and whose keys its checks accept; refused calls never act on it. */
-const bodyOf = (r: SofaRoute) => (r.body ? { name: 'conformance', description: 'refused', firstName: 'Changed', userIds: member.id } : undefined);
+const bodyOf = (r: SofaRoute) => (r.body ? { name: 'conformance', description: 'refused', firstName: 'Changed', userIds: member.id, persistedData: '{}' } : undefined);
 
 const call = (api: Api, r: SofaRoute) => api.request(r.method, pathOf(r), bodyOf(r) === undefined ? {} : { body: bodyOf(r) });
 
@@ -99,7 +104,7 @@ const ruleOf = (schema: GraphQLSchema, r: SofaRoute) => getDirective(schema, fie
 
 /** Tenant A as its administrator reads it: anything a refused call changed shows here. */
 async function snapshot(): Promise<string> {
-  const reads = await Promise.all(['/sites', '/groups?expand=users', '/users?expand=data'].map((p) => A.get(p)));
+  const reads = await Promise.all(['/sites', '/groups?expand=users', '/users?expand=data', '/persistedData?expand=data'].map((p) => A.get(p)));
   return JSON.stringify(reads.map((r) => r.body.data));
 }
 

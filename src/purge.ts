@@ -1,19 +1,20 @@
 /**
  * Deletes what can never be used again: expired refresh and web tokens, login throttles whose
- * window and lock have both passed, and signing keys retired long enough that every token they
- * signed has expired. The server runs it every PURGE_INTERVAL_SECONDS (and reloads its signing
+ * window and lock have both passed, signing keys retired long enough that every token they
+ * signed has expired, and expired persisted data (which reads already skip). The server runs it every PURGE_INTERVAL_SECONDS (and reloads its signing
  * keys then, to pick up a rotation); `quire purge` runs it once.
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Config } from '../config.js';
-import type { Services } from '../context.js';
-import { dropRetiredKeys } from './keys.js';
+import type { Config } from './config.js';
+import type { Services } from './context.js';
+import { dropRetiredKeys } from './auth/keys.js';
 
 export interface Purged {
   refreshTokens: number;
   webTokens: number;
   throttles: number;
   signingKeys: number;
+  persistedData: number;
 }
 
 /**
@@ -37,6 +38,7 @@ export async function purgeExpired(em: EntityManager, config: Pick<Config, 'acce
       [config.loginLockSeconds],
     ),
     signingKeys: await dropRetiredKeys(em, keyRetentionSeconds(config)),
+    persistedData: await count('delete from persisted_data where expires_at < now()'),
   };
 }
 
@@ -52,7 +54,7 @@ export function startPurgeJob(services: Services, ran?: (p: Purged) => void): Pu
     try {
       const purged = await purgeExpired(services.orm.em.fork(), services.config);
       await services.keys.reload(true);
-      services.log.debug({ purged }, 'purged expired tokens and throttles');
+      services.log.debug({ purged }, 'purged expired tokens, throttles and persisted data');
       ran?.(purged);
     } catch (err) {
       services.log.warn({ err }, 'purge failed; trying again at the next interval');

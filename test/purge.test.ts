@@ -5,9 +5,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import { exportJWK, generateKeyPair } from 'jose';
-import { keyRetentionSeconds, purgeExpired, startPurgeJob, type Purged } from '../../src/auth/purge.js';
-import { newId } from '../../src/ids.js';
-import { Harness, type TestTenant } from '../harness.js';
+import { keyRetentionSeconds, purgeExpired, startPurgeJob, type Purged } from '../src/purge.js';
+import { newId } from '../src/ids.js';
+import { Harness, type TestTenant } from './harness.js';
 
 let h: Harness;
 let t: TestTenant;

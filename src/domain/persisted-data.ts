@@ -1,0 +1,67 @@
+/**
+ * Persisted data rules: what a new dictionary must hold (docs/decisions.md, "Persisted data").
+ * Who may see and delete one is the resource's row access (src/resources/persisted-data.ts).
+ */
+import type { AppContext } from '../context.js';
+import { PersistedData } from '../entities/persisted-data.js';
+import { badRequest } from '../errors.js';
+import { newId } from '../ids.js';
+import { maxLength, optionalString, requireString } from './validate.js';
+import { parseUtcDate } from './utc-date.js';
+
+type Input = Record<string, unknown>;
+
+export const SCOPE = { user: 0, global: 1 } as const;
+/** The linked object types the clients use (client-compatibility.md): 0-16 and 99. */
+const LINKED_OBJECT_TYPES = new Set([...Array.from({ length: 17 }, (_, i) => i), 99]);
+export const LIMITS = { name: 256, persistedData: 1_000_000, dataMimeType: 100, linkedObjectId: 256 } as const;
+
+export function checkScope(v: unknown, label = 'scope'): number {
+  if (v !== SCOPE.user && v !== SCOPE.global) throw badRequest(`The field '${label}' must be 0 (the caller's own) or 1 (global), got '${String(v).slice(0, 64)}'.`);
+  return v;
+}
+
+/** The dictionary as JSON text of an object (sent as that text, or as the object itself). */
+function dictionaryText(v: unknown): string {
+  if (v === undefined || v === null || v === '') throw badRequest("The mandatory field 'persistedData' is missing.");
+  const text = typeof v === 'string' ? v : JSON.stringify(v);
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    throw badRequest("The field 'persistedData' must be JSON text of an object (a dictionary of names and values); it is not valid JSON.");
+  }
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
+    throw badRequest("The field 'persistedData' must be JSON text of an object (a dictionary of names and values), not an array or a single value.");
+  }
+  return maxLength(text, LIMITS.persistedData, 'persistedData');
+}
+
+function linkedObjectType(v: unknown): number {
+  if (v === undefined || v === null) return 0;
+  if (!LINKED_OBJECT_TYPES.has(v as number)) throw badRequest(`The field 'linkedObjectType' must be a whole number from 0 to 16, or 99, got '${String(v).slice(0, 64)}'.`);
+  return v as number;
+}
+
+function expiry(input: Input): Date | null {
+  const v = optionalString(input, 'expirationDateUtc');
+  if (v === undefined || v.trim() === '') return null;
+  const at = parseUtcDate(v, 'expirationDateUtc');
+  if (at.getTime() <= Date.now()) throw badRequest("The field 'expirationDateUtc' must lie in the future (or be null: never expires).");
+  return at;
+}
+
+/** A new dictionary owned by the caller; every field checked, each refusal a 400 naming it. */
+export function createPersistedData(ctx: AppContext, input: Input): PersistedData {
+  const name = maxLength(requireString(input, 'name').trim(), LIMITS.name, 'name');
+  const scope = input.scope === undefined || input.scope === null ? SCOPE.user : checkScope(input.scope);
+  const data = dictionaryText(input.persistedData);
+  const dataMimeType = maxLength(optionalString(input, 'dataMimeType')?.trim() || 'application/json', LIMITS.dataMimeType, 'dataMimeType');
+  const linkedObjectId = maxLength(optionalString(input, 'linkedObjectId') ?? '', LIMITS.linkedObjectId, 'linkedObjectId');
+  const row = ctx.em().create(PersistedData, {
+    tenantId: ctx.tenantId, id: newId(), name, scope, data, dataMimeType, expiresAt: expiry(input),
+    linkedObjectId, linkedObjectType: linkedObjectType(input.linkedObjectType),
+    createdById: ctx.caller.userId, modifiedById: ctx.caller.userId,
+  });
+  return row;
+}

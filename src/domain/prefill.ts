@@ -1,0 +1,71 @@
+/**
+ * Pre-population: a template's fields with values from a persisted data dictionary, its keys
+ * matched to field keys case-insensitively (an exact-case key wins over another spelling).
+ * `GET formtemplates/{id}/forms/new?persistedDataId=` answers `prefilledFields`; creating a form
+ * from a dictionary takes `prefillValues` (posted values win there).
+ */
+import type { AppContext } from '../context.js';
+import { loadRow } from '../read/resolvers.js';
+import { resource } from '../read/registry.js';
+import { templateRow } from '../resolvers/form-template.js';
+import { MAX_FIELDS } from './form-fields.js';
+
+type Row = Record<string, unknown>;
+
+export interface PrefilledField {
+  id: string;
+  key: string;
+  label: string;
+  fieldType: number;
+  required: boolean;
+  /** The dictionary's value as text; null when no key matched (or no dictionary was named). */
+  value: string | null;
+}
+
+export interface Prefill {
+  templateId: string;
+  revisionId: string;
+  persistedDataId: string | null;
+  fields: PrefilledField[];
+}
+
+/** A dictionary value as form text: strings as they are, numbers and booleans written out, objects as JSON. */
+const asText = (v: unknown): string | null => (v === null ? null : typeof v === 'string' ? v : typeof v === 'object' ? JSON.stringify(v) : String(v));
+
+/** The dictionary's entries by lower-case key; an exact-case key wins, otherwise the first in the text. */
+function byLowerKey(dictionary: Record<string, unknown>): (key: string) => unknown {
+  const lower = new Map<string, unknown>();
+  for (const [k, v] of Object.entries(dictionary)) if (!lower.has(k.toLowerCase())) lower.set(k.toLowerCase(), v);
+  return (key) => (Object.hasOwn(dictionary, key) ? dictionary[key] : lower.get(key.toLowerCase()));
+}
+
+/**
+ * The fields (not deleted) of the revision the template's get answers, with the dictionary's values.
+ * A dictionary the caller cannot read (unknown, expired, another user's own) is a 404.
+ */
+export async function prefilledFields(ctx: AppContext, templateIdOrName: string, persistedDataId?: string | null): Promise<Prefill> {
+  const [t, dictionary] = await Promise.all([
+    templateRow(ctx, templateIdOrName),
+    persistedDataId ? loadRow(ctx, resource('PersistedData'), persistedDataId) : undefined,
+  ]);
+  const fields = await ctx.loaders.many(resource('FormTemplateRevision'), 'fields', { limit: MAX_FIELDS, offset: 0 }).load(t.revisionId as string);
+  const valueOf = dictionary ? byLowerKey(JSON.parse(dictionary.persistedData as string) as Record<string, unknown>) : () => undefined;
+  return {
+    templateId: t.id as string,
+    revisionId: t.revisionId as string,
+    persistedDataId: (dictionary?.id as string | undefined) ?? null,
+    fields: fields.filter((f: Row) => !f.deleted).map((f: Row) => {
+      const v = valueOf(f.key as string);
+      return {
+        id: f.id as string, key: f.key as string, label: f.label as string, fieldType: f.fieldType as number, required: f.required as boolean,
+        value: v === undefined ? null : asText(v),
+      };
+    }),
+  };
+}
+
+/** Field key -> value for the fields the dictionary fills (for creating a form from it). */
+export async function prefillValues(ctx: AppContext, templateIdOrName: string, persistedDataId: string): Promise<Record<string, string>> {
+  const p = await prefilledFields(ctx, templateIdOrName, persistedDataId);
+  return Object.fromEntries(p.fields.filter((f) => f.value !== null).map((f) => [f.key, f.value!]));
+}

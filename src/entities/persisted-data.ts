@@ -1,0 +1,27 @@
+import { defineEntity, type InferEntity } from '@mikro-orm/core';
+import { tenantFilter } from '../db/tenant-filter.js';
+
+/** A persisted data dictionary: `data` is JSON text of an object (src/domain/persisted-data.ts). */
+export const PersistedData = defineEntity({
+  name: 'PersistedData',
+  tableName: 'persisted_data',
+  filters: tenantFilter,
+  properties: (p) => ({
+    tenantId: p.uuid().hidden().primary(),
+    id: p.uuid().primary(),
+    name: p.string(),
+    /** 0: the creator's own; 1: the whole tenant's. */
+    scope: p.smallint(),
+    data: p.text(),
+    dataMimeType: p.string(),
+    /** Null: never expires. */
+    expiresAt: p.datetime().nullable(),
+    linkedObjectId: p.string().default(''),
+    linkedObjectType: p.integer().default(0),
+    createdAt: p.datetime().onCreate(() => new Date()),
+    createdById: p.uuid(),
+    modifiedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+    modifiedById: p.uuid(),
+  }),
+});
+export type PersistedData = InferEntity<typeof PersistedData>;

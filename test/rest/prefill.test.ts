@@ -1,0 +1,132 @@
+/**
+ * Pre-population (issue 10 item 4): `GET formtemplates/{id}/forms/new?persistedDataId=` and
+ * GraphQL `newForm` answer the template's fields with the dictionary's values, keys matched
+ * case-insensitively; `prefillValues` gives the same values to form creation.
+ */
+import { buildContext } from '../../src/context.js';
+import { prefillValues } from '../../src/domain/prefill.js';
+import { expectEnvelope, expectError, ordinaryUser, twoTenants, uniq, UNKNOWN_ID, type Api, type TwoTenants } from './support.js';
+
+let h: TwoTenants['h'];
+let A: Api;
+let B: Api;
+let U1: Api;
+let U2: Api;
+
+beforeAll(async () => {
+  ({ h, A, B } = await twoTenants());
+  [U1, U2] = [A.as((await ordinaryUser(A)).token), A.as((await ordinaryUser(A)).token)];
+});
+afterAll(() => h.stop());
+
+const gql = (api: Api, query: string, variables?: Record<string, unknown>) => h.request('POST', '/graphql', { token: api.token, body: { query, variables } });
+
+/** A released template with these fields (name and fieldType), and `Old` added and deleted before the release. */
+async function template(fields: [string, number][], name = uniq('prefill')): Promise<{ id: string; name: string; revisionId: string }> {
+  const t = (await A.post('/formtemplates', { name, description: '' })).body.data;
+  const add = `mutation ($id: String!, $i: FormFieldInput!) { addFormTemplateField(id: $id, input: $i) { id } }`;
+  for (const [field, fieldType] of [...fields, ['Old', 1] as [string, number]]) {
+    expect((await gql(A, add, { id: t.id, i: { name: field, fieldType } })).body.errors).toBeUndefined();
+  }
+  await gql(A, `mutation ($id: String!) { deleteFormTemplateField(id: $id, key: "Old") { id } }`, { id: t.id });
+  expect((await A.put(`/formtemplates/${t.id}/release`)).status).toBe(200);
+  return { id: t.id, name, revisionId: (await A.get(`/formtemplates/${t.id}`)).body.data[0].revisionId };
+}
+
+async function dictionary(api: Api, data: unknown, scope = 1): Promise<string> {
+  const r = await api.post('/persistedData', { name: uniq('dict'), scope, persistedData: JSON.stringify(data) });
+  expect(r.status).toBe(200);
+  return r.body.data.id;
+}
+
+const FIELDS: [string, number][] = [['FirstName', 1], ['Age', 6], ['Notes', 2], ['Flag', 4], ['Empty', 1]];
+
+describe('GET /formtemplates/{id}/forms/new?persistedDataId=', () => {
+  test("the released revision's fields (deleted ones left out) in form order, valued from the dictionary's keys in any case", async () => {
+    const t = await template(FIELDS);
+    const pd = await dictionary(U1, { firstname: 'Ada', AGE: 36, notes: { a: 1 }, FLAG: true, unused: 'x', old: 'gone' });
+    const path = `/formtemplates/${t.id}/forms/new?persistedDataId=${pd}`;
+    const r = await U1.get(path);
+    expectEnvelope(r, 'GET', U1.url(path));
+    expect(r.body.data).toEqual({
+      templateId: t.id,
+      revisionId: t.revisionId,
+      persistedDataId: pd,
+      fields: [
+        { id: expect.any(String), key: 'FirstName', label: 'FirstName', fieldType: 1, required: false, value: 'Ada' },
+        { id: expect.any(String), key: 'Age', label: 'Age', fieldType: 6, required: false, value: '36' },
+        { id: expect.any(String), key: 'Notes', label: 'Notes', fieldType: 2, required: false, value: '{"a":1}' },
+        { id: expect.any(String), key: 'Flag', label: 'Flag', fieldType: 4, required: false, value: 'true' },
+        { id: expect.any(String), key: 'Empty', label: 'Empty', fieldType: 1, required: false, value: null },
+      ],
+    });
+  });
+
+  test('an exact-case key wins over another spelling; a null value reads null; the template may be named', async () => {
+    const t = await template([['FirstName', 1], ['Age', 6]]);
+    const pd = await dictionary(U1, { firstname: 'lower', FirstName: 'exact', age: null });
+    const r = await U1.get(`/formtemplates/${encodeURIComponent(t.name)}/forms/new?persistedDataId=${pd}`);
+    expect(r.body.data.fields.map((f: { value: unknown }) => f.value)).toEqual(['exact', null]);
+  });
+
+  test('a draft started after the release changes nothing until it is released', async () => {
+    const t = await template([['FirstName', 1]]);
+    await gql(A, `mutation ($id: String!) { addFormTemplateField(id: $id, input: {name: "Later", fieldType: 1}) { id } }`, { id: t.id });
+    const pd = await dictionary(U1, { later: 'x' });
+    expect((await U1.get(`/formtemplates/${t.id}/forms/new?persistedDataId=${pd}`)).body.data).toMatchObject({ revisionId: t.revisionId, fields: [{ key: 'FirstName' }] });
+  });
+
+  test('without a dictionary: the fields, every value null', async () => {
+    const t = await template([['FirstName', 1]]);
+    const r = await U2.get(`/formtemplates/${t.id}/forms/new`);
+    expect(r.body.data).toMatchObject({ persistedDataId: null, fields: [{ key: 'FirstName', value: null }] });
+  });
+
+  test("404 for a dictionary the caller cannot read: unknown, expired, another user's own; an administrator reads any", async () => {
+    const t = await template([['FirstName', 1]]);
+    const own = await dictionary(U1, { FirstName: 'mine' }, 0);
+    const expired = await dictionary(U1, { FirstName: 'old' }, 1);
+    await h.orm.em.getConnection().execute(`update persisted_data set expires_at = now() - interval '1 second' where id = ?`, [expired]);
+    for (const [api, id] of [[U1, UNKNOWN_ID], [U1, expired], [A, expired], [U2, own]] as [Api, string][]) {
+      expectError(await api.get(`/formtemplates/${t.id}/forms/new?persistedDataId=${id}`), 404, 'Persisted data');
+    }
+    expect((await A.get(`/formtemplates/${t.id}/forms/new?persistedDataId=${own}`)).body.data.fields[0].value).toBe('mine');
+  });
+
+  test('an unknown template is a 404, a malformed dictionary id a 400; another tenant sees neither', async () => {
+    const t = await template([['FirstName', 1]]);
+    const pd = await dictionary(A, { FirstName: 'x' });
+    expectError(await A.get(`/formtemplates/${UNKNOWN_ID}/forms/new?persistedDataId=${pd}`), 404, 'Form template');
+    expectError(await A.get(`/formtemplates/${t.id}/forms/new?persistedDataId=nope`), 400, "'persistedDataId' must be a GUID");
+    const theirs = await B.post('/formtemplates', { name: uniq('b'), description: '' });
+    expectError(await B.get(`/formtemplates/${theirs.body.data.id}/forms/new?persistedDataId=${pd}`), 404, 'Persisted data');
+    expectError(await B.get(`/formtemplates/${t.id}/forms/new`), 404, 'Form template');
+  });
+
+  test('statements do not grow with the fields', async () => {
+    const counts: number[] = [];
+    for (const fields of [FIELDS.slice(0, 1), FIELDS]) {
+      const t = await template(fields);
+      const pd = await dictionary(A, { FirstName: 'x' });
+      const { result, statements } = await h.countQueries(() => U1.get(`/formtemplates/${t.id}/forms/new?persistedDataId=${pd}`));
+      expect(result.body.data.fields).toHaveLength(fields.length);
+      counts.push(statements.length);
+    }
+    expect(counts[1]).toBe(counts[0]);
+  });
+});
+
+test('GraphQL newForm answers the same', async () => {
+  const t = await template([['FirstName', 1]]);
+  const pd = await dictionary(U1, { FIRSTNAME: 'Grace' });
+  const r = await gql(U2, `query ($id: String!, $pd: UUID) { newForm(id: $id, persistedDataId: $pd) { revisionId fields { key value } } }`, { id: t.name, pd });
+  expect(r.body.data.newForm).toEqual({ revisionId: t.revisionId, fields: [{ key: 'FirstName', value: 'Grace' }] });
+});
+
+test('prefillValues: field key to value, only for the fields the dictionary fills', async () => {
+  const t = await template(FIELDS);
+  const pd = await dictionary(U1, { firstname: 'Ada', age: 36 });
+  const request = new Request('http://quire.test/', { headers: { authorization: `Bearer ${U1.token}` } });
+  const ctx = await buildContext(h.services, request, 'prefill-test', undefined);
+  expect(await prefillValues(ctx, t.id, pd)).toEqual({ FirstName: 'Ada', Age: '36' });
+});
