@@ -18,8 +18,9 @@ export async function passwordFromStdin(): Promise<string> {
 /** Asks at the terminal, echoing nothing; Ctrl-C or Ctrl-D gives up. */
 export function promptPassword(prompt: string): Promise<string> {
   const stdin = process.stdin;
-  process.stderr.write(prompt);
+  // Echo off before the prompt shows: what is typed (or pasted) the moment it appears is not echoed.
   stdin.setRawMode(true);
+  process.stderr.write(prompt);
   stdin.resume();
   stdin.setEncoding('utf8');
   return new Promise((resolve, reject) => {
