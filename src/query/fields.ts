@@ -7,6 +7,11 @@ export interface QueryField {
   /** The field's SQL (a column or an expression); spliced in as it is, its own values kept as parameters. */
   sql: Sql;
   type: FieldType;
+  /**
+   * An index-friendly condition implied by `field eq <string literal>` (a JSONB containment
+   * probe for form values), AND-ed before the exact comparison, which still decides.
+   */
+  eqHint?: (value: string) => Sql;
 }
 
 /**

@@ -123,7 +123,8 @@ function typeResolvers(def: ResourceDef): Record<string, Resolver> {
       };
     } else {
       // Paged like a list read (DEFAULT_PAGE_SIZE, at most MAX_PAGE_SIZE): no relation reads a whole tenant.
-      out[name] = (r, args, ctx) => ctx.loaders.many(def, name, paging(ctx.services.config, args)).load((r as Row)[def.idField] as string);
+      const key = rel.parentKey ?? def.idField;
+      out[name] = (r, args, ctx) => ctx.loaders.many(def, name, paging(ctx.services.config, args)).load((r as Row)[key] as string);
     }
   }
   return out;

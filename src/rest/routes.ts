@@ -112,4 +112,14 @@ export const routes: Route[] = [
   { method: 'PUT', path: '/formtemplates/:id/release', field: 'Mutation.releaseFormTemplate', shape: 'object', allFields: true },
   { method: 'GET', path: '/formtemplates/:id/fields', field: 'Query.formTemplateFields', shape: 'object' },
   { method: 'GET', path: '/formdesigner/forms/formtemplates/:id/fields', field: 'Query.formDesignerFields', shape: 'object' },
+
+  { method: 'GET', path: '/formtemplates/:templateId/forms', field: 'Query.formInstances', shape: 'list' },
+  { method: 'POST', path: '/formtemplates/:templateId/forms', field: 'Mutation.createFormInstance', shape: 'object', status: 201, body: 'input', allFields: true },
+  { method: 'GET', path: '/formtemplates/:templateId/forms/:revisionId', field: 'Query.formInstance', shape: 'one', allFields: true },
+  { method: 'POST', path: '/formtemplates/:templateId/forms/:revisionId', field: 'Mutation.reviseFormInstance', shape: 'object', status: 201, body: 'input' },
+  { method: 'POST', path: '/forms/:formId', field: 'Mutation.reviseForm', shape: 'object', status: 201, body: 'input' },
+  { method: 'DELETE', path: '/forminstance/:id', field: 'Mutation.deleteFormInstance', shape: 'none' },
+  { method: 'PUT', path: '/forminstance/:id/relateForm', field: 'Mutation.relateForm', shape: 'none' },
+  { method: 'PUT', path: '/forminstance/:id/unrelateForm', field: 'Mutation.unrelateForm', shape: 'none' },
+  { method: 'GET', path: '/forminstance/:id/forms', field: 'Query.relatedForms', shape: 'list' },
 ];

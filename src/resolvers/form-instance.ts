@@ -1,0 +1,102 @@
+/** Form instance reads by any of their ids, relations between forms, and the writes (src/domain/form-instances.ts). */
+import type { AppContext } from '../context.js';
+import { badRequest, notFound } from '../errors.js';
+import { createInstance, reviseInstance } from '../domain/form-instances.js';
+import { listPage, reread } from '../read/resolvers.js';
+import type { ListArgs } from '../read/paging.js';
+import { resource } from '../read/registry.js';
+import { run, selectRows } from '../read/rows.js';
+import { sql } from '../read/sql.js';
+import { templateRow } from './form-template.js';
+
+type Row = Record<string, unknown>;
+type Id = { id: string };
+
+const INSTANCE = resource('FormInstance');
+const REVISION = resource('FormInstanceRevision');
+
+/**
+ * The instance a client's id names: a revision id (an older one reads as that revision: its
+ * values and who made it when) or the form id. A 404 otherwise.
+ */
+export async function instanceRow(ctx: AppContext, id: string): Promise<Row> {
+  const key = id.toLowerCase();
+  const [row] = await selectRows<Row>(ctx.reader, INSTANCE, {
+    where: [sql`(t.revision_id = ${key} or t.id = ${key} or t.id = (select r.form_id from form_instance_revision r where r.tenant_id = t.tenant_id and r.id = ${key}))`],
+  });
+  if (!row) throw notFound(`Form instance '${id}' was not found.`);
+  if (row.revisionId === key || row.formId === key) return row;
+  const [old] = await selectRows<Row>(ctx.reader, REVISION, { where: [sql`t.id = ${key}`] });
+  return {
+    ...row, revisionId: old.id, revision: old.revision, values: old.values,
+    modifyDate: old.createDate, modifyById: old.createById, modifyBy: old.createBy,
+  };
+}
+
+/** The instance under the template the path names, or a 404. */
+async function instanceOf(ctx: AppContext, templateIdOrName: string, id: string): Promise<{ template: Row; instance: Row }> {
+  const template = await templateRow(ctx, templateIdOrName);
+  const instance = await instanceRow(ctx, id);
+  if (instance.templateId !== template.id) throw notFound(`Form instance '${id}' was not found in form template '${templateIdOrName}'.`);
+  return { template, instance };
+}
+
+async function revise(ctx: AppContext, instance: Row, input: unknown) {
+  const template = await templateRow(ctx, instance.templateId as string);
+  const revisionId = await reviseInstance(ctx, instance, template.revisionId as string, input);
+  return reread(ctx, INSTANCE, revisionId);
+}
+
+/** Both directions of a relation between two forms. */
+async function relation(ctx: AppContext, a: Id['id'], b: string) {
+  const [x, y] = [await instanceRow(ctx, a), await instanceRow(ctx, b)];
+  if (x.formId === y.formId) throw badRequest('A form cannot be related to itself.');
+  return [x.formId as string, y.formId as string];
+}
+
+export const resolvers = {
+  Query: {
+    formInstances: async (_: unknown, args: ListArgs & { templateId: string }, ctx: AppContext) => {
+      const template = await templateRow(ctx, args.templateId);
+      return listPage(ctx, INSTANCE, args, [sql`t.template_id = ${template.id}`]);
+    },
+    formInstance: async (_: unknown, a: { templateId: string; revisionId: string }, ctx: AppContext) =>
+      (await instanceOf(ctx, a.templateId, a.revisionId)).instance,
+    relatedForms: async (_: unknown, args: ListArgs & Id, ctx: AppContext) => {
+      const form = await instanceRow(ctx, args.id);
+      return listPage(ctx, INSTANCE, args, [
+        sql`t.id in (select l.related_id from form_instance_relation l where l.tenant_id = t.tenant_id and l.form_id = ${form.formId})`,
+      ]);
+    },
+  },
+  Mutation: {
+    createFormInstance: async (_: unknown, a: { templateId: string; input?: unknown }, ctx: AppContext) => {
+      const revisionId = await createInstance(ctx, await templateRow(ctx, a.templateId), a.input);
+      return reread(ctx, INSTANCE, revisionId);
+    },
+    reviseFormInstance: async (_: unknown, a: { templateId: string; revisionId: string; input?: unknown }, ctx: AppContext) =>
+      revise(ctx, (await instanceOf(ctx, a.templateId, a.revisionId)).instance, a.input),
+    reviseForm: async (_: unknown, a: { formId: string; input?: unknown }, ctx: AppContext) => {
+      // On top of the latest revision, whichever that is now (a revision id names its form).
+      const form = await instanceRow(ctx, a.formId);
+      return revise(ctx, await instanceRow(ctx, form.formId as string), a.input);
+    },
+    deleteFormInstance: async (_: unknown, { id }: Id, ctx: AppContext) => {
+      const form = await instanceRow(ctx, id);
+      await run(ctx.reader, sql`delete from form_instance where tenant_id = ${ctx.tenantId} and id = ${form.formId}`);
+      return true;
+    },
+    relateForm: async (_: unknown, a: Id & { relateToId: string }, ctx: AppContext) => {
+      const [x, y] = await relation(ctx, a.id, a.relateToId);
+      await run(ctx.reader, sql`insert into form_instance_relation (tenant_id, form_id, related_id)
+        values (${ctx.tenantId}, ${x}, ${y}), (${ctx.tenantId}, ${y}, ${x}) on conflict do nothing`);
+      return true;
+    },
+    unrelateForm: async (_: unknown, a: Id & { relateToId: string }, ctx: AppContext) => {
+      const [x, y] = await relation(ctx, a.id, a.relateToId);
+      await run(ctx.reader, sql`delete from form_instance_relation
+        where tenant_id = ${ctx.tenantId} and ((form_id = ${x} and related_id = ${y}) or (form_id = ${y} and related_id = ${x}))`);
+      return true;
+    },
+  },
+};
