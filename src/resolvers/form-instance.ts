@@ -48,7 +48,7 @@ async function revise(ctx: AppContext, instance: Row, input: unknown) {
 }
 
 /** Both directions of a relation between two forms. */
-async function relation(ctx: AppContext, a: Id['id'], b: string) {
+async function relation(ctx: AppContext, a: string, b: string) {
   const [x, y] = [await instanceRow(ctx, a), await instanceRow(ctx, b)];
   if (x.formId === y.formId) throw badRequest('A form cannot be related to itself.');
   return [x.formId as string, y.formId as string];
@@ -62,8 +62,8 @@ export const resolvers = {
     },
     formInstance: async (_: unknown, a: { templateId: string; revisionId: string }, ctx: AppContext) =>
       (await instanceOf(ctx, a.templateId, a.revisionId)).instance,
-    relatedForms: async (_: unknown, args: ListArgs & Id, ctx: AppContext) => {
-      const form = await instanceRow(ctx, args.id);
+    relatedForms: async (_: unknown, args: ListArgs & { formId: string }, ctx: AppContext) => {
+      const form = await instanceRow(ctx, args.formId);
       return listPage(ctx, INSTANCE, args, [
         sql`t.id in (select l.related_id from form_instance_relation l where l.tenant_id = t.tenant_id and l.form_id = ${form.formId})`,
       ]);
@@ -86,14 +86,14 @@ export const resolvers = {
       await run(ctx.reader, sql`delete from form_instance where tenant_id = ${ctx.tenantId} and id = ${form.formId}`);
       return true;
     },
-    relateForm: async (_: unknown, a: Id & { relateToId: string }, ctx: AppContext) => {
-      const [x, y] = await relation(ctx, a.id, a.relateToId);
+    relateForm: async (_: unknown, a: { formId: string; relateToId: string }, ctx: AppContext) => {
+      const [x, y] = await relation(ctx, a.formId, a.relateToId);
       await run(ctx.reader, sql`insert into form_instance_relation (tenant_id, form_id, related_id)
         values (${ctx.tenantId}, ${x}, ${y}), (${ctx.tenantId}, ${y}, ${x}) on conflict do nothing`);
       return true;
     },
-    unrelateForm: async (_: unknown, a: Id & { relateToId: string }, ctx: AppContext) => {
-      const [x, y] = await relation(ctx, a.id, a.relateToId);
+    unrelateForm: async (_: unknown, a: { formId: string; relateToId: string }, ctx: AppContext) => {
+      const [x, y] = await relation(ctx, a.formId, a.relateToId);
       await run(ctx.reader, sql`delete from form_instance_relation
         where tenant_id = ${ctx.tenantId} and ((form_id = ${x} and related_id = ${y}) or (form_id = ${y} and related_id = ${x}))`);
       return true;

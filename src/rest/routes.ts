@@ -118,8 +118,8 @@ export const routes: Route[] = [
   { method: 'GET', path: '/formtemplates/:templateId/forms/:revisionId', field: 'Query.formInstance', shape: 'one', allFields: true },
   { method: 'POST', path: '/formtemplates/:templateId/forms/:revisionId', field: 'Mutation.reviseFormInstance', shape: 'object', status: 201, body: 'input' },
   { method: 'POST', path: '/forms/:formId', field: 'Mutation.reviseForm', shape: 'object', status: 201, body: 'input' },
+  { method: 'PUT', path: '/forminstance/:formId/relateForm', field: 'Mutation.relateForm', shape: 'none' },
+  { method: 'PUT', path: '/forminstance/:formId/unrelateForm', field: 'Mutation.unrelateForm', shape: 'none' },
+  { method: 'GET', path: '/forminstance/:formId/forms', field: 'Query.relatedForms', shape: 'list' },
   { method: 'DELETE', path: '/forminstance/:id', field: 'Mutation.deleteFormInstance', shape: 'none' },
-  { method: 'PUT', path: '/forminstance/:id/relateForm', field: 'Mutation.relateForm', shape: 'none' },
-  { method: 'PUT', path: '/forminstance/:id/unrelateForm', field: 'Mutation.unrelateForm', shape: 'none' },
-  { method: 'GET', path: '/forminstance/:id/forms', field: 'Query.relatedForms', shape: 'list' },
 ];
