@@ -15,6 +15,7 @@ import {
   createSite,
   createUser,
   expectError,
+  formTemplateWith,
   ordinaryUser,
   uniq,
   type Api,
@@ -34,6 +35,11 @@ let site: Fixture;
 let group: Fixture;
 let template: Fixture;
 let member: UserFixture;
+/** Form instances: a released template whose fields take the keys of bodyOf, a form related to three others, one to delete. */
+let formTemplate: { id: string };
+let form: { revisionId: string; formId: string };
+let relateTo: string;
+let doomed: string;
 
 beforeAll(async () => {
   h = await Harness.start();
@@ -51,12 +57,24 @@ beforeAll(async () => {
   const templates = [];
   for (let i = 0; i < 3; i++) templates.push((await A.post('/formtemplates', { name: uniq('template'), description: '' })).body.data);
   template = templates[0];
+  formTemplate = await formTemplateWith(A, ['name', 'description', 'firstName', 'userIds']);
+  const forms = [];
+  for (let i = 0; i < 6; i++) forms.push((await A.post(`/formtemplates/${formTemplate.id}/forms`, {})).body.data);
+  form = forms[0];
+  // Related to four: the route table's unrelateForm (after relateForm) leaves three for the paged list.
+  for (const other of forms.slice(1, 5)) await A.put(`/forminstance/${form.formId}/relateForm?relateToId=${other.formId}`);
+  relateTo = forms[4].formId;
+  doomed = forms[5].formId;
 });
 afterAll(() => h.stop());
 
 /** A real value for each path parameter of tenant A; `id` depends on the segment before it. */
 const SAMPLES: Record<string, (previous: string) => string> = {
-  id: (previous) => ({ sites: site.id, groups: group.id, users: member.id, formtemplates: template.id })[previous.toLowerCase()] ?? '',
+  id: (previous) => ({ sites: site.id, groups: group.id, users: member.id, formtemplates: template.id, forminstance: doomed })[previous.toLowerCase()] ?? '',
+  templateId: () => formTemplate.id,
+  revisionId: () => form.revisionId,
+  formId: () => form.formId,
+  relateToId: () => relateTo,
   siteId: () => site.id,
   groupId: () => group.id,
   userId: () => member.id,
