@@ -2,6 +2,8 @@
 import type { AppContext } from '../context.js';
 import { badRequest, notFound } from '../errors.js';
 import { createInstance, reviseInstance } from '../domain/form-instances.js';
+import { formPdf } from '../domain/form-pdf.js';
+import { DateTime } from '../scalars.js';
 import { listPage, reread } from '../read/resolvers.js';
 import type { ListArgs } from '../read/paging.js';
 import { resource } from '../read/registry.js';
@@ -14,6 +16,7 @@ type Id = { id: string };
 
 const INSTANCE = resource('FormInstance');
 const REVISION = resource('FormInstanceRevision');
+const FIELD = resource('FormField');
 
 /**
  * The instance a client's id names: a revision id (an older one reads as that revision: its
@@ -41,6 +44,30 @@ async function instanceOf(ctx: AppContext, templateIdOrName: string, id: string)
   return { template, instance };
 }
 
+/** The instance's PDF: the fields of the template revision a get answers, then any other stored value under its key. */
+async function pdf(ctx: AppContext, templateIdOrName: string, id: string) {
+  const { template, instance } = await instanceOf(ctx, templateIdOrName, id);
+  const fields = await selectRows<Row>(ctx.reader, FIELD, { where: [sql`t.revision_id = ${template.revisionId}`], order: FIELD.order });
+  const values = instance.values as Record<string, string>;
+  const shown = fields.filter((f) => !f.deleted || values[(f.key as string).toLowerCase()] !== undefined);
+  const keys = new Set(shown.map((f) => (f.key as string).toLowerCase()));
+  const bytes = await formPdf({
+    templateName: template.name as string,
+    instanceName: instance.instanceName as string,
+    revision: instance.revision as number,
+    revisionId: instance.revisionId as string,
+    createDate: DateTime.serialize(instance.createDate) as string,
+    createBy: instance.createBy as string,
+    modifyDate: DateTime.serialize(instance.modifyDate) as string,
+    modifyBy: instance.modifyBy as string,
+    fields: [
+      ...shown.map((f) => ({ label: f.label as string, value: values[(f.key as string).toLowerCase()] ?? '' })),
+      ...Object.entries(values).filter(([k]) => !keys.has(k)).map(([label, value]) => ({ label, value })),
+    ],
+  });
+  return { fileName: `${instance.instanceName as string}.pdf`, contentType: 'application/pdf', content: Buffer.from(bytes).toString('base64') };
+}
+
 async function revise(ctx: AppContext, instance: Row, input: unknown) {
   const template = await templateRow(ctx, instance.templateId as string);
   const revisionId = await reviseInstance(ctx, instance, template.revisionId as string, input);
@@ -62,6 +89,7 @@ export const resolvers = {
     },
     formInstance: async (_: unknown, a: { templateId: string; revisionId: string }, ctx: AppContext) =>
       (await instanceOf(ctx, a.templateId, a.revisionId)).instance,
+    formInstancePdf: (_: unknown, a: { templateId: string; revisionId: string }, ctx: AppContext) => pdf(ctx, a.templateId, a.revisionId),
     relatedForms: async (_: unknown, args: ListArgs & { formId: string }, ctx: AppContext) => {
       const form = await instanceRow(ctx, args.formId);
       return listPage(ctx, INSTANCE, args, [

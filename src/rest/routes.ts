@@ -25,6 +25,8 @@ export interface SofaRoute {
   scope?: 'tenant';
   /** Answers every available field unless `fields` names some (a record read or written whole). */
   allFields?: true;
+  /** The field answers a FileContent: the route sends its bytes with its Content-Type, not an envelope. */
+  file?: true;
 }
 
 export interface HandlerRoute {
@@ -116,6 +118,7 @@ export const routes: Route[] = [
   { method: 'GET', path: '/formtemplates/:templateId/forms', field: 'Query.formInstances', shape: 'list' },
   { method: 'POST', path: '/formtemplates/:templateId/forms', field: 'Mutation.createFormInstance', shape: 'object', status: 201, body: 'input', allFields: true },
   { method: 'GET', path: '/formtemplates/:templateId/forms/:revisionId', field: 'Query.formInstance', shape: 'one', allFields: true },
+  { method: 'GET', path: '/formtemplates/:templateId/forms/:revisionId/pdf', field: 'Query.formInstancePdf', shape: 'object', file: true },
   { method: 'POST', path: '/formtemplates/:templateId/forms/:revisionId', field: 'Mutation.reviseFormInstance', shape: 'object', status: 201, body: 'input' },
   { method: 'POST', path: '/forms/:formId', field: 'Mutation.reviseForm', shape: 'object', status: 201, body: 'input' },
   { method: 'PUT', path: '/forminstance/:formId/relateForm', field: 'Mutation.relateForm', shape: 'none' },

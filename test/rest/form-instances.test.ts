@@ -3,6 +3,7 @@
  * and forms"; client-compatibility.md: 201 on creates and revisions, one-element arrays, the
  * forminstance routes) and the instance fields of /graphql.
  */
+import { PDFParse } from 'pdf-parse';
 import type { Harness } from '../harness.js';
 import { expectEnvelope, expectError, formTemplateWith, GUID, keysOf, sorted, twoTenants, UNKNOWN_ID, type Api, type TwoTenants } from './support.js';
 
@@ -219,6 +220,32 @@ describe('/forminstance/{id}', () => {
     expectError(await A.put(`/forminstance/${x.formId}/relateForm?relateToId=${x.revisionId}`), 400, /itself/);
     expectError(await A.put(`/forminstance/${x.formId}/relateForm?relateToId=${UNKNOWN_ID}`), 404);
     expectError(await A.put(`/forminstance/${x.formId}/relateForm`), 400);
+  });
+});
+
+describe('GET /formtemplates/{t}/forms/{id}/pdf', () => {
+  test('a real PDF: template and instance names, revision, dates, every label and value', async () => {
+    const t = await formTemplateWith(A, ['Surname', 'Comment']);
+    const x = await create(A, t.id, { surname: 'Müller', comment: 'first' });
+    const second = (await A.post(`/formtemplates/${t.id}/forms/${x.revisionId}`, { comment: 'second and longer '.repeat(20) })).body.data;
+    const r = await A.get(`/formtemplates/${t.name}/forms/${second.revisionId}/pdf`);
+    expect(r.status).toBe(200);
+    expect(r.headers.get('content-type')).toBe('application/pdf');
+    expect(r.headers.get('content-disposition')).toBe(`attachment; filename="${x.instanceName}.pdf"`);
+    expect(new TextDecoder().decode(r.bytes.slice(0, 5))).toBe('%PDF-');
+    const text = (await new PDFParse({ data: r.bytes }).getText()).text.replace(/\s+/g, ' ');
+    const now = (await A.get(`/formtemplates/${t.id}/forms/${second.revisionId}`)).body.data[0];
+    for (const part of [t.name, x.instanceName, `2 (${second.revisionId})`, now.createDate, now.modifyDate, A.t.adminUserId, 'Surname Müller', 'Comment second and longer']) {
+      expect(text).toContain(part);
+    }
+    // An older revision prints as it was.
+    const old = await A.get(`/formtemplates/${t.id}/forms/${x.revisionId}/pdf`);
+    expect((await new PDFParse({ data: old.bytes }).getText()).text).toContain('first');
+  });
+
+  test('an unknown instance is an enveloped 404', async () => {
+    const t = await formTemplateWith(A, ['a']);
+    expectError(await A.get(`/formtemplates/${t.id}/forms/${UNKNOWN_ID}/pdf`), 404);
   });
 });
 
