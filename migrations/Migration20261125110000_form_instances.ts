@@ -52,10 +52,17 @@ create table form_instance_relation (
   foreign key (tenant_id, related_id) references form_instance (tenant_id, id) on delete cascade
 );
 create index form_instance_relation_related_ix on form_instance_relation (tenant_id, related_id);
+
+-- A stored value as its field's type for q (dates and numbers), or NULL when it is not one:
+-- values are kept as posted, so a malformed one never makes a filter fail.
+create function form_value_timestamp(v text) returns timestamp language plpgsql stable as $$
+begin return v::timestamp; exception when others then return null; end $$;
+create function form_value_numeric(v text) returns numeric language plpgsql immutable as $$
+begin return v::numeric; exception when others then return null; end $$;
 `);
   }
 
   override async down(): Promise<void> {
-    this.addSql('drop table form_instance_relation; drop table form_instance_revision; drop table form_instance;');
+    this.addSql('drop function form_value_timestamp; drop function form_value_numeric; drop table form_instance_relation; drop table form_instance_revision; drop table form_instance;');
   }
 }

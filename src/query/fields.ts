@@ -1,7 +1,7 @@
 /** What the caller tells the compiler about the fields a resource exposes to `q`. */
 import { raw, Sql } from '../read/sql.js';
 
-export type FieldType = 'string' | 'guid' | 'integer' | 'boolean' | 'datetime';
+export type FieldType = 'string' | 'guid' | 'integer' | 'numeric' | 'boolean' | 'datetime';
 
 export interface QueryField {
   /** The field's SQL (a column or an expression); spliced in as it is, its own values kept as parameters. */

@@ -23,7 +23,7 @@ interface FieldOptions {
   nullAs?: string;
 }
 
-const castOf: Record<FieldType, string> = { string: 'text', guid: 'uuid', integer: 'bigint', boolean: 'boolean', datetime: 'timestamp' };
+const castOf: Record<FieldType, string> = { string: 'text', guid: 'uuid', integer: 'bigint', numeric: 'numeric', boolean: 'boolean', datetime: 'timestamp' };
 
 /** `col`, or `coalesce(col, <nullAs>)`: the value a NULL reads (and filters) as. */
 const valueOf = (col: string, type: FieldType, nullAs: string | undefined) =>

@@ -39,10 +39,10 @@ export async function reread(ctx: AppContext, def: ResourceDef, id: string): Pro
   return row;
 }
 
-/** A page of the tenant's rows matching `where` and the client's `q`, in the definition's order. */
-export function listPage(ctx: AppContext, def: ResourceDef, args: ListArgs, where: Sql[] = []): Page<Row> {
+/** A page of the tenant's rows matching `where` and the client's `q` (over `fields`), in the definition's order. */
+export function listPage(ctx: AppContext, def: ResourceDef, args: ListArgs, where: Sql[] = [], fields = queryFieldMap(def)): Page<Row> {
   const { limit, offset } = paging(ctx.services.config, args);
-  const q = compileQText(args.q ?? undefined, queryFieldMap(def));
+  const q = compileQText(args.q ?? undefined, fields);
   const r: RowQuery = { where: q ? [...where, q] : where };
   return {
     items: () => selectRows<Row>(ctx.reader, def, { ...r, order: def.order, limit, offset }),

@@ -3,6 +3,8 @@ import type { AppContext } from '../context.js';
 import { badRequest, notFound } from '../errors.js';
 import { createInstance, reviseInstance } from '../domain/form-instances.js';
 import { formPdf } from '../domain/form-pdf.js';
+import { instanceFieldMap } from '../domain/form-instance-fields.js';
+import { queryFieldMap } from '../read/fields.js';
 import { DateTime } from '../scalars.js';
 import { listPage, reread } from '../read/resolvers.js';
 import type { ListArgs } from '../read/paging.js';
@@ -85,7 +87,8 @@ export const resolvers = {
   Query: {
     formInstances: async (_: unknown, args: ListArgs & { templateId: string }, ctx: AppContext) => {
       const template = await templateRow(ctx, args.templateId);
-      return listPage(ctx, INSTANCE, args, [sql`t.template_id = ${template.id}`]);
+      const fields = args.q ? await instanceFieldMap(ctx, queryFieldMap(INSTANCE), template.revisionId as string) : undefined;
+      return listPage(ctx, INSTANCE, args, [sql`t.template_id = ${template.id}`], fields);
     },
     formInstance: async (_: unknown, a: { templateId: string; revisionId: string }, ctx: AppContext) =>
       (await instanceOf(ctx, a.templateId, a.revisionId)).instance,

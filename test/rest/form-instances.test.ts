@@ -115,6 +115,25 @@ describe('GET /formtemplates/{id}/forms', () => {
     expect(await names(`createDate gt '2000-01-01'`)).toHaveLength(3);
   });
 
+  test('q compares calendar fields as dates and cell fields as numbers; a value that is not one matches nothing', async () => {
+    const typed = await formTemplateWith(A, ['due', 'amount', 'label'], [], { due: 5, amount: 6 });
+    const rows = [['2026-01-15', '9', 'a'], ['12/01/2026', '10.5', 'b'], ['soon', 'many', 'c']];
+    for (const [due, amount, label] of rows) await create(A, typed.id, { due, amount, label });
+    const labels = async (expr: string) => {
+      const r = await A.get(`/formtemplates/${typed.id}/forms?fields=label&${q(expr)}`);
+      expect([expr, r.status]).toEqual([expr, 200]);
+      return r.body.data.map((d: { label: string }) => d.label);
+    };
+    // As text '10.5' < '9' and '12/01/2026' < '2026-01-15'.
+    expect(await labels('amount gt 9')).toEqual(['b']);
+    expect(await labels('amount lt 10')).toEqual(['a']);
+    expect(await labels("due gt '2026-06-01'")).toEqual(['b']);
+    expect(await labels("due between '2026-01-01' and '2026-02-01'")).toEqual(['a']);
+    expect(await labels("due lt dateadd(year, 1, '2026-01-01')")).toEqual(['a', 'b']);
+    expect(await labels("label eq 'C'")).toEqual(['c']);
+    expectError(await A.get(`/formtemplates/${typed.id}/forms?${q("amount gt 'x'")}`), 400);
+  });
+
   test('q eq on a form field probes the values\' GIN index (a containment condition)', async () => {
     const { statements } = await h.countQueries(() => A.get(`/formtemplates/${t.id}/forms?${q("city eq 'Paris'")}`));
     expect(statements.some((s) => /t\.search @> jsonb_build_object/.test(s))).toBe(true);
