@@ -294,6 +294,24 @@ describe('/graphql', () => {
     expect(large.statements).toHaveLength(small.statements.length);
   });
 
+  test('FormTemplate.forms: each template\'s instances, paged, at a constant number of statements', async () => {
+    const T = A.on(await h.tenant());
+    const api = T.as(await h.login(T.t));
+    const templates = [];
+    for (let i = 0; i < 3; i++) {
+      const t = await formTemplateWith(api, ['a']);
+      for (let j = 0; j < 3; j++) await create(api, t.id, { a: `${i}.${j}` });
+      templates.push(t);
+    }
+    const query = `query ($limit: Int) { formTemplates(limit: $limit) { items { name forms(limit: 2, offset: 1) { values } } } }`;
+    const small = await h.countQueries(() => gql(api, query, { limit: 1 }));
+    const large = await h.countQueries(() => gql(api, query, { limit: 3 }));
+    expect(large.result.body.errors).toBeUndefined();
+    const byName = new Map(large.result.body.data.formTemplates.items.map((x: { name: string; forms: unknown }) => [x.name, x.forms]));
+    expect(byName.get(templates[1].name)).toEqual([{ values: { a: '1.1' } }, { values: { a: '1.2' } }]);
+    expect(large.statements).toHaveLength(small.statements.length);
+  });
+
   test('mutations answer the instance; an ordinary user may fill in forms', async () => {
     const t = await formTemplateWith(A, ['a']);
     const r = await gql(A.as(plain.token), 'mutation ($t: String!, $v: JSON) { createFormInstance(templateId: $t, input: $v) { instanceName values createBy } }', { t: t.id, v: { A: 'x' } });

@@ -357,7 +357,7 @@ describe('GraphQL: field edits on the draft', () => {
     const T = A.on(await h.tenant());
     const api = T.as(await h.login(T.t));
     for (let i = 0; i < 3; i++) await releasedTemplate(api);
-    const query = `query ($limit: Int) { formTemplates(limit: $limit) { items { name revisions { revision fields { key } } } } }`;
+    const query = `query ($limit: Int) { formTemplates(limit: $limit) { items { name revisions(limit: 5) { revision fields(limit: 5) { key } } } } }`;
     const small = await h.countQueries(() => gql(api, query, { limit: 1 }));
     const large = await h.countQueries(() => gql(api, query, { limit: 3 }));
     expect(large.result.body.errors).toBeUndefined();
