@@ -32,6 +32,8 @@ export async function instanceRow(ctx: AppContext, id: string): Promise<Row> {
   if (!row) throw notFound(`Form instance '${id}' was not found.`);
   if (row.revisionId === key || row.formId === key) return row;
   const [old] = await selectRows<Row>(ctx.reader, REVISION, { where: [sql`t.id = ${key}`] });
+  // Deleted with its form between the two reads.
+  if (!old) throw notFound(`Form instance '${id}' was not found.`);
   return {
     ...row, revisionId: old.id, revision: old.revision, values: old.values,
     modifyDate: old.createDate, modifyById: old.createById, modifyBy: old.createBy,

@@ -262,6 +262,12 @@ describe('GET /formtemplates/{t}/forms/{id}/pdf', () => {
     expect((await new PDFParse({ data: old.bytes }).getText()).text).toContain('first');
   });
 
+  test('the OpenAPI document describes the answer as a file', async () => {
+    const doc = (await h.request('GET', '/api/openapi.json')).body;
+    const op = doc.paths['/formtemplates/{templateId}/forms/{revisionId}/pdf'].get;
+    expect(op.responses['200'].content).toEqual({ '*/*': { schema: { type: 'string', format: 'binary' } } });
+  });
+
   test('an unknown instance is an enveloped 404', async () => {
     const t = await formTemplateWith(A, ['a']);
     expectError(await A.get(`/formtemplates/${t.id}/forms/${UNKNOWN_ID}/pdf`), 404);
