@@ -21,6 +21,7 @@ import { startBenchDb } from './db.js';
 import { seed, SEED, type Seeded } from './seed.js';
 import { BENCH_DIR, buildChildren, startChild, type Child } from './children.js';
 import { load, type LoadResult, type LoadTarget } from './load.js';
+import { login } from './login.js';
 
 const num = (name: string, fallback: number, min: number, max: number) => {
   const raw = process.env[name];
@@ -242,24 +243,6 @@ async function verify(targets: Target[]): Promise<Map<string, number>> {
     }
   }
   return sizes;
-}
-
-async function login(app: Child, s: Seeded): Promise<string> {
-  const res = await fetch(`http://127.0.0.1:${app.port}/oauth/token`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({
-      grant_type: 'password',
-      client_id: s.clientId,
-      client_secret: s.clientSecret,
-      username: s.adminUserId,
-      password: s.password,
-    }).toString(),
-    signal: AbortSignal.timeout(30_000),
-  });
-  const text = await res.text();
-  if (res.status !== 200) throw new Error(`login failed: HTTP ${res.status} ${text.slice(0, 300)}`);
-  return (JSON.parse(text) as { access_token: string }).access_token;
 }
 
 // ---------------------------------------------------------------------------------------------

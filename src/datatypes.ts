@@ -13,6 +13,8 @@ export interface DataTypeInfo {
   defaultFields: string[];
   /** Relations that `expand=<name>` adds, by lower-case name. */
   relations: Map<string, string>;
+  /** The field whose JSON object REST spreads into the record (form values). */
+  dynamic?: string;
   /** Fields with the `q` type of each. */
   scalarTypes: Map<string, FieldType>;
 }
@@ -32,6 +34,7 @@ export class DataTypes {
         defaultFields: fields.filter(([, f]) => f.default).map(([n]) => n),
         relations: new Map(Object.keys(def.relations ?? {}).map((r) => [r.toLowerCase(), r])),
         scalarTypes: new Map(fields.map(([n, f]) => [n, f.type])),
+        dynamic: def.dynamic?.field,
       };
       this.byName.set(info.name.toLowerCase(), info);
       this.byTypeName.set(def.typeName, info);

@@ -57,7 +57,7 @@ export function checkDefinitions(schema: GraphQLSchema, defs: readonly ResourceD
     }
     for (const [name, f] of Object.entries(typeFields)) {
       const scalar = isScalarType(getNamedType(f.type));
-      if (name === 'href' || name === 'dataType') continue;
+      if (name === 'href' || name === 'dataType' || name === def.dynamic?.field) continue;
       if (scalar && !def.fields[name]) throw new Error(`schema/: ${def.typeName}.${name} has no field in its resource definition`);
       if (!scalar && !def.relations?.[name]) throw new Error(`schema/: ${def.typeName}.${name} has no relation in its resource definition`);
       // To-many relations are read a page at a time: the field must let the caller ask for one.

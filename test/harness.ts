@@ -20,6 +20,8 @@ export interface Reply {
   status: number;
   headers: Headers;
   text: string;
+  /** The body's bytes (binary answers: PDFs). */
+  bytes: Uint8Array;
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   body: any;
 }
@@ -84,14 +86,15 @@ export class Harness {
     // The server context Node's HTTP server gives Yoga: the socket is where the caller's address comes from.
     const serverContext = { req: { socket: { remoteAddress: o.from ?? this.address } } };
     const res = await this.app.fetch(new Request(`${BASE}${path}`, { method, headers, body: body as BodyInit | undefined }), serverContext);
-    const text = await res.text();
+    const bytes = new Uint8Array(await res.arrayBuffer());
+    const text = new TextDecoder().decode(bytes);
     let parsed: unknown;
     try {
       parsed = text ? JSON.parse(text) : undefined;
     } catch {
       parsed = undefined;
     }
-    return { status: res.status, headers: res.headers, text, body: parsed };
+    return { status: res.status, headers: res.headers, text, bytes, body: parsed };
   }
 
   /** A fresh tenant with unique aliases; the admin's password is returned alongside. */

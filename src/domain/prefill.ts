@@ -69,3 +69,15 @@ export async function prefillValues(ctx: AppContext, templateIdOrName: string, p
   const p = await prefilledFields(ctx, templateIdOrName, persistedDataId);
   return Object.fromEntries(p.fields.filter((f) => f.value !== null).map((f) => [f.key, f.value!]));
 }
+
+/**
+ * A new form's body from a dictionary: the dictionary's values for the template's fields, under
+ * the posted ones (a posted key wins for its field, whatever its case). A body that is no object
+ * is passed on as it is, for the form's own check to refuse.
+ */
+export async function prefilledBody(ctx: AppContext, templateIdOrName: string, persistedDataId: string, posted: unknown): Promise<unknown> {
+  if (posted != null && (typeof posted !== 'object' || Array.isArray(posted))) return posted;
+  const given = Object.keys(posted ?? {}).map((k) => k.toLowerCase());
+  const prefill = Object.entries(await prefillValues(ctx, templateIdOrName, persistedDataId)).filter(([k]) => !given.includes(k.toLowerCase()));
+  return { ...Object.fromEntries(prefill), ...(posted as Record<string, unknown> | null) };
+}

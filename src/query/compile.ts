@@ -82,6 +82,7 @@ interface Typed {
   label: string;
   /** Years already added/subtracted by dateadds inside it. */
   shiftYears: number;
+  eqHint?: (value: string) => Fragment;
 }
 
 type Side = { typed: Typed } | { literal: QLiteral };
@@ -122,7 +123,9 @@ class Compiler {
           return this.nullTest(isNullSide(left) ? right : left, e.op === 'ne');
         }
         const ctx = this.unify([left, right], e.pos);
-        return sql`${this.cased(left, ctx)} ${raw(COMPARE_SQL[e.op])} ${this.cased(right, ctx)}`;
+        const exact = sql`${this.cased(left, ctx)} ${raw(COMPARE_SQL[e.op])} ${this.cased(right, ctx)}`;
+        const hint = e.op === 'eq' ? eqHintOf(left, right) ?? eqHintOf(right, left) : undefined;
+        return hint ? sql`${hint} AND ${exact}` : exact;
       }
       case 'isNull':
         return this.nullTest(this.side(e.value), e.negated);
@@ -229,7 +232,7 @@ class Compiler {
         if (!field) {
           throw qError(`unknown field ${quote(o.name)}`, o.pos, '', `Known fields: ${[...this.fields.keys()].join(', ')}.`);
         }
-        return { frag: field.sql, type: field.type, label: quote(o.name), shiftYears: 0 };
+        return { frag: field.sql, type: field.type, label: quote(o.name), shiftYears: 0, eqHint: field.eqHint };
       }
       case 'substring': {
         const value = this.side(o.value);
@@ -278,6 +281,12 @@ class Compiler {
     if (o.kind === 'string' || o.kind === 'number' || o.kind === 'boolean' || o.kind === 'null') return o;
     throw qError(`${what} must be an integer literal`, o.pos);
   }
+}
+
+/** A field's index hint when the other side is a string literal. */
+function eqHintOf(field: Side, other: Side): Fragment | undefined {
+  if (!('typed' in field) || !field.typed.eqHint || !('literal' in other) || other.literal.kind !== 'string') return undefined;
+  return field.typed.eqHint(other.literal.value);
 }
 
 function castFor(type: ValueType, literalOnly: boolean): string {

@@ -1,12 +1,17 @@
 /** What the caller tells the compiler about the fields a resource exposes to `q`. */
 import { raw, Sql } from '../read/sql.js';
 
-export type FieldType = 'string' | 'guid' | 'integer' | 'boolean' | 'datetime';
+export type FieldType = 'string' | 'guid' | 'integer' | 'numeric' | 'boolean' | 'datetime';
 
 export interface QueryField {
   /** The field's SQL (a column or an expression); spliced in as it is, its own values kept as parameters. */
   sql: Sql;
   type: FieldType;
+  /**
+   * An index-friendly condition implied by `field eq <string literal>` (a JSONB containment
+   * probe for form values), AND-ed before the exact comparison, which still decides.
+   */
+  eqHint?: (value: string) => Sql;
 }
 
 /**

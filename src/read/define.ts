@@ -24,7 +24,7 @@ interface FieldOptions {
   nullAs?: string;
 }
 
-const castOf: Record<FieldType, string> = { string: 'text', guid: 'uuid', integer: 'bigint', boolean: 'boolean', datetime: 'timestamp' };
+const castOf: Record<FieldType, string> = { string: 'text', guid: 'uuid', integer: 'bigint', numeric: 'numeric', boolean: 'boolean', datetime: 'timestamp' };
 
 /** `col`, or `coalesce(col, <nullAs>)`: the value a NULL reads (and filters) as. */
 const valueOf = (col: string, type: FieldType, nullAs: string | undefined) =>
@@ -57,6 +57,10 @@ export interface Join {
 export interface DynamicFields {
   column: string;
   type: FieldType;
+  /** The GraphQL field (a JSON object) that carries the column; REST spreads its keys into the record. */
+  field: string;
+  /** A lower-cased copy of the column under a GIN (jsonb_path_ops) index: `key eq 'v'` probes it first. */
+  search?: string;
 }
 
 /** A link table row joins a parent row (`from` column) to a target row (`to` column). */
@@ -69,10 +73,10 @@ export interface Link {
 export type Relation =
   /** The row this one names in `key` (a field of this resource). */
   | { kind: 'one'; target: string; key: string }
-  /** Rows of `target` whose `column` names this row. */
-  | { kind: 'many'; target: string; column: string }
-  /** Rows of `target` reached through a link table. */
-  | { kind: 'through'; target: string; link: Link };
+  /** Rows of `target` whose `column` names this row (its `parentKey` field, default the id field). */
+  | { kind: 'many'; target: string; column: string; parentKey?: string }
+  /** Rows of `target` reached through a link table (from this row's `parentKey` field, default the id field). */
+  | { kind: 'through'; target: string; link: Link; parentKey?: string };
 
 /**
  * How a child is found under its parent in a nested route (`/sites/{siteId}/users`): a column

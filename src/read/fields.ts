@@ -1,6 +1,6 @@
 /** The `q` field map of a resource: its declared fields, and the keys of its dynamic JSONB column. */
 import type { QueryField, QueryFieldMap } from '../query/fields.js';
-import type { ResourceDef } from './define.js';
+import type { DynamicFields, ResourceDef } from './define.js';
 import { raw, sql } from './sql.js';
 
 const maps = new WeakMap<ResourceDef, QueryFieldMap>();
@@ -12,16 +12,18 @@ export function queryFieldMap(def: ResourceDef): QueryFieldMap {
     const declared = new Map<string, QueryField>(
       Object.entries(def.fields).map(([name, f]) => [name.toLowerCase(), { sql: raw(f.sql), type: f.type }]),
     );
-    map = def.dynamic ? withDynamic(declared, def.dynamic.column, def.dynamic.type) : declared;
+    map = def.dynamic ? withDynamic(declared, def.dynamic) : declared;
     maps.set(def, map);
   }
   return map;
 }
 
 /** Any other name is a key of the JSONB column (matched as written in lower case), bound as a parameter. */
-function withDynamic(declared: Map<string, QueryField>, column: string, type: QueryField['type']): QueryFieldMap {
+function withDynamic(declared: Map<string, QueryField>, d: DynamicFields): QueryFieldMap {
+  const search = d.search;
+  const eqHint = search ? (name: string) => (v: string) => sql`t.${raw(search)} @> jsonb_build_object(${name}::text, lower(${v}))` : undefined;
   return {
-    get: (name) => declared.get(name) ?? { sql: sql`(t.${raw(column)} ->> ${name})`, type },
+    get: (name) => declared.get(name) ?? { sql: sql`(t.${raw(d.column)} ->> ${name})`, type: d.type, eqHint: eqHint?.(name) },
     keys: () => declared.keys(),
   };
 }

@@ -39,10 +39,10 @@ export async function reread(ctx: AppContext, def: ResourceDef, id: string): Pro
   return row;
 }
 
-/** A page of the tenant's rows matching `where` and the client's `q`, in the definition's order. */
-export function listPage(ctx: AppContext, def: ResourceDef, args: ListArgs, where: Sql[] = []): Page<Row> {
+/** A page of the tenant's rows matching `where` and the client's `q` (over `fields`), in the definition's order. */
+export function listPage(ctx: AppContext, def: ResourceDef, args: ListArgs, where: Sql[] = [], fields = queryFieldMap(def)): Page<Row> {
   const { limit, offset } = paging(ctx.services.config, args);
-  const q = compileQText(args.q ?? undefined, queryFieldMap(def));
+  const q = compileQText(args.q ?? undefined, fields);
   const r: RowQuery = { where: q ? [...where, q] : where };
   return {
     items: () => selectRows<Row>(ctx.reader, def, { ...r, order: def.order, limit, offset }),
@@ -123,7 +123,8 @@ function typeResolvers(def: ResourceDef): Record<string, Resolver> {
       };
     } else {
       // Paged like a list read (DEFAULT_PAGE_SIZE, at most MAX_PAGE_SIZE): no relation reads a whole tenant.
-      out[name] = (r, args, ctx) => ctx.loaders.many(def, name, paging(ctx.services.config, args)).load((r as Row)[def.idField] as string);
+      const key = rel.parentKey ?? def.idField;
+      out[name] = (r, args, ctx) => ctx.loaders.many(def, name, paging(ctx.services.config, args)).load((r as Row)[key] as string);
     }
   }
   return out;

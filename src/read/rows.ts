@@ -55,7 +55,9 @@ function joinsOf(def: ResourceDef): Sql {
 export function selectList(def: ResourceDef): Sql {
   let s = selects.get(def);
   if (!s) {
-    s = raw(Object.entries(def.fields).map(([name, f]) => `${f.sql} as "${name}"`).join(', '));
+    const items = Object.entries(def.fields).map(([name, f]) => `${f.sql} as "${name}"`);
+    if (def.dynamic) items.push(`t.${def.dynamic.column} as "${def.dynamic.field}"`);
+    s = raw(items.join(', '));
     selects.set(def, s);
   }
   return s;

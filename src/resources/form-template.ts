@@ -40,6 +40,7 @@ export default defineResource({
   order: 'lower(t.name)',
   relations: {
     revisions: { kind: 'many', target: 'FormTemplateRevision', column: 'template_id' },
+    forms: { kind: 'many', target: 'FormInstance', column: 'template_id' },
   },
   queries: { formTemplates: { op: 'list' } },
   access: { see: 'tenant', change: 'admin' },

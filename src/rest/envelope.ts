@@ -62,6 +62,7 @@ export interface Projection {
 /** Keeps href, dataType, the requested (or default) fields and the expanded relations. */
 export function project(record: Record<string, unknown>, dt: DataTypeInfo | undefined, p: Projection): Record<string, unknown> {
   if (!dt || record === null || typeof record !== 'object') return record;
+  if (dt.dynamic) record = spread(record, dt.dynamic);
   // The common case keeps every key: no copy.
   if (!p.fields && (p.all || dt.defaultFields.length === dt.availableFields.length)) return record;
   const keep = p.fields
@@ -74,6 +75,13 @@ export function project(record: Record<string, unknown>, dt: DataTypeInfo | unde
     if (k === 'href' || k === 'dataType' || keep(k) || p.relations.includes(k)) out[k] = v;
   }
   return out;
+}
+
+/** The dynamic field's keys as the record's own (after its declared fields, which win a clash). */
+function spread(record: Record<string, unknown>, field: string): Record<string, unknown> {
+  const { [field]: values, ...rest } = record;
+  for (const [k, v] of Object.entries((values ?? {}) as Record<string, unknown>)) if (!(k in rest)) rest[k] = v;
+  return rest;
 }
 
 export interface PageInfo {

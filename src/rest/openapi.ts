@@ -134,7 +134,9 @@ function sofaRowOperation(doc: SofaDoc, row: SofaRoute, alternatives: SofaRoute[
   const [, name] = row.field.split('.');
   const notes = alternatives.map((a) => `With \`${a.when!.param}=${a.when!.values.join('|')}\`: the answer of \`${a.field}\`.`);
   const responses: Record<string, unknown> = {
-    [String(row.status ?? 200)]: { description: 'Success', content: { 'application/json': { schema: successSchema(row, record) } } },
+    [String(row.status ?? 200)]: row.file
+      ? { description: 'The file', content: { '*/*': { schema: { type: 'string', format: 'binary' } } } }
+      : { description: 'Success', content: { 'application/json': { schema: successSchema(row, record) } } },
   };
   for (const [status, description] of Object.entries(ERRORS)) responses[status] = errorResponse(description);
   if (row.body) {

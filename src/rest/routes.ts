@@ -25,6 +25,8 @@ export interface SofaRoute {
   scope?: 'tenant';
   /** Answers every available field unless `fields` names some (a record read or written whole). */
   allFields?: true;
+  /** The field answers a FileContent: the route sends its bytes with its Content-Type, not an envelope. */
+  file?: true;
 }
 
 export interface HandlerRoute {
@@ -112,6 +114,17 @@ export const routes: Route[] = [
   { method: 'PUT', path: '/formtemplates/:id/release', field: 'Mutation.releaseFormTemplate', shape: 'object', allFields: true },
   { method: 'GET', path: '/formtemplates/:id/fields', field: 'Query.formTemplateFields', shape: 'object' },
   { method: 'GET', path: '/formdesigner/forms/formtemplates/:id/fields', field: 'Query.formDesignerFields', shape: 'object' },
+
+  { method: 'GET', path: '/formtemplates/:templateId/forms', field: 'Query.formInstances', shape: 'list' },
+  { method: 'POST', path: '/formtemplates/:templateId/forms', field: 'Mutation.createFormInstance', shape: 'object', status: 201, body: 'input', allFields: true },
+  { method: 'GET', path: '/formtemplates/:templateId/forms/:revisionId', field: 'Query.formInstance', shape: 'one', allFields: true },
+  { method: 'GET', path: '/formtemplates/:templateId/forms/:revisionId/pdf', field: 'Query.formInstancePdf', shape: 'object', file: true },
+  { method: 'POST', path: '/formtemplates/:templateId/forms/:revisionId', field: 'Mutation.reviseFormInstance', shape: 'object', status: 201, body: 'input' },
+  { method: 'POST', path: '/forms/:formId', field: 'Mutation.reviseForm', shape: 'object', status: 201, body: 'input' },
+  { method: 'PUT', path: '/forminstance/:formId/relateForm', field: 'Mutation.relateForm', shape: 'none' },
+  { method: 'PUT', path: '/forminstance/:formId/unrelateForm', field: 'Mutation.unrelateForm', shape: 'none' },
+  { method: 'GET', path: '/forminstance/:formId/forms', field: 'Query.relatedForms', shape: 'list' },
+  { method: 'DELETE', path: '/forminstance/:id', field: 'Mutation.deleteFormInstance', shape: 'none' },
   { method: 'GET', path: '/formtemplates/:id/forms/new', field: 'Query.newForm', shape: 'object' },
 
   // Persisted data

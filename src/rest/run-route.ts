@@ -15,7 +15,7 @@ import {
   type GraphQLField,
   type GraphQLSchema,
 } from 'graphql';
-import { Request } from '@whatwg-node/fetch';
+import { Request, Response } from '@whatwg-node/fetch';
 import { buildContext, type AppContext, type Services } from '../context.js';
 import type { DataTypes } from '../datatypes.js';
 import { badRequest } from '../errors.js';
@@ -117,6 +117,7 @@ export function createRouteRunner(services: Services, schema: GraphQLSchema, dat
       const { errors, meta } = json as { errors: EnvelopeError[]; meta: Record<string, unknown> };
       return errorEnvelope(request, answer.status, errors, meta);
     }
+    if (route.file) return fileResponse(request, json as FileContent);
     return successEnvelope({
       request,
       status: route.status ?? 200,
@@ -155,6 +156,24 @@ export function createRouteRunner(services: Services, schema: GraphQLSchema, dat
 }
 
 const JSON_TYPE = { 'content-type': 'application/json' };
+
+interface FileContent {
+  fileName: string;
+  contentType: string;
+  content: string;
+}
+
+function fileResponse(request: Request, f: FileContent): Response {
+  const bytes = Buffer.from(f.content, 'base64');
+  return new Response(bytes, {
+    headers: {
+      'content-type': f.contentType,
+      'content-length': String(bytes.length),
+      'x-request-id': requestIdOf(request),
+      'content-disposition': `attachment; filename="${f.fileName.replace(/[^\x20-\x7e]|["\\]/g, '_')}"`,
+    },
+  });
+}
 
 /** The data type of a root field's records: its type, or its page's `items` type. */
 function recordTypeOf(field: GraphQLField<unknown, unknown>): string | undefined {

@@ -29,7 +29,7 @@ const def = defineResource({
   fields: { id: column('id', 'guid'), name: column('name', 'string'), owner: joined('o', 'label', 'string', { nullAs: '' }) },
   joins: { o: { table: owners, on: 'o.id = t.owner_id' } },
   order: 't.name',
-  dynamic: { column: 'vals', type: 'string' },
+  dynamic: { column: 'vals', type: 'string', field: 'vals' },
   access: { see: 'tenant', change: 'admin' },
 });
 

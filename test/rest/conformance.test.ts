@@ -15,6 +15,7 @@ import {
   createSite,
   createUser,
   expectError,
+  formTemplateWith,
   ordinaryUser,
   uniq,
   type Api,
@@ -35,6 +36,11 @@ let group: Fixture;
 let template: Fixture;
 let dictionary: { id: string };
 let member: UserFixture;
+/** Form instances: a released template whose fields take the keys of bodyOf, a form related to three others, one to delete. */
+let formTemplate: { id: string };
+let form: { revisionId: string; formId: string };
+let relateTo: string;
+let doomed: string;
 
 beforeAll(async () => {
   h = await Harness.start();
@@ -52,6 +58,14 @@ beforeAll(async () => {
   const templates = [];
   for (let i = 0; i < 3; i++) templates.push((await A.post('/formtemplates', { name: uniq('template'), description: '' })).body.data);
   template = templates[0];
+  formTemplate = await formTemplateWith(A, ['name', 'description', 'firstName', 'userIds']);
+  const forms = [];
+  for (let i = 0; i < 6; i++) forms.push((await A.post(`/formtemplates/${formTemplate.id}/forms`, {})).body.data);
+  form = forms[0];
+  // Related to four: the route table's unrelateForm (after relateForm) leaves three for the paged list.
+  for (const other of forms.slice(1, 5)) await A.put(`/forminstance/${form.formId}/relateForm?relateToId=${other.formId}`);
+  relateTo = forms[4].formId;
+  doomed = forms[5].formId;
   // Global, so every user of the tenant reads it; only its creator (or an administrator) deletes it.
   const dictionaries = [];
   for (let i = 0; i < 3; i++) dictionaries.push((await A.post('/persistedData', { name: uniq('dictionary'), scope: 1, persistedData: '{}' })).body.data);
@@ -61,7 +75,11 @@ afterAll(() => h.stop());
 
 /** A real value for each path parameter of tenant A; `id` depends on the segment before it. */
 const SAMPLES: Record<string, (previous: string) => string> = {
-  id: (previous) => ({ sites: site.id, groups: group.id, users: member.id, formtemplates: template.id, persisteddata: dictionary.id })[previous.toLowerCase()] ?? '',
+  id: (previous) => ({ sites: site.id, groups: group.id, users: member.id, formtemplates: template.id, forminstance: doomed, persisteddata: dictionary.id })[previous.toLowerCase()] ?? '',
+  templateId: () => formTemplate.id,
+  revisionId: () => form.revisionId,
+  formId: () => form.formId,
+  relateToId: () => relateTo,
   siteId: () => site.id,
   groupId: () => group.id,
   userId: () => member.id,

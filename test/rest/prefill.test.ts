@@ -130,3 +130,24 @@ test('prefillValues: field key to value, only for the fields the dictionary fill
   const ctx = await buildContext(h.services, request, 'prefill-test', undefined);
   expect(await prefillValues(ctx, t.id, pd)).toEqual({ FirstName: 'Ada', Age: '36' });
 });
+
+describe('POST /formtemplates/{id}/forms?persistedDataId=', () => {
+  test('creates the form from the dictionary, posted values winning for their field in any case', async () => {
+    const t = await template(FIELDS);
+    const pd = await dictionary(U1, { firstname: 'Ada', age: 36, notes: 'from the dictionary' });
+    const r = await U1.post(`/formtemplates/${t.name}/forms?persistedDataId=${pd}`, { NOTES: 'posted', Empty: 'x' });
+    expect(r.status).toBe(201);
+    const form = (await U1.get(`/formtemplates/${t.id}/forms/${r.body.data.revisionId}`)).body.data[0];
+    expect(form).toMatchObject({ firstname: 'Ada', age: '36', notes: 'posted', empty: 'x' });
+    expect(form.flag).toBeUndefined();
+  });
+
+  test("a dictionary the caller cannot read is a 404 and creates nothing", async () => {
+    const t = await template(FIELDS);
+    const mine = await dictionary(U2, { firstname: 'private' }, 0);
+    const before = (await A.get(`/formtemplates/${t.id}/forms`)).body.data.length;
+    expectError(await U1.post(`/formtemplates/${t.id}/forms?persistedDataId=${mine}`, {}), 404);
+    expectError(await U1.post(`/formtemplates/${t.id}/forms?persistedDataId=${UNKNOWN_ID}`, {}), 404);
+    expect((await A.get(`/formtemplates/${t.id}/forms`)).body.data).toHaveLength(before);
+  });
+});

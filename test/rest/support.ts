@@ -193,3 +193,21 @@ export async function twoTenants(): Promise<TwoTenants> {
   const A = await adminApi(h);
   return { h, A, B: await adminApi(h), plain: await ordinaryUser(A) };
 }
+
+/** A released form template whose fields are `keys` (text boxes unless `types` says; those in `required` required), made through /graphql. */
+export async function formTemplateWith(
+  api: Api, keys: string[], required: string[] = [], types: Record<string, number> = {}, name = uniq('form'),
+): Promise<{ id: string; name: string; revisionId: string }> {
+  const gql = (query: string, variables: Record<string, unknown>) => api.h.request('POST', '/graphql', { token: api.token, body: { query, variables } });
+  const made = await gql('mutation ($name: String) { createFormTemplate(input: { name: $name }) { id } }', { name });
+  const id = made.body.data.createFormTemplate.id as string;
+  for (const key of keys) {
+    const r = await gql(
+      'mutation ($id: String!, $key: String, $req: Boolean, $type: Int) { addFormTemplateField(id: $id, input: { name: $key, required: $req, fieldType: $type }) { id } }',
+      { id, key, req: required.includes(key), type: types[key] ?? 1 },
+    );
+    expect(r.body.errors).toBeUndefined();
+  }
+  expect((await api.put(`/formtemplates/${id}/release`)).status).toBe(200);
+  return (await api.get(`/formtemplates/${id}`)).body.data[0];
+}

@@ -1,0 +1,117 @@
+/**
+ * Form instance writes. An instance's name takes the next number of its template's sequence
+ * (an UPDATE ... RETURNING: concurrent creates queue on the template's row, so no number repeats).
+ * A revision replaces the current one only if it is still current (a conditional UPDATE): of
+ * concurrent revisions of the same revision exactly one wins, the others are 409s.
+ */
+import type { AppContext } from '../context.js';
+import { badRequest, conflict } from '../errors.js';
+import { newId } from '../ids.js';
+import { run } from '../read/rows.js';
+import { sql } from '../read/sql.js';
+
+export type Values = Record<string, string>;
+type Row = Record<string, unknown>;
+
+/** Longest form field value kept. */
+export const MAX_VALUE = 100_000;
+
+interface FieldRule {
+  key: string;
+  required: boolean;
+}
+
+/** The live (not deleted) fields of a template revision, by lower-case key. */
+async function fieldRules(ctx: AppContext, revisionId: string): Promise<Map<string, FieldRule>> {
+  const rows = await run<{ key: string; required: boolean }>(
+    ctx.reader,
+    sql`select key, required from form_template_field where tenant_id = ${ctx.tenantId} and revision_id = ${revisionId} and not deleted`,
+  );
+  return new Map(rows.map((r) => [r.key.toLowerCase(), { key: r.key, required: r.required }]));
+}
+
+/** A posted body as lower-case key -> string; unknown keys and non-scalar values are 400s naming them. */
+function checkValues(body: unknown, rules: Map<string, FieldRule>): Values {
+  if (body === undefined || body === null) return {};
+  if (typeof body !== 'object' || Array.isArray(body)) throw badRequest('The body must be a JSON object mapping form field keys to values.');
+  const out: Values = {};
+  const unknown: string[] = [];
+  for (const [k, v] of Object.entries(body)) {
+    const key = k.trim().toLowerCase();
+    if (!rules.has(key)) {
+      unknown.push(k);
+      continue;
+    }
+    if (v !== null && typeof v === 'object') throw badRequest(`The value of form field '${k}' must be a string, not an object or array.`);
+    const text = v === null ? '' : String(v);
+    if (text.length > MAX_VALUE) throw badRequest(`The value of form field '${k}' is longer than ${MAX_VALUE} characters.`);
+    out[key] = text;
+  }
+  if (unknown.length) throw badRequest(`The template has no form field named ${unknown.map((k) => `'${k}'`).join(', ')}.`);
+  return out;
+}
+
+function checkRequired(values: Values, rules: Map<string, FieldRule>) {
+  const missing = [...rules].filter(([key, r]) => r.required && !values[key]?.trim()).map(([, r]) => `'${r.key}'`);
+  if (missing.length) throw badRequest(`The required form field${missing.length > 1 ? 's' : ''} ${missing.join(', ')} must have a value.`);
+}
+
+/**
+ * A new instance of the template (a row of the template resource) holding `body` (field key ->
+ * value; pre-population passes its merged values here). Returns the new revision's id.
+ */
+export async function createInstance(ctx: AppContext, template: Row, body: unknown): Promise<string> {
+  const rules = await fieldRules(ctx, template.revisionId as string);
+  const values = checkValues(body, rules);
+  checkRequired(values, rules);
+  const [{ seq, prefix }] = await run<{ seq: string; prefix: string }>(
+    ctx.reader,
+    sql`update form_template set next_instance_seq = next_instance_seq + 1
+        where tenant_id = ${ctx.tenantId} and id = ${template.id}
+        returning next_instance_seq - 1 as seq, instance_prefix as prefix`,
+  );
+  const formId = newId();
+  const revisionId = newId();
+  const json = JSON.stringify(values);
+  await run(
+    ctx.reader,
+    sql`insert into form_instance (tenant_id, id, template_id, revision_id, revision, seq, instance_name, values, created_by_id, modified_by_id)
+        values (${ctx.tenantId}, ${formId}, ${template.id}, ${revisionId}, 1, ${seq}, ${instanceName(prefix, Number(seq))}, ${json}::jsonb, ${ctx.caller.userId}, ${ctx.caller.userId})`,
+  );
+  await keepRevision(ctx, revisionId, formId, 1, json);
+  return revisionId;
+}
+
+/** The instance name: the prefix and the sequence number, six digits at least. */
+export const instanceName = (prefix: string, seq: number) => `${prefix}${String(seq).padStart(6, '0')}`;
+
+async function keepRevision(ctx: AppContext, id: string, formId: string, revision: number, json: string) {
+  await run(
+    ctx.reader,
+    sql`insert into form_instance_revision (tenant_id, id, form_id, revision, values, created_by_id)
+        values (${ctx.tenantId}, ${id}, ${formId}, ${revision}, ${json}::jsonb, ${ctx.caller.userId})`,
+  );
+}
+
+/**
+ * A new revision of `instance` (a row of the instance resource, read as of `instance.revisionId`):
+ * its values plus `body`'s, checked against the fields of the template's current revision.
+ * A 409 when `instance.revisionId` is no longer the latest. Returns the new revision's id.
+ */
+export async function reviseInstance(ctx: AppContext, instance: Row, templateRevisionId: string, body: unknown): Promise<string> {
+  const rules = await fieldRules(ctx, templateRevisionId);
+  const values: Values = { ...(instance.values as Values), ...checkValues(body, rules) };
+  checkRequired(values, rules);
+  const revisionId = newId();
+  const json = JSON.stringify(values);
+  const [won] = await run<{ revision: number }>(
+    ctx.reader,
+    sql`update form_instance set revision_id = ${revisionId}, revision = revision + 1, values = ${json}::jsonb,
+          modified_at = now(), modified_by_id = ${ctx.caller.userId}
+        where tenant_id = ${ctx.tenantId} and id = ${instance.formId} and revision_id = ${instance.revisionId}
+        returning revision`,
+  );
+  if (!won) throw conflict(`Form instance revision '${String(instance.revisionId)}' is no longer the latest revision; read the form again and post to its latest revision.`);
+  await keepRevision(ctx, revisionId, instance.formId as string, won.revision, json);
+  return revisionId;
+}

@@ -1,0 +1,138 @@
+/** Form instance reads by any of their ids, relations between forms, and the writes (src/domain/form-instances.ts). */
+import type { AppContext } from '../context.js';
+import { badRequest, notFound } from '../errors.js';
+import { createInstance, reviseInstance } from '../domain/form-instances.js';
+import { formPdf } from '../domain/form-pdf.js';
+import { prefilledBody } from '../domain/prefill.js';
+import { instanceFieldMap } from '../domain/form-instance-fields.js';
+import { queryFieldMap } from '../read/fields.js';
+import { DateTime } from '../scalars.js';
+import { listPage, reread } from '../read/resolvers.js';
+import type { ListArgs } from '../read/paging.js';
+import { resource } from '../read/registry.js';
+import { run, selectRows } from '../read/rows.js';
+import { sql } from '../read/sql.js';
+import { templateRow } from './form-template.js';
+
+type Row = Record<string, unknown>;
+type Id = { id: string };
+
+const INSTANCE = resource('FormInstance');
+const REVISION = resource('FormInstanceRevision');
+const FIELD = resource('FormField');
+
+/**
+ * The instance a client's id names: a revision id (an older one reads as that revision: its
+ * values and who made it when) or the form id. A 404 otherwise.
+ */
+export async function instanceRow(ctx: AppContext, id: string): Promise<Row> {
+  const key = id.toLowerCase();
+  const [row] = await selectRows<Row>(ctx.reader, INSTANCE, {
+    where: [sql`(t.revision_id = ${key} or t.id = ${key} or t.id = (select r.form_id from form_instance_revision r where r.tenant_id = t.tenant_id and r.id = ${key}))`],
+  });
+  if (!row) throw notFound(`Form instance '${id}' was not found.`);
+  if (row.revisionId === key || row.formId === key) return row;
+  const [old] = await selectRows<Row>(ctx.reader, REVISION, { where: [sql`t.id = ${key}`] });
+  // Deleted with its form between the two reads.
+  if (!old) throw notFound(`Form instance '${id}' was not found.`);
+  return {
+    ...row, revisionId: old.id, revision: old.revision, values: old.values,
+    modifyDate: old.createDate, modifyById: old.createById, modifyBy: old.createBy,
+  };
+}
+
+/** The instance under the template the path names, or a 404. */
+async function instanceOf(ctx: AppContext, templateIdOrName: string, id: string): Promise<{ template: Row; instance: Row }> {
+  const template = await templateRow(ctx, templateIdOrName);
+  const instance = await instanceRow(ctx, id);
+  if (instance.templateId !== template.id) throw notFound(`Form instance '${id}' was not found in form template '${templateIdOrName}'.`);
+  return { template, instance };
+}
+
+/** The instance's PDF: the fields of the template revision a get answers, then any other stored value under its key. */
+async function pdf(ctx: AppContext, templateIdOrName: string, id: string) {
+  const { template, instance } = await instanceOf(ctx, templateIdOrName, id);
+  const fields = await selectRows<Row>(ctx.reader, FIELD, { where: [sql`t.revision_id = ${template.revisionId}`], order: FIELD.order });
+  const values = instance.values as Record<string, string>;
+  const shown = fields.filter((f) => !f.deleted || values[(f.key as string).toLowerCase()] !== undefined);
+  const keys = new Set(shown.map((f) => (f.key as string).toLowerCase()));
+  const bytes = await formPdf({
+    templateName: template.name as string,
+    instanceName: instance.instanceName as string,
+    revision: instance.revision as number,
+    revisionId: instance.revisionId as string,
+    createDate: DateTime.serialize(instance.createDate) as string,
+    createBy: instance.createBy as string,
+    modifyDate: DateTime.serialize(instance.modifyDate) as string,
+    modifyBy: instance.modifyBy as string,
+    fields: [
+      ...shown.map((f) => ({ label: f.label as string, value: values[(f.key as string).toLowerCase()] ?? '' })),
+      ...Object.entries(values).filter(([k]) => !keys.has(k)).map(([label, value]) => ({ label, value })),
+    ],
+  });
+  return { fileName: `${instance.instanceName as string}.pdf`, contentType: 'application/pdf', content: Buffer.from(bytes).toString('base64') };
+}
+
+async function revise(ctx: AppContext, instance: Row, input: unknown) {
+  const template = await templateRow(ctx, instance.templateId as string);
+  const revisionId = await reviseInstance(ctx, instance, template.revisionId as string, input);
+  return reread(ctx, INSTANCE, revisionId);
+}
+
+/** Both directions of a relation between two forms. */
+async function relation(ctx: AppContext, a: string, b: string) {
+  const [x, y] = [await instanceRow(ctx, a), await instanceRow(ctx, b)];
+  if (x.formId === y.formId) throw badRequest('A form cannot be related to itself.');
+  return [x.formId as string, y.formId as string];
+}
+
+export const resolvers = {
+  Query: {
+    formInstances: async (_: unknown, args: ListArgs & { templateId: string }, ctx: AppContext) => {
+      const template = await templateRow(ctx, args.templateId);
+      const fields = args.q ? await instanceFieldMap(ctx, queryFieldMap(INSTANCE), template.revisionId as string) : undefined;
+      return listPage(ctx, INSTANCE, args, [sql`t.template_id = ${template.id}`], fields);
+    },
+    formInstance: async (_: unknown, a: { templateId: string; revisionId: string }, ctx: AppContext) =>
+      (await instanceOf(ctx, a.templateId, a.revisionId)).instance,
+    formInstancePdf: (_: unknown, a: { templateId: string; revisionId: string }, ctx: AppContext) => pdf(ctx, a.templateId, a.revisionId),
+    relatedForms: async (_: unknown, args: ListArgs & { formId: string }, ctx: AppContext) => {
+      const form = await instanceRow(ctx, args.formId);
+      return listPage(ctx, INSTANCE, args, [
+        sql`t.id in (select l.related_id from form_instance_relation l where l.tenant_id = t.tenant_id and l.form_id = ${form.formId})`,
+      ]);
+    },
+  },
+  Mutation: {
+    createFormInstance: async (_: unknown, a: { templateId: string; input?: unknown; persistedDataId?: string | null }, ctx: AppContext) => {
+      const template = await templateRow(ctx, a.templateId);
+      const body = a.persistedDataId ? await prefilledBody(ctx, template.id as string, a.persistedDataId, a.input) : a.input;
+      const revisionId = await createInstance(ctx, template, body);
+      return reread(ctx, INSTANCE, revisionId);
+    },
+    reviseFormInstance: async (_: unknown, a: { templateId: string; revisionId: string; input?: unknown }, ctx: AppContext) =>
+      revise(ctx, (await instanceOf(ctx, a.templateId, a.revisionId)).instance, a.input),
+    reviseForm: async (_: unknown, a: { formId: string; input?: unknown }, ctx: AppContext) => {
+      // On top of the latest revision, whichever that is now (a revision id names its form).
+      const form = await instanceRow(ctx, a.formId);
+      return revise(ctx, await instanceRow(ctx, form.formId as string), a.input);
+    },
+    deleteFormInstance: async (_: unknown, { id }: Id, ctx: AppContext) => {
+      const form = await instanceRow(ctx, id);
+      await run(ctx.reader, sql`delete from form_instance where tenant_id = ${ctx.tenantId} and id = ${form.formId}`);
+      return true;
+    },
+    relateForm: async (_: unknown, a: { formId: string; relateToId: string }, ctx: AppContext) => {
+      const [x, y] = await relation(ctx, a.formId, a.relateToId);
+      await run(ctx.reader, sql`insert into form_instance_relation (tenant_id, form_id, related_id)
+        values (${ctx.tenantId}, ${x}, ${y}), (${ctx.tenantId}, ${y}, ${x}) on conflict do nothing`);
+      return true;
+    },
+    unrelateForm: async (_: unknown, a: { formId: string; relateToId: string }, ctx: AppContext) => {
+      const [x, y] = await relation(ctx, a.formId, a.relateToId);
+      await run(ctx.reader, sql`delete from form_instance_relation
+        where tenant_id = ${ctx.tenantId} and ((form_id = ${x} and related_id = ${y}) or (form_id = ${y} and related_id = ${x}))`);
+      return true;
+    },
+  },
+};

@@ -1,0 +1,343 @@
+/**
+ * HTTP-level tests of the form instance routes (rest-api-v1.md "FormInstance", "Form templates
+ * and forms"; client-compatibility.md: 201 on creates and revisions, one-element arrays, the
+ * forminstance routes) and the instance fields of /graphql.
+ */
+import { PDFParse } from 'pdf-parse';
+import type { Harness } from '../harness.js';
+import { expectEnvelope, expectError, formTemplateWith, GUID, keysOf, sorted, twoTenants, UNKNOWN_ID, type Api, type TwoTenants } from './support.js';
+
+const AUDIT = ['createDate', 'modifyDate', 'createById', 'modifyById', 'createBy', 'modifyBy'];
+const BASE = ['href', 'dataType', 'revisionId', 'instanceName'];
+const FULL = [...BASE, 'formId', 'templateId', 'revision', ...AUDIT];
+
+let h: Harness;
+let A: Api;
+let B: Api;
+let plain: TwoTenants['plain'];
+
+beforeAll(async () => ({ h, A, B, plain } = await twoTenants()));
+afterAll(() => h.stop());
+
+const q = (expr: string) => `q=${encodeURIComponent(expr)}`;
+const gql = (api: Api, query: string, variables?: Record<string, unknown>) =>
+  h.request('POST', '/graphql', { token: api.token, body: { query, variables } });
+
+type Instance = Record<string, unknown> & { revisionId: string; formId: string; instanceName: string };
+
+async function create(api: Api, templateId: string, body: unknown): Promise<Instance> {
+  const r = await api.post(`/formtemplates/${templateId}/forms`, body);
+  expectEnvelope(r, 'POST', api.url(`/formtemplates/${templateId}/forms`), 201);
+  return r.body.data;
+}
+
+describe('POST /formtemplates/{id}/forms', () => {
+  test('201: the instance with its audit fields and values, keys lower-cased; the name is the prefix and the sequence', async () => {
+    const t = await formTemplateWith(A, ['Color', 'size']);
+    const d = await create(A, t.id, { COLOR: 'Red', size: 3 });
+    expect(keysOf(d)).toEqual(sorted([...FULL, 'color', 'size']));
+    expect(d).toMatchObject({
+      dataType: 'FormInstance', href: `~/formtemplates/${t.id}/forms/${d.revisionId}`, instanceName: `${t.name}-000001`,
+      color: 'Red', size: '3', revision: 1, templateId: t.id, createById: A.t.adminId, createBy: A.t.adminUserId,
+    });
+    expect(d.revisionId).toMatch(GUID);
+    expect(d.formId).toMatch(GUID);
+    expect(d.createDate).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?$/);
+    expect((await create(A, t.id, {})).instanceName).toBe(`${t.name}-000002`);
+  });
+
+  test('names by template name too; an empty body is valid when nothing is required', async () => {
+    const t = await formTemplateWith(A, ['a']);
+    expect((await create(A, encodeURIComponent(t.name), {})).instanceName).toBe(`${t.name}-000001`);
+  });
+
+  test('unknown keys are a 400 naming each; required fields must have a value; nothing is made', async () => {
+    const t = await formTemplateWith(A, ['a', 'Must'], ['Must']);
+    expectError(await A.post(`/formtemplates/${t.id}/forms`, { a: 'x', nosuch: '1', other: '2', must: 'y' }), 400, /'nosuch', 'other'/);
+    expectError(await A.post(`/formtemplates/${t.id}/forms`, { a: 'x' }), 400, /'Must' must have a value/);
+    expectError(await A.post(`/formtemplates/${t.id}/forms`, { must: '  ' }), 400, /'Must'/);
+    expectError(await A.post(`/formtemplates/${t.id}/forms`, { must: { x: 1 } }), 400, /'must' must be a string/);
+    expectError(await A.post(`/formtemplates/${t.id}/forms`, ['must']), 400);
+    expect((await A.get(`/formtemplates/${t.id}/forms`)).body.data).toEqual([]);
+    expect((await create(A, t.id, { MUST: 'ok' })).instanceName).toBe(`${t.name}-000001`);
+  });
+
+  test('an unknown template is a 404', async () => {
+    expectError(await A.post(`/formtemplates/${UNKNOWN_ID}/forms`, {}), 404, /Form template/);
+    expectError(await A.post('/formtemplates/no%20such%20template/forms', {}), 404);
+  });
+
+  test('concurrent creates take distinct numbers, none repeats after a delete', async () => {
+    const t = await formTemplateWith(A, ['a']);
+    const made = await Promise.all(Array.from({ length: 12 }, (_, i) => A.post(`/formtemplates/${t.id}/forms`, { a: String(i) })));
+    expect(made.map((r) => r.status)).toEqual(Array(12).fill(201));
+    const names = made.map((r) => r.body.data.instanceName as string).sort();
+    expect(names).toEqual(Array.from({ length: 12 }, (_, i) => `${t.name}-${String(i + 1).padStart(6, '0')}`));
+    const last = made.find((r) => r.body.data.instanceName.endsWith('000012'))!.body.data;
+    expect((await A.del(`/forminstance/${last.revisionId}`)).status).toBe(200);
+    expect((await create(A, t.id, {})).instanceName).toBe(`${t.name}-000013`);
+  });
+});
+
+describe('GET /formtemplates/{id}/forms', () => {
+  let t: { id: string; name: string };
+  let made: Instance[];
+  beforeAll(async () => {
+    t = await formTemplateWith(A, ['city', 'zip', 'note', 'x4', 'x5']);
+    made = [];
+    for (const [city, zip] of [['Paris', '75001'], ['paris', '75002'], ['Lyon', '69001']]) made.push(await create(A, t.id, { city, zip }));
+  });
+
+  test('lists revisionId and instanceName in creation order; `fields` adds form fields (any case)', async () => {
+    const r = await A.get(`/formtemplates/${t.id}/forms`);
+    expectEnvelope(r, 'GET', A.url(`/formtemplates/${t.id}/forms`));
+    expect(r.body.data.map(keysOf)).toEqual(Array(3).fill(sorted(BASE)));
+    expect(r.body.data.map((d: Instance) => d.revisionId)).toEqual(made.map((m) => m.revisionId));
+    const f = await A.get(`/formtemplates/${t.id}/forms?fields=${encodeURIComponent('City, ZIP')}`);
+    expect(f.body.data[0]).toEqual({ href: made[0].href, dataType: 'FormInstance', city: 'Paris', zip: '75001' });
+    const all = await A.get(`/formtemplates/${t.id}/forms?expand=data&limit=1&offset=2`);
+    expect(all.body.data).toEqual([made[2]]);
+  });
+
+  test('q over form fields (case-insensitive keys and values) and base fields', async () => {
+    const names = async (expr: string) => {
+      const r = await A.get(`/formtemplates/${t.id}/forms?${q(expr)}`);
+      expect(r.status).toBe(200);
+      return r.body.data.map((d: Instance) => d.instanceName);
+    };
+    expect(await names("[CITY] eq 'PARIS'")).toEqual([made[0].instanceName, made[1].instanceName]);
+    expect(await names("city eq 'paris' and zip gt '75001'")).toEqual([made[1].instanceName]);
+    expect(await names("zip like '69%'")).toEqual([made[2].instanceName]);
+    expect(await names(`instanceName eq '${made[2].instanceName}'`)).toEqual([made[2].instanceName]);
+    expect(await names(`revisionId eq '${made[1].revisionId}'`)).toEqual([made[1].instanceName]);
+    expect(await names("note eq 'x'")).toEqual([]);
+    expect(await names("note is null")).toHaveLength(3);
+    expect(await names(`createDate gt '2000-01-01'`)).toHaveLength(3);
+  });
+
+  test('q compares calendar fields as dates and cell fields as numbers; a value that is not one matches nothing', async () => {
+    const typed = await formTemplateWith(A, ['due', 'amount', 'label'], [], { due: 5, amount: 6 });
+    const rows = [['2026-01-15', '9', 'a'], ['12/01/2026', '10.5', 'b'], ['soon', 'many', 'c']];
+    for (const [due, amount, label] of rows) await create(A, typed.id, { due, amount, label });
+    const labels = async (expr: string) => {
+      const r = await A.get(`/formtemplates/${typed.id}/forms?fields=label&${q(expr)}`);
+      expect([expr, r.status]).toEqual([expr, 200]);
+      return r.body.data.map((d: { label: string }) => d.label);
+    };
+    // As text '10.5' < '9' and '12/01/2026' < '2026-01-15'.
+    expect(await labels('amount gt 9')).toEqual(['b']);
+    expect(await labels('amount lt 10')).toEqual(['a']);
+    expect(await labels("due gt '2026-06-01'")).toEqual(['b']);
+    expect(await labels("due between '2026-01-01' and '2026-02-01'")).toEqual(['a']);
+    expect(await labels("due lt dateadd(year, 1, '2026-01-01')")).toEqual(['a', 'b']);
+    expect(await labels("label eq 'C'")).toEqual(['c']);
+    expectError(await A.get(`/formtemplates/${typed.id}/forms?${q("amount gt 'x'")}`), 400);
+  });
+
+  test('q eq on a form field probes the values\' GIN index (a containment condition)', async () => {
+    const { statements } = await h.countQueries(() => A.get(`/formtemplates/${t.id}/forms?${q("city eq 'Paris'")}`));
+    expect(statements.some((s) => /t\.search @> jsonb_build_object/.test(s))).toBe(true);
+  });
+
+  test('a bad q is a 400; an unknown template a 404', async () => {
+    expectError(await A.get(`/formtemplates/${t.id}/forms?${q("city eq")}`), 400);
+    expectError(await A.get(`/formtemplates/${UNKNOWN_ID}/forms`), 404);
+  });
+});
+
+describe('GET and POST /formtemplates/{id}/forms/{revisionId}', () => {
+  test('get: a one-element array with every field and value', async () => {
+    const t = await formTemplateWith(A, ['a', 'b']);
+    const d = await create(A, t.id, { a: '1' });
+    const r = await A.get(`/formtemplates/${t.id}/forms/${d.revisionId}`);
+    expectEnvelope(r, 'GET', A.url(`/formtemplates/${t.id}/forms/${d.revisionId}`));
+    expect(r.body.data).toEqual([d]);
+    expect((await A.get(`/formtemplates/${t.name}/forms/${d.formId}`)).body.data).toEqual([d]);
+    expectError(await A.get(`/formtemplates/${t.id}/forms/${UNKNOWN_ID}`), 404);
+    const other = await formTemplateWith(A, ['a']);
+    expectError(await A.get(`/formtemplates/${other.id}/forms/${d.revisionId}`), 404, /not found in form template/);
+  });
+
+  test('post: 201, a new revision with the previous values plus the posted ones; every revision stays readable', async () => {
+    const t = await formTemplateWith(A, ['a', 'b', 'c']);
+    const first = await create(A, t.id, { a: '1', b: '2' });
+    const r = await A.post(`/formtemplates/${t.id}/forms/${first.revisionId}`, { B: 'two', c: '3' });
+    expectEnvelope(r, 'POST', A.url(`/formtemplates/${t.id}/forms/${first.revisionId}`), 201);
+    const second = r.body.data;
+    expect(keysOf(second)).toEqual(sorted(BASE));
+    expect(second.instanceName).toBe(first.instanceName);
+    expect(second.revisionId).not.toBe(first.revisionId);
+    const now = (await A.get(`/formtemplates/${t.id}/forms/${second.revisionId}`)).body.data[0];
+    expect(now).toMatchObject({ a: '1', b: 'two', c: '3', revision: 2, formId: first.formId });
+    const then = (await A.get(`/formtemplates/${t.id}/forms/${first.revisionId}`)).body.data[0];
+    expect(then).toMatchObject({ a: '1', b: '2', revision: 1, revisionId: first.revisionId });
+    expect(then.c).toBeUndefined();
+    // The list shows the form once, at its latest revision.
+    expect((await A.get(`/formtemplates/${t.id}/forms`)).body.data.map((x: Instance) => x.revisionId)).toEqual([second.revisionId]);
+  });
+
+  test('posting to a revision that is no longer the latest is a 409; unknown keys a 400', async () => {
+    const t = await formTemplateWith(A, ['a']);
+    const first = await create(A, t.id, { a: '1' });
+    expect((await A.post(`/formtemplates/${t.id}/forms/${first.revisionId}`, { a: '2' })).status).toBe(201);
+    expectError(await A.post(`/formtemplates/${t.id}/forms/${first.revisionId}`, { a: '3' }), 409, /no longer the latest/);
+    expectError(await A.post(`/formtemplates/${t.id}/forms/${first.revisionId}`, { zz: '3' }), 400, /'zz'/);
+  });
+
+  test('of concurrent posts to the same latest revision exactly one wins, the rest are 409s, nothing is lost', async () => {
+    const t = await formTemplateWith(A, ['a', 'n']);
+    const first = await create(A, t.id, { a: 'start' });
+    const replies = await Promise.all(Array.from({ length: 8 }, (_, i) => A.post(`/formtemplates/${t.id}/forms/${first.revisionId}`, { n: String(i) })));
+    const statuses = replies.map((r) => r.status).sort();
+    expect(statuses).toEqual([201, ...Array(7).fill(409)]);
+    const winner = replies.find((r) => r.status === 201)!;
+    const now = (await A.get(`/formtemplates/${t.id}/forms/${winner.body.data.revisionId}`)).body.data[0];
+    expect(now).toMatchObject({ a: 'start', n: String(replies.indexOf(winner)), revision: 2 });
+    // A second round on the winner's revision works: the losers changed nothing.
+    expect((await A.post(`/formtemplates/${t.id}/forms/${now.revisionId}`, { n: 'later' })).status).toBe(201);
+  });
+
+  test('POST /forms/{formId}: a new revision on top of the latest, by form id', async () => {
+    const t = await formTemplateWith(A, ['a', 'b']);
+    const first = await create(A, t.id, { a: '1' });
+    await A.post(`/formtemplates/${t.id}/forms/${first.revisionId}`, { b: '2' });
+    const r = await A.post(`/forms/${first.formId}`, { a: '3' });
+    expectEnvelope(r, 'POST', A.url(`/forms/${first.formId}`), 201);
+    const now = (await A.get(`/formtemplates/${t.id}/forms/${r.body.data.revisionId}`)).body.data[0];
+    expect(now).toMatchObject({ a: '3', b: '2', revision: 3 });
+    expectError(await A.post(`/forms/${UNKNOWN_ID}`, {}), 404);
+  });
+});
+
+describe('/forminstance/{id}', () => {
+  test('DELETE by revision id or form id removes the form with every revision', async () => {
+    const t = await formTemplateWith(A, ['a']);
+    const x = await create(A, t.id, { a: '1' });
+    const second = (await A.post(`/formtemplates/${t.id}/forms/${x.revisionId}`, { a: '2' })).body.data;
+    const r = await A.del(`/forminstance/${x.revisionId}`);
+    expectEnvelope(r, 'DELETE', A.url(`/forminstance/${x.revisionId}`));
+    expectError(await A.get(`/formtemplates/${t.id}/forms/${second.revisionId}`), 404);
+    expectError(await A.del(`/forminstance/${x.formId}`), 404);
+    const y = await create(A, t.id, {});
+    expect((await A.del(`/forminstance/${y.formId}`)).status).toBe(200);
+    expect((await A.get(`/formtemplates/${t.id}/forms`)).body.data).toEqual([]);
+  });
+
+  test('relateForm / unrelateForm / forms: related either way round, idempotent, by form or revision id', async () => {
+    const t = await formTemplateWith(A, ['a']);
+    const [x, y, z] = [await create(A, t.id, {}), await create(A, t.id, {}), await create(A, t.id, {})];
+    const rel = await A.put(`/forminstance/${x.revisionId}/relateForm?relateToId=${y.formId}`);
+    expectEnvelope(rel, 'PUT', A.url(`/forminstance/${x.revisionId}/relateForm?relateToId=${y.formId}`));
+    expect((await A.put(`/forminstance/${x.formId}/relateForm?relateToId=${y.revisionId}`)).status).toBe(200);
+    expect((await A.put(`/forminstance/${z.formId}/relateForm?relateToId=${x.formId}`)).status).toBe(200);
+    const related = async (i: Instance) => (await A.get(`/forminstance/${i.revisionId}/forms`)).body.data.map((d: Instance) => d.instanceName);
+    expect(await related(x)).toEqual([y.instanceName, z.instanceName]);
+    expect(await related(y)).toEqual([x.instanceName]);
+    expect((await A.put(`/forminstance/${y.formId}/unrelateForm?relateToId=${x.formId}`)).status).toBe(200);
+    expect(await related(x)).toEqual([z.instanceName]);
+    expect(await related(y)).toEqual([]);
+    expectError(await A.put(`/forminstance/${x.formId}/relateForm?relateToId=${x.revisionId}`), 400, /itself/);
+    expectError(await A.put(`/forminstance/${x.formId}/relateForm?relateToId=${UNKNOWN_ID}`), 404);
+    expectError(await A.put(`/forminstance/${x.formId}/relateForm`), 400);
+  });
+});
+
+describe('GET /formtemplates/{t}/forms/{id}/pdf', () => {
+  test('a real PDF: template and instance names, revision, dates, every label and value', async () => {
+    const t = await formTemplateWith(A, ['Surname', 'Comment']);
+    const x = await create(A, t.id, { surname: 'Müller', comment: 'first' });
+    const second = (await A.post(`/formtemplates/${t.id}/forms/${x.revisionId}`, { comment: 'second and longer '.repeat(20) })).body.data;
+    const r = await A.get(`/formtemplates/${t.name}/forms/${second.revisionId}/pdf`);
+    expect(r.status).toBe(200);
+    expect(r.headers.get('content-type')).toBe('application/pdf');
+    expect(r.headers.get('content-disposition')).toBe(`attachment; filename="${x.instanceName}.pdf"`);
+    expect(new TextDecoder().decode(r.bytes.slice(0, 5))).toBe('%PDF-');
+    const text = (await new PDFParse({ data: r.bytes }).getText()).text.replace(/\s+/g, ' ');
+    const now = (await A.get(`/formtemplates/${t.id}/forms/${second.revisionId}`)).body.data[0];
+    for (const part of [t.name, x.instanceName, `2 (${second.revisionId})`, now.createDate, now.modifyDate, A.t.adminUserId, 'Surname Müller', 'Comment second and longer']) {
+      expect(text).toContain(part);
+    }
+    // An older revision prints as it was.
+    const old = await A.get(`/formtemplates/${t.id}/forms/${x.revisionId}/pdf`);
+    expect((await new PDFParse({ data: old.bytes }).getText()).text).toContain('first');
+  });
+
+  test('the OpenAPI document describes the answer as a file', async () => {
+    const doc = (await h.request('GET', '/api/openapi.json')).body;
+    const op = doc.paths['/formtemplates/{templateId}/forms/{revisionId}/pdf'].get;
+    expect(op.responses['200'].content).toEqual({ '*/*': { schema: { type: 'string', format: 'binary' } } });
+  });
+
+  test('an unknown instance is an enveloped 404', async () => {
+    const t = await formTemplateWith(A, ['a']);
+    expectError(await A.get(`/formtemplates/${t.id}/forms/${UNKNOWN_ID}/pdf`), 404);
+  });
+});
+
+describe('/graphql', () => {
+  test('instances with template, values, revisions and related forms at a constant number of statements per page', async () => {
+    const T = A.on(await h.tenant());
+    const api = T.as(await h.login(T.t));
+    const t = await formTemplateWith(api, ['a']);
+    const made: Instance[] = [];
+    for (let i = 0; i < 3; i++) {
+      const x = await create(api, t.id, { a: `v${i}` });
+      await api.post(`/forms/${x.formId}`, { a: `w${i}` });
+      made.push(x);
+    }
+    await api.put(`/forminstance/${made[0].formId}/relateForm?relateToId=${made[1].formId}`);
+    const query = `query ($t: String!, $limit: Int) { formInstances(templateId: $t, limit: $limit) { items {
+      instanceName values template { name } revisions { revision values } relatedForms { instanceName } } } }`;
+    const small = await h.countQueries(() => gql(api, query, { t: t.id, limit: 1 }));
+    const large = await h.countQueries(() => gql(api, query, { t: t.id, limit: 3 }));
+    expect(large.result.body.errors).toBeUndefined();
+    const items = large.result.body.data.formInstances.items;
+    expect(items[0]).toEqual({
+      instanceName: made[0].instanceName, values: { a: 'w0' }, template: { name: t.name },
+      revisions: [{ revision: 1, values: { a: 'v0' } }, { revision: 2, values: { a: 'w0' } }],
+      relatedForms: [{ instanceName: made[1].instanceName }],
+    });
+    expect(large.statements).toHaveLength(small.statements.length);
+  });
+
+  test('FormTemplate.forms: each template\'s instances, paged, at a constant number of statements', async () => {
+    const T = A.on(await h.tenant());
+    const api = T.as(await h.login(T.t));
+    const templates = [];
+    for (let i = 0; i < 3; i++) {
+      const t = await formTemplateWith(api, ['a']);
+      for (let j = 0; j < 3; j++) await create(api, t.id, { a: `${i}.${j}` });
+      templates.push(t);
+    }
+    const query = `query ($limit: Int) { formTemplates(limit: $limit) { items { name forms(limit: 2, offset: 1) { values } } } }`;
+    const small = await h.countQueries(() => gql(api, query, { limit: 1 }));
+    const large = await h.countQueries(() => gql(api, query, { limit: 3 }));
+    expect(large.result.body.errors).toBeUndefined();
+    const byName = new Map(large.result.body.data.formTemplates.items.map((x: { name: string; forms: unknown }) => [x.name, x.forms]));
+    expect(byName.get(templates[1].name)).toEqual([{ values: { a: '1.1' } }, { values: { a: '1.2' } }]);
+    expect(large.statements).toHaveLength(small.statements.length);
+  });
+
+  test('mutations answer the instance; an ordinary user may fill in forms', async () => {
+    const t = await formTemplateWith(A, ['a']);
+    const r = await gql(A.as(plain.token), 'mutation ($t: String!, $v: JSON) { createFormInstance(templateId: $t, input: $v) { instanceName values createBy } }', { t: t.id, v: { A: 'x' } });
+    expect(r.body.errors).toBeUndefined();
+    expect(r.body.data.createFormInstance).toEqual({ instanceName: `${t.name}-000001`, values: { a: 'x' }, createBy: plain.userid });
+  });
+});
+
+describe('across tenants', () => {
+  test("another tenant's instances are 404s on its own paths", async () => {
+    const t = await formTemplateWith(A, ['a']);
+    const x = await create(A, t.id, { a: '1' });
+    const bt = await formTemplateWith(B, ['a']);
+    const y = await create(B, bt.id, {});
+    expectError(await B.get(`/formtemplates/${t.id}/forms`), 404);
+    expectError(await B.get(`/formtemplates/${bt.id}/forms/${x.revisionId}`), 404);
+    expectError(await B.post(`/forms/${x.formId}`, { a: '2' }), 404);
+    expectError(await B.del(`/forminstance/${x.revisionId}`), 404);
+    expectError(await B.put(`/forminstance/${y.formId}/relateForm?relateToId=${x.formId}`), 404);
+    expectError(await B.get(`/forminstance/${x.formId}/forms`), 404);
+    expect((await A.get(`/formtemplates/${t.id}/forms/${x.revisionId}`)).body.data[0]).toEqual(x);
+  });
+});
