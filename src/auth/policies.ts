@@ -3,7 +3,7 @@ import type { AppContext } from '../context.js';
 import { forbidden } from '../errors.js';
 import { ZERO_GUID } from '../ids.js';
 import { resource } from '../read/registry.js';
-import { assertMayChange } from './access.js';
+import { assertMayChange } from './row-checks.js';
 
 /** Whether a user id argument names the caller (the all-zero GUID does). */
 export const isCaller = (ctx: AppContext, id: unknown): boolean =>

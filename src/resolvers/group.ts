@@ -5,7 +5,7 @@ import { User } from '../entities/user.js';
 import { badRequest, conflict, notFound } from '../errors.js';
 import { isGuid, newId } from '../ids.js';
 import { ADMIN_GROUP } from '../auth/roles.js';
-import { accessibleIds } from '../auth/access.js';
+import { accessibleIds } from '../auth/row-checks.js';
 import { assertAdminsRemain, LAST_ADMIN } from '../domain/admins.js';
 import { editable } from '../domain/editable.js';
 import { lowerEquals } from '../domain/lookup.js';

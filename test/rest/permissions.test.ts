@@ -3,7 +3,7 @@
  * /graphql, roles asked of the database per request, and the bulk access check.
  */
 import { buildContext } from '../../src/context.js';
-import { accessibleIds } from '../../src/auth/access.js';
+import { accessibleIds } from '../../src/auth/row-checks.js';
 import { resource } from '../../src/read/registry.js';
 import { BASE } from '../harness.js';
 import { createSite, createUser, expectError, ordinaryUser, twoTenants, UNKNOWN_ID, type TwoTenants } from './support.js';
