@@ -7,7 +7,7 @@
 import type { AppContext } from '../context.js';
 import { loadRow } from '../read/resolvers.js';
 import { resource } from '../read/registry.js';
-import { templateRow } from '../resolvers/form-template.js';
+import { templateRow } from './template-row.js';
 import { MAX_FIELDS } from './form-fields.js';
 
 type Row = Record<string, unknown>;

@@ -12,7 +12,7 @@ import type { ListArgs } from '../read/paging.js';
 import { resource } from '../read/registry.js';
 import { run, selectRows } from '../read/rows.js';
 import { sql } from '../read/sql.js';
-import { templateRow } from './form-template.js';
+import { templateRow } from '../domain/template-row.js';
 
 type Row = Record<string, unknown>;
 type Id = { id: string };

@@ -2,18 +2,16 @@
 import type { AppContext } from '../context.js';
 import { FormTemplate, FormTemplateField, type FormTemplateRevision } from '../entities/form-template.js';
 import { badRequest, conflict, notFound } from '../errors.js';
-import { isGuid, newId } from '../ids.js';
+import { newId } from '../ids.js';
 import { checkKey, fieldTypeCode, MAX_FIELDS } from '../domain/form-fields.js';
 import { addDraft, assertNameFree, draftOf, lockTemplate, release } from '../domain/form-templates.js';
 import { designerFields } from '../domain/form-xml.js';
+import { templateRow } from '../domain/template-row.js';
 import { maxLength, optionalString, requireString, uniquely } from '../domain/validate.js';
 import { reread } from '../read/resolvers.js';
 import { resource } from '../read/registry.js';
-import { selectRows } from '../read/rows.js';
-import { sql } from '../read/sql.js';
 
 type Input = Record<string, unknown>;
-type Row = Record<string, unknown>;
 
 const TEMPLATE = resource('FormTemplate');
 const REVISION = resource('FormTemplateRevision');
@@ -30,14 +28,6 @@ const BASE_LABELS: Record<string, string> = {
   createbyid: 'VVCreateByUsID',
 };
 const BASE_FIELDS = ['RevisionId', 'InstanceName', 'ModifyDate', 'ModifyById', 'ModifyBy', 'CreateDate', 'CreateById', 'CreateBy'];
-
-/** A template's row by id or, failing that, by name (case-insensitively), or a 404. */
-export async function templateRow(ctx: AppContext, idOrName: string): Promise<Row> {
-  const byId = isGuid(idOrName) ? await ctx.loaders.byId(TEMPLATE).load(idOrName.toLowerCase()) : undefined;
-  const row = byId ?? (await selectRows<Row>(ctx.reader, TEMPLATE, { where: [sql`lower(t.name) = lower(${idOrName})`] }))[0];
-  if (!row) throw notFound(`Form template '${idOrName}' was not found.`);
-  return row;
-}
 
 /** Every field of a revision: at most MAX_FIELDS, so one page holds them all. */
 const fieldsOf = (ctx: AppContext, revisionId: string) => ctx.loaders.many(REVISION, 'fields', { limit: MAX_FIELDS, offset: 0 }).load(revisionId);
