@@ -41,9 +41,11 @@ export function waitFor(child: ChildProcess, output: () => string, pattern: RegE
   });
 }
 
-/** The compiled server as `npm start` runs it after its build (global-setup built dist/), or `npm start` itself. */
+/** The compiled server as `npm start` runs it after its build (global-setup built dist/), or `npm start` itself without the rebuild. */
 export async function startServer(env: Record<string, string>, viaNpm = false): Promise<Started> {
-  const [command, args] = viaNpm ? ['npm', ['start']] : [process.execPath, ['dist/src/server.js']];
+  // `--ignore-scripts` skips prestart's rebuild: it would delete dist/ under the other test files'
+  // servers (global-setup built it once for the run); `start` itself runs as the README's command.
+  const [command, args] = viaNpm ? ['npm', ['start', '--ignore-scripts']] : [process.execPath, ['dist/src/server.js']];
   const child = spawn(command, args, {
     cwd: ROOT,
     env: { ...process.env, NODE_OPTIONS: '', PORT: '0', HOST: '127.0.0.1', ...env },
