@@ -88,6 +88,15 @@ describe('the read budget (MAX_QUERY_ROWS)', () => {
     expect(within.status).toBe(200);
     expect(within.body.errors).toBeUndefined();
     expect((await gql(query, { n: 3 })).status).toBe(400); // 39
+    // The same text again with a small limit: a count that varies with the variables is never reused.
+    expect((await gql(query, { n: 2 })).status).toBe(200);
+    // Nor one that a directive's variable decides: 3 x (1 + 0) = 3, then 39.
+    const skipping = `query ($skip: Boolean!) { groups(limit: 3) { items { id users(limit: 3) @skip(if: $skip) { id groups(limit: 3) { id } } } } }`;
+    expect((await gql(skipping, { skip: true })).status).toBe(200);
+    expect((await gql(skipping, { skip: false })).status).toBe(400);
+    // A document whose count is fixed gives the same answer every time it is asked.
+    const fixed = `{ groups(limit: 3) { items { id users(limit: 3) { id groups(limit: 3) { id } } } } }`;
+    expect([(await gql(fixed)).status, (await gql(fixed)).status]).toEqual([400, 400]);
     // Unset limits count at DEFAULT_PAGE_SIZE: 2 x (1 + 2 x (1 + 2 x 1)) = 14.
     expect((await gql(`{ groups { items { users { groups { site { id } } } } } }`)).status).toBe(200);
   });
