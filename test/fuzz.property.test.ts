@@ -16,11 +16,7 @@ let h: Harness;
 let t: TestTenant;
 let token: string;
 
-beforeAll(async () => {
-  h = await Harness.start();
-  t = await h.tenant();
-  token = await h.login(t);
-});
+beforeAll(async () => ({ h, t, token } = await Harness.withTenant()));
 
 afterAll(() => h.stop());
 

@@ -70,6 +70,13 @@ export class Harness {
     return new Harness(orm, services, createApp(services));
   }
 
+  /** A harness with one fresh tenant and its administrator's token: most test files start so. */
+  static async withTenant(overrides: Partial<Config> = {}): Promise<{ h: Harness; t: TestTenant; token: string }> {
+    const h = await Harness.start(overrides);
+    const t = await h.tenant();
+    return { h, t, token: await h.login(t) };
+  }
+
   async stop() {
     await this.services.reads.end();
     await this.orm.close(true);

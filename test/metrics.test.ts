@@ -5,11 +5,7 @@ let h: Harness;
 let t: TestTenant;
 let token: string;
 
-beforeAll(async () => {
-  h = await Harness.start();
-  t = await h.tenant();
-  token = await h.login(t);
-});
+beforeAll(async () => ({ h, t, token } = await Harness.withTenant()));
 afterAll(() => h.stop());
 
 /** The value of one sample (0 when absent), found by its exact name and labels. */

@@ -1,15 +1,10 @@
 /** /graphql's refusals: every client mistake a 4xx with a GraphQL error body, never a 500 or an empty answer. */
-import { Harness, type TestTenant } from '../harness.js';
+import { Harness } from '../harness.js';
 
 let h: Harness;
-let t: TestTenant;
 let token: string;
 
-beforeAll(async () => {
-  h = await Harness.start();
-  t = await h.tenant();
-  token = await h.login(t);
-});
+beforeAll(async () => ({ h, token } = await Harness.withTenant()));
 afterAll(() => h.stop());
 
 const post = (path: string, raw: string, contentType = 'application/json') =>

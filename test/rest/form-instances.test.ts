@@ -5,7 +5,19 @@
  */
 import { PDFParse } from 'pdf-parse';
 import type { Harness } from '../harness.js';
-import { expectEnvelope, expectError, formTemplateWith, GUID, keysOf, sorted, twoTenants, UNKNOWN_ID, type Api, type TwoTenants } from './support.js';
+import {
+  type Api,
+  expectEnvelope,
+  expectError,
+  formTemplateWith,
+  GUID,
+  keysOf,
+  q,
+  sorted,
+  type TwoTenants,
+  twoTenants,
+  UNKNOWN_ID,
+} from './support.js';
 
 const AUDIT = ['createDate', 'modifyDate', 'createById', 'modifyById', 'createBy', 'modifyBy'];
 const BASE = ['href', 'dataType', 'revisionId', 'instanceName'];
@@ -19,9 +31,6 @@ let plain: TwoTenants['plain'];
 beforeAll(async () => ({ h, A, B, plain } = await twoTenants()));
 afterAll(() => h.stop());
 
-const q = (expr: string) => `q=${encodeURIComponent(expr)}`;
-const gql = (api: Api, query: string, variables?: Record<string, unknown>) =>
-  h.request('POST', '/graphql', { token: api.token, body: { query, variables } });
 
 type Instance = Record<string, unknown> & { revisionId: string; formId: string; instanceName: string };
 
@@ -288,8 +297,8 @@ describe('/graphql', () => {
     await api.put(`/forminstance/${made[0].formId}/relateForm?relateToId=${made[1].formId}`);
     const query = `query ($t: String!, $limit: Int) { formInstances(templateId: $t, limit: $limit) { items {
       instanceName values template { name } revisions { revision values } relatedForms { instanceName } } } }`;
-    const small = await h.countQueries(() => gql(api, query, { t: t.id, limit: 1 }));
-    const large = await h.countQueries(() => gql(api, query, { t: t.id, limit: 3 }));
+    const small = await h.countQueries(() => api.gql(query, { t: t.id, limit: 1 }));
+    const large = await h.countQueries(() => api.gql(query, { t: t.id, limit: 3 }));
     expect(large.result.body.errors).toBeUndefined();
     const items = large.result.body.data.formInstances.items;
     expect(items[0]).toEqual({
@@ -310,8 +319,8 @@ describe('/graphql', () => {
       templates.push(t);
     }
     const query = `query ($limit: Int) { formTemplates(limit: $limit) { items { name forms(limit: 2, offset: 1) { values } } } }`;
-    const small = await h.countQueries(() => gql(api, query, { limit: 1 }));
-    const large = await h.countQueries(() => gql(api, query, { limit: 3 }));
+    const small = await h.countQueries(() => api.gql(query, { limit: 1 }));
+    const large = await h.countQueries(() => api.gql(query, { limit: 3 }));
     expect(large.result.body.errors).toBeUndefined();
     const byName = new Map(large.result.body.data.formTemplates.items.map((x: { name: string; forms: unknown }) => [x.name, x.forms]));
     expect(byName.get(templates[1].name)).toEqual([{ values: { a: '1.1' } }, { values: { a: '1.2' } }]);
@@ -320,7 +329,7 @@ describe('/graphql', () => {
 
   test('mutations answer the instance; an ordinary user may fill in forms', async () => {
     const t = await formTemplateWith(A, ['a']);
-    const r = await gql(A.as(plain.token), 'mutation ($t: String!, $v: JSON) { createFormInstance(templateId: $t, input: $v) { instanceName values createBy } }', { t: t.id, v: { A: 'x' } });
+    const r = await A.as(plain.token).gql('mutation ($t: String!, $v: JSON) { createFormInstance(templateId: $t, input: $v) { instanceName values createBy } }', { t: t.id, v: { A: 'x' } });
     expect(r.body.errors).toBeUndefined();
     expect(r.body.data.createFormInstance).toEqual({ instanceName: `${t.name}-000001`, values: { a: 'x' }, createBy: plain.userid });
   });

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Harness, Reply } from '../harness.js';
-import { expectEnvelope, expectError, GUID, keysOf, sorted, twoTenants, uniq, UNKNOWN_ID, type Api, type TwoTenants } from './support.js';
+import { type Api, expectEnvelope, expectError, GUID, keysOf, q, sorted, type TwoTenants, twoTenants, uniq, UNKNOWN_ID } from './support.js';
 
 const XML = fs.readFileSync(path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures', 'form-template.xml'), 'utf8');
 const TEXT_FIELD_ID = '5a912775-d035-15c0-6242-a2a1860fa031';
@@ -37,7 +37,6 @@ let plain: TwoTenants['plain'];
 beforeAll(async () => ({ h, A, B, plain } = await twoTenants()));
 afterAll(() => h.stop());
 
-const q = (expr: string) => `q=${encodeURIComponent(expr)}`;
 
 /** A multipart body as the Node client sends it: its other parts, then the file part `fileUpload`. */
 async function multipart(parts: Record<string, string>, file: string | Uint8Array | null, fileName = 'template.xml') {
@@ -66,8 +65,6 @@ async function releasedTemplate(api: Api, name = uniq('template')) {
   return (await api.get(`/formtemplates/${t.id}`)).body.data[0] as Record<string, unknown> & { id: string; revisionId: string };
 }
 
-const gql = (api: Api, query: string, variables?: Record<string, unknown>) =>
-  h.request('POST', '/graphql', { token: api.token, body: { query, variables } });
 
 describe('POST /formtemplates', () => {
   test('makes a draft template: 200 and the whole record, revision 1 with status 0', async () => {
@@ -204,7 +201,7 @@ describe('PUT /formtemplates/{id}/import', () => {
       <BaseField><FieldType>CheckBox</FieldType><ID>0A0A0A0A-0A0A-0A0A-0A0A-0A0A0A0A0A0A</ID><Name>old</Name><IsRetired>true</IsRetired></BaseField>
     </FieldList></FormPage></FormPages></FormEntity>`;
     expect((await importXml(A, t.id, xml)).status).toBe(200);
-    const g = await gql(A, `query ($id: String!) { formTemplate(id: $id) { revisions { fields { id key fieldType required deleted } } } }`, { id: t.id });
+    const g = await A.gql(`query ($id: String!) { formTemplate(id: $id) { revisions { fields { id key fieldType required deleted } } } }`, { id: t.id });
     const [notes, old] = g.body.data.formTemplate.revisions[1].fields;
     expect(notes).toMatchObject({ key: 'Notes & more', fieldType: 2, required: true, deleted: false });
     expect(notes.id).toMatch(GUID);
@@ -255,7 +252,7 @@ describe('PUT /formtemplates/{id}/import', () => {
     const t = await createTemplate(A);
     const rs = await Promise.all([importXml(A, t.id), importXml(A, t.id)]);
     expect(rs.map((r) => r.status)).toEqual([200, 200]);
-    const g = await gql(A, `query ($id: String!) { formTemplate(id: $id) { latestRevisionId revisions { id revision status } } }`, { id: t.id });
+    const g = await A.gql(`query ($id: String!) { formTemplate(id: $id) { latestRevisionId revisions { id revision status } } }`, { id: t.id });
     const revs = g.body.data.formTemplate.revisions;
     expect(revs.map((r: { revision: number }) => r.revision)).toEqual([1, 2, 3]);
     expect(revs.every((r: { status: number }) => r.status === 0)).toBe(true);
@@ -279,7 +276,7 @@ describe('PUT /formtemplates/{id}/release', () => {
     const t = await releasedTemplate(A);
     await importXml(A, t.id);
     await A.put(`/formtemplates/${t.id}/release`);
-    const g = await gql(A, `query ($id: String!) { formTemplate(id: $id) { revisions { revision status } } }`, { id: t.id });
+    const g = await A.gql(`query ($id: String!) { formTemplate(id: $id) { revisions { revision status } } }`, { id: t.id });
     expect(g.body.data.formTemplate.revisions).toEqual([{ revision: 1, status: 0 }, { revision: 2, status: 2 }, { revision: 3, status: 1 }]);
   });
 
@@ -289,7 +286,7 @@ describe('PUT /formtemplates/{id}/release', () => {
     const rs = await Promise.all([A.put(`/formtemplates/${t.id}/release`), A.put(`/formtemplates/${t.id}/release`)]);
     expect(rs.map((r) => r.status)).toEqual([200, 200]);
     expect(rs[0].body.data.revisionId).toBe(rs[1].body.data.revisionId);
-    const g = await gql(A, `query ($id: String!) { formTemplate(id: $id) { revisions { revision status } } }`, { id: t.id });
+    const g = await A.gql(`query ($id: String!) { formTemplate(id: $id) { revisions { revision status } } }`, { id: t.id });
     expect(g.body.data.formTemplate.revisions).toEqual([{ revision: 1, status: 0 }, { revision: 2, status: 1 }]);
   });
 });
@@ -308,7 +305,7 @@ describe('GET /formtemplates/{id}/fields', () => {
 
   test('a deleted field appears under `__<key>` once its deletion is released', async () => {
     const t = await releasedTemplate(A);
-    const del = await gql(A, `mutation ($id: String!) { deleteFormTemplateField(id: $id, key: "TEXTFIELD") { revision status fields { id key deleted } } }`, { id: t.name });
+    const del = await A.gql(`mutation ($id: String!) { deleteFormTemplateField(id: $id, key: "TEXTFIELD") { revision status fields { id key deleted } } }`, { id: t.name });
     expect(del.body.errors).toBeUndefined();
     expect(del.body.data.deleteFormTemplateField).toEqual({ revision: 3, status: 0, fields: [{ id: TEXT_FIELD_ID, key: 'textField', deleted: true }] });
     // Still released: revision 2.
@@ -325,7 +322,7 @@ describe('GraphQL: field edits on the draft', () => {
 
   test('add, rename and change fields; edits after a release start a new draft copying it', async () => {
     const t = await releasedTemplate(A);
-    const add = await gql(A, `mutation ($id: String!) { addFormTemplateField(id: $id, input: { name: "Color", fieldType: 3, required: true, options: ["red", "blue"] }) { ${FIELDS} } }`, { id: t.id });
+    const add = await A.gql(`mutation ($id: String!) { addFormTemplateField(id: $id, input: { name: "Color", fieldType: 3, required: true, options: ["red", "blue"] }) { ${FIELDS} } }`, { id: t.id });
     expect(add.body.errors).toBeUndefined();
     expect(add.body.data.addFormTemplateField).toEqual({
       revision: 3,
@@ -335,7 +332,7 @@ describe('GraphQL: field edits on the draft', () => {
         { key: 'Color', label: 'Color', fieldType: 3, required: true, options: ['red', 'blue'], order: 2, deleted: false },
       ],
     });
-    const rename = await gql(A, `mutation ($id: String!) { updateFormTemplateField(id: $id, key: "color", input: { name: "Colour", label: "Favourite colour" }) { ${FIELDS} } }`, { id: t.id });
+    const rename = await A.gql(`mutation ($id: String!) { updateFormTemplateField(id: $id, key: "color", input: { name: "Colour", label: "Favourite colour" }) { ${FIELDS} } }`, { id: t.id });
     expect(rename.body.data.updateFormTemplateField.revision).toBe(3);
     expect(rename.body.data.updateFormTemplateField.fields[1]).toMatchObject({ key: 'Colour', label: 'Favourite colour', fieldType: 3 });
     await A.put(`/formtemplates/${t.id}/release`);
@@ -345,7 +342,7 @@ describe('GraphQL: field edits on the draft', () => {
   test('a taken key is a 409, an unknown key a 404, a bad type a 400, an ordinary user a 403', async () => {
     const t = await createTemplate(A);
     await importXml(A, t.id);
-    const m = (api: Api, op: string) => gql(api, `mutation ($id: String!) { ${op} { revision } }`, { id: t.id });
+    const m = (api: Api, op: string) => api.gql(`mutation ($id: String!) { ${op} { revision } }`, { id: t.id });
     const codeOf = (r: Reply) => r.body.errors?.[0]?.extensions?.code;
     expect(codeOf(await m(A, 'addFormTemplateField(id: $id, input: { name: "TEXTFIELD" })'))).toBe('CONFLICT');
     expect(codeOf(await m(A, 'updateFormTemplateField(id: $id, key: "nosuch", input: { label: "x" })'))).toBe('NOT_FOUND');
@@ -359,8 +356,8 @@ describe('GraphQL: field edits on the draft', () => {
     const api = T.as(await h.login(T.t));
     for (let i = 0; i < 3; i++) await releasedTemplate(api);
     const query = `query ($limit: Int) { formTemplates(limit: $limit) { items { name revisions(limit: 10) { revision fields(limit: 100) { key } } } } }`;
-    const small = await h.countQueries(() => gql(api, query, { limit: 1 }));
-    const large = await h.countQueries(() => gql(api, query, { limit: 3 }));
+    const small = await h.countQueries(() => api.gql(query, { limit: 1 }));
+    const large = await h.countQueries(() => api.gql(query, { limit: 3 }));
     expect(large.result.body.errors).toBeUndefined();
     expect(large.result.body.data.formTemplates.items).toHaveLength(3);
     expect(large.result.body.data.formTemplates.items[0].revisions[1].fields).toEqual([{ key: 'textField' }]);

@@ -15,17 +15,18 @@ import {
   expectGroup,
   expectSite,
   expectUser,
+  type Fixture,
   keysOf,
   PAGINATION_KEYS,
   pathOf,
+  q,
   sorted,
+  type TwoTenants,
+  twoTenants,
   uniq,
   UNKNOWN_ID,
-  ZERO_GUID,
-  type Fixture,
   type UserFixture,
-  twoTenants,
-  type TwoTenants,
+  ZERO_GUID,
 } from './support.js';
 
 let h: Harness;
@@ -38,7 +39,6 @@ afterAll(() => h.stop());
 
 const ids = (r: Reply) => r.body.data.map((d: { id: string }) => d.id);
 const names = (r: Reply) => r.body.data.map((d: { name: string }) => d.name);
-const q = (expr: string) => `q=${encodeURIComponent(expr)}`;
 const members = async (api: Api, groupId: string) => ids(await api.get(`/groups/${groupId}/users`));
 
 describe('GET /groups', () => {

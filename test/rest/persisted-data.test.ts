@@ -8,7 +8,21 @@ import { buildContext } from '../../src/context.js';
 import { purgeExpired } from '../../src/purge.js';
 import { resource } from '../../src/read/registry.js';
 import type { Reply } from '../harness.js';
-import { expectEnvelope, expectError, GUID, keysOf, ordinaryUser, PAGINATION_KEYS, sorted, twoTenants, uniq, UNKNOWN_ID, type Api, type TwoTenants } from './support.js';
+import {
+  type Api,
+  expectEnvelope,
+  expectError,
+  GUID,
+  keysOf,
+  ordinaryUser,
+  PAGINATION_KEYS,
+  q,
+  sorted,
+  type TwoTenants,
+  twoTenants,
+  uniq,
+  UNKNOWN_ID,
+} from './support.js';
 
 const DEFAULT = [
   'href', 'dataType', 'id', 'name', 'scope', 'dataLength', 'dataMimeType', 'expirationDateUtc', 'linkedObjectId', 'linkedObjectType',
@@ -45,9 +59,7 @@ async function create(api: Api, body: Record<string, unknown> = {}): Promise<Rec
 }
 
 const ids = (r: Reply) => (r.body.data as Rec[]).map((d) => d.id);
-const q = (expr: string) => `q=${encodeURIComponent(expr)}`;
 const expire = (id: string) => h.orm.em.getConnection().execute(`update persisted_data set expires_at = now() - interval '1 second' where id = ?`, [id]);
-const gql = (api: Api, query: string, variables?: Record<string, unknown>) => h.request('POST', '/graphql', { token: api.token, body: { query, variables } });
 
 describe('POST /persistedData', () => {
   test('200 and the whole record with a generated id; dataLength counted; the caller is its creator', async () => {
@@ -294,22 +306,22 @@ describe('statements per page', () => {
 
 describe('GraphQL', () => {
   test('create, list with scope, get and delete; a page costs constant statements', async () => {
-    const created = await gql(U1, `mutation ($i: PersistedDataInput!) { createPersistedData(input: $i) { id scope dataLength persistedData createByUsId } }`, {
+    const created = await U1.gql(`mutation ($i: PersistedDataInput!) { createPersistedData(input: $i) { id scope dataLength persistedData createByUsId } }`, {
       i: { name: uniq('gql'), scope: 1, persistedData: '{"q":true}' },
     });
     expect(created.body.errors).toBeUndefined();
     const d = created.body.data.createPersistedData;
     expect(d).toMatchObject({ scope: 1, dataLength: 10, persistedData: '{"q":true}', createByUsId: u1Id });
-    const list = (limit: number) => gql(U2, `{ persistedDataList(scope: 1, limit: ${limit}) { totalRecords items { id scope name } } }`);
+    const list = (limit: number) => U2.gql(`{ persistedDataList(scope: 1, limit: ${limit}) { totalRecords items { id scope name } } }`);
     const one = await h.countQueries(() => list(1));
     const five = await h.countQueries(() => list(5));
     expect(five.result.body.data.persistedDataList.items.length).toBeGreaterThan(1);
     expect(five.statements.length).toBe(one.statements.length);
     expect(five.result.body.data.persistedDataList.items.every((x: Rec) => x.scope === 1)).toBe(true);
-    expect((await gql(U2, `query ($id: UUID!) { persistedData(id: $id) { name } }`, { id: d.id })).body.data.persistedData.name).toMatch(/^gql-/);
-    const refused = await gql(U2, `mutation ($id: UUID!) { deletePersistedData(id: $id) { success } }`, { id: d.id });
+    expect((await U2.gql(`query ($id: UUID!) { persistedData(id: $id) { name } }`, { id: d.id })).body.data.persistedData.name).toMatch(/^gql-/);
+    const refused = await U2.gql(`mutation ($id: UUID!) { deletePersistedData(id: $id) { success } }`, { id: d.id });
     expect(refused.body.errors[0].extensions.code).toBe('FORBIDDEN');
-    const deleted = await gql(U1, `mutation ($id: UUID!) { deletePersistedData(id: $id) { success } }`, { id: d.id });
+    const deleted = await U1.gql(`mutation ($id: UUID!) { deletePersistedData(id: $id) { success } }`, { id: d.id });
     expect(deleted.body.data.deletePersistedData).toEqual({ success: true });
   });
 
@@ -318,9 +330,9 @@ describe('GraphQL', () => {
     const original = console.error;
     console.error = (...args: unknown[]) => written.push(args);
     try {
-      const r = await gql(U1, `mutation { createPersistedData(input: {name: "x", persistedData: "[1]"}) { id } }`);
+      const r = await U1.gql(`mutation { createPersistedData(input: {name: "x", persistedData: "[1]"}) { id } }`);
       expect(r.body.errors[0].message).toContain('JSON text of an object');
-      const ok = await gql(U1, `mutation { createPersistedData(input: {name: "y", persistedData: {k: "v", n: [1, 2]}}) { persistedData } }`);
+      const ok = await U1.gql(`mutation { createPersistedData(input: {name: "y", persistedData: {k: "v", n: [1, 2]}}) { persistedData } }`);
       expect(ok.body.data.createPersistedData.persistedData).toBe('{"k":"v","n":[1,2]}');
       expect(written).toEqual([]);
     } finally {

@@ -5,7 +5,7 @@
  */
 import { buildContext } from '../../src/context.js';
 import { prefillValues } from '../../src/domain/prefill.js';
-import { expectEnvelope, expectError, ordinaryUser, twoTenants, uniq, UNKNOWN_ID, type Api, type TwoTenants } from './support.js';
+import { type Api, expectEnvelope, expectError, ordinaryUser, type TwoTenants, twoTenants, uniq, UNKNOWN_ID } from './support.js';
 
 let h: TwoTenants['h'];
 let A: Api;
@@ -19,16 +19,15 @@ beforeAll(async () => {
 });
 afterAll(() => h.stop());
 
-const gql = (api: Api, query: string, variables?: Record<string, unknown>) => h.request('POST', '/graphql', { token: api.token, body: { query, variables } });
 
 /** A released template with these fields (name and fieldType), and `Old` added and deleted before the release. */
 async function template(fields: [string, number][], name = uniq('prefill')): Promise<{ id: string; name: string; revisionId: string }> {
   const t = (await A.post('/formtemplates', { name, description: '' })).body.data;
   const add = `mutation ($id: String!, $i: FormFieldInput!) { addFormTemplateField(id: $id, input: $i) { id } }`;
   for (const [field, fieldType] of [...fields, ['Old', 1] as [string, number]]) {
-    expect((await gql(A, add, { id: t.id, i: { name: field, fieldType } })).body.errors).toBeUndefined();
+    expect((await A.gql(add, { id: t.id, i: { name: field, fieldType } })).body.errors).toBeUndefined();
   }
-  await gql(A, `mutation ($id: String!) { deleteFormTemplateField(id: $id, key: "Old") { id } }`, { id: t.id });
+  await A.gql(`mutation ($id: String!) { deleteFormTemplateField(id: $id, key: "Old") { id } }`, { id: t.id });
   expect((await A.put(`/formtemplates/${t.id}/release`)).status).toBe(200);
   return { id: t.id, name, revisionId: (await A.get(`/formtemplates/${t.id}`)).body.data[0].revisionId };
 }
@@ -71,7 +70,7 @@ describe('GET /formtemplates/{id}/forms/new?persistedDataId=', () => {
 
   test('a draft started after the release changes nothing until it is released', async () => {
     const t = await template([['FirstName', 1]]);
-    await gql(A, `mutation ($id: String!) { addFormTemplateField(id: $id, input: {name: "Later", fieldType: 1}) { id } }`, { id: t.id });
+    await A.gql(`mutation ($id: String!) { addFormTemplateField(id: $id, input: {name: "Later", fieldType: 1}) { id } }`, { id: t.id });
     const pd = await dictionary(U1, { later: 'x' });
     expect((await U1.get(`/formtemplates/${t.id}/forms/new?persistedDataId=${pd}`)).body.data).toMatchObject({ revisionId: t.revisionId, fields: [{ key: 'FirstName' }] });
   });
@@ -119,7 +118,7 @@ describe('GET /formtemplates/{id}/forms/new?persistedDataId=', () => {
 test('GraphQL newForm answers the same', async () => {
   const t = await template([['FirstName', 1]]);
   const pd = await dictionary(U1, { FIRSTNAME: 'Grace' });
-  const r = await gql(U2, `query ($id: String!, $pd: UUID) { newForm(id: $id, persistedDataId: $pd) { revisionId fields { key value } } }`, { id: t.name, pd });
+  const r = await U2.gql(`query ($id: String!, $pd: UUID) { newForm(id: $id, persistedDataId: $pd) { revisionId fields { key value } } }`, { id: t.name, pd });
   expect(r.body.data.newForm).toEqual({ revisionId: t.revisionId, fields: [{ key: 'FirstName', value: 'Grace' }] });
 });
 

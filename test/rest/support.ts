@@ -73,7 +73,12 @@ export class Api {
   post = (path: string, body?: unknown, o?: RequestOptions) => this.request('POST', path, { body, ...o });
   put = (path: string, body?: unknown, o?: RequestOptions) => this.request('PUT', path, { body, ...o });
   del = (path: string, o?: RequestOptions) => this.request('DELETE', path, o);
+  /** A /graphql operation with this caller's token (the tenant is the token's). */
+  gql = (query: string, variables?: Record<string, unknown>) => this.h.request('POST', '/graphql', { token: this.token, body: { query, variables } });
 }
+
+/** A `q` query parameter, encoded. */
+export const q = (expr: string) => `q=${encodeURIComponent(expr)}`;
 
 /** The success envelope: HTTP status = meta.status, statusMsg, method and the absolute href. */
 export function expectEnvelope(r: Reply, method: string, absoluteUrl: string, status = 200) {
@@ -198,11 +203,10 @@ export async function twoTenants(): Promise<TwoTenants> {
 export async function formTemplateWith(
   api: Api, keys: string[], required: string[] = [], types: Record<string, number> = {}, name = uniq('form'),
 ): Promise<{ id: string; name: string; revisionId: string }> {
-  const gql = (query: string, variables: Record<string, unknown>) => api.h.request('POST', '/graphql', { token: api.token, body: { query, variables } });
-  const made = await gql('mutation ($name: String) { createFormTemplate(input: { name: $name }) { id } }', { name });
+  const made = await api.gql('mutation ($name: String) { createFormTemplate(input: { name: $name }) { id } }', { name });
   const id = made.body.data.createFormTemplate.id as string;
   for (const key of keys) {
-    const r = await gql(
+    const r = await api.gql(
       'mutation ($id: String!, $key: String, $req: Boolean, $type: Int) { addFormTemplateField(id: $id, input: { name: $key, required: $req, fieldType: $type }) { id } }',
       { id, key, req: required.includes(key), type: types[key] ?? 1 },
     );

@@ -15,11 +15,7 @@ let h: Harness;
 let t: TestTenant;
 let token: string;
 
-beforeAll(async () => {
-  h = await Harness.start();
-  t = await h.tenant();
-  token = await h.login(t);
-});
+beforeAll(async () => ({ h, t, token } = await Harness.withTenant()));
 afterAll(() => h.stop());
 
 /** Every error body: the envelope with meta.errors[{code, message, developerMessage}], status == meta.status. */
