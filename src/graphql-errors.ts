@@ -40,13 +40,13 @@ export function mapError(error: unknown, requestId: string, log: Logger): GraphQ
   if (app) return appToGraphQL(app, error instanceof GraphQLError ? error : undefined);
   const ge = error as GraphQLError;
   if (ge instanceof GraphQLError && ge.extensions?.code === 'INTERNAL_SERVER_ERROR') return ge;
-  // Errors without a path come from parsing, validation or variable coercion: the request was
-  // bad and the message says how. An error with a path and no AppError behind it is our fault.
   const away = unavailableFrom(error);
   if (away) {
     log.warn({ requestId }, 'database unavailable');
     return appToGraphQL(away, ge instanceof GraphQLError ? ge : undefined);
   }
+  // Errors without a path come from parsing, validation or variable coercion: the request was
+  // bad and the message says how. An error with a path and no AppError behind it is our fault.
   if (ge instanceof GraphQLError && !ge.path) return ge;
   log.error({ err: ge?.originalError ?? error, requestId }, 'unexpected error');
   return unexpected(requestId);

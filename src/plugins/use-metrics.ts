@@ -20,9 +20,11 @@ export function useMetrics(services: Services): Plugin {
   const expected = services.config.metricsToken === undefined ? undefined : digest(`Bearer ${services.config.metricsToken}`);
   const started = new WeakMap<Request, number>();
 
-  const labelOf = (request: Request, url: URL) => {
+  const labelOf = (request: Request) => {
     const row = routeLabelOf(request);
     if (row) return row;
+    // Parsed only for answers outside the route table: REST rows, the hot path, need no URL here.
+    const url = new URL(request.url);
     if (isGraphQLPath(url)) return '/graphql';
     const path = url.pathname.replace(/\/+$/, '').toLowerCase();
     return FIXED.has(path) ? path : 'unmatched';
@@ -47,8 +49,7 @@ export function useMetrics(services: Services): Plugin {
     onResponse({ request, response }) {
       const start = started.get(request);
       if (start === undefined) return;
-      const url = new URL(request.url);
-      metrics.observe(request.method, labelOf(request, url), response.status, (performance.now() - start) / 1000);
+      metrics.observe(request.method, labelOf(request), response.status, (performance.now() - start) / 1000);
     },
   };
 }
