@@ -22,17 +22,25 @@ export const UUID = new GraphQLScalarType({
   },
 });
 
-const ISO = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,7})?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
+const ISO = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,7})?)?)?(Z|[+-]\d{2}:?\d{2})?$/i;
+
+/**
+ * The instant of an ISO 8601 date or date-time (`T` or a space between them; no zone: UTC), or
+ * undefined when it is none, a day its month lacks included (Date reads 2030-02-30 as March 2nd).
+ */
+export function isoInstant(value: string): Date | undefined {
+  const s = value.trim();
+  const m = ISO.exec(s);
+  if (!m || Number(m[3]) < 1 || Number(m[3]) > new Date(Date.UTC(Number(m[1]), Number(m[2]), 0)).getUTCDate()) return undefined;
+  const text = s.replace(' ', 'T');
+  const d = new Date(m[7] ? text : m[4] === undefined ? `${text}T00:00:00Z` : `${text}Z`);
+  return Number.isNaN(d.getTime()) ? undefined : d;
+}
 
 /** Parses an ISO 8601 date or date-time; one without a zone is taken as UTC. */
 export function parseDateTime(value: unknown): Date {
-  if (typeof value !== 'string' || !ISO.test(value.trim())) {
-    throw new GraphQLError(`Expected a date-time like 2024-01-31T13:45:00, got ${JSON.stringify(value)?.slice(0, 64)}`);
-  }
-  let s = value.trim();
-  if (!/[zZ]|[+-]\d{2}:?\d{2}$/.test(s.slice(10))) s += s.length === 10 ? 'T00:00:00Z' : 'Z';
-  const d = new Date(s);
-  if (Number.isNaN(d.getTime())) throw new GraphQLError(`Not a valid date-time: ${value.slice(0, 64)}`);
+  const d = typeof value === 'string' ? isoInstant(value) : undefined;
+  if (!d) throw new GraphQLError(`Expected a date-time like 2024-01-31T13:45:00, got ${JSON.stringify(value)?.slice(0, 64)}`);
   return d;
 }
 

@@ -7,7 +7,7 @@ import { PersistedData } from '../entities/persisted-data.js';
 import { badRequest } from '../errors.js';
 import { newId } from '../ids.js';
 import { maxLength, optionalString, requireString } from './validate.js';
-import { parseUtcDate } from './utc-date.js';
+import { isoInstant } from '../scalars.js';
 
 type Input = Record<string, unknown>;
 
@@ -46,7 +46,10 @@ function linkedObjectType(v: unknown): number {
 function expiry(input: Input): Date | null {
   const v = optionalString(input, 'expirationDateUtc');
   if (v === undefined || v.trim() === '') return null;
-  const at = parseUtcDate(v, 'expirationDateUtc');
+  const at = isoInstant(v);
+  if (!at) {
+    throw badRequest(`The field 'expirationDateUtc' must be an ISO 8601 date-time such as 2030-01-31T12:00:00 (UTC unless a zone is given), got '${v.trim().slice(0, 64)}'.`);
+  }
   if (at.getTime() <= Date.now()) throw badRequest("The field 'expirationDateUtc' must lie in the future (or be null: never expires).");
   return at;
 }
