@@ -3,8 +3,11 @@
  * `tenant` filter parameter throws instead of reading across tenants (fails closed).
  * The filter covers reads; writes of managed entities (flush) ignore filters, so each such entity
  * declares tenantId as the first column of its primary key: the unit of work's UPDATE and DELETE
- * then say `where tenant_id = ? and id = ?`, the database's key (tenant_id, id).
+ * then say `where tenant_id = ? and id = ?`, the database's key (tenant_id, id). An entity made
+ * without a tenantId gets its entity manager's tenant when it is flushed (`creatingTenant`).
  */
+import type { EntityManager } from '@mikro-orm/core';
+
 export const TENANT_FILTER = 'tenant';
 
 export const tenantFilter = {
@@ -15,3 +18,10 @@ export const tenantFilter = {
     args: true,
   },
 };
+
+/** The tenant of the entity manager that flushes a new entity (its `tenant` filter parameter). */
+export function creatingTenant(_: unknown, em: EntityManager): string {
+  const params = em.getFilterParams<{ id?: string }>(TENANT_FILTER);
+  if (!params?.id) throw new Error('A tenant-owned entity was created by an entity manager that has no tenant.');
+  return params.id;
+}

@@ -5,15 +5,24 @@
  */
 import type { AppContext } from '../context.js';
 import type { QueryField, QueryFieldMap } from '../query/index.js';
-import { run } from '../read/rows.js';
+import { resource } from '../read/registry.js';
+import { selectRows } from '../read/rows.js';
 import { sql } from '../read/sql.js';
 import { FIELD_TYPES } from './form-fields.js';
 
+export interface TemplateField {
+  key: string;
+  fieldType: number;
+  required: boolean;
+  deleted: boolean;
+}
+
+/** The field definitions of a template revision, deleted ones too. */
+export const templateFields = (ctx: AppContext, templateRevisionId: string): Promise<TemplateField[]> =>
+  selectRows<TemplateField>(ctx.reader, resource('FormField'), { where: [sql`t.revision_id = ${templateRevisionId}`] });
+
 export async function instanceFieldMap(ctx: AppContext, base: QueryFieldMap, templateRevisionId: string): Promise<QueryFieldMap> {
-  const fields = await run<{ key: string; fieldType: number }>(
-    ctx.reader,
-    sql`select key, field_type as "fieldType" from form_template_field where tenant_id = ${ctx.tenantId} and revision_id = ${templateRevisionId}`,
-  );
+  const fields = await templateFields(ctx, templateRevisionId);
   const typed = new Map<string, QueryField>();
   for (const f of fields) {
     const key = f.key.toLowerCase();

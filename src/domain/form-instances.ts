@@ -5,10 +5,11 @@
  * concurrent revisions of the same revision exactly one wins, the others are 409s.
  */
 import type { AppContext } from '../context.js';
+import { insertRows, updateRows } from '../db/tenant-writes.js';
 import { badRequest, conflict } from '../errors.js';
 import { newId } from '../ids.js';
-import { run } from '../read/rows.js';
 import { sql } from '../read/sql.js';
+import { templateFields } from './form-instance-fields.js';
 
 export type Values = Record<string, string>;
 type Row = Record<string, unknown>;
@@ -23,11 +24,8 @@ interface FieldRule {
 
 /** The live (not deleted) fields of a template revision, by lower-case key. */
 async function fieldRules(ctx: AppContext, revisionId: string): Promise<Map<string, FieldRule>> {
-  const rows = await run<{ key: string; required: boolean }>(
-    ctx.reader,
-    sql`select key, required from form_template_field where tenant_id = ${ctx.tenantId} and revision_id = ${revisionId} and not deleted`,
-  );
-  return new Map(rows.map((r) => [r.key.toLowerCase(), { key: r.key, required: r.required }]));
+  const live = (await templateFields(ctx, revisionId)).filter((f) => !f.deleted);
+  return new Map(live.map((f) => [f.key.toLowerCase(), { key: f.key, required: f.required }]));
 }
 
 /** A posted body as lower-case key -> string; unknown keys and non-scalar values are 400s naming them. */
@@ -64,20 +62,23 @@ export async function createInstance(ctx: AppContext, template: Row, body: unkno
   const rules = await fieldRules(ctx, template.revisionId as string);
   const values = checkValues(body, rules);
   checkRequired(values, rules);
-  const [{ seq, prefix }] = await run<{ seq: string; prefix: string }>(
+  const [{ seq, prefix }] = await updateRows<{ seq: string; prefix: string }>(
     ctx.reader,
-    sql`update form_template set next_instance_seq = next_instance_seq + 1
-        where tenant_id = ${ctx.tenantId} and id = ${template.id}
-        returning next_instance_seq - 1 as seq, instance_prefix as prefix`,
+    'form_template',
+    { next_instance_seq: sql`next_instance_seq + 1` },
+    sql`t.id = ${template.id}`,
+    sql`next_instance_seq - 1 as seq, instance_prefix as prefix`,
   );
   const formId = newId();
   const revisionId = newId();
   const json = JSON.stringify(values);
-  await run(
-    ctx.reader,
-    sql`insert into form_instance (tenant_id, id, template_id, revision_id, revision, seq, instance_name, values, created_by_id, modified_by_id)
-        values (${ctx.tenantId}, ${formId}, ${template.id}, ${revisionId}, 1, ${seq}, ${instanceName(prefix, Number(seq))}, ${json}::jsonb, ${ctx.caller.userId}, ${ctx.caller.userId})`,
-  );
+  const by = ctx.caller.userId;
+  await insertRows(ctx.reader, 'form_instance', [
+    {
+      id: formId, template_id: template.id, revision_id: revisionId, revision: 1, seq,
+      instance_name: instanceName(prefix, Number(seq)), values: sql`${json}::jsonb`, created_by_id: by, modified_by_id: by,
+    },
+  ]);
   await keepRevision(ctx, revisionId, formId, 1, json);
   return revisionId;
 }
@@ -86,11 +87,9 @@ export async function createInstance(ctx: AppContext, template: Row, body: unkno
 export const instanceName = (prefix: string, seq: number) => `${prefix}${String(seq).padStart(6, '0')}`;
 
 async function keepRevision(ctx: AppContext, id: string, formId: string, revision: number, json: string) {
-  await run(
-    ctx.reader,
-    sql`insert into form_instance_revision (tenant_id, id, form_id, revision, values, created_by_id)
-        values (${ctx.tenantId}, ${id}, ${formId}, ${revision}, ${json}::jsonb, ${ctx.caller.userId})`,
-  );
+  await insertRows(ctx.reader, 'form_instance_revision', [
+    { id, form_id: formId, revision, values: sql`${json}::jsonb`, created_by_id: ctx.caller.userId },
+  ]);
 }
 
 /**
@@ -104,12 +103,12 @@ export async function reviseInstance(ctx: AppContext, instance: Row, templateRev
   checkRequired(values, rules);
   const revisionId = newId();
   const json = JSON.stringify(values);
-  const [won] = await run<{ revision: number }>(
+  const [won] = await updateRows<{ revision: number }>(
     ctx.reader,
-    sql`update form_instance set revision_id = ${revisionId}, revision = revision + 1, values = ${json}::jsonb,
-          modified_at = now(), modified_by_id = ${ctx.caller.userId}
-        where tenant_id = ${ctx.tenantId} and id = ${instance.formId} and revision_id = ${instance.revisionId}
-        returning revision`,
+    'form_instance',
+    { revision_id: revisionId, revision: sql`revision + 1`, values: sql`${json}::jsonb`, modified_at: sql`now()`, modified_by_id: ctx.caller.userId },
+    sql`t.id = ${instance.formId} and t.revision_id = ${instance.revisionId}`,
+    sql`revision`,
   );
   if (!won) throw conflict(`Form instance revision '${String(instance.revisionId)}' is no longer the latest revision; read the form again and post to its latest revision.`);
   await keepRevision(ctx, revisionId, instance.formId as string, won.revision, json);

@@ -37,7 +37,6 @@ export async function addDraft(ctx: AppContext, t: FormTemplate, fields: FieldSp
   const revision = (latest?.revision ?? 0) + 1;
   const em = ctx.em();
   const draft = em.create(FormTemplateRevision, {
-    tenantId: ctx.tenantId,
     id: newId(),
     templateId: t.id,
     revision,
@@ -49,7 +48,7 @@ export async function addDraft(ctx: AppContext, t: FormTemplate, fields: FieldSp
   // The entities declare no relations, so the unit of work does not order their inserts: each
   // table's rows are flushed after those they reference.
   await em.flush();
-  fields.forEach((f, i) => em.create(FormTemplateField, { tenantId: ctx.tenantId, id: newId(), revisionId: draft.id, ord: i + 1, ...f }));
+  fields.forEach((f, i) => em.create(FormTemplateField, { id: newId(), revisionId: draft.id, ord: i + 1, ...f }));
   t.latestRevisionId = draft.id;
   touch(ctx, t);
   await em.flush();

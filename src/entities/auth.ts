@@ -1,5 +1,5 @@
 import { defineEntity, type InferEntity } from '@mikro-orm/core';
-import { tenantFilter } from '../db/tenant-filter.js';
+import { creatingTenant, tenantFilter } from '../db/tenant-filter.js';
 
 /** An API client: the client_id/client_secret pair a tenant issues. */
 export const ApiClient = defineEntity({
@@ -7,7 +7,7 @@ export const ApiClient = defineEntity({
   tableName: 'api_client',
   filters: tenantFilter,
   properties: (p) => ({
-    tenantId: p.uuid().primary(),
+    tenantId: p.uuid().primary().onCreate(creatingTenant),
     id: p.uuid().primary(),
     name: p.string(),
     secretHash: p.string().hidden(),
@@ -25,7 +25,7 @@ export const RefreshToken = defineEntity({
   tableName: 'refresh_token',
   filters: tenantFilter,
   properties: (p) => ({
-    tenantId: p.uuid().primary(),
+    tenantId: p.uuid().primary().onCreate(creatingTenant),
     id: p.uuid().primary(),
     familyId: p.uuid(),
     tokenHash: p.string(),
@@ -48,7 +48,7 @@ export const WebToken = defineEntity({
   tableName: 'web_token',
   filters: tenantFilter,
   properties: (p) => ({
-    tenantId: p.uuid().primary(),
+    tenantId: p.uuid().primary().onCreate(creatingTenant),
     id: p.uuid().primary(),
     tokenHash: p.string(),
     userId: p.uuid(),

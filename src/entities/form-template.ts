@@ -1,12 +1,12 @@
 import { defineEntity, type InferEntity } from '@mikro-orm/core';
-import { tenantFilter } from '../db/tenant-filter.js';
+import { creatingTenant, tenantFilter } from '../db/tenant-filter.js';
 
 export const FormTemplate = defineEntity({
   name: 'FormTemplate',
   tableName: 'form_template',
   filters: tenantFilter,
   properties: (p) => ({
-    tenantId: p.uuid().hidden().primary(),
+    tenantId: p.uuid().hidden().primary().onCreate(creatingTenant),
     id: p.uuid().primary(),
     name: p.string(),
     description: p.string().default(''),
@@ -29,7 +29,7 @@ export const FormTemplateRevision = defineEntity({
   tableName: 'form_template_revision',
   filters: tenantFilter,
   properties: (p) => ({
-    tenantId: p.uuid().hidden().primary(),
+    tenantId: p.uuid().hidden().primary().onCreate(creatingTenant),
     id: p.uuid().primary(),
     templateId: p.uuid(),
     revision: p.integer(),
@@ -49,7 +49,7 @@ export const FormTemplateField = defineEntity({
   tableName: 'form_template_field',
   filters: tenantFilter,
   properties: (p) => ({
-    tenantId: p.uuid().hidden().primary(),
+    tenantId: p.uuid().hidden().primary().onCreate(creatingTenant),
     id: p.uuid().primary(),
     revisionId: p.uuid(),
     /** The field's own id, the same in every revision (the designer's `ID`). */

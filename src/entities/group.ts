@@ -1,12 +1,12 @@
 import { defineEntity, type InferEntity } from '@mikro-orm/core';
-import { tenantFilter } from '../db/tenant-filter.js';
+import { creatingTenant, tenantFilter } from '../db/tenant-filter.js';
 
 export const Group = defineEntity({
   name: 'Group',
   tableName: 'user_group',
   filters: tenantFilter,
   properties: (p) => ({
-    tenantId: p.uuid().hidden().primary(),
+    tenantId: p.uuid().hidden().primary().onCreate(creatingTenant),
     id: p.uuid().primary(),
     /** Null for a group without a site (rendered as the all-zero GUID). */
     siteId: p.uuid().nullable(),
@@ -23,7 +23,7 @@ export const GroupMember = defineEntity({
   tableName: 'group_member',
   filters: tenantFilter,
   properties: (p) => ({
-    tenantId: p.uuid().primary(),
+    tenantId: p.uuid().primary().onCreate(creatingTenant),
     groupId: p.uuid().primary(),
     userId: p.uuid().primary(),
     createdAt: p.datetime().onCreate(() => new Date()).hidden(),

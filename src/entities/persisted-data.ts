@@ -1,5 +1,5 @@
 import { defineEntity, type InferEntity } from '@mikro-orm/core';
-import { tenantFilter } from '../db/tenant-filter.js';
+import { creatingTenant, tenantFilter } from '../db/tenant-filter.js';
 
 /** A persisted data dictionary: `data` is JSON text of an object (src/domain/persisted-data.ts). */
 export const PersistedData = defineEntity({
@@ -7,7 +7,7 @@ export const PersistedData = defineEntity({
   tableName: 'persisted_data',
   filters: tenantFilter,
   properties: (p) => ({
-    tenantId: p.uuid().hidden().primary(),
+    tenantId: p.uuid().hidden().primary().onCreate(creatingTenant),
     id: p.uuid().primary(),
     name: p.string(),
     /** 0: the creator's own; 1: the whole tenant's. */

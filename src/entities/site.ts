@@ -1,12 +1,12 @@
 import { defineEntity, type InferEntity } from '@mikro-orm/core';
-import { tenantFilter } from '../db/tenant-filter.js';
+import { creatingTenant, tenantFilter } from '../db/tenant-filter.js';
 
 export const Site = defineEntity({
   name: 'Site',
   tableName: 'site',
   filters: tenantFilter,
   properties: (p) => ({
-    tenantId: p.uuid().hidden().primary(),
+    tenantId: p.uuid().hidden().primary().onCreate(creatingTenant),
     id: p.uuid().primary(),
     name: p.string(),
     description: p.string().default(''),

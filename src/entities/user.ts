@@ -1,12 +1,12 @@
 import { defineEntity, type InferEntity } from '@mikro-orm/core';
-import { tenantFilter } from '../db/tenant-filter.js';
+import { creatingTenant, tenantFilter } from '../db/tenant-filter.js';
 
 export const User = defineEntity({
   name: 'User',
   tableName: 'app_user',
   filters: tenantFilter,
   properties: (p) => ({
-    tenantId: p.uuid().hidden().primary(),
+    tenantId: p.uuid().hidden().primary().onCreate(creatingTenant),
     id: p.uuid().primary(),
     siteId: p.uuid(),
     /** The login name ("userid" on the wire); unique per tenant, case-insensitive. */
@@ -37,7 +37,7 @@ export const UserSupervisor = defineEntity({
   tableName: 'user_supervisor',
   filters: tenantFilter,
   properties: (p) => ({
-    tenantId: p.uuid().primary(),
+    tenantId: p.uuid().primary().onCreate(creatingTenant),
     userId: p.uuid().primary(),
     supervisorId: p.uuid().primary(),
   }),

@@ -77,7 +77,11 @@ export interface RowQuery {
   limit?: number;
   offset?: number;
   /** A page per parent (SQL `key` on `t` or a joined alias), in `order`: every parent's page in one statement. */
-  perParent?: { key: string; limit: number; offset: number };
+  perParent?: { key: string; limit: number; offset: number };  /**
+   * Lock the rows read (not the joined ones) until the transaction ends, `for no key update`:
+   * checks made under such a lock wait for each other, but not for foreign-key checks.
+   */
+  lock?: boolean;
 }
 
 /**
@@ -104,6 +108,7 @@ export async function selectRows<T>(reader: Reader, def: ResourceDef, r: RowQuer
   if (p) q = sql`select * from (${q}) ranked where "__rank" > ${p.offset} and "__rank" <= ${p.offset + p.limit} order by "__rank"`;
   else if (r.order) q = sql`${q} order by ${raw(r.order)}`;
   if (r.limit !== undefined) q = sql`${q} limit ${r.limit} offset ${r.offset ?? 0}`;
+  if (r.lock) q = sql`${q} for no key update of t`;
   const rows = await run<T>(reader, q);
   if (guarded && rows.length) reader.session!.confirmed = true;
   return rows;

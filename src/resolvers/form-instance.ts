@@ -10,7 +10,8 @@ import { DateTime } from '../scalars.js';
 import { listPage, reread } from '../read/resolvers.js';
 import type { ListArgs } from '../read/paging.js';
 import { resource } from '../read/registry.js';
-import { run, selectRows } from '../read/rows.js';
+import { selectRows } from '../read/rows.js';
+import { deleteRows, insertRows } from '../db/tenant-writes.js';
 import { sql } from '../read/sql.js';
 import { templateRow } from '../domain/template-row.js';
 
@@ -119,19 +120,17 @@ export const resolvers = {
     },
     deleteFormInstance: async (_: unknown, { id }: Id, ctx: AppContext) => {
       const form = await instanceRow(ctx, id);
-      await run(ctx.reader, sql`delete from form_instance where tenant_id = ${ctx.tenantId} and id = ${form.formId}`);
+      await deleteRows(ctx.reader, 'form_instance', sql`t.id = ${form.formId}`);
       return true;
     },
     relateForm: async (_: unknown, a: { formId: string; relateToId: string }, ctx: AppContext) => {
       const [x, y] = await relation(ctx, a.formId, a.relateToId);
-      await run(ctx.reader, sql`insert into form_instance_relation (tenant_id, form_id, related_id)
-        values (${ctx.tenantId}, ${x}, ${y}), (${ctx.tenantId}, ${y}, ${x}) on conflict do nothing`);
+      await insertRows(ctx.reader, 'form_instance_relation', [{ form_id: x, related_id: y }, { form_id: y, related_id: x }], true);
       return true;
     },
     unrelateForm: async (_: unknown, a: { formId: string; relateToId: string }, ctx: AppContext) => {
       const [x, y] = await relation(ctx, a.formId, a.relateToId);
-      await run(ctx.reader, sql`delete from form_instance_relation
-        where tenant_id = ${ctx.tenantId} and ((form_id = ${x} and related_id = ${y}) or (form_id = ${y} and related_id = ${x}))`);
+      await deleteRows(ctx.reader, 'form_instance_relation', sql`(t.form_id = ${x} and t.related_id = ${y}) or (t.form_id = ${y} and t.related_id = ${x})`);
       return true;
     },
   },

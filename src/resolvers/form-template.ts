@@ -53,7 +53,7 @@ async function createTemplate(ctx: AppContext, input: Input) {
   const instancePrefix = maxLength(optionalString(input, 'instanceNamePrefix') ?? `${name}-`, 64, 'instanceNamePrefix');
   await assertNameFree(ctx, name);
   const t = ctx.em().create(FormTemplate, {
-    tenantId: ctx.tenantId, id: newId(), name, description, instancePrefix, createdById: ctx.caller.userId, modifiedById: ctx.caller.userId,
+    id: newId(), name, description, instancePrefix, createdById: ctx.caller.userId, modifiedById: ctx.caller.userId,
   });
   await uniquely(`A form template named '${name}'`, () => ctx.em().flush());
   await addDraft(ctx, t, []);
@@ -124,7 +124,7 @@ export const resolvers = {
         assertKeyFree(all, key);
         if (all.length >= MAX_FIELDS) throw badRequest(`A template may hold at most ${MAX_FIELDS} fields (deleted ones included).`);
         ctx.em().create(FormTemplateField, {
-          tenantId: ctx.tenantId, id: newId(), revisionId: draft.id, fieldId: newId(), key, label: label(input, key),
+          id: newId(), revisionId: draft.id, fieldId: newId(), key, label: label(input, key),
           fieldType: fieldTypeCode(input.fieldType), required: input.required === true, options: options(input) ?? [],
           ord: Math.max(0, ...all.map((f) => f.ord)) + 1, deleted: false,
         });

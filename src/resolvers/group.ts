@@ -11,6 +11,7 @@ import { editable } from '../domain/editable.js';
 import { lowerEquals } from '../domain/lookup.js';
 import { assertSiteExists } from '../domain/users.js';
 import { guidOrUnset, maxLength, requireString, textChanges, uniquely } from '../domain/validate.js';
+import { insertRows } from '../db/tenant-writes.js';
 import { loadRow, reread } from '../read/resolvers.js';
 import { resource } from '../read/registry.js';
 
@@ -28,7 +29,7 @@ async function createGroup(ctx: AppContext, input: Input, siteId: string | undef
   const description = maxLength(requireString(input, 'description'), 4000, 'description');
   if (siteId) await assertSiteExists(ctx.em(), siteId);
   await assertNameFree(ctx, name);
-  const group = ctx.em().create(Group, { id: newId(), tenantId: ctx.tenantId, siteId: siteId ?? null, name, description });
+  const group = ctx.em().create(Group, { id: newId(), siteId: siteId ?? null, name, description });
   await uniquely(`A group named '${name}'`, () => ctx.em().flush());
   return reread(ctx, GROUP, group.id);
 }
@@ -53,12 +54,7 @@ async function addMembers(ctx: AppContext, groupId: string, userIds: string[]) {
   const found = await accessibleIds(ctx, resource('User'), userIds, 'change');
   const missing = userIds.filter((id) => !found.has(id));
   if (missing.length) throw notFound(`User ${missing.map((m) => `'${m}'`).join(', ')} was not found.`);
-  // The entity manager's execute runs in the mutation's transaction (its connection's would not).
-  await ctx.em().execute(
-    `insert into group_member (group_id, user_id, tenant_id)
-       select ?, u, ? from unnest(array[?]::uuid[]) as u on conflict do nothing`,
-    [group.id, ctx.tenantId, userIds],
-  );
+  await insertRows(ctx.reader, 'group_member', userIds.map((userId) => ({ group_id: group.id, user_id: userId })), true);
   return userIds.map((id) => ({ dataType: 'NotifyUser', id }));
 }
 

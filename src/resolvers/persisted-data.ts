@@ -27,7 +27,7 @@ export const resolvers = {
     },
     // The policy has checked the caller may delete it; a delete that finds nothing lost a race.
     deletePersistedData: async (_: unknown, { id }: { id: string }, ctx: AppContext) => {
-      const deleted = await ctx.em().nativeDelete(PersistedData, { tenantId: ctx.tenantId, id: id.toLowerCase() });
+      const deleted = await ctx.em().nativeDelete(PersistedData, { id: id.toLowerCase() });
       if (deleted === 0) throw notFound(`Persisted data '${id}' was not found.`);
       return { success: true };
     },

@@ -26,7 +26,6 @@ export const resolvers = {
       const type = siteType(input);
       const site = ctx.em().create(Site, {
         id: newId(),
-        tenantId: ctx.tenantId,
         name,
         description,
         ...(type ? { siteType: type } : {}),

@@ -14,6 +14,7 @@ import { lowerEquals } from '../domain/lookup.js';
 import { HOME_SITE } from '../domain/tenants.js';
 import { assertSiteExists, assertUserIdFree, checkPassword, createUser } from '../domain/users.js';
 import { guidOrUnset, maxLength, optionalString, requireGuid, requireString, uniquely } from '../domain/validate.js';
+import { insertRows } from '../db/tenant-writes.js';
 import { loadRow, reread } from '../read/resolvers.js';
 import { resource } from '../read/registry.js';
 
@@ -141,7 +142,7 @@ export const resolvers = {
       if (wanted <= 0) throw badRequest('expiration must be in the future.');
       const expires = new Date(now + Math.min(wanted, MAX_WEB_TOKEN_TTL_MS));
       const token = randomUUID();
-      ctx.em().create(WebToken, { id: newId(), tenantId: ctx.tenantId, tokenHash: hashToken(token), userId: user.id as string, expiresAt: expires });
+      ctx.em().create(WebToken, { id: newId(), tokenHash: hashToken(token), userId: user.id as string, expiresAt: expires });
       await ctx.em().flush();
       return { webToken: token, expires };
     },
@@ -205,7 +206,7 @@ export const resolvers = {
       const user = await loadRow(ctx, USER, userId);
       const supervisor = await loadRow(ctx, USER, requireGuid(input.supervisorId, 'supervisorId'));
       if (supervisor.id === user.id) throw badRequest('A user cannot supervise themselves.');
-      await ctx.em().upsert(UserSupervisor, { userId: user.id as string, supervisorId: supervisor.id as string, tenantId: ctx.tenantId });
+      await insertRows(ctx.reader, 'user_supervisor', [{ user_id: user.id, supervisor_id: supervisor.id }], true);
       return user;
     },
     removeUserSupervisor: async (_: unknown, a: { userId: string; supervisorId: string }, ctx: AppContext) => {

@@ -5,6 +5,10 @@
  */
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
+import { TENANT_FILTER } from '../../src/db/tenant-filter.js';
+import { deleteRows, insertRows, updateRows } from '../../src/db/tenant-writes.js';
+import { Site } from '../../src/entities/site.js';
+import { sql } from '../../src/read/sql.js';
 import { Harness } from '../harness.js';
 import { adminApi, createUser, type Api } from '../rest/support.js';
 
@@ -135,4 +139,42 @@ test('the ORM updates and deletes a user by (tenant_id, id), and a membership by
   expect((await A.put(`/groups/${g}/users/${u.id}`)).status).toBe(201);
   await writes(async () => expect((await A.del(`/groups/${g}/users/${u.id}`)).status).toBe(200), 'delete', 'group_member', ['group_id', 'user_id']);
   await writes(async () => expect((await A.del(`/users/${u.id}`)).status).toBe(200), 'delete', 'app_user', ['id']);
+});
+
+describe('writes add the tenant themselves', () => {
+  const readerOf = (api: Api) => ({ pool: h.services.reads, tenantId: api.t.tenantId });
+
+  test('SQL writes (src/db/tenant-writes.ts) change only the reader\'s tenant, whatever their condition says', async () => {
+    const count = async (table: string, api: Api) =>
+      Number((await sqlOf(`select count(*) as n from ${table} where tenant_id = $1`, [api.t.tenantId])).rows[0].n);
+    const aMembers = await count('group_member', A);
+    const bMembers = await count('group_member', B);
+    expect(aMembers).toBeGreaterThan(0);
+    // `true` matches every row of the table, yet only B's are B's to delete and change.
+    const changed = await updateRows<{ id: string }>(readerOf(B), 'user_group', { description: 'changed by B' }, sql`true`, sql`t.id`);
+    expect(changed.length).toBe(await count('user_group', B));
+    const aChanged = await sqlOf(`select count(*) as n from user_group where tenant_id = $1 and description = 'changed by B'`, [A.t.tenantId]);
+    expect(Number(aChanged.rows[0].n)).toBe(0);
+    const u = await createUser(A);
+    await insertRows(readerOf(A), 'user_supervisor', [{ user_id: u.id, supervisor_id: A.t.adminId }]);
+    expect(await deleteRows(readerOf(B), 'user_supervisor', sql`true`)).toBe(0);
+    expect(await count('user_supervisor', A)).toBeGreaterThan(0);
+    // An insert names the reader's tenant: B's row pointing at A's users is refused by the keys.
+    const err = await insertRows(readerOf(B), 'user_supervisor', [{ user_id: A.t.adminId, supervisor_id: A.t.adminId }]).catch((e: pg.DatabaseError) => e);
+    expect((err as pg.DatabaseError).code).toBe('23503');
+    expect(await count('group_member', A)).toBe(aMembers);
+    expect(await count('group_member', B)).toBe(bMembers);
+  });
+
+  test('an entity made without a tenantId is its entity manager\'s tenant\'s; without a tenant the flush fails', async () => {
+    const em = h.services.orm.em.fork();
+    em.setFilterParams(TENANT_FILTER, { id: A.t.tenantId });
+    const site = em.create(Site, { id: randomUUID(), name: `s-${randomUUID().slice(0, 8)}`, description: '' });
+    await em.flush();
+    const { rows } = await sqlOf(`select tenant_id from site where id = $1`, [site.id]);
+    expect(rows).toEqual([{ tenant_id: A.t.tenantId }]);
+    const bare = h.services.orm.em.fork();
+    bare.create(Site, { id: randomUUID(), name: 'orphan', description: '' });
+    await expect(bare.flush()).rejects.toThrow('an entity manager that has no tenant');
+  });
 });

@@ -1,0 +1,37 @@
+/**
+ * Writes in SQL, for what the ORM's unit of work cannot say: an UPDATE that applies only if a
+ * row is still as it was read and RETURNING what it set, an INSERT ... ON CONFLICT DO NOTHING of
+ * a set of rows. The tenant's column and condition are added here, so no caller writes
+ * tenant_id. They run on the reader: inside a mutation, on its transaction's connection
+ * (src/db/transaction.ts). Table and column names come from our code, never from a client.
+ */
+import { run, type Reader } from '../read/rows.js';
+import { join, raw, sql, Sql } from '../read/sql.js';
+
+/** Column name -> value: a parameter, or an `Sql` expression (`sql\`revision + 1\``, `sql\`${json}::jsonb\``). */
+export type ColumnValues = Record<string, unknown>;
+
+const valueOf = (v: unknown): Sql => (v instanceof Sql ? v : sql`${v}`);
+
+/** Inserts `rows` (all with the same columns) into the tenant's `table`; `ignoreConflicts` skips rows already there. */
+export async function insertRows(reader: Reader, table: string, rows: readonly ColumnValues[], ignoreConflicts = false): Promise<void> {
+  if (rows.length === 0) return;
+  const columns = Object.keys(rows[0]);
+  const tuples = rows.map((r) => sql`(${join([sql`${reader.tenantId}`, ...columns.map((c) => valueOf(r[c]))], ', ')})`);
+  await run(
+    reader,
+    sql`insert into ${raw(table)} (${raw(['tenant_id', ...columns].join(', '))}) values ${join(tuples, ', ')}${raw(ignoreConflicts ? ' on conflict do nothing' : '')}`,
+  );
+}
+
+/** Updates the tenant's rows of `table` (alias `t`) that `where` matches; returns `returning` of each. */
+export function updateRows<T>(reader: Reader, table: string, set: ColumnValues, where: Sql, returning: Sql = raw('1')): Promise<T[]> {
+  const assignments = join(Object.entries(set).map(([c, v]) => sql`${raw(c)} = ${valueOf(v)}`), ', ');
+  return run<T>(reader, sql`update ${raw(table)} t set ${assignments} where t.tenant_id = ${reader.tenantId} and (${where}) returning ${returning}`);
+}
+
+/** Deletes the tenant's rows of `table` (alias `t`) that `where` matches; returns how many. */
+export async function deleteRows(reader: Reader, table: string, where: Sql): Promise<number> {
+  const rows = await run(reader, sql`delete from ${raw(table)} t where t.tenant_id = ${reader.tenantId} and (${where}) returning 1`);
+  return rows.length;
+}
