@@ -12,7 +12,7 @@ import { AppError } from './errors.js';
 import { createLogger } from './log.js';
 import { Site } from './entities/site.js';
 import { User } from './entities/user.js';
-import { ADMIN_GROUP } from './auth/roles.js';
+import { ADMIN_GROUP } from './roles.js';
 import { TenantDirectory } from './tenancy/tenant-directory.js';
 import { listKeys, rotateKey } from './auth/keys.js';
 import { loadKek } from './auth/kek.js';

@@ -12,7 +12,7 @@ import { forbidden, unauthorized } from './errors.js';
 import type { Logger } from './log.js';
 import { Loaders } from './read/loaders.js';
 import { SessionCheck, type Reader } from './read/rows.js';
-import type { ReadPool } from './db/read-pool.js';
+import type { ReadPool } from './read/read-pool.js';
 import type { TenantDirectory, TenantRef } from './tenancy/tenant-directory.js';
 import { sessionEnded, whoAmI, type WhoAmI } from './auth/session.js';
 
@@ -47,7 +47,7 @@ export interface AppContext {
   /**
    * Whether the caller is a tenant administrator now: asked of the database once per request
    * that needs it, so a promotion or demotion counts from the next request on. Root fields
-   * declare who may call them (src/auth/access.ts). A 401 when the session has ended.
+   * declare who may call them (src/permissions/access.ts). A 401 when the session has ended.
    */
   isAdmin(): Promise<boolean>;
   /** Whether the caller's session is alive (src/auth/session.ts): free once a read has proved it. */

@@ -4,7 +4,6 @@
  */
 import { GraphQLError } from 'graphql';
 import { AppError, statusOf, type ErrorCode } from './errors.js';
-import type { EnvelopeError } from './rest/envelope.js';
 import type { Logger } from './log.js';
 import { unavailableFrom } from './db/unavailable.js';
 import { constraintError } from './db/constraint-errors.js';
@@ -71,6 +70,14 @@ export function findAppError(err: unknown): AppError | undefined {
 export function throwAsGraphQL(err: unknown): never {
   const app = findAppError(err);
   throw app ? appToGraphQL(app) : err;
+}
+
+/** One error of the legacy envelope's `meta.errors` (src/rest/envelope.ts). */
+export interface EnvelopeError {
+  code: string;
+  message: string;
+  developerMessage: string;
+  [extra: string]: unknown;
 }
 
 export interface ErrorOutcome {

@@ -10,7 +10,7 @@ import { makeExecutableSchema } from '@graphql-tools/schema';
 import { mergeResolvers } from '@graphql-tools/merge';
 import { getDirective, MapperKind, mapSchema } from '@graphql-tools/utils';
 import { defaultFieldResolver, getNamedType, isObjectType, isScalarType, type GraphQLSchema } from 'graphql';
-import { enforce, type AllowRule } from './auth/access.js';
+import { enforce, type AllowRule } from './permissions/access.js';
 import type { AppContext } from './context.js';
 import { modulesIn } from './discover.js';
 import type { ResourceDef } from './read/define.js';

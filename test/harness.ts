@@ -9,7 +9,7 @@ import { createApp, type App } from '../src/app.js';
 import { loadConfig, type Config } from '../src/config.js';
 import type { Services } from '../src/context.js';
 import { initOrm } from '../src/db/orm.js';
-import { createReadPool } from '../src/db/read-pool.js';
+import { createReadPool } from '../src/read/read-pool.js';
 import { createTenant, type CreatedTenant } from '../src/domain/tenants.js';
 import { createLogger } from '../src/log.js';
 import { createServices } from '../src/services.js';

@@ -2,7 +2,7 @@
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { initOrm } from '../src/db/orm.js';
-import { createReadPool } from '../src/db/read-pool.js';
+import { createReadPool } from '../src/read/read-pool.js';
 
 test('an idle read connection the server drops is logged as a warning, and reads go on', async () => {
   const orm = await initOrm(process.env.QUIRE_TEST_DATABASE_URL!, 2);

@@ -3,16 +3,23 @@
  * or with the API key pair as username/password), `client_credentials` (key pair in
  * client_id/client_secret or username/password) and `refresh_token` (rotating, reuse revokes).
  */
-import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Services } from '../context.js';
+import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import { RefreshToken, WebToken } from '../entities/auth.js';
 import { User } from '../entities/user.js';
 import { TENANT_FILTER } from '../db/tenant-filter.js';
 import { isGuid, newId } from '../ids.js';
-import { lowerEquals } from '../domain/lookup.js';
-import { signAccessToken } from './jwt.js';
+import { lowerEquals } from '../db/lookup.js';
+import { signAccessToken, type JwtSettings } from './jwt.js';
+import type { KeyRing } from './keys.js';
 import { DUMMY_HASH, hashPassword, hashToken, needsRehash, randomSecret, verifyPassword } from './passwords.js';
-import { addressKey, claim, clientKey, failed, succeeded, userKey } from './throttle.js';
+import { addressKey, claim, clientKey, failed, succeeded, userKey, type ThrottleServices } from './throttle.js';
+
+/** What the grants use of the long-lived services (src/context.ts's Services has it). */
+interface Services extends ThrottleServices {
+  orm: MikroORM;
+  keys: KeyRing;
+  jwt: JwtSettings;
+}
 
 export class OAuthError extends Error {
   constructor(

@@ -11,8 +11,8 @@ import { type GraphQLError, type ExecutionArgs, type ExecutionResult } from 'gra
 import { unauthorized } from '../errors.js';
 import { appToGraphQL } from '../graphql-errors.js';
 import { run, type Reader, type SessionCheck } from '../read/rows.js';
-import { sql } from '../read/sql.js';
-import { ADMIN_GROUP } from './roles.js';
+import { sql } from '../sql.js';
+import { ADMIN_GROUP } from '../roles.js';
 
 export const sessionEnded = () =>
   unauthorized('This session has ended (the account was disabled or deleted, or its password changed): log in again.');

@@ -10,9 +10,16 @@
  * - `user:<tenant>:<user>:<address>`: a user's wrong passwords from one address. Per address, so
  *   that someone who knows a username cannot lock its owner out from elsewhere.
  */
-import type { Services } from '../context.js';
+import type { Config } from '../config.js';
 import { AppError } from '../errors.js';
-import { sql, statement, type Sql } from '../read/sql.js';
+import type { ReadPool } from '../read/read-pool.js';
+import { sql, statement, type Sql } from '../sql.js';
+
+/** What throttling uses of the long-lived services (src/context.ts's Services has it). */
+export interface ThrottleServices {
+  config: Config;
+  reads: ReadPool;
+}
 
 export interface ThrottleKey {
   key: string;
@@ -25,15 +32,15 @@ export interface Claim {
   reached: string[];
 }
 
-export const addressKey = (services: Services, address: string): ThrottleKey => ({
+export const addressKey = (services: ThrottleServices, address: string): ThrottleKey => ({
   key: `addr:${address}`,
   limit: services.config.tokenMaxFailuresPerAddress,
 });
-export const clientKey = (services: Services, clientId: string): ThrottleKey => ({
+export const clientKey = (services: ThrottleServices, clientId: string): ThrottleKey => ({
   key: `client:${clientId}`,
   limit: services.config.tokenMaxFailuresPerClient,
 });
-export const userKey = (services: Services, tenantId: string, userId: string, address: string): ThrottleKey => ({
+export const userKey = (services: ThrottleServices, tenantId: string, userId: string, address: string): ThrottleKey => ({
   key: `user:${tenantId}:${userId}:${address}`,
   limit: services.config.loginMaxFailures,
 });
@@ -54,7 +61,7 @@ interface Row {
 const time = (t: string | null): number => (t === null ? 0 : new Date(t).getTime());
 
 /** Not tenant-owned (an address or a client spans tenants): run as it is on the shared pool. */
-async function exec(services: Services, q: Sql): Promise<Row[]> {
+async function exec(services: ThrottleServices, q: Sql): Promise<Row[]> {
   const { text, values } = statement(q);
   return (await services.reads.query<Row>(text, values)).rows;
 }
@@ -63,7 +70,7 @@ async function exec(services: Services, q: Sql): Promise<Row[]> {
  * Counts one attempt on every key (a window restarts once LOGIN_LOCK_SECONDS have passed since it
  * began) or throws a 429 when a key is locked or already at its limit with attempts in flight.
  */
-export async function claim(services: Services, keys: ThrottleKey[]): Promise<Claim> {
+export async function claim(services: ThrottleServices, keys: ThrottleKey[]): Promise<Claim> {
   const window = services.config.loginLockSeconds;
   const rows = await exec(
     services,
@@ -88,13 +95,13 @@ export async function claim(services: Services, keys: ThrottleKey[]): Promise<Cl
 }
 
 /** A failed attempt: keys it brought to their limit lock now. Throws the answer to give. */
-export async function failed(services: Services, c: Claim, error: Error): Promise<never> {
+export async function failed(services: ThrottleServices, c: Claim, error: Error): Promise<never> {
   if (!c.reached.length) throw error;
   throw tooManyFailures(await lock(services, c.reached));
 }
 
 /** Locks the keys (those already locked keep their end) and returns when the last lock ends. */
-async function lock(services: Services, keys: string[]): Promise<Date> {
+async function lock(services: ThrottleServices, keys: string[]): Promise<Date> {
   const rows = await exec(
     services,
     sql`update login_throttle
@@ -106,7 +113,7 @@ async function lock(services: Services, keys: string[]): Promise<Date> {
 }
 
 /** A successful attempt: the user's own counter starts again, the shared ones give the claim back. */
-export async function succeeded(services: Services, c: Claim): Promise<void> {
+export async function succeeded(services: ThrottleServices, c: Claim): Promise<void> {
   const users = c.keys.filter((k) => k.key.startsWith('user:')).map((k) => k.key);
   const shared = c.keys.filter((k) => !k.key.startsWith('user:')).map((k) => k.key);
   await exec(

@@ -4,7 +4,7 @@ import type { Config } from '../config.js';
 import type { Logger } from '../log.js';
 import { startEmbedded } from './embedded.js';
 import { initOrm, migrate } from './orm.js';
-import { createReadPool, type ReadPool } from './read-pool.js';
+import { createReadPool, type ReadPool } from '../read/read-pool.js';
 
 export interface Database {
   orm: MikroORM;

@@ -6,7 +6,7 @@
  * (src/db/transaction.ts). Table and column names come from our code, never from a client.
  */
 import { run, type Reader } from '../read/rows.js';
-import { join, raw, sql, Sql } from '../read/sql.js';
+import { join, raw, sql, Sql } from '../sql.js';
 
 /** Column name -> value: a parameter, or an `Sql` expression (`sql\`revision + 1\``, `sql\`${json}::jsonb\``). */
 export type ColumnValues = Record<string, unknown>;

@@ -5,7 +5,6 @@
  */
 import type pg from 'pg';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { AppContext } from '../context.js';
 import { Loaders } from '../read/loaders.js';
 import type { Reader } from '../read/rows.js';
 
@@ -16,8 +15,15 @@ async function connectionOf(em: EntityManager): Promise<pg.ClientBase> {
   return trx.client.acquireConnection();
 }
 
-/** Runs `fn` with a context whose writes (`em()`) and reads (`reader`, `loaders`) share one transaction. */
-export function inTransaction<T>(ctx: AppContext, fn: (tx: AppContext) => Promise<T>): Promise<T> {
+/** What a transaction replaces in a request's context (src/context.ts's AppContext). */
+interface TransactionParts {
+  em(): EntityManager;
+  reader: Reader;
+  loaders: Loaders;
+}
+
+/** Runs `fn` with a copy of `ctx` whose writes (`em()`) and reads (`reader`, `loaders`) share one transaction. */
+export function inTransaction<C extends TransactionParts, T>(ctx: C, fn: (tx: C) => Promise<T>): Promise<T> {
   return ctx.em().transactional(async (em) => {
     const reader: Reader = { ...ctx.reader, pool: await connectionOf(em) };
     return fn({ ...ctx, em: () => em, reader, loaders: new Loaders(reader) });

@@ -5,11 +5,11 @@
  * after the other, and the second counts what the first left.
  */
 import type { AppContext } from '../context.js';
-import { ADMIN_GROUP } from '../auth/roles.js';
+import { ADMIN_GROUP } from '../roles.js';
 import { conflict } from '../errors.js';
 import { resource } from '../read/registry.js';
 import { selectRows } from '../read/rows.js';
-import { sql } from '../read/sql.js';
+import { sql } from '../sql.js';
 
 /**
  * Throws a 409 when taking `leaving` out of the enabled administrators would leave none.

@@ -7,7 +7,7 @@ import type { AppContext } from '../context.js';
 import type { QueryField, QueryFieldMap } from '../query/index.js';
 import { resource } from '../read/registry.js';
 import { selectRows } from '../read/rows.js';
-import { sql } from '../read/sql.js';
+import { sql } from '../sql.js';
 import { FIELD_TYPES } from './form-fields.js';
 
 export interface TemplateField {

@@ -8,7 +8,7 @@ import type { AppContext } from '../context.js';
 import { insertRows, updateRows } from '../db/tenant-writes.js';
 import { badRequest, conflict } from '../errors.js';
 import { newId } from '../ids.js';
-import { sql } from '../read/sql.js';
+import { sql } from '../sql.js';
 import { templateFields } from './form-instance-fields.js';
 
 export type Values = Record<string, string>;

@@ -8,7 +8,7 @@ import type { AppContext } from '../context.js';
 import { FormTemplate, FormTemplateField, FormTemplateRevision } from '../entities/form-template.js';
 import { conflict, notFound } from '../errors.js';
 import { isGuid, newId } from '../ids.js';
-import { lowerEquals } from './lookup.js';
+import { lowerEquals } from '../db/lookup.js';
 import type { FieldSpec } from './form-xml.js';
 
 /** Revision `status` codes. */

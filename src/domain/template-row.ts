@@ -4,7 +4,7 @@ import { notFound } from '../errors.js';
 import { isGuid } from '../ids.js';
 import { resource } from '../read/registry.js';
 import { selectRows } from '../read/rows.js';
-import { sql } from '../read/sql.js';
+import { sql } from '../sql.js';
 
 type Row = Record<string, unknown>;
 

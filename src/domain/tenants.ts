@@ -12,7 +12,7 @@ import { newId } from '../ids.js';
 import { hashPassword, randomSecret } from '../auth/passwords.js';
 import { TENANT_FILTER } from '../db/tenant-filter.js';
 import { createUser } from './users.js';
-import { ADMIN_GROUP } from '../auth/roles.js';
+import { ADMIN_GROUP } from '../roles.js';
 
 export const HOME_SITE = 'Home';
 const ALIAS = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;

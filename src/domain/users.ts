@@ -3,7 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { hashPassword } from '../auth/passwords.js';
 import { Site } from '../entities/site.js';
 import { User } from '../entities/user.js';
-import { lowerEquals } from './lookup.js';
+import { lowerEquals } from '../db/lookup.js';
 import { badRequest, conflict } from '../errors.js';
 import { newId } from '../ids.js';
 import { maxLength, optionalString, requireString, uniquely } from './validate.js';

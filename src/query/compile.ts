@@ -1,5 +1,5 @@
 /**
- * Compiles a `q` AST to a PostgreSQL WHERE fragment (src/read/sql.ts: text and values kept
+ * Compiles a `q` AST to a PostgreSQL WHERE fragment (src/sql.ts: text and values kept
  * apart, placeholders numbered when the statement is finished).
  *
  * Choices the caller should know:
@@ -31,7 +31,7 @@ import { coerceLiteral, int32Literal, type ValueType } from './coerce.js';
 import type { FieldType, QueryFieldMap } from './fields.js';
 import { parseQ } from './parser.js';
 import { qError, quote } from './q-error.js';
-import { join, raw, sql, Sql } from '../read/sql.js';
+import { join, raw, sql, Sql } from '../sql.js';
 
 /** A WHERE fragment; its values travel as parameters. */
 export type CompiledQ = Sql;

@@ -1,5 +1,5 @@
 /** What the caller tells the compiler about the fields a resource exposes to `q`. */
-import { raw, Sql } from '../read/sql.js';
+import { raw, Sql } from '../sql.js';
 
 export type FieldType = 'string' | 'guid' | 'integer' | 'numeric' | 'boolean' | 'datetime';
 

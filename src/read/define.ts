@@ -5,7 +5,7 @@
  * /meta's field lists (src/read/).
  */
 import type { FieldType } from '../query/fields.js';
-import type { Sql } from './sql.js';
+import type { Sql } from '../sql.js';
 
 export interface FieldDef {
   /** SQL on the row alias `t`: a column, or an expression of columns. Display and `q` both use it. */
@@ -119,7 +119,7 @@ export interface ResourceDef {
   queries?: Record<string, RootRead>;
   /**
    * Who may see and who may change rows, for every read (src/read/rows.ts) and the bulk access
-   * check (src/auth/access.ts): 'tenant' is anyone in the tenant, 'admin' a tenant administrator,
+   * check (src/permissions/access.ts): 'tenant' is anyone in the tenant, 'admin' a tenant administrator,
    * a `RowRule` the rows it admits, and every row to an administrator.
    */
   access: { see: 'tenant' | RowRule; change: 'tenant' | 'admin' | RowRule };

@@ -1,7 +1,7 @@
 /** The `q` field map of a resource: its declared fields, and the keys of its dynamic JSONB column. */
 import type { QueryField, QueryFieldMap } from '../query/fields.js';
 import type { DynamicFields, ResourceDef } from './define.js';
-import { raw, sql } from './sql.js';
+import { raw, sql } from '../sql.js';
 
 const maps = new WeakMap<ResourceDef, QueryFieldMap>();
 

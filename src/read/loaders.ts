@@ -6,7 +6,7 @@ import DataLoader from 'dataloader';
 import type { Link, ResourceDef } from './define.js';
 import { resource } from './registry.js';
 import { idOf, selectRows, type Reader } from './rows.js';
-import { raw, sql } from './sql.js';
+import { raw, sql } from '../sql.js';
 
 type Row = Record<string, unknown>;
 

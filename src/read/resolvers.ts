@@ -2,7 +2,7 @@
  * The resolvers a definition implies: href, dataType and relations on its GraphQL type, and its
  * declared root reads (list, get, under a parent) with their 404s.
  */
-import type { AppContext } from '../context.js';
+import type { Config } from '../config.js';
 import { notFound } from '../errors.js';
 import { ZERO_GUID } from '../ids.js';
 import { compileQText } from '../query/index.js';
@@ -10,12 +10,23 @@ import type { ParentScope, ResourceDef, RootRead } from './define.js';
 import { queryFieldMap } from './fields.js';
 import { paging, type ListArgs } from './paging.js';
 import { resource, resources } from './registry.js';
-import { countRows, idOf, run, selectRows, type RowQuery } from './rows.js';
-import { raw, sql, type Sql } from './sql.js';
+import type { Loaders } from './loaders.js';
+import { countRows, idOf, run, selectRows, type Reader, type RowQuery } from './rows.js';
+import { raw, sql, type Sql } from '../sql.js';
 
 type Row = Record<string, unknown>;
 type Args = Record<string, unknown>;
-type Resolver = (parent: unknown, args: Args, ctx: AppContext) => unknown;
+
+/** What the read resolvers use of a request's context (src/context.ts's AppContext has it). */
+export interface ReadContext {
+  reader: Reader;
+  loaders: Loaders;
+  tenantId: string;
+  caller: { userId: string };
+  services: { config: Config };
+}
+
+type Resolver = (parent: unknown, args: Args, ctx: ReadContext) => unknown;
 
 /** A page whose items and total are computed only when selected (see src/schema.ts). */
 export interface Page<T> {
@@ -24,7 +35,7 @@ export interface Page<T> {
 }
 
 /** One record by id, or a 404 naming it. The all-zero GUID names the caller where the definition says so. */
-export function loadRow(ctx: AppContext, def: ResourceDef, id: string): Promise<Row> {
+export function loadRow(ctx: ReadContext, def: ResourceDef, id: string): Promise<Row> {
   const key = def.zeroIdIsCaller && id === ZERO_GUID ? ctx.caller.userId : id.toLowerCase();
   return ctx.loaders.byId(def).load(key).then((row) => {
     if (!row) throw notFound(`${def.label} '${id}' was not found.`);
@@ -33,14 +44,14 @@ export function loadRow(ctx: AppContext, def: ResourceDef, id: string): Promise<
 }
 
 /** A fresh read of one record (after a write: the request's loaders may hold the old row). */
-export async function reread(ctx: AppContext, def: ResourceDef, id: string): Promise<Row> {
+export async function reread(ctx: ReadContext, def: ResourceDef, id: string): Promise<Row> {
   const [row] = await selectRows<Row>(ctx.reader, def, { where: [sql`${idOf(def)} = ${id}`] });
   if (!row) throw notFound(`${def.label} '${id}' was not found.`);
   return row;
 }
 
 /** A page of the tenant's rows matching `where` and the client's `q` (over `fields`), in the definition's order. */
-export function listPage(ctx: AppContext, def: ResourceDef, args: ListArgs, where: Sql[] = [], fields = queryFieldMap(def)): Page<Row> {
+export function listPage(ctx: ReadContext, def: ResourceDef, args: ListArgs, where: Sql[] = [], fields = queryFieldMap(def)): Page<Row> {
   const { limit, offset } = paging(ctx.services.config, args);
   const q = compileQText(args.q ?? undefined, fields);
   const r: RowQuery = { where: q ? [...where, q] : where };
@@ -63,7 +74,7 @@ function underParent(def: ResourceDef, scope: ParentScope, parentId: string): Sq
   return sql`${idOf(def)} in (select l.${raw(l.to)} from ${raw(l.table)} l where l.tenant_id = t.tenant_id and l.${raw(l.from)} = ${parentId})`;
 }
 
-async function assertUnderParent(ctx: AppContext, def: ResourceDef, scope: ParentScope, parent: Row, row: Row, asked: string) {
+async function assertUnderParent(ctx: ReadContext, def: ResourceDef, scope: ParentScope, parent: Row, row: Row, asked: string) {
   const parentDef = resource(scope.resource);
   const parentId = parent[parentDef.idField] as string;
   let inside: boolean;
@@ -82,7 +93,7 @@ async function assertUnderParent(ctx: AppContext, def: ResourceDef, scope: Paren
 }
 
 function rootRead(def: ResourceDef, read: RootRead): Resolver {
-  const parentOf = (ctx: AppContext, args: Args) => (read.parent ? loadRow(ctx, resource(read.parent.resource), args[read.parent.arg] as string) : undefined);
+  const parentOf = (ctx: ReadContext, args: Args) => (read.parent ? loadRow(ctx, resource(read.parent.resource), args[read.parent.arg] as string) : undefined);
   if (read.op === 'list') {
     if (!read.parent) return (_, args, ctx) => listPage(ctx, def, args);
     const scope = read.parent;

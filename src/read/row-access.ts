@@ -3,9 +3,9 @@
  * and its row rule for the caller (administrators pass it). The administrator test is a
  * subquery of constants, so PostgreSQL runs it once per statement, not once per row.
  */
-import { ADMIN_GROUP } from '../auth/roles.js';
+import { ADMIN_GROUP } from '../roles.js';
 import type { ResourceDef, RowRule } from './define.js';
-import { raw, sql, type Sql } from './sql.js';
+import { raw, sql, type Sql } from '../sql.js';
 
 /** Whether `userId` is an enabled member of the tenant's administrators. */
 export const isAdminSql = (tenantId: string, userId: string): Sql => sql`exists (select 1 from group_member m

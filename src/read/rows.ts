@@ -5,10 +5,10 @@
  * on large reads; writes load managed entities instead (src/resolvers/, src/domain/).
  */
 import type pg from 'pg';
-import type { ReadPool } from '../db/read-pool.js';
+import type { ReadPool } from './read-pool.js';
 import type { ResourceDef } from './define.js';
 import { seeConditions } from './row-access.js';
-import { join, raw, sql, statement, type Sql } from './sql.js';
+import { join, raw, sql, statement, type Sql } from '../sql.js';
 
 /** The caller's session, to check in the first reads that return rows (src/auth/session.ts). */
 export class SessionCheck {

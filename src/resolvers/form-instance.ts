@@ -12,7 +12,7 @@ import type { ListArgs } from '../read/paging.js';
 import { resource } from '../read/registry.js';
 import { selectRows } from '../read/rows.js';
 import { deleteRows, insertRows } from '../db/tenant-writes.js';
-import { sql } from '../read/sql.js';
+import { sql } from '../sql.js';
 import { templateRow } from '../domain/template-row.js';
 
 type Row = Record<string, unknown>;

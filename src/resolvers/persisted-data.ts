@@ -7,7 +7,7 @@ import { prefilledFields } from '../domain/prefill.js';
 import type { ListArgs } from '../read/paging.js';
 import { listPage, reread } from '../read/resolvers.js';
 import { resource } from '../read/registry.js';
-import { sql } from '../read/sql.js';
+import { sql } from '../sql.js';
 
 type Input = Record<string, unknown>;
 

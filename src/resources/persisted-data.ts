@@ -1,5 +1,5 @@
 import { column, computed, defineResource } from '../read/define.js';
-import { sql } from '../read/sql.js';
+import { sql } from '../sql.js';
 
 /**
  * A persisted data dictionary. Scope 0 is its creator's own, 1 the whole tenant's; an

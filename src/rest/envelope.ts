@@ -8,14 +8,8 @@ import { Response } from '@whatwg-node/fetch';
 import { requestIdOf } from './request-id.js';
 import { publicUrlOf } from './public-url.js';
 import type { DataTypeInfo, DataTypes } from '../datatypes.js';
+import type { EnvelopeError } from '../graphql-errors.js';
 import type { Shape } from './routes.js';
-
-export interface EnvelopeError {
-  code: string;
-  message: string;
-  developerMessage: string;
-  [extra: string]: unknown;
-}
 
 export const statusMsg = (status: number) => STATUS_CODES[status] ?? 'Unknown';
 

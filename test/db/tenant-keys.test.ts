@@ -8,7 +8,7 @@ import pg from 'pg';
 import { TENANT_FILTER } from '../../src/db/tenant-filter.js';
 import { deleteRows, insertRows, updateRows } from '../../src/db/tenant-writes.js';
 import { Site } from '../../src/entities/site.js';
-import { sql } from '../../src/read/sql.js';
+import { sql } from '../../src/sql.js';
 import { Harness } from '../harness.js';
 import { adminApi, createUser, type Api } from '../rest/support.js';
 

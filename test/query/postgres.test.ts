@@ -4,7 +4,7 @@
  */
 import pg from 'pg';
 import { compileQText, queryFields } from '../../src/query/index.js';
-import { sql, statement } from '../../src/read/sql.js';
+import { sql, statement } from '../../src/sql.js';
 
 const url = process.env.QUIRE_TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 

@@ -1,7 +1,7 @@
 /** Shared fixtures for the `q` tests. */
 import { AppError } from '../../src/errors.js';
 import { queryFields, type QueryFieldMap } from '../../src/query/index.js';
-import type { Sql } from '../../src/read/sql.js';
+import type { Sql } from '../../src/sql.js';
 
 /** A resource with one field of each type, plus names that need brackets. */
 export const fields: QueryFieldMap = queryFields({

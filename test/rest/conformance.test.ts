@@ -8,7 +8,7 @@
 import { getDirective } from '@graphql-tools/utils';
 import type { GraphQLSchema } from 'graphql';
 import { isSofaRoute, routes, type SofaRoute } from '../../src/rest/routes.js';
-import type { AllowRule } from '../../src/auth/access.js';
+import type { AllowRule } from '../../src/permissions/access.js';
 import {
   adminApi,
   createGroup,

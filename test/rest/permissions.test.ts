@@ -1,9 +1,9 @@
 /**
- * Declared permissions (`@allow` on root fields, src/auth/access.ts): one check for REST and
+ * Declared permissions (`@allow` on root fields, src/permissions/access.ts): one check for REST and
  * /graphql, roles asked of the database per request, and the bulk access check.
  */
 import { buildContext } from '../../src/context.js';
-import { accessibleIds } from '../../src/auth/row-checks.js';
+import { accessibleIds } from '../../src/permissions/row-checks.js';
 import { resource } from '../../src/read/registry.js';
 import { BASE } from '../harness.js';
 import { createSite, createUser, expectError, ordinaryUser, twoTenants, UNKNOWN_ID, type TwoTenants } from './support.js';

@@ -3,7 +3,7 @@
  * `{id}?expand=true`): shapes, default fields, scope visibility, expiry and the purge, bad input,
  * deletes racing reads, statements per page, and the GraphQL face.
  */
-import { accessibleIds } from '../../src/auth/row-checks.js';
+import { accessibleIds } from '../../src/permissions/row-checks.js';
 import { buildContext } from '../../src/context.js';
 import { purgeExpired } from '../../src/purge.js';
 import { resource } from '../../src/read/registry.js';

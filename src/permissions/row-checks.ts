@@ -7,7 +7,7 @@ import { forbidden, notFound } from '../errors.js';
 import type { ResourceDef } from '../read/define.js';
 import { idOf, run } from '../read/rows.js';
 import { isAdminSql, ruleFor, seeConditions } from '../read/row-access.js';
-import { join, raw, sql, type Sql } from '../read/sql.js';
+import { join, raw, sql, type Sql } from '../sql.js';
 
 /**
  * Which of `ids` the caller may see or change: one statement, whatever the page size. The

@@ -1,7 +1,7 @@
 /**
  * Who may call what, in one place. Root fields declare their rule in the schema (`@allow`, see
  * schema/base.graphql); src/schema.ts wraps exactly those fields with `enforce`, so REST and
- * /graphql are checked alike. Row by row checks are in src/auth/row-checks.ts.
+ * /graphql are checked alike. Row by row checks are in src/permissions/row-checks.ts.
  */
 import type { AppContext } from '../context.js';
 import { forbidden } from '../errors.js';
@@ -13,7 +13,7 @@ export interface AllowRule {
   to: Audience;
   /** SELF_OR_ADMIN: the argument naming the user. */
   arg?: string;
-  /** POLICY: its name in src/auth/policies.ts. */
+  /** POLICY: its name in src/permissions/policies.ts. */
   policy?: string;
 }
 
