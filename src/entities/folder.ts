@@ -1,0 +1,29 @@
+import { defineEntity, type InferEntity } from '@mikro-orm/core';
+import { creatingTenant, tenantFilter } from '../db/tenant-filter.js';
+
+/** A folder of the document library (migrations/Migration20261125130000_folders.ts). */
+export const Folder = defineEntity({
+  name: 'Folder',
+  tableName: 'folder',
+  filters: tenantFilter,
+  properties: (p) => ({
+    tenantId: p.uuid().hidden().primary().onCreate(creatingTenant),
+    id: p.uuid().primary(),
+    /** Null at the top level. */
+    parentId: p.uuid().nullable(),
+    /** The top-level folder above it; its own id at the top. */
+    topId: p.uuid(),
+    name: p.string(),
+    description: p.string().default(''),
+    /** The whole path as named, `/Top/Child`. */
+    path: p.string(),
+    allowRevisions: p.boolean().default(true),
+    folderType: p.smallint().default(0),
+    status: p.smallint().default(0),
+    createdAt: p.datetime().onCreate(() => new Date()),
+    createdById: p.uuid().nullable(),
+    modifiedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+    modifiedById: p.uuid().nullable(),
+  }),
+});
+export type Folder = InferEntity<typeof Folder>;
