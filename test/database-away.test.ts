@@ -71,6 +71,9 @@ test('with the database stopped, REST, /graphql and the token endpoint answer 50
   expectUnavailable(await call('GET', `${root}/sites`));
   expectUnavailable(await call('POST', `${root}/sites`, { name: 'North' }));
   expectUnavailable(await call('POST', '/graphql', { query: '{ sites { totalRecords } }' }));
+  // The .NET client's suppress_response_codes: HTTP 200, the 503 in meta.status, and still when to retry.
+  const suppressed = await call('GET', `${root}/sites?suppress_response_codes=true`);
+  expect({ status: suppressed.status, meta: suppressed.body.meta.status, retryAfter: suppressed.headers.get('retry-after') }).toEqual({ status: 200, meta: 503, retryAfter: '5' });
   const login = await fetch(`http://127.0.0.1:${s.port}/oauth/token`, {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
