@@ -16,6 +16,10 @@ const LABELS: Record<string, string> = {
   user_supervisor: 'a supervisor link',
   refresh_token: 'a refresh token',
   web_token: 'a web token',
+  folder: 'a folder',
+  document: 'a document',
+  document_revision: 'a document revision',
+  form_document: 'a relation between a form and a document',
 };
 
 /** The row a foreign key points at, by constraint (migrations/Migration20261125000000_tenant_keys.ts). */

@@ -38,6 +38,7 @@ export default defineResource({
     template: { kind: 'one', target: 'FormTemplate', key: 'templateId' },
     revisions: { kind: 'many', target: 'FormInstanceRevision', column: 'form_id', parentKey: 'formId' },
     relatedForms: { kind: 'through', target: 'FormInstance', link: { table: 'form_instance_relation', from: 'form_id', to: 'related_id' }, parentKey: 'formId' },
+    documents: { kind: 'through', target: 'Document', link: { table: 'form_document', from: 'form_id', to: 'document_id' }, parentKey: 'formId' },
   },
   dynamic: { column: 'values', field: 'values', type: 'string', search: 'search' },
   access: { see: 'tenant', change: 'tenant' },

@@ -66,7 +66,7 @@ export class RouteMatcher {
         continue;
       }
       const when = 'when' in c.route ? c.route.when : undefined;
-      if (when && !when.values.includes((queryParam(query, when.param) ?? '').toLowerCase())) continue;
+      if (when && !whenHolds(when, queryParam(query, when.param))) continue;
       return { match: { route: c.route, params, tenant } };
     }
     return allowed.size ? { status: 405, allowed: [...allowed] } : { status: 404 };
@@ -85,6 +85,12 @@ function matchSegments(pattern: string[], actual: string[]): Record<string, stri
 }
 
 /** A query parameter by case-insensitive name. */
+/** A row's `when`: the parameter has one of its values (any case), or any value at all for `*`. */
+function whenHolds(when: { values: string[] }, value: string | undefined): boolean {
+  if (when.values.includes('*')) return value !== undefined && value.trim() !== '';
+  return when.values.includes((value ?? '').toLowerCase());
+}
+
 export function queryParam(query: URLSearchParams, name: string): string | undefined {
   const lower = name.toLowerCase();
   for (const [k, v] of query) if (k.toLowerCase() === lower) return v;

@@ -20,7 +20,7 @@ export interface SofaRoute {
   paged?: boolean;
   /** The argument that receives the whole request body. */
   body?: string;
-  /** Chosen over a row with the same method and path when a query parameter has one of these values. */
+  /** Chosen over a row with the same method and path when a query parameter has one of these values (`*`: any value). */
   when?: { param: string; values: string[] };
   scope?: 'tenant';
   /** Answers every available field unless `fields` names some (a record read or written whole). */
@@ -127,6 +127,28 @@ export const routes: Route[] = [
   { method: 'DELETE', path: '/forminstance/:id', field: 'Mutation.deleteFormInstance', shape: 'none' },
   { method: 'GET', path: '/formtemplates/:id/forms/new', field: 'Query.newForm', shape: 'object' },
 
+  // Folders (docs/decisions.md, "Folders")
+  { method: 'GET', path: '/folders', field: 'Query.topFolders', shape: 'list', paged: true, when: { param: 'folderPath', values: ['/'] } },
+  { method: 'GET', path: '/folders', field: 'Query.folderByPath', shape: 'object' },
+  { method: 'POST', path: '/folders', field: 'Mutation.createFolder', shape: 'object', body: 'input' },
+  { method: 'GET', path: '/folders/:id', field: 'Query.folder', shape: 'object' },
+  { method: 'POST', path: '/folders/:id', field: 'Mutation.createChildFolder', shape: 'object', body: 'input' },
+  { method: 'PUT', path: '/folders/:id', field: 'Mutation.updateFolder', shape: 'object', body: 'input' },
+  { method: 'DELETE', path: '/folders/:id', field: 'Mutation.deleteFolder', shape: 'none' },
+  { method: 'GET', path: '/folders/:id/folders', field: 'Query.childFolders', shape: 'list', paged: true },
+  // Documents (docs/decisions.md, "Documents")
+  { method: 'GET', path: '/documents', field: 'Query.documents', shape: 'list', paged: true },
+  { method: 'POST', path: '/documents', field: 'Mutation.createDocument', shape: 'object', body: 'input' },
+  { method: 'GET', path: '/documents/:documentId', field: 'Query.document', shape: 'object' },
+  { method: 'DELETE', path: '/documents/:documentId', field: 'Mutation.deleteDocument', shape: 'none' },
+  { method: 'GET', path: '/documents/:documentId/revisions', field: 'Query.documentRevisions', shape: 'list', paged: true },
+  { method: 'GET', path: '/documents/:documentId/revisions/:id', field: 'Query.documentRevision', shape: 'object' },
+  { method: 'GET', path: '/folders/:id/documents', field: 'Query.folderDocuments', shape: 'list', paged: true },
+  { method: 'PUT', path: '/forminstance/:formId/relateDocument', field: 'Mutation.relateDocumentByDocId', shape: 'none', when: { param: 'relateToDocId', values: ['*'] } },
+  { method: 'PUT', path: '/forminstance/:formId/relateDocument', field: 'Mutation.relateDocument', shape: 'none' },
+  { method: 'PUT', path: '/forminstance/:formId/unrelateDocument', field: 'Mutation.unrelateDocumentByDocId', shape: 'none', when: { param: 'relateToDocId', values: ['*'] } },
+  { method: 'PUT', path: '/forminstance/:formId/unrelateDocument', field: 'Mutation.unrelateDocument', shape: 'none' },
+  { method: 'GET', path: '/forminstance/:formId/documents', field: 'Query.formDocuments', shape: 'list', paged: true },
   // Persisted data
   { method: 'GET', path: '/persisteddata', field: 'Query.persistedDataList', shape: 'list', paged: true },
   { method: 'POST', path: '/persisteddata', field: 'Mutation.createPersistedData', shape: 'object', body: 'input', allFields: true },

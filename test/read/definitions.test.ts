@@ -60,7 +60,10 @@ describe('checkDefinitions', () => {
   test("the project's own definitions match schema/ (the app builds)", () => {
     expect(readSdl().length).toBeGreaterThan(0);
     expect(() => buildSchema()).not.toThrow();
-    expect(resources.map((r) => r.typeName).sort()).toEqual(['FormField', 'FormInstance', 'FormInstanceRevision', 'FormTemplate', 'FormTemplateRevision', 'Group', 'PersistedData', 'Site', 'User']);
+    expect(resources.map((r) => r.typeName).sort()).toEqual([
+      'Document', 'DocumentRevision', 'Folder', 'FormField', 'FormInstance', 'FormInstanceRevision', 'FormTemplate', 'FormTemplateRevision', 'Group',
+      'PersistedData', 'Site', 'User',
+    ]);
   });
 });
 

@@ -35,6 +35,10 @@ let site: Fixture;
 let group: Fixture;
 let template: Fixture;
 let dictionary: { id: string };
+/** A top-level folder holding three, beside two more top-level ones. */
+let folder: { id: string; folderPath: string };
+/** Documents in `folder`: the first three related to `form`, the next two for the relate rows; the first with three revisions. */
+let docs: { id: string; documentId: string }[];
 let member: UserFixture;
 /** Form instances: a released template whose fields take the keys of bodyOf, a form related to three others, one to delete. */
 let formTemplate: { id: string };
@@ -70,16 +74,35 @@ beforeAll(async () => {
   const dictionaries = [];
   for (let i = 0; i < 3; i++) dictionaries.push((await A.post('/persistedData', { name: uniq('dictionary'), scope: 1, persistedData: '{}' })).body.data);
   dictionary = dictionaries[0];
+  const tops = [];
+  for (let i = 0; i < 3; i++) tops.push((await A.post('/folders', { name: uniq('folder') })).body.data);
+  folder = tops[0];
+  for (let i = 0; i < 3; i++) await A.post(`/folders/${folder.id}`, { name: uniq('child') });
+  docs = [];
+  for (let i = 0; i < 5; i++) docs.push((await A.post('/documents', { folderId: folder.id, name: uniq('doc') })).body.data);
+  for (const d of docs.slice(0, 3)) await A.put(`/forminstance/${form.formId}/relateDocument?relateToId=${d.id}`);
+  // Revisions come with file uploads, which are not built yet: two more of the first, in SQL.
+  for (const n of ['2', '3']) {
+    await h.services.reads.query(`insert into document_revision (tenant_id, id, document_id, revision, name) values ($1, gen_random_uuid(), $2, $3, 'r')`, [
+      A.t.tenantId, docs[0].documentId, n,
+    ]);
+  }
 });
 afterAll(() => h.stop());
 
 /** A real value for each path parameter of tenant A; `id` depends on the segment before it. */
-const SAMPLES: Record<string, (previous: string) => string> = {
-  id: (previous) => ({ sites: site.id, groups: group.id, users: member.id, formtemplates: template.id, forminstance: doomed, persisteddata: dictionary.id })[previous.toLowerCase()] ?? '',
+const SAMPLES: Record<string, (previous: string, r: SofaRoute) => string> = {
+  id: (previous) =>
+    ({ sites: site.id, groups: group.id, users: member.id, formtemplates: template.id, forminstance: doomed, persisteddata: dictionary.id, folders: folder.id, revisions: docs[0].id })[
+      previous.toLowerCase()
+    ] ?? '',
+  folderPath: () => folder.folderPath,
   templateId: () => formTemplate.id,
   revisionId: () => form.revisionId,
   formId: () => form.formId,
-  relateToId: () => relateTo,
+  relateToId: (_, r) => (/Document/.test(r.field) ? docs[3].id : relateTo),
+  relateToDocId: () => docs[4].documentId,
+  documentId: () => docs[0].documentId,
   siteId: () => site.id,
   groupId: () => group.id,
   userId: () => member.id,
@@ -98,7 +121,7 @@ function fieldOf(schema: GraphQLSchema, r: SofaRoute) {
 }
 
 const sampleOf = (r: SofaRoute, name: string, previous = '') => {
-  const sample = SAMPLES[name]?.(previous);
+  const sample = SAMPLES[name]?.(previous, r);
   if (!sample) throw new Error(`No sample value for '${name}' in ${label(r)}: add one to SAMPLES in test/rest/conformance.test.ts`);
   return sample;
 };
@@ -110,7 +133,9 @@ function pathOf(r: SofaRoute): string {
   const inPath = new Set(segments.filter((s) => s.startsWith(':')).map((s) => s.slice(1)));
   const required = fieldOf(h.app.schema, r).args.filter((a) => a.type.toString().endsWith('!') && !inPath.has(a.name) && a.name !== r.body);
   const query = new URLSearchParams(required.map((a) => [a.name, sampleOf(r, a.name)]));
-  return required.length ? `${path}?${query}` : path;
+  // A row chosen by a query parameter's value gets it, or the row without it would answer.
+  if (r.when) query.set(r.when.param, r.when.values[0] === '*' ? sampleOf(r, r.when.param) : r.when.values[0]);
+  return query.size ? `${path}?${query}` : path;
 }
 
 /** A body every route can parse and whose keys its checks accept; refused calls never act on it. */
@@ -122,7 +147,7 @@ const ruleOf = (schema: GraphQLSchema, r: SofaRoute) => getDirective(schema, fie
 
 /** Tenant A as its administrator reads it: anything a refused call changed shows here. */
 async function snapshot(): Promise<string> {
-  const reads = await Promise.all(['/sites', '/groups?expand=users', '/users?expand=data', '/persistedData?expand=data'].map((p) => A.get(p)));
+  const reads = await Promise.all(['/sites', '/groups?expand=users', '/users?expand=data', '/persistedData?expand=data', `/folders/${folder.id}/folders`, '/folders?folderPath=/'].map((p) => A.get(p)));
   return JSON.stringify(reads.map((r) => r.body.data));
 }
 

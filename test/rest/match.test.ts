@@ -9,6 +9,8 @@ const table: Route[] = [
   { method: 'GET', path: '/users/me', field: 'Query.me', shape: 'object' },
   { method: 'GET', path: '/meta', field: 'Query.metaDataTypes', shape: 'list', when: { param: 'expand', values: ['true'] } },
   { method: 'GET', path: '/meta', field: 'Query.meta', shape: 'object' },
+  { method: 'PUT', path: '/forms/:id/relate', field: 'Mutation.relateByName', shape: 'none', when: { param: 'name', values: ['*'] } },
+  { method: 'PUT', path: '/forms/:id/relate', field: 'Mutation.relate', shape: 'none' },
 ];
 const m = new RouteMatcher(table);
 const seg = (p: string) => p.split('/').filter(Boolean);
@@ -36,6 +38,15 @@ test('a when-row is chosen only with its query value (any case of the name)', ()
   expect('match' in expanded && expanded.match.route).toBe(table[4]);
   const plain = match('GET', '/api/v1/a/b/meta', 'expand=other');
   expect('match' in plain && plain.match.route).toBe(table[5]);
+});
+
+test("a when-row for '*' is chosen when its parameter has any value that is not blank", () => {
+  const route = (query: string) => {
+    const r = match('PUT', '/api/v1/a/b/forms/1/relate', query);
+    return 'match' in r ? r.match.route : undefined;
+  };
+  expect(route('NAME=Report%201')).toBe(table[6]);
+  for (const q of ['', 'name=', 'name=%20', 'other=x']) expect([q, route(q)]).toEqual([q, table[7]]);
 });
 
 test('unknown paths are a 404; known tenant paths with another method a 405', () => {

@@ -1,0 +1,147 @@
+/**
+ * Folder rules (docs/decisions.md, "Folders"): names and paths, creating a folder or a whole
+ * path, renaming a folder with its subtree. Paths are unique per tenant without regard to case
+ * (the database's unique index decides races), so creating a path that two requests create at
+ * once ends with one folder for each segment.
+ */
+import type { AppContext } from '../context.js';
+import { insertRows, updateRows } from '../db/tenant-writes.js';
+import { badRequest, conflict, notFound } from '../errors.js';
+import { newId } from '../ids.js';
+import { resource } from '../read/registry.js';
+import { selectRows } from '../read/rows.js';
+import { sql } from '../sql.js';
+import { maxLength, optionalString } from './validate.js';
+
+type Input = Record<string, unknown>;
+export type FolderRow = Record<string, unknown> & { id: string; folderPath: string; topLevelFolderId: string };
+
+const FOLDER = resource('Folder');
+export const LIMITS = { name: 256, path: 4000, description: 4000, depth: 64 } as const;
+
+/** A folder name: trimmed, not empty, no `/` (it separates a path's segments). */
+export function checkName(raw: string, label = 'name'): string {
+  const name = raw.trim();
+  if (name === '') throw badRequest(`The folder's '${label}' must not be empty.`);
+  if (name.includes('/')) throw badRequest(`A folder name may not contain '/' (it separates the segments of a folder path): '${name.slice(0, 64)}'.`);
+  if (/[\u0000-\u001f]/.test(name)) throw badRequest(`A folder name may not contain control characters: '${name.slice(0, 64)}'.`);
+  return maxLength(name, LIMITS.name, label);
+}
+
+/** A path's folder names, from `/A/B`, `A/B/` or `/A//B`; `/` alone has none. */
+export function pathSegments(raw: string, label = 'folderPath'): string[] {
+  if (raw.length > LIMITS.path) throw badRequest(`The field '${label}' is longer than ${LIMITS.path} characters.`);
+  const parts = raw.split('/').map((s) => s.trim()).filter((s) => s !== '');
+  if (parts.length > LIMITS.depth) throw badRequest(`A folder path may have at most ${LIMITS.depth} levels.`);
+  return parts.map((p) => checkName(p, label));
+}
+
+export const joinPath = (segments: readonly string[]) => `/${segments.join('/')}`;
+
+/** The folder at `path` (any case), or undefined. */
+export async function folderAt(ctx: AppContext, path: string): Promise<FolderRow | undefined> {
+  const [row] = await selectRows<FolderRow>(ctx.reader, FOLDER, { where: [sql`lower(t.path) = lower(${path})`] });
+  return row;
+}
+
+interface NewFolder {
+  name: string;
+  description: string;
+  allowRevisions: boolean;
+}
+
+/**
+ * The folder `name` under `parent` (undefined: at the top level), made unless it exists:
+ * `created` says which. An INSERT that skips a path already taken, so a concurrent create of
+ * the same path waits for the other and then finds its folder.
+ */
+async function ensureChild(ctx: AppContext, parentAsRead: FolderRow | undefined, f: NewFolder): Promise<{ folder: FolderRow; created: boolean }> {
+  // The parent's row locked to the end of the mutation and read again: a rename (which updates
+  // it) waits for this create or this create for it, and the new path is made from the current one.
+  const parent = parentAsRead && (await selectRows<FolderRow>(ctx.reader, FOLDER, { where: [sql`t.id = ${parentAsRead.id}`], lock: true }))[0];
+  if (parentAsRead && !parent) throw notFound(`The folder '${parentAsRead.folderPath}' was deleted while '${f.name}' was being created in it.`);
+  const id = newId();
+  const path = parent ? `${parent.folderPath}/${f.name}` : `/${f.name}`;
+  if (path.length > LIMITS.path) throw badRequest(`The folder path would be longer than ${LIMITS.path} characters.`);
+  const by = ctx.caller.userId;
+  await insertRows(
+    ctx.reader,
+    'folder',
+    [{ id, parent_id: parent?.id ?? null, top_id: parent?.topLevelFolderId ?? id, name: f.name, description: f.description, path, allow_revisions: f.allowRevisions, created_by_id: by, modified_by_id: by }],
+    true,
+  );
+  const folder = await folderAt(ctx, path);
+  // Deleted (with an ancestor) between the two statements.
+  if (!folder) throw notFound(`The folder '${parent?.folderPath ?? '/'}' was deleted while '${f.name}' was being created in it.`);
+  return { folder, created: folder.id === id };
+}
+
+function newFolderOf(input: Input, name: string): NewFolder {
+  const description = maxLength(optionalString(input, 'description') ?? '', LIMITS.description, 'description');
+  const allowRevisions = input.allowRevisions ?? true;
+  if (typeof allowRevisions !== 'boolean') throw badRequest("The field 'allowRevisions' must be true or false.");
+  return { name, description, allowRevisions };
+}
+
+/** A new folder `input.name` under `parent` (undefined: top level); a 409 when the name is taken there. */
+export async function createFolder(ctx: AppContext, parent: FolderRow | undefined, input: Input): Promise<FolderRow> {
+  const raw = optionalString(input, 'name');
+  if (raw === undefined || raw.trim() === '') throw badRequest("The mandatory field 'name' is missing (or send 'folderPath' to create a whole path).");
+  const { folder, created } = await ensureChild(ctx, parent, newFolderOf(input, checkName(raw)));
+  if (!created) throw conflict(`A folder named '${folder.name as string}' already exists in '${parent?.folderPath ?? '/'}'.`);
+  return folder;
+}
+
+/**
+ * The folder at `folderPath`, made with every missing ancestor (the clients' "post folder by
+ * path"); `name`, when sent, must be the path's last segment. A 409 when the folder exists.
+ */
+export async function createFolderPath(ctx: AppContext, folderPath: string, input: Input): Promise<FolderRow> {
+  const segments = pathSegments(folderPath);
+  if (segments.length === 0) throw badRequest("The field 'folderPath' must name a folder, such as /Top/Child ('/' is the library itself).");
+  const name = optionalString(input, 'name');
+  const last = segments[segments.length - 1];
+  if (name !== undefined && name.trim() !== '' && name.trim().toLowerCase() !== last.toLowerCase()) {
+    throw badRequest(`The field 'name' ('${name.trim().slice(0, 64)}') must be the last segment of 'folderPath' ('${last}'), or be left out.`);
+  }
+  let parent: FolderRow | undefined;
+  for (const segment of segments.slice(0, -1)) parent = (await ensureChild(ctx, parent, { name: segment, description: '', allowRevisions: true })).folder;
+  const { folder, created } = await ensureChild(ctx, parent, newFolderOf(input, last));
+  if (!created) throw conflict(`The folder '${folder.folderPath}' already exists.`);
+  return folder;
+}
+
+/**
+ * A folder's description, revisions setting and name; a new name moves its whole subtree's
+ * paths in the same statement (a 409 when the name is taken beside it).
+ */
+export async function updateFolder(ctx: AppContext, id: string, input: Input): Promise<void> {
+  // Locked and read afresh: two renames of one folder run one after the other, each from the path the other left.
+  const [folder] = await selectRows<FolderRow>(ctx.reader, FOLDER, { where: [sql`t.id = ${id.toLowerCase()}`], lock: true });
+  if (!folder) throw notFound(`Folder '${id}' was not found.`);
+  const set: Record<string, unknown> = { modified_at: sql`now()`, modified_by_id: ctx.caller.userId };
+  const description = optionalString(input, 'description');
+  if (description !== undefined) set.description = maxLength(description, LIMITS.description, 'description');
+  if (input.allowRevisions !== undefined && input.allowRevisions !== null) {
+    if (typeof input.allowRevisions !== 'boolean') throw badRequest("The field 'allowRevisions' must be true or false.");
+    set.allow_revisions = input.allowRevisions;
+  }
+  const rawName = optionalString(input, 'name');
+  const name = rawName === undefined ? undefined : checkName(rawName);
+  if (Object.keys(set).length === 2 && name === undefined) throw badRequest('Send at least one of: name, description, allowRevisions.');
+  if (name !== undefined && name !== folder.name) {
+    const old = folder.folderPath;
+    const renamed = `${old.slice(0, old.length - (folder.name as string).length)}${name}`;
+    if (renamed.toLowerCase() !== old.toLowerCase() && (await folderAt(ctx, renamed))) throw conflict(`A folder named '${name}' already exists beside '${old}'.`);
+    // The folder and its descendants: their paths begin with the old path and a '/'.
+    // Lengths in characters, as PostgreSQL counts them (not JavaScript's UTF-16 units).
+    await updateRows(
+      ctx.reader,
+      'folder',
+      { path: sql`${renamed}::text || substr(path, char_length(${old}::text) + 1)` },
+      sql`t.top_id = ${folder.topLevelFolderId} and (t.id = ${folder.id} or left(lower(t.path), char_length(${old}::text) + 1) = lower(${`${old}/`}::text))`,
+    );
+    set.name = name;
+  }
+  await updateRows(ctx.reader, 'folder', set, sql`t.id = ${folder.id}`);
+}

@@ -1,0 +1,49 @@
+import { defineEntity, type InferEntity } from '@mikro-orm/core';
+import { creatingTenant, tenantFilter } from '../db/tenant-filter.js';
+
+/** A document with its current revision's fields (migrations/Migration20261125140000_documents.ts). */
+export const Document = defineEntity({
+  name: 'Document',
+  tableName: 'document',
+  filters: tenantFilter,
+  properties: (p) => ({
+    tenantId: p.uuid().hidden().primary().onCreate(creatingTenant),
+    id: p.uuid().primary(),
+    folderId: p.uuid(),
+    revisionId: p.uuid(),
+    revision: p.string(),
+    name: p.string(),
+    description: p.string().default(''),
+    /** docs/decisions.md, "Documents": 1 released, 0 not. */
+    releaseState: p.smallint().default(1),
+    checkInStatus: p.smallint().default(0),
+    archive: p.smallint().default(0),
+    abstract: p.string().default(''),
+    keywords: p.string().default(''),
+    changeText: p.string().nullable(),
+    createdAt: p.datetime().onCreate(() => new Date()),
+    createdById: p.uuid().nullable(),
+    modifiedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+    modifiedById: p.uuid().nullable(),
+  }),
+});
+export type Document = InferEntity<typeof Document>;
+
+/** One kept revision of a document, the current one included. */
+export const DocumentRevision = defineEntity({
+  name: 'DocumentRevision',
+  tableName: 'document_revision',
+  filters: tenantFilter,
+  properties: (p) => ({
+    tenantId: p.uuid().hidden().primary().onCreate(creatingTenant),
+    id: p.uuid().primary(),
+    documentId: p.uuid(),
+    revision: p.string(),
+    name: p.string(),
+    description: p.string().default(''),
+    changeText: p.string().nullable(),
+    createdAt: p.datetime().onCreate(() => new Date()),
+    createdById: p.uuid().nullable(),
+  }),
+});
+export type DocumentRevision = InferEntity<typeof DocumentRevision>;

@@ -1,0 +1,73 @@
+/** Documents: reads by any of their ids, create and delete, and their relations to forms. Who may call each: schema/document.graphql. */
+import type { AppContext } from '../context.js';
+import { deleteRows, insertRows } from '../db/tenant-writes.js';
+import { notFound } from '../errors.js';
+import { createDocument, documentByIdOrName, documentRow, type DocumentRow } from '../domain/documents.js';
+import type { ListArgs } from '../read/paging.js';
+import { listPage, reread } from '../read/resolvers.js';
+import { resource } from '../read/registry.js';
+import { selectRows } from '../read/rows.js';
+import { sql } from '../sql.js';
+import { instanceRow } from './form-instance.js';
+
+type Input = Record<string, unknown>;
+
+const DOCUMENT = resource('Document');
+const REVISION = resource('DocumentRevision');
+
+/** The form (revision or form id) and the document a relate or unrelate call names. */
+async function pair(ctx: AppContext, formId: string, doc: () => Promise<DocumentRow>) {
+  const form = await instanceRow(ctx, formId);
+  return { formId: form.formId as string, documentId: (await doc()).documentId };
+}
+
+type ById = { formId: string; relateToId: string };
+type ByDocId = { formId: string; relateToDocId: string };
+
+async function relate(ctx: AppContext, formId: string, doc: () => Promise<DocumentRow>) {
+  const p = await pair(ctx, formId, doc);
+  await insertRows(ctx.reader, 'form_document', [{ form_id: p.formId, document_id: p.documentId }], true);
+  return true;
+}
+
+async function unrelate(ctx: AppContext, formId: string, doc: () => Promise<DocumentRow>, named: string) {
+  const p = await pair(ctx, formId, doc);
+  if (!(await deleteRows(ctx.reader, 'form_document', sql`t.form_id = ${p.formId} and t.document_id = ${p.documentId}`))) {
+    throw notFound(`Form '${formId}' is not related to document '${named}'.`);
+  }
+  return true;
+}
+
+export const resolvers = {
+  Query: {
+    documents: (_: unknown, args: ListArgs, ctx: AppContext) => listPage(ctx, DOCUMENT, args),
+    document: (_: unknown, { documentId }: { documentId: string }, ctx: AppContext) => documentRow(ctx, documentId),
+    documentRevisions: async (_: unknown, args: ListArgs & { documentId: string }, ctx: AppContext) => {
+      const doc = await documentRow(ctx, args.documentId);
+      return listPage(ctx, REVISION, args, [sql`t.document_id = ${doc.documentId}`]);
+    },
+    documentRevision: async (_: unknown, a: { documentId: string; id: string }, ctx: AppContext) => {
+      const doc = await documentRow(ctx, a.documentId);
+      const [rev] = await selectRows(ctx.reader, REVISION, { where: [sql`t.id = ${a.id.toLowerCase()}`, sql`t.document_id = ${doc.documentId}`] });
+      if (!rev) throw notFound(`Document '${a.documentId}' has no revision '${a.id}'.`);
+      return rev;
+    },
+    formDocuments: async (_: unknown, args: ListArgs & { formId: string }, ctx: AppContext) => {
+      const form = await instanceRow(ctx, args.formId);
+      return listPage(ctx, DOCUMENT, args, [sql`t.id in (select l.document_id from form_document l where l.tenant_id = t.tenant_id and l.form_id = ${form.formId})`]);
+    },
+  },
+  Mutation: {
+    createDocument: async (_: unknown, { input }: { input: Input }, ctx: AppContext) => reread(ctx, DOCUMENT, await createDocument(ctx, input)),
+    // Its revisions and relations go with it (the database's cascade).
+    deleteDocument: async (_: unknown, { documentId }: { documentId: string }, ctx: AppContext) => {
+      const doc = await documentRow(ctx, documentId);
+      if (!(await deleteRows(ctx.reader, 'document', sql`t.id = ${doc.documentId}`))) throw notFound(`Document '${documentId}' was not found.`);
+      return true;
+    },
+    relateDocument: (_: unknown, a: ById, ctx: AppContext) => relate(ctx, a.formId, () => documentRow(ctx, a.relateToId)),
+    relateDocumentByDocId: (_: unknown, a: ByDocId, ctx: AppContext) => relate(ctx, a.formId, () => documentByIdOrName(ctx, a.relateToDocId)),
+    unrelateDocument: (_: unknown, a: ById, ctx: AppContext) => unrelate(ctx, a.formId, () => documentRow(ctx, a.relateToId), a.relateToId),
+    unrelateDocumentByDocId: (_: unknown, a: ByDocId, ctx: AppContext) => unrelate(ctx, a.formId, () => documentByIdOrName(ctx, a.relateToDocId), a.relateToDocId),
+  },
+};

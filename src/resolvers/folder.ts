@@ -1,0 +1,47 @@
+/** Folder reads by path, the top level, and the writes (src/domain/folders.ts). Who may call each: schema/folder.graphql. */
+import type { AppContext } from '../context.js';
+import { deleteRows } from '../db/tenant-writes.js';
+import { badRequest, notFound } from '../errors.js';
+import { createFolder, createFolderPath, folderAt, joinPath, pathSegments, updateFolder, type FolderRow } from '../domain/folders.js';
+import type { ListArgs } from '../read/paging.js';
+import { listPage, loadRow, reread } from '../read/resolvers.js';
+import { resource } from '../read/registry.js';
+import { sql } from '../sql.js';
+
+type Input = Record<string, unknown>;
+
+const FOLDER = resource('Folder');
+
+
+export const resolvers = {
+  Query: {
+    folderByPath: async (_: unknown, a: { folderPath: string }, ctx: AppContext) => {
+      const segments = pathSegments(a.folderPath);
+      if (segments.length === 0) throw badRequest("'/' names the library, not a folder: its folders are topFolders.");
+      const folder = await folderAt(ctx, joinPath(segments));
+      if (!folder) throw notFound(`No folder has the path '${joinPath(segments)}'.`);
+      return folder;
+    },
+    topFolders: (_: unknown, args: ListArgs, ctx: AppContext) => listPage(ctx, FOLDER, args, [sql`t.parent_id is null`]),
+  },
+  Mutation: {
+    createFolder: async (_: unknown, { input }: { input: Input }, ctx: AppContext) => {
+      const path = input.folderPath as string | null | undefined;
+      const folder = path ? await createFolderPath(ctx, path, input) : await createFolder(ctx, undefined, input);
+      return reread(ctx, FOLDER, folder.id);
+    },
+    createChildFolder: async (_: unknown, { id, input }: { id: string; input: Input }, ctx: AppContext) => {
+      const parent = (await loadRow(ctx, FOLDER, id)) as FolderRow;
+      return reread(ctx, FOLDER, (await createFolder(ctx, parent, input)).id);
+    },
+    updateFolder: async (_: unknown, { id, input }: { id: string; input: Input }, ctx: AppContext) => {
+      await updateFolder(ctx, id, input);
+      return reread(ctx, FOLDER, id.toLowerCase());
+    },
+    // Its subfolders go with it (the database's cascade), and with them what they hold.
+    deleteFolder: async (_: unknown, { id }: { id: string }, ctx: AppContext) => {
+      if (!(await deleteRows(ctx.reader, 'folder', sql`t.id = ${id.toLowerCase()}`))) throw notFound(`Folder '${id}' was not found.`);
+      return true;
+    },
+  },
+};

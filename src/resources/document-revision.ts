@@ -1,0 +1,56 @@
+import { ZERO_GUID } from '../ids.js';
+import { column, computed, defineResource, joined } from '../read/define.js';
+
+/**
+ * One kept revision of a document, shaped as a Document (the spec's revision list): its own id,
+ * revision, name, description and change text; the rest as the document has them now.
+ */
+export default defineResource({
+  dataType: 'Document',
+  typeName: 'DocumentRevision',
+  table: 'document_revision',
+  href: '~/documents/{id}',
+  idField: 'id',
+  label: 'Document revision',
+  fields: {
+    id: column('id', 'guid'),
+    documentId: column('document_id', 'guid'),
+    name: column('name', 'string'),
+    description: column('description', 'string'),
+    releaseState: joined('d', 'release_state', 'integer'),
+    checkInStatus: joined('d', 'check_in_status', 'integer'),
+    revision: column('revision', 'string'),
+    reviewDate: joined('d', 'review_date', 'datetime'),
+    expireDate: joined('d', 'expire_date', 'datetime'),
+    archive: joined('d', 'archive', 'integer'),
+    abstract: joined('d', 'abstract', 'string'),
+    keywords: joined('d', 'keywords', 'string'),
+    changeText: column('change_text', 'string'),
+    folderId: joined('d', 'folder_id', 'guid'),
+    folderName: joined('f', 'name', 'string', { nullAs: '' }),
+    folderPath: joined('f', 'path', 'string', { nullAs: '' }),
+    fileId: computed(`'${ZERO_GUID}'::uuid`, 'guid'),
+    fileName: computed("''::text", 'string'),
+    fileSize: computed('0::bigint', 'integer'),
+    extension: computed("''::text", 'string'),
+    contentType: computed("''::text", 'string'),
+    checkedInBy: joined('cu', 'name', 'string', { nullAs: '' }),
+    checkedOutById: computed("''::text", 'string'),
+    checkedOutBy: computed("''::text", 'string'),
+    checkOutDate: computed('null::timestamp', 'datetime'),
+    createDate: column('created_at', 'datetime'),
+    modifyDate: column('created_at', 'datetime'),
+    createById: column('created_by_id', 'guid', { nullAs: ZERO_GUID }),
+    modifyById: column('created_by_id', 'guid', { nullAs: ZERO_GUID }),
+    createBy: joined('cu', 'name', 'string', { nullAs: '' }),
+    modifyBy: joined('cu', 'name', 'string', { nullAs: '' }),
+  },
+  joins: {
+    d: { table: 'document', on: 'd.id = t.document_id' },
+    f: { table: 'folder', on: 'f.id = d.folder_id' },
+    cu: { table: 'app_user', on: 'cu.id = t.created_by_id' },
+  },
+  // (tenant_id, document_id, created_at, id) is indexed: oldest first under a document.
+  order: 't.document_id, t.created_at, t.id',
+  access: { see: 'tenant', change: 'admin' },
+});

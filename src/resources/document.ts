@@ -1,0 +1,67 @@
+import { ZERO_GUID } from '../ids.js';
+import { column, computed, defineResource, joined } from '../read/define.js';
+
+const unset = { nullAs: ZERO_GUID };
+
+/**
+ * A document as of its current revision: `id` is that revision's id, `documentId` the document's.
+ * File fields read empty (the all-zero GUID, '' and 0) until files are uploaded (docs/decisions.md,
+ * "Documents").
+ */
+export default defineResource({
+  dataType: 'Document',
+  typeName: 'Document',
+  table: 'document',
+  href: '~/documents/{id}',
+  idField: 'id',
+  label: 'Document',
+  fields: {
+    id: column('revision_id', 'guid'),
+    documentId: column('id', 'guid'),
+    name: column('name', 'string'),
+    description: column('description', 'string'),
+    releaseState: column('release_state', 'integer'),
+    checkInStatus: column('check_in_status', 'integer'),
+    revision: column('revision', 'string'),
+    reviewDate: column('review_date', 'datetime'),
+    expireDate: column('expire_date', 'datetime'),
+    archive: column('archive', 'integer'),
+    abstract: column('abstract', 'string'),
+    keywords: column('keywords', 'string'),
+    changeText: column('change_text', 'string'),
+    folderId: column('folder_id', 'guid'),
+    folderName: joined('f', 'name', 'string', { nullAs: '' }),
+    folderPath: joined('f', 'path', 'string', { nullAs: '' }),
+    fileId: computed(`'${ZERO_GUID}'::uuid`, 'guid'),
+    fileName: computed("''::text", 'string'),
+    fileSize: computed('0::bigint', 'integer'),
+    extension: computed("''::text", 'string'),
+    contentType: computed("''::text", 'string'),
+    checkedInBy: joined('cu', 'name', 'string', { nullAs: '' }),
+    checkedOutById: computed("''::text", 'string'),
+    checkedOutBy: computed("''::text", 'string'),
+    checkOutDate: computed('null::timestamp', 'datetime'),
+    createDate: column('created_at', 'datetime'),
+    modifyDate: column('modified_at', 'datetime'),
+    createById: column('created_by_id', 'guid', unset),
+    modifyById: column('modified_by_id', 'guid', unset),
+    createBy: joined('cu', 'name', 'string', { nullAs: '' }),
+    modifyBy: joined('mu', 'name', 'string', { nullAs: '' }),
+  },
+  joins: {
+    f: { table: 'folder', on: 'f.id = t.folder_id' },
+    cu: { table: 'app_user', on: 'cu.id = t.created_by_id' },
+    mu: { table: 'app_user', on: 'mu.id = t.modified_by_id' },
+  },
+  // (tenant_id, lower(name), id) is indexed: documents by name.
+  order: 'lower(t.name), t.id',
+  relations: {
+    folder: { kind: 'one', target: 'Folder', key: 'folderId' },
+    revisions: { kind: 'many', target: 'DocumentRevision', column: 'document_id', parentKey: 'documentId' },
+    forms: { kind: 'through', target: 'FormInstance', link: { table: 'form_document', from: 'document_id', to: 'form_id' }, parentKey: 'documentId' },
+  },
+  queries: {
+    folderDocuments: { op: 'list', parent: { resource: 'Folder', arg: 'id', field: 'folderId' } },
+  },
+  access: { see: 'tenant', change: 'admin' },
+});

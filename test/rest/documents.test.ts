@@ -1,0 +1,255 @@
+/**
+ * Documents (rest-api-v1.md "Documents"; client-compatibility.md: `GET documents` without q,
+ * `POST documents {folderId, name, description, documentState}` answers `data.id` (revision id)
+ * and `data.documentId`, documents named by either id) and their relations to form instances
+ * (`PUT forminstance/{id}/relateDocument?relateToId=|relateToDocId=`, `GET forminstance/{id}/documents`).
+ */
+import {
+  type Api,
+  expectEnvelope,
+  expectError,
+  formTemplateWith,
+  GUID,
+  keysOf,
+  PAGINATION_KEYS,
+  q,
+  sorted,
+  type TwoTenants,
+  twoTenants,
+  uniq,
+  UNKNOWN_ID,
+  ZERO_GUID,
+} from './support.js';
+
+const DOCUMENT_KEYS = [
+  'href', 'dataType', 'id', 'documentId', 'name', 'description', 'releaseState', 'checkInStatus', 'revision', 'reviewDate', 'expireDate',
+  'archive', 'abstract', 'keywords', 'changeText', 'folderId', 'folderName', 'folderPath', 'fileId', 'fileName', 'fileSize', 'extension',
+  'contentType', 'checkedInBy', 'checkedOutById', 'checkedOutBy', 'checkOutDate', 'createDate', 'modifyDate', 'createById', 'modifyById',
+  'createBy', 'modifyBy',
+];
+const DATE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}$/;
+
+let h: TwoTenants['h'];
+let A: Api;
+let B: Api;
+let plain: TwoTenants['plain'];
+let admin: { id: string; name: string };
+let folder: { id: string; name: string; folderPath: string };
+let template: { id: string };
+
+type Doc = Record<string, unknown> & { id: string; documentId: string; name: string };
+
+beforeAll(async () => {
+  ({ h, A, B, plain } = await twoTenants());
+  admin = (await A.get('/users/me')).body.data;
+  folder = (await A.post('/folders', { folderpath: `/${uniq('Library')}/Docs` })).body.data;
+  template = await formTemplateWith(A, ['textField']);
+});
+afterAll(() => h.stop());
+
+async function newDoc(name = uniq('Doc'), more: Record<string, unknown> = {}): Promise<Doc> {
+  const r = await A.post('/documents', { folderId: folder.id, name, description: 'about it', documentState: 1, ...more });
+  expect([r.status, r.text.slice(0, 300)]).toEqual([200, expect.any(String)]);
+  return r.body.data;
+}
+const newForm = async () => (await A.post(`/formtemplates/${template.id}/forms`, { textField: 'x' })).body.data as { revisionId: string; formId: string };
+
+describe('documents', () => {
+  test('POST /documents: 200, a Document object with every spec field; file fields empty until files exist', async () => {
+    const name = uniq('Report');
+    const r = await A.post('/documents', { folderId: folder.id, name, description: 'the report', documentState: 1, keywords: 'k1 k2' });
+    expectEnvelope(r, 'POST', A.url('/documents'));
+    const d = r.body.data;
+    expect(keysOf(d)).toEqual(sorted(DOCUMENT_KEYS));
+    expect(d).toEqual({
+      href: `~/documents/${d.id}`, dataType: 'Document', id: expect.stringMatching(GUID), documentId: expect.stringMatching(GUID),
+      name, description: 'the report', releaseState: 1, checkInStatus: 0, revision: '1', reviewDate: null, expireDate: null, archive: 0,
+      abstract: '', keywords: 'k1 k2', changeText: null, folderId: folder.id, folderName: 'Docs', folderPath: folder.folderPath,
+      fileId: ZERO_GUID, fileName: '', fileSize: 0, extension: '', contentType: '', checkedInBy: admin.name, checkedOutById: '',
+      checkedOutBy: '', checkOutDate: null, createDate: expect.stringMatching(DATE), modifyDate: expect.stringMatching(DATE),
+      createById: admin.id, modifyById: admin.id, createBy: admin.name, modifyBy: admin.name,
+    });
+    expect(d.id).not.toBe(d.documentId);
+  });
+
+  test('GET /documents/{id} by the document id or the revision id: the same object', async () => {
+    const d = await newDoc();
+    for (const id of [d.documentId, d.id, d.id.toUpperCase()]) {
+      const r = await A.get(`/documents/${id}`);
+      expect([id, r.status]).toEqual([id, 200]);
+      expect(r.body.data).toEqual(d);
+    }
+    expectError(await A.get(`/documents/${UNKNOWN_ID}`), 404);
+    expectError(await A.get('/documents/nope'), 400);
+  });
+
+  test('GET /documents: without q every document (as the Node client calls it), paged; q filters over the Document fields', async () => {
+    const tag = uniq('tagged');
+    const made = [await newDoc(`${tag}-b`), await newDoc(`${tag}-a`), await newDoc(`${tag}-c`)];
+    const all = await A.get('/documents?limit=2');
+    expectEnvelope(all, 'GET', A.url('/documents?limit=2'));
+    expect(all.body.data).toHaveLength(2);
+    expect(keysOf(all.body.pagination)).toEqual(sorted(PAGINATION_KEYS));
+    const mine = await A.get(`/documents?${q(`name like '${tag}%'`)}`);
+    expect(mine.body.data.map((d: Doc) => d.name)).toEqual([`${tag}-a`, `${tag}-b`, `${tag}-c`]);
+    const byFolder = await A.get(`/documents?${q(`folderId eq '${folder.id}' and name eq '${made[0].name}'`)}`);
+    expect(byFolder.body.data.map((d: Doc) => d.id)).toEqual([made[0].id]);
+  });
+
+  test('GET /folders/{id}/documents: the folder\'s documents, paged; another folder\'s are not there', async () => {
+    const other = (await A.post(`/folders/${folder.id}`, { name: uniq('Sub') })).body.data;
+    const inOther = (await A.post('/documents', { folderId: other.id, name: uniq('There') })).body.data;
+    const page = await A.get(`/folders/${other.id}/documents`);
+    expect(page.body.data.map((d: Doc) => d.id)).toEqual([inOther.id]);
+    expect(page.body.data[0]).toMatchObject({ folderId: other.id, folderPath: `${folder.folderPath}/${other.name}` });
+    expect(page.body.pagination.totalRecords).toBe(1);
+    expectError(await A.get(`/folders/${UNKNOWN_ID}/documents`), 404);
+  });
+
+  test('revisions: GET /documents/{id}/revisions lists them as Documents; /revisions/{rev} answers one object', async () => {
+    const d = await newDoc(uniq('Revised'), { changeText: 'first' });
+    const list = await A.get(`/documents/${d.documentId}/revisions`);
+    expect(list.status).toBe(200);
+    expect(list.body.data).toHaveLength(1);
+    expect(keysOf(list.body.data[0])).toEqual(sorted(DOCUMENT_KEYS));
+    expect(list.body.data[0]).toMatchObject({ dataType: 'Document', id: d.id, documentId: d.documentId, revision: '1', changeText: 'first', folderId: folder.id });
+    const one = await A.get(`/documents/${d.id}/revisions/${d.id}`);
+    expect(one.body.data).toEqual(list.body.data[0]);
+    expectError(await A.get(`/documents/${d.documentId}/revisions/${UNKNOWN_ID}`), 404, 'has no revision');
+    const other = await newDoc();
+    expectError(await A.get(`/documents/${d.documentId}/revisions/${other.id}`), 404);
+  });
+
+  test('bad input: 400s naming the field, an unknown folder a 404', async () => {
+    expectError(await A.post('/documents', { name: 'x' }), 400, "'folderId'");
+    expectError(await A.post('/documents', { folderId: 'nope', name: 'x' }), 400, /folderId.*UUID/);
+    expectError(await A.post('/documents', { folderId: folder.id }), 400, "'name'");
+    expectError(await A.post('/documents', { folderId: folder.id, name: '  ' }), 400, "'name'");
+    expectError(await A.post('/documents', { folderId: folder.id, name: 'x'.repeat(257) }), 400, 'longer than 256');
+    expectError(await A.post('/documents', { folderId: folder.id, name: 'bad\u0007' }), 400, 'control characters');
+    expectError(await A.post('/documents', { folderId: folder.id, name: 'x', documentState: 7 }), 400, "'documentState'");
+    expectError(await A.post('/documents', { folderId: UNKNOWN_ID, name: 'x' }), 404, 'Folder');
+  });
+
+  test('DELETE /documents/{id} (the client deletes by revision id): 200 without data, revisions gone; twice at once: one 200, one 404', async () => {
+    const d = await newDoc();
+    const r = await A.del(`/documents/${d.id}`);
+    expectEnvelope(r, 'DELETE', A.url(`/documents/${d.id}`));
+    expect(r.body).not.toHaveProperty('data');
+    expectError(await A.get(`/documents/${d.documentId}`), 404);
+    const e = await newDoc();
+    const both = await Promise.all([A.del(`/documents/${e.documentId}`), A.del(`/documents/${e.id}`)]);
+    expect(both.map((x) => x.status).sort()).toEqual([200, 404]);
+  });
+
+  test('deleting a folder deletes its documents', async () => {
+    const f = (await A.post('/folders', { name: uniq('Gone') })).body.data;
+    const d = (await A.post('/documents', { folderId: f.id, name: 'inside' })).body.data;
+    expect((await A.del(`/folders/${f.id}`)).status).toBe(200);
+    expectError(await A.get(`/documents/${d.documentId}`), 404);
+  });
+});
+
+describe('form <-> document relations', () => {
+  test('relateDocument by revision id, document id or name; GET /forminstance/{id}/documents lists them; unrelate removes one', async () => {
+    const form = await newForm();
+    const [d1, d2, d3] = [await newDoc(uniq('Rel-a')), await newDoc(uniq('Rel-b')), await newDoc(uniq('Rel-c'))];
+    expectEnvelope(await A.put(`/forminstance/${form.revisionId}/relateDocument?relateToId=${d1.id}`), 'PUT', A.url(`/forminstance/${form.revisionId}/relateDocument?relateToId=${d1.id}`));
+    expect((await A.put(`/forminstance/${form.formId}/relateDocument?relateToDocId=${d2.documentId}`)).status).toBe(200);
+    expect((await A.put(`/forminstance/${form.formId}/relateDocument?relateToDocId=${encodeURIComponent(d3.name.toUpperCase())}`)).status).toBe(200);
+    // Relating again changes nothing.
+    expect((await A.put(`/forminstance/${form.formId}/relateDocument?relateToId=${d1.documentId}`)).status).toBe(200);
+    const list = await A.get(`/forminstance/${form.revisionId}/documents`);
+    expectEnvelope(list, 'GET', A.url(`/forminstance/${form.revisionId}/documents`));
+    expect(list.body.data.map((d: Doc) => d.id)).toEqual([d1.id, d2.id, d3.id]);
+    expect(list.body.pagination.totalRecords).toBe(3);
+    expect((await A.put(`/forminstance/${form.formId}/unrelateDocument?relateToId=${d2.id}`)).status).toBe(200);
+    expect((await A.put(`/forminstance/${form.formId}/unrelateDocument?relateToDocId=${d3.name}`)).status).toBe(200);
+    expect((await A.get(`/forminstance/${form.formId}/documents`)).body.data.map((d: Doc) => d.id)).toEqual([d1.id]);
+    expectError(await A.put(`/forminstance/${form.formId}/unrelateDocument?relateToId=${d2.id}`), 404, 'is not related');
+  });
+
+  test('a new form answers its related documents as an empty list (the Node client\'s getFormRelatedDocs)', async () => {
+    const form = await newForm();
+    const r = await A.get(`/forminstance/${form.revisionId}/documents`);
+    expect([r.status, r.body.data]).toEqual([200, []]);
+  });
+
+  test('refusals: no document named, unknown form or document, a name two documents share', async () => {
+    const form = await newForm();
+    expectError(await A.put(`/forminstance/${form.formId}/relateDocument`), 400, 'relateToId');
+    expectError(await A.put(`/forminstance/${form.formId}/relateDocument?relateToId=nope`), 400);
+    expectError(await A.put(`/forminstance/${UNKNOWN_ID}/relateDocument?relateToId=${(await newDoc()).id}`), 404, 'Form instance');
+    expectError(await A.put(`/forminstance/${form.formId}/relateDocument?relateToId=${UNKNOWN_ID}`), 404, 'Document');
+    expectError(await A.put(`/forminstance/${form.formId}/relateDocument?relateToDocId=${uniq('none')}`), 404, 'Document');
+    const twin = uniq('Twin');
+    await newDoc(twin);
+    await newDoc(twin);
+    expectError(await A.put(`/forminstance/${form.formId}/relateDocument?relateToDocId=${twin}`), 409, 'More than one document');
+  });
+
+  test('deleting the form or the document removes the relation; relating while the document is deleted: 200 or 404, never a 500', async () => {
+    const form = await newForm();
+    const d = await newDoc();
+    await A.put(`/forminstance/${form.formId}/relateDocument?relateToId=${d.id}`);
+    expect((await A.del(`/documents/${d.documentId}`)).status).toBe(200);
+    expect((await A.get(`/forminstance/${form.formId}/documents`)).body.data).toEqual([]);
+    const rounds = [];
+    for (let i = 0; i < 10; i++) {
+      const doc = await newDoc();
+      rounds.push(Promise.all([A.put(`/forminstance/${form.formId}/relateDocument?relateToId=${doc.id}`), A.del(`/documents/${doc.id}`)]));
+    }
+    for (const [relate, del] of await Promise.all(rounds)) {
+      expect([200, 404]).toContain(relate.status);
+      expect(del.status).toBe(200);
+    }
+    expect((await A.get(`/forminstance/${form.formId}/documents`)).body.data).toEqual([]);
+  });
+});
+
+describe('who may', () => {
+  test('an ordinary user reads documents and relates them to forms, but may not create or delete documents', async () => {
+    const U = A.as(plain.token);
+    const d = await newDoc();
+    expect((await U.get(`/documents/${d.id}`)).status).toBe(200);
+    expectError(await U.post('/documents', { folderId: folder.id, name: 'mine' }), 403);
+    expectError(await U.del(`/documents/${d.id}`), 403);
+    const form = await newForm();
+    expect((await U.put(`/forminstance/${form.formId}/relateDocument?relateToId=${d.id}`)).status).toBe(200);
+    expect((await A.get(`/documents/${d.id}`)).body.data).toEqual(d);
+  });
+
+  test('another tenant sees none of them and cannot relate to them', async () => {
+    const d = await newDoc();
+    expectError(await B.get(`/documents/${d.id}`), 404);
+    expectError(await B.del(`/documents/${d.id}`), 404);
+    expect((await B.get(`/documents?${q(`name eq '${d.name}'`)}`)).body.data).toEqual([]);
+    const theirs = await formTemplateWith(B, ['f']);
+    const theirForm = (await B.post(`/formtemplates/${theirs.id}/forms`, {})).body.data;
+    expectError(await B.put(`/forminstance/${theirForm.formId}/relateDocument?relateToId=${d.id}`), 404);
+    expectError(await B.post('/documents', { folderId: folder.id, name: 'into A' }), 404);
+  });
+});
+
+describe('GraphQL', () => {
+  test('documents with folder, revisions and forms; a form with its documents; statements constant as the page grows', async () => {
+    const tag = uniq('gql');
+    const form = await newForm();
+    for (let i = 0; i < 4; i++) {
+      const d = await newDoc(`${tag}-${i}`);
+      await A.put(`/forminstance/${form.formId}/relateDocument?relateToId=${d.id}`);
+    }
+    const query = (limit: number) =>
+      A.gql(`query ($q: String) { documents(q: $q, limit: ${limit}) { totalRecords items { name folder { folderPath } revisions(limit: 5) { revision } forms(limit: 5) { formId documents(limit: 5) { name } } } } }`, {
+        q: `name like '${tag}%'`,
+      });
+    const small = await h.countQueries(() => query(1));
+    const big = await h.countQueries(() => query(4));
+    expect(big.result.body.errors).toBeUndefined();
+    const page = big.result.body.data.documents;
+    expect(page.totalRecords).toBe(4);
+    expect(page.items[0]).toMatchObject({ name: `${tag}-0`, folder: { folderPath: folder.folderPath }, revisions: [{ revision: '1' }], forms: [{ formId: form.formId }] });
+    expect(page.items[0].forms[0].documents).toHaveLength(4);
+    expect(big.statements.length).toBe(small.statements.length);
+  });
+});

@@ -1,0 +1,263 @@
+/**
+ * Folders (rest-api-v1.md "Folders"; client-compatibility.md: `folderpath=/` lists the top level,
+ * `POST folders {folderpath, description}` makes every missing ancestor, `PUT folders/{id}`
+ * answers an object, `DELETE folders/{id}` on folders that hold things): shapes, paths, names,
+ * renames with their subtree, races, who may write, other tenants, and the GraphQL face.
+ */
+import {
+  type Api,
+  expectEnvelope,
+  expectError,
+  GUID,
+  keysOf,
+  PAGINATION_KEYS,
+  q,
+  sorted,
+  type TwoTenants,
+  twoTenants,
+  uniq,
+  UNKNOWN_ID,
+  ZERO_GUID,
+} from './support.js';
+
+const FOLDER_KEYS = [
+  'href', 'dataType', 'id', 'name', 'description', 'folderPath', 'parentFolderId', 'topLevelFolderId', 'folderType', 'status',
+  'allowRevisions', 'createDate', 'createById', 'modifyDate', 'modifyById',
+];
+const DATE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}$/;
+
+let h: TwoTenants['h'];
+let A: Api;
+let B: Api;
+let plain: TwoTenants['plain'];
+let adminId: string;
+
+beforeAll(async () => {
+  ({ h, A, B, plain } = await twoTenants());
+  adminId = (await A.get('/users/me')).body.data.id;
+});
+afterAll(() => h.stop());
+
+type Rec = Record<string, unknown> & { id: string; folderPath: string };
+
+const enc = (path: string) => encodeURIComponent(path);
+async function make(path: string, description = ''): Promise<Rec> {
+  const r = await A.post('/folders', { folderpath: path, description });
+  expect([r.status, r.text.slice(0, 300)]).toEqual([200, expect.any(String)]);
+  return r.body.data;
+}
+
+describe('shapes', () => {
+  test('POST /folders makes a top-level folder: 200, data a Folder object with every spec field', async () => {
+    const name = uniq('Top');
+    const r = await A.post('/folders', { name, description: 'the top', allowRevisions: false });
+    expectEnvelope(r, 'POST', A.url('/folders'));
+    const f = r.body.data;
+    expect(keysOf(f)).toEqual(sorted(FOLDER_KEYS));
+    expect(f).toEqual({
+      href: `~/folders/${f.id}`, dataType: 'Folder', id: expect.stringMatching(GUID), name, description: 'the top', folderPath: `/${name}`,
+      parentFolderId: ZERO_GUID, topLevelFolderId: f.id, folderType: 0, status: 0, allowRevisions: false,
+      createDate: expect.stringMatching(DATE), createById: adminId, modifyDate: expect.stringMatching(DATE), modifyById: adminId,
+    });
+  });
+
+  test('POST /folders/{id} makes a child; GET /folders/{id} answers an object; GET /folders/{id}/folders pages the children', async () => {
+    const top = (await A.post('/folders', { name: uniq('Parent') })).body.data;
+    const children = [];
+    for (const n of ['b', 'A', 'c']) children.push((await A.post(`/folders/${top.id}`, { name: `${n}-${uniq('kid')}`, description: n })).body.data);
+    expect(children[0]).toMatchObject({ parentFolderId: top.id, topLevelFolderId: top.id, folderPath: `${top.folderPath}/${children[0].name}`, allowRevisions: true });
+    const one = await A.get(`/folders/${children[1].id}`);
+    expectEnvelope(one, 'GET', A.url(`/folders/${children[1].id}`));
+    expect(one.body.data).toEqual(children[1]);
+    const page = await A.get(`/folders/${top.id}/folders?limit=2`);
+    expect(page.status).toBe(200);
+    // In path order, without regard to case.
+    expect(page.body.data.map((f: Rec) => f.description)).toEqual(['A', 'b']);
+    expect(keysOf(page.body.pagination)).toEqual(sorted(PAGINATION_KEYS));
+    expect(page.body.pagination.totalRecords).toBe(3);
+    const filtered = await A.get(`/folders/${top.id}/folders?${q("description eq 'c'")}`);
+    expect(filtered.body.data.map((f: Rec) => f.id)).toEqual([children[2].id]);
+  });
+
+  test('GET /folders?folderPath= answers the folder (any case, spelled folderpath too); folderpath=/ the top level as an array', async () => {
+    const f = await make(`/${uniq('Find')}/Me`);
+    for (const p of [f.folderPath, f.folderPath.toUpperCase(), `${f.folderPath}/`, ` ${f.folderPath.slice(1)} `]) {
+      const r = await A.get(`/folders?folderPath=${enc(p)}`);
+      expect([p, r.status, r.body.data?.id]).toEqual([p, 200, f.id]);
+    }
+    expect((await A.get(`/folders?folderpath=${enc(f.folderPath)}`)).body.data.id).toBe(f.id);
+    const top = await A.get('/folders?folderpath=/');
+    expectEnvelope(top, 'GET', A.url('/folders?folderpath=/'));
+    expect(Array.isArray(top.body.data)).toBe(true);
+    const ids = top.body.data.map((x: Rec) => x.parentFolderId);
+    expect(new Set(ids)).toEqual(new Set([ZERO_GUID]));
+    expect(top.body.data.some((x: Rec) => x.id === f.topLevelFolderId)).toBe(true);
+  });
+});
+
+describe('paths', () => {
+  test('POST {folderpath} makes every missing ancestor and answers the last; the ancestors are real folders', async () => {
+    const root = uniq('Test Folders');
+    const f = await make(`/${root}/Library Integration Test/2026/11/25/${Date.now()}`, 'safe to delete');
+    expect(f.description).toBe('safe to delete');
+    const parts = f.folderPath.split('/').slice(1);
+    expect(parts).toHaveLength(6);
+    let parentId = ZERO_GUID;
+    for (let i = 1; i <= parts.length; i++) {
+      const r = await A.get(`/folders?folderPath=${enc(`/${parts.slice(0, i).join('/')}`)}`);
+      expect(r.body.data).toMatchObject({ name: parts[i - 1], parentFolderId: parentId, topLevelFolderId: f.topLevelFolderId });
+      parentId = r.body.data.id;
+    }
+    expect(parentId).toBe(f.id);
+    // A second path under the same ancestors adds only its own folder.
+    const sibling = await make(`/${root}/Library Integration Test/2026/11/25/other`);
+    expect(sibling.parentFolderId).toBe(f.parentFolderId);
+  });
+
+  test('names and paths: blank, "/", control characters, too long, too deep, a name that is not the last segment: 400s naming the problem', async () => {
+    expectError(await A.post('/folders', { description: 'no name' }), 400, "'name'");
+    expectError(await A.post('/folders', { name: '   ' }), 400, "'name'");
+    expectError(await A.post('/folders', { name: 'a/b' }), 400, "may not contain '/'");
+    expectError(await A.post('/folders', { name: 'tab\there' }), 400, 'control characters');
+    expectError(await A.post('/folders', { name: 'x'.repeat(257) }), 400, 'longer than 256');
+    expectError(await A.post('/folders', { folderpath: '/' }), 400, 'must name a folder');
+    expectError(await A.post('/folders', { folderpath: `/${Array.from({ length: 65 }, (_, i) => `l${i}`).join('/')}` }), 400, 'at most 64 levels');
+    expectError(await A.post('/folders', { folderpath: '/a/b', name: 'c' }), 400, 'last segment');
+    expectError(await A.post('/folders', { name: uniq('n'), allowRevisions: 'perhaps' }), 400);
+    expectError(await A.get('/folders'), 400, 'folderPath');
+    expectError(await A.get(`/folders?folderPath=${enc(`/${uniq('nowhere')}`)}`), 404, 'No folder has the path');
+    expectError(await A.get(`/folders/${UNKNOWN_ID}`), 404);
+    expectError(await A.get('/folders/not-a-guid'), 400);
+    expectError(await A.post(`/folders/${UNKNOWN_ID}`, { name: 'orphan' }), 404);
+  });
+
+  test('a name taken in the same parent (any case) is a 409 naming it; the same name elsewhere is fine', async () => {
+    const top = (await A.post('/folders', { name: uniq('Dup') })).body.data;
+    expect((await A.post(`/folders/${top.id}`, { name: 'Reports' })).status).toBe(200);
+    expectError(await A.post(`/folders/${top.id}`, { name: 'REPORTS' }), 409, "'Reports' already exists");
+    expectError(await A.post('/folders', { folderpath: `${top.folderPath}/reports` }), 409, 'already exists');
+    const other = (await A.post('/folders', { name: uniq('Other') })).body.data;
+    expect((await A.post(`/folders/${other.id}`, { name: 'Reports' })).status).toBe(200);
+  });
+});
+
+describe('changes', () => {
+  test('PUT /folders/{id} changes the description (the client reads data.id and data.description) and allowRevisions', async () => {
+    const f = await make(`/${uniq('Put')}`, 'before');
+    const r = await A.put(`/folders/${f.id}`, { description: 'after' });
+    expectEnvelope(r, 'PUT', A.url(`/folders/${f.id}`));
+    expect(r.body.data).toMatchObject({ id: f.id, description: 'after', name: f.name, folderPath: f.folderPath });
+    expect((await A.put(`/folders/${f.id}`, { allowRevisions: false })).body.data.allowRevisions).toBe(false);
+    expectError(await A.put(`/folders/${f.id}`, {}), 400, 'Send at least one of');
+    expectError(await A.put(`/folders/${UNKNOWN_ID}`, { description: 'x' }), 404);
+  });
+
+  test('a rename moves the whole subtree\'s paths; a name taken beside it is a 409', async () => {
+    const top = (await A.post('/folders', { name: uniq('Old') })).body.data;
+    const deep = await make(`${top.folderPath}/a/b/c`);
+    const beside = (await A.post('/folders', { name: uniq('Taken') })).body.data;
+    expectError(await A.put(`/folders/${top.id}`, { name: beside.name.toUpperCase() }), 409, 'already exists');
+    const name = uniq('Neü 🌲');
+    const renamed = await A.put(`/folders/${top.id}`, { name });
+    expect(renamed.body.data).toMatchObject({ name, folderPath: `/${name}` });
+    expect((await A.get(`/folders/${deep.id}`)).body.data.folderPath).toBe(`/${name}/a/b/c`);
+    expect((await A.get(`/folders?folderPath=${enc(`/${name}/a/b`)}`)).status).toBe(200);
+    expectError(await A.get(`/folders?folderPath=${enc(deep.folderPath)}`), 404);
+    // A folder whose path merely starts with the same letters is not part of the subtree.
+    const lookalike = (await A.post('/folders', { name: `${name}x` })).body.data;
+    await A.put(`/folders/${top.id}`, { name: `${name}2` });
+    expect((await A.get(`/folders/${lookalike.id}`)).body.data.folderPath).toBe(`/${name}x`);
+  });
+
+  test('DELETE /folders/{id}: 200 without data, the subtree gone with it, a second delete a 404', async () => {
+    const f = await make(`/${uniq('Doomed')}/inner/deeper`);
+    const top = f.topLevelFolderId;
+    const r = await A.del(`/folders/${top}`);
+    expectEnvelope(r, 'DELETE', A.url(`/folders/${top}`));
+    expect(r.body).not.toHaveProperty('data');
+    expectError(await A.get(`/folders/${f.id}`), 404);
+    expectError(await A.del(`/folders/${top}`), 404);
+  });
+});
+
+describe('at the same time', () => {
+  test('ten requests making paths under the same new ancestors: every one succeeds, and each ancestor exists once', async () => {
+    const root = `/${uniq('Race')}/shared/tree`;
+    const replies = await Promise.all(Array.from({ length: 10 }, (_, i) => A.post('/folders', { folderpath: `${root}/leaf${i}` })));
+    expect(replies.map((r) => r.status)).toEqual(Array(10).fill(200));
+    expect(new Set(replies.map((r) => r.body.data.parentFolderId)).size).toBe(1);
+    const shared = await A.get(`/folders?folderPath=${enc(root)}`);
+    expect((await A.get(`/folders/${shared.body.data.id}/folders`)).body.pagination.totalRecords).toBe(10);
+  });
+
+  test('the same path made five times at once: one 200, four 409s, one folder', async () => {
+    const path = `/${uniq('Once')}`;
+    const replies = await Promise.all(Array.from({ length: 5 }, () => A.post('/folders', { folderpath: path })));
+    expect(replies.map((r) => r.status).sort()).toEqual([200, 409, 409, 409, 409]);
+    expect((await A.get(`/folders?folderPath=${enc(path)}`)).body.data.id).toBe(replies.find((r) => r.status === 200)!.body.data.id);
+  });
+
+  test('a rename racing children being made under it: every child ends under the new path', async () => {
+    const top = (await A.post('/folders', { name: uniq('Moving') })).body.data;
+    const renamedTo = uniq('Moved');
+    const [renamed, ...kids] = await Promise.all([
+      A.put(`/folders/${top.id}`, { name: renamedTo }),
+      ...Array.from({ length: 6 }, (_, i) => A.post(`/folders/${top.id}`, { name: `kid${i}` })),
+    ]);
+    expect([renamed.status, ...kids.map((k) => k.status)]).toEqual(Array(7).fill(200));
+    const list = await A.get(`/folders/${top.id}/folders`);
+    expect(list.body.data.map((k: Rec) => k.folderPath).sort()).toEqual(Array.from({ length: 6 }, (_, i) => `/${renamedTo}/kid${i}`));
+  });
+});
+
+describe('who may', () => {
+  test('an ordinary user reads folders but may not write them (403, nothing changed); folder security comes later', async () => {
+    const f = await make(`/${uniq('Guarded')}`);
+    const U = A.as(plain.token);
+    expect((await U.get(`/folders/${f.id}`)).status).toBe(200);
+    expect((await U.get(`/folders?folderPath=${enc(f.folderPath)}`)).status).toBe(200);
+    expectError(await U.post('/folders', { name: uniq('mine') }), 403);
+    expectError(await U.post(`/folders/${f.id}`, { name: 'kid' }), 403);
+    expectError(await U.put(`/folders/${f.id}`, { description: 'mine now' }), 403);
+    expectError(await U.del(`/folders/${f.id}`), 403);
+    expect((await A.get(`/folders/${f.id}`)).body.data).toEqual(f);
+  });
+
+  test('another tenant sees none of them, by id or by path, and cannot write them', async () => {
+    const f = await make(`/${uniq('Private')}`);
+    expectError(await B.get(`/folders/${f.id}`), 404);
+    expectError(await B.get(`/folders?folderPath=${enc(f.folderPath)}`), 404);
+    expectError(await B.put(`/folders/${f.id}`, { description: 'x' }), 404);
+    expectError(await B.del(`/folders/${f.id}`), 404);
+    expect((await B.get('/folders?folderpath=/')).body.data.some((x: Rec) => x.id === f.id)).toBe(false);
+    expect((await A.get(`/folders/${f.id}`)).body.data).toEqual(f);
+  });
+});
+
+describe('GraphQL', () => {
+  test('a folder with its parent and a page of its folders, statements constant as the page grows', async () => {
+    const f = await make(`/${uniq('Graph')}/mid`);
+    for (let i = 0; i < 4; i++) await A.post(`/folders/${f.id}`, { name: `g${i}` });
+    const query = (limit: number) =>
+      A.gql(`query ($p: String!) { folderByPath(folderPath: $p) { id folderPath parent { id name } folders(limit: ${limit}) { name parent { id } folders(limit: 2) { id } } } }`, { p: f.folderPath });
+    const small = await h.countQueries(() => query(1));
+    const big = await h.countQueries(() => query(4));
+    expect(big.result.body.errors).toBeUndefined();
+    const data = big.result.body.data.folderByPath;
+    expect(data).toMatchObject({ id: f.id, parent: { id: f.topLevelFolderId } });
+    expect(data.folders.map((x: Rec) => x.name)).toEqual(['g0', 'g1', 'g2', 'g3']);
+    expect(data.folders.every((x: { parent: { id: string } }) => x.parent.id === f.id)).toBe(true);
+    expect(big.statements.length).toBe(small.statements.length);
+  });
+
+  test('mutations: create by path, rename, delete', async () => {
+    const made = await A.gql('mutation ($p: String) { createFolder(input: { folderPath: $p, description: "g" }) { id name folderPath } }', { p: `/${uniq('GqlTop')}/leaf` });
+    expect(made.body.errors).toBeUndefined();
+    const id = made.body.data.createFolder.id;
+    const renamed = await A.gql('mutation ($id: UUID!) { updateFolder(id: $id, input: { name: "leaf2" }) { folderPath } }', { id });
+    expect(renamed.body.data.updateFolder.folderPath).toMatch(/\/leaf2$/);
+    expect((await A.gql('mutation ($id: UUID!) { deleteFolder(id: $id) }', { id })).body.data.deleteFolder).toBe(true);
+    const refused = await A.as(plain.token).gql('mutation { createFolder(input: { name: "nope" }) { id } }');
+    expect(refused.body.errors[0].extensions.code).toBe('FORBIDDEN');
+  });
+});
