@@ -1,5 +1,6 @@
 import { ZERO_GUID } from '../ids.js';
-import { column, computed, defineResource, joined } from '../read/define.js';
+import { column, defineResource, joined } from '../read/define.js';
+import { NO_FILE_YET } from './document.js';
 
 /**
  * One kept revision of a document, shaped as a Document (the spec's revision list): its own id,
@@ -29,15 +30,7 @@ export default defineResource({
     folderId: joined('d', 'folder_id', 'guid'),
     folderName: joined('f', 'name', 'string', { nullAs: '' }),
     folderPath: joined('f', 'path', 'string', { nullAs: '' }),
-    fileId: computed(`'${ZERO_GUID}'::uuid`, 'guid'),
-    fileName: computed("''::text", 'string'),
-    fileSize: computed('0::bigint', 'integer'),
-    extension: computed("''::text", 'string'),
-    contentType: computed("''::text", 'string'),
-    checkedInBy: joined('cu', 'name', 'string', { nullAs: '' }),
-    checkedOutById: computed("''::text", 'string'),
-    checkedOutBy: computed("''::text", 'string'),
-    checkOutDate: computed('null::timestamp', 'datetime'),
+    ...NO_FILE_YET,
     createDate: column('created_at', 'datetime'),
     modifyDate: column('created_at', 'datetime'),
     createById: column('created_by_id', 'guid', { nullAs: ZERO_GUID }),

@@ -3,11 +3,21 @@ import { column, computed, defineResource, joined } from '../read/define.js';
 
 const unset = { nullAs: ZERO_GUID };
 
-/**
- * A document as of its current revision: `id` is that revision's id, `documentId` the document's.
- * File fields read empty (the all-zero GUID, '' and 0) until files are uploaded (docs/decisions.md,
- * "Documents").
- */
+/** The file and check-out fields, empty (and checked in by the creator) until files are uploaded and checked out (docs/decisions.md, "Documents"). */
+export const NO_FILE_YET = {
+  fileId: computed(`'${ZERO_GUID}'::uuid`, 'guid'),
+  fileName: computed("''::text", 'string'),
+  fileSize: computed('0::bigint', 'integer'),
+  extension: computed("''::text", 'string'),
+  contentType: computed("''::text", 'string'),
+  /** Its creator, joined as `cu` by both document resources. */
+  checkedInBy: joined('cu', 'name', 'string', { nullAs: '' }),
+  checkedOutById: computed("''::text", 'string'),
+  checkedOutBy: computed("''::text", 'string'),
+  checkOutDate: computed('null::timestamp', 'datetime'),
+};
+
+/** A document as of its current revision: `id` is that revision's id, `documentId` the document's. */
 export default defineResource({
   dataType: 'Document',
   typeName: 'Document',
@@ -32,15 +42,7 @@ export default defineResource({
     folderId: column('folder_id', 'guid'),
     folderName: joined('f', 'name', 'string', { nullAs: '' }),
     folderPath: joined('f', 'path', 'string', { nullAs: '' }),
-    fileId: computed(`'${ZERO_GUID}'::uuid`, 'guid'),
-    fileName: computed("''::text", 'string'),
-    fileSize: computed('0::bigint', 'integer'),
-    extension: computed("''::text", 'string'),
-    contentType: computed("''::text", 'string'),
-    checkedInBy: joined('cu', 'name', 'string', { nullAs: '' }),
-    checkedOutById: computed("''::text", 'string'),
-    checkedOutBy: computed("''::text", 'string'),
-    checkOutDate: computed('null::timestamp', 'datetime'),
+    ...NO_FILE_YET,
     createDate: column('created_at', 'datetime'),
     modifyDate: column('modified_at', 'datetime'),
     createById: column('created_by_id', 'guid', unset),
