@@ -13,15 +13,24 @@ export type ColumnValues = Record<string, unknown>;
 
 const valueOf = (v: unknown): Sql => (v instanceof Sql ? v : sql`${v}`);
 
-/** Inserts `rows` (all with the same columns) into the tenant's `table`; `ignoreConflicts` skips rows already there. */
+/** PostgreSQL's limit of parameters in one statement. */
+const MAX_PARAMETERS = 65_535;
+
+/**
+ * Inserts `rows` (all with the same columns) into the tenant's `table`, in as few statements as
+ * the parameter limit allows; `ignoreConflicts` skips rows already there.
+ */
 export async function insertRows(reader: Reader, table: string, rows: readonly ColumnValues[], ignoreConflicts = false): Promise<void> {
   if (rows.length === 0) return;
   const columns = Object.keys(rows[0]);
-  const tuples = rows.map((r) => sql`(${join([sql`${reader.tenantId}`, ...columns.map((c) => valueOf(r[c]))], ', ')})`);
-  await run(
-    reader,
-    sql`insert into ${raw(table)} (${raw(['tenant_id', ...columns].join(', '))}) values ${join(tuples, ', ')}${raw(ignoreConflicts ? ' on conflict do nothing' : '')}`,
-  );
+  const perStatement = Math.floor(MAX_PARAMETERS / (columns.length + 1));
+  for (let i = 0; i < rows.length; i += perStatement) {
+    const tuples = rows.slice(i, i + perStatement).map((r) => sql`(${join([sql`${reader.tenantId}`, ...columns.map((c) => valueOf(r[c]))], ', ')})`);
+    await run(
+      reader,
+      sql`insert into ${raw(table)} (${raw(['tenant_id', ...columns].join(', '))}) values ${join(tuples, ', ')}${raw(ignoreConflicts ? ' on conflict do nothing' : '')}`,
+    );
+  }
 }
 
 /** Updates the tenant's rows of `table` (alias `t`) that `where` matches; returns `returning` of each. */

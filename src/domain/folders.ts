@@ -58,8 +58,7 @@ interface NewFolder {
 async function ensureChild(ctx: AppContext, parentAsRead: FolderRow | undefined, f: NewFolder): Promise<{ folder: FolderRow; created: boolean }> {
   // The parent's row locked to the end of the mutation and read again: a rename (which updates
   // it) waits for this create or this create for it, and the new path is made from the current one.
-  const parent = parentAsRead && (await selectRows<FolderRow>(ctx.reader, FOLDER, { where: [sql`t.id = ${parentAsRead.id}`], lock: true }))[0];
-  if (parentAsRead && !parent) throw notFound(`The folder '${parentAsRead.folderPath}' was deleted while '${f.name}' was being created in it.`);
+  const parent = parentAsRead && (await lockedFolder(ctx, parentAsRead.id));
   const id = newId();
   const path = parent ? `${parent.folderPath}/${f.name}` : `/${f.name}`;
   if (path.length > LIMITS.path) throw badRequest(`The folder path would be longer than ${LIMITS.path} characters.`);
@@ -74,6 +73,35 @@ async function ensureChild(ctx: AppContext, parentAsRead: FolderRow | undefined,
   // Deleted (with an ancestor) between the two statements.
   if (!folder) throw notFound(`The folder '${parent?.folderPath ?? '/'}' was deleted while '${f.name}' was being created in it.`);
   return { folder, created: folder.id === id };
+}
+
+/** The folder at the path of `segments`, made with every missing folder on the way; undefined for none (the library's top). */
+export async function ensurePath(ctx: AppContext, segments: readonly string[]): Promise<FolderRow | undefined> {
+  let folder: FolderRow | undefined;
+  for (const segment of segments) folder = (await ensureChild(ctx, folder, { name: segment, description: '', allowRevisions: true })).folder;
+  return folder;
+}
+
+/** Folder `id`'s row, locked to the end of the mutation and read afresh (changes to one folder run one after another). */
+export async function lockedFolder(ctx: AppContext, id: string): Promise<FolderRow> {
+  const [folder] = await selectRows<FolderRow>(ctx.reader, FOLDER, { where: [sql`t.id = ${id.toLowerCase()}`], lock: true });
+  if (!folder) throw notFound(`Folder '${id}' was not found.`);
+  return folder;
+}
+
+/**
+ * Gives `folder` and every folder under it the path `path` in its place (and `top`, when it
+ * moves under another top-level folder), in one statement. Lengths in characters, as PostgreSQL
+ * counts them (not JavaScript's UTF-16 units).
+ */
+export async function rewriteSubtree(ctx: AppContext, folder: FolderRow, path: string, top?: string): Promise<void> {
+  const old = folder.folderPath;
+  await updateRows(
+    ctx.reader,
+    'folder',
+    { path: sql`${path}::text || substr(path, char_length(${old}::text) + 1)`, ...(top ? { top_id: top } : {}) },
+    sql`t.top_id = ${folder.topLevelFolderId} and (t.id = ${folder.id} or left(lower(t.path), char_length(${old}::text) + 1) = lower(${`${old}/`}::text))`,
+  );
 }
 
 function newFolderOf(input: Input, name: string): NewFolder {
@@ -104,8 +132,7 @@ export async function createFolderPath(ctx: AppContext, folderPath: string, inpu
   if (name !== undefined && name.trim() !== '' && name.trim().toLowerCase() !== last.toLowerCase()) {
     throw badRequest(`The field 'name' ('${name.trim().slice(0, 64)}') must be the last segment of 'folderPath' ('${last}'), or be left out.`);
   }
-  let parent: FolderRow | undefined;
-  for (const segment of segments.slice(0, -1)) parent = (await ensureChild(ctx, parent, { name: segment, description: '', allowRevisions: true })).folder;
+  const parent = await ensurePath(ctx, segments.slice(0, -1));
   const { folder, created } = await ensureChild(ctx, parent, newFolderOf(input, last));
   if (!created) throw conflict(`The folder '${folder.folderPath}' already exists.`);
   return folder;
@@ -116,9 +143,7 @@ export async function createFolderPath(ctx: AppContext, folderPath: string, inpu
  * paths in the same statement (a 409 when the name is taken beside it).
  */
 export async function updateFolder(ctx: AppContext, id: string, input: Input): Promise<void> {
-  // Locked and read afresh: two renames of one folder run one after the other, each from the path the other left.
-  const [folder] = await selectRows<FolderRow>(ctx.reader, FOLDER, { where: [sql`t.id = ${id.toLowerCase()}`], lock: true });
-  if (!folder) throw notFound(`Folder '${id}' was not found.`);
+  const folder = await lockedFolder(ctx, id);
   const set: Record<string, unknown> = { modified_at: sql`now()`, modified_by_id: ctx.caller.userId };
   const description = optionalString(input, 'description');
   if (description !== undefined) set.description = maxLength(description, LIMITS.description, 'description');
@@ -133,14 +158,7 @@ export async function updateFolder(ctx: AppContext, id: string, input: Input): P
     const old = folder.folderPath;
     const renamed = `${old.slice(0, old.length - (folder.name as string).length)}${name}`;
     if (renamed.toLowerCase() !== old.toLowerCase() && (await folderAt(ctx, renamed))) throw conflict(`A folder named '${name}' already exists beside '${old}'.`);
-    // The folder and its descendants: their paths begin with the old path and a '/'.
-    // Lengths in characters, as PostgreSQL counts them (not JavaScript's UTF-16 units).
-    await updateRows(
-      ctx.reader,
-      'folder',
-      { path: sql`${renamed}::text || substr(path, char_length(${old}::text) + 1)` },
-      sql`t.top_id = ${folder.topLevelFolderId} and (t.id = ${folder.id} or left(lower(t.path), char_length(${old}::text) + 1) = lower(${`${old}/`}::text))`,
-    );
+    await rewriteSubtree(ctx, folder, renamed);
     set.name = name;
   }
   await updateRows(ctx.reader, 'folder', set, sql`t.id = ${folder.id}`);

@@ -2,6 +2,7 @@
 import type { AppContext } from '../context.js';
 import { deleteRows } from '../db/tenant-writes.js';
 import { badRequest, notFound } from '../errors.js';
+import { copyFolder, moveFolder } from '../domain/folder-moves.js';
 import { createFolder, createFolderPath, folderAt, joinPath, pathSegments, updateFolder, type FolderRow } from '../domain/folders.js';
 import type { ListArgs } from '../read/paging.js';
 import { listPage, loadRow, reread } from '../read/resolvers.js';
@@ -38,6 +39,8 @@ export const resolvers = {
       await updateFolder(ctx, id, input);
       return reread(ctx, FOLDER, id.toLowerCase());
     },
+    moveFolder: async (_: unknown, { input }: { input: Input }, ctx: AppContext) => reread(ctx, FOLDER, await moveFolder(ctx, input)),
+    copyFolder: async (_: unknown, { input }: { input: Input }, ctx: AppContext) => reread(ctx, FOLDER, await copyFolder(ctx, input)),
     // Its subfolders go with it (the database's cascade), and with them what they hold.
     deleteFolder: async (_: unknown, { id }: { id: string }, ctx: AppContext) => {
       if (!(await deleteRows(ctx.reader, 'folder', sql`t.id = ${id.toLowerCase()}`))) throw notFound(`Folder '${id}' was not found.`);

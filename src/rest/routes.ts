@@ -131,6 +131,8 @@ export const routes: Route[] = [
   { method: 'GET', path: '/folders', field: 'Query.topFolders', shape: 'list', paged: true, when: { param: 'folderPath', values: ['/'] } },
   { method: 'GET', path: '/folders', field: 'Query.folderByPath', shape: 'object' },
   { method: 'POST', path: '/folders', field: 'Mutation.createFolder', shape: 'object', body: 'input' },
+  { method: 'POST', path: '/folders/copy', field: 'Mutation.copyFolder', shape: 'object', body: 'input' },
+  { method: 'PUT', path: '/folders/move', field: 'Mutation.moveFolder', shape: 'object', body: 'input' },
   { method: 'GET', path: '/folders/:id', field: 'Query.folder', shape: 'object' },
   { method: 'POST', path: '/folders/:id', field: 'Mutation.createChildFolder', shape: 'object', body: 'input' },
   { method: 'PUT', path: '/folders/:id', field: 'Mutation.updateFolder', shape: 'object', body: 'input' },

@@ -180,6 +180,78 @@ describe('changes', () => {
   });
 });
 
+describe('move and copy', () => {
+  const doc = async (folderId: string, name = uniq('doc')) => (await A.post('/documents', { folderId, name, changeText: 'v1' })).body.data;
+
+  test('PUT /folders/move puts a folder with its subtree into the target (made when missing); ids stay, paths follow', async () => {
+    const src = await make(`/${uniq('From')}/Mover/inner`);
+    const mover = (await A.get(`/folders?folderPath=${enc(src.folderPath.replace(/\/inner$/, ''))}`)).body.data;
+    const inside = await doc(src.id);
+    const target = `/${uniq('To')}/Dest`;
+    const r = await A.put('/folders/move', { sourceFolderId: mover.id, targetFolderPath: target });
+    expectEnvelope(r, 'PUT', A.url('/folders/move'));
+    const destination = (await A.get(`/folders?folderPath=${enc(target)}`)).body.data;
+    expect(r.body.data).toMatchObject({ id: mover.id, folderPath: `${target}/Mover`, parentFolderId: destination.id, topLevelFolderId: destination.topLevelFolderId });
+    expect((await A.get(`/folders/${src.id}`)).body.data).toMatchObject({ folderPath: `${target}/Mover/inner`, topLevelFolderId: destination.topLevelFolderId });
+    expect((await A.get(`/documents/${inside.id}`)).body.data.folderPath).toBe(`${target}/Mover/inner`);
+    // To the top level, by path this time.
+    const top = await A.put('/folders/move', { sourceFolderPath: `${target}/Mover`, targetFolderPath: '/' });
+    expect(top.body.data).toMatchObject({ folderPath: '/Mover', parentFolderId: ZERO_GUID, topLevelFolderId: mover.id });
+    expect((await A.get(`/folders/${src.id}`)).body.data.topLevelFolderId).toBe(mover.id);
+    await A.del(`/folders/${mover.id}`);
+  });
+
+  test('move refusals: into itself or below it (409), a name taken there (409), nothing named (400), unknown ids (404)', async () => {
+    const a = await make(`/${uniq('Self')}/child`);
+    const parent = a.topLevelFolderId;
+    expectError(await A.put('/folders/move', { sourceFolderId: parent, targetFolderId: a.id }), 409, 'cannot go into itself');
+    expectError(await A.put('/folders/move', { sourceFolderId: parent, targetFolderId: parent }), 409, 'cannot go into itself');
+    const other = await make(`/${uniq('Has')}/child`);
+    expectError(await A.put('/folders/move', { sourceFolderId: a.id, targetFolderId: other.topLevelFolderId }), 409, 'already exists');
+    expectError(await A.put('/folders/move', { targetFolderPath: '/' }), 400, 'sourceFolderId');
+    expectError(await A.put('/folders/move', { sourceFolderId: a.id }), 400, 'targetFolderId');
+    expectError(await A.put('/folders/move', { sourceFolderId: UNKNOWN_ID, targetFolderPath: '/' }), 404);
+    expectError(await A.put('/folders/move', { sourceFolderId: a.id, targetFolderId: UNKNOWN_ID }), 404);
+    expect((await A.get(`/folders/${a.id}`)).body.data.folderPath).toBe(a.folderPath);
+  });
+
+  test('two moves of one folder at once run one after the other: its subtree ends under the last one', async () => {
+    const deep = await make(`/${uniq('Twice')}/kid/grandkid`);
+    const kid = (await A.get(`/folders/${deep.id}`)).body.data.parentFolderId;
+    const [t1, t2] = [`/${uniq('T1')}`, `/${uniq('T2')}`];
+    const both = await Promise.all([t1, t2].map((t) => A.put('/folders/move', { sourceFolderId: kid, targetFolderPath: t })));
+    expect(both.map((r) => r.status)).toEqual([200, 200]);
+    const now = (await A.get(`/folders/${kid}`)).body.data;
+    expect([`${t1}/kid`, `${t2}/kid`]).toContain(now.folderPath);
+    expect((await A.get(`/folders/${deep.id}`)).body.data).toMatchObject({ folderPath: `${now.folderPath}/grandkid`, topLevelFolderId: now.topLevelFolderId });
+  });
+
+  test('POST /folders/copy copies the subtree and its documents with every revision under new ids; the source stays', async () => {
+    const src = await make(`/${uniq('Orig')}/sub`);
+    const root = src.topLevelFolderId;
+    const d1 = await doc(root, 'top doc');
+    const d2 = await doc(src.id, 'deep doc');
+    const target = `/${uniq('Copies')}`;
+    const r = await A.post('/folders/copy', { sourceFolderId: root, targetFolderPath: target });
+    expectEnvelope(r, 'POST', A.url('/folders/copy'));
+    const copy = r.body.data;
+    const origName = (await A.get(`/folders/${root}`)).body.data.name;
+    expect(copy).toMatchObject({ name: origName, folderPath: `${target}/${origName}` });
+    expect(copy.id).not.toBe(root);
+    const sub = (await A.get(`/folders/${copy.id}/folders`)).body.data;
+    expect(sub.map((f: Rec) => f.folderPath)).toEqual([`${target}/${origName}/sub`]);
+    const copiedDocs = [...(await A.get(`/folders/${copy.id}/documents`)).body.data, ...(await A.get(`/folders/${sub[0].id}/documents`)).body.data];
+    expect(copiedDocs.map((d: Rec) => d.name)).toEqual(['top doc', 'deep doc']);
+    for (const d of copiedDocs) expect([d1.documentId, d2.documentId, d1.id, d2.id]).not.toContain(d.documentId);
+    const revs = (await A.get(`/documents/${copiedDocs[1].documentId}/revisions`)).body.data;
+    expect(revs.map((x: Rec) => [x.revision, x.changeText, x.id === copiedDocs[1].id])).toEqual([['1', 'v1', true]]);
+    // The source is untouched.
+    expect((await A.get(`/documents/${d2.id}`)).body.data.folderId).toBe(src.id);
+    expectError(await A.post('/folders/copy', { sourceFolderId: root, targetFolderPath: target }), 409, 'already exists');
+    expectError(await A.post('/folders/copy', { sourceFolderId: root, targetFolderId: src.id }), 409, 'cannot go into itself');
+  });
+});
+
 describe('at the same time', () => {
   test('ten requests making paths under the same new ancestors: every one succeeds, and each ancestor exists once', async () => {
     const root = `/${uniq('Race')}/shared/tree`;

@@ -1,0 +1,112 @@
+/**
+ * Moving and copying a folder with everything under it (docs/decisions.md, "Folders"). The
+ * clients name the folder by `sourceFolderId` or `sourceFolderPath` and the destination folder,
+ * which it goes into, by `targetFolderId` or `targetFolderPath` (made with its missing
+ * ancestors; `/` is the top level).
+ */
+import type { AppContext } from '../context.js';
+import { insertRows, updateRows } from '../db/tenant-writes.js';
+import { badRequest, conflict, notFound } from '../errors.js';
+import { newId } from '../ids.js';
+import { resource } from '../read/registry.js';
+import { selectRows } from '../read/rows.js';
+import { sql } from '../sql.js';
+import { ensurePath, folderAt, joinPath, LIMITS, lockedFolder, pathSegments, rewriteSubtree, type FolderRow } from './folders.js';
+import { guidOrUnset, optionalString } from './validate.js';
+
+type Input = Record<string, unknown>;
+type Row = Record<string, unknown>;
+
+/** The most folders and documents one copy makes. */
+export const MAX_COPY = 10_000;
+
+async function source(ctx: AppContext, input: Input): Promise<FolderRow> {
+  const id = guidOrUnset(input.sourceFolderId, 'sourceFolderId');
+  if (id) return lockedFolder(ctx, id);
+  const path = optionalString(input, 'sourceFolderPath');
+  if (!path?.trim()) throw badRequest("Name the folder with 'sourceFolderId' or 'sourceFolderPath'.");
+  const found = await folderAt(ctx, joinPath(pathSegments(path, 'sourceFolderPath')));
+  if (!found) throw notFound(`No folder has the path '${path.trim()}'.`);
+  return lockedFolder(ctx, found.id);
+}
+
+/** The destination folder, locked; undefined for the top level. */
+async function destination(ctx: AppContext, input: Input): Promise<FolderRow | undefined> {
+  const id = guidOrUnset(input.targetFolderId, 'targetFolderId');
+  if (id) return lockedFolder(ctx, id);
+  const path = optionalString(input, 'targetFolderPath');
+  if (path === undefined || path.trim() === '') throw badRequest("Name the destination with 'targetFolderId' or 'targetFolderPath' ('/' for the top level).");
+  const made = await ensurePath(ctx, pathSegments(path, 'targetFolderPath'));
+  return made && lockedFolder(ctx, made.id);
+}
+
+/** Where `folder` lands in `dest`: its new path, refused when that is inside itself, too long, or taken. */
+async function landing(ctx: AppContext, folder: FolderRow, dest: FolderRow | undefined): Promise<string> {
+  const path = `${dest?.folderPath ?? ''}/${folder.name as string}`;
+  const from = folder.folderPath.toLowerCase();
+  if (dest && (dest.folderPath.toLowerCase() === from || dest.folderPath.toLowerCase().startsWith(`${from}/`))) {
+    throw conflict(`The folder '${folder.folderPath}' cannot go into itself or a folder under it ('${dest.folderPath}').`);
+  }
+  if (path.length > LIMITS.path) throw badRequest(`The folder path would be longer than ${LIMITS.path} characters.`);
+  const taken = await folderAt(ctx, path);
+  if (taken && taken.id !== folder.id) throw conflict(`The folder '${path}' already exists.`);
+  return path;
+}
+
+/** Moves the folder (and its subtree) into the destination; returns its id. */
+export async function moveFolder(ctx: AppContext, input: Input): Promise<string> {
+  const folder = await source(ctx, input);
+  const dest = await destination(ctx, input);
+  const path = await landing(ctx, folder, dest);
+  if (path === folder.folderPath) return folder.id;
+  await rewriteSubtree(ctx, folder, path, dest?.topLevelFolderId ?? folder.id);
+  await updateRows(ctx.reader, 'folder', { parent_id: dest?.id ?? null, modified_at: sql`now()`, modified_by_id: ctx.caller.userId }, sql`t.id = ${folder.id}`);
+  return folder.id;
+}
+
+/** Copies the folder, its subtree and their documents (every revision) into the destination; returns the copy's id. */
+export async function copyFolder(ctx: AppContext, input: Input): Promise<string> {
+  const folder = await source(ctx, input);
+  const dest = await destination(ctx, input);
+  const path = await landing(ctx, folder, dest);
+  if (path.toLowerCase() === folder.folderPath.toLowerCase()) throw conflict(`The folder '${path}' already exists.`);
+  // Parents before children: a path sorts after its parent's.
+  const folders = await selectRows<FolderRow & { parentFolderId: string }>(ctx.reader, resource('Folder'), {
+    where: [sql`t.top_id = ${folder.topLevelFolderId} and (t.id = ${folder.id} or left(lower(t.path), char_length(${folder.folderPath}::text) + 1) = lower(${`${folder.folderPath}/`}::text))`],
+    order: 'lower(t.path)',
+  });
+  const ids = new Map(folders.map((f) => [f.id, newId()]));
+  const documents = await selectRows<Row>(ctx.reader, resource('Document'), { where: [sql`t.folder_id = any(${[...ids.keys()]}::uuid[])`] });
+  if (folders.length + documents.length > MAX_COPY) {
+    throw badRequest(`The folder holds ${folders.length} folders and ${documents.length} documents; one copy makes at most ${MAX_COPY}.`);
+  }
+  const root = ids.get(folder.id)!;
+  const top = dest?.topLevelFolderId ?? root;
+  const by = ctx.caller.userId;
+  await insertRows(ctx.reader, 'folder', folders.map((f) => ({
+    id: ids.get(f.id), parent_id: f.id === folder.id ? dest?.id ?? null : ids.get(f.parentFolderId), top_id: top, name: f.name,
+    description: f.description, path: `${path}${f.folderPath.slice(folder.folderPath.length)}`, allow_revisions: f.allowRevisions,
+    folder_type: f.folderType, status: f.status, created_by_id: by, modified_by_id: by,
+  })));
+  await copyDocuments(ctx, documents, ids);
+  return root;
+}
+
+/** Copies of `documents` (Document rows) into the copied folders (`folders`: old id -> new id), each with every revision under new ids. */
+async function copyDocuments(ctx: AppContext, documents: Row[], folders: Map<string, string>): Promise<void> {
+  if (documents.length === 0) return;
+  const docIds = new Map(documents.map((d) => [d.documentId as string, newId()]));
+  const revisions = await selectRows<Row>(ctx.reader, resource('DocumentRevision'), { where: [sql`t.document_id = any(${[...docIds.keys()]}::uuid[])`] });
+  const revIds = new Map(revisions.map((r) => [r.id as string, newId()]));
+  const by = ctx.caller.userId;
+  await insertRows(ctx.reader, 'document', documents.map((d) => ({
+    id: docIds.get(d.documentId as string), folder_id: folders.get(d.folderId as string), revision_id: revIds.get(d.id as string), revision: d.revision,
+    name: d.name, description: d.description, release_state: d.releaseState, check_in_status: d.checkInStatus, review_date: d.reviewDate,
+    expire_date: d.expireDate, archive: d.archive, abstract: d.abstract, keywords: d.keywords, change_text: d.changeText,
+    created_by_id: by, modified_by_id: by,
+  })));
+  await insertRows(ctx.reader, 'document_revision', revisions.map((r) => ({
+    id: revIds.get(r.id as string), document_id: docIds.get(r.documentId as string), revision: r.revision, name: r.name,
+    description: r.description, change_text: r.changeText, created_at: r.createDate, created_by_id: by,
+  })));
+}
