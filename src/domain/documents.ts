@@ -3,16 +3,19 @@
  * document by any id the clients use for it (its id, its current or an older revision id).
  */
 import type { AppContext } from '../context.js';
+import { insertRows, updateRows } from '../db/tenant-writes.js';
 import { Document, DocumentRevision } from '../entities/document.js';
 import { badRequest, conflict, notFound } from '../errors.js';
 import { isGuid, newId } from '../ids.js';
 import { loadRow } from '../read/resolvers.js';
 import { resource } from '../read/registry.js';
 import { selectRows } from '../read/rows.js';
+import { isoInstant } from '../scalars.js';
 import { sql } from '../sql.js';
 import { maxLength, optionalString, requireGuid, requireString } from './validate.js';
 
 type Input = Record<string, unknown>;
+type Row = Record<string, unknown>;
 export type DocumentRow = Record<string, unknown> & { id: string; documentId: string };
 
 const DOCUMENT = resource('Document');
@@ -39,11 +42,18 @@ export async function documentByIdOrName(ctx: AppContext, idOrName: string): Pro
   return rows[0];
 }
 
+/** A document's name: trimmed, not empty, at most 256 characters, no control characters. */
+function documentName(raw: string): string {
+  const name = raw.trim();
+  if (name === '') throw badRequest("The mandatory field 'name' is missing.");
+  if (/[\u0000-\u001f]/.test(name)) throw badRequest("The field 'name' may not contain control characters.");
+  return maxLength(name, LIMITS.name, 'name');
+}
+
 /** A new document (its first revision, "1") in the folder `input.folderId`; returns its revision id. */
 export async function createDocument(ctx: AppContext, input: Input): Promise<string> {
   const folder = await loadRow(ctx, resource('Folder'), requireGuid(input.folderId, 'folderId'));
-  const name = requireString(input, 'name').trim();
-  if (/[\u0000-\u001f]/.test(name)) throw badRequest("The field 'name' may not contain control characters.");
+  const name = documentName(requireString(input, 'name'));
   const text = (key: keyof typeof LIMITS) => maxLength(optionalString(input, key) ?? '', LIMITS[key], key);
   const state = input.documentState ?? input.releaseState ?? 1;
   if (!STATES.has(state as number)) throw badRequest(`The field 'documentState' must be 1 (released) or 0 (not released), got '${String(state).slice(0, 32)}'.`);
@@ -51,11 +61,70 @@ export async function createDocument(ctx: AppContext, input: Input): Promise<str
   const revisionId = newId();
   const id = newId();
   const by = ctx.caller.userId;
-  const common = { revision: '1', name: maxLength(name, LIMITS.name, 'name'), description: text('description'), changeText: changeText === undefined ? null : maxLength(changeText, LIMITS.changeText, 'changeText'), createdById: by };
+  const common = { revision: '1', name, description: text('description'), changeText: changeText === undefined ? null : maxLength(changeText, LIMITS.changeText, 'changeText'), createdById: by };
   ctx.em().create(Document, { ...common, id, folderId: folder.id as string, revisionId, releaseState: state as number, abstract: text('abstract'), keywords: text('keywords'), modifiedById: by });
   // The document first: its revision's foreign key names it (both in the mutation's transaction).
   await ctx.em().flush();
   ctx.em().create(DocumentRevision, { ...common, id: revisionId, documentId: id });
   await ctx.em().flush();
   return revisionId;
+}
+
+/**
+ * Copies of `documents` (Document rows), each with every revision under new ids, where `place`
+ * says (its folder and name); returns the copies' current revision ids, in order.
+ */
+export async function copyDocuments(ctx: AppContext, documents: Row[], place: (d: Row) => { folderId: string; name: string }): Promise<string[]> {
+  if (documents.length === 0) return [];
+  const copies = new Map(documents.map((d) => [d.documentId as string, { id: newId(), current: d.id as string, ...place(d) }]));
+  const revisions = await selectRows<Row>(ctx.reader, resource('DocumentRevision'), { where: [sql`t.document_id = any(${[...copies.keys()]}::uuid[])`] });
+  const revIds = new Map(revisions.map((r) => [r.id as string, newId()]));
+  const by = ctx.caller.userId;
+  await insertRows(ctx.reader, 'document', documents.map((d) => {
+    const copy = copies.get(d.documentId as string)!;
+    return {
+      id: copy.id, folder_id: copy.folderId, revision_id: revIds.get(copy.current), revision: d.revision, name: copy.name,
+      description: d.description, release_state: d.releaseState, check_in_status: d.checkInStatus, review_date: d.reviewDate,
+      expire_date: d.expireDate, archive: d.archive, abstract: d.abstract, keywords: d.keywords, change_text: d.changeText,
+      created_by_id: by, modified_by_id: by,
+    };
+  }));
+  await insertRows(ctx.reader, 'document_revision', revisions.map((r) => {
+    const copy = copies.get(r.documentId as string)!;
+    return {
+      id: revIds.get(r.id as string), document_id: copy.id, revision: r.revision,
+      // The current revision takes the copy's name; older ones keep theirs.
+      name: r.id === copy.current ? copy.name : r.name,
+      description: r.description, change_text: r.changeText, created_at: r.createDate, created_by_id: by,
+    };
+  }));
+  return documents.map((d) => revIds.get(d.id as string)!);
+}
+
+/** A copy of the document (every revision) in folder `input.folderId`, named `input.name` or as the original; returns its revision id. */
+export async function copyDocument(ctx: AppContext, id: string, input: Input): Promise<string> {
+  const doc = await documentRow(ctx, id);
+  const folder = await loadRow(ctx, resource('Folder'), requireGuid(input.folderId, 'folderId'));
+  const name = optionalString(input, 'name')?.trim() || (doc.name as string);
+  const [revisionId] = await copyDocuments(ctx, [doc], () => ({ folderId: folder.id as string, name: documentName(name) }));
+  return revisionId;
+}
+
+/** Moves the document into folder `input.folderId`; returns its revision id. */
+export async function moveDocument(ctx: AppContext, id: string, input: Input): Promise<string> {
+  const doc = await documentRow(ctx, id);
+  const folder = await loadRow(ctx, resource('Folder'), requireGuid(input.folderId, 'folderId'));
+  await updateRows(ctx.reader, 'document', { folder_id: folder.id, modified_at: sql`now()`, modified_by_id: ctx.caller.userId }, sql`t.id = ${doc.documentId}`);
+  return doc.id;
+}
+
+/** Sets (or, with null or '', clears) the document's expiration date; returns its revision id. */
+export async function setExpiration(ctx: AppContext, id: string, input: Input): Promise<string> {
+  const doc = await documentRow(ctx, id);
+  if (input.expirationDate === undefined) throw badRequest("The mandatory field 'expirationDate' is missing (null clears it).");
+  const v = optionalString(input, 'expirationDate');
+  const at = v === undefined || v.trim() === '' ? null : isoInstant(v);
+  if (at === undefined) throw badRequest(`The field 'expirationDate' must be an ISO 8601 date-time such as 2030-01-31T12:00:00Z, got '${String(v).slice(0, 64)}'.`);
+  await updateRows(ctx.reader, 'document', { expire_date: at, modified_at: sql`now()`, modified_by_id: ctx.caller.userId }, sql`t.id = ${doc.documentId}`);
+  return doc.id;
 }

@@ -11,6 +11,7 @@ import { newId } from '../ids.js';
 import { resource } from '../read/registry.js';
 import { selectRows } from '../read/rows.js';
 import { sql } from '../sql.js';
+import { copyDocuments } from './documents.js';
 import { ensurePath, folderAt, joinPath, LIMITS, lockedFolder, pathSegments, rewriteSubtree, type FolderRow } from './folders.js';
 import { guidOrUnset, optionalString } from './validate.js';
 
@@ -88,25 +89,6 @@ export async function copyFolder(ctx: AppContext, input: Input): Promise<string>
     description: f.description, path: `${path}${f.folderPath.slice(folder.folderPath.length)}`, allow_revisions: f.allowRevisions,
     folder_type: f.folderType, status: f.status, created_by_id: by, modified_by_id: by,
   })));
-  await copyDocuments(ctx, documents, ids);
+  await copyDocuments(ctx, documents, (d) => ({ folderId: ids.get(d.folderId as string)!, name: d.name as string }));
   return root;
-}
-
-/** Copies of `documents` (Document rows) into the copied folders (`folders`: old id -> new id), each with every revision under new ids. */
-async function copyDocuments(ctx: AppContext, documents: Row[], folders: Map<string, string>): Promise<void> {
-  if (documents.length === 0) return;
-  const docIds = new Map(documents.map((d) => [d.documentId as string, newId()]));
-  const revisions = await selectRows<Row>(ctx.reader, resource('DocumentRevision'), { where: [sql`t.document_id = any(${[...docIds.keys()]}::uuid[])`] });
-  const revIds = new Map(revisions.map((r) => [r.id as string, newId()]));
-  const by = ctx.caller.userId;
-  await insertRows(ctx.reader, 'document', documents.map((d) => ({
-    id: docIds.get(d.documentId as string), folder_id: folders.get(d.folderId as string), revision_id: revIds.get(d.id as string), revision: d.revision,
-    name: d.name, description: d.description, release_state: d.releaseState, check_in_status: d.checkInStatus, review_date: d.reviewDate,
-    expire_date: d.expireDate, archive: d.archive, abstract: d.abstract, keywords: d.keywords, change_text: d.changeText,
-    created_by_id: by, modified_by_id: by,
-  })));
-  await insertRows(ctx.reader, 'document_revision', revisions.map((r) => ({
-    id: revIds.get(r.id as string), document_id: docIds.get(r.documentId as string), revision: r.revision, name: r.name,
-    description: r.description, change_text: r.changeText, created_at: r.createDate, created_by_id: by,
-  })));
 }

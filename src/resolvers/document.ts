@@ -2,7 +2,7 @@
 import type { AppContext } from '../context.js';
 import { deleteRows, insertRows } from '../db/tenant-writes.js';
 import { notFound } from '../errors.js';
-import { createDocument, documentByIdOrName, documentRow, type DocumentRow } from '../domain/documents.js';
+import { copyDocument, createDocument, documentByIdOrName, documentRow, moveDocument, setExpiration, type DocumentRow } from '../domain/documents.js';
 import type { ListArgs } from '../read/paging.js';
 import { listPage, reread } from '../read/resolvers.js';
 import { resource } from '../read/registry.js';
@@ -59,6 +59,10 @@ export const resolvers = {
   },
   Mutation: {
     createDocument: async (_: unknown, { input }: { input: Input }, ctx: AppContext) => reread(ctx, DOCUMENT, await createDocument(ctx, input)),
+    copyDocument: async (_: unknown, a: { documentId: string; input: Input }, ctx: AppContext) => reread(ctx, DOCUMENT, await copyDocument(ctx, a.documentId, a.input)),
+    moveDocument: async (_: unknown, a: { documentId: string; input: Input }, ctx: AppContext) => reread(ctx, DOCUMENT, await moveDocument(ctx, a.documentId, a.input)),
+    setDocumentExpiration: async (_: unknown, a: { documentId: string; input: Input }, ctx: AppContext) =>
+      reread(ctx, DOCUMENT, await setExpiration(ctx, a.documentId, a.input)),
     // Its revisions and relations go with it (the database's cascade).
     deleteDocument: async (_: unknown, { documentId }: { documentId: string }, ctx: AppContext) => {
       const doc = await documentRow(ctx, documentId);

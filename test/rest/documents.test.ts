@@ -151,6 +151,54 @@ describe('documents', () => {
   });
 });
 
+describe('copy, move, expiration', () => {
+  test('POST /documents/{id}/copy: a new document (new ids, every revision) in the folder named, with the name given or the original\'s', async () => {
+    const d = await newDoc(uniq('Original'), { changeText: 'first' });
+    const other = (await A.post(`/folders/${folder.id}`, { name: uniq('CopyHere') })).body.data;
+    const named = await A.post(`/documents/${d.documentId}/copy`, { folderId: other.id, name: 'Copied Document' });
+    expectEnvelope(named, 'POST', A.url(`/documents/${d.documentId}/copy`));
+    expect(named.body.data).toMatchObject({ folderId: other.id, name: 'Copied Document', description: d.description, revision: '1', changeText: 'first' });
+    expect([d.id, d.documentId]).not.toContain(named.body.data.documentId);
+    expect((await A.get(`/documents/${named.body.data.documentId}/revisions`)).body.data.map((r: Doc) => [r.id, r.name])).toEqual([[named.body.data.id, 'Copied Document']]);
+    const same = await A.post(`/documents/${d.id}/copy`, { folderId: folder.id });
+    expect(same.body.data).toMatchObject({ name: d.name, folderId: folder.id });
+    expect((await A.get(`/documents/${d.id}`)).body.data).toEqual(d);
+    expectError(await A.post(`/documents/${d.id}/copy`, {}), 400, "'folderId'");
+    expectError(await A.post(`/documents/${d.id}/copy`, { folderId: UNKNOWN_ID }), 404, 'Folder');
+    expectError(await A.post(`/documents/${UNKNOWN_ID}/copy`, { folderId: folder.id }), 404, 'Document');
+  });
+
+  test('PUT /documents/{id}/move: the same document (same ids) in another folder', async () => {
+    const d = await newDoc();
+    const other = (await A.post(`/folders/${folder.id}`, { name: uniq('MoveHere') })).body.data;
+    const r = await A.put(`/documents/${d.documentId}/move`, { folderId: other.id });
+    expectEnvelope(r, 'PUT', A.url(`/documents/${d.documentId}/move`));
+    expect(r.body.data).toMatchObject({ id: d.id, documentId: d.documentId, folderId: other.id, folderPath: other.folderPath });
+    expect((await A.get(`/folders/${other.id}/documents`)).body.data.map((x: Doc) => x.id)).toEqual([d.id]);
+    expectError(await A.put(`/documents/${d.id}/move`, { folderId: UNKNOWN_ID }), 404);
+  });
+
+  test('PUT /documents/{id}/expiration sets expireDate (UTC, a zone honoured), null clears it, junk is a 400', async () => {
+    const d = await newDoc();
+    const r = await A.put(`/documents/${d.documentId}/expiration`, { expirationDate: '2031-02-03T04:05:06.789Z' });
+    expectEnvelope(r, 'PUT', A.url(`/documents/${d.documentId}/expiration`));
+    expect(r.body.data.expireDate).toBe('2031-02-03T04:05:06.789');
+    expect((await A.put(`/documents/${d.id}/expiration`, { expirationDate: '2031-02-03T06:05:06+02:00' })).body.data.expireDate).toBe('2031-02-03T04:05:06.000');
+    expect((await A.put(`/documents/${d.id}/expiration`, { expirationDate: null })).body.data.expireDate).toBeNull();
+    expectError(await A.put(`/documents/${d.id}/expiration`, { expirationDate: 'next year' }), 400, "'expirationDate'");
+    expectError(await A.put(`/documents/${d.id}/expiration`, { expirationDate: '2031-02-30T00:00:00' }), 400, "'expirationDate'");
+    expectError(await A.put(`/documents/${d.id}/expiration`, {}), 400, "'expirationDate'");
+  });
+
+  test('an ordinary user may not copy, move or change expiration (403)', async () => {
+    const U = A.as(plain.token);
+    const d = await newDoc();
+    expectError(await U.post(`/documents/${d.id}/copy`, { folderId: folder.id }), 403);
+    expectError(await U.put(`/documents/${d.id}/move`, { folderId: folder.id }), 403);
+    expectError(await U.put(`/documents/${d.id}/expiration`, { expirationDate: null }), 403);
+  });
+});
+
 describe('form <-> document relations', () => {
   test('relateDocument by revision id, document id or name; GET /forminstance/{id}/documents lists them; unrelate removes one', async () => {
     const form = await newForm();

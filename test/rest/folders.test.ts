@@ -38,7 +38,7 @@ beforeAll(async () => {
 });
 afterAll(() => h.stop());
 
-type Rec = Record<string, unknown> & { id: string; folderPath: string };
+type Rec = Record<string, unknown> & { id: string; folderPath: string; topLevelFolderId: string };
 
 const enc = (path: string) => encodeURIComponent(path);
 async function make(path: string, description = ''): Promise<Rec> {
