@@ -4,6 +4,7 @@
  * list / get / by-parent resolvers with their 404s, relation resolvers, href and dataType, and
  * /meta's field lists (src/read/).
  */
+import { ZERO_GUID } from '../ids.js';
 import type { FieldType } from '../query/fields.js';
 import type { Sql } from '../sql.js';
 
@@ -51,6 +52,28 @@ export function computed(sql: string, type: FieldType, o: Pick<FieldOptions, 'ex
 export interface Join {
   table: string;
   on: string;
+}
+
+/** The users who made and last changed a row (`created_by_id`, `modified_by_id`), for `auditFields`. */
+export const AUDIT_JOINS: Record<string, Join> = {
+  cu: { table: 'app_user', on: 'cu.id = t.created_by_id' },
+  mu: { table: 'app_user', on: 'mu.id = t.modified_by_id' },
+};
+
+/**
+ * createDate, modifyDate, createById, modifyById, createBy, modifyBy from a table's
+ * created_/modified_ columns; the names need AUDIT_JOINS. An unknown user reads as the
+ * all-zero GUID and ''.
+ */
+export function auditFields(o: Pick<FieldOptions, 'expandOnly'> = {}): Record<string, FieldDef> {
+  return {
+    createDate: column('created_at', 'datetime', o),
+    modifyDate: column('modified_at', 'datetime', o),
+    createById: column('created_by_id', 'guid', { ...o, nullAs: ZERO_GUID }),
+    modifyById: column('modified_by_id', 'guid', { ...o, nullAs: ZERO_GUID }),
+    createBy: joined('cu', 'name', 'string', { ...o, nullAs: '' }),
+    modifyBy: joined('mu', 'name', 'string', { ...o, nullAs: '' }),
+  };
 }
 
 /** Keys of a JSONB column that `q` may name beside the declared fields (form values). */

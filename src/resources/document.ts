@@ -1,7 +1,5 @@
 import { ZERO_GUID } from '../ids.js';
-import { column, computed, defineResource, joined } from '../read/define.js';
-
-const unset = { nullAs: ZERO_GUID };
+import { AUDIT_JOINS, auditFields, column, computed, defineResource, joined } from '../read/define.js';
 
 /** The file and check-out fields, empty (and checked in by the creator) until files are uploaded and checked out (docs/decisions.md, "Documents"). */
 export const NO_FILE_YET = {
@@ -43,17 +41,11 @@ export default defineResource({
     folderName: joined('f', 'name', 'string', { nullAs: '' }),
     folderPath: joined('f', 'path', 'string', { nullAs: '' }),
     ...NO_FILE_YET,
-    createDate: column('created_at', 'datetime'),
-    modifyDate: column('modified_at', 'datetime'),
-    createById: column('created_by_id', 'guid', unset),
-    modifyById: column('modified_by_id', 'guid', unset),
-    createBy: joined('cu', 'name', 'string', { nullAs: '' }),
-    modifyBy: joined('mu', 'name', 'string', { nullAs: '' }),
+    ...auditFields(),
   },
   joins: {
     f: { table: 'folder', on: 'f.id = t.folder_id' },
-    cu: { table: 'app_user', on: 'cu.id = t.created_by_id' },
-    mu: { table: 'app_user', on: 'mu.id = t.modified_by_id' },
+    ...AUDIT_JOINS,
   },
   // (tenant_id, lower(name), id) is indexed: documents by name.
   order: 'lower(t.name), t.id',

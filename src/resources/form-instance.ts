@@ -1,8 +1,6 @@
-import { ZERO_GUID } from '../ids.js';
-import { column, defineResource, joined } from '../read/define.js';
+import { AUDIT_JOINS, auditFields, column, defineResource } from '../read/define.js';
 
 const audit = { expandOnly: true };
-const unset = { expandOnly: true, nullAs: ZERO_GUID };
 
 /**
  * A form instance as clients see it: its current revision, base fields and (REST) its values'
@@ -21,17 +19,9 @@ export default defineResource({
     formId: column('id', 'guid', audit),
     templateId: column('template_id', 'guid', audit),
     revision: column('revision', 'integer', audit),
-    createDate: column('created_at', 'datetime', audit),
-    modifyDate: column('modified_at', 'datetime', audit),
-    createById: column('created_by_id', 'guid', unset),
-    modifyById: column('modified_by_id', 'guid', unset),
-    createBy: joined('cu', 'name', 'string', { ...audit, nullAs: '' }),
-    modifyBy: joined('mu', 'name', 'string', { ...audit, nullAs: '' }),
+    ...auditFields(audit),
   },
-  joins: {
-    cu: { table: 'app_user', on: 'cu.id = t.created_by_id' },
-    mu: { table: 'app_user', on: 'mu.id = t.modified_by_id' },
-  },
+  joins: AUDIT_JOINS,
   // (tenant_id, template_id, seq) is unique: creation order under a template.
   order: 't.template_id, t.seq',
   relations: {

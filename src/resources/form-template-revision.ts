@@ -1,7 +1,4 @@
-import { ZERO_GUID } from '../ids.js';
-import { column, defineResource, joined } from '../read/define.js';
-
-const unset = { nullAs: ZERO_GUID };
+import { AUDIT_JOINS, auditFields, column, defineResource } from '../read/define.js';
 
 /** One revision of a form template and its field definitions (GraphQL only). */
 export default defineResource({
@@ -17,17 +14,9 @@ export default defineResource({
     revision: column('revision', 'integer'),
     templateRevision: column('template_revision', 'string'),
     status: column('status', 'integer'),
-    createDate: column('created_at', 'datetime'),
-    modifyDate: column('modified_at', 'datetime'),
-    createById: column('created_by_id', 'guid', unset),
-    modifyById: column('modified_by_id', 'guid', unset),
-    createBy: joined('cu', 'name', 'string', { nullAs: '' }),
-    modifyBy: joined('mu', 'name', 'string', { nullAs: '' }),
+    ...auditFields(),
   },
-  joins: {
-    cu: { table: 'app_user', on: 'cu.id = t.created_by_id' },
-    mu: { table: 'app_user', on: 'mu.id = t.modified_by_id' },
-  },
+  joins: AUDIT_JOINS,
   // (tenant_id, template_id, revision) is unique: its index gives this order under a template.
   order: 't.template_id, t.revision',
   relations: {

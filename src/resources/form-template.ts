@@ -1,7 +1,4 @@
-import { ZERO_GUID } from '../ids.js';
-import { column, defineResource, joined } from '../read/define.js';
-
-const unset = { expandOnly: true, nullAs: ZERO_GUID };
+import { AUDIT_JOINS, auditFields, column, defineResource, joined } from '../read/define.js';
 
 /**
  * A template as clients see it: its own name and audit, and the revision a get answers (the
@@ -24,17 +21,11 @@ export default defineResource({
     status: joined('r', 'status', 'integer'),
     latestRevisionId: column('latest_revision_id', 'guid', { expandOnly: true }),
     instanceNamePrefix: column('instance_prefix', 'string', { expandOnly: true }),
-    createDate: column('created_at', 'datetime', { expandOnly: true }),
-    modifyDate: column('modified_at', 'datetime', { expandOnly: true }),
-    createById: column('created_by_id', 'guid', unset),
-    modifyById: column('modified_by_id', 'guid', unset),
-    createBy: joined('cu', 'name', 'string', { expandOnly: true, nullAs: '' }),
-    modifyBy: joined('mu', 'name', 'string', { expandOnly: true, nullAs: '' }),
+    ...auditFields({ expandOnly: true }),
   },
   joins: {
     r: { table: 'form_template_revision', on: 'r.id = coalesce(t.released_revision_id, t.latest_revision_id)' },
-    cu: { table: 'app_user', on: 'cu.id = t.created_by_id' },
-    mu: { table: 'app_user', on: 'mu.id = t.modified_by_id' },
+    ...AUDIT_JOINS,
   },
   // Names are unique per tenant, case-insensitively: the unique index gives this order.
   order: 'lower(t.name)',
