@@ -10,7 +10,7 @@ import { badRequest, conflict, notFound } from '../errors.js';
 import { newId } from '../ids.js';
 import { resource } from '../read/registry.js';
 import { selectRows } from '../read/rows.js';
-import { sql } from '../sql.js';
+import { raw, sql, type Sql } from '../sql.js';
 import { maxLength, optionalString } from './validate.js';
 
 type Input = Record<string, unknown>;
@@ -89,6 +89,10 @@ export async function lockedFolder(ctx: AppContext, id: string): Promise<FolderR
   return folder;
 }
 
+/** `folder` and every folder under it, as rows of alias `a` (paths that start with its path and a '/'). */
+export const subtreeOf = (folder: FolderRow, a = 't'): Sql =>
+  sql`${raw(a)}.top_id = ${folder.topLevelFolderId} and (${raw(a)}.id = ${folder.id} or left(lower(${raw(a)}.path), char_length(${folder.folderPath}::text) + 1) = lower(${`${folder.folderPath}/`}::text))`;
+
 /**
  * Gives `folder` and every folder under it the path `path` in its place (and `top`, when it
  * moves under another top-level folder), in one statement. Lengths in characters, as PostgreSQL
@@ -100,7 +104,7 @@ export async function rewriteSubtree(ctx: AppContext, folder: FolderRow, path: s
     ctx.reader,
     'folder',
     { path: sql`${path}::text || substr(path, char_length(${old}::text) + 1)`, ...(top ? { top_id: top } : {}) },
-    sql`t.top_id = ${folder.topLevelFolderId} and (t.id = ${folder.id} or left(lower(t.path), char_length(${old}::text) + 1) = lower(${`${old}/`}::text))`,
+    subtreeOf(folder),
   );
 }
 

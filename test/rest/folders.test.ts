@@ -215,6 +215,18 @@ describe('move and copy', () => {
     expect((await A.get(`/folders/${a.id}`)).body.data.folderPath).toBe(a.folderPath);
   });
 
+  test('a copy larger than 10,000 folders and documents is refused before anything is read or written', async () => {
+    const big = await make(`/${uniq('Big')}`);
+    // Documents made in SQL: ten thousand through the API would only slow the test.
+    await h.services.reads.query(
+      `insert into document (tenant_id, id, folder_id, revision_id, revision, name)
+         select $1, gen_random_uuid(), $2, gen_random_uuid(), '1', 'bulk ' || n from generate_series(1, 10000) n`,
+      [A.t.tenantId, big.id],
+    );
+    expectError(await A.post('/folders/copy', { sourceFolderId: big.id, targetFolderPath: '/' + uniq('BigCopy') }), 400, '1 folders and 10000 documents');
+    expect((await A.get(`/folders/${big.id}/documents?limit=1`)).body.pagination.totalRecords).toBe(10000);
+  });
+
   test('two moves of one folder at once run one after the other: its subtree ends under the last one', async () => {
     const deep = await make(`/${uniq('Twice')}/kid/grandkid`);
     const kid = (await A.get(`/folders/${deep.id}`)).body.data.parentFolderId;
