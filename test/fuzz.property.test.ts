@@ -35,11 +35,18 @@ const pathArb = fc.constantFrom(...routes.map((r) => ({ path: r.path, root: r.sc
 );
 
 const queryArb = fc
-  .array(fc.tuple(fc.constantFrom('q', 'fields', 'expand', 'limit', 'offset', 'suppress_response_codes', 'persistedDataId', 'relateToId', 'scope'), junkArb), { maxLength: 3 })
+  .array(fc.tuple(fc.constantFrom('q', 'fields', 'expand', 'limit', 'offset', 'suppress_response_codes', 'persistedDataId', 'relateToId', 'relateToDocId', 'folderPath', 'scope'), junkArb), { maxLength: 3 })
   .map((pairs) => (pairs.length ? `?${pairs.map(([k, v]) => `${k}=${encode(v)}`).join('&')}` : ''));
+
+/** Keys the route table's bodies read, each with junk (or a value of another type) to reach past the parsing. */
+const KEYS = ['name', 'description', 'folderId', 'folderPath', 'folderpath', 'sourceFolderId', 'sourceFolderPath', 'targetFolderId', 'targetFolderPath', 'expirationDate', 'documentState', 'allowRevisions', 'persistedData', 'scope', 'siteId', 'userIds'];
+const knownKeysArb = fc
+  .dictionary(fc.constantFrom(...KEYS), fc.oneof(junkArb, fc.jsonValue()), { maxKeys: 4 })
+  .map((o) => ({ raw: JSON.stringify(o), type: 'application/json' }));
 
 const bodyArb = fc.oneof(
   fc.constant(undefined),
+  knownKeysArb,
   fc.json().map((j) => ({ raw: j, type: 'application/json' })),
   fc.jsonValue().map((v) => ({ raw: JSON.stringify(v), type: 'application/json' })),
   junkArb.map((s) => ({ raw: s, type: fc.sample(fc.constantFrom('application/json', 'text/plain', 'multipart/form-data', 'application/x-www-form-urlencoded'), 1)[0] })),

@@ -89,9 +89,9 @@ export async function lockedFolder(ctx: AppContext, id: string): Promise<FolderR
   return folder;
 }
 
-/** `folder` and every folder under it, as rows of alias `a` (paths that start with its path and a '/'). */
+/** `folder` and every folder under it, as rows of alias `a`: a child's path is made from its parent's exactly, so theirs begin with its path and a '/'. */
 export const subtreeOf = (folder: FolderRow, a = 't'): Sql =>
-  sql`${raw(a)}.top_id = ${folder.topLevelFolderId} and (${raw(a)}.id = ${folder.id} or left(lower(${raw(a)}.path), char_length(${folder.folderPath}::text) + 1) = lower(${`${folder.folderPath}/`}::text))`;
+  sql`${raw(a)}.top_id = ${folder.topLevelFolderId} and (${raw(a)}.id = ${folder.id} or left(${raw(a)}.path, char_length(${folder.folderPath}::text) + 1) = ${`${folder.folderPath}/`}::text)`;
 
 /**
  * Gives `folder` and every folder under it the path `path` in its place (and `top`, when it

@@ -4,6 +4,7 @@
  * answers an object, `DELETE folders/{id}` on folders that hold things): shapes, paths, names,
  * renames with their subtree, races, who may write, other tenants, and the GraphQL face.
  */
+import fc from 'fast-check';
 import {
   type Api,
   expectEnvelope,
@@ -292,6 +293,27 @@ describe('at the same time', () => {
     const list = await A.get(`/folders/${top.id}/folders`);
     expect(list.body.data.map((k: Rec) => k.folderPath).sort()).toEqual(Array.from({ length: 6 }, (_, i) => `/${renamedTo}/kid${i}`));
   });
+});
+
+describe('any name or path', () => {
+  test('folders made, found and renamed with arbitrary names and paths: 200 or a 4xx, never a 5xx; what is made is found by its path', async () => {
+    const parent = (await A.post('/folders', { name: uniq('Fuzz') })).body.data;
+    const text = fc.oneof(fc.string({ maxLength: 40 }), fc.string({ unit: 'grapheme', maxLength: 20 }), fc.constantFrom('/', '//', ' / ', '.', '..', '%', "'", '\u0000', 'a'.repeat(300)));
+    await fc.assert(
+      fc.asyncProperty(text, text, async (name, path) => {
+        const made = await A.post(`/folders/${parent.id}`, { name });
+        expect(made.status).toBeLessThan(500);
+        if (made.status === 200) {
+          const found = await A.get(`/folders?folderPath=${encodeURIComponent(made.body.data.folderPath)}`);
+          expect(found.body.data.id).toBe(made.body.data.id);
+          expect((await A.put(`/folders/${made.body.data.id}`, { name: path })).status).toBeLessThan(500);
+        }
+        expect((await A.post('/folders', { folderpath: `${parent.folderPath}/${path}` })).status).toBeLessThan(500);
+        expect((await A.get(`/folders?folderPath=${encodeURIComponent(path)}`)).status).toBeLessThan(500);
+      }),
+      { numRuns: 150 },
+    );
+  }, 120_000);
 });
 
 describe('who may', () => {
