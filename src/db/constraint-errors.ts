@@ -20,6 +20,8 @@ const LABELS: Record<string, string> = {
   document: 'a document',
   document_revision: 'a document revision',
   form_document: 'a relation between a form and a document',
+  index_field: 'an index field',
+  folder_index_field: 'an index field of a folder',
 };
 
 /** The row a foreign key points at, by constraint (migrations/Migration20261125000000_tenant_keys.ts). */
@@ -34,6 +36,8 @@ const TARGETS: Record<string, string> = {
   refresh_token_user_fk: 'user',
   refresh_token_client_fk: 'API client',
   web_token_user_fk: 'user',
+  folder_index_field_folder_fk: 'folder',
+  folder_index_field_field_fk: 'index field',
 };
 
 interface PgError {

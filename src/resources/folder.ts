@@ -33,6 +33,7 @@ export default defineResource({
   relations: {
     parent: { kind: 'one', target: 'Folder', key: 'parentFolderId' },
     folders: { kind: 'many', target: 'Folder', column: 'parent_id' },
+    indexFields: { kind: 'many', target: 'FolderIndexField', column: 'folder_id' },
   },
   queries: {
     folder: { op: 'get' },

@@ -138,6 +138,18 @@ export const routes: Route[] = [
   { method: 'PUT', path: '/folders/:id', field: 'Mutation.updateFolder', shape: 'object', body: 'input' },
   { method: 'DELETE', path: '/folders/:id', field: 'Mutation.deleteFolder', shape: 'none' },
   { method: 'GET', path: '/folders/:id/folders', field: 'Query.childFolders', shape: 'list', paged: true },
+  { method: 'GET', path: '/folders/:id/indexfields', field: 'Query.folderIndexFields', shape: 'list' },
+  { method: 'GET', path: '/folders/:folderId/indexfields/:id', field: 'Query.folderIndexField', shape: 'object' },
+  { method: 'PUT', path: '/folders/:folderId/indexfields/:id', field: 'Mutation.updateFolderIndexField', shape: 'none', body: 'input' },
+  { method: 'DELETE', path: '/folders/:folderId/indexfields/:id', field: 'Mutation.removeFolderIndexField', shape: 'none' },
+  // Index field definitions (docs/decisions.md, "Index fields")
+  { method: 'GET', path: '/indexfields', field: 'Query.indexFields', shape: 'list', paged: true },
+  { method: 'POST', path: '/indexfields', field: 'Mutation.createIndexField', shape: 'object', body: 'input' },
+  { method: 'POST', path: '/indexfields/MoveIndexFieldAfter', field: 'Mutation.moveIndexFieldAfter', shape: 'object', body: 'input' },
+  { method: 'GET', path: '/indexfields/:id', field: 'Query.indexField', shape: 'object' },
+  { method: 'PUT', path: '/indexfields/:id', field: 'Mutation.updateIndexField', shape: 'object', body: 'input' },
+  { method: 'DELETE', path: '/indexfields/:id', field: 'Mutation.deleteIndexField', shape: 'none' },
+  { method: 'PUT', path: '/indexfields/:id/folders/:folderId', field: 'Mutation.relateIndexFieldToFolder', shape: 'object' },
   // Documents (docs/decisions.md, "Documents")
   { method: 'GET', path: '/documents', field: 'Query.documents', shape: 'list', paged: true },
   { method: 'POST', path: '/documents', field: 'Mutation.createDocument', shape: 'object', body: 'input' },

@@ -39,6 +39,8 @@ let dictionary: { id: string };
 let folder: { id: string; folderPath: string };
 /** Documents in `folder`: the first three related to `form`, the next two for the relate rows; the first with three revisions. */
 let docs: { id: string; documentId: string }[];
+/** Index field definitions, all three in `folder`. */
+let indexField: { id: string };
 let member: UserFixture;
 /** Form instances: a released template whose fields take the keys of bodyOf, a form related to three others, one to delete. */
 let formTemplate: { id: string };
@@ -78,6 +80,10 @@ beforeAll(async () => {
   for (let i = 0; i < 3; i++) tops.push((await A.post('/folders', { name: uniq('folder') })).body.data);
   folder = tops[0];
   for (let i = 0; i < 3; i++) await A.post(`/folders/${folder.id}`, { name: uniq('child') });
+  const fields = [];
+  for (let i = 0; i < 3; i++) fields.push((await A.post('/indexfields', { label: uniq('field'), fieldType: 1 })).body.data);
+  for (const f of fields) await A.put(`/indexfields/${f.id}/folders/${folder.id}`);
+  indexField = fields[0];
   docs = [];
   for (let i = 0; i < 5; i++) docs.push((await A.post('/documents', { folderId: folder.id, name: uniq('doc') })).body.data);
   for (const d of docs.slice(0, 3)) await A.put(`/forminstance/${form.formId}/relateDocument?relateToId=${d.id}`);
@@ -93,10 +99,11 @@ afterAll(() => h.stop());
 /** A real value for each path parameter of tenant A; `id` depends on the segment before it. */
 const SAMPLES: Record<string, (previous: string, r: SofaRoute) => string> = {
   id: (previous) =>
-    ({ sites: site.id, groups: group.id, users: member.id, formtemplates: template.id, forminstance: doomed, persisteddata: dictionary.id, folders: folder.id, revisions: docs[0].id })[
+    ({ sites: site.id, groups: group.id, users: member.id, formtemplates: template.id, forminstance: doomed, persisteddata: dictionary.id, folders: folder.id, revisions: docs[0].id, indexfields: indexField.id })[
       previous.toLowerCase()
     ] ?? '',
   folderPath: () => folder.folderPath,
+  folderId: () => folder.id,
   templateId: () => formTemplate.id,
   revisionId: () => form.revisionId,
   formId: () => form.formId,

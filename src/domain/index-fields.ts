@@ -1,0 +1,199 @@
+/**
+ * Index field rules (docs/decisions.md, "Index fields"): a definition's type and values, its
+ * place in the definitions' order, and a folder's use of it with the folder's overrides.
+ */
+import type { AppContext } from '../context.js';
+import { deleteRows, insertRows, updateRows } from '../db/tenant-writes.js';
+import { badRequest, conflict, notFound } from '../errors.js';
+import { newId } from '../ids.js';
+import { resource } from '../read/registry.js';
+import { selectRows } from '../read/rows.js';
+import { sql, type Sql } from '../sql.js';
+import { lockedFolder } from './folders.js';
+import { guidOrUnset, maxLength, optionalString, requireGuid, requireString } from './validate.js';
+
+type Input = Record<string, unknown>;
+type Row = Record<string, unknown>;
+type DefinitionRow = Row & { id: string; label: string; fieldType: number };
+
+const DEFINITION = resource('IndexFieldDefinition');
+const IN_FOLDER = resource('FolderIndexField');
+export const LIMITS = { label: 256, description: 4000, queryDisplayField: 256, queryValueField: 256, defaultValue: 4000 } as const;
+
+/** The field types by code, and the names the clients send for them (`Text` is single-line text). */
+const TYPE_NAMES: Record<string, number> = {
+  multilinetextbox: 0,
+  singlelinetextbox: 1,
+  text: 1,
+  datasourcedropdown: 2,
+  calendar: 4,
+  date: 4,
+  numeric: 5,
+  number: 5,
+  dropdownlist: 6,
+  usersdropdownlist: 7,
+  modifiabledropdownlist: 8,
+  modifiabledatasourcedropdown: 9,
+};
+const TYPE_CODES = new Set(Object.values(TYPE_NAMES));
+
+/** `fieldType` as a code (`1`) or a name (`Text`, `SingleLineTextBox`, any case). */
+export function fieldTypeOf(v: unknown): number {
+  const s = String(v ?? '').trim();
+  const code = /^\d{1,3}$/.test(s) ? Number(s) : TYPE_NAMES[s.toLowerCase().replace(/[\s_-]/g, '')];
+  if (code === undefined || !TYPE_CODES.has(code)) {
+    throw badRequest(`The field 'fieldType' must be one of the codes 0, 1, 2, 4, 5, 6, 7, 8, 9 or their names (such as 'Text'), got '${s.slice(0, 64)}'.`);
+  }
+  return code;
+}
+
+/** Lists, queries and connections are not part of this service yet: their ids may only be unset. */
+function notYetIds(input: Input): void {
+  for (const [key, what] of [['connectionId', 'connections'], ['queryId', 'queries'], ['dropDownListId', 'drop-down lists']] as const) {
+    if (guidOrUnset(input[key], key)) {
+      throw badRequest(`The field '${key}' must be null or the all-zero GUID: ${what} are not part of this service yet.`);
+    }
+  }
+}
+
+function label(raw: string): string {
+  const s = raw.trim();
+  if (s === '') throw badRequest("The mandatory field 'label' is missing.");
+  if (/[\u0000-\u001f]/.test(s)) throw badRequest("The field 'label' may not contain control characters.");
+  return maxLength(s, LIMITS.label, 'label');
+}
+
+/** The text values sent, by column, within their limits. */
+function texts(input: Input): Row {
+  const out: Row = {};
+  const columns = { description: 'description', queryDisplayField: 'query_display_field', queryValueField: 'query_value_field', defaultValue: 'default_value' } as const;
+  for (const [key, column] of Object.entries(columns) as [keyof typeof columns, string][]) {
+    const v = optionalString(input, key);
+    if (v !== undefined) out[column] = maxLength(v, LIMITS[key], key);
+  }
+  return out;
+}
+
+async function assertLabelFree(ctx: AppContext, name: string, except?: string): Promise<void> {
+  const others: Sql[] = except ? [sql`t.id <> ${except}`] : [];
+  const [taken] = await selectRows<Row>(ctx.reader, DEFINITION, { where: [sql`lower(t.label) = lower(${name})`, ...others], limit: 1 });
+  if (taken) throw conflict(`An index field labelled '${taken.label as string}' already exists.`);
+}
+
+async function lockedDefinition(ctx: AppContext, id: string): Promise<DefinitionRow> {
+  const [row] = await selectRows<DefinitionRow>(ctx.reader, DEFINITION, { where: [sql`t.id = ${id.toLowerCase()}`], lock: true });
+  if (!row) throw notFound(`Index field '${id}' was not found.`);
+  return row;
+}
+
+/** A new definition, last in the order; returns its id. Two of the same label at once: the unique index lets one in, the other gets a 409. */
+export async function createIndexField(ctx: AppContext, input: Input): Promise<string> {
+  const fieldType = fieldTypeOf(requireString(input, 'fieldType'));
+  const name = label(requireString(input, 'label'));
+  notYetIds(input);
+  await assertLabelFree(ctx, name);
+  const id = newId();
+  const by = ctx.caller.userId;
+  const required = input.required ?? false;
+  await insertRows(ctx.reader, 'index_field', [
+    { id, field_type: fieldType, label: name, required, description: '', query_display_field: '', query_value_field: '', default_value: '', ...texts(input), created_by_id: by, modified_by_id: by },
+  ]);
+  return id;
+}
+
+/** Changes the values sent (absent keys stay); the type cannot change. */
+export async function updateIndexField(ctx: AppContext, id: string, input: Input): Promise<void> {
+  const current = await lockedDefinition(ctx, id);
+  if (input.fieldType !== undefined && input.fieldType !== null && fieldTypeOf(input.fieldType) !== current.fieldType) {
+    throw badRequest(`The type of an index field cannot change (index field '${current.label}' is of type ${current.fieldType}): make a new one.`);
+  }
+  notYetIds(input);
+  const set: Row = texts(input);
+  const newLabel = optionalString(input, 'label');
+  if (newLabel !== undefined) {
+    set.label = label(newLabel);
+    await assertLabelFree(ctx, set.label as string, current.id);
+  }
+  if (typeof input.required === 'boolean') set.required = input.required;
+  if (Object.keys(set).length === 0) {
+    throw badRequest('Send at least one of: label, description, required, queryDisplayField, queryValueField, defaultValue.');
+  }
+  await updateRows(ctx.reader, 'index_field', { ...set, modified_at: sql`now()`, modified_by_id: ctx.caller.userId }, sql`t.id = ${current.id}`);
+}
+
+export async function deleteIndexField(ctx: AppContext, id: string): Promise<void> {
+  if (!(await deleteRows(ctx.reader, 'index_field', sql`t.id = ${id.toLowerCase()}`))) throw notFound(`Index field '${id}' was not found.`);
+}
+
+/**
+ * Puts `sourceFieldId` directly after `destinationFieldId` and numbers the definitions 1, 2, ...
+ * Every definition is locked first, in order, so two moves at once run one after the other
+ * and neither loses the other's place.
+ */
+export async function moveIndexFieldAfter(ctx: AppContext, input: Input): Promise<string> {
+  const source = requireGuid(input.sourceFieldId, 'sourceFieldId');
+  const destination = requireGuid(input.destinationFieldId, 'destinationFieldId');
+  if (source === destination) throw badRequest("'sourceFieldId' and 'destinationFieldId' name the same index field.");
+  const all = await selectRows<{ id: string }>(ctx.reader, DEFINITION, { order: DEFINITION.order, lock: true });
+  const ids = all.map((r) => r.id);
+  for (const [id, key] of [[source, 'sourceFieldId'], [destination, 'destinationFieldId']]) {
+    if (!ids.includes(id)) throw notFound(`Index field '${id}' (${key}) was not found.`);
+  }
+  const order = ids.filter((id) => id !== source);
+  order.splice(order.indexOf(destination) + 1, 0, source);
+  await updateRows(ctx.reader, 'index_field', { position: sql`array_position(${order}::uuid[], t.id)` }, sql`t.id = any(${order}::uuid[])`);
+  await updateRows(ctx.reader, 'index_field', { modified_at: sql`now()`, modified_by_id: ctx.caller.userId }, sql`t.id = ${source}`);
+  return source;
+}
+
+/** Folder `folderId`'s use of definition `id`, or undefined. */
+export async function folderIndexField(ctx: AppContext, folderId: string, id: string, lock = false): Promise<Row | undefined> {
+  const [row] = await selectRows<Row>(ctx.reader, IN_FOLDER, { where: [sql`t.folder_id = ${folderId.toLowerCase()}`, sql`t.field_id = ${id.toLowerCase()}`], lock });
+  return row;
+}
+
+/**
+ * Adds the definition to the folder, last in the folder's order; already there, nothing changes.
+ * The folder's row is locked first, so two adds at once take different places.
+ */
+export async function relateToFolder(ctx: AppContext, id: string, folderId: string): Promise<void> {
+  const [definition] = await selectRows<DefinitionRow>(ctx.reader, DEFINITION, { where: [sql`t.id = ${id.toLowerCase()}`] });
+  if (!definition) throw notFound(`Index field '${id}' was not found.`);
+  const folder = await lockedFolder(ctx, folderId);
+  if (await folderIndexField(ctx, folder.id, definition.id)) return;
+  const [last] = await selectRows<{ folderOrdinalPosition: number }>(ctx.reader, IN_FOLDER, { where: [sql`t.folder_id = ${folder.id}`], order: 't.position desc', limit: 1 });
+  const by = ctx.caller.userId;
+  await insertRows(ctx.reader, 'folder_index_field', [
+    { folder_id: folder.id, field_id: definition.id, position: (last?.folderOrdinalPosition ?? 0) + 1, created_by_id: by, modified_by_id: by },
+  ]);
+}
+
+/** Sets the folder's overrides sent (absent keys stay; null: the definition's value again). */
+export async function updateFolderIndexField(ctx: AppContext, folderId: string, id: string, input: Input): Promise<void> {
+  const row = await folderIndexField(ctx, folderId, id, true);
+  if (!row) throw notFound(`Index field '${id}' is not in folder '${folderId}' (add it with PUT indexfields/{id}/folders/{folderId}).`);
+  notYetIds(input);
+  const set: Row = {};
+  for (const [key, column] of [['queryDisplayField', 'query_display_field'], ['queryValueField', 'query_value_field'], ['defaultValue', 'default_value']] as const) {
+    if (input[key] === null) set[column] = null;
+    else if (input[key] !== undefined) set[column] = maxLength(optionalString(input, key)!, LIMITS[key], key);
+  }
+  if (input.required !== undefined) set.required = input.required;
+  for (const [key, column] of [['connectionId', 'connection_id'], ['queryId', 'query_id'], ['dropDownListId', 'drop_down_list_id']] as const) {
+    if (key in input) set[column] = null;
+  }
+  if (Object.keys(set).length === 0) {
+    throw badRequest('Send at least one of: required, queryDisplayField, queryValueField, defaultValue, dropDownListId, queryId.');
+  }
+  await updateRows(
+    ctx.reader,
+    'folder_index_field',
+    { ...set, modified_at: sql`now()`, modified_by_id: ctx.caller.userId },
+    sql`t.folder_id = ${row.folderId as string} and t.field_id = ${row.id as string}`,
+  );
+}
+
+export async function removeFromFolder(ctx: AppContext, folderId: string, id: string): Promise<void> {
+  const removed = await deleteRows(ctx.reader, 'folder_index_field', sql`t.folder_id = ${folderId.toLowerCase()} and t.field_id = ${id.toLowerCase()}`);
+  if (!removed) throw notFound(`Index field '${id}' is not in folder '${folderId}'.`);
+}

@@ -1,0 +1,58 @@
+import { defineEntity, type InferEntity } from '@mikro-orm/core';
+import { creatingTenant, tenantFilter } from '../db/tenant-filter.js';
+
+/** An index field definition (migrations/Migration20261125150000_index_fields.ts). */
+export const IndexField = defineEntity({
+  name: 'IndexField',
+  tableName: 'index_field',
+  filters: tenantFilter,
+  properties: (p) => ({
+    tenantId: p.uuid().hidden().primary().onCreate(creatingTenant),
+    id: p.uuid().primary(),
+    /** Set by the database (an identity column), never written. */
+    pkey: p.integer().persist(false),
+    /** Null until the definitions are reordered: its order is then its pkey. */
+    position: p.integer().nullable(),
+    /** docs/decisions.md, "Index fields". */
+    fieldType: p.smallint(),
+    label: p.string(),
+    description: p.string().default(''),
+    required: p.boolean().default(false),
+    connectionId: p.uuid().nullable(),
+    queryId: p.uuid().nullable(),
+    dropDownListId: p.uuid().nullable(),
+    queryDisplayField: p.string().default(''),
+    queryValueField: p.string().default(''),
+    defaultValue: p.string().default(''),
+    createdAt: p.datetime().onCreate(() => new Date()),
+    createdById: p.uuid().nullable(),
+    modifiedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+    modifiedById: p.uuid().nullable(),
+  }),
+});
+export type IndexField = InferEntity<typeof IndexField>;
+
+/** An index field in a folder, with the folder's overrides (NULL: the definition's value). */
+export const FolderIndexField = defineEntity({
+  name: 'FolderIndexField',
+  tableName: 'folder_index_field',
+  filters: tenantFilter,
+  properties: (p) => ({
+    tenantId: p.uuid().hidden().primary().onCreate(creatingTenant),
+    folderId: p.uuid().primary(),
+    fieldId: p.uuid().primary(),
+    position: p.integer(),
+    required: p.boolean().nullable(),
+    connectionId: p.uuid().nullable(),
+    queryId: p.uuid().nullable(),
+    dropDownListId: p.uuid().nullable(),
+    queryDisplayField: p.string().nullable(),
+    queryValueField: p.string().nullable(),
+    defaultValue: p.string().nullable(),
+    createdAt: p.datetime().onCreate(() => new Date()),
+    createdById: p.uuid().nullable(),
+    modifiedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+    modifiedById: p.uuid().nullable(),
+  }),
+});
+export type FolderIndexField = InferEntity<typeof FolderIndexField>;

@@ -1,0 +1,354 @@
+/**
+ * Index field definitions and folders' index fields (rest-api-v1.md "Index field definitions",
+ * "Folders"; client-compatibility.md: `fieldType` sent as a name, nulls for GUIDs, the key
+ * `dropDownListId`, `POST indexfields/MoveIndexFieldAfter`, `PUT indexfields/{id}/folders/{folderId}`
+ * without a body): shapes, types, order, overrides, errors, races, other tenants and GraphQL.
+ */
+import { type Api, expectEnvelope, expectError, GUID, keysOf, PAGINATION_KEYS, q, sorted, type TwoTenants, twoTenants, uniq, UNKNOWN_ID, ZERO_GUID } from './support.js';
+
+const DEFINITION_KEYS = [
+  'href', 'dataType', 'pkey', 'id', 'fieldType', 'label', 'description', 'required', 'connectionId', 'queryId', 'dropDownListId',
+  'queryDisplayField', 'queryValueField', 'defaultValue', 'createDate', 'modifyDate', 'createById', 'modifyById', 'createBy', 'modifyBy',
+];
+const FOLDER_FIELD_KEYS = [
+  'href', 'dataType', 'id', 'definitionPkey', 'folderId', 'fieldType', 'label', 'description', 'ordinalPosition', 'folderOrdinalPosition',
+  'required', 'connectionId', 'queryId', 'dropDownListId', 'queryDisplayField', 'queryValueField', 'defaultValue', 'globalRequired',
+  'globalConnectionId', 'globalQueryID', 'globalDropDownListId', 'globalQueryValueField', 'globalQueryDisplayField', 'globalDefaultValue',
+  'createDate', 'modifyDate', 'createById', 'modifyById', 'createBy', 'modifyBy',
+];
+
+let h: TwoTenants['h'];
+let A: Api;
+let B: Api;
+let plain: TwoTenants['plain'];
+let admin: { id: string; name: string };
+
+type Definition = Record<string, unknown> & { id: string; label: string; pkey: number };
+
+beforeAll(async () => {
+  ({ h, A, B, plain } = await twoTenants());
+  admin = (await A.get('/users/me')).body.data;
+});
+afterAll(() => h.stop());
+
+/** The Node client's create body. */
+const nodeBody = (label: string, more: Record<string, unknown> = {}) => ({
+  fieldType: 'Text',
+  label,
+  description: 'Created by test',
+  required: false,
+  connectionId: null,
+  queryId: null,
+  queryDisplayField: null,
+  queryValueField: null,
+  dropDownListId: null,
+  defaultValue: null,
+  ...more,
+});
+
+async function newField(label = uniq('Field'), more: Record<string, unknown> = {}): Promise<Definition> {
+  const r = await A.post('/indexfields', nodeBody(label, more));
+  expect([r.status, r.text.slice(0, 300)]).toEqual([200, expect.any(String)]);
+  return r.body.data;
+}
+const newFolder = async () => (await A.post('/folders', { name: uniq('Indexed') })).body.data as { id: string; folderPath: string };
+
+describe('index field definitions', () => {
+  test('POST /indexfields as the Node client sends it: 200, an IndexFieldDefinition object with every spec field', async () => {
+    const label = uniq('Invoice No');
+    const r = await A.post('/indexfields', nodeBody(label));
+    expectEnvelope(r, 'POST', A.url('/indexfields'));
+    const d = r.body.data;
+    expect(keysOf(d)).toEqual(sorted(DEFINITION_KEYS));
+    expect(d).toMatchObject({
+      dataType: 'IndexFieldDefinition',
+      href: `~/indexfields/${d.id}`,
+      fieldType: 1,
+      label,
+      description: 'Created by test',
+      required: false,
+      connectionId: ZERO_GUID,
+      queryId: ZERO_GUID,
+      dropDownListId: ZERO_GUID,
+      queryDisplayField: '',
+      queryValueField: '',
+      defaultValue: '',
+      createById: admin.id,
+      modifyById: admin.id,
+      createBy: admin.name,
+    });
+    expect(d.id).toMatch(GUID);
+    expect(Number.isInteger(d.pkey)).toBe(true);
+    const got = await A.get(`/indexfields/${d.id}`);
+    expectEnvelope(got, 'GET', A.url(`/indexfields/${d.id}`));
+    expect(got.body.data).toEqual(d);
+  });
+
+  test('fieldType as a code or any of the names; the spec body (integer type, dropdownListId spelled so, zero GUIDs)', async () => {
+    const cases: [unknown, number][] = [[0, 0], ['5', 5], ['Calendar', 4], ['numeric', 5], ['SingleLineTextBox', 1], ['multiLineTextBox', 0], ['UsersDropDownList', 7]];
+    for (const [sent, code] of cases) {
+      const d = await newField(uniq('Typed'), { fieldType: sent });
+      expect([sent, d.fieldType]).toEqual([sent, code]);
+    }
+    const spec = await A.post('/indexfields', {
+      label: uniq('Spec'), description: 'd', fieldType: 5, queryId: ZERO_GUID, dropdownListId: ZERO_GUID,
+      queryValueField: 'v', queryDisplayField: 'n', required: true, defaultValue: '7',
+    });
+    expect(spec.status).toBe(200);
+    expect(spec.body.data).toMatchObject({ fieldType: 5, required: true, defaultValue: '7', queryValueField: 'v', queryDisplayField: 'n', dropDownListId: ZERO_GUID });
+  });
+
+  test('bad input: 400s that name the problem, and nothing is made', async () => {
+    const before = (await A.get('/indexfields?limit=1')).body.pagination.totalRecords;
+    expectError(await A.post('/indexfields', nodeBody(uniq('x'), { fieldType: 3 })), 400, /fieldType/);
+    expectError(await A.post('/indexfields', nodeBody(uniq('x'), { fieldType: 'Color' })), 400, /fieldType/);
+    expectError(await A.post('/indexfields', nodeBody(uniq('x'), { fieldType: null })), 400, /fieldType/);
+    expectError(await A.post('/indexfields', nodeBody('  ')), 400, /label/);
+    expectError(await A.post('/indexfields', nodeBody('x'.repeat(257))), 400, /label.*256/);
+    expectError(await A.post('/indexfields', nodeBody('tab\there')), 400, /control/);
+    expectError(await A.post('/indexfields', nodeBody(uniq('x'), { dropDownListId: UNKNOWN_ID })), 400, /dropDownListId.*drop-down lists/);
+    expectError(await A.post('/indexfields', nodeBody(uniq('x'), { queryId: 'not-a-guid' })), 400, /queryId/);
+    expectError(await A.post('/indexfields', nodeBody(uniq('x'), { description: 'd'.repeat(4001) })), 400, /description/);
+    expect((await A.get('/indexfields?limit=1')).body.pagination.totalRecords).toBe(before);
+  });
+
+  test('labels are unique without regard to case: 409 on create and on rename', async () => {
+    const a = await newField(uniq('Unique'));
+    expectError(await A.post('/indexfields', nodeBody(a.label.toUpperCase())), 409, new RegExp(a.label, 'i'));
+    const b = await newField();
+    expectError(await A.put(`/indexfields/${b.id}`, { label: ` ${a.label.toLowerCase()} ` }), 409, /already exists/);
+    // Its own label in another case is a rename, not a clash.
+    const same = await A.put(`/indexfields/${a.id}`, { label: a.label.toUpperCase() });
+    expect(same.body.data.label).toBe(a.label.toUpperCase());
+  });
+
+  test('two creates of one label at once: exactly one is made, the other gets a 409', async () => {
+    const label = uniq('Race');
+    const replies = await Promise.all(Array.from({ length: 4 }, () => A.post('/indexfields', nodeBody(label))));
+    expect(replies.map((r) => r.status).sort()).toEqual([200, 409, 409, 409]);
+    expect((await A.get(`/indexfields?${q(`label eq '${label}'`)}`)).body.data).toHaveLength(1);
+  });
+
+  test('PUT /indexfields/{id}: keys sent change, keys left out or null stay; the type cannot change', async () => {
+    const d = await newField(uniq('Edit'), { defaultValue: 'a', description: 'first' });
+    const r = await A.put(`/indexfields/${d.id}`, nodeBody(d.label, { description: 'second', required: true, defaultValue: null }));
+    expectEnvelope(r, 'PUT', A.url(`/indexfields/${d.id}`));
+    expect(r.body.data).toMatchObject({ id: d.id, description: 'second', required: true, defaultValue: 'a', fieldType: 1, createDate: d.createDate });
+    // The .NET client sends one key at a time, with `Description` capitalised.
+    expect((await A.put(`/indexfields/${d.id}`, { Description: 'third' })).body.data.description).toBe('third');
+    expectError(await A.put(`/indexfields/${d.id}`, { fieldType: 'Numeric' }), 400, /type.*cannot change/);
+    expectError(await A.put(`/indexfields/${d.id}`, {}), 400, /at least one/);
+    expectError(await A.put(`/indexfields/${UNKNOWN_ID}`, { description: 'x' }), 404);
+    expect((await A.get(`/indexfields/${d.id}`)).body.data.description).toBe('third');
+  });
+
+  test('GET /indexfields: pagination, q over the fields, in their order', async () => {
+    const tag = uniq('Listed');
+    for (let i = 0; i < 3; i++) await newField(`${tag}-${i}`, { fieldType: i === 1 ? 5 : 1 });
+    const r = await A.get(`/indexfields?${q(`label like '${tag}%'`)}&limit=2`);
+    expectEnvelope(r, 'GET', A.url(`/indexfields?${q(`label like '${tag}%'`)}&limit=2`));
+    expect(keysOf(r.body.pagination)).toEqual(sorted(PAGINATION_KEYS));
+    expect(r.body.pagination.totalRecords).toBe(3);
+    expect(r.body.data.map((d: Definition) => d.label)).toEqual([`${tag}-0`, `${tag}-1`]);
+    const numeric = await A.get(`/indexfields?${q(`label like '${tag}%' and fieldType eq 5`)}`);
+    expect(numeric.body.data.map((d: Definition) => d.label)).toEqual([`${tag}-1`]);
+  });
+
+  test('MoveIndexFieldAfter puts the source right after the destination; ordinalPosition and the list follow', async () => {
+    const tag = uniq('Order');
+    const [a, b, c] = [await newField(`${tag}-a`), await newField(`${tag}-b`), await newField(`${tag}-c`)];
+    const r = await A.post('/indexfields/MoveIndexFieldAfter', { sourceFieldId: c.id, destinationFieldId: a.id });
+    expectEnvelope(r, 'POST', A.url('/indexfields/MoveIndexFieldAfter'));
+    expect(r.body.data.id).toBe(c.id);
+    const list = async () => (await A.get(`/indexfields?${q(`label like '${tag}%'`)}&fields=label,ordinalPosition`)).body.data as Definition[];
+    const after = await list();
+    expect(after.map((d) => d.label)).toEqual([a.label, c.label, b.label]);
+    const positions = after.map((d) => d.ordinalPosition as number);
+    expect(positions).toEqual([...positions].sort((x, y) => x - y));
+    // A field made after a move comes last.
+    const d = await newField(`${tag}-d`);
+    expect((await list()).map((x) => x.label)).toEqual([a.label, c.label, b.label, d.label]);
+    expectError(await A.post('/indexfields/MoveIndexFieldAfter', { sourceFieldId: a.id, destinationFieldId: a.id }), 400, /same/);
+    expectError(await A.post('/indexfields/MoveIndexFieldAfter', { sourceFieldId: a.id, destinationFieldId: UNKNOWN_ID }), 404, /destinationFieldId/);
+    expectError(await A.post('/indexfields/MoveIndexFieldAfter', { sourceFieldId: a.id }), 400, /destinationFieldId/);
+  });
+
+  test('moves at once: each waits for the other, and every field keeps exactly one place', async () => {
+    const tag = uniq('Shuffle');
+    const fields: Definition[] = [];
+    for (let i = 0; i < 6; i++) fields.push(await newField(`${tag}-${i}`));
+    const moves = await Promise.all(
+      fields.map((f, i) => A.post('/indexfields/MoveIndexFieldAfter', { sourceFieldId: f.id, destinationFieldId: fields[(i + 3) % 6].id })),
+    );
+    expect(moves.map((m) => m.status)).toEqual([200, 200, 200, 200, 200, 200]);
+    const all = (await A.get('/indexfields?limit=2000&fields=id,ordinalPosition')).body.data as Definition[];
+    const positions = all.map((d) => d.ordinalPosition);
+    expect(new Set(positions).size).toBe(all.length);
+    expect(sorted(all.filter((d) => fields.some((f) => f.id === d.id)).map((d) => d.id))).toEqual(sorted(fields.map((f) => f.id)));
+  });
+
+  test('DELETE /indexfields/{id}: gone, and gone from its folders', async () => {
+    const d = await newField();
+    const folder = await newFolder();
+    await A.put(`/indexfields/${d.id}/folders/${folder.id}`);
+    const r = await A.del(`/indexfields/${d.id}`);
+    expectEnvelope(r, 'DELETE', A.url(`/indexfields/${d.id}`));
+    expect(r.body).not.toHaveProperty('data');
+    expectError(await A.get(`/indexfields/${d.id}`), 404, /Index field/);
+    expect((await A.get(`/folders/${folder.id}/indexfields`)).body.data).toEqual([]);
+    expectError(await A.del(`/indexfields/${d.id}`), 404);
+  });
+});
+
+describe("folders' index fields", () => {
+  test('PUT /indexfields/{id}/folders/{folderId} with no body: 200, a FolderIndexField; again: the same, nothing added', async () => {
+    const d = await newField(uniq('Customer'), { defaultValue: 'ACME', fieldType: 'Text' });
+    const folder = await newFolder();
+    const r = await A.request('PUT', `/indexfields/${d.id}/folders/${folder.id}`);
+    expectEnvelope(r, 'PUT', A.url(`/indexfields/${d.id}/folders/${folder.id}`));
+    const f = r.body.data;
+    expect(keysOf(f)).toEqual(sorted(FOLDER_FIELD_KEYS));
+    expect(f).toMatchObject({
+      dataType: 'FolderIndexField',
+      href: `~/folders/${folder.id}/indexfields/${d.id}`,
+      id: d.id,
+      definitionPkey: d.pkey,
+      folderId: folder.id,
+      fieldType: 1,
+      label: d.label,
+      folderOrdinalPosition: 1,
+      required: false,
+      defaultValue: 'ACME',
+      globalDefaultValue: 'ACME',
+      globalRequired: false,
+      globalQueryID: ZERO_GUID,
+      dropDownListId: ZERO_GUID,
+      createBy: admin.name,
+    });
+    const again = await A.put(`/indexfields/${d.id}/folders/${folder.id}`);
+    expect(again.body.data).toEqual(f);
+    const list = await A.get(`/folders/${folder.id}/indexfields`);
+    expectEnvelope(list, 'GET', A.url(`/folders/${folder.id}/indexfields`));
+    expect(list.body).not.toHaveProperty('pagination');
+    expect(list.body.data).toEqual([f]);
+    const one = await A.get(`/folders/${folder.id}/indexfields/${d.id}`);
+    expect(one.body.data).toEqual(f);
+  });
+
+  test("a folder's fields in the order they were added, also when added at once", async () => {
+    const folder = await newFolder();
+    const fields: Definition[] = [];
+    for (let i = 0; i < 5; i++) fields.push(await newField());
+    const replies = await Promise.all(fields.map((d) => A.put(`/indexfields/${d.id}/folders/${folder.id}`)));
+    expect(replies.map((r) => r.status)).toEqual([200, 200, 200, 200, 200]);
+    const list = (await A.get(`/folders/${folder.id}/indexfields`)).body.data as Record<string, unknown>[];
+    expect(list.map((f) => f.folderOrdinalPosition)).toEqual([1, 2, 3, 4, 5]);
+    expect(sorted(list.map((f) => f.id as string))).toEqual(sorted(fields.map((f) => f.id)));
+  });
+
+  test('PUT /folders/{folderId}/indexfields/{id} overrides for this folder only; null gives the definition value back', async () => {
+    const d = await newField(uniq('Region'), { defaultValue: 'North', required: false });
+    const [one, two] = [await newFolder(), await newFolder()];
+    for (const f of [one, two]) await A.put(`/indexfields/${d.id}/folders/${f.id}`);
+    const body = { dropDownListId: ZERO_GUID, queryId: ZERO_GUID, queryValueField: 'code', queryDisplayField: 'name', required: true, defaultValue: 'South' };
+    const r = await A.put(`/folders/${one.id}/indexfields/${d.id}`, body);
+    expectEnvelope(r, 'PUT', A.url(`/folders/${one.id}/indexfields/${d.id}`));
+    expect(r.body).not.toHaveProperty('data');
+    const overridden = (await A.get(`/folders/${one.id}/indexfields/${d.id}`)).body.data;
+    expect(overridden).toMatchObject({ required: true, defaultValue: 'South', queryValueField: 'code', globalRequired: false, globalDefaultValue: 'North', globalQueryValueField: '' });
+    expect((await A.get(`/folders/${two.id}/indexfields/${d.id}`)).body.data).toMatchObject({ required: false, defaultValue: 'North' });
+    // A change of the definition shows where the folder does not override it.
+    await A.put(`/indexfields/${d.id}`, { description: 'new', defaultValue: 'East' });
+    expect((await A.get(`/folders/${two.id}/indexfields/${d.id}`)).body.data).toMatchObject({ description: 'new', defaultValue: 'East', globalDefaultValue: 'East' });
+    expect((await A.get(`/folders/${one.id}/indexfields/${d.id}`)).body.data).toMatchObject({ description: 'new', defaultValue: 'South', globalDefaultValue: 'East' });
+    await A.put(`/folders/${one.id}/indexfields/${d.id}`, { defaultValue: null });
+    expect((await A.get(`/folders/${one.id}/indexfields/${d.id}`)).body.data).toMatchObject({ defaultValue: 'East', required: true });
+  });
+
+  test('errors: unknown folder or field, a field not in the folder, ids of parts not built, an empty override', async () => {
+    const d = await newField();
+    const folder = await newFolder();
+    expectError(await A.put(`/indexfields/${UNKNOWN_ID}/folders/${folder.id}`), 404, /Index field/);
+    expectError(await A.put(`/indexfields/${d.id}/folders/${UNKNOWN_ID}`), 404, /Folder/);
+    expectError(await A.get(`/folders/${folder.id}/indexfields/${d.id}`), 404, /not in folder/);
+    expectError(await A.get(`/folders/${UNKNOWN_ID}/indexfields/${d.id}`), 404, /Folder/);
+    expectError(await A.get(`/folders/${UNKNOWN_ID}/indexfields`), 404, /Folder/);
+    expectError(await A.put(`/folders/${folder.id}/indexfields/${d.id}`, { required: true }), 404, /not in folder/);
+    await A.put(`/indexfields/${d.id}/folders/${folder.id}`);
+    expectError(await A.put(`/folders/${folder.id}/indexfields/${d.id}`, { dropDownListId: UNKNOWN_ID }), 400, /drop-down lists/);
+    expectError(await A.put(`/folders/${folder.id}/indexfields/${d.id}`, {}), 400, /at least one/);
+    expectError(await A.put(`/folders/${folder.id}/indexfields/${d.id}`, { defaultValue: 'x'.repeat(4001) }), 400, /defaultValue/);
+    expect((await A.get(`/folders/${folder.id}/indexfields/${d.id}`)).body.data.required).toBe(false);
+  });
+
+  test('DELETE /folders/{folderId}/indexfields/{id} takes it out of that folder only; a deleted folder takes its fields with it', async () => {
+    const d = await newField();
+    const [one, two] = [await newFolder(), await newFolder()];
+    for (const f of [one, two]) await A.put(`/indexfields/${d.id}/folders/${f.id}`);
+    const r = await A.del(`/folders/${one.id}/indexfields/${d.id}`);
+    expectEnvelope(r, 'DELETE', A.url(`/folders/${one.id}/indexfields/${d.id}`));
+    expect((await A.get(`/folders/${one.id}/indexfields`)).body.data).toEqual([]);
+    expect((await A.get(`/folders/${two.id}/indexfields`)).body.data).toHaveLength(1);
+    expectError(await A.del(`/folders/${one.id}/indexfields/${d.id}`), 404);
+    await A.del(`/folders/${two.id}`);
+    expect((await A.get(`/indexfields/${d.id}`)).status).toBe(200);
+  });
+});
+
+describe('who may', () => {
+  test('an ordinary user reads definitions and folder fields but changes none', async () => {
+    const d = await newField();
+    const folder = await newFolder();
+    await A.put(`/indexfields/${d.id}/folders/${folder.id}`);
+    const U = A.as(plain.token);
+    expect((await U.get(`/indexfields/${d.id}`)).status).toBe(200);
+    expect((await U.get(`/folders/${folder.id}/indexfields`)).body.data).toHaveLength(1);
+    expectError(await U.post('/indexfields', nodeBody(uniq('No'))), 403);
+    expectError(await U.put(`/indexfields/${d.id}`, { description: 'no' }), 403);
+    expectError(await U.put(`/folders/${folder.id}/indexfields/${d.id}`, { required: true }), 403);
+    expectError(await U.del(`/indexfields/${d.id}`), 403);
+    expect((await A.get(`/indexfields/${d.id}`)).body.data.description).toBe('Created by test');
+  });
+
+  test("another tenant's definitions and folders are not found", async () => {
+    const d = await newField();
+    const folder = await newFolder();
+    expectError(await B.get(`/indexfields/${d.id}`), 404);
+    expectError(await B.put(`/indexfields/${d.id}/folders/${folder.id}`), 404);
+    expect((await B.get(`/indexfields?${q(`label eq '${d.label}'`)}`)).body.data).toEqual([]);
+    // The same label is free in another database.
+    expect((await B.post('/indexfields', nodeBody(d.label))).status).toBe(200);
+  });
+});
+
+describe('GraphQL', () => {
+  test('folders with their index fields and each field with its definition; statements constant as the page grows', async () => {
+    const folder = await newFolder();
+    for (let i = 0; i < 4; i++) await A.put(`/indexfields/${(await newField()).id}/folders/${folder.id}`);
+    const query = (limit: number) =>
+      A.gql(`query ($id: UUID!) { folder(id: $id) { indexFields(limit: ${limit}) { label folderOrdinalPosition definition { id pkey } folder { id } } } folderIndexFields(id: $id, limit: ${limit}) { totalRecords items { id } } }`, {
+        id: folder.id,
+      });
+    const small = await h.countQueries(() => query(1));
+    const big = await h.countQueries(() => query(4));
+    expect(big.result.body.errors).toBeUndefined();
+    const fields = big.result.body.data.folder.indexFields;
+    expect(fields).toHaveLength(4);
+    expect(fields[3]).toMatchObject({ folderOrdinalPosition: 4, folder: { id: folder.id }, definition: { id: expect.stringMatching(GUID) } });
+    expect(big.result.body.data.folderIndexFields.totalRecords).toBe(4);
+    expect(big.statements.length).toBe(small.statements.length);
+  });
+
+  test("the mutations: create with a type name, relate, override", async () => {
+    const made = await A.gql('mutation ($l: String) { createIndexField(input: { label: $l, fieldType: "Numeric", defaultValue: "1" }) { id fieldType label } }', { l: uniq('Gql') });
+    expect(made.body.errors).toBeUndefined();
+    const id = made.body.data.createIndexField.id;
+    expect(made.body.data.createIndexField.fieldType).toBe(5);
+    const folder = await newFolder();
+    const related = await A.gql('mutation ($id: UUID!, $f: UUID!) { relateIndexFieldToFolder(id: $id, folderId: $f) { folderOrdinalPosition } updateFolderIndexField(folderId: $f, id: $id, input: { defaultValue: "2" }) { defaultValue globalDefaultValue } }', {
+      id,
+      f: folder.id,
+    });
+    expect(related.body.data).toEqual({ relateIndexFieldToFolder: { folderOrdinalPosition: 1 }, updateFolderIndexField: { defaultValue: '2', globalDefaultValue: '1' } });
+  });
+});
