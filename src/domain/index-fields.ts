@@ -168,11 +168,17 @@ export async function relateToFolder(ctx: AppContext, id: string, folderId: stri
   ]);
 }
 
-/** Sets the folder's overrides sent (absent keys stay; null: the definition's value again). */
+/**
+ * Sets the folder's overrides sent (absent keys stay; null: the definition's value again). A
+ * field the folder does not have yet is added first: overriding it says the folder uses it.
+ */
 export async function updateFolderIndexField(ctx: AppContext, folderId: string, id: string, input: Input): Promise<void> {
-  const row = await folderIndexField(ctx, folderId, id, true);
-  if (!row) throw notFound(`Index field '${id}' is not in folder '${folderId}' (add it with PUT indexfields/{id}/folders/{folderId}).`);
   notYetIds(input);
+  let row = await folderIndexField(ctx, folderId, id, true);
+  if (!row) {
+    await relateToFolder(ctx, id, folderId);
+    row = (await folderIndexField(ctx, folderId, id, true))!;
+  }
   const set: Row = {};
   for (const [key, column] of [['queryDisplayField', 'query_display_field'], ['queryValueField', 'query_value_field'], ['defaultValue', 'default_value']] as const) {
     if (input[key] === null) set[column] = null;

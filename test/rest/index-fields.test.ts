@@ -273,12 +273,23 @@ describe("folders' index fields", () => {
     expectError(await A.get(`/folders/${folder.id}/indexfields/${d.id}`), 404, /not in folder/);
     expectError(await A.get(`/folders/${UNKNOWN_ID}/indexfields/${d.id}`), 404, /Folder/);
     expectError(await A.get(`/folders/${UNKNOWN_ID}/indexfields`), 404, /Folder/);
-    expectError(await A.put(`/folders/${folder.id}/indexfields/${d.id}`, { required: true }), 404, /not in folder/);
+    expectError(await A.put(`/folders/${folder.id}/indexfields/${UNKNOWN_ID}`, { required: true }), 404, /Index field/);
+    expectError(await A.put(`/folders/${UNKNOWN_ID}/indexfields/${d.id}`, { required: true }), 404, /Folder/);
     await A.put(`/indexfields/${d.id}/folders/${folder.id}`);
     expectError(await A.put(`/folders/${folder.id}/indexfields/${d.id}`, { dropDownListId: UNKNOWN_ID }), 400, /drop-down lists/);
     expectError(await A.put(`/folders/${folder.id}/indexfields/${d.id}`, {}), 400, /at least one/);
     expectError(await A.put(`/folders/${folder.id}/indexfields/${d.id}`, { defaultValue: 'x'.repeat(4001) }), 400, /defaultValue/);
     expect((await A.get(`/folders/${folder.id}/indexfields/${d.id}`)).body.data.required).toBe(false);
+  });
+
+  test('overriding a field the folder does not have adds it (as the Node client overrides one on a folder it just made)', async () => {
+    const d = await newField(uniq('Added'), { defaultValue: 'global' });
+    const folder = await newFolder();
+    const r = await A.put(`/folders/${folder.id}/indexfields/${d.id}`, { queryId: ZERO_GUID, queryValueField: '', queryDisplayField: '', dropDownListId: ZERO_GUID, required: false, defaultValue: 'Test Default' });
+    expectEnvelope(r, 'PUT', A.url(`/folders/${folder.id}/indexfields/${d.id}`));
+    const list = (await A.get(`/folders/${folder.id}/indexfields`)).body.data;
+    expect(list).toHaveLength(1);
+    expect(list[0]).toMatchObject({ id: d.id, folderOrdinalPosition: 1, defaultValue: 'Test Default', globalDefaultValue: 'global' });
   });
 
   test('DELETE /folders/{folderId}/indexfields/{id} takes it out of that folder only; a deleted folder takes its fields with it', async () => {
