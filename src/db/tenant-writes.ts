@@ -33,6 +33,35 @@ export async function insertRows(reader: Reader, table: string, rows: readonly C
   }
 }
 
+/**
+ * Inserts `rows` into the tenant's `table`, or where a row with the same `key` columns exists,
+ * sets its `update` columns to the new row's.
+ */
+export async function upsertRows(reader: Reader, table: string, rows: readonly ColumnValues[], key: readonly string[], update: readonly string[]): Promise<void> {
+  if (rows.length === 0) return;
+  const columns = Object.keys(rows[0]);
+  const tuples = rows.map((r) => sql`(${join([sql`${reader.tenantId}`, ...columns.map((c) => valueOf(r[c]))], ', ')})`);
+  const set = update.map((c) => `${c} = excluded.${c}`).join(', ');
+  await run(
+    reader,
+    sql`insert into ${raw(table)} (${raw(['tenant_id', ...columns].join(', '))}) values ${join(tuples, ', ')} on conflict (${raw(['tenant_id', ...key].join(', '))}) do update set ${raw(set)}`,
+  );
+}
+
+/**
+ * Copies the tenant's rows of `table` (alias `t`) that `where` matches: `keep` columns as they
+ * are, `set` columns to a value or an expression over `t` (a new parent's id).
+ */
+export async function copyRows(reader: Reader, table: string, keep: readonly string[], set: ColumnValues, where: Sql): Promise<void> {
+  const columns = ['tenant_id', ...keep, ...Object.keys(set)];
+  const values = [raw('t.tenant_id'), ...keep.map((c) => raw(`t.${c}`)), ...Object.values(set).map(valueOf)];
+  await run(reader, sql`insert into ${raw(table)} (${raw(columns.join(', '))}) select ${join(values, ', ')} from ${raw(table)} t where t.tenant_id = ${reader.tenantId} and (${where})`);
+}
+
+/** `ids` mapped through `from` -> `to` (two arrays of the same length), as SQL over `t.<column>`. */
+export const mapped = (column: string, from: readonly string[], to: readonly string[]): Sql =>
+  sql`(${to}::uuid[])[array_position(${from}::uuid[], t.${raw(column)})]`;
+
 /** Updates the tenant's rows of `table` (alias `t`) that `where` matches; returns `returning` of each. */
 export function updateRows<T>(reader: Reader, table: string, set: ColumnValues, where: Sql, returning: Sql = raw('1')): Promise<T[]> {
   const assignments = join(Object.entries(set).map(([c, v]) => sql`${raw(c)} = ${valueOf(v)}`), ', ');

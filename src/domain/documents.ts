@@ -3,7 +3,7 @@
  * document by any id the clients use for it (its id, its current or an older revision id).
  */
 import type { AppContext } from '../context.js';
-import { insertRows, updateRows } from '../db/tenant-writes.js';
+import { copyRows, insertRows, mapped, updateRows } from '../db/tenant-writes.js';
 import { Document, DocumentRevision } from '../entities/document.js';
 import { badRequest, conflict, notFound } from '../errors.js';
 import { isGuid, newId } from '../ids.js';
@@ -98,6 +98,9 @@ export async function copyDocuments(ctx: AppContext, documents: Row[], place: (d
       description: r.description, change_text: r.changeText, created_at: r.createDate, created_by_id: by,
     };
   }));
+  // Every revision's index field values go with it.
+  const [from, to] = [[...revIds.keys()], [...revIds.values()]];
+  await copyRows(ctx.reader, 'document_index_value', ['field_id', 'value'], { revision_id: mapped('revision_id', from, to), created_by_id: by, modified_by_id: by }, sql`t.revision_id = any(${from}::uuid[])`);
   return documents.map((d) => revIds.get(d.id as string)!);
 }
 

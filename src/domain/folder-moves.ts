@@ -5,7 +5,7 @@
  * ancestors; `/` is the top level).
  */
 import type { AppContext } from '../context.js';
-import { insertRows, updateRows } from '../db/tenant-writes.js';
+import { copyRows, insertRows, mapped, updateRows } from '../db/tenant-writes.js';
 import { badRequest, conflict, notFound } from '../errors.js';
 import { newId } from '../ids.js';
 import { resource } from '../read/registry.js';
@@ -89,6 +89,15 @@ export async function copyFolder(ctx: AppContext, input: Input): Promise<string>
     description: f.description, path: `${path}${f.folderPath.slice(folder.folderPath.length)}`, allow_revisions: f.allowRevisions,
     folder_type: f.folderType, status: f.status, created_by_id: by, modified_by_id: by,
   })));
+  // Each copy takes its folder's index fields, overrides and order with it.
+  const [from, to] = [[...ids.keys()], [...ids.values()]];
+  await copyRows(
+    ctx.reader,
+    'folder_index_field',
+    ['field_id', 'position', 'required', 'connection_id', 'query_id', 'drop_down_list_id', 'query_display_field', 'query_value_field', 'default_value'],
+    { folder_id: mapped('folder_id', from, to), created_by_id: by, modified_by_id: by },
+    sql`t.folder_id = any(${from}::uuid[])`,
+  );
   await copyDocuments(ctx, documents, (d) => ({ folderId: ids.get(d.folderId as string)!, name: d.name as string }));
   return root;
 }

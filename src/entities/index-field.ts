@@ -56,3 +56,21 @@ export const FolderIndexField = defineEntity({
   }),
 });
 export type FolderIndexField = InferEntity<typeof FolderIndexField>;
+
+/** A document revision's value of an index field (what the view `document_index_field` reads). */
+export const DocumentIndexValue = defineEntity({
+  name: 'DocumentIndexValue',
+  tableName: 'document_index_value',
+  filters: tenantFilter,
+  properties: (p) => ({
+    tenantId: p.uuid().hidden().primary().onCreate(creatingTenant),
+    revisionId: p.uuid().primary(),
+    fieldId: p.uuid().primary(),
+    value: p.string(),
+    createdAt: p.datetime().onCreate(() => new Date()),
+    createdById: p.uuid().nullable(),
+    modifiedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+    modifiedById: p.uuid().nullable(),
+  }),
+});
+export type DocumentIndexValue = InferEntity<typeof DocumentIndexValue>;

@@ -43,6 +43,9 @@ export default defineResource({
     f: { table: 'folder', on: 'f.id = d.folder_id' },
     cu: { table: 'app_user', on: 'cu.id = t.created_by_id' },
   },
+  relations: {
+    indexFields: { kind: 'many', target: 'DocumentIndexField', column: 'revision_id' },
+  },
   // (tenant_id, document_id, created_at, id) is indexed: oldest first under a document.
   order: 't.document_id, t.created_at, t.id',
   access: { see: 'tenant', change: 'admin' },

@@ -53,6 +53,7 @@ export default defineResource({
     folder: { kind: 'one', target: 'Folder', key: 'folderId' },
     revisions: { kind: 'many', target: 'DocumentRevision', column: 'document_id', parentKey: 'documentId' },
     forms: { kind: 'through', target: 'FormInstance', link: { table: 'form_document', from: 'document_id', to: 'form_id' }, parentKey: 'documentId' },
+    indexFields: { kind: 'many', target: 'DocumentIndexField', column: 'revision_id' },
   },
   queries: {
     folderDocuments: { op: 'list', parent: { resource: 'Folder', arg: 'id', field: 'folderId' } },

@@ -104,6 +104,7 @@ const SAMPLES: Record<string, (previous: string, r: SofaRoute) => string> = {
     ] ?? '',
   folderPath: () => folder.folderPath,
   folderId: () => folder.id,
+  fieldId: () => indexField.id,
   templateId: () => formTemplate.id,
   revisionId: () => form.revisionId,
   formId: () => form.formId,

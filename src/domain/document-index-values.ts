@@ -1,0 +1,144 @@
+/**
+ * Documents' index field values (docs/decisions.md, "Index fields"): which revision a client's id
+ * names, what a value must look like for its field's type, and setting values on a document's
+ * current revision, one field or several in one change.
+ */
+import JSON5 from 'json5';
+import type { AppContext } from '../context.js';
+import { deleteRows, upsertRows } from '../db/tenant-writes.js';
+import { badRequest, notFound } from '../errors.js';
+import { isGuid } from '../ids.js';
+import { resource } from '../read/registry.js';
+import { selectRows } from '../read/rows.js';
+import { isoInstant } from '../scalars.js';
+import { sql } from '../sql.js';
+import { documentRow } from './documents.js';
+
+type Row = Record<string, unknown>;
+export type IndexFieldRow = Row & { fieldId: string; label: string; fieldType: number; required: boolean; dhId: string };
+
+const FIELDS = resource('DocumentIndexField');
+const MAX_VALUE = 4000;
+/** More entries than any folder needs in one request. */
+const MAX_ENTRIES = 1000;
+
+/** The revision a client's id names: a document id names its current revision, a revision id that revision. */
+export async function revisionOf(ctx: AppContext, id: string): Promise<{ revisionId: string; documentId: string }> {
+  const doc = await documentRow(ctx, id);
+  const key = id.toLowerCase();
+  if (key === doc.documentId) return { revisionId: doc.id, documentId: doc.documentId };
+  return { revisionId: key, documentId: doc.documentId };
+}
+
+/** Revision `revisionId` of document `documentId` (any id of it), or a 404. */
+export async function revisionIn(ctx: AppContext, documentId: string, revisionId: string): Promise<string> {
+  const doc = await documentRow(ctx, documentId);
+  const [rev] = await selectRows<Row>(ctx.reader, resource('DocumentRevision'), { where: [sql`t.id = ${revisionId.toLowerCase()}`, sql`t.document_id = ${doc.documentId}`] });
+  if (!rev) throw notFound(`Document '${documentId}' has no revision '${revisionId}'.`);
+  return rev.id as string;
+}
+
+/** The revision's index fields (its folder's), in the folder's order. */
+export function fieldsOf(ctx: AppContext, revisionId: string): Promise<IndexFieldRow[]> {
+  return selectRows<IndexFieldRow>(ctx.reader, FIELDS, { where: [sql`t.revision_id = ${revisionId}`], order: FIELDS.order });
+}
+
+/** Field `fieldId` of the revision, or a 404 that says the folder lacks it. */
+export async function fieldOf(ctx: AppContext, revisionId: string, fieldId: string): Promise<IndexFieldRow> {
+  const [row] = await selectRows<IndexFieldRow>(ctx.reader, FIELDS, { where: [sql`t.revision_id = ${revisionId}`, sql`t.field_id = ${fieldId.toLowerCase()}`] });
+  if (!row) throw notFound(`Index field '${fieldId}' is not an index field of this document's folder.`);
+  return row;
+}
+
+/** A month/day/year date as the US-locale clients write it. */
+const US_DATE = /^(\d{1,2})\/(\d{1,2})\/(\d{4})$/;
+
+/** The value as kept for the field's type, or a 400 naming the field; '' clears it. */
+export function checkedValue(field: IndexFieldRow, raw: unknown): string {
+  if (raw === null || raw === undefined) throw badRequest(`The value of index field '${field.label}' is missing ('' clears it).`);
+  if (typeof raw !== 'string' && typeof raw !== 'number' && typeof raw !== 'boolean') {
+    throw badRequest(`The value of index field '${field.label}' must be text, a number or a date.`);
+  }
+  const value = String(raw);
+  if (value.length > MAX_VALUE) throw badRequest(`The value of index field '${field.label}' is longer than ${MAX_VALUE} characters.`);
+  const s = value.trim();
+  if (s === '') {
+    if (field.required) throw badRequest(`Index field '${field.label}' is required: it cannot be cleared.`);
+    return '';
+  }
+  if (field.fieldType === 5 && !(/^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/.test(s) && Number.isFinite(Number(s)))) {
+    throw badRequest(`Index field '${field.label}' is numeric: '${s.slice(0, 64)}' is not a number.`);
+  }
+  if (field.fieldType === 4) {
+    const us = US_DATE.exec(s);
+    const iso = us ? `${us[3]}-${us[1].padStart(2, '0')}-${us[2].padStart(2, '0')}` : s;
+    const at = isoInstant(iso);
+    if (!at) throw badRequest(`Index field '${field.label}' is a date: '${s.slice(0, 64)}' is not one (ISO 8601 such as 2026-01-31, or 1/31/2026).`);
+    return /^\d{4}-\d{2}-\d{2}$/.test(iso) ? iso : at.toISOString();
+  }
+  return field.fieldType === 5 ? s : value;
+}
+
+/**
+ * Sets values on the revision (one statement for all; '' removes a value, so the field reads its
+ * default again). Two changes of one value at once: the last one to commit is kept, whole.
+ */
+async function store(ctx: AppContext, revisionId: string, values: Map<IndexFieldRow, string>): Promise<void> {
+  const by = ctx.caller.userId;
+  const set = [...values].filter(([, v]) => v !== '');
+  const cleared = [...values].filter(([, v]) => v === '').map(([f]) => f.fieldId);
+  await upsertRows(
+    ctx.reader,
+    'document_index_value',
+    set.map(([f, value]) => ({ revision_id: revisionId, field_id: f.fieldId, value, created_by_id: by, modified_at: sql`now()`, modified_by_id: by })),
+    ['revision_id', 'field_id'],
+    ['value', 'modified_at', 'modified_by_id'],
+  );
+  if (cleared.length) await deleteRows(ctx.reader, 'document_index_value', sql`t.revision_id = ${revisionId} and t.field_id = any(${cleared}::uuid[])`);
+}
+
+/** Sets one field of the document's current revision; returns the revision id. */
+export async function setIndexField(ctx: AppContext, documentId: string, fieldId: string, input: Row): Promise<string> {
+  const doc = await documentRow(ctx, documentId);
+  const field = await fieldOf(ctx, doc.id, fieldId);
+  if (input.value === undefined) throw badRequest("The mandatory field 'value' is missing ('' clears the value).");
+  await store(ctx, doc.id, new Map([[field, checkedValue(field, input.value)]]));
+  return doc.id;
+}
+
+/** `indexFields` as sent: a JSON array of one-key objects or one object, as a string (single quotes allowed) or as JSON. */
+function entriesOf(sent: unknown): [string, unknown][] {
+  let parsed = sent;
+  if (typeof sent === 'string') {
+    try {
+      parsed = JSON5.parse(sent);
+    } catch {
+      throw badRequest("The field 'indexFields' must be JSON: an array of {\"<field id or label>\": \"<value>\"} objects, or one such object.");
+    }
+  }
+  const objects = Array.isArray(parsed) ? parsed : [parsed];
+  if (objects.some((o) => o === null || typeof o !== 'object' || Array.isArray(o))) {
+    throw badRequest("The field 'indexFields' must hold objects such as {\"<field id or label>\": \"<value>\"}.");
+  }
+  const entries = objects.flatMap((o) => Object.entries(o as Row));
+  if (entries.length === 0) throw badRequest("The field 'indexFields' names no index field.");
+  if (entries.length > MAX_ENTRIES) throw badRequest(`The field 'indexFields' may set at most ${MAX_ENTRIES} values at once.`);
+  return entries;
+}
+
+/** Sets several fields of the document's current revision, named by id or label (any case), all or none; returns the revision id. */
+export async function setIndexFields(ctx: AppContext, documentId: string, input: Row): Promise<string> {
+  if (input.indexFields === undefined || input.indexFields === null) throw badRequest("The mandatory field 'indexFields' is missing.");
+  const entries = entriesOf(input.indexFields);
+  const doc = await documentRow(ctx, documentId);
+  const fields = await fieldsOf(ctx, doc.id);
+  const values = new Map<IndexFieldRow, string>();
+  for (const [key, value] of entries) {
+    const k = key.trim().toLowerCase();
+    const field = isGuid(k) ? fields.find((f) => f.fieldId === k) : fields.find((f) => f.label.toLowerCase() === k);
+    if (!field) throw badRequest(`'${key.slice(0, 64)}' is not an index field of this document's folder (name one by its id or label).`);
+    values.set(field, checkedValue(field, value));
+  }
+  await store(ctx, doc.id, values);
+  return doc.id;
+}

@@ -1,0 +1,238 @@
+/**
+ * Documents' index field values (rest-api-v1.md "Documents": `documents/{id}/indexfields`, by
+ * revision, `PUT documents/{id}/indexfields/{fieldId}` with `value`; client-compatibility.md:
+ * `PUT documents/{id}/indexfields` with `{indexFields: "<JSON string>"}`, keys ids or labels, the
+ * Python client's single quotes): shapes, typed values, revisions, copies, races, who may, GraphQL.
+ */
+import { type Api, expectEnvelope, expectError, GUID, keysOf, sorted, type TwoTenants, twoTenants, uniq, UNKNOWN_ID } from './support.js';
+
+const KEYS = [
+  'href', 'dataType', 'id', 'dhId', 'fieldId', 'fieldType', 'label', 'description', 'ordinalPosition', 'required', 'units', 'value',
+  'createDate', 'modifyDate', 'createById', 'modifyById', 'createBy', 'modifyBy',
+];
+
+let h: TwoTenants['h'];
+let A: Api;
+let B: Api;
+let plain: TwoTenants['plain'];
+let admin: { id: string; name: string };
+
+type Field = { id: string; label: string };
+type Value = Record<string, unknown> & { fieldId: string; value: string; label: string };
+
+beforeAll(async () => {
+  ({ h, A, B, plain } = await twoTenants());
+  admin = (await A.get('/users/me')).body.data;
+});
+afterAll(() => h.stop());
+
+async function field(fieldType: unknown, more: Record<string, unknown> = {}): Promise<Field> {
+  const r = await A.post('/indexfields', { label: uniq(`F${String(fieldType)}`), fieldType, ...more });
+  expect(r.status).toBe(200);
+  return r.body.data;
+}
+
+/** A folder with a text field (default 'none'), a numeric, a date and a required text field; and a document in it. */
+async function indexedDocument() {
+  const folder = (await A.post('/folders', { name: uniq('Indexed') })).body.data as { id: string };
+  const text = await field('Text', { defaultValue: 'none', description: 'the text' });
+  const number = await field('Numeric');
+  const date = await field('Calendar');
+  const required = await field(1, { required: true, defaultValue: 'must' });
+  for (const f of [text, number, date, required]) await A.put(`/indexfields/${f.id}/folders/${folder.id}`);
+  const doc = (await A.post('/documents', { folderId: folder.id, name: uniq('Doc') })).body.data as { id: string; documentId: string };
+  return { folder, doc, text, number, date, required };
+}
+
+const values = async (path: string) => Object.fromEntries(((await A.get(path)).body.data as Value[]).map((v) => [v.label, v.value]));
+
+describe("a document's index fields", () => {
+  test('GET documents/{id}/indexfields: every field of its folder, in the folder order, unset ones at their default', async () => {
+    const { doc, text, number, date, required } = await indexedDocument();
+    const r = await A.get(`/documents/${doc.documentId}/indexfields`);
+    expectEnvelope(r, 'GET', A.url(`/documents/${doc.documentId}/indexfields`));
+    expect(r.body).not.toHaveProperty('pagination');
+    const list = r.body.data as Value[];
+    expect(list.map((v) => v.fieldId)).toEqual([text.id, number.id, date.id, required.id]);
+    expect(keysOf(list[0])).toEqual(sorted(KEYS));
+    expect(list[0]).toMatchObject({
+      dataType: 'DocumentIndexField',
+      href: `~/documents/${doc.id}/indexfields/${text.id}`,
+      dhId: doc.id,
+      fieldType: 1,
+      label: text.label,
+      description: 'the text',
+      ordinalPosition: 1,
+      required: false,
+      units: '',
+      value: 'none',
+    });
+    expect(list[0].id).toMatch(GUID);
+    expect(list.map((v) => v.value)).toEqual(['none', '', '', 'must']);
+    expect(list[3].required).toBe(true);
+    // The same by the revision id, by the field, and by the revision's own route.
+    expect((await A.get(`/documents/${doc.id}/indexfields`)).body.data).toEqual(list);
+    const one = await A.get(`/documents/${doc.documentId}/indexfields/${number.id}`);
+    expectEnvelope(one, 'GET', A.url(`/documents/${doc.documentId}/indexfields/${number.id}`));
+    expect(one.body.data).toEqual(list[1]);
+    expect((await A.get(`/documents/${doc.documentId}/revisions/${doc.id}/indexfields`)).body.data).toEqual(list);
+    expect((await A.get(`/documents/${doc.documentId}/revisions/${doc.id}/indexfields/${date.id}`)).body.data).toEqual(list[2]);
+  });
+
+  test('PUT documents/{id}/indexfields/{fieldId} {value}: 200 with the field; values kept by type', async () => {
+    const { doc, text, number, date } = await indexedDocument();
+    const r = await A.put(`/documents/${doc.documentId}/indexfields/${text.id}`, { value: 'Contract 7', label: 'ignored', description: 'ignored' });
+    expectEnvelope(r, 'PUT', A.url(`/documents/${doc.documentId}/indexfields/${text.id}`));
+    expect(r.body.data).toMatchObject({ fieldId: text.id, value: 'Contract 7', label: text.label, description: 'the text', modifyById: admin.id, modifyBy: admin.name });
+    expect((await A.put(`/documents/${doc.id}/indexfields/${number.id}`, { value: ' -12.50 ' })).body.data.value).toBe('-12.50');
+    expect((await A.put(`/documents/${doc.id}/indexfields/${date.id}`, { value: '1/31/2026' })).body.data.value).toBe('2026-01-31');
+    expect((await A.put(`/documents/${doc.id}/indexfields/${date.id}`, { value: '2026-02-01T10:00:00+02:00' })).body.data.value).toBe('2026-02-01T08:00:00.000Z');
+    // '' clears it: the field reads its default again.
+    expect((await A.put(`/documents/${doc.id}/indexfields/${text.id}`, { value: '' })).body.data.value).toBe('none');
+    expect((await A.get(`/indexfields/${text.id}`)).body.data.label).toBe(text.label);
+  });
+
+  test('bad values: 400s that name the field, and nothing changes', async () => {
+    const { doc, text, number, date, required } = await indexedDocument();
+    await A.put(`/documents/${doc.id}/indexfields/${number.id}`, { value: '5' });
+    const before = await values(`/documents/${doc.id}/indexfields`);
+    expectError(await A.put(`/documents/${doc.id}/indexfields/${number.id}`, { value: 'five' }), 400, new RegExp(`${number.label}.*not a number`));
+    expectError(await A.put(`/documents/${doc.id}/indexfields/${number.id}`, { value: '1e999' }), 400, /not a number/);
+    expectError(await A.put(`/documents/${doc.id}/indexfields/${date.id}`, { value: '2026-02-30' }), 400, new RegExp(`${date.label}.*date`));
+    expectError(await A.put(`/documents/${doc.id}/indexfields/${date.id}`, { value: '13/1/2026' }), 400, /date/);
+    expectError(await A.put(`/documents/${doc.id}/indexfields/${required.id}`, { value: ' ' }), 400, /required/);
+    expectError(await A.put(`/documents/${doc.id}/indexfields/${text.id}`, { value: 'x'.repeat(4001) }), 400, /4000/);
+    expectError(await A.put(`/documents/${doc.id}/indexfields/${text.id}`, {}), 400, /value/);
+    expectError(await A.put(`/documents/${doc.id}/indexfields/${UNKNOWN_ID}`, { value: 'x' }), 404, /not an index field/);
+    expectError(await A.put(`/documents/${UNKNOWN_ID}/indexfields/${text.id}`, { value: 'x' }), 404, /Document/);
+    const other = await field('Text');
+    expectError(await A.get(`/documents/${doc.id}/indexfields/${other.id}`), 404, /not an index field/);
+    expect(await values(`/documents/${doc.id}/indexfields`)).toEqual(before);
+  });
+
+  test('PUT documents/{id}/indexfields {indexFields: JSON string} as the Node client sends it, by id or label, all or nothing', async () => {
+    const { doc, text, number, date } = await indexedDocument();
+    const r = await A.put(`/documents/${doc.documentId}/indexfields`, { indexFields: JSON.stringify([{ [text.id]: 'by id' }, { [number.label.toUpperCase()]: '42' }]) });
+    expectEnvelope(r, 'PUT', A.url(`/documents/${doc.documentId}/indexfields`));
+    expect((r.body.data as Value[]).map((v) => v.value)).toEqual(['by id', '42', '', 'must']);
+    // One object, the Python client's single quotes, and JSON itself.
+    await A.put(`/documents/${doc.documentId}/indexfields`, { indexFields: `{'${date.label}': '2026-03-04'}` });
+    await A.put(`/documents/${doc.documentId}/indexfields`, { indexFields: { [text.label]: 'as json' } });
+    expect(await values(`/documents/${doc.id}/indexfields`)).toMatchObject({ [text.label]: 'as json', [number.label]: '42', [date.label]: '2026-03-04' });
+    // One bad entry: nothing of the request is kept.
+    expectError(await A.put(`/documents/${doc.id}/indexfields`, { indexFields: JSON.stringify([{ [text.id]: 'lost' }, { [number.id]: 'NaN' }]) }), 400, /not a number/);
+    expectError(await A.put(`/documents/${doc.id}/indexfields`, { indexFields: JSON.stringify([{ [text.id]: 'lost' }, { Nope: 'x' }]) }), 400, /'Nope' is not an index field/);
+    expectError(await A.put(`/documents/${doc.id}/indexfields`, { indexFields: '[{' }), 400, /must be JSON/);
+    expectError(await A.put(`/documents/${doc.id}/indexfields`, { indexFields: '[1, 2]' }), 400, /objects/);
+    expectError(await A.put(`/documents/${doc.id}/indexfields`, { indexFields: '[]' }), 400, /no index field/);
+    expectError(await A.put(`/documents/${doc.id}/indexfields`, {}), 400, /indexFields/);
+    expect((await values(`/documents/${doc.id}/indexfields`))[text.label]).toBe('as json');
+  });
+
+  test('the Node client flow: a field added to a folder, a new document there, its first field set by id', async () => {
+    const { folder, text } = await indexedDocument();
+    const fields = (await A.get(`/folders/${folder.id}/indexfields`)).body.data as Field[];
+    const doc = (await A.post('/documents', { folderId: folder.id, name: uniq('Index Field Test Document'), description: 'd', documentState: 1 })).body.data;
+    const r = await A.put(`/documents/${doc.documentId}/indexfields`, { indexFields: JSON.stringify([{ [fields[0].id]: `Test Value ${new Date().toISOString()}` }]) });
+    expect(r.body.meta.status).toBe(200);
+    expect((await values(`/documents/${doc.id}/indexfields`))[text.label]).toMatch(/^Test Value /);
+  });
+
+  test('revisions keep their own values; a copied document takes every value with it; a deleted definition takes its values', async () => {
+    const { folder, doc, text, number } = await indexedDocument();
+    await A.put(`/documents/${doc.id}/indexfields`, { indexFields: { [text.id]: 'original', [number.id]: '1' } });
+    // A second revision (uploads are not built yet: made in SQL) starts without values.
+    const older = doc.id;
+    const { rows } = await h.services.reads.query(
+      `with r as (insert into document_revision (tenant_id, id, document_id, revision, name) values ($1, gen_random_uuid(), $2, '2', 'r') returning id)
+       update document set revision_id = (select id from r), revision = '2' where tenant_id = $1 and id = $2 returning revision_id`,
+      [A.t.tenantId, doc.documentId],
+    );
+    const current = rows[0].revision_id as string;
+    await A.put(`/documents/${doc.documentId}/indexfields/${text.id}`, { value: 'revised' });
+    expect((await values(`/documents/${doc.documentId}/indexfields`))[text.label]).toBe('revised');
+    expect((await values(`/documents/${doc.documentId}/revisions/${older}/indexfields`))[text.label]).toBe('original');
+    expect((await values(`/documents/${older}/indexfields`))[text.label]).toBe('original');
+    expect((await values(`/documents/${doc.documentId}/revisions/${current}/indexfields`))[number.label]).toBe('');
+    expectError(await A.get(`/documents/${doc.documentId}/revisions/${UNKNOWN_ID}/indexfields`), 404, /no revision/);
+
+    const copy = (await A.post(`/documents/${doc.documentId}/copy`, { folderId: folder.id, name: uniq('Copy') })).body.data;
+    expect((await values(`/documents/${copy.documentId}/indexfields`))[text.label]).toBe('revised');
+    const copyRevisions = (await A.get(`/documents/${copy.documentId}/revisions`)).body.data as { id: string; revision: string }[];
+    const copyOlder = copyRevisions.find((r) => r.revision === '1')!;
+    expect((await values(`/documents/${copy.documentId}/revisions/${copyOlder.id}/indexfields`))[text.label]).toBe('original');
+
+    await A.del(`/indexfields/${number.id}`);
+    expect(Object.keys(await values(`/documents/${doc.id}/indexfields`))).not.toContain(number.label);
+  });
+
+  test('a copied folder takes its index fields, overrides and order; its documents keep their values', async () => {
+    const { folder, doc, text, required } = await indexedDocument();
+    await A.put(`/folders/${folder.id}/indexfields/${text.id}`, { defaultValue: 'folder default' });
+    await A.put(`/documents/${doc.id}/indexfields/${required.id}`, { value: 'set' });
+    const target = `/${uniq('CopyTarget')}`;
+    const copy = (await A.post('/folders/copy', { sourceFolderId: folder.id, targetFolderPath: target })).body.data;
+    const fields = (await A.get(`/folders/${copy.id}/indexfields`)).body.data as Record<string, unknown>[];
+    expect(fields.map((f) => [f.label, f.folderOrdinalPosition])).toEqual(((await A.get(`/folders/${folder.id}/indexfields`)).body.data as Record<string, unknown>[]).map((f) => [f.label, f.folderOrdinalPosition]));
+    expect(fields[0]).toMatchObject({ defaultValue: 'folder default' });
+    const copiedDoc = (await A.get(`/folders/${copy.id}/documents`)).body.data[0];
+    expect(await values(`/documents/${copiedDoc.documentId}/indexfields`)).toMatchObject({ [text.label]: 'folder default', [required.label]: 'set' });
+  });
+
+  test('two changes of one document at once: both kept when they touch different fields, the last whole when the same', async () => {
+    const { doc, text, number } = await indexedDocument();
+    const replies = await Promise.all([
+      A.put(`/documents/${doc.id}/indexfields/${text.id}`, { value: 'a' }),
+      A.put(`/documents/${doc.id}/indexfields/${number.id}`, { value: '2' }),
+      ...Array.from({ length: 4 }, (_, i) => A.put(`/documents/${doc.id}/indexfields`, { indexFields: { [text.id]: `t${i}` } })),
+    ]);
+    expect(replies.map((r) => r.status)).toEqual([200, 200, 200, 200, 200, 200]);
+    const after = await values(`/documents/${doc.id}/indexfields`);
+    expect(after[number.label]).toBe('2');
+    expect(['a', 't0', 't1', 't2', 't3']).toContain(after[text.label]);
+  });
+});
+
+describe('who may', () => {
+  test('an ordinary user reads values but sets none; another tenant finds nothing', async () => {
+    const { doc, text } = await indexedDocument();
+    const U = A.as(plain.token);
+    expect((await U.get(`/documents/${doc.id}/indexfields`)).body.data).toHaveLength(4);
+    expectError(await U.put(`/documents/${doc.id}/indexfields/${text.id}`, { value: 'no' }), 403);
+    expectError(await U.put(`/documents/${doc.id}/indexfields`, { indexFields: { [text.id]: 'no' } }), 403);
+    expectError(await B.get(`/documents/${doc.id}/indexfields`), 404);
+    expectError(await B.put(`/documents/${doc.id}/indexfields/${text.id}`, { value: 'no' }), 404);
+    expect((await values(`/documents/${doc.id}/indexfields`))[text.label]).toBe('none');
+  });
+});
+
+describe('GraphQL', () => {
+  test('documents and revisions with their index fields; statements constant as the page grows', async () => {
+    const { folder, text } = await indexedDocument();
+    for (let i = 0; i < 3; i++) {
+      const d = (await A.post('/documents', { folderId: folder.id, name: uniq('G') })).body.data;
+      await A.put(`/documents/${d.id}/indexfields/${text.id}`, { value: `v${i}` });
+    }
+    const query = (limit: number) =>
+      A.gql(`query ($id: UUID!) { folderDocuments(id: $id, limit: ${limit}) { items { name indexFields(limit: 10) { label value dhId } revisions(limit: 5) { indexFields(limit: 10) { value } } } } }`, { id: folder.id });
+    const small = await h.countQueries(() => query(1));
+    const big = await h.countQueries(() => query(4));
+    expect(big.result.body.errors).toBeUndefined();
+    const items = big.result.body.data.folderDocuments.items;
+    expect(items).toHaveLength(4);
+    expect(items.flatMap((d: { indexFields: Value[] }) => d.indexFields.filter((f) => f.label === text.label).map((f) => f.value)).sort()).toEqual(['none', 'v0', 'v1', 'v2']);
+    expect(items[0].revisions[0].indexFields).toHaveLength(4);
+    expect(big.statements.length).toBe(small.statements.length);
+  });
+
+  test('setDocumentIndexFields with a JSON object', async () => {
+    const { doc, number } = await indexedDocument();
+    const r = await A.gql('mutation ($d: UUID!, $v: JSON) { setDocumentIndexFields(documentId: $d, input: { indexFields: $v }) { totalRecords items { label value } } }', {
+      d: doc.documentId,
+      v: { [number.label]: '3.5' },
+    });
+    expect(r.body.errors).toBeUndefined();
+    expect(r.body.data.setDocumentIndexFields.totalRecords).toBe(4);
+    expect(r.body.data.setDocumentIndexFields.items[1]).toEqual({ label: number.label, value: '3.5' });
+  });
+});
