@@ -22,6 +22,8 @@ const LABELS: Record<string, string> = {
   form_document: 'a relation between a form and a document',
   index_field: 'an index field',
   folder_index_field: 'an index field of a folder',
+  document_index_value: "a document's index field value",
+  folder_member: 'a security member of a folder',
 };
 
 /** The row a foreign key points at, by constraint (migrations/Migration20261125000000_tenant_keys.ts). */
@@ -38,6 +40,11 @@ const TARGETS: Record<string, string> = {
   web_token_user_fk: 'user',
   folder_index_field_folder_fk: 'folder',
   folder_index_field_field_fk: 'index field',
+  document_index_value_revision_fk: 'document revision',
+  document_index_value_field_fk: 'index field',
+  folder_member_folder_fk: 'folder',
+  folder_member_user_fk: 'user',
+  folder_member_group_fk: 'group',
 };
 
 interface PgError {

@@ -89,8 +89,9 @@ export async function copyFolder(ctx: AppContext, input: Input): Promise<string>
     description: f.description, path: `${path}${f.folderPath.slice(folder.folderPath.length)}`, allow_revisions: f.allowRevisions,
     folder_type: f.folderType, status: f.status, created_by_id: by, modified_by_id: by,
   })));
-  // Each copy takes its folder's index fields, overrides and order with it.
+  // Each copy takes its folder's index fields (overrides and order) and security members with it.
   const [from, to] = [[...ids.keys()], [...ids.values()]];
+  await copyRows(ctx.reader, 'folder_member', ['user_id', 'group_id', 'role'], { folder_id: mapped('folder_id', from, to), created_by_id: by, modified_by_id: by }, sql`t.folder_id = any(${from}::uuid[])`);
   await copyRows(
     ctx.reader,
     'folder_index_field',

@@ -5,7 +5,7 @@
  * once ends with one folder for each segment.
  */
 import type { AppContext } from '../context.js';
-import { insertRows, updateRows } from '../db/tenant-writes.js';
+import { copyRows, insertRows, updateRows } from '../db/tenant-writes.js';
 import { badRequest, conflict, notFound } from '../errors.js';
 import { newId } from '../ids.js';
 import { resource } from '../read/registry.js';
@@ -72,7 +72,12 @@ async function ensureChild(ctx: AppContext, parentAsRead: FolderRow | undefined,
   const folder = await folderAt(ctx, path);
   // Deleted (with an ancestor) between the two statements.
   if (!folder) throw notFound(`The folder '${parent?.folderPath ?? '/'}' was deleted while '${f.name}' was being created in it.`);
-  return { folder, created: folder.id === id };
+  const created = folder.id === id;
+  // A new folder starts with the security members of the folder it is made in.
+  if (created && parent) {
+    await copyRows(ctx.reader, 'folder_member', ['user_id', 'group_id', 'role'], { folder_id: id, created_by_id: by, modified_by_id: by }, sql`t.folder_id = ${parent.id}`);
+  }
+  return { folder, created };
 }
 
 /** The folder at the path of `segments`, made with every missing folder on the way; undefined for none (the library's top). */

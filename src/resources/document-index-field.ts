@@ -1,4 +1,5 @@
 import { AUDIT_JOINS, auditFields, column, computed, defineResource } from '../read/define.js';
+import { FOLDER_OF_DOCUMENT, folderSeenBy } from './folder.js';
 
 /**
  * An index field of a document revision with its value (dataType DocumentIndexField), read from
@@ -27,5 +28,5 @@ export default defineResource({
   },
   joins: AUDIT_JOINS,
   order: 't.revision_id, t.position, t.field_id',
-  access: { see: 'tenant', change: 'admin' },
+  access: { see: folderSeenBy(FOLDER_OF_DOCUMENT), change: 'admin' },
 });

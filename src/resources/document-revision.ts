@@ -1,6 +1,7 @@
 import { ZERO_GUID } from '../ids.js';
 import { column, defineResource, joined } from '../read/define.js';
 import { NO_FILE_YET } from './document.js';
+import { FOLDER_OF_DOCUMENT, folderSeenBy } from './folder.js';
 
 /**
  * One kept revision of a document, shaped as a Document (the spec's revision list): its own id,
@@ -48,5 +49,5 @@ export default defineResource({
   },
   // (tenant_id, document_id, created_at, id) is indexed: oldest first under a document.
   order: 't.document_id, t.created_at, t.id',
-  access: { see: 'tenant', change: 'admin' },
+  access: { see: folderSeenBy(FOLDER_OF_DOCUMENT), change: 'admin' },
 });

@@ -1,5 +1,6 @@
 import { ZERO_GUID } from '../ids.js';
 import { AUDIT_JOINS, auditFields, column, computed, defineResource, joined } from '../read/define.js';
+import { folderSeenBy } from './folder.js';
 
 /** The file and check-out fields, empty (and checked in by the creator) until files are uploaded and checked out (docs/decisions.md, "Documents"). */
 export const NO_FILE_YET = {
@@ -58,5 +59,5 @@ export default defineResource({
   queries: {
     folderDocuments: { op: 'list', parent: { resource: 'Folder', arg: 'id', field: 'folderId' } },
   },
-  access: { see: 'tenant', change: 'admin' },
+  access: { see: folderSeenBy('t.folder_id'), change: 'admin' },
 });

@@ -1,5 +1,6 @@
 import { ZERO_GUID } from '../ids.js';
 import { AUDIT_JOINS, auditFields, column, computed, defineResource, joined, type FieldDef } from '../read/define.js';
+import { folderSeenBy } from './folder.js';
 import { definitionOrder } from './index-field-definition.js';
 
 /** The folder's value where it overrides one (a column of `t`), else the definition's (`d`). */
@@ -57,5 +58,5 @@ export default defineResource({
   queries: {
     folderIndexFields: { op: 'list', parent: { resource: 'Folder', arg: 'id', field: 'folderId' } },
   },
-  access: { see: 'tenant', change: 'admin' },
+  access: { see: folderSeenBy('t.folder_id'), change: 'admin' },
 });

@@ -1,5 +1,22 @@
 import { ZERO_GUID } from '../ids.js';
-import { column, defineResource } from '../read/define.js';
+import { column, defineResource, type RowRule } from '../read/define.js';
+import { raw, sql } from '../sql.js';
+
+/**
+ * Who sees what a folder holds (docs/decisions.md, "Folder security"): `folder` is SQL on the
+ * row alias `t` naming the folder. A folder without security members is open to everyone in the
+ * database; one with members to its members, users directly or through a group.
+ * (Administrators pass every row rule: src/read/row-access.ts.)
+ */
+export function folderSeenBy(folder: string): RowRule {
+  const f = raw(folder);
+  return (caller) => sql`(not exists (select 1 from folder_member fm where fm.tenant_id = t.tenant_id and fm.folder_id = ${f})
+    or exists (select 1 from folder_member fm where fm.tenant_id = t.tenant_id and fm.folder_id = ${f}
+      and (fm.user_id = ${caller} or fm.group_id in (select gm.group_id from group_member gm where gm.tenant_id = t.tenant_id and gm.user_id = ${caller}))))`;
+}
+
+/** The folder of a row that names its document in `document_id`. */
+export const FOLDER_OF_DOCUMENT = '(select dd.folder_id from document dd where dd.tenant_id = t.tenant_id and dd.id = t.document_id)';
 
 /**
  * A folder of the document library, in a tree per tenant. `folderPath` is its whole path
@@ -39,5 +56,5 @@ export default defineResource({
     folder: { op: 'get' },
     childFolders: { op: 'list', parent: { resource: 'Folder', arg: 'id', field: 'parentFolderId' } },
   },
-  access: { see: 'tenant', change: 'admin' },
+  access: { see: folderSeenBy('t.id'), change: 'admin' },
 });

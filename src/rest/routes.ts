@@ -142,6 +142,14 @@ export const routes: Route[] = [
   { method: 'GET', path: '/folders/:folderId/indexfields/:id', field: 'Query.folderIndexField', shape: 'object' },
   { method: 'PUT', path: '/folders/:folderId/indexfields/:id', field: 'Mutation.updateFolderIndexField', shape: 'none', body: 'input' },
   { method: 'DELETE', path: '/folders/:folderId/indexfields/:id', field: 'Mutation.removeFolderIndexField', shape: 'none' },
+  // Folder security (docs/decisions.md, "Folder security")
+  { method: 'GET', path: '/folders/:folderId/securitymembers', field: 'Query.folderSecurityMembers', shape: 'list', paged: true },
+  { method: 'PUT', path: '/folders/:folderId/securitymembers/:memberId', field: 'Mutation.setFolderSecurityMember', shape: 'object', body: 'input' },
+  { method: 'DELETE', path: '/folders/:folderId/securitymembers/:memberId', field: 'Mutation.removeFolderSecurityMember', shape: 'none' },
+  { method: 'GET', path: '/securitymembers', field: 'Query.securityMembers', shape: 'list', paged: true },
+  { method: 'POST', path: '/securitymembers', field: 'Mutation.addSecurityMember', shape: 'object', body: 'input', status: 201 },
+  { method: 'PUT', path: '/securitymembers', field: 'Mutation.addSecurityMember', shape: 'object', body: 'input' },
+  { method: 'DELETE', path: '/securitymembers', field: 'Mutation.removeSecurityMember', shape: 'none' },
   // Index field definitions (docs/decisions.md, "Index fields")
   { method: 'GET', path: '/indexfields', field: 'Query.indexFields', shape: 'list', paged: true },
   { method: 'POST', path: '/indexfields', field: 'Mutation.createIndexField', shape: 'object', body: 'input' },

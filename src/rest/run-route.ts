@@ -191,9 +191,14 @@ function intParam(url: URL, name: string): number | undefined {
   return Number(v);
 }
 
-/** Clear 400s for arguments SOFA would otherwise reject with a terse scalar message. */
-function checkArg(name: string, type: string, value: string, where: string): string {
+/** Clear 400s for arguments SOFA would otherwise reject with a terse scalar message; booleans as forms write them. */
+function checkArg(name: string, type: string, value: string, where: string): string | boolean {
   if (type === 'UUID' && !isGuid(value as unknown)) throw badRequest(`The ${where} '${name}' must be a GUID, got '${value.slice(0, 64)}'.`);
   if (type === 'Int' && !/^-?\d{1,9}$/.test(value.trim())) throw badRequest(`The ${where} '${name}' must be a whole number, got '${value.slice(0, 64)}'.`);
+  if (type === 'Boolean') {
+    if (/^(true|1)$/i.test(value.trim())) return true;
+    if (/^(false|0)$/i.test(value.trim())) return false;
+    throw badRequest(`The ${where} '${name}' must be true or false, got '${value.slice(0, 64)}'.`);
+  }
   return value;
 }

@@ -62,7 +62,7 @@ describe('checkDefinitions', () => {
     expect(() => buildSchema()).not.toThrow();
     expect(resources.map((r) => r.typeName).sort()).toEqual([
       'Document', 'DocumentIndexField', 'DocumentRevision', 'Folder', 'FolderIndexField', 'FormField', 'FormInstance', 'FormInstanceRevision', 'FormTemplate', 'FormTemplateRevision', 'Group', 'IndexFieldDefinition',
-      'PersistedData', 'Site', 'User',
+      'PersistedData', 'SecurityMember', 'Site', 'User',
     ]);
   });
 });

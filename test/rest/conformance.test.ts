@@ -84,6 +84,9 @@ beforeAll(async () => {
   for (let i = 0; i < 3; i++) fields.push((await A.post('/indexfields', { label: uniq('field'), fieldType: 1 })).body.data);
   for (const f of fields) await A.put(`/indexfields/${f.id}/folders/${folder.id}`);
   indexField = fields[0];
+  // Its security members: the ordinary user, who so still reads it (the routes' open reads answer 200).
+  await A.put(`/folders/${folder.id}/securitymembers/${plain.id}`, { memberType: 0, securityRole: 4 });
+  for (const g of groups.slice(1)) await A.put(`/folders/${folder.id}/securitymembers/${g.id}`, { memberType: 1, securityRole: 4 });
   docs = [];
   for (let i = 0; i < 5; i++) docs.push((await A.post('/documents', { folderId: folder.id, name: uniq('doc') })).body.data);
   for (const d of docs.slice(0, 3)) await A.put(`/forminstance/${form.formId}/relateDocument?relateToId=${d.id}`);
@@ -105,6 +108,8 @@ const SAMPLES: Record<string, (previous: string, r: SofaRoute) => string> = {
   folderPath: () => folder.folderPath,
   folderId: () => folder.id,
   fieldId: () => indexField.id,
+  memberId: () => plain.id,
+  parentId: () => folder.id,
   templateId: () => formTemplate.id,
   revisionId: () => form.revisionId,
   formId: () => form.formId,

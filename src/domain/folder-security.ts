@@ -1,0 +1,74 @@
+/**
+ * Folder security members (docs/decisions.md, "Folder security"): a user or a group with a role
+ * on a folder, on that folder alone or, with `cascadeSecurityChanges`, on every folder under it
+ * too. The folder's row is locked first, so changes of one folder's members run one after the
+ * other.
+ */
+import type { AppContext } from '../context.js';
+import { deleteRows, upsertRows } from '../db/tenant-writes.js';
+import { badRequest, notFound } from '../errors.js';
+import { isGuid } from '../ids.js';
+import { resource } from '../read/registry.js';
+import { selectRows } from '../read/rows.js';
+import { sql } from '../sql.js';
+import { lockedFolder, subtreeOf, type FolderRow } from './folders.js';
+
+type Input = Record<string, unknown>;
+
+/** The roles by name, as the clients' RoleType spells them. */
+const ROLES: Record<string, number> = { owner: 1, editor: 2, publisher: 3, viewer: 4 };
+
+/** `securityRole` (or `role`) as a code 1-4 or a name. */
+export function roleOf(v: unknown, label = 'securityRole'): number {
+  const s = String(v ?? '').trim();
+  const code = /^\d$/.test(s) ? Number(s) : ROLES[s.toLowerCase()];
+  if (!code || code < 1 || code > 4) throw badRequest(`The field '${label}' must be 1 (Owner), 2 (Editor), 3 (Publisher) or 4 (Viewer), got '${s.slice(0, 32)}'.`);
+  return code;
+}
+
+/** Which column names the member: a user's id or a group's, as `memberType` says (0 user, 1 group) or, left out, as the id turns out. */
+async function memberColumn(ctx: AppContext, memberId: string, memberType: unknown): Promise<'user_id' | 'group_id'> {
+  if (!isGuid(memberId)) throw badRequest(`The member id must be a GUID, got '${String(memberId).slice(0, 64)}'.`);
+  const id = memberId.toLowerCase();
+  const type = memberType === undefined || memberType === null || memberType === '' ? undefined : String(memberType).trim().toLowerCase();
+  if (type !== undefined && !['0', '1', 'user', 'group'].includes(type)) throw badRequest(`The field 'memberType' must be 0 (user) or 1 (group), got '${type.slice(0, 32)}'.`);
+  const exists = async (typeName: string) => (await selectRows(ctx.reader, resource(typeName), { where: [sql`t.id = ${id}`] })).length > 0;
+  if (type !== '1' && type !== 'group' && (await exists('User'))) return 'user_id';
+  if (type !== '0' && type !== 'user' && (await exists('Group'))) return 'group_id';
+  throw notFound(type === undefined ? `No user or group has the id '${memberId}'.` : `${type === '0' || type === 'user' ? 'User' : 'Group'} '${memberId}' was not found.`);
+}
+
+/** The folder, or it and every folder under it. */
+async function foldersOf(ctx: AppContext, folder: FolderRow, cascade: boolean): Promise<string[]> {
+  if (!cascade) return [folder.id];
+  return (await selectRows<FolderRow>(ctx.reader, resource('Folder'), { where: [subtreeOf(folder)] })).map((f) => f.id);
+}
+
+const cascadeOf = (v: unknown) => v === true || /^(true|1)$/i.test(String(v ?? ''));
+
+/** Gives the member its role on the folder (and, cascading, every folder under it); returns the folder's id. */
+export async function setMember(ctx: AppContext, folderId: string, memberId: string, input: Input): Promise<string> {
+  const role = roleOf(input.securityRole ?? input.role, input.securityRole === undefined && input.role !== undefined ? 'role' : 'securityRole');
+  const folder = await lockedFolder(ctx, folderId);
+  const column = await memberColumn(ctx, memberId, input.memberType ?? (input.isGroup === undefined ? undefined : cascadeOf(input.isGroup) ? 1 : 0));
+  const by = ctx.caller.userId;
+  const folders = await foldersOf(ctx, folder, cascadeOf(input.cascadeSecurityChanges));
+  await upsertRows(
+    ctx.reader,
+    'folder_member',
+    folders.map((f) => ({ folder_id: f, [column]: memberId.toLowerCase(), role, created_by_id: by, modified_at: sql`now()`, modified_by_id: by })),
+    ['folder_id', 'member_id'],
+    ['role', 'modified_at', 'modified_by_id'],
+  );
+  return folder.id;
+}
+
+/** Takes the member off the folder (and, cascading, every folder under it); a 404 when it is not a member of the folder itself. */
+export async function removeMember(ctx: AppContext, folderId: string, memberId: string, cascade: unknown): Promise<void> {
+  const folder = await lockedFolder(ctx, folderId);
+  const id = memberId.toLowerCase();
+  const [own] = await selectRows(ctx.reader, resource('SecurityMember'), { where: [sql`t.folder_id = ${folder.id}`, sql`t.member_id = ${id}`] });
+  if (!own) throw notFound(`'${memberId}' is not a security member of folder '${folder.folderPath}'.`);
+  const folders = await foldersOf(ctx, folder, cascadeOf(cascade));
+  await deleteRows(ctx.reader, 'folder_member', sql`t.member_id = ${id} and t.folder_id = any(${folders}::uuid[])`);
+}

@@ -1,0 +1,24 @@
+import { defineEntity, type InferEntity } from '@mikro-orm/core';
+import { creatingTenant, tenantFilter } from '../db/tenant-filter.js';
+
+/** A user or group with a role on a folder (migrations/Migration20261125170000_folder_security.ts). */
+export const FolderMember = defineEntity({
+  name: 'FolderMember',
+  tableName: 'folder_member',
+  filters: tenantFilter,
+  properties: (p) => ({
+    tenantId: p.uuid().hidden().primary().onCreate(creatingTenant),
+    folderId: p.uuid().primary(),
+    /** Set by the database: the user's or the group's id. */
+    memberId: p.uuid().primary().persist(false),
+    userId: p.uuid().nullable(),
+    groupId: p.uuid().nullable(),
+    /** 1 Owner, 2 Editor, 3 Publisher, 4 Viewer. */
+    role: p.smallint(),
+    createdAt: p.datetime().onCreate(() => new Date()),
+    createdById: p.uuid().nullable(),
+    modifiedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+    modifiedById: p.uuid().nullable(),
+  }),
+});
+export type FolderMember = InferEntity<typeof FolderMember>;

@@ -1,0 +1,46 @@
+/** Folder security members, by folder and through the generic `securitymembers` routes (src/domain/folder-security.ts). Who may call each: schema/folder-security.graphql. */
+import type { AppContext } from '../context.js';
+import { removeMember, setMember } from '../domain/folder-security.js';
+import { requireGuid } from '../domain/validate.js';
+import { notFound } from '../errors.js';
+import type { ListArgs } from '../read/paging.js';
+import { listPage, loadRow } from '../read/resolvers.js';
+import { resource } from '../read/registry.js';
+import { selectRows } from '../read/rows.js';
+import { sql } from '../sql.js';
+
+type Input = Record<string, unknown>;
+
+const MEMBER = resource('SecurityMember');
+
+/** The member's row on the folder, as read back after a change. */
+async function memberOf(ctx: AppContext, folderId: string, memberId: string) {
+  const [row] = await selectRows(ctx.reader, MEMBER, { where: [sql`t.folder_id = ${folderId}`, sql`t.member_id = ${memberId.toLowerCase()}`] });
+  if (!row) throw notFound(`'${memberId}' is not a security member of folder '${folderId}'.`);
+  return row;
+}
+
+export const resolvers = {
+  Query: {
+    securityMembers: async (_: unknown, a: ListArgs & { parentId: string }, ctx: AppContext) => {
+      const folder = await loadRow(ctx, resource('Folder'), a.parentId);
+      return listPage(ctx, MEMBER, a, [sql`t.folder_id = ${folder.id as string}`]);
+    },
+  },
+  Mutation: {
+    setFolderSecurityMember: async (_: unknown, a: { folderId: string; memberId: string; input: Input }, ctx: AppContext) =>
+      memberOf(ctx, await setMember(ctx, a.folderId, a.memberId, a.input), a.memberId),
+    removeFolderSecurityMember: async (_: unknown, a: { folderId: string; memberId: string; cascadeSecurityChanges?: boolean | null }, ctx: AppContext) => {
+      await removeMember(ctx, a.folderId, a.memberId, a.cascadeSecurityChanges);
+      return true;
+    },
+    addSecurityMember: async (_: unknown, { input }: { input: Input }, ctx: AppContext) => {
+      const [parentId, memberId] = [requireGuid(input.parentId, 'parentId'), requireGuid(input.memberId, 'memberId')];
+      return memberOf(ctx, await setMember(ctx, parentId, memberId, input), memberId);
+    },
+    removeSecurityMember: async (_: unknown, a: { parentId: string; memberId: string }, ctx: AppContext) => {
+      await removeMember(ctx, a.parentId, a.memberId, false);
+      return true;
+    },
+  },
+};

@@ -1,0 +1,198 @@
+/**
+ * Folder security (client-compatibility.md: `GET folders/{id}/securitymembers`, `PUT|DELETE
+ * folders/{id}/securitymembers/{memberId}` with `{memberType, securityRole, cascadeSecurityChanges}`;
+ * the Node client's generic `securitymembers` routes): members and roles, cascades, inheritance,
+ * and what a folder with members hides from everyone else, its documents and index fields included.
+ */
+import { type Api, createGroup, createUser, expectEnvelope, expectError, keysOf, q, sorted, type TwoTenants, twoTenants, uniq, UNKNOWN_ID } from './support.js';
+
+const MEMBER_KEYS = ['href', 'dataType', 'parentId', 'memberId', 'memberName', 'memberType', 'memberRole', 'memberRoleValue'];
+
+let h: TwoTenants['h'];
+let A: Api;
+let B: Api;
+let plain: TwoTenants['plain'];
+/** The ordinary user's own view. */
+let U: Api;
+
+beforeAll(async () => {
+  ({ h, A, B, plain } = await twoTenants());
+  U = A.as(plain.token);
+});
+afterAll(() => h.stop());
+
+type Folder = { id: string; folderPath: string; name: string };
+const newFolder = async (path = `/${uniq('Secure')}`): Promise<Folder> => (await A.post('/folders', { folderpath: path })).body.data;
+const member = (folderId: string, memberId: string, body: Record<string, unknown>) => A.put(`/folders/${folderId}/securitymembers/${memberId}`, body);
+const members = async (folderId: string) => (await A.get(`/folders/${folderId}/securitymembers`)).body.data as Record<string, unknown>[];
+
+describe('members', () => {
+  test('PUT folders/{id}/securitymembers/{memberId} as the Node client sends it: 200, the member; GET lists it', async () => {
+    const folder = await newFolder();
+    const user = await createUser(A);
+    const r = await member(folder.id, user.id, { memberType: 0, securityRole: 2, cascadeSecurityChanges: false });
+    expectEnvelope(r, 'PUT', A.url(`/folders/${folder.id}/securitymembers/${user.id}`));
+    expect(keysOf(r.body.data)).toEqual(sorted(MEMBER_KEYS));
+    expect(r.body.data).toMatchObject({
+      dataType: 'SecurityMember',
+      href: `~/folders/${folder.id}/securitymembers/${user.id}`,
+      parentId: folder.id,
+      memberId: user.id,
+      memberName: user.name,
+      memberType: 0,
+      memberRole: 2,
+      memberRoleValue: 'Editor',
+    });
+    const group = await createGroup(A);
+    expect((await member(folder.id, group.id, { memberType: 1, securityRole: 'Viewer' })).body.data).toMatchObject({ memberType: 1, memberRole: 4, memberName: group.name });
+    // Found from the id when memberType is left out; a new role replaces the old.
+    expect((await member(folder.id, user.id, { securityRole: 1 })).body.data.memberRoleValue).toBe('Owner');
+    const list = await A.get(`/folders/${folder.id}/securitymembers`);
+    expectEnvelope(list, 'GET', A.url(`/folders/${folder.id}/securitymembers`));
+    expect(list.body.pagination.totalRecords).toBe(2);
+    expect(list.body.data.map((m: Record<string, unknown>) => [m.memberId, m.memberRole])).toEqual([[user.id, 1], [group.id, 4]]);
+    expect((await A.get(`/folders/${folder.id}/securitymembers?${q('memberType eq 1')}`)).body.data).toHaveLength(1);
+  });
+
+  test('bad input: 400 or 404 naming the problem, and the members unchanged', async () => {
+    const folder = await newFolder();
+    const user = await createUser(A);
+    const group = await createGroup(A);
+    await member(folder.id, user.id, { securityRole: 4 });
+    expectError(await member(folder.id, user.id, { securityRole: 5 }), 400, /securityRole/);
+    expectError(await member(folder.id, user.id, { securityRole: 'Boss' }), 400, /securityRole/);
+    expectError(await member(folder.id, user.id, {}), 400, /securityRole/);
+    expectError(await member(folder.id, user.id, { securityRole: 2, memberType: 7 }), 400, /memberType/);
+    expectError(await member(folder.id, user.id, { securityRole: 2, memberType: 1 }), 404, /Group/);
+    expectError(await member(folder.id, group.id, { securityRole: 2, memberType: 0 }), 404, /User/);
+    expectError(await member(folder.id, UNKNOWN_ID, { securityRole: 2 }), 404, /No user or group/);
+    expectError(await member(UNKNOWN_ID, user.id, { securityRole: 2 }), 404, /Folder/);
+    expectError(await A.del(`/folders/${folder.id}/securitymembers/${group.id}`), 404, /not a security member/);
+    expectError(await A.del(`/folders/${folder.id}/securitymembers/${user.id}?cascadeSecurityChanges=maybe`), 400, /true or false/);
+    expect((await members(folder.id)).map((m) => [m.memberId, m.memberRole])).toEqual([[user.id, 4]]);
+  });
+
+  test('cascadeSecurityChanges gives and takes the role on every folder under it too; without it, the folder alone', async () => {
+    const top = await newFolder();
+    const child = await newFolder(`${top.folderPath}/child`);
+    const grandchild = await newFolder(`${child.folderPath}/grandchild`);
+    const [one, two] = [await createUser(A), await createUser(A)];
+    await member(top.id, one.id, { securityRole: 2, cascadeSecurityChanges: true });
+    await member(top.id, two.id, { securityRole: 3, cascadeSecurityChanges: false });
+    for (const f of [child, grandchild]) expect((await members(f.id)).map((m) => m.memberId)).toEqual([one.id]);
+    expect(await members(top.id)).toHaveLength(2);
+    const r = await A.del(`/folders/${top.id}/securitymembers/${one.id}?cascadeSecurityChanges=true`);
+    expectEnvelope(r, 'DELETE', A.url(`/folders/${top.id}/securitymembers/${one.id}?cascadeSecurityChanges=true`));
+    expect(r.body).not.toHaveProperty('data');
+    for (const f of [child, grandchild]) expect(await members(f.id)).toEqual([]);
+    expect((await members(top.id)).map((m) => m.memberId)).toEqual([two.id]);
+  });
+
+  test('a new subfolder starts with its parent\'s members; a copied folder takes them along', async () => {
+    const top = await newFolder();
+    const user = await createUser(A);
+    await member(top.id, user.id, { securityRole: 3 });
+    const made = await newFolder(`${top.folderPath}/made/deeper`);
+    expect((await members(made.id)).map((m) => [m.memberId, m.memberRole])).toEqual([[user.id, 3]]);
+    const copy = (await A.post('/folders/copy', { sourceFolderId: top.id, targetFolderPath: `/${uniq('CopyOf')}` })).body.data;
+    expect((await members(copy.id)).map((m) => [m.memberId, m.memberRole])).toEqual([[user.id, 3]]);
+  });
+
+  test('the generic securitymembers routes: POST (201), GET ?parentId, PUT a new role, DELETE', async () => {
+    const folder = await newFolder();
+    const user = await createUser(A);
+    const added = await A.post('/securitymembers', { parentId: folder.id, memberId: user.id, role: 4, isGroup: false });
+    expectEnvelope(added, 'POST', A.url('/securitymembers'), 201);
+    expect(added.body.data).toMatchObject({ memberId: user.id, memberRole: 4 });
+    expect((await A.get(`/securitymembers?parentId=${folder.id}`)).body.data.map((m: Record<string, unknown>) => m.memberId)).toEqual([user.id]);
+    expect((await A.put('/securitymembers', { parentId: folder.id, memberId: user.id, role: 2 })).body.data.memberRoleValue).toBe('Editor');
+    expectEnvelope(await A.del(`/securitymembers?parentId=${folder.id}&memberId=${user.id}`), 'DELETE', A.url(`/securitymembers?parentId=${folder.id}&memberId=${user.id}`));
+    expect(await members(folder.id)).toEqual([]);
+    expectError(await A.post('/securitymembers', { memberId: user.id, role: 4 }), 400, /parentId/);
+  });
+
+  test('two role changes of one member at once: one row, with one of the roles', async () => {
+    const folder = await newFolder();
+    const user = await createUser(A);
+    const replies = await Promise.all([1, 2, 3, 4].map((role) => member(folder.id, user.id, { securityRole: role })));
+    expect(replies.map((r) => r.status)).toEqual([200, 200, 200, 200]);
+    const list = await members(folder.id);
+    expect(list).toHaveLength(1);
+    expect([1, 2, 3, 4]).toContain(list[0].memberRole);
+  });
+
+  test('a deleted user or group is no member any more', async () => {
+    const folder = await newFolder();
+    const group = await createGroup(A);
+    await member(folder.id, group.id, { securityRole: 4 });
+    await A.del(`/groups/${group.id}`);
+    expect(await members(folder.id)).toEqual([]);
+  });
+});
+
+describe('what members see', () => {
+  test('a folder with members hides itself, its documents and index fields from everyone else; a group opens it', async () => {
+    const folder = await newFolder();
+    const field = (await A.post('/indexfields', { label: uniq('Secret'), fieldType: 'Text' })).body.data;
+    await A.put(`/indexfields/${field.id}/folders/${folder.id}`);
+    const doc = (await A.post('/documents', { folderId: folder.id, name: uniq('Hidden') })).body.data;
+    const paths = [
+      `/folders/${folder.id}`,
+      `/folders/${folder.id}/folders`,
+      `/folders/${folder.id}/documents`,
+      `/folders/${folder.id}/indexfields`,
+      `/folders/${folder.id}/indexfields/${field.id}`,
+      `/folders/${folder.id}/securitymembers`,
+      `/documents/${doc.documentId}`,
+      `/documents/${doc.documentId}/revisions`,
+      `/documents/${doc.documentId}/indexfields`,
+    ];
+    for (const p of paths) expect([p, (await U.get(p)).status]).toEqual([p, 200]);
+
+    const other = await createUser(A);
+    await member(folder.id, other.id, { securityRole: 4 });
+    for (const p of paths) expect([p, (await U.get(p)).status]).toEqual([p, 404]);
+    expectError(await U.get(`/folders?folderPath=${encodeURIComponent(folder.folderPath)}`), 404);
+    expect((await U.get(`/folders?folderpath=/&limit=2000`)).body.data.map((f: Folder) => f.id)).not.toContain(folder.id);
+    expect((await U.get(`/documents?${q(`name eq '${doc.name}'`)}`)).body.data).toEqual([]);
+    // The administrator sees it all.
+    for (const p of paths) expect([p, (await A.get(p)).status]).toEqual([p, 200]);
+
+    const group = await createGroup(A);
+    await A.put(`/groups/${group.id}/users`, { userIds: plain.id });
+    await member(folder.id, group.id, { securityRole: 4 });
+    for (const p of paths) expect([p, (await U.get(p)).status]).toEqual([p, 200]);
+    expect((await U.get(`/documents?${q(`name eq '${doc.name}'`)}`)).body.data).toHaveLength(1);
+  });
+
+  test("a member sees the folder; the folder beside it, with other members, stays hidden; GraphQL hides alike", async () => {
+    const mine = await newFolder();
+    const theirs = await newFolder();
+    await member(mine.id, plain.id, { securityRole: 4 });
+    await member(theirs.id, (await createUser(A)).id, { securityRole: 4 });
+    expect((await U.get(`/folders/${mine.id}`)).status).toBe(200);
+    expect((await U.get(`/folders/${theirs.id}`)).status).toBe(404);
+    const r = await U.gql('query ($a: UUID!) { a: childFolders(id: $a) { totalRecords } topFolders(limit: 2000) { items { id } } }', { a: mine.id });
+    expect(r.body.errors).toBeUndefined();
+    const hidden = await U.gql('query ($b: UUID!) { folder(id: $b) { id } }', { b: theirs.id });
+    expect(hidden.body.errors[0].extensions.code).toBe('NOT_FOUND');
+    const ids = r.body.data.topFolders.items.map((f: Folder) => f.id);
+    expect(ids).toContain(mine.id);
+    expect(ids).not.toContain(theirs.id);
+  });
+});
+
+describe('who may', () => {
+  test('only administrators change members; other tenants find nothing', async () => {
+    const folder = await newFolder();
+    const user = await createUser(A);
+    expectError(await U.put(`/folders/${folder.id}/securitymembers/${user.id}`, { securityRole: 1 }), 403);
+    expectError(await U.post('/securitymembers', { parentId: folder.id, memberId: plain.id, role: 1 }), 403);
+    expect(await members(folder.id)).toEqual([]);
+    await member(folder.id, user.id, { securityRole: 4 });
+    expectError(await U.del(`/folders/${folder.id}/securitymembers/${user.id}`), 403);
+    expectError(await B.get(`/folders/${folder.id}/securitymembers`), 404);
+    expectError(await B.put(`/folders/${folder.id}/securitymembers/${user.id}`, { securityRole: 1 }), 404);
+    expect((await members(folder.id)).map((m) => m.memberRole)).toEqual([4]);
+  });
+});
