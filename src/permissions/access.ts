@@ -32,6 +32,6 @@ export async function enforce(rule: AllowRule, ctx: AppContext, args: Record<str
       if (!(await ctx.isAdmin())) throw forbidden('You may act only on your own account; this needs a tenant administrator.');
       return;
     case 'POLICY':
-      return policies[rule.policy!](ctx, args);
+      return policies[rule.policy!](ctx, args, rule.arg ?? '');
   }
 }

@@ -1,8 +1,9 @@
 /** Named access policies for root fields (`@allow(to: POLICY, policy: "...")`), each a 403 when refused. */
 import type { AppContext } from '../context.js';
-import { forbidden } from '../errors.js';
+import { forbidden, notFound } from '../errors.js';
 import { ZERO_GUID } from '../ids.js';
 import { resource } from '../read/registry.js';
+import { assertFolderRole, folderOfDocument, ROLE } from './folder-roles.js';
 import { assertMayChange } from './row-checks.js';
 
 /** Whether a user id argument names the caller (the all-zero GUID does). */
@@ -12,7 +13,36 @@ export const isCaller = (ctx: AppContext, id: unknown): boolean =>
 /** What an ordinary user may send when changing their own account through `PUT users/{id}`. */
 const SELF_EDITABLE = new Set(['newPassword', 'oldPassword']);
 
-export const policies: Record<string, (ctx: AppContext, args: Record<string, unknown>) => Promise<void>> = {
+type Args = Record<string, unknown>;
+
+/** An argument by its path (`input.folderId`). */
+const argAt = (args: Args, path: string): unknown => path.split('.').reduce<unknown>((o, k) => (o && typeof o === 'object' ? (o as Args)[k] : undefined), args);
+
+/** A role on the folder the argument `arg` names. */
+const onFolder = (needed: number, what: string) => (ctx: AppContext, args: Args, arg: string) => assertFolderRole(ctx, argAt(args, arg), needed, what);
+
+/** A role on the folder of the document the argument `arg` names (404 when the caller cannot see the document). */
+const onDocumentFolder = (needed: number, what: string) => async (ctx: AppContext, args: Args, arg: string) => {
+  if (await ctx.isAdmin()) return;
+  const folder = await folderOfDocument(ctx, argAt(args, arg));
+  if (!folder) throw notFound(`Document '${String(argAt(args, arg)).slice(0, 64)}' was not found.`);
+  return assertFolderRole(ctx, folder, needed, what);
+};
+
+export const policies: Record<string, (ctx: AppContext, args: Args, arg: string) => Promise<void>> = {
+  /** Subfolders, renames and a folder's documents' changes: Editors. */
+  folderEditor: onFolder(ROLE.editor, 'This change of a folder'),
+  /** Deleting a folder, its security members and its index fields: Owners. */
+  folderOwner: onFolder(ROLE.owner, "Deleting a folder or changing its members or index fields"),
+  /** Adding a document to a folder: Publishers. */
+  folderPublisher: onFolder(ROLE.publisher, 'Adding a document to a folder'),
+  /** Changing or deleting a document, its expiration or index field values: Editors of its folder. */
+  documentEditor: onDocumentFolder(ROLE.editor, 'Changing a document'),
+  /** Moving a document: an Editor of its folder who is a Publisher of the folder it goes to. */
+  async documentMove(ctx, args, arg) {
+    await onDocumentFolder(ROLE.editor, 'Moving a document out of its folder')(ctx, args, arg);
+    await onFolder(ROLE.publisher, 'Moving a document into a folder')(ctx, args, 'input.folderId');
+  },
   /** Administrators change any user; users change only their own password (as the Node client does). */
   async ownPasswordOrAdmin(ctx, args) {
     if (await ctx.isAdmin()) return;

@@ -182,15 +182,62 @@ describe('what members see', () => {
   });
 });
 
+describe('what roles allow', () => {
+  test('Viewer reads; Publisher adds documents; Editor changes them and makes subfolders; Owner deletes and manages', async () => {
+    const folder = await newFolder();
+    const other = await newFolder();
+    const field = (await A.post('/indexfields', { label: uniq('Role'), fieldType: 'Text' })).body.data;
+    await A.put(`/indexfields/${field.id}/folders/${folder.id}`);
+    const adminDoc = (await A.post('/documents', { folderId: folder.id, name: uniq('AdminDoc') })).body.data;
+    const as = (role: number) => member(folder.id, plain.id, { memberType: 0, securityRole: role });
+
+    await as(4);
+    expect((await U.get(`/folders/${folder.id}/documents`)).body.data).toHaveLength(1);
+    expectError(await U.post('/documents', { folderId: folder.id, name: 'no' }), 403, /Publisher/);
+    expectError(await U.put(`/documents/${adminDoc.id}/indexfields/${field.id}`, { value: 'no' }), 403, /Editor/);
+    expectError(await U.post(`/folders/${folder.id}`, { name: 'no' }), 403, /Editor/);
+
+    await as(3);
+    const mine = await U.post('/documents', { folderId: folder.id, name: uniq('Published') });
+    expect(mine.status).toBe(200);
+    expectError(await U.del(`/documents/${adminDoc.documentId}`), 403, /Editor/);
+    expectError(await U.put(`/folders/${folder.id}`, { description: 'no' }), 403, /Editor/);
+
+    // Editor through a group.
+    await A.del(`/folders/${folder.id}/securitymembers/${plain.id}`);
+    const group = await createGroup(A);
+    await A.put(`/groups/${group.id}/users`, { userIds: plain.id });
+    await member(folder.id, group.id, { securityRole: 2 });
+    expect((await U.put(`/documents/${adminDoc.id}/indexfields/${field.id}`, { value: 'edited' })).body.data.value).toBe('edited');
+    expect((await U.put(`/documents/${adminDoc.id}/expiration`, { expirationDate: '2030-01-01T00:00:00Z' })).status).toBe(200);
+    expect((await U.post(`/folders/${folder.id}`, { name: 'sub' })).status).toBe(200);
+    expect((await U.put(`/folders/${folder.id}`, { description: 'renamed by an editor' })).status).toBe(200);
+    expect((await U.del(`/documents/${mine.body.data.documentId}`)).status).toBe(200);
+    // A move needs Publisher on the target too; the folder beside it is open, so only administrators add there.
+    expectError(await U.put(`/documents/${adminDoc.documentId}/move`, { folderId: other.id }), 403, /into a folder/);
+    expectError(await U.post('/documents', { folderId: other.id, name: 'no' }), 403, /Publisher/);
+    expectError(await U.del(`/folders/${folder.id}`), 403, /Owner/);
+    expectError(await U.put(`/folders/${folder.id}/securitymembers/${plain.id}`, { securityRole: 1 }), 403, /Owner/);
+    expectError(await U.put(`/indexfields/${field.id}/folders/${folder.id}`), 403, /Owner/);
+
+    await as(1);
+    expect((await U.put(`/folders/${folder.id}/securitymembers/${(await createUser(A)).id}`, { securityRole: 4 })).status).toBe(200);
+    expect((await U.put(`/folders/${folder.id}/indexfields/${field.id}`, { defaultValue: 'owner' })).status).toBe(200);
+    expect((await U.del(`/folders/${folder.id}`)).status).toBe(200);
+    expectError(await A.get(`/folders/${folder.id}`), 404);
+  });
+});
+
 describe('who may', () => {
-  test('only administrators change members; other tenants find nothing', async () => {
+  test('only administrators and Owners change members; other tenants find nothing', async () => {
     const folder = await newFolder();
     const user = await createUser(A);
     expectError(await U.put(`/folders/${folder.id}/securitymembers/${user.id}`, { securityRole: 1 }), 403);
     expectError(await U.post('/securitymembers', { parentId: folder.id, memberId: plain.id, role: 1 }), 403);
     expect(await members(folder.id)).toEqual([]);
     await member(folder.id, user.id, { securityRole: 4 });
-    expectError(await U.del(`/folders/${folder.id}/securitymembers/${user.id}`), 403);
+    // The folder now hides itself from the ordinary user: a change is a 404, as a read is.
+    expectError(await U.del(`/folders/${folder.id}/securitymembers/${user.id}`), 404);
     expectError(await B.get(`/folders/${folder.id}/securitymembers`), 404);
     expectError(await B.put(`/folders/${folder.id}/securitymembers/${user.id}`, { securityRole: 1 }), 404);
     expect((await members(folder.id)).map((m) => m.memberRole)).toEqual([4]);
