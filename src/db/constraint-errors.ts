@@ -24,6 +24,8 @@ const LABELS: Record<string, string> = {
   folder_index_field: 'an index field of a folder',
   document_index_value: "a document's index field value",
   folder_member: 'a security member of a folder',
+  dropdown_list: 'a drop-down list',
+  dropdown_item: 'a drop-down list item',
 };
 
 /** The row a foreign key points at, by constraint (migrations/Migration20261125000000_tenant_keys.ts). */
@@ -45,6 +47,9 @@ const TARGETS: Record<string, string> = {
   folder_member_folder_fk: 'folder',
   folder_member_user_fk: 'user',
   folder_member_group_fk: 'group',
+  dropdown_item_list_fk: 'drop-down list',
+  index_field_list_fk: 'drop-down list',
+  folder_index_field_list_fk: 'drop-down list',
 };
 
 interface PgError {

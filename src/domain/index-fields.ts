@@ -9,6 +9,7 @@ import { newId } from '../ids.js';
 import { resource } from '../read/registry.js';
 import { selectRows } from '../read/rows.js';
 import { sql, type Sql } from '../sql.js';
+import { existingList } from './dropdown-lists.js';
 import { lockedFolder } from './folders.js';
 import { guidOrUnset, maxLength, optionalString, requireGuid, requireString } from './validate.js';
 
@@ -47,9 +48,9 @@ export function fieldTypeOf(v: unknown): number {
   return code;
 }
 
-/** Lists, queries and connections are not part of this service yet: their ids may only be unset. */
+/** Queries and connections are not part of this service yet: their ids may only be unset. */
 function notYetIds(input: Input): void {
-  for (const [key, what] of [['connectionId', 'connections'], ['queryId', 'queries'], ['dropDownListId', 'drop-down lists']] as const) {
+  for (const [key, what] of [['connectionId', 'connections'], ['queryId', 'queries']] as const) {
     if (guidOrUnset(input[key], key)) {
       throw badRequest(`The field '${key}' must be null or the all-zero GUID: ${what} are not part of this service yet.`);
     }
@@ -95,8 +96,12 @@ export async function createIndexField(ctx: AppContext, input: Input): Promise<s
   const id = newId();
   const by = ctx.caller.userId;
   const required = input.required ?? false;
+  const list = await existingList(ctx, guidOrUnset(input.dropDownListId, 'dropDownListId'));
   await insertRows(ctx.reader, 'index_field', [
-    { id, field_type: fieldType, label: name, required, description: '', query_display_field: '', query_value_field: '', default_value: '', ...texts(input), created_by_id: by, modified_by_id: by },
+    {
+      id, field_type: fieldType, label: name, required, drop_down_list_id: list ?? null, description: '', query_display_field: '', query_value_field: '', default_value: '',
+      ...texts(input), created_by_id: by, modified_by_id: by,
+    },
   ]);
   return id;
 }
@@ -115,8 +120,9 @@ export async function updateIndexField(ctx: AppContext, id: string, input: Input
     await assertLabelFree(ctx, set.label as string, current.id);
   }
   if (typeof input.required === 'boolean') set.required = input.required;
+  if (input.dropDownListId !== undefined) set.drop_down_list_id = (await existingList(ctx, guidOrUnset(input.dropDownListId, 'dropDownListId'))) ?? null;
   if (Object.keys(set).length === 0) {
-    throw badRequest('Send at least one of: label, description, required, queryDisplayField, queryValueField, defaultValue.');
+    throw badRequest('Send at least one of: label, description, required, dropDownListId, queryDisplayField, queryValueField, defaultValue.');
   }
   await updateRows(ctx.reader, 'index_field', { ...set, modified_at: sql`now()`, modified_by_id: ctx.caller.userId }, sql`t.id = ${current.id}`);
 }
@@ -185,9 +191,11 @@ export async function updateFolderIndexField(ctx: AppContext, folderId: string, 
     else if (input[key] !== undefined) set[column] = maxLength(optionalString(input, key)!, LIMITS[key], key);
   }
   if (input.required !== undefined) set.required = input.required;
-  for (const [key, column] of [['connectionId', 'connection_id'], ['queryId', 'query_id'], ['dropDownListId', 'drop_down_list_id']] as const) {
+  for (const [key, column] of [['connectionId', 'connection_id'], ['queryId', 'query_id']] as const) {
     if (key in input) set[column] = null;
   }
+  // A list of its own for this folder; unset (null or the all-zero GUID): the definition's.
+  if ('dropDownListId' in input) set.drop_down_list_id = (await existingList(ctx, guidOrUnset(input.dropDownListId, 'dropDownListId'))) ?? null;
   if (Object.keys(set).length === 0) {
     throw badRequest('Send at least one of: required, queryDisplayField, queryValueField, defaultValue, dropDownListId, queryId.');
   }

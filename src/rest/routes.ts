@@ -150,6 +150,15 @@ export const routes: Route[] = [
   { method: 'POST', path: '/securitymembers', field: 'Mutation.addSecurityMember', shape: 'object', body: 'input', status: 201 },
   { method: 'PUT', path: '/securitymembers', field: 'Mutation.addSecurityMember', shape: 'object', body: 'input' },
   { method: 'DELETE', path: '/securitymembers', field: 'Mutation.removeSecurityMember', shape: 'none' },
+  { method: 'GET', path: '/folders/:folderId/indexfields/:id/selectoptions', field: 'Query.folderIndexFieldOptions', shape: 'list' },
+  // Drop-down lists (docs/decisions.md, "Drop-down lists")
+  { method: 'GET', path: '/lists', field: 'Query.dropDownLists', shape: 'list', paged: true },
+  { method: 'POST', path: '/lists', field: 'Mutation.createDropDownList', shape: 'object', body: 'input' },
+  { method: 'GET', path: '/lists/:id', field: 'Query.dropDownList', shape: 'object' },
+  { method: 'PUT', path: '/lists/:id', field: 'Mutation.updateDropDownList', shape: 'object', body: 'input' },
+  { method: 'DELETE', path: '/lists/:id', field: 'Mutation.deleteDropDownList', shape: 'none' },
+  { method: 'GET', path: '/lists/:id/items', field: 'Query.dropDownListItems', shape: 'list' },
+  { method: 'DELETE', path: '/lists/:id/items', field: 'Mutation.deleteDropDownListItems', shape: 'none' },
   // Index field definitions (docs/decisions.md, "Index fields")
   { method: 'GET', path: '/indexfields', field: 'Query.indexFields', shape: 'list', paged: true },
   { method: 'POST', path: '/indexfields', field: 'Mutation.createIndexField', shape: 'object', body: 'input' },

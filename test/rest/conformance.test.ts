@@ -41,6 +41,8 @@ let folder: { id: string; folderPath: string };
 let docs: { id: string; documentId: string }[];
 /** Index field definitions, all three in `folder`. */
 let indexField: { id: string };
+/** A drop-down list of three items, beside two more. */
+let list: { listID: string; items: string[] };
 let member: UserFixture;
 /** Form instances: a released template whose fields take the keys of bodyOf, a form related to three others, one to delete. */
 let formTemplate: { id: string };
@@ -84,6 +86,9 @@ beforeAll(async () => {
   for (let i = 0; i < 3; i++) fields.push((await A.post('/indexfields', { label: uniq('field'), fieldType: 1 })).body.data);
   for (const f of fields) await A.put(`/indexfields/${f.id}/folders/${folder.id}`);
   indexField = fields[0];
+  const lists = [];
+  for (let i = 0; i < 3; i++) lists.push((await A.post('/lists', { Name: uniq('list'), Items: ['a', 'b', 'c'].map((itemName) => ({ itemName })) })).body.data);
+  list = { listID: lists[0].listID, items: (await A.get(`/lists/${lists[0].listID}/items`)).body.data.map((i: { listId: string }) => i.listId) };
   // Its security members: the ordinary user, who so still reads it (the routes' open reads answer 200).
   await A.put(`/folders/${folder.id}/securitymembers/${plain.id}`, { memberType: 0, securityRole: 4 });
   for (const g of groups.slice(1)) await A.put(`/folders/${folder.id}/securitymembers/${g.id}`, { memberType: 1, securityRole: 4 });
@@ -102,7 +107,7 @@ afterAll(() => h.stop());
 /** A real value for each path parameter of tenant A; `id` depends on the segment before it. */
 const SAMPLES: Record<string, (previous: string, r: SofaRoute) => string> = {
   id: (previous) =>
-    ({ sites: site.id, groups: group.id, users: member.id, formtemplates: template.id, forminstance: doomed, persisteddata: dictionary.id, folders: folder.id, revisions: docs[0].id, indexfields: indexField.id })[
+    ({ sites: site.id, groups: group.id, users: member.id, formtemplates: template.id, forminstance: doomed, persisteddata: dictionary.id, folders: folder.id, revisions: docs[0].id, indexfields: indexField.id, lists: list.listID })[
       previous.toLowerCase()
     ] ?? '',
   folderPath: () => folder.folderPath,
@@ -110,6 +115,7 @@ const SAMPLES: Record<string, (previous: string, r: SofaRoute) => string> = {
   fieldId: () => indexField.id,
   memberId: () => plain.id,
   parentId: () => folder.id,
+  itemIds: () => list.items[0],
   templateId: () => formTemplate.id,
   revisionId: () => form.revisionId,
   formId: () => form.formId,

@@ -106,7 +106,8 @@ describe('index field definitions', () => {
     expectError(await A.post('/indexfields', nodeBody('  ')), 400, /label/);
     expectError(await A.post('/indexfields', nodeBody('x'.repeat(257))), 400, /label.*256/);
     expectError(await A.post('/indexfields', nodeBody('tab\there')), 400, /control/);
-    expectError(await A.post('/indexfields', nodeBody(uniq('x'), { dropDownListId: UNKNOWN_ID })), 400, /dropDownListId.*drop-down lists/);
+    expectError(await A.post('/indexfields', nodeBody(uniq('x'), { dropDownListId: UNKNOWN_ID })), 404, /Drop-down list/);
+    expectError(await A.post('/indexfields', nodeBody(uniq('x'), { queryId: UNKNOWN_ID })), 400, /queryId.*queries/);
     expectError(await A.post('/indexfields', nodeBody(uniq('x'), { queryId: 'not-a-guid' })), 400, /queryId/);
     expectError(await A.post('/indexfields', nodeBody(uniq('x'), { description: 'd'.repeat(4001) })), 400, /description/);
     expect((await A.get('/indexfields?limit=1')).body.pagination.totalRecords).toBe(before);
@@ -265,7 +266,7 @@ describe("folders' index fields", () => {
     expect((await A.get(`/folders/${one.id}/indexfields/${d.id}`)).body.data).toMatchObject({ defaultValue: 'East', required: true });
   });
 
-  test('errors: unknown folder or field, a field not in the folder, ids of parts not built, an empty override', async () => {
+  test('errors: unknown folder, field or list, a field not in the folder, ids of parts not built, an empty override', async () => {
     const d = await newField();
     const folder = await newFolder();
     expectError(await A.put(`/indexfields/${UNKNOWN_ID}/folders/${folder.id}`), 404, /Index field/);
@@ -276,7 +277,8 @@ describe("folders' index fields", () => {
     expectError(await A.put(`/folders/${folder.id}/indexfields/${UNKNOWN_ID}`, { required: true }), 404, /Index field/);
     expectError(await A.put(`/folders/${UNKNOWN_ID}/indexfields/${d.id}`, { required: true }), 404, /Folder/);
     await A.put(`/indexfields/${d.id}/folders/${folder.id}`);
-    expectError(await A.put(`/folders/${folder.id}/indexfields/${d.id}`, { dropDownListId: UNKNOWN_ID }), 400, /drop-down lists/);
+    expectError(await A.put(`/folders/${folder.id}/indexfields/${d.id}`, { dropDownListId: UNKNOWN_ID }), 404, /Drop-down list/);
+    expectError(await A.put(`/folders/${folder.id}/indexfields/${d.id}`, { connectionId: UNKNOWN_ID }), 400, /connections/);
     expectError(await A.put(`/folders/${folder.id}/indexfields/${d.id}`, {}), 400, /at least one/);
     expectError(await A.put(`/folders/${folder.id}/indexfields/${d.id}`, { defaultValue: 'x'.repeat(4001) }), 400, /defaultValue/);
     expect((await A.get(`/folders/${folder.id}/indexfields/${d.id}`)).body.data.required).toBe(false);

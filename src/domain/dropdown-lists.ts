@@ -1,0 +1,104 @@
+/**
+ * Drop-down list rules (docs/decisions.md, "Drop-down lists"): names, items, replacing and
+ * deleting items, and the options an index field offers.
+ */
+import type { AppContext } from '../context.js';
+import { deleteRows, insertRows, updateRows } from '../db/tenant-writes.js';
+import { badRequest, conflict, notFound } from '../errors.js';
+import { isGuid, newId } from '../ids.js';
+import { resource } from '../read/registry.js';
+import { selectRows } from '../read/rows.js';
+import { sql, type Sql } from '../sql.js';
+import { maxLength, optionalString } from './validate.js';
+
+type Input = Record<string, unknown>;
+type Row = Record<string, unknown>;
+
+const LIST = resource('DropDownList');
+export const LIMITS = { name: 256, description: 4000, item: 1000, items: 10_000 } as const;
+
+function listName(raw: string): string {
+  const s = raw.trim();
+  if (s === '') throw badRequest("The field 'name' must not be blank.");
+  if (/[\u0000-\u001f]/.test(s)) throw badRequest("The field 'name' may not contain control characters.");
+  return maxLength(s, LIMITS.name, 'name');
+}
+
+async function assertNameFree(ctx: AppContext, name: string, except?: string): Promise<void> {
+  const others: Sql[] = except ? [sql`t.id <> ${except}`] : [];
+  const [taken] = await selectRows<Row>(ctx.reader, LIST, { where: [sql`lower(t.name) = lower(${name})`, ...others], limit: 1 });
+  if (taken) throw conflict(`A drop-down list named '${taken.listName as string}' already exists.`);
+}
+
+/** The items as sent, checked: `itemName` mandatory, `itemValue` the name when left out. */
+function itemsOf(sent: unknown): { name: string; value: string }[] {
+  if (!Array.isArray(sent)) throw badRequest("The field 'items' must be an array of {itemName, itemValue}.");
+  if (sent.length > LIMITS.items) throw badRequest(`A drop-down list may have at most ${LIMITS.items} items.`);
+  return sent.map((item, i) => {
+    const name = optionalString(item as Input, 'itemName', `items[${i}].itemName`);
+    if (name === undefined || name.trim() === '') throw badRequest(`The field 'items[${i}].itemName' is missing.`);
+    const value = optionalString(item as Input, 'itemValue', `items[${i}].itemValue`) ?? name;
+    return { name: maxLength(name, LIMITS.item, `items[${i}].itemName`), value: maxLength(value, LIMITS.item, `items[${i}].itemValue`) };
+  });
+}
+
+const insertItems = (ctx: AppContext, listId: string, items: { name: string; value: string }[]) =>
+  insertRows(ctx.reader, 'dropdown_item', items.map((item, i) => ({ id: newId(), list_id: listId, position: i + 1, name: item.name, value: item.value })));
+
+/** A new list with its items; returns its id. Two of one name at once: one is made, the other gets a 409. */
+export async function createList(ctx: AppContext, input: Input): Promise<string> {
+  const name = listName(optionalString(input, 'name') ?? '');
+  const description = maxLength(optionalString(input, 'description') ?? '', LIMITS.description, 'description');
+  const items = input.items === undefined || input.items === null ? [] : itemsOf(input.items);
+  await assertNameFree(ctx, name);
+  const id = newId();
+  const by = ctx.caller.userId;
+  await insertRows(ctx.reader, 'dropdown_list', [{ id, name, description, created_by_id: by, modified_by_id: by }]);
+  await insertItems(ctx, id, items);
+  return id;
+}
+
+/** Changes what is sent; `items`, when sent, replace every item. The list's row is locked, so two updates run one after the other. */
+export async function updateList(ctx: AppContext, id: string, input: Input): Promise<void> {
+  const [list] = await selectRows<Row>(ctx.reader, LIST, { where: [sql`t.id = ${id.toLowerCase()}`], lock: true });
+  if (!list) throw notFound(`Drop-down list '${id}' was not found.`);
+  const set: Row = {};
+  const name = optionalString(input, 'name');
+  if (name !== undefined) {
+    set.name = listName(name);
+    await assertNameFree(ctx, set.name as string, list.listID as string);
+  }
+  const description = optionalString(input, 'description');
+  if (description !== undefined) set.description = maxLength(description, LIMITS.description, 'description');
+  const items = input.items === undefined || input.items === null ? undefined : itemsOf(input.items);
+  if (Object.keys(set).length === 0 && items === undefined) throw badRequest('Send at least one of: name, description, items.');
+  await updateRows(ctx.reader, 'dropdown_list', { ...set, modified_at: sql`now()`, modified_by_id: ctx.caller.userId }, sql`t.id = ${list.listID as string}`);
+  if (items) {
+    await deleteRows(ctx.reader, 'dropdown_item', sql`t.list_id = ${list.listID as string}`);
+    await insertItems(ctx, list.listID as string, items);
+  }
+}
+
+export async function deleteList(ctx: AppContext, id: string): Promise<void> {
+  if (!(await deleteRows(ctx.reader, 'dropdown_list', sql`t.id = ${id.toLowerCase()}`))) throw notFound(`Drop-down list '${id}' was not found.`);
+}
+
+/** Deletes the items named in `itemIds` (comma-separated), all of them items of the list, or none. */
+export async function deleteItems(ctx: AppContext, id: string, itemIds: string): Promise<void> {
+  const [list] = await selectRows<Row>(ctx.reader, LIST, { where: [sql`t.id = ${id.toLowerCase()}`], lock: true });
+  if (!list) throw notFound(`Drop-down list '${id}' was not found.`);
+  const ids = [...new Set(itemIds.split(',').map((s) => s.trim().toLowerCase()).filter(Boolean))];
+  if (ids.length === 0) throw badRequest("The query parameter 'itemIds' names no item.");
+  const bad = ids.find((i) => !isGuid(i));
+  if (bad) throw badRequest(`The query parameter 'itemIds' must hold item ids (GUIDs), got '${String(bad).slice(0, 64)}'.`);
+  const removed = await deleteRows(ctx.reader, 'dropdown_item', sql`t.list_id = ${list.listID as string} and t.id = any(${ids}::uuid[])`);
+  if (removed !== ids.length) throw notFound(`Some of the items are not items of drop-down list '${list.listName as string}'.`);
+}
+
+/** The list `dropDownListId` names (unset: the all-zero GUID or null), or a 404. */
+export async function existingList(ctx: AppContext, id: string | undefined): Promise<string | undefined> {
+  if (!id) return undefined;
+  const [list] = await selectRows<Row>(ctx.reader, LIST, { where: [sql`t.id = ${id}`] });
+  if (!list) throw notFound(`Drop-down list '${id}' was not found.`);
+  return id;
+}

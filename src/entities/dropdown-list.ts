@@ -1,0 +1,36 @@
+import { defineEntity, type InferEntity } from '@mikro-orm/core';
+import { creatingTenant, tenantFilter } from '../db/tenant-filter.js';
+
+/** A drop-down list (migrations/Migration20261125180000_dropdown_lists.ts). */
+export const DropDownList = defineEntity({
+  name: 'DropDownList',
+  tableName: 'dropdown_list',
+  filters: tenantFilter,
+  properties: (p) => ({
+    tenantId: p.uuid().hidden().primary().onCreate(creatingTenant),
+    id: p.uuid().primary(),
+    name: p.string(),
+    description: p.string().default(''),
+    createdAt: p.datetime().onCreate(() => new Date()),
+    createdById: p.uuid().nullable(),
+    modifiedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+    modifiedById: p.uuid().nullable(),
+  }),
+});
+export type DropDownList = InferEntity<typeof DropDownList>;
+
+/** One item of a drop-down list, in the list's order. */
+export const DropDownItem = defineEntity({
+  name: 'DropDownItem',
+  tableName: 'dropdown_item',
+  filters: tenantFilter,
+  properties: (p) => ({
+    tenantId: p.uuid().hidden().primary().onCreate(creatingTenant),
+    id: p.uuid().primary(),
+    listId: p.uuid(),
+    position: p.integer(),
+    name: p.string(),
+    value: p.string(),
+  }),
+});
+export type DropDownItem = InferEntity<typeof DropDownItem>;

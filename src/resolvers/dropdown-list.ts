@@ -1,0 +1,61 @@
+/** Drop-down list writes and the options of drop-down index fields (src/domain/dropdown-lists.ts). Who may call each: schema/dropdown-list.graphql. */
+import type { AppContext } from '../context.js';
+import { createList, deleteItems, deleteList, updateList } from '../domain/dropdown-lists.js';
+import { folderIndexField } from '../domain/index-fields.js';
+import { notFound } from '../errors.js';
+import { ZERO_GUID } from '../ids.js';
+import { loadRow, reread } from '../read/resolvers.js';
+import { resource } from '../read/registry.js';
+import { selectRows } from '../read/rows.js';
+import { sql } from '../sql.js';
+
+type Input = Record<string, unknown>;
+type Row = Record<string, unknown>;
+
+const LIST = resource('DropDownList');
+/** Field types whose options are a drop-down list's items, and the users drop-down. */
+const LIST_TYPES = new Set([6, 8]);
+const USERS_TYPE = 7;
+/** More options than a person can pick from. */
+const MAX_OPTIONS = 10_000;
+
+/** The options of a folder's index field, each with the href of what it comes from. */
+async function optionsOf(ctx: AppContext, folderId: string, id: string) {
+  const field = await folderIndexField(ctx, folderId, id);
+  if (!field) {
+    await loadRow(ctx, resource('Folder'), folderId);
+    throw notFound(`Index field '${id}' is not in folder '${folderId}'.`);
+  }
+  const type = field.fieldType as number;
+  const option = (href: string, display: unknown, value: unknown) => ({ href, dataType: 'IndexFieldSelectOption', display, value });
+  if (LIST_TYPES.has(type) && field.dropDownListId !== ZERO_GUID) {
+    const items = await selectRows<Row>(ctx.reader, resource('DropDownListItem'), { where: [sql`t.list_id = ${field.dropDownListId as string}`], order: 't.position, t.id', limit: MAX_OPTIONS });
+    return items.map((i) => option(`~/lists/${i.dropDownListId as string}/items/${i.listId as string}`, i.itemName, i.itemValue));
+  }
+  if (type === USERS_TYPE) {
+    const users = await selectRows<Row>(ctx.reader, resource('User'), { where: [sql`t.enabled`], order: resource('User').order, limit: MAX_OPTIONS });
+    return users.map((u) => option(`~/users/${u.id as string}`, u.name, u.userid));
+  }
+  return [];
+}
+
+export const resolvers = {
+  Query: {
+    folderIndexFieldOptions: (_: unknown, a: { folderId: string; id: string }, ctx: AppContext) => optionsOf(ctx, a.folderId, a.id),
+  },
+  Mutation: {
+    createDropDownList: async (_: unknown, { input }: { input: Input }, ctx: AppContext) => reread(ctx, LIST, await createList(ctx, input)),
+    updateDropDownList: async (_: unknown, { id, input }: { id: string; input: Input }, ctx: AppContext) => {
+      await updateList(ctx, id, input);
+      return reread(ctx, LIST, id.toLowerCase());
+    },
+    deleteDropDownList: async (_: unknown, { id }: { id: string }, ctx: AppContext) => {
+      await deleteList(ctx, id);
+      return true;
+    },
+    deleteDropDownListItems: async (_: unknown, { id, itemIds }: { id: string; itemIds: string }, ctx: AppContext) => {
+      await deleteItems(ctx, id, itemIds);
+      return true;
+    },
+  },
+};

@@ -1,0 +1,175 @@
+/**
+ * Drop-down lists (client-compatibility.md: `R/lists` with `listID` and `listName`, an item's own
+ * id under `listId`, bodies `{Name, Description, Items: [{itemName, itemValue}]}`,
+ * `DELETE lists/{id}/items?itemIds=a,b`) and the options of drop-down index fields
+ * (`GET folders/{folderId}/indexfields/{id}/selectoptions`).
+ */
+import { type Api, expectEnvelope, expectError, keysOf, q, sorted, type TwoTenants, twoTenants, uniq, UNKNOWN_ID, ZERO_GUID } from './support.js';
+
+const LIST_KEYS = ['href', 'dataType', 'listID', 'listName', 'description', 'itemCount', 'createDate', 'modifyDate', 'createById', 'modifyById', 'createBy', 'modifyBy'];
+const ITEM_KEYS = ['href', 'dataType', 'listId', 'dropDownListId', 'itemName', 'itemValue', 'ordinalPosition'];
+
+let h: TwoTenants['h'];
+let A: Api;
+let B: Api;
+let plain: TwoTenants['plain'];
+
+beforeAll(async () => {
+  ({ h, A, B, plain } = await twoTenants());
+});
+afterAll(() => h.stop());
+
+type List = Record<string, unknown> & { listID: string; listName: string };
+const TWO = [
+  { itemName: 'Item One', itemValue: 'One' },
+  { itemName: 'Item Two', itemValue: 'Two' },
+];
+
+async function newList(name = uniq('List'), items: unknown = TWO): Promise<List> {
+  const r = await A.post('/lists', { Name: name, Description: 'list created by test', Items: items });
+  expect([r.status, r.text.slice(0, 300)]).toEqual([200, expect.any(String)]);
+  return r.body.data;
+}
+const itemsOf = async (id: string) => (await A.get(`/lists/${id}/items`)).body.data as Record<string, unknown>[];
+
+describe('lists', () => {
+  test('POST lists as the Node client sends it: 200, the list; GET lists finds it by listName; items in their order', async () => {
+    const name = uniq('Test Dropdown List');
+    const r = await A.post('/lists', { Name: name, Description: 'list created by test', Items: TWO });
+    expectEnvelope(r, 'POST', A.url('/lists'));
+    const list = r.body.data;
+    expect(keysOf(list)).toEqual(sorted(LIST_KEYS));
+    expect(list).toMatchObject({ dataType: 'DropDownList', href: `~/lists/${list.listID}`, listName: name, description: 'list created by test', itemCount: 2 });
+    const all = await A.get('/lists');
+    expectEnvelope(all, 'GET', A.url('/lists'));
+    expect(all.body.data.find((l: List) => l.listName === name).listID).toBe(list.listID);
+    expect((await A.get(`/lists/${list.listID}`)).body.data).toEqual(list);
+    const items = await A.get(`/lists/${list.listID}/items`);
+    expectEnvelope(items, 'GET', A.url(`/lists/${list.listID}/items`));
+    expect(keysOf(items.body.data[0])).toEqual(sorted(ITEM_KEYS));
+    expect(items.body.data.map((i: Record<string, unknown>) => [i.itemName, i.itemValue, i.ordinalPosition, i.dropDownListId])).toEqual([
+      ['Item One', 'One', 1, list.listID],
+      ['Item Two', 'Two', 2, list.listID],
+    ]);
+    expect(items.body.data[0].href).toBe(`~/lists/${list.listID}/items/${items.body.data[0].listId}`);
+    expect((await A.get(`/lists?${q(`listName eq '${name}'`)}`)).body.data).toHaveLength(1);
+  });
+
+  test('PUT lists/{id}: name and description change, Items replace every item; keys left out stay', async () => {
+    const list = await newList();
+    const renamed = uniq('Updated Test List');
+    const r = await A.put(`/lists/${list.listID}`, { Name: renamed, Description: 'updated', Items: [...TWO, { itemName: 'New Item Three', itemValue: 'Three' }] });
+    expectEnvelope(r, 'PUT', A.url(`/lists/${list.listID}`));
+    expect(r.body.data).toMatchObject({ listName: renamed, description: 'updated', itemCount: 3 });
+    expect((await itemsOf(list.listID)).map((i) => i.itemValue)).toEqual(['One', 'Two', 'Three']);
+    expect((await A.put(`/lists/${list.listID}`, { Description: 'only this' })).body.data).toMatchObject({ listName: renamed, itemCount: 3 });
+    // An item's value is its name when left out.
+    await A.put(`/lists/${list.listID}`, { Items: [{ itemName: 'Solo' }] });
+    expect((await itemsOf(list.listID)).map((i) => [i.itemName, i.itemValue])).toEqual([['Solo', 'Solo']]);
+  });
+
+  test('DELETE lists/{id}/items?itemIds=a,b deletes those items, all or none; DELETE lists/{id} the list', async () => {
+    const list = await newList(uniq('L'), [...TWO, { itemName: 'Three', itemValue: '3' }]);
+    const items = await itemsOf(list.listID);
+    const r = await A.del(`/lists/${list.listID}/items?itemIds=${items[0].listId},${items[2].listId}`);
+    expectEnvelope(r, 'DELETE', A.url(`/lists/${list.listID}/items?itemIds=${items[0].listId},${items[2].listId}`));
+    expect((await itemsOf(list.listID)).map((i) => i.itemValue)).toEqual(['Two']);
+    expectError(await A.del(`/lists/${list.listID}/items?itemIds=${items[1].listId},${UNKNOWN_ID}`), 404, /not items/);
+    expect(await itemsOf(list.listID)).toHaveLength(1);
+    expectError(await A.del(`/lists/${list.listID}/items?itemIds=nope`), 400, /itemIds/);
+    expectError(await A.del(`/lists/${list.listID}/items`), 400, /itemIds/);
+    expectEnvelope(await A.del(`/lists/${list.listID}`), 'DELETE', A.url(`/lists/${list.listID}`));
+    expectError(await A.get(`/lists/${list.listID}`), 404, /Drop-down list/);
+    expectError(await A.get(`/lists/${list.listID}/items`), 404);
+  });
+
+  test('bad input: 400s and 409s that name the problem, and nothing is made', async () => {
+    const before = (await A.get('/lists?limit=1')).body.pagination.totalRecords;
+    const taken = await newList();
+    const after = before + 1;
+    expectError(await A.post('/lists', { Name: ' ', Items: TWO }), 400, /name/);
+    expectError(await A.post('/lists', { Name: 'x'.repeat(257) }), 400, /256/);
+    expectError(await A.post('/lists', { Name: uniq('x'), Items: 'One,Two' }), 400, /items/);
+    expectError(await A.post('/lists', { Name: uniq('x'), Items: [{ itemValue: 'no name' }] }), 400, /items\[0\]\.itemName/);
+    expectError(await A.post('/lists', { Name: uniq('x'), Items: [{ itemName: 'y'.repeat(1001) }] }), 400, /1000/);
+    expectError(await A.post('/lists', { Name: taken.listName.toUpperCase() }), 409, /already exists/);
+    expectError(await A.put(`/lists/${taken.listID}`, {}), 400, /at least one/);
+    expectError(await A.put(`/lists/${UNKNOWN_ID}`, { Description: 'x' }), 404);
+    expect((await A.get('/lists?limit=1')).body.pagination.totalRecords).toBe(after);
+  });
+
+  test('two creates of one name at once: one list; two item replacements at once: one whole set', async () => {
+    const name = uniq('Race');
+    const made = await Promise.all(Array.from({ length: 3 }, () => A.post('/lists', { Name: name, Items: TWO })));
+    expect(made.map((r) => r.status).sort()).toEqual([200, 409, 409]);
+    const list = made.find((r) => r.status === 200)!.body.data as List;
+    const sets = [['a', 'b', 'c'], ['d', 'e'], ['f']];
+    const replies = await Promise.all(sets.map((s) => A.put(`/lists/${list.listID}`, { Items: s.map((v) => ({ itemName: v })) })));
+    expect(replies.map((r) => r.status)).toEqual([200, 200, 200]);
+    const values = (await itemsOf(list.listID)).map((i) => i.itemValue);
+    expect(sets).toContainEqual(values);
+  });
+});
+
+describe('drop-down index fields', () => {
+  test('a definition and a folder name lists; selectoptions answers the items, the users, or none', async () => {
+    const colours = await newList(uniq('Colours'), [{ itemName: 'Red', itemValue: 'R' }, { itemName: 'Green', itemValue: 'G' }]);
+    const sizes = await newList(uniq('Sizes'), [{ itemName: 'Small', itemValue: 'S' }]);
+    const folder = (await A.post('/folders', { name: uniq('Options') })).body.data;
+    const listField = (await A.post('/indexfields', { label: uniq('Colour'), fieldType: 'DropDownList', dropdownListId: colours.listID })).body.data;
+    expect(listField.dropDownListId).toBe(colours.listID);
+    const userField = (await A.post('/indexfields', { label: uniq('Owner'), fieldType: 7 })).body.data;
+    const textField = (await A.post('/indexfields', { label: uniq('Text'), fieldType: 1 })).body.data;
+    for (const f of [listField, userField, textField]) await A.put(`/indexfields/${f.id}/folders/${folder.id}`);
+
+    const path = `/folders/${folder.id}/indexfields/${listField.id}/selectoptions`;
+    const r = await A.get(path);
+    expectEnvelope(r, 'GET', A.url(path));
+    expect(r.body.data).toEqual([
+      { href: expect.stringMatching(new RegExp(`^~/lists/${colours.listID}/items/`)), dataType: 'IndexFieldSelectOption', display: 'Red', value: 'R' },
+      { href: expect.any(String), dataType: 'IndexFieldSelectOption', display: 'Green', value: 'G' },
+    ]);
+    // The folder's own list overrides the definition's; null gives it back.
+    await A.put(`/folders/${folder.id}/indexfields/${listField.id}`, { dropDownListId: sizes.listID });
+    expect((await A.get(path)).body.data.map((o: Record<string, unknown>) => o.value)).toEqual(['S']);
+    expect((await A.get(`/folders/${folder.id}/indexfields/${listField.id}`)).body.data).toMatchObject({ dropDownListId: sizes.listID, globalDropDownListId: colours.listID });
+    await A.put(`/folders/${folder.id}/indexfields/${listField.id}`, { dropDownListId: null });
+    expect((await A.get(path)).body.data.map((o: Record<string, unknown>) => o.value)).toEqual(['R', 'G']);
+
+    const users = (await A.get(`/folders/${folder.id}/indexfields/${userField.id}/selectoptions`)).body.data as Record<string, unknown>[];
+    expect(users.map((u) => u.value)).toContain(plain.userid);
+    expect((await A.get(`/folders/${folder.id}/indexfields/${textField.id}/selectoptions`)).body.data).toEqual([]);
+    expectError(await A.get(`/folders/${folder.id}/indexfields/${UNKNOWN_ID}/selectoptions`), 404, /not in folder/);
+
+    // A list in use cannot go; a definition may be pointed elsewhere, or at none.
+    expectError(await A.del(`/lists/${colours.listID}`), 409, /still referenced/);
+    expectError(await A.post('/indexfields', { label: uniq('Bad'), fieldType: 6, dropDownListId: UNKNOWN_ID }), 404, /Drop-down list/);
+    expect((await A.put(`/indexfields/${listField.id}`, { dropDownListId: ZERO_GUID })).body.data.dropDownListId).toBe(ZERO_GUID);
+    expect((await A.del(`/lists/${colours.listID}`)).status).toBe(200);
+  });
+});
+
+describe('who may', () => {
+  test('anyone in the database reads lists; only administrators change them; other tenants find nothing', async () => {
+    const list = await newList();
+    const U = A.as(plain.token);
+    expect((await U.get(`/lists/${list.listID}/items`)).body.data).toHaveLength(2);
+    expectError(await U.post('/lists', { Name: uniq('No') }), 403);
+    expectError(await U.put(`/lists/${list.listID}`, { Description: 'no' }), 403);
+    expectError(await U.del(`/lists/${list.listID}`), 403);
+    expectError(await B.get(`/lists/${list.listID}`), 404);
+    expectError(await B.del(`/lists/${list.listID}`), 404);
+    expect((await A.get(`/lists/${list.listID}`)).body.data.description).toBe('list created by test');
+  });
+
+  test('GraphQL: lists with their items, statements constant as the page grows', async () => {
+    const tag = uniq('Gql');
+    for (let i = 0; i < 4; i++) await newList(`${tag}-${i}`);
+    const query = (limit: number) => A.gql(`query ($q: String) { dropDownLists(q: $q, limit: ${limit}) { totalRecords items { listName itemCount items(limit: 5) { itemName } } } }`, { q: `listName like '${tag}%'` });
+    const small = await h.countQueries(() => query(1));
+    const big = await h.countQueries(() => query(4));
+    expect(big.result.body.errors).toBeUndefined();
+    expect(big.result.body.data.dropDownLists.items[3]).toEqual({ listName: `${tag}-3`, itemCount: 2, items: [{ itemName: 'Item One' }, { itemName: 'Item Two' }] });
+    expect(big.statements.length).toBe(small.statements.length);
+  });
+});
