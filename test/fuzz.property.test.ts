@@ -7,7 +7,9 @@
  * per property (default 500; the issue's check used 40,000).
  */
 import fc from 'fast-check';
-import { routes } from '../src/rest/routes.js';
+import { getNamedType, isInputObjectType } from 'graphql';
+import { isSofaRoute, routes } from '../src/rest/routes.js';
+import { buildSchema } from '../src/schema.js';
 import { Harness, type Reply, type TestTenant } from './harness.js';
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 500);
@@ -34,12 +36,29 @@ const pathArb = fc.constantFrom(...routes.map((r) => ({ path: r.path, root: r.sc
   fc.tuple(...path.split('/').map((seg) => (seg.startsWith(':') ? junkArb.map(encode) : fc.oneof({ weight: 5, arbitrary: fc.constant(seg) }, { weight: 1, arbitrary: junkArb.map(encode) })))).map((segs) => ({ path: segs.join('/'), root })),
 );
 
+/** Every root field the route table serves, with the row's body argument. */
+const schema = buildSchema();
+const served = routes.filter(isSofaRoute).map((r) => {
+  const [op, name] = r.field.split('.');
+  return { row: r, field: (op === 'Query' ? schema.getQueryType() : schema.getMutationType())!.getFields()[name] };
+});
+
+/** The legacy parameters, and every argument a route reads from the query string. */
+const PARAMS = [...new Set(['q', 'fields', 'expand', 'limit', 'offset', 'suppress_response_codes', ...served.flatMap(({ field }) => field.args.map((a) => a.name))])];
 const queryArb = fc
-  .array(fc.tuple(fc.constantFrom('q', 'fields', 'expand', 'limit', 'offset', 'suppress_response_codes', 'persistedDataId', 'relateToId', 'relateToDocId', 'folderPath', 'scope'), junkArb), { maxLength: 3 })
+  .array(fc.tuple(fc.constantFrom(...PARAMS), junkArb), { maxLength: 3 })
   .map((pairs) => (pairs.length ? `?${pairs.map(([k, v]) => `${k}=${encode(v)}`).join('&')}` : ''));
 
-/** Keys the route table's bodies read, each with junk (or a value of another type) to reach past the parsing. */
-const KEYS = ['name', 'description', 'folderId', 'folderPath', 'folderpath', 'sourceFolderId', 'sourceFolderPath', 'targetFolderId', 'targetFolderPath', 'expirationDate', 'documentState', 'allowRevisions', 'persistedData', 'scope', 'siteId', 'userIds'];
+/** Keys the route table's bodies read (their input types' fields), each with junk (or a value of another type) to reach past the parsing. */
+const KEYS = [
+  ...new Set(
+    served.flatMap(({ row, field }) => {
+      const type = row.body ? getNamedType(field.args.find((a) => a.name === row.body)!.type) : undefined;
+      // Legacy clients spell keys in any case (`folderpath`, `Name`).
+      return type && isInputObjectType(type) ? Object.keys(type.getFields()).flatMap((k) => [k, k.toLowerCase()]) : [];
+    }),
+  ),
+];
 const knownKeysArb = fc
   .dictionary(fc.constantFrom(...KEYS), fc.oneof(junkArb, fc.jsonValue()), { maxKeys: 4 })
   .map((o) => ({ raw: JSON.stringify(o), type: 'application/json' }));
