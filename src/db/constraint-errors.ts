@@ -26,6 +26,7 @@ const LABELS: Record<string, string> = {
   folder_member: 'a security member of a folder',
   dropdown_list: 'a drop-down list',
   dropdown_item: 'a drop-down list item',
+  document_file: "a document revision's file",
 };
 
 /** The row a foreign key points at, by constraint (migrations/Migration20261125000000_tenant_keys.ts). */
@@ -50,6 +51,7 @@ const TARGETS: Record<string, string> = {
   dropdown_item_list_fk: 'drop-down list',
   index_field_list_fk: 'drop-down list',
   folder_index_field_list_fk: 'drop-down list',
+  document_file_revision_fk: 'document revision',
 };
 
 interface PgError {

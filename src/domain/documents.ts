@@ -23,11 +23,15 @@ export const LIMITS = { name: 256, description: 4000, abstract: 4000, keywords: 
 /** `documentState` as the clients send it, kept as `releaseState`. */
 const STATES = new Set([0, 1]);
 
-/** The document a client's id names: its own id, its current revision's, or an older revision's; a 404 otherwise. */
-export async function documentRow(ctx: AppContext, id: string): Promise<DocumentRow> {
+/**
+ * The document a client's id names: its own id, its current revision's, or an older revision's;
+ * a 404 otherwise. `lock`: its row stays locked to the end of the mutation.
+ */
+export async function documentRow(ctx: AppContext, id: string, lock = false): Promise<DocumentRow> {
   const key = id.toLowerCase();
   const [row] = await selectRows<DocumentRow>(ctx.reader, DOCUMENT, {
     where: [sql`(t.id = ${key} or t.revision_id = ${key} or t.id = (select r.document_id from document_revision r where r.tenant_id = t.tenant_id and r.id = ${key}))`],
+    lock,
   });
   if (!row) throw notFound(`Document '${id}' was not found.`);
   return row;

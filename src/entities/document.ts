@@ -47,3 +47,23 @@ export const DocumentRevision = defineEntity({
   }),
 });
 export type DocumentRevision = InferEntity<typeof DocumentRevision>;
+
+/** A revision's file, its bytes included (migrations/Migration20261125190000_document_files.ts). */
+export const DocumentFile = defineEntity({
+  name: 'DocumentFile',
+  tableName: 'document_file',
+  filters: tenantFilter,
+  properties: (p) => ({
+    tenantId: p.uuid().hidden().primary().onCreate(creatingTenant),
+    id: p.uuid().primary(),
+    revisionId: p.uuid(),
+    fileName: p.string(),
+    contentType: p.string(),
+    size: p.bigint(),
+    sha256: p.string(),
+    content: p.blob().lazy(),
+    createdAt: p.datetime().onCreate(() => new Date()),
+    createdById: p.uuid().nullable(),
+  }),
+});
+export type DocumentFile = InferEntity<typeof DocumentFile>;

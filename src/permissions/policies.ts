@@ -1,7 +1,7 @@
 /** Named access policies for root fields (`@allow(to: POLICY, policy: "...")`), each a 403 when refused. */
 import type { AppContext } from '../context.js';
 import { forbidden, notFound } from '../errors.js';
-import { ZERO_GUID } from '../ids.js';
+import { isGuid, ZERO_GUID } from '../ids.js';
 import { resource } from '../read/registry.js';
 import { assertFolderRole, folderOfDocument, ROLE } from './folder-roles.js';
 import { assertMayChange } from './row-checks.js';
@@ -24,8 +24,11 @@ const onFolder = (needed: number, what: string) => (ctx: AppContext, args: Args,
 /** A role on the folder of the document the argument `arg` names (404 when the caller cannot see the document). */
 const onDocumentFolder = (needed: number, what: string) => async (ctx: AppContext, args: Args, arg: string) => {
   if (await ctx.isAdmin()) return;
-  const folder = await folderOfDocument(ctx, argAt(args, arg));
-  if (!folder) throw notFound(`Document '${String(argAt(args, arg)).slice(0, 64)}' was not found.`);
+  const id = argAt(args, arg);
+  // No document named: nothing to hold a role on (the same refusal assertFolderRole gives).
+  if (!isGuid(id)) return assertFolderRole(ctx, undefined, needed, what);
+  const folder = await folderOfDocument(ctx, id);
+  if (!folder) throw notFound(`Document '${id}' was not found.`);
   return assertFolderRole(ctx, folder, needed, what);
 };
 
@@ -38,6 +41,8 @@ export const policies: Record<string, (ctx: AppContext, args: Args, arg: string)
   folderPublisher: onFolder(ROLE.publisher, 'Adding a document to a folder'),
   /** Changing or deleting a document, its expiration or index field values: Editors of its folder. */
   documentEditor: onDocumentFolder(ROLE.editor, 'Changing a document'),
+  /** A new revision (a file upload): Publishers of the document's folder. */
+  documentPublisher: onDocumentFolder(ROLE.publisher, 'Adding a revision to a document'),
   /** Moving a document: an Editor of its folder who is a Publisher of the folder it goes to. */
   async documentMove(ctx, args, arg) {
     await onDocumentFolder(ROLE.editor, 'Moving a document out of its folder')(ctx, args, arg);

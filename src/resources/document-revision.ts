@@ -1,6 +1,6 @@
 import { ZERO_GUID } from '../ids.js';
 import { column, defineResource, joined } from '../read/define.js';
-import { NO_FILE_YET } from './document.js';
+import { FILE_FIELDS, fileJoin } from './document.js';
 import { FOLDER_OF_DOCUMENT, folderSeenBy } from './folder.js';
 
 /**
@@ -31,7 +31,7 @@ export default defineResource({
     folderId: joined('d', 'folder_id', 'guid'),
     folderName: joined('f', 'name', 'string', { nullAs: '' }),
     folderPath: joined('f', 'path', 'string', { nullAs: '' }),
-    ...NO_FILE_YET,
+    ...FILE_FIELDS,
     createDate: column('created_at', 'datetime'),
     modifyDate: column('created_at', 'datetime'),
     createById: column('created_by_id', 'guid', { nullAs: ZERO_GUID }),
@@ -43,9 +43,11 @@ export default defineResource({
     d: { table: 'document', on: 'd.id = t.document_id' },
     f: { table: 'folder', on: 'f.id = d.folder_id' },
     cu: { table: 'app_user', on: 'cu.id = t.created_by_id' },
+    df: fileJoin('t.id'),
   },
   relations: {
     indexFields: { kind: 'many', target: 'DocumentIndexField', column: 'revision_id' },
+    file: { kind: 'one', target: 'DocumentFile', key: 'fileId' },
   },
   // (tenant_id, document_id, created_at, id) is indexed: oldest first under a document.
   order: 't.document_id, t.created_at, t.id',

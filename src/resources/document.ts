@@ -1,20 +1,28 @@
 import { ZERO_GUID } from '../ids.js';
-import { AUDIT_JOINS, auditFields, column, computed, defineResource, joined } from '../read/define.js';
+import { AUDIT_JOINS, auditFields, column, computed, defineResource, joined, type Join } from '../read/define.js';
+import { extensionOf } from './document-file.js';
 import { folderSeenBy } from './folder.js';
 
-/** The file and check-out fields, empty (and checked in by the creator) until files are uploaded and checked out (docs/decisions.md, "Documents"). */
-export const NO_FILE_YET = {
-  fileId: computed(`'${ZERO_GUID}'::uuid`, 'guid'),
-  fileName: computed("''::text", 'string'),
-  fileSize: computed('0::bigint', 'integer'),
-  extension: computed("''::text", 'string'),
-  contentType: computed("''::text", 'string'),
+/**
+ * The file fields, from the revision's file joined as `df` (fileJoin; without one the all-zero
+ * GUID, '' and 0), and the check-out fields, empty (checked in by the creator) until check-out
+ * exists (docs/decisions.md, "Documents", "Files").
+ */
+export const FILE_FIELDS = {
+  fileId: joined('df', 'id', 'guid', { nullAs: ZERO_GUID }),
+  fileName: joined('df', 'file_name', 'string', { nullAs: '' }),
+  fileSize: joined('df', 'size', 'integer', { nullAs: '0' }),
+  extension: computed(extensionOf('df.file_name'), 'string'),
+  contentType: joined('df', 'content_type', 'string', { nullAs: '' }),
   /** Its creator, joined as `cu` by both document resources. */
   checkedInBy: joined('cu', 'name', 'string', { nullAs: '' }),
   checkedOutById: computed("''::text", 'string'),
   checkedOutBy: computed("''::text", 'string'),
   checkOutDate: computed('null::timestamp', 'datetime'),
 };
+
+/** The file of the revision `revision` (SQL on `t`), joined as `df` for FILE_FIELDS. */
+export const fileJoin = (revision: string): Join => ({ table: 'document_file', on: `df.revision_id = ${revision}` });
 
 /** A document as of its current revision: `id` is that revision's id, `documentId` the document's. */
 export default defineResource({
@@ -41,11 +49,12 @@ export default defineResource({
     folderId: column('folder_id', 'guid'),
     folderName: joined('f', 'name', 'string', { nullAs: '' }),
     folderPath: joined('f', 'path', 'string', { nullAs: '' }),
-    ...NO_FILE_YET,
+    ...FILE_FIELDS,
     ...auditFields(),
   },
   joins: {
     f: { table: 'folder', on: 'f.id = t.folder_id' },
+    df: fileJoin('t.revision_id'),
     ...AUDIT_JOINS,
   },
   // (tenant_id, lower(name), id) is indexed: documents by name.
@@ -55,6 +64,7 @@ export default defineResource({
     revisions: { kind: 'many', target: 'DocumentRevision', column: 'document_id', parentKey: 'documentId' },
     forms: { kind: 'through', target: 'FormInstance', link: { table: 'form_document', from: 'document_id', to: 'form_id' }, parentKey: 'documentId' },
     indexFields: { kind: 'many', target: 'DocumentIndexField', column: 'revision_id' },
+    file: { kind: 'one', target: 'DocumentFile', key: 'fileId' },
   },
   queries: {
     folderDocuments: { op: 'list', parent: { resource: 'Folder', arg: 'id', field: 'folderId' } },

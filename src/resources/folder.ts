@@ -18,6 +18,10 @@ export function folderSeenBy(folder: string): RowRule {
 /** The folder of a row that names its document in `document_id`. */
 export const FOLDER_OF_DOCUMENT = '(select dd.folder_id from document dd where dd.tenant_id = t.tenant_id and dd.id = t.document_id)';
 
+/** The folder of a row that names a document revision in `revision_id`. */
+export const FOLDER_OF_REVISION =
+  '(select dd.folder_id from document_revision rr join document dd on dd.tenant_id = rr.tenant_id and dd.id = rr.document_id where rr.tenant_id = t.tenant_id and rr.id = t.revision_id)';
+
 /**
  * A folder of the document library, in a tree per tenant. `folderPath` is its whole path
  * (`/Top/Child`); a top-level folder's `parentFolderId` is the all-zero GUID and its

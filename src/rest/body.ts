@@ -115,8 +115,25 @@ export async function parseMultipart(request: Request, maxBytes: number): Promis
   } catch (err) {
     throw badRequest(`The multipart request body is malformed: ${(err as Error).message}`);
   }
+  const texts: Record<string, unknown> = {};
   const out: Record<string, unknown> = {};
-  for (const [key, value] of form.entries()) out[key] = typeof value === 'string' ? value : await value.text();
-  refuseNul(out, 'request body');
-  return out;
+  for (const [key, value] of form.entries()) {
+    if (typeof value === 'string') texts[key] = value;
+    // The clients name the file part fileUpload, fileupload, fileupload_<i> or uploadFile: the first file part is the upload.
+    else if (!(FILE_PART in out)) out[FILE_PART] = new UploadedFile(value.name, value.type, Buffer.from(await value.arrayBuffer()));
+  }
+  refuseNul(texts, 'request body');
+  return { ...texts, ...out };
+}
+
+/** The key a multipart body's file part is read under. */
+const FILE_PART = 'fileUpload';
+
+/** A file part of a multipart body: its name, its declared type and its bytes. */
+export class UploadedFile {
+  constructor(
+    readonly name: string,
+    readonly type: string,
+    readonly bytes: Buffer,
+  ) {}
 }

@@ -3,6 +3,8 @@
  * `UserId`), form strings become booleans and numbers where the field wants them, and keys the
  * type does not know are dropped. Values that still do not fit are left for GraphQL to reject.
  */
+import { badRequest } from '../errors.js';
+import { UploadedFile } from './body.js';
 import {
   getNullableType,
   GraphQLBoolean,
@@ -31,6 +33,7 @@ export function fitInput(type: GraphQLInputObjectType, body: Record<string, unkn
 function fitValue(type: GraphQLInputType, value: unknown): unknown {
   const t = getNullableType(type);
   if (value === null) return null;
+  if (value instanceof UploadedFile) return fitFile(t, value);
   if (isListType(t)) return (Array.isArray(value) ? value : [value]).map((v) => fitValue(t.ofType, v));
   if (Array.isArray(value) && !(isScalarType(t) && t.name === 'JSON')) {
     // A form sent a key twice where one value is wanted: the last one wins.
@@ -57,4 +60,14 @@ function fitValue(type: GraphQLInputType, value: unknown): unknown {
   }
   if (isScalarType(t) && (t.name === 'UUID' || t.name === 'DateTime') && s === '') return undefined;
   return value;
+}
+
+/** A file part: its text where a string is wanted (a designer's XML), else its name, type and bytes (base64). */
+function fitFile(type: GraphQLInputType, file: UploadedFile): unknown {
+  if (!isInputObjectType(type)) {
+    const text = file.bytes.toString('utf8');
+    if (text.includes('\u0000')) throw badRequest('The request body must not contain NUL (U+0000) characters.');
+    return text;
+  }
+  return { name: file.name, type: file.type, base64: file.bytes.toString('base64') };
 }

@@ -142,6 +142,10 @@ export const routes: Route[] = [
   { method: 'GET', path: '/folders/:folderId/indexfields/:id', field: 'Query.folderIndexField', shape: 'object' },
   { method: 'PUT', path: '/folders/:folderId/indexfields/:id', field: 'Mutation.updateFolderIndexField', shape: 'none', body: 'input' },
   { method: 'DELETE', path: '/folders/:folderId/indexfields/:id', field: 'Mutation.removeFolderIndexField', shape: 'none' },
+  // Files (docs/decisions.md, "Files")
+  { method: 'POST', path: '/files', field: 'Mutation.uploadFile', shape: 'object', body: 'input' },
+  { method: 'GET', path: '/files', field: 'Query.fileByQuery', shape: 'object', file: true },
+  { method: 'GET', path: '/files/:id', field: 'Query.file', shape: 'object', file: true },
   // Folder security (docs/decisions.md, "Folder security")
   { method: 'GET', path: '/folders/:folderId/securitymembers', field: 'Query.folderSecurityMembers', shape: 'list', paged: true },
   { method: 'PUT', path: '/folders/:folderId/securitymembers/:memberId', field: 'Mutation.setFolderSecurityMember', shape: 'object', body: 'input' },

@@ -16,6 +16,7 @@ import {
   createUser,
   expectError,
   formTemplateWith,
+  multipart,
   ordinaryUser,
   uniq,
   type Api,
@@ -43,6 +44,8 @@ let docs: { id: string; documentId: string }[];
 let indexField: { id: string };
 /** A drop-down list of three items, beside two more. */
 let list: { listID: string; items: string[] };
+/** A file of the second document. */
+let fileId: string;
 let member: UserFixture;
 /** Form instances: a released template whose fields take the keys of bodyOf, a form related to three others, one to delete. */
 let formTemplate: { id: string };
@@ -95,6 +98,7 @@ beforeAll(async () => {
   docs = [];
   for (let i = 0; i < 5; i++) docs.push((await A.post('/documents', { folderId: folder.id, name: uniq('doc') })).body.data);
   for (const d of docs.slice(0, 3)) await A.put(`/forminstance/${form.formId}/relateDocument?relateToId=${d.id}`);
+  fileId = (await A.post('/files', undefined, await multipart({ documentId: docs[1].documentId }, 'bytes', 'a.txt'))).body.data.fileId;
   // Revisions come with file uploads, which are not built yet: two more of the first, in SQL.
   for (const n of ['2', '3']) {
     await h.services.reads.query(`insert into document_revision (tenant_id, id, document_id, revision, name) values ($1, gen_random_uuid(), $2, $3, 'r')`, [
@@ -107,7 +111,7 @@ afterAll(() => h.stop());
 /** A real value for each path parameter of tenant A; `id` depends on the segment before it. */
 const SAMPLES: Record<string, (previous: string, r: SofaRoute) => string> = {
   id: (previous) =>
-    ({ sites: site.id, groups: group.id, users: member.id, formtemplates: template.id, forminstance: doomed, persisteddata: dictionary.id, folders: folder.id, revisions: docs[0].id, indexfields: indexField.id, lists: list.listID })[
+    ({ sites: site.id, groups: group.id, users: member.id, formtemplates: template.id, forminstance: doomed, persisteddata: dictionary.id, folders: folder.id, revisions: docs[0].id, indexfields: indexField.id, lists: list.listID, files: fileId })[
       previous.toLowerCase()
     ] ?? '',
   folderPath: () => folder.folderPath,
@@ -116,6 +120,7 @@ const SAMPLES: Record<string, (previous: string, r: SofaRoute) => string> = {
   memberId: () => plain.id,
   parentId: () => folder.id,
   itemIds: () => list.items[0],
+  q: () => `[id] eq '${fileId}'`,
   templateId: () => formTemplate.id,
   revisionId: () => form.revisionId,
   formId: () => form.formId,

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Harness, Reply } from '../harness.js';
-import { type Api, expectEnvelope, expectError, GUID, keysOf, q, sorted, type TwoTenants, twoTenants, uniq, UNKNOWN_ID } from './support.js';
+import { type Api, expectEnvelope, expectError, GUID, keysOf, multipart, q, sorted, type TwoTenants, twoTenants, uniq, UNKNOWN_ID } from './support.js';
 
 const XML = fs.readFileSync(path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures', 'form-template.xml'), 'utf8');
 const TEXT_FIELD_ID = '5a912775-d035-15c0-6242-a2a1860fa031';
@@ -38,17 +38,8 @@ beforeAll(async () => ({ h, A, B, plain } = await twoTenants()));
 afterAll(() => h.stop());
 
 
-/** A multipart body as the Node client sends it: its other parts, then the file part `fileUpload`. */
-async function multipart(parts: Record<string, string>, file: string | Uint8Array | null, fileName = 'template.xml') {
-  const form = new FormData();
-  for (const [k, v] of Object.entries(parts)) form.append(k, v);
-  if (file !== null) form.append('fileUpload', new Blob([typeof file === 'string' ? file : new Uint8Array(file)]), fileName);
-  const req = new Request('http://x/', { method: 'PUT', body: form });
-  return { raw: new Uint8Array(await req.arrayBuffer()), headers: { 'content-type': req.headers.get('content-type')! } };
-}
-
 async function importXml(api: Api, idOrName: string, xml: string | Uint8Array | null = XML, parts: Record<string, string> = {}): Promise<Reply> {
-  return api.put(`/formtemplates/${encodeURIComponent(idOrName)}/import`, undefined, await multipart(parts, xml));
+  return api.put(`/formtemplates/${encodeURIComponent(idOrName)}/import`, undefined, await multipart(parts, xml, 'template.xml'));
 }
 
 async function createTemplate(api: Api, name = uniq('template'), description = `about ${name}`) {

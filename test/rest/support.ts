@@ -215,3 +215,15 @@ export async function formTemplateWith(
   expect((await api.put(`/formtemplates/${id}/release`)).status).toBe(200);
   return (await api.get(`/formtemplates/${id}`)).body.data[0];
 }
+
+/**
+ * A multipart body as the Node client sends it: its other parts, then the file part (`fileUpload`
+ * unless `partName` says otherwise), declared as `type` (none: the client's Blob, which has none).
+ */
+export async function multipart(parts: Record<string, string>, file: string | Uint8Array | null, fileName = 'file', partName = 'fileUpload', type?: string) {
+  const form = new FormData();
+  for (const [k, v] of Object.entries(parts)) form.append(k, v);
+  if (file !== null) form.append(partName, new Blob([typeof file === 'string' ? file : new Uint8Array(file)], type ? { type } : {}), fileName);
+  const req = new Request('http://x/', { method: 'POST', body: form });
+  return { raw: new Uint8Array(await req.arrayBuffer()), headers: { 'content-type': req.headers.get('content-type')! } };
+}

@@ -1,0 +1,36 @@
+import { ZERO_GUID } from '../ids.js';
+import { column, computed, defineResource, joined } from '../read/define.js';
+import { FOLDER_OF_REVISION, folderSeenBy } from './folder.js';
+
+/** A file name's extension, lower case, without the dot ('' without one), as SQL over `name`. */
+export const extensionOf = (name: string) => `coalesce(lower(substring(${name} from '\\.([^./\\\\]+)$')), '')`;
+
+/**
+ * A document revision's file (GraphQL DocumentFile): its name, type, size and SHA-256. Its bytes
+ * are read only to send them (src/domain/files.ts), never with the rest (docs/decisions.md, "Files").
+ */
+export default defineResource({
+  dataType: 'File',
+  typeName: 'DocumentFile',
+  table: 'document_file',
+  href: '~/files/{id}',
+  idField: 'id',
+  label: 'File',
+  fields: {
+    id: column('id', 'guid'),
+    revisionId: column('revision_id', 'guid'),
+    documentId: joined('r', 'document_id', 'guid', { nullAs: ZERO_GUID }),
+    fileName: column('file_name', 'string'),
+    extension: computed(extensionOf('t.file_name'), 'string'),
+    contentType: column('content_type', 'string'),
+    fileSize: column('size', 'integer'),
+    sha256: column('sha256', 'string'),
+    createDate: column('created_at', 'datetime'),
+    createById: column('created_by_id', 'guid', { nullAs: ZERO_GUID }),
+  },
+  joins: {
+    r: { table: 'document_revision', on: 'r.id = t.revision_id' },
+  },
+  order: 't.created_at, t.id',
+  access: { see: folderSeenBy(FOLDER_OF_REVISION), change: 'admin' },
+});

@@ -1,0 +1,171 @@
+/**
+ * Files (rest-api-v1.md "Files": `GET files/{id}` with the raw bytes; client-compatibility.md:
+ * `POST files` multipart with the file part `fileUpload` (or the .NET and Java spellings) and text
+ * parts `documentId`, `fileName`, `fileLength`, `contentType`, `revision`, `changeText`; the answer
+ * carries `fileName`, `fileSize`, `extension`, `contentType`; `GET files?q=[id] eq '<id>'`).
+ */
+import { createHash } from 'node:crypto';
+import { type Api, expectEnvelope, expectError, GUID, multipart, q, type TwoTenants, twoTenants, uniq, UNKNOWN_ID, ZERO_GUID } from './support.js';
+
+let h: TwoTenants['h'];
+let A: Api;
+let B: Api;
+let plain: TwoTenants['plain'];
+let folder: { id: string };
+
+beforeAll(async () => {
+  ({ h, A, B, plain } = await twoTenants());
+  folder = (await A.post('/folders', { name: uniq('Files') })).body.data;
+});
+afterAll(() => h.stop());
+
+const newDoc = async () => (await A.post('/documents', { folderId: folder.id, name: uniq('Doc'), description: 'd', documentState: 1 })).body.data as { id: string; documentId: string };
+/** Every byte value, twice: what a text round trip would break. */
+const BINARY = new Uint8Array([...Array(256).keys(), ...Array(256).keys()]);
+
+async function upload(documentId: string, content: string | Uint8Array, parts: Record<string, string> = {}, fileName = 'file.bin', partName = 'fileUpload', api = A) {
+  return api.post('/files', undefined, await multipart({ documentId, ...parts }, content, fileName, partName));
+}
+
+describe('uploads', () => {
+  test('POST files as the Node client sends it: 200, the document with the file fields; the current revision takes the first file', async () => {
+    const doc = await newDoc();
+    const text = `Test file content ${Date.now()}`;
+    const name = `test-file-${Date.now()}.txt`;
+    const r = await upload(doc.documentId, text, { fileName: name, fileLength: String(Buffer.byteLength(text)), contentType: 'text/plain', revision: 'rev-1', changeText: 'Integration test file upload' }, name);
+    expectEnvelope(r, 'POST', A.url('/files'));
+    expect(r.body.data).toMatchObject({
+      dataType: 'Document',
+      id: doc.id,
+      documentId: doc.documentId,
+      fileName: name,
+      fileSize: Buffer.byteLength(text),
+      extension: 'txt',
+      contentType: 'text/plain',
+      revision: 'rev-1',
+      changeText: 'Integration test file upload',
+    });
+    expect(r.body.data.fileId).toMatch(GUID);
+    expect(r.body.data.fileId).not.toBe(ZERO_GUID);
+    // The document and its revision list show it too.
+    expect((await A.get(`/documents/${doc.documentId}`)).body.data).toMatchObject({ fileName: name, fileId: r.body.data.fileId });
+    expect((await A.get(`/documents/${doc.documentId}/revisions`)).body.data).toHaveLength(1);
+  });
+
+  test('GET files/{id} answers the bytes exactly, by revision id, file id or document id; GET files?q=[id] eq too', async () => {
+    const doc = await newDoc();
+    const up = (await upload(doc.documentId, BINARY, {}, 'every byte.bin')).body.data;
+    for (const id of [doc.id, up.fileId, doc.documentId]) {
+      const r = await A.get(`/files/${id}`);
+      expect([id, r.status]).toEqual([id, 200]);
+      expect(r.headers.get('content-type')).toBe('application/octet-stream');
+      expect(r.headers.get('content-disposition')).toBe('attachment; filename="every byte.bin"');
+      expect(Buffer.from(r.bytes).equals(Buffer.from(BINARY))).toBe(true);
+    }
+    // As the Node client sends it: only spaces and quotes encoded.
+    const byQuery = await A.get(`/files?q=[id]%20eq%20%27${up.fileId}%27`);
+    expect(byQuery.status).toBe(200);
+    expect(Buffer.from(byQuery.bytes).equals(Buffer.from(BINARY))).toBe(true);
+    expectError(await A.get(`/files?${q(`[id] eq '${UNKNOWN_ID}'`)}`), 404, /No file/);
+    expectError(await A.get(`/files/${UNKNOWN_ID}`), 404, /No file/);
+    const empty = await newDoc();
+    expectError(await A.get(`/files/${empty.documentId}`), 404, /No file/);
+  });
+
+  test('a second upload makes a new revision, numbered on, with the index field values of the one before; every revision keeps its file', async () => {
+    const field = (await A.post('/indexfields', { label: uniq('Kept'), fieldType: 'Text' })).body.data;
+    await A.put(`/indexfields/${field.id}/folders/${folder.id}`);
+    const doc = await newDoc();
+    await upload(doc.documentId, 'first', {}, 'a.txt');
+    await A.put(`/documents/${doc.id}/indexfields/${field.id}`, { value: 'carried' });
+    const second = (await upload(doc.id, 'second', { changeReason: 'why' }, 'b.txt')).body.data;
+    expect(second).toMatchObject({ revision: '2', fileName: 'b.txt', changeText: 'why', documentId: doc.documentId });
+    expect(second.id).not.toBe(doc.id);
+    const third = (await upload(doc.documentId, 'third', { revision: 'final' }, 'c.txt')).body.data;
+    expect(third.revision).toBe('final');
+    const revisions = (await A.get(`/documents/${doc.documentId}/revisions`)).body.data as { id: string; revision: string; fileName: string }[];
+    expect(revisions.map((r) => [r.revision, r.fileName])).toEqual([['1', 'a.txt'], ['2', 'b.txt'], ['final', 'c.txt']]);
+    expect((await A.get(`/files/${revisions[0].id}`)).text).toBe('first');
+    expect((await A.get(`/files/${doc.documentId}`)).text).toBe('third');
+    expect((await A.get(`/documents/${doc.documentId}/indexfields/${field.id}`)).body.data.value).toBe('carried');
+    expect((await A.get(`/documents/${doc.documentId}/revisions/${revisions[0].id}/indexfields/${field.id}`)).body.data.value).toBe('carried');
+  });
+
+  test('the clients\' spellings: the file part as fileupload_0 or uploadFile, no part type, a path before the name; index fields with the file', async () => {
+    const field = (await A.post('/indexfields', { label: uniq('WithUpload'), fieldType: 'Text' })).body.data;
+    await A.put(`/indexfields/${field.id}/folders/${folder.id}`);
+    const net = await newDoc();
+    const r = await upload(net.documentId, 'x', { indexFields: JSON.stringify([{ [field.label]: 'from upload' }]) }, 'C:\\Users\\me\\report.PDF', 'fileupload_0');
+    expect(r.body.data).toMatchObject({ fileName: 'report.PDF', extension: 'pdf', contentType: 'application/octet-stream' });
+    expect((await A.get(`/documents/${net.documentId}/indexfields/${field.id}`)).body.data.value).toBe('from upload');
+    const java = await newDoc();
+    expect((await upload(java.documentId, 'y', {}, 'j.txt', 'uploadFile')).body.data.fileName).toBe('j.txt');
+  });
+
+  test('uploads at once to one document: one revision each, none lost', async () => {
+    const doc = await newDoc();
+    await upload(doc.documentId, 'zero', {}, '0.txt');
+    const replies = await Promise.all([1, 2, 3, 4].map((i) => upload(doc.documentId, `n${i}`, {}, `${i}.txt`)));
+    expect(replies.map((r) => r.status)).toEqual([200, 200, 200, 200]);
+    const revisions = (await A.get(`/documents/${doc.documentId}/revisions`)).body.data as { revision: string; fileName: string }[];
+    expect(revisions.map((r) => r.revision).sort()).toEqual(['1', '2', '3', '4', '5']);
+    expect(revisions.map((r) => r.fileName).sort()).toEqual(['0.txt', '1.txt', '2.txt', '3.txt', '4.txt']);
+  });
+
+  test('bad uploads: 400, 404 or 413 naming the problem, and nothing is stored', async () => {
+    const doc = await newDoc();
+    expectError(await A.post('/files', undefined, await multipart({ documentId: doc.documentId }, null)), 400, /no file/);
+    expectError(await upload(doc.documentId, 'abc', { fileLength: '99' }), 400, /fileLength.*3/);
+    expectError(await upload(doc.documentId, 'abc', { contentType: 'not a type' }), 400, /contentType/);
+    expectError(await upload(doc.documentId, 'abc', { fileName: 'bad\u0001name' }, 'x'), 400, /control/);
+    expectError(await upload(doc.documentId, 'abc', {}, ' '), 400, /no name/);
+    expectError(await upload(UNKNOWN_ID, 'abc'), 404, /Document/);
+    expectError(await A.post('/files', undefined, await multipart({}, 'abc')), 400, /documentId/);
+    expectError(await upload(doc.documentId, 'abc', { indexFields: '[{"Nope": "x"}]' }), 400, /Nope/);
+    const big = new Uint8Array(h.services.config.maxBodyBytes + 1);
+    expectError(await upload(doc.documentId, big), 413);
+    expect((await A.get(`/documents/${doc.documentId}`)).body.data.fileId).toBe(ZERO_GUID);
+    expect((await A.get(`/documents/${doc.documentId}/revisions`)).body.data).toHaveLength(1);
+  });
+});
+
+describe('who may', () => {
+  test('Publishers of the folder upload, Viewers and open folders need an administrator; hidden files are not found; other tenants find nothing', async () => {
+    const secured = (await A.post('/folders', { name: uniq('SecuredFiles') })).body.data;
+    const doc = (await A.post('/documents', { folderId: secured.id, name: uniq('S') })).body.data;
+    const U = A.as(plain.token);
+    expectError(await upload(doc.documentId, 'no', {}, 'x.txt', 'fileUpload', U), 403, /administrator/);
+    await A.put(`/folders/${secured.id}/securitymembers/${plain.id}`, { securityRole: 4 });
+    expectError(await upload(doc.documentId, 'no', {}, 'x.txt', 'fileUpload', U), 403, /Publisher/);
+    await A.put(`/folders/${secured.id}/securitymembers/${plain.id}`, { securityRole: 3 });
+    expect((await upload(doc.documentId, 'yes', {}, 'y.txt', 'fileUpload', U)).status).toBe(200);
+    expect((await U.get(`/files/${doc.documentId}`)).text).toBe('yes');
+    await A.put(`/folders/${secured.id}/securitymembers/${(await A.get('/users/me')).body.data.id}`, { securityRole: 1 });
+    await A.del(`/folders/${secured.id}/securitymembers/${plain.id}`);
+    expectError(await U.get(`/files/${doc.documentId}`), 404);
+    expectError(await B.get(`/files/${doc.documentId}`), 404);
+    expectError(await upload(doc.documentId, 'no', {}, 'x.txt', 'fileUpload', B), 404);
+  });
+
+  test('GraphQL: the bytes by file(id); documents and revisions with their files, statements constant as the page grows', async () => {
+    const doc = await newDoc();
+    await upload(doc.documentId, 'hello', {}, 'h.txt');
+    const r = await A.gql('query ($id: UUID!) { file(id: $id) { fileName contentType content } }', { id: doc.documentId });
+    expect(r.body.data.file).toEqual({ fileName: 'h.txt', contentType: 'application/octet-stream', content: Buffer.from('hello').toString('base64') });
+    const gqlFolder = (await A.post('/folders', { name: uniq('GqlFiles') })).body.data;
+    for (let i = 0; i < 4; i++) {
+      const d = (await A.post('/documents', { folderId: gqlFolder.id, name: `g${i}` })).body.data;
+      await upload(d.documentId, `content ${i}`, {}, `g${i}.txt`);
+      await upload(d.documentId, `again ${i}`, {}, `g${i}-2.txt`);
+    }
+    const query = (limit: number) =>
+      A.gql(`query ($id: UUID!) { folderDocuments(id: $id, limit: ${limit}) { items { name file { fileName fileSize sha256 } revisions(limit: 5) { file { fileName } } } } }`, { id: gqlFolder.id });
+    const small = await h.countQueries(() => query(1));
+    const big = await h.countQueries(() => query(4));
+    expect(big.result.body.errors).toBeUndefined();
+    const first = big.result.body.data.folderDocuments.items[0];
+    expect(first.file).toEqual({ fileName: 'g0-2.txt', fileSize: 7, sha256: createHash('sha256').update('again 0').digest('hex') });
+    expect(first.revisions.map((rev: { file: { fileName: string } }) => rev.file.fileName)).toEqual(['g0.txt', 'g0-2.txt']);
+    expect(big.statements.length).toBe(small.statements.length);
+  });
+});
