@@ -102,12 +102,12 @@ export function fileById(ctx: AppContext, id: string): Promise<FileContent> {
   const key = id.toLowerCase();
   return fileWhere(
     ctx,
-    [sql`(t.id = ${key} or t.revision_id = ${key} or t.revision_id = (select d.revision_id from document d where d.tenant_id = t.tenant_id and d.id = ${key}))`],
+    [sql`(t.revision_id = ${key} or t.id = ${key} or t.revision_id = (select d.revision_id from document d where d.tenant_id = t.tenant_id and d.id = ${key}))`],
     `No file has the id '${id}' (a file's, a revision's or a document's).`,
   );
 }
 
-/** The first file `q` finds (`[id] eq '<id>'`, as the clients ask). */
+/** The first file `q` finds (`[id] eq '<revision id>'`, as the clients ask; `fileId` is the file's own). */
 export function fileByQuery(ctx: AppContext, q: string): Promise<FileContent> {
   const where = compileQText(q, queryFieldMap(FILE));
   if (!where) throw badRequest("The query parameter 'q' names no condition.");

@@ -7,7 +7,8 @@ export const extensionOf = (name: string) => `coalesce(lower(substring(${name} f
 
 /**
  * A document revision's file (GraphQL DocumentFile): its name, type, size and SHA-256. Its bytes
- * are read only to send them (src/domain/files.ts), never with the rest (docs/decisions.md, "Files").
+ * are read only to send them (src/domain/files.ts), never with the rest. As in the spec's `GET
+ * files/{id}`, a file is known by its revision's id (`id`); `fileId` is its own (docs/decisions.md, "Files").
  */
 export default defineResource({
   dataType: 'File',
@@ -17,8 +18,8 @@ export default defineResource({
   idField: 'id',
   label: 'File',
   fields: {
-    id: column('id', 'guid'),
-    revisionId: column('revision_id', 'guid'),
+    id: column('revision_id', 'guid'),
+    fileId: column('id', 'guid'),
     documentId: joined('r', 'document_id', 'guid', { nullAs: ZERO_GUID }),
     fileName: column('file_name', 'string'),
     extension: computed(extensionOf('t.file_name'), 'string'),

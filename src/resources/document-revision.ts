@@ -47,7 +47,7 @@ export default defineResource({
   },
   relations: {
     indexFields: { kind: 'many', target: 'DocumentIndexField', column: 'revision_id' },
-    file: { kind: 'one', target: 'DocumentFile', key: 'fileId' },
+    file: { kind: 'one', target: 'DocumentFile', key: 'id' },
   },
   // (tenant_id, document_id, created_at, id) is indexed: oldest first under a document.
   order: 't.document_id, t.created_at, t.id',

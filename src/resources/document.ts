@@ -64,7 +64,7 @@ export default defineResource({
     revisions: { kind: 'many', target: 'DocumentRevision', column: 'document_id', parentKey: 'documentId' },
     forms: { kind: 'through', target: 'FormInstance', link: { table: 'form_document', from: 'document_id', to: 'form_id' }, parentKey: 'documentId' },
     indexFields: { kind: 'many', target: 'DocumentIndexField', column: 'revision_id' },
-    file: { kind: 'one', target: 'DocumentFile', key: 'fileId' },
+    file: { kind: 'one', target: 'DocumentFile', key: 'id' },
   },
   queries: {
     folderDocuments: { op: 'list', parent: { resource: 'Folder', arg: 'id', field: 'folderId' } },

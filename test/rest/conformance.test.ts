@@ -120,7 +120,7 @@ const SAMPLES: Record<string, (previous: string, r: SofaRoute) => string> = {
   memberId: () => plain.id,
   parentId: () => folder.id,
   itemIds: () => list.items[0],
-  q: () => `[id] eq '${fileId}'`,
+  q: () => `fileId eq '${fileId}'`,
   templateId: () => formTemplate.id,
   revisionId: () => form.revisionId,
   formId: () => form.formId,

@@ -62,8 +62,9 @@ describe('uploads', () => {
       expect(r.headers.get('content-disposition')).toBe('attachment; filename="every byte.bin"');
       expect(Buffer.from(r.bytes).equals(Buffer.from(BINARY))).toBe(true);
     }
-    // As the Node client sends it: only spaces and quotes encoded.
-    const byQuery = await A.get(`/files?q=[id]%20eq%20%27${up.fileId}%27`);
+    // As the Node client sends it (only spaces and quotes encoded), with the upload's `id`.
+    const byQuery = await A.get(`/files?q=[id]%20eq%20%27${up.id}%27`);
+    expect((await A.get(`/files?${q(`fileId eq '${up.fileId}'`)}`)).status).toBe(200);
     expect(byQuery.status).toBe(200);
     expect(Buffer.from(byQuery.bytes).equals(Buffer.from(BINARY))).toBe(true);
     expectError(await A.get(`/files?${q(`[id] eq '${UNKNOWN_ID}'`)}`), 404, /No file/);
