@@ -52,6 +52,7 @@ const TARGETS: Record<string, string> = {
   index_field_list_fk: 'drop-down list',
   folder_index_field_list_fk: 'drop-down list',
   document_file_revision_fk: 'document revision',
+  document_checked_out_by_fk: 'user',
 };
 
 interface PgError {

@@ -12,7 +12,7 @@ import { resource } from '../read/registry.js';
 import { selectRows } from '../read/rows.js';
 import { isoInstant } from '../scalars.js';
 import { sql } from '../sql.js';
-import { documentRow } from './documents.js';
+import { changeableDocument, documentRow } from './documents.js';
 
 type Row = Record<string, unknown>;
 export type IndexFieldRow = Row & { fieldId: string; label: string; fieldType: number; required: boolean; dhId: string };
@@ -99,7 +99,7 @@ async function store(ctx: AppContext, revisionId: string, values: Map<IndexField
 
 /** Sets one field of the document's current revision; returns the revision id. */
 export async function setIndexField(ctx: AppContext, documentId: string, fieldId: string, input: Row): Promise<string> {
-  const doc = await documentRow(ctx, documentId);
+  const doc = await changeableDocument(ctx, documentId);
   const field = await fieldOf(ctx, doc.id, fieldId);
   if (input.value === undefined) throw badRequest("The mandatory field 'value' is missing ('' clears the value).");
   await store(ctx, doc.id, new Map([[field, checkedValue(field, input.value)]]));
@@ -130,7 +130,7 @@ function entriesOf(sent: unknown): [string, unknown][] {
 export async function setIndexFields(ctx: AppContext, documentId: string, input: Row): Promise<string> {
   if (input.indexFields === undefined || input.indexFields === null) throw badRequest("The mandatory field 'indexFields' is missing.");
   const entries = entriesOf(input.indexFields);
-  const doc = await documentRow(ctx, documentId);
+  const doc = await changeableDocument(ctx, documentId);
   const fields = await fieldsOf(ctx, doc.id);
   const values = new Map<IndexFieldRow, string>();
   for (const [key, value] of entries) {

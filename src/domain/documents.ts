@@ -5,7 +5,7 @@
 import type { AppContext } from '../context.js';
 import { copyRows, insertRows, mapped, updateRows } from '../db/tenant-writes.js';
 import { Document, DocumentRevision } from '../entities/document.js';
-import { badRequest, conflict, notFound } from '../errors.js';
+import { badRequest, conflict, forbidden, notFound } from '../errors.js';
 import { isGuid, newId } from '../ids.js';
 import { loadRow } from '../read/resolvers.js';
 import { resource } from '../read/registry.js';
@@ -35,6 +35,44 @@ export async function documentRow(ctx: AppContext, id: string, lock = false): Pr
   });
   if (!row) throw notFound(`Document '${id}' was not found.`);
   return row;
+}
+
+/**
+ * The document for a change: its row locked to the end of the mutation, and a 409 while someone
+ * else has it checked out (docs/decisions.md, "Check-out").
+ */
+export async function changeableDocument(ctx: AppContext, id: string): Promise<DocumentRow> {
+  const doc = await documentRow(ctx, id, true);
+  if (doc.checkedOutById && doc.checkedOutById !== ctx.caller.userId) {
+    throw conflict(`Document '${doc.name as string}' is checked out by ${(doc.checkedOutBy as string) || 'another user'}: it can change once it is checked in.`);
+  }
+  return doc;
+}
+
+/**
+ * Checks the document out to the caller (`checkIn` 0 or false) or in (1 or true). Checking out
+ * what someone else has checked out is a 409; checking in what someone else checked out needs an
+ * administrator. Asking for the state it is in changes nothing.
+ */
+export async function setCheckIn(ctx: AppContext, id: string, input: Input): Promise<string> {
+  const sent = String(input.checkIn ?? '').trim().toLowerCase();
+  if (!['0', '1', 'true', 'false'].includes(sent)) throw badRequest(`The field 'checkIn' must be 1 (check in) or 0 (check out), got '${sent.slice(0, 32)}'.`);
+  const checkIn = sent === '1' || sent === 'true';
+  const doc = await documentRow(ctx, id, true);
+  const holder = doc.checkedOutById as string;
+  const me = ctx.caller.userId;
+  if (!checkIn && holder && holder !== me) throw conflict(`Document '${doc.name as string}' is already checked out by ${(doc.checkedOutBy as string) || 'another user'}.`);
+  if (checkIn && holder && holder !== me && !(await ctx.isAdmin())) {
+    throw forbidden(`Document '${doc.name as string}' is checked out by ${(doc.checkedOutBy as string) || 'another user'}: only they or an administrator can check it in.`);
+  }
+  if (checkIn === !holder || (!checkIn && holder === me)) return doc.id;
+  await updateRows(
+    ctx.reader,
+    'document',
+    checkIn ? { checked_out_by_id: null, checked_out_at: null } : { checked_out_by_id: me, checked_out_at: sql`now()` },
+    sql`t.id = ${doc.documentId}`,
+  );
+  return doc.id;
 }
 
 /** A document by its id (GUID) or, as `relateToDocId` may name it, by its name (a 409 when several share it). */
@@ -88,7 +126,7 @@ export async function copyDocuments(ctx: AppContext, documents: Row[], place: (d
     const copy = copies.get(d.documentId as string)!;
     return {
       id: copy.id, folder_id: copy.folderId, revision_id: revIds.get(copy.current), revision: d.revision, name: copy.name,
-      description: d.description, release_state: d.releaseState, check_in_status: d.checkInStatus, review_date: d.reviewDate,
+      description: d.description, release_state: d.releaseState, review_date: d.reviewDate,
       expire_date: d.expireDate, archive: d.archive, abstract: d.abstract, keywords: d.keywords, change_text: d.changeText,
       created_by_id: by, modified_by_id: by,
     };
@@ -119,7 +157,7 @@ export async function copyDocument(ctx: AppContext, id: string, input: Input): P
 
 /** Moves the document into folder `input.folderId`; returns its revision id. */
 export async function moveDocument(ctx: AppContext, id: string, input: Input): Promise<string> {
-  const doc = await documentRow(ctx, id);
+  const doc = await changeableDocument(ctx, id);
   const folder = await loadRow(ctx, resource('Folder'), requireGuid(input.folderId, 'folderId'));
   await updateRows(ctx.reader, 'document', { folder_id: folder.id, modified_at: sql`now()`, modified_by_id: ctx.caller.userId }, sql`t.id = ${doc.documentId}`);
   return doc.id;
@@ -127,7 +165,7 @@ export async function moveDocument(ctx: AppContext, id: string, input: Input): P
 
 /** Sets (or, with null or '', clears) the document's expiration date; returns its revision id. */
 export async function setExpiration(ctx: AppContext, id: string, input: Input): Promise<string> {
-  const doc = await documentRow(ctx, id);
+  const doc = await changeableDocument(ctx, id);
   if (input.expirationDate === undefined) throw badRequest("The mandatory field 'expirationDate' is missing (null clears it).");
   const v = optionalString(input, 'expirationDate');
   const at = v === undefined || v.trim() === '' ? null : isoInstant(v);

@@ -14,7 +14,7 @@ import { resource } from '../read/registry.js';
 import { countRows, selectRows } from '../read/rows.js';
 import { sql, type Sql } from '../sql.js';
 import { setIndexFields } from './document-index-values.js';
-import { documentRow } from './documents.js';
+import { changeableDocument, setCheckIn } from './documents.js';
 import { maxLength, optionalString, requireGuid } from './validate.js';
 
 type Input = Record<string, unknown>;
@@ -58,7 +58,7 @@ export async function uploadFile(ctx: AppContext, input: Input): Promise<string>
   const bytes = Buffer.from(file.base64, 'base64');
   const length = optionalString(input, 'fileLength')?.trim();
   if (length && length !== String(bytes.length)) throw badRequest(`'fileLength' says ${length.slice(0, 20)} bytes, but the file has ${bytes.length}.`);
-  const doc = await documentRow(ctx, requireGuid(input.documentId, 'documentId'), true);
+  const doc = await changeableDocument(ctx, requireGuid(input.documentId, 'documentId'));
   const fileName = fileNameOf(optionalString(input, 'fileName') || file.name || '');
   const contentType = contentTypeOf(optionalString(input, 'contentType'), file.type ?? undefined);
   const label = optionalString(input, 'revision')?.trim();
@@ -87,6 +87,8 @@ export async function uploadFile(ctx: AppContext, input: Input): Promise<string>
     { id: newId(), revision_id: revisionId, file_name: fileName, content_type: contentType, size: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex'), content: bytes, created_by_id: by },
   ]);
   if (input.indexFields !== undefined && input.indexFields !== null && input.indexFields !== '') await setIndexFields(ctx, doc.documentId, { indexFields: input.indexFields });
+  // `checkIn` true with the upload: the uploader's check-out ends with it.
+  if (/^(true|1)$/i.test(optionalString(input, 'checkIn')?.trim() ?? '')) await setCheckIn(ctx, doc.documentId, { checkIn: 1 });
   return revisionId;
 }
 

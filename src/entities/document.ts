@@ -16,7 +16,9 @@ export const Document = defineEntity({
     description: p.string().default(''),
     /** docs/decisions.md, "Documents": 1 released, 0 not. */
     releaseState: p.smallint().default(1),
-    checkInStatus: p.smallint().default(0),
+    /** docs/decisions.md, "Check-out": who has it checked out, and since when. */
+    checkedOutById: p.uuid().nullable(),
+    checkedOutAt: p.datetime().nullable(),
     archive: p.smallint().default(0),
     abstract: p.string().default(''),
     keywords: p.string().default(''),

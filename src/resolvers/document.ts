@@ -2,7 +2,17 @@
 import type { AppContext } from '../context.js';
 import { deleteRows, insertRows } from '../db/tenant-writes.js';
 import { notFound } from '../errors.js';
-import { copyDocument, createDocument, documentByIdOrName, documentRow, moveDocument, setExpiration, type DocumentRow } from '../domain/documents.js';
+import {
+  changeableDocument,
+  copyDocument,
+  createDocument,
+  documentByIdOrName,
+  documentRow,
+  moveDocument,
+  setCheckIn,
+  setExpiration,
+  type DocumentRow,
+} from '../domain/documents.js';
 import type { ListArgs } from '../read/paging.js';
 import { listPage, reread } from '../read/resolvers.js';
 import { resource } from '../read/registry.js';
@@ -63,9 +73,10 @@ export const resolvers = {
     moveDocument: async (_: unknown, a: { documentId: string; input: Input }, ctx: AppContext) => reread(ctx, DOCUMENT, await moveDocument(ctx, a.documentId, a.input)),
     setDocumentExpiration: async (_: unknown, a: { documentId: string; input: Input }, ctx: AppContext) =>
       reread(ctx, DOCUMENT, await setExpiration(ctx, a.documentId, a.input)),
+    setDocumentCheckIn: async (_: unknown, a: { documentId: string; input: Input }, ctx: AppContext) => reread(ctx, DOCUMENT, await setCheckIn(ctx, a.documentId, a.input)),
     // Its revisions and relations go with it (the database's cascade).
     deleteDocument: async (_: unknown, { documentId }: { documentId: string }, ctx: AppContext) => {
-      const doc = await documentRow(ctx, documentId);
+      const doc = await changeableDocument(ctx, documentId);
       if (!(await deleteRows(ctx.reader, 'document', sql`t.id = ${doc.documentId}`))) throw notFound(`Document '${documentId}' was not found.`);
       return true;
     },

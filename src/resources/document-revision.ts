@@ -1,6 +1,6 @@
 import { ZERO_GUID } from '../ids.js';
 import { column, defineResource, joined } from '../read/define.js';
-import { FILE_FIELDS, fileJoin } from './document.js';
+import { checkOutFields, checkOutJoin, FILE_FIELDS, fileJoin } from './document.js';
 import { FOLDER_OF_DOCUMENT, folderSeenBy } from './folder.js';
 
 /**
@@ -20,7 +20,7 @@ export default defineResource({
     name: column('name', 'string'),
     description: column('description', 'string'),
     releaseState: joined('d', 'release_state', 'integer'),
-    checkInStatus: joined('d', 'check_in_status', 'integer'),
+    ...checkOutFields('d'),
     revision: column('revision', 'string'),
     reviewDate: joined('d', 'review_date', 'datetime'),
     expireDate: joined('d', 'expire_date', 'datetime'),
@@ -44,6 +44,7 @@ export default defineResource({
     f: { table: 'folder', on: 'f.id = d.folder_id' },
     cu: { table: 'app_user', on: 'cu.id = t.created_by_id' },
     df: fileJoin('t.id'),
+    cou: checkOutJoin('d'),
   },
   relations: {
     indexFields: { kind: 'many', target: 'DocumentIndexField', column: 'revision_id' },

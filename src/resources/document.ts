@@ -5,8 +5,7 @@ import { folderSeenBy } from './folder.js';
 
 /**
  * The file fields, from the revision's file joined as `df` (fileJoin; without one the all-zero
- * GUID, '' and 0), and the check-out fields, empty (checked in by the creator) until check-out
- * exists (docs/decisions.md, "Documents", "Files").
+ * GUID, '' and 0), and who checked it in, the creator (docs/decisions.md, "Documents", "Files").
  */
 export const FILE_FIELDS = {
   fileId: joined('df', 'id', 'guid', { nullAs: ZERO_GUID }),
@@ -16,10 +15,20 @@ export const FILE_FIELDS = {
   contentType: joined('df', 'content_type', 'string', { nullAs: '' }),
   /** Its creator, joined as `cu` by both document resources. */
   checkedInBy: joined('cu', 'name', 'string', { nullAs: '' }),
-  checkedOutById: computed("''::text", 'string'),
-  checkedOutBy: computed("''::text", 'string'),
-  checkOutDate: computed('null::timestamp', 'datetime'),
 };
+
+/**
+ * The check-out fields of the document read as `doc` (the row itself or a join), with the user
+ * who has it checked out joined as `cou` (checkOutJoin): `checkInStatus` 1 while someone has
+ * it checked out, else 0 (docs/decisions.md, "Check-out").
+ */
+export const checkOutFields = (doc: string) => ({
+  checkInStatus: computed(`case when ${doc}.checked_out_by_id is null then 0 else 1 end`, 'integer'),
+  checkedOutById: computed(`coalesce(${doc}.checked_out_by_id::text, '')`, 'string'),
+  checkedOutBy: joined('cou', 'name', 'string', { nullAs: '' }),
+  checkOutDate: computed(`case when ${doc}.checked_out_by_id is null then null else ${doc}.checked_out_at end`, 'datetime'),
+});
+export const checkOutJoin = (doc: string): Join => ({ table: 'app_user', on: `cou.id = ${doc}.checked_out_by_id` });
 
 /** The file of the revision `revision` (SQL on `t`), joined as `df` for FILE_FIELDS. */
 export const fileJoin = (revision: string): Join => ({ table: 'document_file', on: `df.revision_id = ${revision}` });
@@ -38,7 +47,7 @@ export default defineResource({
     name: column('name', 'string'),
     description: column('description', 'string'),
     releaseState: column('release_state', 'integer'),
-    checkInStatus: column('check_in_status', 'integer'),
+    ...checkOutFields('t'),
     revision: column('revision', 'string'),
     reviewDate: column('review_date', 'datetime'),
     expireDate: column('expire_date', 'datetime'),
@@ -55,6 +64,7 @@ export default defineResource({
   joins: {
     f: { table: 'folder', on: 'f.id = t.folder_id' },
     df: fileJoin('t.revision_id'),
+    cou: checkOutJoin('t'),
     ...AUDIT_JOINS,
   },
   // (tenant_id, lower(name), id) is indexed: documents by name.

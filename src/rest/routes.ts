@@ -179,6 +179,7 @@ export const routes: Route[] = [
   { method: 'POST', path: '/documents/:documentId/copy', field: 'Mutation.copyDocument', shape: 'object', body: 'input' },
   { method: 'PUT', path: '/documents/:documentId/move', field: 'Mutation.moveDocument', shape: 'object', body: 'input' },
   { method: 'PUT', path: '/documents/:documentId/expiration', field: 'Mutation.setDocumentExpiration', shape: 'object', body: 'input' },
+  { method: 'PUT', path: '/documents/:documentId/status', field: 'Mutation.setDocumentCheckIn', shape: 'object', body: 'input' },
   { method: 'GET', path: '/documents/:documentId/revisions', field: 'Query.documentRevisions', shape: 'list', paged: true },
   { method: 'GET', path: '/documents/:documentId/revisions/:id', field: 'Query.documentRevision', shape: 'object' },
   { method: 'GET', path: '/folders/:id/documents', field: 'Query.folderDocuments', shape: 'list', paged: true },

@@ -11,6 +11,7 @@ import {
   formTemplateWith,
   GUID,
   keysOf,
+  multipart,
   PAGINATION_KEYS,
   q,
   sorted,
@@ -253,6 +254,60 @@ describe('form <-> document relations', () => {
       expect(del.status).toBe(200);
     }
     expect((await A.get(`/forminstance/${form.formId}/documents`)).body.data).toEqual([]);
+  });
+});
+
+describe('check-out', () => {
+  /** A document in a folder where the ordinary user is an Editor, so both may change it. */
+  async function shared() {
+    const f = (await A.post('/folders', { name: uniq('Shared') })).body.data;
+    await A.put(`/folders/${f.id}/securitymembers/${plain.id}`, { securityRole: 2 });
+    await A.put(`/folders/${f.id}/securitymembers/${admin.id}`, { securityRole: 1 });
+    const doc = (await A.post('/documents', { folderId: f.id, name: uniq('Locked') })).body.data as Doc;
+    return { folder: f, doc, U: A.as(plain.token) };
+  }
+
+  test('PUT documents/{id}/status {checkIn: 0} checks out to the caller; others get a 409 on every change until it is checked in', async () => {
+    const { folder: f, doc, U } = await shared();
+    const out = await U.put(`/documents/${doc.documentId}/status`, { checkIn: 0 });
+    expectEnvelope(out, 'PUT', A.url(`/documents/${doc.documentId}/status`));
+    expect(out.body.data).toMatchObject({ checkInStatus: 1, checkedOutById: plain.id, checkedOutBy: plain.name });
+    expect(out.body.data.checkOutDate).toMatch(DATE);
+    // The same answer again: no change.
+    expect((await U.put(`/documents/${doc.documentId}/status`, { checkIn: 'false' })).body.data.checkOutDate).toBe(out.body.data.checkOutDate);
+    expect((await A.get(`/documents/${doc.documentId}/revisions`)).body.data[0]).toMatchObject({ checkInStatus: 1, checkedOutBy: plain.name });
+    // The administrator, too, must wait for the check-in.
+    expectError(await A.put(`/documents/${doc.documentId}/status`, { checkIn: 0 }), 409, /already checked out/);
+    expectError(await A.put(`/documents/${doc.documentId}/expiration`, { expirationDate: '2030-01-01T00:00:00Z' }), 409, /checked out by/);
+    expectError(await A.put(`/documents/${doc.documentId}/move`, { folderId: f.id }), 409, /checked out/);
+    expectError(await A.del(`/documents/${doc.documentId}`), 409, /checked out/);
+    expectError(await A.post('/files', undefined, await multipart({ documentId: doc.documentId }, 'x', 'x.txt')), 409, /checked out/);
+    // Its holder changes it, and checks it in with an upload.
+    expect((await U.put(`/documents/${doc.documentId}/expiration`, { expirationDate: '2030-01-01T00:00:00Z' })).status).toBe(200);
+    const up = await U.post('/files', undefined, await multipart({ documentId: doc.documentId, checkIn: 'true' }, 'mine', 'm.txt'));
+    expect(up.body.data).toMatchObject({ fileName: 'm.txt', checkInStatus: 0, checkedOutById: '', checkedOutBy: '', checkOutDate: null });
+    expect((await A.put(`/documents/${doc.documentId}/expiration`, { expirationDate: null })).status).toBe(200);
+  });
+
+  test('only the holder or an administrator checks it in; bad values are 400s', async () => {
+    const { doc, U } = await shared();
+    await A.put(`/documents/${doc.documentId}/status`, { checkIn: 0 });
+    expectError(await U.put(`/documents/${doc.documentId}/status`, { checkIn: 1 }), 403, /only they or an administrator/);
+    expectError(await U.put(`/documents/${doc.documentId}/status`, { checkIn: 'maybe' }), 400, /checkIn/);
+    expectError(await U.put(`/documents/${doc.documentId}/status`, {}), 400, /checkIn/);
+    const back = await A.put(`/documents/${doc.documentId}/status`, { checkIn: 1 });
+    expect(back.body.data).toMatchObject({ checkInStatus: 0, checkedOutById: '' });
+    // Forced by an administrator: the holder's check-out is gone.
+    await U.put(`/documents/${doc.documentId}/status`, { checkIn: 0 });
+    expect((await A.put(`/documents/${doc.documentId}/status`, { checkIn: true })).body.data.checkInStatus).toBe(0);
+  });
+
+  test('two check-outs at once: exactly one holds it', async () => {
+    const { doc, U } = await shared();
+    const replies = await Promise.all([A.put(`/documents/${doc.documentId}/status`, { checkIn: 0 }), U.put(`/documents/${doc.documentId}/status`, { checkIn: 0 })]);
+    expect(replies.map((r) => r.status).sort()).toEqual([200, 409]);
+    const holder = (await A.get(`/documents/${doc.documentId}`)).body.data.checkedOutById;
+    expect([admin.id, plain.id]).toContain(holder);
   });
 });
 
