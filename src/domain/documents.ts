@@ -9,7 +9,7 @@ import { badRequest, conflict, forbidden, notFound } from '../errors.js';
 import { isGuid, newId } from '../ids.js';
 import { loadRow } from '../read/resolvers.js';
 import { resource } from '../read/registry.js';
-import { selectRows } from '../read/rows.js';
+import { listedOf, selectRows } from '../read/rows.js';
 import { isoInstant } from '../scalars.js';
 import { sql } from '../sql.js';
 import { maxLength, optionalString, requireGuid, requireString } from './validate.js';
@@ -37,16 +37,25 @@ export async function documentRow(ctx: AppContext, id: string, lock = false): Pr
   return row;
 }
 
+/** `archive` of a deleted document: still read by its id, no longer listed or changed. */
+export const DELETED = 2;
+
 /**
- * The document for a change: its row locked to the end of the mutation, and a 409 while someone
- * else has it checked out (docs/decisions.md, "Check-out").
+ * The document for a change: its row locked to the end of the mutation, and a 409 when it is
+ * deleted or while someone else has it checked out (docs/decisions.md, "Documents", "Check-out").
  */
 export async function changeableDocument(ctx: AppContext, id: string): Promise<DocumentRow> {
   const doc = await documentRow(ctx, id, true);
+  if (doc.archive === DELETED) throw conflict(`Document '${doc.name as string}' is deleted: it can be read, not changed.`);
+  assertNotHeldByOther(ctx, doc);
+  return doc;
+}
+
+/** A 409 while someone other than the caller has the document checked out. */
+export function assertNotHeldByOther(ctx: AppContext, doc: DocumentRow): void {
   if (doc.checkedOutById && doc.checkedOutById !== ctx.caller.userId) {
     throw conflict(`Document '${doc.name as string}' is checked out by ${(doc.checkedOutBy as string) || 'another user'}: it can change once it is checked in.`);
   }
-  return doc;
 }
 
 /**
@@ -78,7 +87,7 @@ export async function setCheckIn(ctx: AppContext, id: string, input: Input): Pro
 /** A document by its id (GUID) or, as `relateToDocId` may name it, by its name (a 409 when several share it). */
 export async function documentByIdOrName(ctx: AppContext, idOrName: string): Promise<DocumentRow> {
   if (isGuid(idOrName)) return documentRow(ctx, idOrName);
-  const rows = await selectRows<DocumentRow>(ctx.reader, DOCUMENT, { where: [sql`lower(t.name) = lower(${idOrName})`], limit: 2 });
+  const rows = await selectRows<DocumentRow>(ctx.reader, DOCUMENT, { where: [sql`lower(t.name) = lower(${idOrName})`, ...listedOf(DOCUMENT)], limit: 2 });
   if (rows.length === 0) throw notFound(`Document '${idOrName}' was not found.`);
   if (rows.length > 1) throw conflict(`More than one document is named '${idOrName}': name it by its id.`);
   return rows[0];

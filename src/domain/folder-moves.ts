@@ -9,7 +9,7 @@ import { copyRows, insertRows, mapped, updateRows } from '../db/tenant-writes.js
 import { badRequest, conflict, notFound } from '../errors.js';
 import { newId } from '../ids.js';
 import { resource } from '../read/registry.js';
-import { countRows, selectRows } from '../read/rows.js';
+import { countRows, listedOf, selectRows } from '../read/rows.js';
 import { sql } from '../sql.js';
 import { copyDocuments } from './documents.js';
 import { ensurePath, folderAt, joinPath, LIMITS, lockedFolder, pathSegments, rewriteSubtree, subtreeOf, type FolderRow } from './folders.js';
@@ -73,14 +73,15 @@ export async function copyFolder(ctx: AppContext, input: Input): Promise<string>
   if (path.toLowerCase() === folder.folderPath.toLowerCase()) throw conflict(`The folder '${path}' already exists.`);
   // Counted before anything is read: a copy too large is refused without loading it.
   const folderCount = await countRows(ctx.reader, resource('Folder'), { where: [subtreeOf(folder)] });
-  const documentCount = await countRows(ctx.reader, resource('Document'), { where: [subtreeOf(folder, 'f')] });
+  const documentCount = await countRows(ctx.reader, resource('Document'), { where: [subtreeOf(folder, 'f'), ...listedOf(resource('Document'))] });
   if (folderCount + documentCount > MAX_COPY) {
     throw badRequest(`The folder holds ${folderCount} folders and ${documentCount} documents; one copy makes at most ${MAX_COPY}.`);
   }
   // Parents before children: a path sorts after its parent's.
   const folders = await selectRows<FolderRow & { parentFolderId: string }>(ctx.reader, resource('Folder'), { where: [subtreeOf(folder)], order: 'lower(t.path)' });
   const ids = new Map(folders.map((f) => [f.id, newId()]));
-  const documents = await selectRows<Row>(ctx.reader, resource('Document'), { where: [sql`t.folder_id = any(${[...ids.keys()]}::uuid[])`] });
+  // Deleted documents stay behind.
+  const documents = await selectRows<Row>(ctx.reader, resource('Document'), { where: [sql`t.folder_id = any(${[...ids.keys()]}::uuid[])`, ...listedOf(resource('Document'))] });
   const root = ids.get(folder.id)!;
   const top = dest?.topLevelFolderId ?? root;
   const by = ctx.caller.userId;

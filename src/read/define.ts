@@ -148,6 +148,11 @@ export interface ResourceDef {
   access: { see: 'tenant' | RowRule; change: 'tenant' | 'admin' | RowRule };
   /** SQL on `t` that a row must meet to exist at all, for everyone (not expired); the rest wait for the purge. */
   live?: string;
+  /**
+   * SQL on `t` that a row must meet to appear in lists and to-many relations; a read by id finds
+   * it either way (a deleted document stays readable by its id).
+   */
+  listed?: string;
   /** The all-zero GUID as an id names the caller (users). */
   zeroIdIsCaller?: boolean;
 }

@@ -5,7 +5,7 @@
 import DataLoader from 'dataloader';
 import type { Link, ResourceDef } from './define.js';
 import { resource } from './registry.js';
-import { idOf, selectRows, type Reader } from './rows.js';
+import { idOf, listedOf, selectRows, type Reader } from './rows.js';
 import { raw, sql } from '../sql.js';
 
 type Row = Record<string, unknown>;
@@ -36,7 +36,7 @@ export function throughLink(reader: Reader, target: ResourceDef, link: Link, pag
     const rows = await selectRows<Row>(reader, target, {
       extra: raw(`, l.${link.from} as "${PARENT}"`),
       from: raw(` join ${link.table} l on l.tenant_id = t.tenant_id and l.${link.to} = t.id`),
-      where: [sql`l.${raw(link.from)} = any(${ids}::uuid[])`],
+      where: [sql`l.${raw(link.from)} = any(${ids}::uuid[])`, ...listedOf(target)],
       order: target.order,
       perParent: { key: `l.${link.from}`, ...page },
     });
@@ -74,7 +74,7 @@ export class Loaders {
       return new DataLoader<string, Row[]>(async (ids) => {
         const rows = await selectRows<Row>(this.reader, target, {
           extra: raw(`, t.${rel.column} as "${PARENT}"`),
-          where: [sql`t.${raw(rel.column)} = any(${ids}::uuid[])`],
+          where: [sql`t.${raw(rel.column)} = any(${ids}::uuid[])`, ...listedOf(target)],
           order: target.order,
           perParent: { key: `t.${rel.column}`, ...page },
         });

@@ -11,7 +11,7 @@ import { queryFieldMap } from './fields.js';
 import { paging, type ListArgs } from './paging.js';
 import { resource, resources } from './registry.js';
 import type { Loaders } from './loaders.js';
-import { countRows, idOf, run, selectRows, type Reader, type RowQuery } from './rows.js';
+import { countRows, idOf, listedOf, run, selectRows, type Reader, type RowQuery } from './rows.js';
 import { raw, sql, type Sql } from '../sql.js';
 
 type Row = Record<string, unknown>;
@@ -54,7 +54,7 @@ export async function reread(ctx: ReadContext, def: ResourceDef, id: string): Pr
 export function listPage(ctx: ReadContext, def: ResourceDef, args: ListArgs, where: Sql[] = [], fields = queryFieldMap(def)): Page<Row> {
   const { limit, offset } = paging(ctx.services.config, args);
   const q = compileQText(args.q ?? undefined, fields);
-  const r: RowQuery = { where: q ? [...where, q] : where };
+  const r: RowQuery = { where: [...where, ...listedOf(def), ...(q ? [q] : [])] };
   return {
     items: () => selectRows<Row>(ctx.reader, def, { ...r, order: def.order, limit, offset }),
     totalRecords: () => countRows(ctx.reader, def, r),

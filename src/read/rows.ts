@@ -63,6 +63,9 @@ export function selectList(def: ResourceDef): Sql {
   return s;
 }
 
+/** The definition's condition for rows in lists and to-many relations, if it has one. */
+export const listedOf = (def: ResourceDef): Sql[] => (def.listed ? [raw(`(${def.listed})`)] : []);
+
 /** The SQL of the definition's id field (what `href` ends with and lookups by id compare). */
 export const idOf = (def: ResourceDef): Sql => raw(def.fields[def.idField].sql);
 

@@ -1,9 +1,10 @@
 /** Documents: reads by any of their ids, create and delete, and their relations to forms. Who may call each: schema/document.graphql. */
 import type { AppContext } from '../context.js';
-import { deleteRows, insertRows } from '../db/tenant-writes.js';
+import { deleteRows, insertRows, updateRows } from '../db/tenant-writes.js';
 import { notFound } from '../errors.js';
 import {
-  changeableDocument,
+  assertNotHeldByOther,
+  DELETED,
   copyDocument,
   createDocument,
   documentByIdOrName,
@@ -74,10 +75,13 @@ export const resolvers = {
     setDocumentExpiration: async (_: unknown, a: { documentId: string; input: Input }, ctx: AppContext) =>
       reread(ctx, DOCUMENT, await setExpiration(ctx, a.documentId, a.input)),
     setDocumentCheckIn: async (_: unknown, a: { documentId: string; input: Input }, ctx: AppContext) => reread(ctx, DOCUMENT, await setCheckIn(ctx, a.documentId, a.input)),
-    // Its revisions and relations go with it (the database's cascade).
+    // Marked deleted (archive 2), every revision, file and relation kept: read by id, no longer listed.
     deleteDocument: async (_: unknown, { documentId }: { documentId: string }, ctx: AppContext) => {
-      const doc = await changeableDocument(ctx, documentId);
-      if (!(await deleteRows(ctx.reader, 'document', sql`t.id = ${doc.documentId}`))) throw notFound(`Document '${documentId}' was not found.`);
+      // Locked first: of two deletes at once, the second finds it deleted.
+      const doc = await documentRow(ctx, documentId, true);
+      if (doc.archive === DELETED) throw notFound(`Document '${documentId}' is already deleted.`);
+      assertNotHeldByOther(ctx, doc);
+      await updateRows(ctx.reader, 'document', { archive: DELETED, modified_at: sql`now()`, modified_by_id: ctx.caller.userId }, sql`t.id = ${doc.documentId}`);
       return true;
     },
     relateDocument: (_: unknown, a: ById, ctx: AppContext) => relate(ctx, a.formId, () => documentRow(ctx, a.relateToId)),

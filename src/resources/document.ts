@@ -80,4 +80,6 @@ export default defineResource({
     folderDocuments: { op: 'list', parent: { resource: 'Folder', arg: 'id', field: 'folderId' } },
   },
   access: { see: folderSeenBy('t.folder_id'), change: 'admin' },
+  // A deleted document (archive 2) is read by its id, not listed (docs/decisions.md, "Documents").
+  listed: 't.archive <> 2',
 });

@@ -133,22 +133,33 @@ describe('documents', () => {
     expectError(await A.post('/documents', { folderId: UNKNOWN_ID, name: 'x' }), 404, 'Folder');
   });
 
-  test('DELETE /documents/{id} (the client deletes by revision id): 200 without data, revisions gone; twice at once: one 200, one 404', async () => {
+  test('DELETE /documents/{id} (the client deletes by revision id): 200 without data; it then reads archive 2, is listed nowhere and changes no more; twice at once: one 200, one 404', async () => {
     const d = await newDoc();
+    const form = await newForm();
+    await A.put(`/forminstance/${form.formId}/relateDocument?relateToId=${d.id}`);
     const r = await A.del(`/documents/${d.id}`);
     expectEnvelope(r, 'DELETE', A.url(`/documents/${d.id}`));
     expect(r.body).not.toHaveProperty('data');
-    expectError(await A.get(`/documents/${d.documentId}`), 404);
+    expect((await A.get(`/documents/${d.documentId}`)).body.data).toMatchObject({ id: d.id, archive: 2 });
+    expect((await A.get(`/documents/${d.documentId}/revisions`)).body.data).toHaveLength(1);
+    expect((await A.get(`/folders/${folder.id}/documents?limit=2000`)).body.data.map((x: Doc) => x.documentId)).not.toContain(d.documentId);
+    expect((await A.get(`/documents?${q(`name eq '${d.name}'`)}`)).body.data).toEqual([]);
+    expect((await A.get(`/forminstance/${form.formId}/documents`)).body.data).toEqual([]);
+    expectError(await A.put(`/documents/${d.documentId}/expiration`, { expirationDate: null }), 409, /deleted/);
+    expectError(await A.del(`/documents/${d.documentId}`), 404, /already deleted/);
     const e = await newDoc();
     const both = await Promise.all([A.del(`/documents/${e.documentId}`), A.del(`/documents/${e.id}`)]);
     expect(both.map((x) => x.status).sort()).toEqual([200, 404]);
   });
 
-  test('deleting a folder deletes its documents', async () => {
+  test('deleting a folder deletes its documents, deleted ones too', async () => {
     const f = (await A.post('/folders', { name: uniq('Gone') })).body.data;
     const d = (await A.post('/documents', { folderId: f.id, name: 'inside' })).body.data;
+    const deleted = (await A.post('/documents', { folderId: f.id, name: 'binned' })).body.data;
+    await A.del(`/documents/${deleted.documentId}`);
     expect((await A.del(`/folders/${f.id}`)).status).toBe(200);
     expectError(await A.get(`/documents/${d.documentId}`), 404);
+    expectError(await A.get(`/documents/${deleted.documentId}`), 404);
   });
 });
 
