@@ -49,6 +49,8 @@ export interface Config {
   maxQueryRows: number;
   /** How often the server purges expired tokens, stale throttles and retired signing keys. */
   purgeIntervalSeconds: number;
+  /** How many days a deleted document (archive 2) is kept before the purge deletes it for good. */
+  deletedDocumentDays: number;
 }
 
 type Env = Record<string, string | undefined>;
@@ -155,6 +157,7 @@ export function loadConfig(env: Env = process.env): Config {
     keyEncryptionKey: key32(env, 'KEY_ENCRYPTION_KEY'),
     maxQueryRows: int(env, 'MAX_QUERY_ROWS', 50_000, 1, 10_000_000),
     purgeIntervalSeconds: int(env, 'PURGE_INTERVAL_SECONDS', 3600, 1, 86400),
+    deletedDocumentDays: int(env, 'DELETED_DOCUMENT_DAYS', 30, 0, 36500),
   };
 }
 

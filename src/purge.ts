@@ -1,8 +1,10 @@
 /**
  * Deletes what can never be used again: expired refresh and web tokens, login throttles whose
  * window and lock have both passed, signing keys retired long enough that every token they
- * signed has expired, and expired persisted data (which reads already skip). The server runs it every PURGE_INTERVAL_SECONDS (and reloads its signing
- * keys then, to pick up a rotation); `quire purge` runs it once.
+ * signed has expired, expired persisted data (which reads already skip), and documents deleted
+ * more than DELETED_DOCUMENT_DAYS ago (with their revisions, files and values). The server runs
+ * it every PURGE_INTERVAL_SECONDS (and reloads its signing keys then, to pick up a rotation);
+ * `quire purge` runs it once.
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Config } from './config.js';
@@ -15,6 +17,7 @@ export interface Purged {
   throttles: number;
   signingKeys: number;
   persistedData: number;
+  deletedDocuments: number;
 }
 
 /**
@@ -26,7 +29,10 @@ export const keyRetentionSeconds = (config: Pick<Config, 'accessTokenTtlSeconds'
   config.accessTokenTtlSeconds + config.purgeIntervalSeconds;
 
 /** Service-wide, across tenants: these rows belong to no request's tenant. */
-export async function purgeExpired(em: EntityManager, config: Pick<Config, 'accessTokenTtlSeconds' | 'purgeIntervalSeconds' | 'loginLockSeconds'>): Promise<Purged> {
+export async function purgeExpired(
+  em: EntityManager,
+  config: Pick<Config, 'accessTokenTtlSeconds' | 'purgeIntervalSeconds' | 'loginLockSeconds' | 'deletedDocumentDays'>,
+): Promise<Purged> {
   const c = em.getConnection();
   const count = async (q: string, values: unknown[] = []) => (await c.execute<unknown[]>(`${q} returning 1`, values)).length;
   return {
@@ -39,6 +45,8 @@ export async function purgeExpired(em: EntityManager, config: Pick<Config, 'acce
     ),
     signingKeys: await dropRetiredKeys(em, keyRetentionSeconds(config)),
     persistedData: await count('delete from persisted_data where expires_at < now()'),
+    // archive 2: deleted (src/domain/documents.ts); the database's cascades take the rest.
+    deletedDocuments: await count('delete from document where archive = 2 and modified_at < now() - make_interval(days => ?)', [config.deletedDocumentDays]),
   };
 }
 

@@ -21,6 +21,7 @@ import {
   UNKNOWN_ID,
   ZERO_GUID,
 } from './support.js';
+import { purgeExpired } from '../../src/purge.js';
 
 const DOCUMENT_KEYS = [
   'href', 'dataType', 'id', 'documentId', 'name', 'description', 'releaseState', 'checkInStatus', 'revision', 'reviewDate', 'expireDate',
@@ -150,6 +151,22 @@ describe('documents', () => {
     const e = await newDoc();
     const both = await Promise.all([A.del(`/documents/${e.documentId}`), A.del(`/documents/${e.id}`)]);
     expect(both.map((x) => x.status).sort()).toEqual([200, 404]);
+  });
+
+  test('the purge deletes for good the documents deleted more than DELETED_DOCUMENT_DAYS ago, and nothing else', async () => {
+    const [old, recent, untouched] = [await newDoc(), await newDoc(), await newDoc()];
+    await A.post('/files', undefined, await multipart({ documentId: old.documentId }, 'bytes', 'old.txt'));
+    for (const d of [old, recent]) await A.del(`/documents/${d.documentId}`);
+    const days = h.services.config.deletedDocumentDays;
+    await h.services.reads.query(`update document set modified_at = now() - make_interval(days => $3 + 1) where tenant_id = $1 and id = any($2::uuid[])`, [
+      A.t.tenantId, [old.documentId, untouched.documentId], days,
+    ]);
+    const purged = await purgeExpired(h.orm.em.fork(), h.services.config);
+    expect(purged.deletedDocuments).toBeGreaterThanOrEqual(1);
+    expectError(await A.get(`/documents/${old.documentId}`), 404);
+    expectError(await A.get(`/files/${old.id}`), 404);
+    expect((await A.get(`/documents/${recent.documentId}`)).body.data.archive).toBe(2);
+    expect((await A.get(`/documents/${untouched.documentId}`)).body.data.archive).toBe(0);
   });
 
   test('deleting a folder deletes its documents, deleted ones too', async () => {
