@@ -1,7 +1,7 @@
 /** Documents: reads by any of their ids, create and delete, and their relations to forms. Who may call each: schema/document.graphql. */
 import type { AppContext } from '../context.js';
 import { deleteRows, insertRows, updateRows } from '../db/tenant-writes.js';
-import { notFound } from '../errors.js';
+import { conflict, notFound } from '../errors.js';
 import {
   assertNotHeldByOther,
   DELETED,
@@ -36,7 +36,11 @@ type ById = { formId: string; relateToId: string };
 type ByDocId = { formId: string; relateToDocId: string };
 
 async function relate(ctx: AppContext, formId: string, doc: () => Promise<DocumentRow>) {
-  const p = await pair(ctx, formId, doc);
+  const p = await pair(ctx, formId, async () => {
+    const d = await doc();
+    if (d.archive === DELETED) throw conflict(`Document '${d.name as string}' is deleted: it cannot be related to a form.`);
+    return d;
+  });
   await insertRows(ctx.reader, 'form_document', [{ form_id: p.formId, document_id: p.documentId }], true);
   return true;
 }
