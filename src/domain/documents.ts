@@ -3,7 +3,7 @@
  * document by any id the clients use for it (its id, its current or an older revision id).
  */
 import type { AppContext } from '../context.js';
-import { copyRows, insertRows, mapped, updateRows } from '../db/tenant-writes.js';
+import { copyRows, deleteRows, insertRows, mapped, updateRows } from '../db/tenant-writes.js';
 import { Document, DocumentRevision } from '../entities/document.js';
 import { badRequest, conflict, forbidden, notFound } from '../errors.js';
 import { isGuid, newId } from '../ids.js';
@@ -181,4 +181,31 @@ export async function setExpiration(ctx: AppContext, id: string, input: Input): 
   if (at === undefined) throw badRequest(`The field 'expirationDate' must be an ISO 8601 date-time such as 2030-01-31T12:00:00Z, got '${String(v).slice(0, 64)}'.`);
   await updateRows(ctx.reader, 'document', { expire_date: at, modified_at: sql`now()`, modified_by_id: ctx.caller.userId }, sql`t.id = ${doc.documentId}`);
   return doc.id;
+}
+
+/**
+ * Deletes one revision of a document, its file and index field values with it. When it is the
+ * current one, the revision before it becomes current again (name and description as it had
+ * them); a document's only revision goes only with the document.
+ */
+export async function deleteRevision(ctx: AppContext, revisionId: string): Promise<void> {
+  const doc = await changeableDocument(ctx, revisionId);
+  const key = revisionId.toLowerCase();
+  if (key === doc.documentId) throw badRequest("Name a revision's id here, not the document's: DELETE documents/{id} deletes the document.");
+  const revisions = await selectRows<Row>(ctx.reader, resource('DocumentRevision'), { where: [sql`t.document_id = ${doc.documentId}`], order: resource('DocumentRevision').order });
+  const at = revisions.findIndex((r) => r.id === key);
+  if (revisions.length === 1) throw conflict(`Revision '${revisions[0].revision as string}' is the document's only revision: delete the document instead.`);
+  if (key === doc.id) {
+    const before = revisions[at === 0 ? 1 : at - 1];
+    await updateRows(
+      ctx.reader,
+      'document',
+      {
+        revision_id: before.id, revision: before.revision, name: before.name, description: before.description, change_text: before.changeText ?? null,
+        modified_at: sql`now()`, modified_by_id: ctx.caller.userId,
+      },
+      sql`t.id = ${doc.documentId}`,
+    );
+  }
+  await deleteRows(ctx.reader, 'document_revision', sql`t.id = ${key}`);
 }

@@ -5,6 +5,7 @@ import { conflict, notFound } from '../errors.js';
 import {
   assertNotHeldByOther,
   DELETED,
+  deleteRevision,
   copyDocument,
   createDocument,
   documentByIdOrName,
@@ -86,6 +87,10 @@ export const resolvers = {
       if (doc.archive === DELETED) throw notFound(`Document '${documentId}' is already deleted.`);
       assertNotHeldByOther(ctx, doc);
       await updateRows(ctx.reader, 'document', { archive: DELETED, modified_at: sql`now()`, modified_by_id: ctx.caller.userId }, sql`t.id = ${doc.documentId}`);
+      return true;
+    },
+    deleteDocumentRevision: async (_: unknown, { revisionId }: { revisionId: string }, ctx: AppContext) => {
+      await deleteRevision(ctx, revisionId);
       return true;
     },
     relateDocument: (_: unknown, a: ById, ctx: AppContext) => relate(ctx, a.formId, () => documentRow(ctx, a.relateToId)),

@@ -176,6 +176,7 @@ export const routes: Route[] = [
   { method: 'POST', path: '/documents', field: 'Mutation.createDocument', shape: 'object', body: 'input' },
   { method: 'GET', path: '/documents/:documentId', field: 'Query.document', shape: 'object' },
   { method: 'DELETE', path: '/documents/:documentId', field: 'Mutation.deleteDocument', shape: 'none' },
+  { method: 'DELETE', path: '/documents/revisions/:revisionId', field: 'Mutation.deleteDocumentRevision', shape: 'none' },
   { method: 'POST', path: '/documents/:documentId/copy', field: 'Mutation.copyDocument', shape: 'object', body: 'input' },
   { method: 'PUT', path: '/documents/:documentId/move', field: 'Mutation.moveDocument', shape: 'object', body: 'input' },
   { method: 'PUT', path: '/documents/:documentId/expiration', field: 'Mutation.setDocumentExpiration', shape: 'object', body: 'input' },

@@ -122,7 +122,7 @@ const SAMPLES: Record<string, (previous: string, r: SofaRoute) => string> = {
   itemIds: () => list.items[0],
   q: () => `fileId eq '${fileId}'`,
   templateId: () => formTemplate.id,
-  revisionId: () => form.revisionId,
+  revisionId: (_, r) => (/Document/.test(r.field) ? docs[0].id : form.revisionId),
   formId: () => form.formId,
   relateToId: (_, r) => (/Document/.test(r.field) ? docs[3].id : relateTo),
   relateToDocId: () => docs[4].documentId,

@@ -92,6 +92,24 @@ describe('uploads', () => {
     expect((await A.get(`/documents/${doc.documentId}/revisions/${revisions[0].id}/indexfields/${field.id}`)).body.data.value).toBe('carried');
   });
 
+  test('DELETE documents/revisions/{revId} deletes one revision with its file; the one before becomes current again; the only one stays', async () => {
+    const doc = await newDoc();
+    await upload(doc.documentId, 'one', {}, '1.txt');
+    const two = (await upload(doc.documentId, 'two', { changeText: 'second' }, '2.txt')).body.data;
+    const three = (await upload(doc.documentId, 'three', {}, '3.txt')).body.data;
+    const r = await A.del(`/documents/revisions/${two.id}`);
+    expectEnvelope(r, 'DELETE', A.url(`/documents/revisions/${two.id}`));
+    expect((await A.get(`/documents/${doc.documentId}/revisions`)).body.data.map((x: { revision: string }) => x.revision)).toEqual(['1', '3']);
+    expectError(await A.get(`/files/${two.id}`), 404);
+    await A.del(`/documents/revisions/${three.id}`);
+    expect((await A.get(`/documents/${doc.documentId}`)).body.data).toMatchObject({ id: doc.id, revision: '1', fileName: '1.txt' });
+    expect((await A.get(`/files/${doc.documentId}`)).text).toBe('one');
+    expectError(await A.del(`/documents/revisions/${doc.id}`), 409, /only revision/);
+    expectError(await A.del(`/documents/revisions/${doc.documentId}`), 400, /revision's id/);
+    expectError(await A.del(`/documents/revisions/${UNKNOWN_ID}`), 404);
+    expect((await A.get(`/documents/${doc.documentId}/revisions`)).body.data).toHaveLength(1);
+  });
+
   test('the clients\' spellings: the file part as fileupload_0 or uploadFile, no part type, a path before the name; index fields with the file', async () => {
     const field = (await A.post('/indexfields', { label: uniq('WithUpload'), fieldType: 'Text' })).body.data;
     await A.put(`/indexfields/${field.id}/folders/${folder.id}`);
