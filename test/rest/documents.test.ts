@@ -181,6 +181,24 @@ describe('documents', () => {
   });
 });
 
+describe('search', () => {
+  test("documents?q=folderpath like '/X%' as the clients search, paged with offset and limit, any case", async () => {
+    const top = uniq('Search');
+    for (const sub of ['a', 'b']) {
+      const f = (await A.post('/folders', { folderpath: `/${top}/${sub}` })).body.data;
+      for (let i = 0; i < 2; i++) await A.post('/documents', { folderId: f.id, name: `${sub}${i}` });
+    }
+    const other = (await A.post('/folders', { folderpath: `/${top}x` })).body.data;
+    await A.post('/documents', { folderId: other.id, name: 'outside' });
+    const all = await A.get(`/documents?q=${encodeURIComponent(`folderpath like '/${top}/%'`)}&offset=0&limit=10`);
+    expect(all.body.pagination.totalRecords).toBe(4);
+    expect(sorted(all.body.data.map((d: Doc) => d.name))).toEqual(['a0', 'a1', 'b0', 'b1']);
+    const page = await A.get(`/documents?q=${encodeURIComponent(`folderPath like '/${top.toUpperCase()}/B%'`)}&offset=1&limit=1`);
+    expect(page.body.pagination.totalRecords).toBe(2);
+    expect(page.body.data).toHaveLength(1);
+  });
+});
+
 describe('copy, move, expiration', () => {
   test('POST /documents/{id}/copy: a new document (new ids, every revision) in the folder named, with the name given or the original\'s', async () => {
     const d = await newDoc(uniq('Original'), { changeText: 'first' });
