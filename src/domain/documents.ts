@@ -68,6 +68,7 @@ export async function setCheckIn(ctx: AppContext, id: string, input: Input): Pro
   if (!['0', '1', 'true', 'false'].includes(sent)) throw badRequest(`The field 'checkIn' must be 1 (check in) or 0 (check out), got '${sent.slice(0, 32)}'.`);
   const checkIn = sent === '1' || sent === 'true';
   const doc = await documentRow(ctx, id, true);
+  if (doc.archive === DELETED) throw conflict(`Document '${doc.name as string}' is deleted: it cannot be checked out or in.`);
   const holder = doc.checkedOutById as string;
   const me = ctx.caller.userId;
   if (!checkIn && holder && holder !== me) throw conflict(`Document '${doc.name as string}' is already checked out by ${(doc.checkedOutBy as string) || 'another user'}.`);

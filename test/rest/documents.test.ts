@@ -148,6 +148,7 @@ describe('documents', () => {
     expect((await A.get(`/forminstance/${form.formId}/documents`)).body.data).toEqual([]);
     expectError(await A.put(`/documents/${d.documentId}/expiration`, { expirationDate: null }), 409, /deleted/);
     expectError(await A.put(`/forminstance/${(await newForm()).formId}/relateDocument?relateToId=${d.id}`), 409, /deleted/);
+    expectError(await A.put(`/documents/${d.documentId}/status`, { checkIn: 0 }), 409, /deleted/);
     expectError(await A.del(`/documents/${d.documentId}`), 404, /already deleted/);
     const e = await newDoc();
     const both = await Promise.all([A.del(`/documents/${e.documentId}`), A.del(`/documents/${e.id}`)]);
