@@ -1,8 +1,9 @@
 /**
  * The document library's writes with real ids in their paths and junk in their bodies and query
- * strings (test/fuzz.property.test.ts puts junk in the ids, so its requests stop at the path):
- * every answer is a 2xx or a 4xx envelope, never a 5xx, and the library still reads afterwards.
- * FUZZ_RUNS sets the number of requests (default 300).
+ * strings (test/fuzz.property.test.ts puts junk in the ids, so its requests stop at the path),
+ * sent by an administrator or by an ordinary user who is an Editor of the folder (so the role
+ * checks run too): every answer is a 2xx or a 4xx envelope, never a 5xx, and the library still
+ * reads afterwards. FUZZ_RUNS sets the number of requests (default 300).
  */
 import fc from 'fast-check';
 import { getNamedType, isInputObjectType } from 'graphql';
@@ -15,6 +16,9 @@ const LIBRARY = /^\/(folders|documents|indexfields|lists|securitymembers)\b/;
 
 let h: TwoTenants['h'];
 let A: Api;
+/** An ordinary user, Editor of the fixtures' folder. */
+let E: Api;
+let editorId: string;
 /** A real value for each path parameter, refreshed when a request deletes what it named. */
 let ids: Record<string, string>;
 
@@ -26,11 +30,15 @@ async function fixtures(): Promise<Record<string, string>> {
   const list = (await A.post('/lists', { Name: uniq('FuzzList'), Items: [{ itemName: 'a' }] })).body.data;
   const group = await createGroup(A);
   await A.put(`/folders/${folder.id}/securitymembers/${group.id}`, { securityRole: 2 });
+  await A.put(`/folders/${folder.id}/securitymembers/${editorId}`, { securityRole: 2 });
   return { folder: folder.id, field: field.id, document: doc.documentId, revision: doc.id, list: list.listID, member: group.id };
 }
 
 beforeAll(async () => {
-  ({ h, A } = await twoTenants());
+  let plain: TwoTenants['plain'];
+  ({ h, A, plain } = await twoTenants());
+  E = A.as(plain.token);
+  editorId = plain.id;
   ids = await fixtures();
 });
 afterAll(() => h.stop());
@@ -71,11 +79,11 @@ const encode = (v: string) => {
 
 test('library writes with real ids and junk bodies: never a 5xx, and the library still reads', async () => {
   await fc.assert(
-    fc.asyncProperty(requestArb, async ([row, body]) => {
+    fc.asyncProperty(requestArb, fc.boolean(), async ([row, body], asEditor) => {
       const segments = row.path.split('/');
       const path = segments.map((s, i) => (s.startsWith(':') ? valueOf(s.slice(1), segments[i - 1]) : s)).join('/');
       const query = Object.entries(body).map(([k, v]) => `${k}=${encode(String(v))}`).join('&');
-      const r = await A.request(row.method, `${path}${query ? `?${query}` : ''}`, { body });
+      const r = await (asEditor ? E : A).request(row.method, `${path}${query ? `?${query}` : ''}`, { body });
       expect([row.method, row.path, r.status < 500]).toEqual([row.method, row.path, true]);
       if (r.status >= 400) expect(r.body.meta.status).toBe(r.status);
       // A delete that succeeded took a fixture with it.
