@@ -9,6 +9,7 @@ import { badRequest, conflict, forbidden, notFound } from '../errors.js';
 import { isGuid, newId } from '../ids.js';
 import { loadRow } from '../read/resolvers.js';
 import { resource } from '../read/registry.js';
+import { namedBy } from '../resources/document.js';
 import { listedOf, selectRows } from '../read/rows.js';
 import { isoInstant } from '../scalars.js';
 import { sql } from '../sql.js';
@@ -30,7 +31,7 @@ const STATES = new Set([0, 1]);
 export async function documentRow(ctx: AppContext, id: string, lock = false): Promise<DocumentRow> {
   const key = id.toLowerCase();
   const [row] = await selectRows<DocumentRow>(ctx.reader, DOCUMENT, {
-    where: [sql`(t.id = ${key} or t.revision_id = ${key} or t.id = (select r.document_id from document_revision r where r.tenant_id = t.tenant_id and r.id = ${key}))`],
+    where: [namedBy(key)],
     lock,
   });
   if (!row) throw notFound(`Document '${id}' was not found.`);
@@ -64,9 +65,8 @@ export function assertNotHeldByOther(ctx: AppContext, doc: DocumentRow): void {
  * administrator. Asking for the state it is in changes nothing.
  */
 export async function setCheckIn(ctx: AppContext, id: string, input: Input): Promise<string> {
-  const sent = String(input.checkIn ?? '').trim().toLowerCase();
-  if (!['0', '1', 'true', 'false'].includes(sent)) throw badRequest(`The field 'checkIn' must be 1 (check in) or 0 (check out), got '${sent.slice(0, 32)}'.`);
-  const checkIn = sent === '1' || sent === 'true';
+  const checkIn = input.checkIn;
+  if (typeof checkIn !== 'boolean') throw badRequest("The mandatory field 'checkIn' is missing: 1 (or true) checks in, 0 (or false) out.");
   const doc = await documentRow(ctx, id, true);
   if (doc.archive === DELETED) throw conflict(`Document '${doc.name as string}' is deleted: it cannot be checked out or in.`);
   const holder = doc.checkedOutById as string;

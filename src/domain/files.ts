@@ -88,7 +88,7 @@ export async function uploadFile(ctx: AppContext, input: Input): Promise<string>
   ]);
   if (input.indexFields !== undefined && input.indexFields !== null && input.indexFields !== '') await setIndexFields(ctx, doc.documentId, { indexFields: input.indexFields });
   // `checkIn` true with the upload: the uploader's check-out ends with it.
-  if (/^(true|1)$/i.test(optionalString(input, 'checkIn')?.trim() ?? '')) await setCheckIn(ctx, doc.documentId, { checkIn: 1 });
+  if (input.checkIn === true) await setCheckIn(ctx, doc.documentId, { checkIn: true });
   return revisionId;
 }
 

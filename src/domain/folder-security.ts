@@ -11,17 +11,16 @@ import { isGuid } from '../ids.js';
 import { resource } from '../read/registry.js';
 import { selectRows } from '../read/rows.js';
 import { sql } from '../sql.js';
+import { ROLES } from '../resources/folder-member.js';
 import { lockedFolder, subtreeOf, type FolderRow } from './folders.js';
 
 type Input = Record<string, unknown>;
 
-/** The roles by name, as the clients' RoleType spells them. */
-const ROLES: Record<string, number> = { owner: 1, editor: 2, publisher: 3, viewer: 4 };
 
 /** `securityRole` (or `role`) as a code 1-4 or a name. */
 export function roleOf(v: unknown, label = 'securityRole'): number {
   const s = String(v ?? '').trim();
-  const code = /^\d$/.test(s) ? Number(s) : ROLES[s.toLowerCase()];
+  const code = /^\d$/.test(s) ? Number(s) : ROLES[s.toLowerCase() as keyof typeof ROLES];
   if (!code || code < 1 || code > 4) throw badRequest(`The field '${label}' must be 1 (Owner), 2 (Editor), 3 (Publisher) or 4 (Viewer), got '${s.slice(0, 32)}'.`);
   return code;
 }
@@ -44,15 +43,14 @@ async function foldersOf(ctx: AppContext, folder: FolderRow, cascade: boolean): 
   return (await selectRows<FolderRow>(ctx.reader, resource('Folder'), { where: [subtreeOf(folder)] })).map((f) => f.id);
 }
 
-const cascadeOf = (v: unknown) => v === true || /^(true|1)$/i.test(String(v ?? ''));
 
 /** Gives the member its role on the folder (and, cascading, every folder under it); returns the folder's id. */
 export async function setMember(ctx: AppContext, folderId: string, memberId: string, input: Input): Promise<string> {
   const role = roleOf(input.securityRole ?? input.role, input.securityRole === undefined && input.role !== undefined ? 'role' : 'securityRole');
   const folder = await lockedFolder(ctx, folderId);
-  const column = await memberColumn(ctx, memberId, input.memberType ?? (input.isGroup === undefined ? undefined : cascadeOf(input.isGroup) ? 1 : 0));
+  const column = await memberColumn(ctx, memberId, input.memberType ?? (typeof input.isGroup === 'boolean' ? Number(input.isGroup) : undefined));
   const by = ctx.caller.userId;
-  const folders = await foldersOf(ctx, folder, cascadeOf(input.cascadeSecurityChanges));
+  const folders = await foldersOf(ctx, folder, input.cascadeSecurityChanges === true);
   await upsertRows(
     ctx.reader,
     'folder_member',
@@ -64,11 +62,11 @@ export async function setMember(ctx: AppContext, folderId: string, memberId: str
 }
 
 /** Takes the member off the folder (and, cascading, every folder under it); a 404 when it is not a member of the folder itself. */
-export async function removeMember(ctx: AppContext, folderId: string, memberId: string, cascade: unknown): Promise<void> {
+export async function removeMember(ctx: AppContext, folderId: string, memberId: string, cascade: boolean | null | undefined): Promise<void> {
   const folder = await lockedFolder(ctx, folderId);
   const id = memberId.toLowerCase();
   const [own] = await selectRows(ctx.reader, resource('SecurityMember'), { where: [sql`t.folder_id = ${folder.id}`, sql`t.member_id = ${id}`] });
   if (!own) throw notFound(`'${memberId}' is not a security member of folder '${folder.folderPath}'.`);
-  const folders = await foldersOf(ctx, folder, cascadeOf(cascade));
+  const folders = await foldersOf(ctx, folder, cascade === true);
   await deleteRows(ctx.reader, 'folder_member', sql`t.member_id = ${id} and t.folder_id = any(${folders}::uuid[])`);
 }

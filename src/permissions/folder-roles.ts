@@ -9,10 +9,10 @@ import { forbidden, notFound } from '../errors.js';
 import { isGuid } from '../ids.js';
 import { resource } from '../read/registry.js';
 import { run, selectRows } from '../read/rows.js';
+import { namedBy } from '../resources/document.js';
+import { ROLE_NAMES } from '../resources/folder-member.js';
 import { sql } from '../sql.js';
 
-export const ROLE = { owner: 1, editor: 2, publisher: 3 } as const;
-const NAMES: Record<number, string> = { 1: 'Owner', 2: 'Editor', 3: 'Publisher' };
 
 /** The caller's strongest role on the folder (undefined: none), one statement. */
 async function roleOn(ctx: AppContext, folderId: string): Promise<number | undefined> {
@@ -27,7 +27,7 @@ async function roleOn(ctx: AppContext, folderId: string): Promise<number | undef
 /** Throws unless the caller is an administrator or holds at least role `needed` on folder `folderId`. */
 export async function assertFolderRole(ctx: AppContext, folderId: unknown, needed: number, what: string): Promise<void> {
   if (await ctx.isAdmin()) return;
-  const refusal = forbidden(`${what} needs the ${NAMES[needed]} role on the folder${needed > 1 ? ' (or a stronger one)' : ''}, or a tenant administrator.`);
+  const refusal = forbidden(`${what} needs the ${ROLE_NAMES[needed]} role on the folder${needed > 1 ? ' (or a stronger one)' : ''}, or a tenant administrator.`);
   if (!isGuid(folderId)) throw refusal;
   const id = folderId.toLowerCase();
   if ((await selectRows(ctx.reader, resource('Folder'), { where: [sql`t.id = ${id}`] })).length === 0) throw notFound(`Folder '${folderId}' was not found.`);
@@ -39,8 +39,6 @@ export async function assertFolderRole(ctx: AppContext, folderId: unknown, neede
 export async function folderOfDocument(ctx: AppContext, documentId: unknown): Promise<string | undefined> {
   if (!isGuid(documentId)) return undefined;
   const key = documentId.toLowerCase();
-  const [doc] = await selectRows<{ folderId: string }>(ctx.reader, resource('Document'), {
-    where: [sql`(t.id = ${key} or t.revision_id = ${key} or t.id = (select r.document_id from document_revision r where r.tenant_id = t.tenant_id and r.id = ${key}))`],
-  });
+  const [doc] = await selectRows<{ folderId: string }>(ctx.reader, resource('Document'), { where: [namedBy(key)] });
   return doc?.folderId;
 }

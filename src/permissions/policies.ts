@@ -3,7 +3,8 @@ import type { AppContext } from '../context.js';
 import { forbidden, notFound } from '../errors.js';
 import { isGuid, ZERO_GUID } from '../ids.js';
 import { resource } from '../read/registry.js';
-import { assertFolderRole, folderOfDocument, ROLE } from './folder-roles.js';
+import { ROLES } from '../resources/folder-member.js';
+import { assertFolderRole, folderOfDocument } from './folder-roles.js';
 import { assertMayChange } from './row-checks.js';
 
 /** Whether a user id argument names the caller (the all-zero GUID does). */
@@ -34,19 +35,19 @@ const onDocumentFolder = (needed: number, what: string) => async (ctx: AppContex
 
 export const policies: Record<string, (ctx: AppContext, args: Args, arg: string) => Promise<void>> = {
   /** Subfolders, renames and a folder's documents' changes: Editors. */
-  folderEditor: onFolder(ROLE.editor, 'This change of a folder'),
+  folderEditor: onFolder(ROLES.editor, 'This change of a folder'),
   /** Deleting a folder, its security members and its index fields: Owners. */
-  folderOwner: onFolder(ROLE.owner, "Deleting a folder or changing its members or index fields"),
+  folderOwner: onFolder(ROLES.owner, "Deleting a folder or changing its members or index fields"),
   /** Adding a document to a folder: Publishers. */
-  folderPublisher: onFolder(ROLE.publisher, 'Adding a document to a folder'),
+  folderPublisher: onFolder(ROLES.publisher, 'Adding a document to a folder'),
   /** Changing or deleting a document, its expiration or index field values: Editors of its folder. */
-  documentEditor: onDocumentFolder(ROLE.editor, 'Changing a document'),
+  documentEditor: onDocumentFolder(ROLES.editor, 'Changing a document'),
   /** A new revision (a file upload): Publishers of the document's folder. */
-  documentPublisher: onDocumentFolder(ROLE.publisher, 'Adding a revision to a document'),
+  documentPublisher: onDocumentFolder(ROLES.publisher, 'Adding a revision to a document'),
   /** Moving a document: an Editor of its folder who is a Publisher of the folder it goes to. */
   async documentMove(ctx, args, arg) {
-    await onDocumentFolder(ROLE.editor, 'Moving a document out of its folder')(ctx, args, arg);
-    await onFolder(ROLE.publisher, 'Moving a document into a folder')(ctx, args, 'input.folderId');
+    await onDocumentFolder(ROLES.editor, 'Moving a document out of its folder')(ctx, args, arg);
+    await onFolder(ROLES.publisher, 'Moving a document into a folder')(ctx, args, 'input.folderId');
   },
   /** Administrators change any user; users change only their own password (as the Node client does). */
   async ownPasswordOrAdmin(ctx, args) {

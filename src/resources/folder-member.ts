@@ -1,7 +1,8 @@
 import { AUDIT_JOINS, auditFields, column, computed, defineResource } from '../read/define.js';
 import { folderSeenBy } from './folder.js';
 
-/** The role names by code, as the clients' RoleType has them. */
+/** The folder roles by code and by name, as the clients' RoleType has them; a lower code allows more. */
+export const ROLES = { owner: 1, editor: 2, publisher: 3, viewer: 4 } as const;
 export const ROLE_NAMES = ['', 'Owner', 'Editor', 'Publisher', 'Viewer'] as const;
 
 /**
