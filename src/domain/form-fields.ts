@@ -14,8 +14,30 @@ export const FIELD_TYPES: Record<string, number> = {
   cellfield: 6,
 };
 
-/** Designer elements that lay the form out and hold no data: skipped on import. */
-export const LAYOUT_TYPES = new Set(['container', 'label', 'image', 'button', 'line', 'rectangle', 'hyperlink']);
+/**
+ * Other `FieldType` names of data fields in real designer exports, and the type each is kept as:
+ * a multi-line text box is a text area, a slider and a sum hold numbers, a user stamp the
+ * stamping user's name.
+ */
+export const DESIGNER_TYPE_ALIASES: Record<string, number> = {
+  multilinetextbox: FIELD_TYPES.textarea,
+  calendar: FIELD_TYPES.calendarfield,
+  fieldslider: FIELD_TYPES.cellfield,
+  sumfield: FIELD_TYPES.cellfield,
+  useridstamp: FIELD_TYPES.textbox,
+};
+
+/**
+ * Designer elements that hold no value of the instance's own: layout, buttons, images, upload
+ * buttons (attachments are documents), the form id stamp (the instance name is a base field),
+ * grids and question controls filled by queries, repeating rows and their columns (rows are
+ * forms of their own), wizard steps. Skipped on import.
+ */
+export const LAYOUT_TYPES = new Set([
+  'container', 'label', 'image', 'button', 'line', 'rectangle', 'hyperlink',
+  'imageformcontrol', 'formbutton', 'uploadbutton', 'formidstamp', 'fielddatagrid', 'questioncontrol',
+  'repeatingrowcontrol', 'repeatingrowcontrolcolumn', 'wizardstep', 'barcodeimage',
+]);
 
 /** The keys of every instance's base fields; no form field may take one. */
 export const BASE_KEYS = ['revisionid', 'instancename', 'modifydate', 'modifyby', 'modifybyid', 'createdate', 'createby', 'createbyid'];

@@ -6,7 +6,7 @@
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { AppError, badRequest } from '../errors.js';
 import { isGuid, newId } from '../ids.js';
-import { checkKey, FIELD_TYPES, LAYOUT_TYPES, MAX_FIELDS } from './form-fields.js';
+import { checkKey, DESIGNER_TYPE_ALIASES, FIELD_TYPES, LAYOUT_TYPES, MAX_FIELDS } from './form-fields.js';
 
 export interface FieldSpec {
   fieldId: string;
@@ -22,8 +22,28 @@ const parser = new XMLParser({
   ignoreAttributes: true,
   removeNSPrefix: true,
   parseTagValue: false,
-  isArray: (name) => name === 'FormPage' || name === 'BaseField',
+  isArray: (name, jpath) => name === 'FormPage' || name === 'BaseField' || (name === 'string' && String(jpath).endsWith('.ItemList.string')),
 });
+
+/** A designer `FieldType` name's type code; not `constructor` or other inherited keys. */
+function typeCode(type: string): number | undefined {
+  const name = type.toLowerCase();
+  if (Object.hasOwn(FIELD_TYPES, name)) return FIELD_TYPES[name];
+  return Object.hasOwn(DESIGNER_TYPE_ALIASES, name) ? DESIGNER_TYPE_ALIASES[name] : undefined;
+}
+
+const MAX_OPTIONS = 1000;
+
+/** A drop-down list's items, as the designer writes them: `<ItemList><string>...</string></ItemList>`. */
+function optionsOf(f: Node, key: string): string[] {
+  const items = ((f.ItemList as Node | undefined)?.string ?? []) as unknown[];
+  if (items.length > MAX_OPTIONS) throw badRequest(`The field '${key}' has more than ${MAX_OPTIONS} items.`);
+  return items.map((item, i) => {
+    const option = typeof item === 'string' ? item : '';
+    if (option.length > 400) throw badRequest(`Item ${i + 1} of the field '${key}' is longer than 400 characters.`);
+    return option;
+  });
+}
 
 type Node = Record<string, unknown>;
 
@@ -55,7 +75,7 @@ export function designerFields(xml: string, maxBytes: number): FieldSpec[] {
   for (const page of pages) {
     for (const f of ((page?.FieldList as Node | undefined)?.BaseField ?? []) as Node[]) {
       const type = text(f.FieldType);
-      const code = Object.hasOwn(FIELD_TYPES, type.toLowerCase()) ? FIELD_TYPES[type.toLowerCase()] : undefined; // not `constructor`
+      const code = typeCode(type);
       if (code === undefined) {
         if (LAYOUT_TYPES.has(type.toLowerCase())) continue;
         throw badRequest(`The field '${text(f.Name)}' has a field type this service does not know: '${type.slice(0, 64)}'.`);
@@ -68,7 +88,10 @@ export function designerFields(xml: string, maxBytes: number): FieldSpec[] {
       if (ids.has(fieldId)) throw badRequest(`The template XML gives the ID '${fieldId}' to two fields.`);
       keys.add(key.toLowerCase());
       ids.add(fieldId);
-      out.push({ fieldId, key, label: key, fieldType: code, required: text(f.Required) === 'true', options: [], deleted: text(f.IsRetired) === 'true' });
+      // Designers mark a required field with a validation of that type; `Required` is ours.
+      const required = text(f.Required) === 'true' || text(f.ValidationType) === 'RequiredValidation';
+      const options = code === FIELD_TYPES.dropdownlist ? optionsOf(f, key) : [];
+      out.push({ fieldId, key, label: key, fieldType: code, required, options, deleted: text(f.IsRetired) === 'true' });
       if (out.length > MAX_FIELDS) throw badRequest(`A template may hold at most ${MAX_FIELDS} fields.`);
     }
   }

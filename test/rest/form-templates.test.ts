@@ -9,7 +9,10 @@ import { fileURLToPath } from 'node:url';
 import type { Harness, Reply } from '../harness.js';
 import { type Api, expectEnvelope, expectError, GUID, keysOf, multipart, q, sorted, type TwoTenants, twoTenants, uniq, UNKNOWN_ID } from './support.js';
 
-const XML = fs.readFileSync(path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures', 'form-template.xml'), 'utf8');
+const fixture = (name: string) => fs.readFileSync(path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures', name), 'utf8');
+const XML = fixture('form-template.xml');
+/** Every kind of field the designer's real exports hold (test/rest/fixtures/designer-export.xml). */
+const EXPORT_XML = fixture('designer-export.xml');
 const TEXT_FIELD_ID = '5a912775-d035-15c0-6242-a2a1860fa031';
 
 const REDUCED = ['href', 'dataType', 'id', 'name', 'revisionId', 'status'];
@@ -197,6 +200,31 @@ describe('PUT /formtemplates/{id}/import', () => {
     expect(notes).toMatchObject({ key: 'Notes & more', fieldType: 2, required: true, deleted: false });
     expect(notes.id).toMatch(GUID);
     expect(old).toEqual({ id: '0a0a0a0a-0a0a-0a0a-0a0a-0a0a0a0a0a0a', key: 'old', fieldType: 4, required: false, deleted: true });
+  });
+
+  test('a designer export: data fields by every FieldType name the exports use, drop-down items, required validations; the rest skipped', async () => {
+    const t = await createTemplate(A);
+    expect((await importXml(A, t.id, EXPORT_XML)).status).toBe(200);
+    const g = await A.gql(`query ($id: String!) { formTemplate(id: $id) { revisions { fields { key fieldType required options } } } }`, { id: t.id });
+    expect(g.body.data.formTemplate.revisions[1].fields).toEqual([
+      { key: 'Applicant', fieldType: 1, required: true, options: [] },
+      { key: 'Reason', fieldType: 2, required: false, options: [] },
+      { key: 'Kind', fieldType: 3, required: false, options: ['Select Item', 'Residential', 'Commercial & retail'] },
+      { key: 'Filled by query', fieldType: 3, required: false, options: [] },
+      { key: 'Agreed', fieldType: 4, required: false, options: [] },
+      { key: 'Start', fieldType: 5, required: false, options: [] },
+      { key: 'Area', fieldType: 6, required: false, options: [] },
+      { key: 'Priority', fieldType: 6, required: false, options: [] },
+      { key: 'Total', fieldType: 6, required: false, options: [] },
+      { key: 'Signed by', fieldType: 1, required: false, options: [] },
+    ]);
+    await A.put(`/formtemplates/${t.id}/release`);
+    expectError(await A.post(`/formtemplates/${t.id}/forms`, { Reason: 'none given' }), 400, 'Applicant');
+    const created = await A.post(`/formtemplates/${t.id}/forms`, { Applicant: 'Ada', Kind: 'Residential', Start: '2026-12-01', Area: '12.5' });
+    expect(created.status).toBe(201);
+    // Calendar compares as a date and CellField as a number ('12.5' > '9' only as numbers).
+    const found = await A.get(`/formtemplates/${t.id}/forms?fields=Applicant&${q("Area gt '9' and Start lt '2027-01-01'")}`);
+    expect(found.body.data).toEqual([{ href: `~/formtemplates/${t.id}/forms/${created.body.data.revisionId}`, dataType: 'FormInstance', applicant: 'Ada' }]);
   });
 
   test('a DOCTYPE or entity declaration (XXE, billion laughs) is a 400 that says why', async () => {
