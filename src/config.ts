@@ -138,7 +138,7 @@ export function loadConfig(env: Env = process.env): Config {
     accessTokenTtlSeconds: int(env, 'ACCESS_TOKEN_TTL', 3600, 60, 86400),
     refreshTokenTtlSeconds: int(env, 'REFRESH_TOKEN_TTL', 30 * 86400, 300, 365 * 86400),
     maxBodyBytes: int(env, 'MAX_BODY_BYTES', 10 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
-    formImportMaxBytes: int(env, 'FORM_IMPORT_MAX_BYTES', 2 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
+    formImportMaxBytes: int(env, 'FORM_IMPORT_MAX_BYTES', 8 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
     defaultPageSize: int(env, 'DEFAULT_PAGE_SIZE', 200, 1, 10000),
     maxPageSize: int(env, 'MAX_PAGE_SIZE', 2000, 1, 100000),
     loginMaxFailures: int(env, 'LOGIN_MAX_FAILURES', 5, 1, 1000),

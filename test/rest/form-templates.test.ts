@@ -254,9 +254,9 @@ describe('PUT /formtemplates/{id}/import', () => {
     expect((await A.get(`/formtemplates/${t.id}`)).body.data[0].revision).toBe(1);
   });
 
-  test('XML over FORM_IMPORT_MAX_BYTES (2 MiB by default) is a 413', async () => {
+  test('XML over FORM_IMPORT_MAX_BYTES (8 MiB by default) is a 413', async () => {
     const t = await createTemplate(A);
-    const big = XML.replace('<Version>4</Version>', `<Pad>${'x'.repeat(2 * 1024 * 1024)}</Pad>`);
+    const big = XML.replace('<Version>4</Version>', `<Pad>${'x'.repeat(8 * 1024 * 1024)}</Pad>`);
     expectError(await importXml(A, t.id, big), 413, 'FORM_IMPORT_MAX_BYTES');
   });
 
