@@ -51,6 +51,19 @@ export interface Config {
   purgeIntervalSeconds: number;
   /** How many days a deleted document (archive 2) is kept before the purge deletes it for good. */
   deletedDocumentDays: number;
+  /** The mail server (smtp:// or smtps://, user and password in the URL); unset, e-mail waits in its queue. Never logged. */
+  smtpUrl: string | undefined;
+  /** The From address of every message. */
+  emailFrom: string;
+  /** How often a batch sends queued e-mail, and how many messages one batch takes. */
+  emailBatchSeconds: number;
+  emailBatchSize: number;
+  /** Tries before a message that keeps failing for a passing reason is marked failed. */
+  emailMaxAttempts: number;
+  /** The most bytes of attachments one message may carry. */
+  emailMaxAttachmentBytes: number;
+  /** Days a sent or failed message is kept, as the queue's log, before the purge deletes it. */
+  emailKeepDays: number;
 }
 
 type Env = Record<string, string | undefined>;
@@ -84,6 +97,27 @@ function url(env: Env, name: string): string | undefined {
     throw new ConfigError(`${name} must be a URL`);
   }
   return raw.replace(/\/+$/, '');
+}
+
+/** An smtp:// or smtps:// URL; the message never repeats it, since it may hold a password. */
+function smtpUrl(env: Env, name: string): string | undefined {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return undefined;
+  let u: URL;
+  try {
+    u = new URL(raw);
+  } catch {
+    throw new ConfigError(`${name} must be a URL such as smtp://user:password@mail.example.com:587`);
+  }
+  if (u.protocol !== 'smtp:' && u.protocol !== 'smtps:') throw new ConfigError(`${name} must start with smtp:// or smtps://`);
+  return raw;
+}
+
+function emailAddress(env: Env, name: string, fallback: string): string {
+  const raw = (env[name] ?? '').trim();
+  if (raw === '') return fallback;
+  if (!/^[^\s@<>]+@[^\s@<>]+$/.test(raw)) throw new ConfigError(`${name} must be an e-mail address such as forms@example.com, got '${raw}'`);
+  return raw;
 }
 
 function list(env: Env, name: string): string[] {
@@ -158,6 +192,13 @@ export function loadConfig(env: Env = process.env): Config {
     maxQueryRows: int(env, 'MAX_QUERY_ROWS', 50_000, 1, 10_000_000),
     purgeIntervalSeconds: int(env, 'PURGE_INTERVAL_SECONDS', 3600, 1, 86400),
     deletedDocumentDays: int(env, 'DELETED_DOCUMENT_DAYS', 30, 0, 36500),
+    smtpUrl: smtpUrl(env, 'SMTP_URL'),
+    emailFrom: emailAddress(env, 'EMAIL_FROM', 'quire@localhost'),
+    emailBatchSeconds: int(env, 'EMAIL_BATCH_SECONDS', 5, 1, 3600),
+    emailBatchSize: int(env, 'EMAIL_BATCH_SIZE', 50, 1, 1000),
+    emailMaxAttempts: int(env, 'EMAIL_MAX_ATTEMPTS', 5, 1, 100),
+    emailMaxAttachmentBytes: int(env, 'EMAIL_MAX_ATTACHMENT_BYTES', 25 * 1024 * 1024, 0, 1024 * 1024 * 1024),
+    emailKeepDays: int(env, 'EMAIL_KEEP_DAYS', 30, 0, 36500),
   };
 }
 

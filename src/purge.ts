@@ -1,8 +1,9 @@
 /**
  * Deletes what can never be used again: expired refresh and web tokens, login throttles whose
  * window and lock have both passed, signing keys retired long enough that every token they
- * signed has expired, expired persisted data (which reads already skip), and documents deleted
- * more than DELETED_DOCUMENT_DAYS ago (with their revisions, files and values). The server runs
+ * signed has expired, expired persisted data (which reads already skip), documents deleted
+ * more than DELETED_DOCUMENT_DAYS ago (with their revisions, files and values), and e-mail sent
+ * or failed more than EMAIL_KEEP_DAYS ago (with its attachments). The server runs
  * it every PURGE_INTERVAL_SECONDS (and reloads its signing keys then, to pick up a rotation);
  * `quire purge` runs it once.
  */
@@ -18,6 +19,7 @@ export interface Purged {
   signingKeys: number;
   persistedData: number;
   deletedDocuments: number;
+  emails: number;
 }
 
 /**
@@ -31,7 +33,7 @@ export const keyRetentionSeconds = (config: Pick<Config, 'accessTokenTtlSeconds'
 /** Service-wide, across tenants: these rows belong to no request's tenant. */
 export async function purgeExpired(
   em: EntityManager,
-  config: Pick<Config, 'accessTokenTtlSeconds' | 'purgeIntervalSeconds' | 'loginLockSeconds' | 'deletedDocumentDays'>,
+  config: Pick<Config, 'accessTokenTtlSeconds' | 'purgeIntervalSeconds' | 'loginLockSeconds' | 'deletedDocumentDays' | 'emailKeepDays'>,
 ): Promise<Purged> {
   const c = em.getConnection();
   const count = async (q: string, values: unknown[] = []) => (await c.execute<unknown[]>(`${q} returning 1`, values)).length;
@@ -47,6 +49,8 @@ export async function purgeExpired(
     persistedData: await count('delete from persisted_data where expires_at < now()'),
     // archive 2: deleted (src/domain/documents.ts); the database's cascades take the rest.
     deletedDocuments: await count('delete from document where archive = 2 and modified_at < now() - make_interval(days => ?)', [config.deletedDocumentDays]),
+    // Queued messages stay whatever their age; sent (1) and failed (2) ones are the queue's log.
+    emails: await count('delete from email_message where status <> 0 and created_at < now() - make_interval(days => ?)', [config.emailKeepDays]),
   };
 }
 

@@ -10,6 +10,7 @@ import { createLogger } from './log.js';
 import { serializeError } from './db-error-log.js';
 import { createServices } from './services.js';
 import { startPurgeJob } from './purge.js';
+import { startEmailSender } from './jobs/email-sender.js';
 
 async function main() {
   let config;
@@ -28,6 +29,7 @@ async function main() {
   const services = await createServices(config, db, log);
   const app = createApp(services);
   const purge = startPurgeJob(services);
+  const emailSender = startEmailSender(services);
   // maxHeaderSize bounds the request line too: a long `q` in the URL works up to MAX_HEADER_BYTES.
   const server = http.createServer({ maxHeaderSize: config.maxHeaderBytes }, app.handle);
   server.keepAliveTimeout = 65_000;
@@ -53,6 +55,7 @@ async function main() {
       server.closeIdleConnections();
     });
     clearInterval(sweep);
+    await emailSender.stop();
     await db.close();
     log.info('stopped');
     process.exit(0);

@@ -32,3 +32,20 @@ test('MAX_QUERY_ROWS and PURGE_INTERVAL_SECONDS have their defaults and bounds',
   expect(() => loadConfig({ PURGE_INTERVAL_SECONDS: '0' })).toThrow(/PURGE_INTERVAL_SECONDS must be between 1 and 86400/);
   expect(() => loadConfig({ MAX_QUERY_ROWS: 'lots' })).toThrow(/MAX_QUERY_ROWS must be a whole number/);
 });
+
+test('SMTP_URL takes smtp:// or smtps:// and never repeats a bad one (it may hold a password); EMAIL_FROM must be an address', () => {
+  expect(loadConfig({})).toMatchObject({ smtpUrl: undefined, emailFrom: 'quire@localhost', emailBatchSeconds: 5, emailBatchSize: 50, emailMaxAttempts: 5, emailKeepDays: 30 });
+  expect(loadConfig({ SMTP_URL: 'smtps://u:p@mail.example.com:465', EMAIL_FROM: 'forms@example.com' })).toMatchObject({ smtpUrl: 'smtps://u:p@mail.example.com:465', emailFrom: 'forms@example.com' });
+  for (const bad of ['http://u:secret@mail.example.com', 'not a url secret']) {
+    let message = '';
+    try {
+      loadConfig({ SMTP_URL: bad });
+    } catch (e) {
+      message = (e as Error).message;
+    }
+    expect(message).toMatch(/^SMTP_URL must/);
+    expect(message).not.toContain('secret');
+  }
+  expect(() => loadConfig({ EMAIL_FROM: 'forms at example' })).toThrow("EMAIL_FROM must be an e-mail address such as forms@example.com, got 'forms at example'");
+  expect(() => loadConfig({ EMAIL_BATCH_SIZE: '0' })).toThrow(/EMAIL_BATCH_SIZE must be between 1 and 1000/);
+});

@@ -32,14 +32,14 @@ const LIMITS = { fileName: 256, revision: 64, changeText: 4000 } as const;
 const MEDIA_TYPE = /^[\w!#$&^.+-]+\/[\w!#$&^.+-]+(\s*;.*)?$/;
 
 /** The file name without any folder part a browser or client put before it. */
-function fileNameOf(raw: string): string {
+export function fileNameOf(raw: string): string {
   const name = raw.split(/[\\/]/).pop()!.trim();
   if (name === '') throw badRequest("The file has no name: send 'fileName' or a file name on the file part.");
   if (/[\u0000-\u001f]/.test(name)) throw badRequest("The field 'fileName' may not contain control characters.");
   return maxLength(name, LIMITS.fileName, 'fileName');
 }
 
-function contentTypeOf(sent: string | undefined, declared: string | undefined): string {
+export function contentTypeOf(sent: string | undefined, declared: string | undefined): string {
   const type = sent?.trim() || (declared && declared !== 'application/octet-stream' ? declared : '') || 'application/octet-stream';
   if (!MEDIA_TYPE.test(type) || type.length > 256) throw badRequest(`The field 'contentType' must be a media type such as text/plain, got '${type.slice(0, 64)}'.`);
   return type;

@@ -10,7 +10,7 @@ import type { Services } from '../context.js';
 import type { DataTypes } from '../datatypes.js';
 import { badRequest } from '../errors.js';
 import { checkRouteTable } from '../rest/check-routes.js';
-import { errorEnvelope } from '../rest/envelope.js';
+import { errorEnvelope, httpOk } from '../rest/envelope.js';
 import { handleDocs } from '../rest/docs.js';
 import { buildOpenApi } from '../rest/openapi.js';
 import { RouteMatcher, segmentsOf } from '../rest/match.js';
@@ -19,6 +19,9 @@ import { setRouteLabel } from '../rest/route-label.js';
 import { createRouteRunner } from '../rest/run-route.js';
 import { handleToken } from '../rest/token.js';
 import { errorAnswer, isGraphQLPath } from './error-answer.js';
+
+/** What `refusalsAs200` routes answer as HTTP 200: refusals of what was sent, not of who sent it. */
+const REFUSALS = new Set([400, 404, 413]);
 
 export function useRest(services: Services, schema: GraphQLSchema, dataTypes: DataTypes): Plugin {
   checkRouteTable(schema, routes);
@@ -41,7 +44,11 @@ export function useRest(services: Services, schema: GraphQLSchema, dataTypes: Da
     }
     const { route } = result.match;
     setRouteLabel(request, route);
-    if (isSofaRoute(route)) return runner.run(request, url, route, result.match);
+    if (isSofaRoute(route)) {
+      if (!route.refusalsAs200) return runner.run(request, url, route, result.match);
+      const r = await runner.run(request, url, route, result.match).catch((e) => errorAnswer(request, url, e, services.log));
+      return REFUSALS.has(r.status) ? httpOk(r) : r;
+    }
     switch (route.handler) {
       case 'token':
         return handleToken(services, request, result.match);

@@ -3,7 +3,7 @@
  * gave it, goes out as HTTP 200 with the real status kept in `meta.status`. /graphql keeps its status.
  */
 import type { Plugin } from 'graphql-yoga';
-import { Response } from '@whatwg-node/fetch';
+import { httpOk } from '../rest/envelope.js';
 import { queryParam } from '../rest/match.js';
 import { isGraphQLPath } from './error-answer.js';
 
@@ -14,7 +14,7 @@ export function useSuppressResponseCodes(): Plugin {
       if (response.status === 200 || !/suppress_response_codes/i.test(request.url)) return;
       const url = new URL(request.url);
       if (isGraphQLPath(url) || (queryParam(url.searchParams, 'suppress_response_codes') ?? '').toLowerCase() !== 'true') return;
-      setResponse(new Response(response.body, { status: 200, headers: response.headers }));
+      setResponse(httpOk(response));
     },
   };
 }

@@ -3,7 +3,7 @@
  * multipart (a file part read as text beside the other parts),
  * read with a size limit so an oversized body is a 413, not memory pressure.
  */
-import { Request } from '@whatwg-node/fetch';
+import { Busboy, type BusboyInstance } from '@fastify/busboy';
 import { AppError, badRequest } from '../errors.js';
 
 export async function readBody(request: Request, maxBytes: number): Promise<string> {
@@ -104,26 +104,40 @@ function parseObject(text: string, contentType: string | null): Record<string, u
 }
 
 /**
- * A multipart body as an object of its parts, each file part's content read as text. Parsed by
- * the fetch implementation Yoga runs on (busboy underneath), after the size check.
+ * A multipart body as an object of its parts, parsed by busboy (as lenient as the clients need:
+ * `form-Data`, a file part without a Content-Type, a leading CRLF) after the size check. A text
+ * part sent twice is a list, in order; so are several file parts.
  */
 export async function parseMultipart(request: Request, maxBytes: number): Promise<Record<string, unknown>> {
   const bytes = await readBodyBytes(request, maxBytes);
-  let form: FormData;
-  try {
-    form = await new Request('http://body/', { method: 'POST', body: new Uint8Array(bytes), headers: { 'content-type': request.headers.get('content-type')! } }).formData();
-  } catch (err) {
-    throw badRequest(`The multipart request body is malformed: ${(err as Error).message}`);
-  }
   const texts: Record<string, unknown> = {};
-  const out: Record<string, unknown> = {};
-  for (const [key, value] of form.entries()) {
-    if (typeof value === 'string') texts[key] = value;
-    // The clients name the file part fileUpload, fileupload, fileupload_<i> or uploadFile: the first file part is the upload.
-    else if (!(FILE_PART in out)) out[FILE_PART] = new UploadedFile(value.name, value.type, Buffer.from(await value.arrayBuffer()));
-  }
+  const files: UploadedFile[] = [];
+  const malformed = (err: unknown) => badRequest(`The multipart request body is malformed: ${err instanceof Error ? err.message : String(err)}`);
+  await new Promise<void>((resolve, reject) => {
+    let bb: BusboyInstance;
+    try {
+      bb = Busboy({ headers: { 'content-type': request.headers.get('content-type')! }, defCharset: 'utf-8', limits: { fieldSize: maxBytes } });
+    } catch (err) {
+      return reject(malformed(err));
+    }
+    bb.on('field', (name, value) => {
+      const before = texts[name];
+      texts[name] = before === undefined ? value : [...(Array.isArray(before) ? before : [before]), value];
+    });
+    // The clients name the file part fileUpload, fileupload, fileupload_<i> or uploadFile, whatever it holds.
+    bb.on('file', (_name, stream, filename, _encoding, mimeType) => {
+      const chunks: Buffer[] = [];
+      const at = files.push(new UploadedFile(filename, mimeType, Buffer.alloc(0))) - 1;
+      stream.on('data', (c: Buffer) => chunks.push(c));
+      stream.on('end', () => (files[at] = new UploadedFile(filename, mimeType, Buffer.concat(chunks))));
+    });
+    bb.on('error', (err) => reject(malformed(err)));
+    bb.on('finish', resolve);
+    bb.end(bytes);
+  });
   refuseNul(texts, 'request body');
-  return { ...texts, ...out };
+  // One file part is the upload; several are a list (an e-mail's attachments), in order.
+  return files.length === 0 ? texts : { ...texts, [FILE_PART]: files.length === 1 ? files[0] : files };
 }
 
 /** The key a multipart body's file part is read under. */

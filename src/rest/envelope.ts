@@ -1,7 +1,7 @@
 /**
  * The legacy envelope: `{meta:{status,statusMsg,method,href}, data, pagination}` for successes,
- * `{meta:{..., errors:[{code,message,developerMessage}]}}` for failures. The HTTP status always
- * equals meta.status, and every body is sent with a Content-Length (never chunked).
+ * `{meta:{..., errors:[{code,message,developerMessage}]}}` for failures. The HTTP status equals
+ * meta.status but where `httpOk` is asked for, and every body is sent with a Content-Length (never chunked).
  */
 import { STATUS_CODES } from 'node:http';
 import { Response } from '@whatwg-node/fetch';
@@ -29,6 +29,9 @@ export function jsonResponse(status: number, body: unknown, headers: Record<stri
     },
   });
 }
+
+/** The same answer as HTTP 200, `meta.status` keeping the real one (`suppress_response_codes`, refusals of `POST emails`). */
+export const httpOk = (response: Response): Response => new Response(response.body, { status: 200, headers: response.headers });
 
 function meta(status: number, request: Request, extra: Record<string, unknown> = {}) {
   return { status, statusMsg: statusMsg(status), method: request.method, href: publicUrlOf(request), ...extra };

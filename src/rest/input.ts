@@ -33,8 +33,10 @@ export function fitInput(type: GraphQLInputObjectType, body: Record<string, unkn
 function fitValue(type: GraphQLInputType, value: unknown): unknown {
   const t = getNullableType(type);
   if (value === null) return null;
-  if (value instanceof UploadedFile) return fitFile(t, value);
   if (isListType(t)) return (Array.isArray(value) ? value : [value]).map((v) => fitValue(t.ofType, v));
+  if (value instanceof UploadedFile) return fitFile(t, value);
+  // Several file parts where one file is wanted: the first is the upload.
+  if (Array.isArray(value) && value[0] instanceof UploadedFile) return fitFile(t, value[0]);
   if (Array.isArray(value) && !(isScalarType(t) && t.name === 'JSON')) {
     // A form sent a key twice where one value is wanted: the last one wins.
     return fitValue(type, value[value.length - 1]);

@@ -27,6 +27,11 @@ export interface SofaRoute {
   allFields?: true;
   /** The field answers a FileContent: the route sends its bytes with its Content-Type, not an envelope. */
   file?: true;
+  /**
+   * A refusal of what was sent (400, 404, 413) goes out as HTTP 200 with the real status in
+   * `meta.status`, as the real service answers `POST emails` and its clients expect.
+   */
+  refusalsAs200?: true;
 }
 
 export interface HandlerRoute {
@@ -200,4 +205,6 @@ export const routes: Route[] = [
   { method: 'POST', path: '/persisteddata', field: 'Mutation.createPersistedData', shape: 'object', body: 'input', allFields: true },
   { method: 'GET', path: '/persisteddata/:id', field: 'Query.persistedData', shape: 'object' },
   { method: 'DELETE', path: '/persisteddata/:id', field: 'Mutation.deletePersistedData', shape: 'object' },
+  // E-mail (docs/decisions.md, "E-mail")
+  { method: 'POST', path: '/emails', field: 'Mutation.sendEmail', shape: 'object', body: 'input', status: 201, refusalsAs200: true },
 ];

@@ -69,7 +69,7 @@ beforeAll(async () => {
   const templates = [];
   for (let i = 0; i < 3; i++) templates.push((await A.post('/formtemplates', { name: uniq('template'), description: '' })).body.data);
   template = templates[0];
-  formTemplate = await formTemplateWith(A, ['name', 'description', 'firstName', 'userIds', 'persistedData']); // every key of bodyOf
+  formTemplate = await formTemplateWith(A, ['name', 'description', 'firstName', 'userIds', 'persistedData', 'recipients']); // every key of bodyOf
   const forms = [];
   for (let i = 0; i < 6; i++) forms.push((await A.post(`/formtemplates/${formTemplate.id}/forms`, {})).body.data);
   form = forms[0];
@@ -163,7 +163,7 @@ function pathOf(r: SofaRoute): string {
 }
 
 /** A body every route can parse and whose keys its checks accept; refused calls never act on it. */
-const bodyOf = (r: SofaRoute) => (r.body ? { name: 'conformance', description: 'refused', firstName: 'Changed', userIds: member.id, persistedData: '{}' } : undefined);
+const bodyOf = (r: SofaRoute) => (r.body ? { name: 'conformance', description: 'refused', firstName: 'Changed', userIds: member.id, persistedData: '{}', recipients: 'conformance@example.com' } : undefined);
 
 const call = (api: Api, r: SofaRoute) => api.request(r.method, pathOf(r), bodyOf(r) === undefined ? {} : { body: bodyOf(r) });
 

@@ -1,0 +1,100 @@
+/**
+ * Outgoing e-mail (docs/decisions.md, "E-mail"): a message as the clients send it is checked and
+ * stored with its attachments in the mutation's transaction; the batches of
+ * src/jobs/email-sender.ts send it. Nothing here talks to a mail server.
+ */
+import addressparser from 'nodemailer/lib/addressparser';
+import type { AppContext } from '../context.js';
+import { insertRows } from '../db/tenant-writes.js';
+import { EmailMessage } from '../entities/email.js';
+import { AppError, badRequest } from '../errors.js';
+import { newId } from '../ids.js';
+import { contentTypeOf, fileById, fileNameOf } from './files.js';
+import { maxLength, optionalString } from './validate.js';
+
+type Input = Record<string, unknown>;
+
+const MAX_ADDRESSES = 100;
+const MAX_ATTACHMENTS = 100;
+/** A header line's limit (RFC 5322); the body's is ours. */
+const LIMITS = { subject: 998, body: 1_000_000 } as const;
+/** What an address must look like: one @, no spaces, brackets, quotes or separators (RFC 5321's 254 characters at most). */
+const ADDRESS = /^[^\s@<>()[\]\\,;:"]+@[^\s@<>()[\]\\,;:"]+$/;
+
+/** A comma list of addresses, each `a@b` or `"Name" <a@b>`: what the sender hands to the mail server. */
+export function addressList(input: Input, key: string): string[] {
+  const raw = optionalString(input, key) ?? '';
+  if (raw.trim() === '') return [];
+  return addressparser(raw, { flatten: true }).map(({ name, address }) => {
+    if (!address || address.length > 254 || !ADDRESS.test(address) || /[\u0000-\u001f\u007f]/.test(address)) {
+      const shown = (address || name || '').slice(0, 64);
+      throw badRequest(`'${shown}' in '${key}' is not an e-mail address (write name@domain, several separated by commas or semicolons).`);
+    }
+    const display = name.replace(/[\u0000-\u001f\u007f]/g, ' ').trim();
+    return display ? `"${display.replace(/["\\]/g, '\\$&')}" <${address}>` : address;
+  });
+}
+
+interface File {
+  fileName: string;
+  contentType: string;
+  bytes: Buffer;
+}
+
+/** The multipart body's file parts, as the REST face fits them (`{name, type, base64}`). */
+function uploadedFiles(input: Input): File[] {
+  const parts = (input.fileUpload ?? []) as { name?: string | null; type?: string | null; base64: string }[];
+  return parts.map((p) => ({ fileName: fileNameOf(p.name ?? ''), contentType: contentTypeOf(undefined, p.type ?? undefined), bytes: Buffer.from(p.base64, 'base64') }));
+}
+
+/** The current file of each document named (by its id or a revision's), as the caller may see it. */
+async function documentFiles(ctx: AppContext, input: Input): Promise<File[]> {
+  const ids = ((input.documents ?? []) as string[]).flatMap((s) => s.split(',')).map((s) => s.trim()).filter(Boolean);
+  const files: File[] = [];
+  for (const id of ids) {
+    try {
+      const f = await fileById(ctx, id);
+      files.push({ fileName: f.fileName, contentType: f.contentType, bytes: Buffer.from(f.content, 'base64') });
+    } catch (err) {
+      if (err instanceof AppError && err.code === 'NOT_FOUND') throw badRequest(`The document '${id.slice(0, 64)}' in 'documents' was not found or has no file to attach.`);
+      throw err;
+    }
+  }
+  return files;
+}
+
+/** Queues a message from the caller; it is sent by the next batch. */
+export async function queueEmail(ctx: AppContext, input: Input): Promise<void> {
+  const to = addressList(input, 'recipients');
+  if (to.length === 0) throw badRequest("The mandatory field 'recipients' is missing: name at least one address to send to.");
+  const cc = addressList(input, 'ccRecipients');
+  const bcc = addressList(input, 'bccRecipients');
+  if (to.length + cc.length + bcc.length > MAX_ADDRESSES) throw badRequest(`A message may go to at most ${MAX_ADDRESSES} addresses in all.`);
+  // A line break in a header would end it: the subject is one line.
+  const subject = maxLength((optionalString(input, 'subject') ?? '').replace(/[\r\n]+/g, ' '), LIMITS.subject, 'subject');
+  const body = maxLength(optionalString(input, 'body') ?? '', LIMITS.body, 'body');
+
+  const files = [...uploadedFiles(input), ...(await documentFiles(ctx, input))];
+  if (files.length > MAX_ATTACHMENTS) throw badRequest(`A message may carry at most ${MAX_ATTACHMENTS} attachments.`);
+  const bytes = files.reduce((n, f) => n + f.bytes.length, 0);
+  const limit = ctx.services.config.emailMaxAttachmentBytes;
+  if (bytes > limit) throw new AppError('PAYLOAD_TOO_LARGE', `The attachments come to ${bytes} bytes, more than the limit of ${limit} (EMAIL_MAX_ATTACHMENT_BYTES).`);
+
+  const em = ctx.em();
+  const messageId = newId();
+  em.create(EmailMessage, {
+    id: messageId,
+    recipients: to.join(', '),
+    ccRecipients: cc.join(', '),
+    bccRecipients: bcc.join(', '),
+    subject,
+    body,
+    createdById: ctx.caller.userId,
+  } as EmailMessage);
+  await em.flush();
+  await insertRows(
+    ctx.reader,
+    'email_attachment',
+    files.map((f, position) => ({ id: newId(), message_id: messageId, position, file_name: f.fileName, content_type: f.contentType, size: f.bytes.length, content: f.bytes })),
+  );
+}

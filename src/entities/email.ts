@@ -1,0 +1,31 @@
+import { defineEntity, type InferEntity } from '@mikro-orm/core';
+import { creatingTenant, tenantFilter } from '../db/tenant-filter.js';
+
+/** Where a message stands in the queue (src/jobs/email-sender.ts). */
+export const EMAIL_STATUS = { queued: 0, sent: 1, failed: 2 } as const;
+
+/** An outgoing message (migrations/Migration20261125210000_emails.ts): addresses as comma lists. */
+export const EmailMessage = defineEntity({
+  name: 'EmailMessage',
+  tableName: 'email_message',
+  filters: tenantFilter,
+  properties: (p) => ({
+    tenantId: p.uuid().hidden().primary().onCreate(creatingTenant),
+    id: p.uuid().primary(),
+    recipients: p.text(),
+    ccRecipients: p.text().default(''),
+    bccRecipients: p.text().default(''),
+    subject: p.text().default(''),
+    body: p.text().default(''),
+    status: p.smallint().default(EMAIL_STATUS.queued),
+    attempts: p.integer().default(0),
+    nextAttemptAt: p.datetime().onCreate(() => new Date()),
+    leaseUntil: p.datetime().nullable(),
+    lastError: p.text().default(''),
+    smtpResponse: p.text().default(''),
+    sentAt: p.datetime().nullable(),
+    createdAt: p.datetime().onCreate(() => new Date()),
+    createdById: p.uuid().nullable(),
+  }),
+});
+export type EmailMessage = InferEntity<typeof EmailMessage>;

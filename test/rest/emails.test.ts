@@ -1,0 +1,305 @@
+/**
+ * Outgoing e-mail (rest-api-v1.md "Emails", client-compatibility.md: `POST emails` JSON or
+ * multipart with `fileUpload` parts; refusals answer HTTP 2xx with `meta.status` 400): what is
+ * queued, what a real SMTP server receives from the batches, retries and failures, two batches
+ * at once, who sees which message, and the purge.
+ */
+import { Harness } from '../harness.js';
+import { startSmtp, type TestSmtp } from '../smtp-server.js';
+import { sendDueEmails, smtpTransport, startEmailSender } from '../../src/jobs/email-sender.js';
+import { purgeExpired } from '../../src/purge.js';
+import { type Api, adminApi, expectEnvelope, GUID, ordinaryUser, STATUS_MSG, uniq, UNKNOWN_ID } from './support.js';
+
+let smtp: TestSmtp;
+let h: Harness;
+let A: Api;
+let B: Api;
+let U: Api;
+
+const FROM = 'forms@quire.test';
+
+beforeAll(async () => {
+  smtp = await startSmtp();
+  h = await Harness.start({ smtpUrl: smtp.url, emailFrom: FROM, emailMaxAttempts: 2, emailMaxAttachmentBytes: 64 * 1024 });
+  [A, B] = [await adminApi(h), await adminApi(h)];
+  U = A.as((await ordinaryUser(A)).token);
+});
+afterAll(async () => {
+  await h.stop();
+  await smtp.close();
+});
+
+/** One batch through the test server, as the server's timer runs it. */
+async function batch() {
+  const transport = smtpTransport(h.services.config);
+  try {
+    return await sendDueEmails(h.services, transport);
+  } finally {
+    transport.close();
+  }
+}
+
+/**
+ * Runs batches until nothing is due, and answers what the SMTP server received meanwhile with
+ * `subject`. The batches serve every tenant of the database, which other test files share.
+ */
+async function deliver(subject?: string) {
+  const before = smtp.received.length;
+  while ((await batch()).claimed > 0);
+  return smtp.received.slice(before).filter((r) => subject === undefined || r.mail.subject === subject);
+}
+
+const messages = async (api: Api, subject: string) => {
+  const r = await api.gql(
+    `query ($q: String) { emails(q: $q) { totalRecords items { id recipients ccRecipients bccRecipients subject body status attempts lastError sentDate attachmentCount attachments { fileName contentType size position } nextAttemptDate } } }`,
+    { q: `subject eq '${subject}'` },
+  );
+  expect(r.body.errors).toBeUndefined();
+  return r.body.data.emails.items;
+};
+
+/** A refusal as the real service answers it: HTTP 200, the status and message in meta. */
+function expectRefusal(r: { status: number; body: { meta: { status: number; statusMsg: string; errors: { message: string }[] } } }, status: number, message: string | RegExp) {
+  expect(r.status).toBe(200);
+  expect(r.body.meta.status).toBe(status);
+  expect(r.body.meta.statusMsg).toBe(STATUS_MSG[status]);
+  const text = r.body.meta.errors.map((e) => e.message).join(' | ');
+  if (typeof message === 'string') expect(text).toContain(message);
+  else expect(text).toMatch(message);
+}
+
+/** A multipart body with text parts and several file parts named fileUpload, as the Node client builds it. */
+async function multipartWith(parts: Record<string, string>, files: { name: string; content: string | Uint8Array; type?: string }[]) {
+  const form = new FormData();
+  for (const [k, v] of Object.entries(parts)) form.append(k, v);
+  for (const f of files) form.append('fileUpload', new Blob([typeof f.content === 'string' ? f.content : new Uint8Array(f.content)], f.type ? { type: f.type } : {}), f.name);
+  const req = new Request('http://x/', { method: 'POST', body: form });
+  return { raw: new Uint8Array(await req.arrayBuffer()), headers: { 'content-type': req.headers.get('content-type')! } };
+}
+
+describe('POST emails', () => {
+  test('201 with data {success: true}; the next batch sends it to every recipient with the subject, body and From', async () => {
+    const subject = uniq('Welcome');
+    const r = await A.post('/emails', { recipients: 'ada@example.com; "Bob, Jr." <bob@example.com>', ccrecipients: 'carol@example.com', subject, body: 'Plain words.' });
+    expectEnvelope(r, 'POST', A.url('/emails'), 201);
+    expect(r.body.data).toEqual({ success: true });
+    expect(JSON.stringify(r.body)).toBe(JSON.stringify({ meta: r.body.meta, data: { success: true } }));
+
+    const [queued] = await messages(A, subject);
+    expect(queued).toMatchObject({ recipients: 'ada@example.com, "Bob, Jr." <bob@example.com>', ccRecipients: 'carol@example.com', status: 0, attempts: 0, sentDate: null });
+
+    const got = await deliver(subject);
+    expect(got).toHaveLength(1);
+    expect(got[0].from).toBe(FROM);
+    expect(got[0].to.sort()).toEqual(['ada@example.com', 'bob@example.com', 'carol@example.com']);
+    expect(got[0].mail.subject).toBe(subject);
+    expect(got[0].mail.text?.trim()).toBe('Plain words.');
+    expect(got[0].mail.html).toBe(false);
+    expect(got[0].mail.cc).toMatchObject({ value: [{ address: 'carol@example.com' }] });
+
+    const [sent] = await messages(A, subject);
+    expect(sent).toMatchObject({ status: 1, attempts: 1, lastError: '' });
+    expect(sent.sentDate).toMatch(/^\d{4}-\d{2}-\d{2}T/);
+    // Sent once: later batches leave it.
+    expect(await deliver(subject)).toHaveLength(0);
+  });
+
+  test('a body with markup goes as HTML; bcc recipients get it without a Bcc header', async () => {
+    const subject = uniq('Html');
+    await A.post('/emails', { recipients: 'ada@example.com', bccRecipients: 'hidden@example.com', subject, body: '<p>Hello <b>there</b></p>' });
+    const [got] = await deliver(subject);
+    expect(got.to.sort()).toEqual(['ada@example.com', 'hidden@example.com']);
+    expect(got.mail.html).toContain('<b>there</b>');
+    expect(got.mail.headers.has('bcc')).toBe(false);
+  });
+
+  test('a line break in the subject cannot add a header: it becomes a space', async () => {
+    const subject = uniq('Hi');
+    await A.post('/emails', { recipients: 'ada@example.com', subject: `${subject}\r\nBcc: evil@example.com`, body: 'x' });
+    const [got] = await deliver(`${subject} Bcc: evil@example.com`);
+    expect(got.to).toEqual(['ada@example.com']);
+    expect(got.mail.subject).toBe(`${subject} Bcc: evil@example.com`);
+  });
+
+  test('multipart as the Node client sends it: every fileUpload part is attached, in order, bytes intact', async () => {
+    const subject = uniq('Files');
+    const bytes = new Uint8Array([...Array(256).keys()]);
+    const r = await A.post('/emails', undefined, await multipartWith({ recipients: 'ada@example.com', subject, body: 'see attached', hasAttachments: 'true' }, [
+      { name: 'notes.txt', content: 'first file', type: 'text/plain' },
+      { name: 'C:\\fakepath\\every byte.bin', content: bytes },
+    ]));
+    expect([r.status, r.body.meta.status, r.body.data]).toEqual([201, 201, { success: true }]);
+    const [queued] = await messages(A, subject);
+    expect(queued.attachments).toEqual([
+      { fileName: 'notes.txt', contentType: 'text/plain', size: 10, position: 0 },
+      { fileName: 'every byte.bin', contentType: 'application/octet-stream', size: 256, position: 1 },
+    ]);
+    const [got] = await deliver(subject);
+    expect(got.mail.attachments.map((a) => [a.filename, a.contentType, Buffer.from(a.content).toString('hex')])).toEqual([
+      ['notes.txt', 'text/plain', Buffer.from('first file').toString('hex')],
+      ['every byte.bin', 'application/octet-stream', Buffer.from(bytes).toString('hex')],
+    ]);
+  });
+
+  test('`documents` attaches the current file of each document named (by document or revision id)', async () => {
+    const folder = (await A.post('/folders', { name: uniq('Mail') })).body.data;
+    const doc = (await A.post('/documents', { folderId: folder.id, name: uniq('Lease'), description: 'd', documentState: 1 })).body.data;
+    const form = await multipartWith({ documentId: doc.documentId }, [{ name: 'lease.pdf', content: '%PDF-1.4 lease', type: 'application/pdf' }]);
+    expect((await A.post('/files', undefined, form)).status).toBe(200);
+    const subject = uniq('Docs');
+    const r = await A.post('/emails', { recipients: 'ada@example.com', subject, documents: [doc.documentId, doc.id] });
+    expect(r.status).toBe(201);
+    const [got] = await deliver(subject);
+    expect(got.mail.attachments.map((a) => [a.filename, Buffer.from(a.content).toString()])).toEqual([
+      ['lease.pdf', '%PDF-1.4 lease'],
+      ['lease.pdf', '%PDF-1.4 lease'],
+    ]);
+    // A comma list in one string works too; a document without a file, or unknown, is refused.
+    const empty = (await A.post('/documents', { folderId: folder.id, name: uniq('Empty'), description: 'd', documentState: 1 })).body.data;
+    expectRefusal(await A.post('/emails', { recipients: 'ada@example.com', documents: `${doc.documentId},${empty.documentId}` }), 400, `'${empty.documentId}' in 'documents' was not found or has no file`);
+    expectRefusal(await A.post('/emails', { recipients: 'ada@example.com', documents: UNKNOWN_ID }), 400, 'was not found or has no file');
+    // Another tenant's document is not found either.
+    expectRefusal(await B.post('/emails', { recipients: 'ada@example.com', documents: doc.documentId }), 400, 'was not found or has no file');
+  });
+});
+
+describe('refusals: HTTP 200 with meta.status, nothing queued', () => {
+  test('no recipients (JSON or multipart with a file), as the Node client\'s test sends it', async () => {
+    const subject = uniq('NoOne');
+    expectRefusal(await A.post('/emails', { subject, body: 'This is a test email body' }), 400, "The mandatory field 'recipients' is missing");
+    expectRefusal(await A.post('/emails', undefined, await multipartWith({ subject, body: 'b' }, [{ name: 'a.xml', content: '<a/>' }])), 400, "'recipients'");
+    expectRefusal(await A.post('/emails', { recipients: '  ; , ', subject }), 400, "'recipients'");
+    expect(await messages(A, subject)).toEqual([]);
+  });
+
+  test('an address that is not one names itself and its field', async () => {
+    const subject = uniq('Bad');
+    for (const [body, message] of [
+      [{ recipients: 'ada@example.com, not-an-address' }, "'not-an-address' in 'recipients' is not an e-mail address"],
+      [{ recipients: 'ada@example.com', ccRecipients: 'a@b@c' }, "in 'ccRecipients' is not an e-mail address"],
+      [{ recipients: 'ada@example.com', bccRecipients: '@example.com' }, "in 'bccRecipients' is not an e-mail address"],
+      [{ recipients: Array.from({ length: 101 }, (_, i) => `u${i}@example.com`).join(',') }, 'at most 100 addresses'],
+      [{ recipients: 'ada@example.com', subject: 'x'.repeat(999) }, "'subject' is longer than 998"],
+      [{ recipients: 42 }, "'42' in 'recipients' is not an e-mail address"],
+    ] as const) {
+      expectRefusal(await A.post('/emails', { subject, ...body }), 400, message);
+    }
+    expect(await messages(A, subject)).toEqual([]);
+  });
+
+  test('attachments over EMAIL_MAX_ATTACHMENT_BYTES: 413 in meta, nothing queued', async () => {
+    const subject = uniq('Big');
+    const r = await A.post('/emails', undefined, await multipartWith({ recipients: 'ada@example.com', subject }, [{ name: 'big.bin', content: new Uint8Array(64 * 1024 + 1) }]));
+    expectRefusal(r, 413, 'EMAIL_MAX_ATTACHMENT_BYTES');
+    expect(await messages(A, subject)).toEqual([]);
+  });
+
+  test('who sent it still decides the status: no token is a real 401', async () => {
+    const r = await A.as(undefined).post('/emails', { recipients: 'ada@example.com' });
+    expect([r.status, r.body.meta.status]).toEqual([401, 401]);
+  });
+});
+
+describe('the batches', () => {
+  test('a recipient refused for good (5xx) fails the message at once, with the server\'s words', async () => {
+    smtp.refuse.set('gone@example.com', { code: 550, message: 'No such mailbox here' });
+    const subject = uniq('Gone');
+    await A.post('/emails', { recipients: 'gone@example.com', subject, body: 'x' });
+    expect((await batch()).failed).toBeGreaterThanOrEqual(1);
+    const [m] = await messages(A, subject);
+    expect(m).toMatchObject({ status: 2, attempts: 1 });
+    expect(m.lastError).toContain('No such mailbox here');
+  });
+
+  test('a passing refusal (4xx) is tried again later, then fails after EMAIL_MAX_ATTEMPTS tries', async () => {
+    smtp.refuse.set('busy@example.com', { code: 451, message: 'Try again later' });
+    const subject = uniq('Busy');
+    await A.post('/emails', { recipients: 'busy@example.com', subject, body: 'x' });
+    expect((await batch()).retried).toBeGreaterThanOrEqual(1);
+    const [waiting] = await messages(A, subject);
+    expect(waiting).toMatchObject({ status: 0, attempts: 1 });
+    expect(waiting.lastError).toContain('Try again later');
+    expect(Date.parse(`${waiting.nextAttemptDate}Z`) - Date.now()).toBeGreaterThan(20_000);
+    // Not due yet: the next batch leaves it.
+    await batch();
+    expect((await messages(A, subject))[0]).toMatchObject({ status: 0, attempts: 1 });
+    await h.orm.em.getConnection().execute('update email_message set next_attempt_at = now() where id = ?', [waiting.id]);
+    await batch();
+    expect((await messages(A, subject))[0]).toMatchObject({ status: 2, attempts: 2 });
+  });
+
+  test('two senders draining the queue at once send every message exactly once', async () => {
+    const subject = uniq('Many');
+    const n = 30;
+    await Promise.all(Array.from({ length: n }, (_, i) => A.post('/emails', { recipients: `r${i}@example.com`, subject, body: String(i) })));
+    const before = smtp.received.length;
+    // Small batches, so both senders keep claiming while the other sends.
+    const services = { ...h.services, config: { ...h.services.config, emailBatchSize: 3 } };
+    const drain = async () => {
+      const transport = smtpTransport(h.services.config);
+      let claimed = 0;
+      for (let b = await sendDueEmails(services, transport); b.claimed > 0; b = await sendDueEmails(services, transport)) claimed += b.claimed;
+      transport.close();
+      return claimed;
+    };
+    const claimed = await Promise.all([drain(), drain()]);
+    expect(claimed[0] + claimed[1]).toBeGreaterThanOrEqual(n);
+    const got = smtp.received.slice(before).filter((r) => r.mail.subject === subject);
+    expect(got.map((r) => r.to[0]).sort()).toEqual(Array.from({ length: n }, (_, i) => `r${i}@example.com`).sort());
+    const all = await messages(A, subject);
+    expect(all.map((m: { status: number; attempts: number }) => [m.status, m.attempts])).toEqual(Array(n).fill([1, 1]));
+  });
+
+  test('the server\'s timer sends what was queued, and stops cleanly', async () => {
+    const sender = startEmailSender({ ...h.services, config: { ...h.services.config, emailBatchSeconds: 1 } });
+    const subject = uniq('Timer');
+    await A.post('/emails', { recipients: 'ada@example.com', subject, body: 'x' });
+    const got = await smtp.waitForSubject(subject);
+    await sender.stop();
+    expect(got.to).toEqual(['ada@example.com']);
+    expect((await messages(A, subject))[0]).toMatchObject({ status: 1, attempts: 1 });
+  });
+});
+
+describe('who sees which message (GraphQL)', () => {
+  test('an ordinary user sees the messages they sent; an administrator every one; another tenant none', async () => {
+    const subject = uniq('Mine');
+    await U.post('/emails', { recipients: 'ada@example.com', subject });
+    await A.post('/emails', { recipients: 'bob@example.com', subject });
+    const mine = await messages(U, subject);
+    expect(mine.map((m: { recipients: string }) => m.recipients)).toEqual(['ada@example.com']);
+    expect((await messages(A, subject)).map((m: { recipients: string }) => m.recipients)).toEqual(['ada@example.com', 'bob@example.com']);
+    expect(await messages(B, subject)).toEqual([]);
+    const other = (await messages(A, subject))[1].id;
+    expect(other).toMatch(GUID);
+    const r = await U.gql('query ($id: UUID!) { email(id: $id) { id } }', { id: other });
+    expect(r.body.errors[0].extensions.code).toBe('NOT_FOUND');
+    await deliver();
+  });
+
+  test('a page of messages with their attachments costs the same statements for 2 or 20', async () => {
+    const subject = uniq('Count');
+    for (let i = 0; i < 20; i++) await A.post('/emails', undefined, await multipartWith({ recipients: 'ada@example.com', subject }, [{ name: `f${i}.txt`, content: 'x' }]));
+    const query = `query ($q: String, $n: Int) { emails(q: $q, limit: $n) { items { id attachments { fileName } } } }`;
+    const count = async (n: number) => {
+      const c = await h.countQueries(() => A.gql(query, { q: `subject eq '${subject}'`, n }));
+      expect(c.result.body.data.emails.items).toHaveLength(n);
+      return c.statements.length;
+    };
+    expect(await count(20)).toBe(await count(2));
+    await deliver();
+  });
+});
+
+test('the purge deletes sent and failed messages older than EMAIL_KEEP_DAYS, never queued ones', async () => {
+  const [oldSent, oldQueued] = [uniq('OldSent'), uniq('OldQueued')];
+  await A.post('/emails', { recipients: 'ada@example.com', subject: oldSent });
+  await deliver();
+  await A.post('/emails', { recipients: 'ada@example.com', subject: oldQueued });
+  await h.orm.em.getConnection().execute("update email_message set created_at = now() - interval '31 days' where subject in (?, ?)", [oldSent, oldQueued]);
+  const purged = await purgeExpired(h.orm.em.fork(), h.services.config);
+  expect(purged.emails).toBeGreaterThanOrEqual(1);
+  expect(await messages(A, oldSent)).toEqual([]);
+  expect(await messages(A, oldQueued)).toHaveLength(1);
+  await deliver();
+});
