@@ -64,6 +64,10 @@ export interface Config {
   emailMaxAttachmentBytes: number;
   /** Days a sent or failed message is kept, as the queue's log, before the purge deletes it. */
   emailKeepDays: number;
+  /** The outside process that runs scripts (the script server, `POST <url>/scripts?id=`); unset, running a script is a 503. */
+  scriptServerUrl: string | undefined;
+  /** How long a script may run before its caller gets a 504. */
+  scriptTimeoutSeconds: number;
 }
 
 type Env = Record<string, string | undefined>;
@@ -111,6 +115,13 @@ function smtpUrl(env: Env, name: string): string | undefined {
   }
   if (u.protocol !== 'smtp:' && u.protocol !== 'smtps:') throw new ConfigError(`${name} must start with smtp:// or smtps://`);
   return raw;
+}
+
+/** An http:// or https:// URL without a trailing slash. */
+function httpUrl(env: Env, name: string): string | undefined {
+  const u = url(env, name);
+  if (u !== undefined && !/^https?:\/\//i.test(u)) throw new ConfigError(`${name} must start with http:// or https://`);
+  return u;
 }
 
 function emailAddress(env: Env, name: string, fallback: string): string {
@@ -199,6 +210,8 @@ export function loadConfig(env: Env = process.env): Config {
     emailMaxAttempts: int(env, 'EMAIL_MAX_ATTEMPTS', 5, 1, 100),
     emailMaxAttachmentBytes: int(env, 'EMAIL_MAX_ATTACHMENT_BYTES', 25 * 1024 * 1024, 0, 1024 * 1024 * 1024),
     emailKeepDays: int(env, 'EMAIL_KEEP_DAYS', 30, 0, 36500),
+    scriptServerUrl: httpUrl(env, 'SCRIPT_SERVER_URL'),
+    scriptTimeoutSeconds: int(env, 'SCRIPT_TIMEOUT_SECONDS', 60, 1, 3600),
   };
 }
 

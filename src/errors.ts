@@ -12,7 +12,9 @@ export type ErrorCode =
   | 'PAYLOAD_TOO_LARGE'
   | 'UNSUPPORTED_MEDIA_TYPE'
   | 'TOO_MANY_REQUESTS'
-  | 'UNAVAILABLE';
+  | 'BAD_GATEWAY'
+  | 'UNAVAILABLE'
+  | 'GATEWAY_TIMEOUT';
 
 export const statusOf: Record<ErrorCode, number> = {
   BAD_REQUEST: 400,
@@ -24,7 +26,11 @@ export const statusOf: Record<ErrorCode, number> = {
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
   TOO_MANY_REQUESTS: 429,
+  /** An outside process (the script server) failed or answered what is not JSON. */
+  BAD_GATEWAY: 502,
   UNAVAILABLE: 503,
+  /** An outside process took longer than it may. */
+  GATEWAY_TIMEOUT: 504,
 };
 
 export class AppError extends Error {

@@ -72,10 +72,11 @@ export function checkDefinitions(schema: GraphQLSchema, defs: readonly ResourceD
   }
 }
 
-/** Runs every Mutation field in one transaction (src/db/transaction.ts), after its access check. */
+/** Runs every Mutation field in one transaction (src/db/transaction.ts), after its access check, but those marked `@outsideTransaction`. */
 function withTransactions(schema: GraphQLSchema): GraphQLSchema {
   return mapSchema(schema, {
     [MapperKind.MUTATION_ROOT_FIELD]: (config) => {
+      if (getDirective(schema, config, 'outsideTransaction')?.length) return config;
       const resolve = config.resolve ?? defaultFieldResolver;
       return { ...config, resolve: (source, args, ctx: AppContext, info) => inTransaction(ctx, (tx) => Promise.resolve(resolve(source, args, tx, info))) };
     },

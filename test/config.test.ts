@@ -49,3 +49,10 @@ test('SMTP_URL takes smtp:// or smtps:// and never repeats a bad one (it may hol
   expect(() => loadConfig({ EMAIL_FROM: 'forms at example' })).toThrow("EMAIL_FROM must be an e-mail address such as forms@example.com, got 'forms at example'");
   expect(() => loadConfig({ EMAIL_BATCH_SIZE: '0' })).toThrow(/EMAIL_BATCH_SIZE must be between 1 and 1000/);
 });
+
+test('SCRIPT_SERVER_URL must be http(s); SCRIPT_TIMEOUT_SECONDS has its default and bounds', () => {
+  expect(loadConfig({})).toMatchObject({ scriptServerUrl: undefined, scriptTimeoutSeconds: 60 });
+  expect(loadConfig({ SCRIPT_SERVER_URL: 'http://scripts.internal:3000/' }).scriptServerUrl).toBe('http://scripts.internal:3000');
+  expect(() => loadConfig({ SCRIPT_SERVER_URL: 'ftp://scripts.internal' })).toThrow('SCRIPT_SERVER_URL must start with http:// or https://');
+  expect(() => loadConfig({ SCRIPT_TIMEOUT_SECONDS: '0' })).toThrow(/SCRIPT_TIMEOUT_SECONDS must be between 1 and 3600/);
+});

@@ -79,28 +79,33 @@ export function refuseNul(value: unknown, what: string, maxDepth = Infinity): vo
 
 /** Parses a body as an object; an empty body is `{}`. Arrays and scalars are a 400. */
 export function parseBody(text: string, contentType: string | null): Record<string, unknown> {
-  const body = parseObject(text, contentType);
-  refuseNul(body, 'request body', MAX_DEPTH);
-  return body;
+  const value = parseValue(text, contentType);
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    throw badRequest('The request body must be a JSON object.');
+  }
+  refuseNul(value, 'request body', MAX_DEPTH);
+  return value as Record<string, unknown>;
 }
 
-function parseObject(text: string, contentType: string | null): Record<string, unknown> {
+/** Parses a body as any JSON value, for an argument of the JSON scalar (a script's input); an empty body is `{}`. */
+export function parseAnyBody(text: string, contentType: string | null): unknown {
+  const value = parseValue(text, contentType);
+  refuseNul(value, 'request body', MAX_DEPTH);
+  return value;
+}
+
+function parseValue(text: string, contentType: string | null): unknown {
   const trimmed = text.trim();
   if (trimmed === '') return {};
   const type = (contentType ?? '').toLowerCase();
   if (type.includes('application/x-www-form-urlencoded') || (!trimmed.startsWith('{') && !trimmed.startsWith('[') && FORM.test(trimmed))) {
     return parseForm(trimmed);
   }
-  let value: unknown;
   try {
-    value = JSON.parse(trimmed);
+    return JSON.parse(trimmed);
   } catch (err) {
     throw badRequest(`The request body is not valid JSON: ${(err as Error).message}`);
   }
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-    throw badRequest('The request body must be a JSON object.');
-  }
-  return value as Record<string, unknown>;
 }
 
 /**

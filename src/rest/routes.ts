@@ -205,6 +205,9 @@ export const routes: Route[] = [
   { method: 'POST', path: '/persisteddata', field: 'Mutation.createPersistedData', shape: 'object', body: 'input', allFields: true },
   { method: 'GET', path: '/persisteddata/:id', field: 'Query.persistedData', shape: 'object' },
   { method: 'DELETE', path: '/persisteddata/:id', field: 'Mutation.deletePersistedData', shape: 'object' },
+  // Scripts, run by the outside process (docs/decisions.md, "Scripts")
+  { method: 'POST', path: '/scripts', field: 'Mutation.runScript', shape: 'object', body: 'input' },
+  { method: 'POST', path: '/scripts/:id', field: 'Mutation.runScript', shape: 'object', body: 'input' },
   // E-mail (docs/decisions.md, "E-mail")
   { method: 'POST', path: '/emails', field: 'Mutation.sendEmail', shape: 'object', body: 'input', status: 201, refusalsAs200: true },
 ];

@@ -10,6 +10,7 @@ import {
   getNullableType,
   isInputObjectType,
   isObjectType,
+  isScalarType,
   type ExecutionResult,
   type GraphQLArgument,
   type GraphQLField,
@@ -22,7 +23,7 @@ import { badRequest } from '../errors.js';
 import { isGuid } from '../ids.js';
 import { effectiveLimit } from '../read/paging.js';
 import { mapError, outcomeOf, type EnvelopeError } from '../graphql-errors.js';
-import { readBody, parseBody, parseMultipart } from './body.js';
+import { readBody, parseAnyBody, parseBody, parseMultipart } from './body.js';
 import { errorEnvelope, jsonResponse, successEnvelope, type Projection } from './envelope.js';
 import { variantOf, type Variant } from './expand.js';
 import { createRestExecute } from './execute.js';
@@ -134,11 +135,15 @@ export function createRouteRunner(services: Services, schema: GraphQLSchema, dat
   /** The request body, fitted onto the argument's input type. */
   async function requestBody(request: Request, arg: GraphQLArgument) {
     const contentType = request.headers.get('content-type');
-    const parsed = /^\s*multipart\/form-data/i.test(contentType ?? '')
-      ? await parseMultipart(request, services.config.maxBodyBytes)
-      : parseBody(await readBody(request, services.config.maxBodyBytes), contentType);
     const type = getNullableType(arg.type);
-    return isInputObjectType(type) ? fitInput(type, parsed) : parsed;
+    if (/^\s*multipart\/form-data/i.test(contentType ?? '')) {
+      const parts = await parseMultipart(request, services.config.maxBodyBytes);
+      return isInputObjectType(type) ? fitInput(type, parts) : parts;
+    }
+    const text = await readBody(request, services.config.maxBodyBytes);
+    // A JSON argument takes the body whatever its JSON (a script's input is often an array).
+    if (isInputObjectType(type)) return fitInput(type, parseBody(text, contentType));
+    return isScalarType(type) && type.name === 'JSON' ? parseAnyBody(text, contentType) : parseBody(text, contentType);
   }
 
   function projectionOf(url: URL, dt: ReturnType<DataTypes['get']>, allFields = false): Projection {

@@ -24,6 +24,7 @@ import {
   type UserFixture,
 } from './support.js';
 import { Harness } from '../harness.js';
+import { startScriptServer, type TestScriptServer } from '../script-server.js';
 
 const tenantRoutes = routes.filter((r) => r.scope !== 'root').filter(isSofaRoute);
 const label = (r: SofaRoute) => `${r.method} ${r.path}`;
@@ -52,9 +53,13 @@ let formTemplate: { id: string };
 let form: { revisionId: string; formId: string };
 let relateTo: string;
 let doomed: string;
+/** A script the routes run, on a real script server. */
+let scripts: TestScriptServer;
+let script: { id: string };
 
 beforeAll(async () => {
-  h = await Harness.start();
+  scripts = await startScriptServer();
+  h = await Harness.start({ scriptServerUrl: scripts.url });
   A = await adminApi(h);
   B = await adminApi(h);
   plain = await ordinaryUser(A);
@@ -99,6 +104,8 @@ beforeAll(async () => {
   for (let i = 0; i < 5; i++) docs.push((await A.post('/documents', { folderId: folder.id, name: uniq('doc') })).body.data);
   for (const d of docs.slice(0, 3)) await A.put(`/forminstance/${form.formId}/relateDocument?relateToId=${d.id}`);
   fileId = (await A.post('/files', undefined, await multipart({ documentId: docs[1].documentId }, 'bytes', 'a.txt'))).body.data.fileId;
+  const made = await A.gql('mutation { createScript(input: { name: "conformance", source: "module.exports.main = (f, c, response) => response.json(200, [\'Success\']);" }) { id } }');
+  script = made.body.data.createScript;
   // Revisions come with file uploads, which are not built yet: two more of the first, in SQL.
   for (const n of ['2', '3']) {
     await h.services.reads.query(`insert into document_revision (tenant_id, id, document_id, revision, name) values ($1, gen_random_uuid(), $2, $3, 'r')`, [
@@ -106,12 +113,15 @@ beforeAll(async () => {
     ]);
   }
 });
-afterAll(() => h.stop());
+afterAll(async () => {
+  await h.stop();
+  await scripts.close();
+});
 
 /** A real value for each path parameter of tenant A; `id` depends on the segment before it. */
 const SAMPLES: Record<string, (previous: string, r: SofaRoute) => string> = {
   id: (previous) =>
-    ({ sites: site.id, groups: group.id, users: member.id, formtemplates: template.id, forminstance: doomed, persisteddata: dictionary.id, folders: folder.id, revisions: docs[0].id, indexfields: indexField.id, lists: list.listID, files: fileId })[
+    ({ sites: site.id, groups: group.id, users: member.id, formtemplates: template.id, forminstance: doomed, persisteddata: dictionary.id, folders: folder.id, revisions: docs[0].id, indexfields: indexField.id, lists: list.listID, files: fileId, scripts: script.id })[
       previous.toLowerCase()
     ] ?? '',
   folderPath: () => folder.folderPath,
@@ -159,6 +169,8 @@ function pathOf(r: SofaRoute): string {
   const query = new URLSearchParams(required.map((a) => [a.name, sampleOf(r, a.name)]));
   // A row chosen by a query parameter's value gets it, or the row without it would answer.
   if (r.when) query.set(r.when.param, r.when.values[0] === '*' ? sampleOf(r, r.when.param) : r.when.values[0]);
+  // POST scripts names its script in the query string (`?id=` or `?name=`), neither required alone.
+  if (r.field === 'Mutation.runScript' && !inPath.has('id')) query.set('id', script.id);
   return query.size ? `${path}?${query}` : path;
 }
 

@@ -1,0 +1,129 @@
+/**
+ * Scripts (docs/decisions.md, "Scripts"): the sources a tenant's administrators keep, and runs on
+ * the outside process. A run posts `{script, baseUrl, fields}` to `<SCRIPT_SERVER_URL>/scripts?id=<script id>`,
+ * as the script server (nodeJs-rest-client-library's app.js) reads it: the script's text, the
+ * address it calls this service back at, and the caller's JSON as a JSON string. What the script
+ * answers is the run's answer.
+ */
+import type { AppContext } from '../context.js';
+import { lowerEquals } from '../db/lookup.js';
+import { Script } from '../entities/script.js';
+import { AppError, badRequest, notFound } from '../errors.js';
+import { newId } from '../ids.js';
+import { maxLength, optionalString, uniquely } from './validate.js';
+
+type Input = Record<string, unknown>;
+
+const LIMITS = { name: 256, description: 4000, source: 1_000_000 } as const;
+
+function scriptName(raw: string): string {
+  const s = raw.trim();
+  if (s === '') throw badRequest("The field 'name' must not be blank.");
+  if (/[\u0000-\u001f]/.test(s)) throw badRequest("The field 'name' may not contain control characters.");
+  return maxLength(s, LIMITS.name, 'name');
+}
+
+function source(raw: string): string {
+  if (raw.trim() === '') throw badRequest("The field 'source' must not be blank.");
+  return maxLength(raw, LIMITS.source, 'source');
+}
+
+async function scriptById(ctx: AppContext, id: string): Promise<Script> {
+  const script = await ctx.em().findOne(Script, { id: id.toLowerCase() });
+  if (!script) throw notFound(`Script '${id}' was not found.`);
+  return script;
+}
+
+/** A new script; returns its id. Two of one name at once: one is made, the other gets a 409. */
+export async function createScript(ctx: AppContext, input: Input): Promise<string> {
+  const name = scriptName(optionalString(input, 'name') ?? '');
+  const by = ctx.caller.userId;
+  const script = ctx.em().create(Script, {
+    id: newId(),
+    name,
+    description: maxLength(optionalString(input, 'description') ?? '', LIMITS.description, 'description'),
+    source: source(optionalString(input, 'source') ?? ''),
+    createdById: by,
+    modifiedById: by,
+  } as Script);
+  await uniquely(`A script named '${name}'`, () => ctx.em().flush());
+  return script.id;
+}
+
+/** Changes what is sent. */
+export async function updateScript(ctx: AppContext, id: string, input: Input): Promise<void> {
+  const script = await scriptById(ctx, id);
+  const name = optionalString(input, 'name');
+  const description = optionalString(input, 'description');
+  const text = optionalString(input, 'source');
+  if (name === undefined && description === undefined && text === undefined) throw badRequest('Send at least one of: name, description, source.');
+  if (name !== undefined) script.name = scriptName(name);
+  if (description !== undefined) script.description = maxLength(description, LIMITS.description, 'description');
+  if (text !== undefined) script.source = source(text);
+  script.modifiedById = ctx.caller.userId;
+  await uniquely(`A script named '${script.name}'`, () => ctx.em().flush());
+}
+
+export async function deleteScript(ctx: AppContext, id: string): Promise<void> {
+  ctx.em().remove(await scriptById(ctx, id));
+  await ctx.em().flush();
+}
+
+export interface RunArgs {
+  id?: string | null;
+  name?: string | null;
+  usId?: string | null;
+  input?: unknown;
+}
+
+/** Runs a script on the outside process and answers what the script answered (any JSON). */
+export async function runScript(ctx: AppContext, args: RunArgs): Promise<unknown> {
+  const { scriptServerUrl, scriptTimeoutSeconds, publicUrl, maxBodyBytes } = ctx.services.config;
+  const script = args.id
+    ? await scriptById(ctx, args.id)
+    : args.name?.trim()
+      ? await ctx.em().findOne(Script, lowerEquals('name', args.name.trim()))
+      : undefined;
+  if (script === undefined) throw badRequest("Name the script to run: send 'name' or 'id' (POST scripts?name=<name>).");
+  if (!script) throw notFound(`No script is named '${args.name}'.`);
+  if (!scriptServerUrl) throw new AppError('UNAVAILABLE', 'No outside process runs scripts here: SCRIPT_SERVER_URL is not set.');
+
+  const body = {
+    script: script.source,
+    // Where the script calls this service back; its own credentials name the tenant.
+    baseUrl: publicUrl ?? new URL(ctx.request.url).origin,
+    fields: JSON.stringify(args.input ?? []),
+    ...(args.usId ? { usId: args.usId } : {}),
+  };
+  // A user and password in SCRIPT_SERVER_URL go as HTTP basic authentication (fetch refuses them in a URL).
+  const target = new URL(`${scriptServerUrl}/scripts?id=${script.id}`);
+  const headers: Record<string, string> = { 'content-type': 'application/json' };
+  if (target.username || target.password) {
+    headers.authorization = `Basic ${Buffer.from(`${decodeURIComponent(target.username)}:${decodeURIComponent(target.password)}`).toString('base64')}`;
+    [target.username, target.password] = ['', ''];
+  }
+  let response: Response;
+  try {
+    response = await fetch(target, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify(body),
+      signal: AbortSignal.timeout(scriptTimeoutSeconds * 1000),
+    });
+  } catch (err) {
+    if ((err as Error).name === 'TimeoutError') {
+      throw new AppError('GATEWAY_TIMEOUT', `The script '${script.name}' ran longer than SCRIPT_TIMEOUT_SECONDS (${scriptTimeoutSeconds} s).`);
+    }
+    // The address is the operator's and may hold credentials: the cause is named, never the URL or a message that may quote it.
+    const cause = (err as { cause?: { code?: string } }).cause?.code ?? (err as Error).name;
+    throw new AppError('BAD_GATEWAY', `The outside process that runs scripts could not be reached (${cause}).`);
+  }
+  const text = await response.text();
+  if (!response.ok) throw new AppError('BAD_GATEWAY', `The outside process answered HTTP ${response.status} for the script '${script.name}'.`);
+  if (Buffer.byteLength(text) > maxBodyBytes) throw new AppError('BAD_GATEWAY', `The script '${script.name}' answered more than ${maxBodyBytes} bytes (MAX_BODY_BYTES).`);
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    throw new AppError('BAD_GATEWAY', `The script '${script.name}' answered something that is not JSON.`);
+  }
+}

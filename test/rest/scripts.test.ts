@@ -1,0 +1,199 @@
+/**
+ * Scripts (rest-api-v1.md "Scripts", client-compatibility.md "The outside process that runs
+ * scripts"): administrators keep scripts; `POST scripts?name=` / `?id=` and `POST scripts/{id}`
+ * run one on a real script server, which gets `{script, baseUrl, fields}` and may call this
+ * service back; its answer is the run's `data` (200). Failures of the outside process are 502 or
+ * 504, never a 500, and a run holds no transaction while it waits.
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Harness } from '../harness.js';
+import { startScriptServer, type TestScriptServer } from '../script-server.js';
+import { type Api, adminApi, expectEnvelope, expectError, GUID, ordinaryUser, uniq, UNKNOWN_ID } from './support.js';
+
+let peer: TestScriptServer;
+let h: Harness;
+let A: Api;
+let B: Api;
+let U: Api;
+/** The app on a real socket, so scripts can call it back. */
+let server: http.Server;
+let origin: string;
+
+beforeAll(async () => {
+  peer = await startScriptServer();
+  h = await Harness.start({ scriptServerUrl: peer.url, scriptTimeoutSeconds: 2 });
+  [A, B] = [await adminApi(h), await adminApi(h)];
+  U = A.as((await ordinaryUser(A)).token);
+  server = http.createServer(h.app.handle);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(async () => {
+  server.closeAllConnections();
+  await new Promise((resolve) => server.close(resolve));
+  await h.stop();
+  await peer.close();
+});
+
+const ECHO = `module.exports.main = async function (ffCollection, vvClient, response) {
+  response.json(200, ['Success', 'got ' + ffCollection.length + ' fields', ffCollection]);
+};`;
+
+async function createScript(api: Api, source: string, name = uniq('script')) {
+  const r = await api.gql('mutation ($input: ScriptInput!) { createScript(input: $input) { id name description source sourceLength createBy } }', {
+    input: { name, description: 'for the tests', source },
+  });
+  expect(r.body.errors).toBeUndefined();
+  return r.body.data.createScript as { id: string; name: string };
+}
+
+describe('running a script', () => {
+  test('POST scripts?name= (any case) with the clients\' [{name, value}]: 200, data is what the script answered; the server got the script, our address and the fields', async () => {
+    const s = await createScript(A, ECHO);
+    const fields = [{ name: 'Form ID', value: 'F-1' }, { name: 'Amount', value: '12' }];
+    const path = `/scripts?name=${encodeURIComponent(s.name.toUpperCase())}&usId=${UNKNOWN_ID}`;
+    const r = await A.post(path, fields);
+    expectEnvelope(r, 'POST', A.url(path));
+    expect(r.body.data).toEqual(['Success', 'got 2 fields', fields]);
+    const call = peer.calls.at(-1)!;
+    expect(call.id).toBe(s.id);
+    expect(call.body).toEqual({ script: ECHO, baseUrl: 'http://quire.test', fields: JSON.stringify(fields), usId: UNKNOWN_ID });
+  });
+
+  test('POST scripts?id= and POST scripts/{id} run it too; any JSON body, an empty one as {}', async () => {
+    const s = await createScript(A, 'module.exports.main = function (f, c, response) { response.json(200, { statusCode: 200, got: f }); };');
+    expect((await A.post(`/scripts?id=${s.id}`, { a: 1 })).body.data).toEqual({ statusCode: 200, got: { a: 1 } });
+    expect((await U.post(`/scripts/${s.id}`, undefined, { headers: { 'content-type': 'application/json' } })).body.data).toEqual({ statusCode: 200, got: {} });
+    expect((await A.post(`/scripts/${s.id}`, 'just text' as unknown)).body.data).toEqual({ statusCode: 200, got: 'just text' });
+  });
+
+  test('a script calls the service back at the address the caller used; runs at once hold no transaction while they wait', async () => {
+    const s = await createScript(A, `module.exports.main = async function (ffCollection, vvClient, response) {
+      const [token, root] = [ffCollection[0].value, ffCollection[1].value];
+      const made = await fetch(baseUrl + root + '/persistedData', {
+        method: 'POST', headers: { authorization: 'Bearer ' + token, 'content-type': 'application/json' },
+        body: JSON.stringify({ name: ffCollection[2].value, persistedData: '{}' }),
+      });
+      const body = await made.json();
+      response.json(200, ['Success', body.meta.status, body.data && body.data.name]);
+    };`);
+    // More runs than the harness's 4 pooled connections, each calling back with a write of its own.
+    const runs = await Promise.all(
+      Array.from({ length: 8 }, (_, i) =>
+        fetch(`${origin}${A.t.root}/scripts?name=${encodeURIComponent(s.name)}`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${A.token}`, 'content-type': 'application/json' },
+          body: JSON.stringify([{ name: 'token', value: A.token }, { name: 'root', value: A.t.root }, { name: 'name', value: `cb-${i}` }]),
+        }).then((r) => r.json()),
+      ),
+    );
+    expect(runs.map((r) => [r.meta.status, r.data])).toEqual(Array.from({ length: 8 }, (_, i) => [200, ['Success', 200, `cb-${i}`]]));
+    expect(peer.calls.at(-1)!.body.baseUrl).toBe(origin);
+  });
+
+  test('a script that throws answers as the script server does: 200 with {code: 500, error}', async () => {
+    const s = await createScript(A, 'module.exports.main = function () { throw new Error("no such customer"); };');
+    const r = await A.post(`/scripts?name=${s.name}`, []);
+    expect([r.status, r.body.data]).toEqual([200, { code: 500, error: 'no such customer' }]);
+  });
+});
+
+describe('what goes wrong is a clear error, never a 500', () => {
+  test('no name or id: 400; an unknown name or id: 404; another tenant\'s script: 404', async () => {
+    expectError(await A.post('/scripts', []), 400, "send 'name' or 'id'");
+    expectError(await A.post('/scripts?name=nosuch', []), 404, "No script is named 'nosuch'");
+    expectError(await A.post(`/scripts/${UNKNOWN_ID}`, []), 404, 'was not found');
+    expectError(await A.post('/scripts/not-a-guid', []), 400, 'GUID');
+    const s = await createScript(A, ECHO);
+    expectError(await B.post(`/scripts?name=${s.name}`, []), 404);
+    expectError(await B.post(`/scripts/${s.id}`, []), 404);
+  });
+
+  test('a script that runs longer than SCRIPT_TIMEOUT_SECONDS: 504', async () => {
+    const s = await createScript(A, 'module.exports.main = function (f, c, response) { setTimeout(() => response.json(200, "late"), 5000); };');
+    expectError(await A.post(`/scripts?name=${s.name}`, []), 504, 'SCRIPT_TIMEOUT_SECONDS');
+  });
+
+  test('an answer that is not JSON, or an HTTP error from the outside process: 502', async () => {
+    const text = await createScript(A, 'module.exports.main = function (f, c, response) { response.send("<html>oops</html>"); };');
+    expectError(await A.post(`/scripts?name=${text.name}`, []), 502, 'not JSON');
+    const failing = await createScript(A, 'module.exports.main = function (f, c, response) { response.json(500, { message: "boom" }); };');
+    expectError(await A.post(`/scripts?name=${failing.name}`, []), 502, 'HTTP 500');
+  });
+
+  test('an outside process that cannot be reached: 502 that names the cause, not the address or its password', async () => {
+    const closed = http.createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise((resolve) => closed.close(resolve));
+    const down = await Harness.start({ scriptServerUrl: `http://user:secret@127.0.0.1:${port}` });
+    try {
+      const api = await adminApi(down);
+      const s = await createScript(api, ECHO);
+      const r = await api.post(`/scripts?name=${s.name}`, []);
+      expectError(r, 502, 'could not be reached (ECONNREFUSED)');
+      expect(r.text).not.toContain('secret');
+    } finally {
+      await down.stop();
+    }
+  });
+
+  test('a user and password in SCRIPT_SERVER_URL go to the script server as basic authentication', async () => {
+    const guarded = await Harness.start({ scriptServerUrl: peer.url.replace('http://', 'http://runner:p%40ss@') });
+    try {
+      const api = await adminApi(guarded);
+      const s = await createScript(api, ECHO);
+      expect((await api.post(`/scripts?name=${s.name}`, [])).status).toBe(200);
+      expect(peer.calls.at(-1)!.authorization).toBe(`Basic ${Buffer.from('runner:p@ss').toString('base64')}`);
+    } finally {
+      await guarded.stop();
+    }
+  });
+
+  test('without SCRIPT_SERVER_URL: 503 that says so', async () => {
+    const none = await Harness.start({ scriptServerUrl: undefined });
+    try {
+      const api = await adminApi(none);
+      const s = await createScript(api, ECHO);
+      expectError(await api.post(`/scripts?name=${s.name}`, []), 503, 'SCRIPT_SERVER_URL is not set');
+    } finally {
+      await none.stop();
+    }
+  });
+});
+
+describe('managing scripts (GraphQL, administrators)', () => {
+  test('create, read (source only when asked for), update and delete; names unique without case (409)', async () => {
+    const s = await createScript(A, ECHO);
+    expect(s.id).toMatch(GUID);
+    const list = await A.gql('query ($q: String) { scripts(q: $q) { totalRecords items { id name sourceLength } } }', { q: `name eq '${s.name}'` });
+    expect(list.body.data.scripts).toEqual({ totalRecords: 1, items: [{ id: s.id, name: s.name, sourceLength: ECHO.length }] });
+    const dup = await A.gql('mutation ($input: ScriptInput!) { createScript(input: $input) { id } }', { input: { name: s.name.toUpperCase(), source: 'x' } });
+    expect(dup.body.errors[0].extensions.code).toBe('CONFLICT');
+    const renamed = await A.gql('mutation ($id: UUID!) { updateScript(id: $id, input: { description: "changed", source: "module.exports.main = (f, c, r) => r.json(200, 2);" }) { description source } }', { id: s.id });
+    expect(renamed.body.data.updateScript).toEqual({ description: 'changed', source: 'module.exports.main = (f, c, r) => r.json(200, 2);' });
+    expect((await A.post(`/scripts/${s.id}`, [])).body.data).toBe(2);
+    expect((await A.gql('mutation ($id: UUID!) { deleteScript(id: $id) { success } }', { id: s.id })).body.data.deleteScript).toEqual({ success: true });
+    expectError(await A.post(`/scripts/${s.id}`, []), 404);
+  });
+
+  test('bad input: a blank name or source, nothing to change: 400', async () => {
+    for (const input of [{ name: ' ', source: 'x' }, { name: uniq('s'), source: ' ' }, { name: uniq('s') }]) {
+      const r = await A.gql('mutation ($input: ScriptInput!) { createScript(input: $input) { id } }', { input });
+      expect(r.body.errors[0].extensions.code).toBe('BAD_REQUEST');
+    }
+    const s = await createScript(A, ECHO);
+    const r = await A.gql('mutation ($id: UUID!) { updateScript(id: $id, input: {}) { id } }', { id: s.id });
+    expect(r.body.errors[0].message).toContain('Send at least one of');
+  });
+
+  test('an ordinary user runs scripts but neither reads nor changes them (403)', async () => {
+    const s = await createScript(A, ECHO);
+    expect((await U.post(`/scripts?name=${s.name}`, [])).status).toBe(200);
+    for (const query of ['{ scripts { totalRecords } }', `{ script(id: "${s.id}") { source } }`, 'mutation { createScript(input: { name: "mine", source: "x" }) { id } }']) {
+      const r = await U.gql(query);
+      expect([query, r.body.errors?.[0]?.extensions?.code]).toEqual([query, 'FORBIDDEN']);
+    }
+  });
+});
