@@ -5,6 +5,7 @@
  * for it, the service recovers when the database returns, and SIGTERM ends the process within
  * SHUTDOWN_GRACE_MS whatever the database does.
  */
+import http from 'node:http';
 import { startPrivatePostgres, type PrivatePostgres } from './private-postgres.js';
 import { startServer, stop, type Started } from './server-process.js';
 
@@ -19,6 +20,25 @@ async function call(method: string, p: string, body?: unknown) {
     body: body ? JSON.stringify(body) : undefined,
   });
   return { status: res.status, headers: res.headers, body: (await res.json()) as any }; // eslint-disable-line @typescript-eslint/no-explicit-any
+}
+
+/**
+ * A GET whose connection is open before `connected` resolves: a request truly in flight, which a
+ * server that stops listening must still answer (fetch may not have connected yet when it returns).
+ */
+function callConnected(p: string) {
+  let connected!: () => void;
+  const isConnected = new Promise<void>((resolve) => (connected = resolve));
+  const done = new Promise<{ status: number; headers: Headers; body: any }>((resolve, reject) => { // eslint-disable-line @typescript-eslint/no-explicit-any
+    const req = http.get(`http://127.0.0.1:${s.port}${p}`, { headers: { authorization: `Bearer ${token}` }, agent: false }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode!, headers: new Headers(res.headers as Record<string, string>), body: JSON.parse(Buffer.concat(chunks).toString()) }));
+    });
+    req.on('socket', (socket) => socket.once('connect', connected));
+    req.on('error', reject);
+  });
+  return { connected: isConnected, done };
 }
 
 /** /readyz, which must answer well before the statement timeout (2 s here, 3 s on the client side). */
@@ -99,10 +119,11 @@ test('with the database frozen, /readyz says so at once, requests get 503 instea
 
     // A request in flight on the frozen database when the signal comes still gets its 503, and the
     // process ends within its grace period although closing the pools cannot finish.
-    const inFlight = call('GET', `${root}/groups`);
+    const inFlight = callConnected(`${root}/groups`);
+    await inFlight.connected;
     const exited = new Promise<number | null>((resolve) => s.child.once('exit', resolve));
     s.child.kill('SIGTERM');
-    expectUnavailable(await inFlight);
+    expectUnavailable(await inFlight.done);
     expect(typeof (await exited)).toBe('number');
     expect(s.stdout()).toContain('"msg":"shutting down');
     expect(s.stdout()).not.toMatch(/\n\s+at /);
