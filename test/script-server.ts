@@ -4,7 +4,8 @@
  * /scripts?id=` takes `{script, baseUrl, fields}` (or the same as an array of {Key, Value}), runs
  * the script's `main(ffCollection, vvClient, response)` in a fresh VM context, and answers what
  * the script writes with `response.json(status, body)`; a script that throws answers HTTP 200
- * `{code: 500, error}`. Written for these tests; no code of that server is used.
+ * `{code: 500, error}`. `POST /scheduledscripts?id=` takes `{script, baseUrl, token}` and runs
+ * `main(vvClient, response, token)`. Written for these tests; no code of that server is used.
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -13,7 +14,8 @@ import vm from 'node:vm';
 export interface ScriptCall {
   id: string | null;
   authorization: string | undefined;
-  body: { script: string; baseUrl: string; fields: string; usId?: string };
+  path: string;
+  body: { script: string; baseUrl: string; fields?: string; usId?: string; token?: string };
 }
 
 export interface TestScriptServer {
@@ -31,13 +33,13 @@ export async function startScriptServer(): Promise<TestScriptServer> {
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       const url = new URL(req.url ?? '/', 'http://script-server');
-      if (req.method !== 'POST' || url.pathname !== '/scripts') {
+      if (req.method !== 'POST' || (url.pathname !== '/scripts' && url.pathname !== '/scheduledscripts')) {
         res.writeHead(404).end('not found');
         return;
       }
       let body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as ScriptCall['body'] | { Key: string; Value: string }[];
       if (Array.isArray(body)) body = Object.fromEntries(body.map((kv) => [kv.Key, kv.Value])) as ScriptCall['body'];
-      calls.push({ id: url.searchParams.get('id'), authorization: req.headers.authorization, body });
+      calls.push({ id: url.searchParams.get('id'), path: url.pathname, authorization: req.headers.authorization, body });
       let answered = false;
       const response: Reply = {
         json(status, out) {
@@ -54,9 +56,11 @@ export async function startScriptServer(): Promise<TestScriptServer> {
         if (!answered) response.json(200, { code: 500, error: (err as { message?: string }).message ?? String(err) });
       };
       try {
-        const module = { exports: {} as { main?: (fields: unknown, client: unknown, reply: Reply) => unknown } };
+        const module = { exports: {} as { main?: (...args: unknown[]) => unknown } };
         vm.runInNewContext(body.script, { module, fetch, setTimeout, JSON, baseUrl: body.baseUrl });
-        Promise.resolve(module.exports.main!(JSON.parse(body.fields), null, response)).catch(failed);
+        const main = module.exports.main!;
+        const ran = url.pathname === '/scripts' ? main(JSON.parse(body.fields ?? '[]'), null, response) : main(null, response, body.token);
+        Promise.resolve(ran).catch(failed);
       } catch (err) {
         failed(err);
       }

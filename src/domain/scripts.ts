@@ -3,7 +3,7 @@
  * the outside process. A run posts `{script, baseUrl, fields}` to `<SCRIPT_SERVER_URL>/scripts?id=<script id>`,
  * as the script server (nodeJs-rest-client-library's app.js) reads it: the script's text, the
  * address it calls this service back at, and the caller's JSON as a JSON string. What the script
- * answers is the run's answer.
+ * answers is the run's answer. Scheduled processes post to `/scheduledscripts` the same way.
  */
 import type { AppContext } from '../context.js';
 import { lowerEquals } from '../db/lookup.js';
@@ -28,7 +28,7 @@ function source(raw: string): string {
   return maxLength(raw, LIMITS.source, 'source');
 }
 
-async function scriptById(ctx: AppContext, id: string): Promise<Script> {
+export async function scriptById(ctx: AppContext, id: string): Promise<Script> {
   const script = await ctx.em().findOne(Script, { id: id.toLowerCase() });
   if (!script) throw notFound(`Script '${id}' was not found.`);
   return script;
@@ -78,7 +78,6 @@ export interface RunArgs {
 
 /** Runs a script on the outside process and answers what the script answered (any JSON). */
 export async function runScript(ctx: AppContext, args: RunArgs): Promise<unknown> {
-  const { scriptServerUrl, scriptTimeoutSeconds, publicUrl, maxBodyBytes } = ctx.services.config;
   const script = args.id
     ? await scriptById(ctx, args.id)
     : args.name?.trim()
@@ -86,17 +85,28 @@ export async function runScript(ctx: AppContext, args: RunArgs): Promise<unknown
       : undefined;
   if (script === undefined) throw badRequest("Name the script to run: send 'name' or 'id' (POST scripts?name=<name>).");
   if (!script) throw notFound(`No script is named '${args.name}'.`);
-  if (!scriptServerUrl) throw new AppError('UNAVAILABLE', 'No outside process runs scripts here: SCRIPT_SERVER_URL is not set.');
 
+  return callScriptServer(ctx, 'scripts', script, {
+    fields: JSON.stringify(args.input ?? []),
+    ...(args.usId ? { usId: args.usId } : {}),
+  });
+}
+
+/**
+ * Posts a script to the outside process (`<SCRIPT_SERVER_URL>/<route>?id=<script id>`) with its
+ * source, the address it calls this service back at and `extra`, and answers the JSON it answers.
+ */
+export async function callScriptServer(ctx: AppContext, route: 'scripts' | 'scheduledscripts', script: Pick<Script, 'id' | 'name' | 'source'>, extra: Record<string, unknown>): Promise<unknown> {
+  const { scriptServerUrl, scriptTimeoutSeconds, publicUrl, maxBodyBytes } = ctx.services.config;
+  if (!scriptServerUrl) throw new AppError('UNAVAILABLE', 'No outside process runs scripts here: SCRIPT_SERVER_URL is not set.');
   const body = {
     script: script.source,
     // Where the script calls this service back; its own credentials name the tenant.
     baseUrl: publicUrl ?? new URL(ctx.request.url).origin,
-    fields: JSON.stringify(args.input ?? []),
-    ...(args.usId ? { usId: args.usId } : {}),
+    ...extra,
   };
   // A user and password in SCRIPT_SERVER_URL go as HTTP basic authentication (fetch refuses them in a URL).
-  const target = new URL(`${scriptServerUrl}/scripts?id=${script.id}`);
+  const target = new URL(`${scriptServerUrl}/${route}?id=${script.id}`);
   const headers: Record<string, string> = { 'content-type': 'application/json' };
   if (target.username || target.password) {
     headers.authorization = `Basic ${Buffer.from(`${decodeURIComponent(target.username)}:${decodeURIComponent(target.password)}`).toString('base64')}`;

@@ -208,6 +208,10 @@ export const routes: Route[] = [
   // Scripts, run by the outside process (docs/decisions.md, "Scripts")
   { method: 'POST', path: '/scripts', field: 'Mutation.runScript', shape: 'object', body: 'input' },
   { method: 'POST', path: '/scripts/:id', field: 'Mutation.runScript', shape: 'object', body: 'input' },
+  // Scheduled processes (docs/decisions.md, "Scheduled processes")
+  { method: 'GET', path: '/outsideprocesses', field: 'Query.scheduledProcesses', shape: 'list', paged: true },
+  { method: 'PUT', path: '/scheduledProcess/Run', field: 'Mutation.runScheduledProcesses', shape: 'list' },
+  { method: 'POST', path: '/scheduledProcess/:token', field: 'Mutation.completeScheduledRun', shape: 'object' },
   // E-mail (docs/decisions.md, "E-mail")
   { method: 'POST', path: '/emails', field: 'Mutation.sendEmail', shape: 'object', body: 'input', status: 201, refusalsAs200: true },
 ];

@@ -62,7 +62,7 @@ describe('checkDefinitions', () => {
     expect(() => buildSchema()).not.toThrow();
     expect(resources.map((r) => r.typeName).sort()).toEqual([
       'Document', 'DocumentFile', 'DocumentIndexField', 'DocumentRevision', 'DropDownList', 'DropDownListItem', 'Email', 'EmailAttachment', 'Folder', 'FolderIndexField', 'FormField', 'FormInstance', 'FormInstanceRevision', 'FormTemplate', 'FormTemplateRevision', 'Group', 'IndexFieldDefinition',
-      'PersistedData', 'Script', 'SecurityMember', 'Site', 'User',
+      'PersistedData', 'ScheduledProcess', 'ScheduledRun', 'Script', 'SecurityMember', 'Site', 'User',
     ]);
   });
 });

@@ -53,9 +53,10 @@ let formTemplate: { id: string };
 let form: { revisionId: string; formId: string };
 let relateTo: string;
 let doomed: string;
-/** A script the routes run, on a real script server. */
+/** A script the routes run, on a real script server; three processes that run it, one with a run started (its token). */
 let scripts: TestScriptServer;
 let script: { id: string };
+let runToken: string;
 
 beforeAll(async () => {
   scripts = await startScriptServer();
@@ -106,6 +107,11 @@ beforeAll(async () => {
   fileId = (await A.post('/files', undefined, await multipart({ documentId: docs[1].documentId }, 'bytes', 'a.txt'))).body.data.fileId;
   const made = await A.gql('mutation { createScript(input: { name: "conformance", source: "module.exports.main = (f, c, response) => response.json(200, [\'Success\']);" }) { id } }');
   script = made.body.data.createScript;
+  for (let i = 0; i < 3; i++) {
+    const p = await A.gql('mutation ($input: ScheduledProcessInput!) { createScheduledProcess(input: $input) { id } }', { input: { name: uniq('process'), script: script.id, intervalMinutes: 60, nextRunDate: i ? '2099-01-01' : undefined } });
+    expect(p.body.errors).toBeUndefined();
+  }
+  runToken = (await A.put('/scheduledProcess/Run')).body.data[0].id;
   // Revisions come with file uploads, which are not built yet: two more of the first, in SQL.
   for (const n of ['2', '3']) {
     await h.services.reads.query(`insert into document_revision (tenant_id, id, document_id, revision, name) values ($1, gen_random_uuid(), $2, $3, 'r')`, [
@@ -143,6 +149,8 @@ const SAMPLES: Record<string, (previous: string, r: SofaRoute) => string> = {
   datatype: () => 'Site',
   name: () => 'formsapi',
   userName: () => member.userid,
+  token: () => runToken,
+  action: () => 'complete',
 };
 
 /** The root field of a row. */

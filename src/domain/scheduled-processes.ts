@@ -1,0 +1,154 @@
+/**
+ * Scheduled processes (docs/decisions.md, "Scheduled processes"): a script run every
+ * `intervalMinutes` once due. `PUT scheduledProcess/Run` claims the due processes in one statement
+ * (each moves to its next date as it is claimed, so two callers at once start each once), gives
+ * each a run whose id is its token, and posts `{script, baseUrl, token}` to the script server's
+ * `/scheduledscripts`; the script reports back with `POST scheduledProcess/{token}`.
+ */
+import type { AppContext } from '../context.js';
+import { insertRows, updateRows } from '../db/tenant-writes.js';
+import { lowerEquals } from '../db/lookup.js';
+import { RUN_STATUS, ScheduledProcess } from '../entities/scheduled-process.js';
+import { Script } from '../entities/script.js';
+import { AppError, badRequest, conflict, notFound } from '../errors.js';
+import { isGuid, newId } from '../ids.js';
+import { resource } from '../read/registry.js';
+import { selectRows } from '../read/rows.js';
+import { isoInstant } from '../scalars.js';
+import { sql } from '../sql.js';
+import { callScriptServer } from './scripts.js';
+import { maxLength, optionalString, uniquely } from './validate.js';
+
+type Input = Record<string, unknown>;
+
+const LIMITS = { name: 256, description: 4000, message: 4000, intervalMinutes: 525_600 } as const;
+
+function processName(raw: string): string {
+  const s = raw.trim();
+  if (s === '') throw badRequest("The field 'name' must not be blank.");
+  if (/[\u0000-\u001f]/.test(s)) throw badRequest("The field 'name' may not contain control characters.");
+  return maxLength(s, LIMITS.name, 'name');
+}
+
+function interval(v: unknown): number {
+  if (typeof v !== 'number' || !Number.isInteger(v) || v < 1 || v > LIMITS.intervalMinutes) {
+    throw badRequest(`The field 'intervalMinutes' must be a whole number of minutes from 1 to ${LIMITS.intervalMinutes}.`);
+  }
+  return v;
+}
+
+function runDate(v: string): Date {
+  const at = isoInstant(v);
+  if (!at) throw badRequest(`The field 'nextRunDate' must be an ISO 8601 date-time such as 2030-01-31T06:00:00 (UTC unless a zone is given), got '${v.trim().slice(0, 64)}'.`);
+  return at;
+}
+
+/** The script a process runs, by its id or its name (any case). */
+async function scriptOf(ctx: AppContext, idOrName: string): Promise<Script> {
+  const key = idOrName.trim();
+  const script = isGuid(key) ? await ctx.em().findOne(Script, { id: key.toLowerCase() }) : await ctx.em().findOne(Script, lowerEquals('name', key));
+  if (!script) throw badRequest(`The field 'script' names no script: '${key.slice(0, 64)}'.`);
+  return script;
+}
+
+async function processById(ctx: AppContext, id: string): Promise<ScheduledProcess> {
+  const p = await ctx.em().findOne(ScheduledProcess, { id: id.toLowerCase() });
+  if (!p) throw notFound(`Scheduled process '${id}' was not found.`);
+  return p;
+}
+
+/** A new process; returns its id. */
+export async function createProcess(ctx: AppContext, input: Input): Promise<string> {
+  const name = processName(optionalString(input, 'name') ?? '');
+  const scriptRef = optionalString(input, 'script');
+  if (!scriptRef?.trim()) throw badRequest("The mandatory field 'script' is missing: name the script to run (its id or name).");
+  if (input.intervalMinutes === undefined || input.intervalMinutes === null) throw badRequest("The mandatory field 'intervalMinutes' is missing.");
+  const next = optionalString(input, 'nextRunDate');
+  const by = ctx.caller.userId;
+  const p = ctx.em().create(ScheduledProcess, {
+    id: newId(),
+    name,
+    description: maxLength(optionalString(input, 'description') ?? '', LIMITS.description, 'description'),
+    scriptId: (await scriptOf(ctx, scriptRef)).id,
+    intervalMinutes: interval(input.intervalMinutes),
+    enabled: input.enabled !== false,
+    nextRunAt: next?.trim() ? runDate(next) : new Date(),
+    createdById: by,
+    modifiedById: by,
+  } as ScheduledProcess);
+  await uniquely(`A scheduled process named '${name}'`, () => ctx.em().flush());
+  return p.id;
+}
+
+/** Changes what is sent. */
+export async function updateProcess(ctx: AppContext, id: string, input: Input): Promise<void> {
+  const p = await processById(ctx, id);
+  const keys = ['name', 'description', 'script', 'intervalMinutes', 'enabled', 'nextRunDate'].filter((k) => input[k] !== undefined && input[k] !== null);
+  if (keys.length === 0) throw badRequest(`Send at least one of: name, description, script, intervalMinutes, enabled, nextRunDate.`);
+  const name = optionalString(input, 'name');
+  if (name !== undefined) p.name = processName(name);
+  const description = optionalString(input, 'description');
+  if (description !== undefined) p.description = maxLength(description, LIMITS.description, 'description');
+  const scriptRef = optionalString(input, 'script');
+  if (scriptRef !== undefined) p.scriptId = (await scriptOf(ctx, scriptRef)).id;
+  if (input.intervalMinutes !== undefined && input.intervalMinutes !== null) p.intervalMinutes = interval(input.intervalMinutes);
+  if (typeof input.enabled === 'boolean') p.enabled = input.enabled;
+  const next = optionalString(input, 'nextRunDate');
+  if (next !== undefined) p.nextRunAt = runDate(next);
+  p.modifiedById = ctx.caller.userId;
+  await uniquely(`A scheduled process named '${p.name}'`, () => ctx.em().flush());
+}
+
+export async function deleteProcess(ctx: AppContext, id: string): Promise<void> {
+  ctx.em().remove(await processById(ctx, id));
+  await ctx.em().flush();
+}
+
+interface Claimed {
+  id: string;
+  name: string;
+  script_id: string;
+}
+
+/** Starts every enabled process that is due; answers the ids of the runs made. */
+export async function runDueProcesses(ctx: AppContext): Promise<string[]> {
+  const claimed = await updateRows<Claimed>(
+    ctx.reader,
+    'scheduled_process',
+    // Past the missed turns to the next one still ahead, so a process stopped a while runs once.
+    { next_run_at: sql`t.next_run_at + make_interval(mins => t.interval_minutes * (floor(extract(epoch from now() - t.next_run_at) / 60 / t.interval_minutes)::int + 1))` },
+    sql`t.enabled and t.next_run_at <= now()`,
+    sql`t.id, t.name, t.script_id`,
+  );
+  const runs = claimed.map((p) => ({ id: newId(), process: p }));
+  await insertRows(ctx.reader, 'scheduled_run', runs.map((r) => ({ id: r.id, process_id: r.process.id, started_by_id: ctx.caller.userId })));
+  const scripts = new Map((await ctx.em().find(Script, { id: { $in: claimed.map((p) => p.script_id) } })).map((s) => [s.id, s]));
+  await Promise.all(
+    runs.map(async (r) => {
+      try {
+        await callScriptServer(ctx, 'scheduledscripts', scripts.get(r.process.script_id)!, { token: r.id });
+      } catch (err) {
+        const message = err instanceof AppError ? err.message : 'The run could not be started.';
+        await updateRows(ctx.reader, 'scheduled_run', { status: RUN_STATUS.notStarted, message, completed_at: sql`now()` }, sql`t.id = ${r.id}`);
+      }
+    }),
+  );
+  return runs.map((r) => r.id);
+}
+
+/** A script reports its run back: once, with `action` complete. */
+export async function completeRun(ctx: AppContext, args: { token: string; action?: string | null; result?: boolean | null; message?: string | null }): Promise<string> {
+  if ((args.action ?? '').trim().toLowerCase() !== 'complete') throw badRequest(`The query parameter 'action' must be 'complete', got '${(args.action ?? '').slice(0, 64)}'.`);
+  const message = maxLength(args.message ?? '', LIMITS.message, 'message');
+  const token = args.token.toLowerCase();
+  const done = await updateRows(
+    ctx.reader,
+    'scheduled_run',
+    { status: RUN_STATUS.completed, result: args.result ?? null, message, completed_at: sql`now()` },
+    sql`t.id = ${token} and t.status = ${RUN_STATUS.running}`,
+  );
+  if (done.length === 1) return token;
+  const [run] = await selectRows<{ status: number }>(ctx.reader, resource('ScheduledRun'), { where: [sql`t.id = ${token}`] });
+  if (!run) throw notFound(`No scheduled run has the token '${args.token}'.`);
+  throw conflict(`The scheduled run '${args.token}' has ended already (${run.status === RUN_STATUS.completed ? 'it was reported complete' : 'it could not be started'}).`);
+}

@@ -1,0 +1,27 @@
+import { defineEntity, type InferEntity } from '@mikro-orm/core';
+import { creatingTenant, tenantFilter } from '../db/tenant-filter.js';
+
+/** A script run on a schedule (migrations/Migration20261125230000_scheduled_processes.ts). */
+export const ScheduledProcess = defineEntity({
+  name: 'ScheduledProcess',
+  tableName: 'scheduled_process',
+  filters: tenantFilter,
+  properties: (p) => ({
+    tenantId: p.uuid().hidden().primary().onCreate(creatingTenant),
+    id: p.uuid().primary(),
+    name: p.string(),
+    description: p.string().default(''),
+    scriptId: p.uuid(),
+    intervalMinutes: p.integer(),
+    enabled: p.boolean().default(true),
+    nextRunAt: p.datetime(),
+    createdAt: p.datetime().onCreate(() => new Date()),
+    createdById: p.uuid().nullable(),
+    modifiedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+    modifiedById: p.uuid().nullable(),
+  }),
+});
+export type ScheduledProcess = InferEntity<typeof ScheduledProcess>;
+
+/** Where a run stands: the script server took it (running), the script reported back, or it could not be started. */
+export const RUN_STATUS = { running: 0, completed: 1, notStarted: 2 } as const;

@@ -1,0 +1,177 @@
+/**
+ * Scheduled processes (client-compatibility.md: `PUT scheduledProcess/Run`, `POST
+ * scheduledProcess/{token}?action=complete&result=&message=`, `GET outsideprocesses`): due
+ * processes start on a real script server with a token, move to their next date, start once when
+ * two callers run them at once, and the script reports back once.
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Harness } from '../harness.js';
+import { startScriptServer, type TestScriptServer } from '../script-server.js';
+import { type Api, adminApi, expectEnvelope, expectError, GUID, ordinaryUser, uniq, UNKNOWN_ID } from './support.js';
+
+let peer: TestScriptServer;
+let h: Harness;
+let A: Api;
+let B: Api;
+let U: Api;
+let server: http.Server;
+let origin: string;
+
+beforeAll(async () => {
+  peer = await startScriptServer();
+  h = await Harness.start({ scriptServerUrl: peer.url, scriptTimeoutSeconds: 2 });
+  [A, B] = [await adminApi(h), await adminApi(h)];
+  U = A.as((await ordinaryUser(A)).token);
+  server = http.createServer(h.app.handle);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(async () => {
+  server.closeAllConnections();
+  await new Promise((resolve) => server.close(resolve));
+  await h.stop();
+  await peer.close();
+});
+
+const STARTED = 'module.exports.main = function (vvClient, response, token) { response.json(200, "started"); };';
+
+async function script(api: Api, source = STARTED) {
+  const r = await api.gql('mutation ($input: ScriptInput!) { createScript(input: $input) { id name } }', { input: { name: uniq('job'), source } });
+  expect(r.body.errors).toBeUndefined();
+  return r.body.data.createScript as { id: string; name: string };
+}
+
+async function process(api: Api, input: Record<string, unknown>) {
+  const r = await api.gql('mutation ($input: ScheduledProcessInput!) { createScheduledProcess(input: $input) { id name scriptId scriptName intervalMinutes enabled nextRunDate } }', { input });
+  expect(r.body.errors).toBeUndefined();
+  return r.body.data.createScheduledProcess as { id: string; name: string; nextRunDate: string };
+}
+
+const runsOf = async (api: Api, id: string) =>
+  (await api.gql('query ($id: UUID!) { scheduledProcess(id: $id) { nextRunDate runs { id status result message completeDate } } }', { id })).body.data.scheduledProcess;
+
+/** The processes of this test that a Run started (other tests' processes in the tenant may be due too). */
+type Run = { id: string; processId: string; status: number; result: boolean | null };
+const startedOf = (r: { body: { data: Run[] } }, ...ids: string[]) => r.body.data.filter((run) => ids.includes(run.processId));
+
+test('PUT scheduledProcess/Run starts what is due with a token, moves it to its next date, and leaves the rest', async () => {
+  const s = await script(A);
+  const due = await process(A, { name: uniq('due'), script: s.name, intervalMinutes: 60 });
+  const later = await process(A, { name: uniq('later'), script: s.id, intervalMinutes: 60, nextRunDate: '2099-01-01T00:00:00' });
+  const off = await process(A, { name: uniq('off'), script: s.id, intervalMinutes: 5, enabled: false });
+  const r = await A.put('/scheduledProcess/Run', undefined, { headers: { 'content-type': 'application/json' } });
+  expectEnvelope(r, 'PUT', A.url('/scheduledProcess/Run'));
+  const [run] = startedOf(r, due.id, later.id, off.id);
+  expect(startedOf(r, due.id, later.id, off.id)).toHaveLength(1);
+  expect(run).toMatchObject({ dataType: 'ScheduledRun', processId: due.id, status: 0, result: null });
+  expect(run.id).toMatch(GUID);
+  const call = peer.calls.find((c) => c.body.token === run.id)!;
+  expect(call).toMatchObject({ path: '/scheduledscripts', id: s.id, body: { script: STARTED, baseUrl: 'http://quire.test', token: run.id } });
+  // An hour on, and not due again at once.
+  const after = await runsOf(A, due.id);
+  expect(Date.parse(`${after.nextRunDate}Z`) - Date.parse(`${due.nextRunDate}Z`)).toBe(3_600_000);
+  expect(startedOf(await A.put('/scheduledProcess/Run'), due.id)).toEqual([]);
+});
+
+test('GET outsideprocesses lists the processes as an array (paged), for anyone in the tenant', async () => {
+  const s = await script(A);
+  const p = await process(A, { name: uniq('listed'), script: s.id, intervalMinutes: 1440, nextRunDate: '2099-01-01' });
+  const r = await U.get('/outsideprocesses?limit=500');
+  expectEnvelope(r, 'GET', U.url('/outsideprocesses?limit=500'));
+  expect(Array.isArray(r.body.data)).toBe(true);
+  expect(r.body.data.find((x: { id: string }) => x.id === p.id)).toMatchObject({ dataType: 'ScheduledProcess', name: p.name, scriptName: s.name, intervalMinutes: 1440, enabled: true });
+  expect(r.body.pagination.totalRecords).toBeGreaterThanOrEqual(1);
+  expect((await B.get('/outsideprocesses')).body.data.some((x: { id: string }) => x.id === p.id)).toBe(false);
+});
+
+test('the script reports back over HTTP with its token: complete once, result and message kept; a second report is a 409', async () => {
+  const s = await script(A, `module.exports.main = function (vvClient, response, token) {
+    response.json(200, 'started');
+    fetch(baseUrl + '${A.t.root}/scheduledProcess/' + token + '?action=Complete&result=true&message=' + encodeURIComponent('3 forms closed'),
+      { method: 'POST', headers: { authorization: 'Bearer ${A.token}', 'content-type': 'application/json' } });
+  };`);
+  const p = await process(A, { name: uniq('reports'), script: s.id, intervalMinutes: 10 });
+  // Through the real socket, so the script's callback reaches this service.
+  const run = await fetch(`${origin}${A.t.root}/scheduledProcess/Run`, { method: 'PUT', headers: { authorization: `Bearer ${A.token}` } }).then((r) => r.json());
+  const [started] = startedOf({ body: run }, p.id);
+  for (;;) {
+    const [latest] = (await runsOf(A, p.id)).runs;
+    if (latest.status !== 0) break;
+  }
+  const [done] = (await runsOf(A, p.id)).runs;
+  expect(done).toMatchObject({ id: started.id, status: 1, result: true, message: '3 forms closed' });
+  expect(done.completeDate).toMatch(/^\d{4}-/);
+  expectError(await A.post(`/scheduledProcess/${started.id}?action=complete&result=false`), 409, 'has ended already');
+  expect((await runsOf(A, p.id)).runs[0]).toMatchObject({ result: true });
+});
+
+test('a report with another action, an unknown token or another tenant\'s token is refused', async () => {
+  const s = await script(A);
+  const p = await process(A, { name: uniq('refused'), script: s.id, intervalMinutes: 10 });
+  const [run] = startedOf(await A.put('/scheduledProcess/Run'), p.id);
+  expectError(await A.post(`/scheduledProcess/${run.id}?action=start`), 400, "'action' must be 'complete'");
+  expectError(await A.post(`/scheduledProcess/${run.id}`), 400, 'action');
+  expectError(await A.post(`/scheduledProcess/${UNKNOWN_ID}?action=complete`), 404, 'No scheduled run has the token');
+  expectError(await B.post(`/scheduledProcess/${run.id}?action=complete`), 404);
+  expectError(await A.post(`/scheduledProcess/${run.id}?action=complete&result=maybe`), 400, 'true or false');
+  // An ordinary user of the tenant (the script's own login) may report.
+  const ok = await U.post(`/scheduledProcess/${run.id}?action=complete&result=false&message=nothing%20to%20do`);
+  expectEnvelope(ok, 'POST', U.url(`/scheduledProcess/${run.id}?action=complete&result=false&message=nothing%20to%20do`));
+  expect(ok.body.data).toMatchObject({ id: run.id, status: 1, result: false, message: 'nothing to do' });
+});
+
+test('two callers at once start each due process once', async () => {
+  const s = await script(A);
+  const ps = [];
+  for (let i = 0; i < 5; i++) ps.push(await process(A, { name: uniq('race'), script: s.id, intervalMinutes: 30 }));
+  const ids = ps.map((p) => p.id);
+  const [r1, r2] = await Promise.all([A.put('/scheduledProcess/Run'), A.put('/scheduledProcess/Run')]);
+  const started = [...startedOf(r1, ...ids), ...startedOf(r2, ...ids)].map((r) => r.processId).sort();
+  expect(started).toEqual([...ids].sort());
+  for (const p of ps) expect((await runsOf(A, p.id)).runs).toHaveLength(1);
+});
+
+test('a script server that fails to take a run: the run is marked not started with the reason, and the rest still start', async () => {
+  const broken = await script(A, 'module.exports.main = function (vvClient, response) { response.json(500, "no"); };');
+  const fine = await script(A);
+  const [a, b] = [await process(A, { name: uniq('broken'), script: broken.id, intervalMinutes: 10 }), await process(A, { name: uniq('fine'), script: fine.id, intervalMinutes: 10 })];
+  const r = await A.put('/scheduledProcess/Run');
+  expect(r.status).toBe(200);
+  expect(startedOf(r, a.id, b.id)).toHaveLength(2);
+  expect((await runsOf(A, a.id)).runs[0]).toMatchObject({ status: 2, message: expect.stringContaining('HTTP 500') });
+  expect((await runsOf(A, b.id)).runs[0]).toMatchObject({ status: 0 });
+});
+
+describe('managing processes (administrators)', () => {
+  test('bad input is a 400 naming the field; names are unique without case; a script in use cannot be deleted', async () => {
+    const s = await script(A);
+    const name = uniq('managed');
+    for (const [input, message] of [
+      [{ name, intervalMinutes: 5 }, "'script' is missing"],
+      [{ name, script: 'no such script', intervalMinutes: 5 }, "'script' names no script"],
+      [{ name, script: s.id }, "'intervalMinutes' is missing"],
+      [{ name, script: s.id, intervalMinutes: 0 }, "'intervalMinutes' must be a whole number of minutes"],
+      [{ name, script: s.id, intervalMinutes: 5, nextRunDate: '2030-02-30' }, "'nextRunDate' must be an ISO 8601 date-time"],
+      [{ name: ' ', script: s.id, intervalMinutes: 5 }, "'name' must not be blank"],
+    ] as const) {
+      const r = await A.gql('mutation ($input: ScheduledProcessInput!) { createScheduledProcess(input: $input) { id } }', { input });
+      expect([message, r.body.errors?.[0]?.message]).toEqual([message, expect.stringContaining(message)]);
+    }
+    const p = await process(A, { name, script: s.id, intervalMinutes: 5 });
+    const dup = await A.gql('mutation ($input: ScheduledProcessInput!) { createScheduledProcess(input: $input) { id } }', { input: { name: name.toUpperCase(), script: s.id, intervalMinutes: 5 } });
+    expect(dup.body.errors[0].extensions.code).toBe('CONFLICT');
+    const del = await A.gql('mutation ($id: UUID!) { deleteScript(id: $id) { success } }', { id: s.id });
+    expect(del.body.errors[0].extensions.code).toBe('CONFLICT');
+    const upd = await A.gql('mutation ($id: UUID!) { updateScheduledProcess(id: $id, input: { enabled: false, intervalMinutes: 15 }) { enabled intervalMinutes } }', { id: p.id });
+    expect(upd.body.data.updateScheduledProcess).toEqual({ enabled: false, intervalMinutes: 15 });
+    expect((await A.gql('mutation ($id: UUID!) { deleteScheduledProcess(id: $id) { success } }', { id: p.id })).body.data.deleteScheduledProcess).toEqual({ success: true });
+    expect((await A.gql('mutation ($id: UUID!) { deleteScript(id: $id) { success } }', { id: s.id })).body.data.deleteScript).toEqual({ success: true });
+  });
+
+  test('an ordinary user neither runs nor changes processes (403)', async () => {
+    expectError(await U.put('/scheduledProcess/Run'), 403);
+    const r = await U.gql('mutation { createScheduledProcess(input: { name: "mine", script: "x", intervalMinutes: 5 }) { id } }');
+    expect(r.body.errors[0].extensions.code).toBe('FORBIDDEN');
+  });
+});
