@@ -4,35 +4,21 @@
  * processes start on a real script server with a token, move to their next date, start once when
  * two callers run them at once, and the script reports back once.
  */
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { Harness } from '../harness.js';
-import { startScriptServer, type TestScriptServer } from '../script-server.js';
-import { type Api, adminApi, expectEnvelope, expectError, GUID, ordinaryUser, uniq, UNKNOWN_ID } from './support.js';
+import type { TestScriptServer } from '../script-server.js';
+import { type Api, expectEnvelope, expectError, GUID, uniq, UNKNOWN_ID, withScriptServer } from './support.js';
 
 let peer: TestScriptServer;
-let h: Harness;
 let A: Api;
 let B: Api;
 let U: Api;
-let server: http.Server;
+/** The app on a real socket, so scripts can call it back. */
 let origin: string;
+let stop: () => Promise<void>;
 
 beforeAll(async () => {
-  peer = await startScriptServer();
-  h = await Harness.start({ scriptServerUrl: peer.url, scriptTimeoutSeconds: 2 });
-  [A, B] = [await adminApi(h), await adminApi(h)];
-  U = A.as((await ordinaryUser(A)).token);
-  server = http.createServer(h.app.handle);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  ({ peer, A, B, U, origin, stop } = await withScriptServer());
 });
-afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise((resolve) => server.close(resolve));
-  await h.stop();
-  await peer.close();
-});
+afterAll(() => stop());
 
 const STARTED = 'module.exports.main = function (vvClient, response, token) { response.json(200, "started"); };';
 

@@ -3,8 +3,10 @@
  * the exact field sets of the legacy data types, and fixtures created through the API itself.
  */
 import { randomUUID } from 'node:crypto';
-import { STATUS_CODES } from 'node:http';
+import http, { STATUS_CODES } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { BASE, Harness, type Reply, type RequestOptions, type TestTenant } from '../harness.js';
+import { startScriptServer, type TestScriptServer } from '../script-server.js';
 
 export const ZERO_GUID = '00000000-0000-0000-0000-000000000000';
 export const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -226,4 +228,25 @@ export async function multipart(parts: Record<string, string>, file: string | Ui
   if (file !== null) form.append(partName, new Blob([typeof file === 'string' ? file : new Uint8Array(file)], type ? { type } : {}), fileName);
   const req = new Request('http://x/', { method: 'POST', body: form });
   return { raw: new Uint8Array(await req.arrayBuffer()), headers: { 'content-type': req.headers.get('content-type')! } };
+}
+
+/**
+ * Two tenants' administrators and an ordinary user of the first on an app whose scripts run on a
+ * real script server, the app also on a real socket (`origin`) so that scripts can call it back.
+ */
+export async function withScriptServer(): Promise<{ peer: TestScriptServer; h: Harness; A: Api; B: Api; U: Api; origin: string; stop(): Promise<void> }> {
+  const peer = await startScriptServer();
+  const h = await Harness.start({ scriptServerUrl: peer.url, scriptTimeoutSeconds: 2 });
+  const [A, B] = [await adminApi(h), await adminApi(h)];
+  const U = A.as((await ordinaryUser(A)).token);
+  const server = http.createServer(h.app.handle);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const stop = async () => {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+    await h.stop();
+    await peer.close();
+  };
+  return { peer, h, A, B, U, origin, stop };
 }
