@@ -66,3 +66,14 @@ test('with METRICS_TOKEN set, /metrics asks for it as a bearer token', async () 
     await guarded.stop();
   }
 });
+
+test('the outgoing e-mail queue: how many messages wait and how long the oldest has waited', async () => {
+  // Queued an hour ago and not due for a day, so no test's e-mail batch sends it meanwhile.
+  await h.services.reads.query(
+    `insert into email_message (tenant_id, id, recipients, subject, created_at, next_attempt_at) values ($1, gen_random_uuid(), 'ada@example.com', 'metrics', now() - interval '1 hour', now() + interval '1 day')`,
+    [t.tenantId],
+  );
+  const text = (await h.request('GET', '/metrics')).text;
+  expect(sample(text, 'email_queue_messages')).toBeGreaterThanOrEqual(1);
+  expect(sample(text, 'email_queue_oldest_seconds')).toBeGreaterThanOrEqual(3600);
+});
