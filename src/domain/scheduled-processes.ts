@@ -7,6 +7,7 @@
  */
 import type { AppContext } from '../context.js';
 import { insertRows, updateRows } from '../db/tenant-writes.js';
+import { inTransaction } from '../db/transaction.js';
 import { lowerEquals } from '../db/lookup.js';
 import { RUN_STATUS, ScheduledProcess } from '../entities/scheduled-process.js';
 import { Script } from '../entities/script.js';
@@ -112,17 +113,21 @@ interface Claimed {
 
 /** Starts every enabled process that is due; answers the ids of the runs made. */
 export async function runDueProcesses(ctx: AppContext): Promise<string[]> {
-  const claimed = await updateRows<Claimed>(
-    ctx.reader,
-    'scheduled_process',
-    // Past the missed turns to the next one still ahead, so a process stopped a while runs once.
-    { next_run_at: sql`t.next_run_at + make_interval(mins => t.interval_minutes * (floor(extract(epoch from now() - t.next_run_at) / 60 / t.interval_minutes)::int + 1))` },
-    sql`t.enabled and t.next_run_at <= now()`,
-    sql`t.id, t.name, t.script_id`,
-  );
-  const runs = claimed.map((p) => ({ id: newId(), process: p }));
-  await insertRows(ctx.reader, 'scheduled_run', runs.map((r) => ({ id: r.id, process_id: r.process.id, started_by_id: ctx.caller.userId })));
-  const scripts = new Map((await ctx.em().find(Script, { id: { $in: claimed.map((p) => p.script_id) } })).map((s) => [s.id, s]));
+  // Claiming and recording the runs commit together; the script server is called after, outside.
+  const { runs, scripts } = await inTransaction(ctx, async (tx) => {
+    const claimed = await updateRows<Claimed>(
+      tx.reader,
+      'scheduled_process',
+      // Past the missed turns to the next one still ahead, so a process stopped a while runs once.
+      { next_run_at: sql`t.next_run_at + make_interval(mins => t.interval_minutes * (floor(extract(epoch from now() - t.next_run_at) / 60 / t.interval_minutes)::int + 1))` },
+      sql`t.enabled and t.next_run_at <= now()`,
+      sql`t.id, t.name, t.script_id`,
+    );
+    const made = claimed.map((p) => ({ id: newId(), process: p }));
+    await insertRows(tx.reader, 'scheduled_run', made.map((r) => ({ id: r.id, process_id: r.process.id, started_by_id: ctx.caller.userId })));
+    const found = await tx.em().find(Script, { id: { $in: claimed.map((p) => p.script_id) } });
+    return { runs: made, scripts: new Map(found.map((s) => [s.id, s])) };
+  });
   await Promise.all(
     runs.map(async (r) => {
       try {
