@@ -47,9 +47,13 @@ function uploadedFiles(input: Input): File[] {
   return parts.map((p) => ({ fileName: fileNameOf(p.name ?? ''), contentType: contentTypeOf(undefined, p.type ?? undefined), bytes: Buffer.from(p.base64, 'base64') }));
 }
 
-/** The current file of each document named (by its id or a revision's), as the caller may see it. */
-async function documentFiles(ctx: AppContext, input: Input): Promise<File[]> {
+/**
+ * The current file of each document named (by its id or a revision's), as the caller may see it;
+ * a 413 as soon as the files pass `budget` bytes, so no more of them is read.
+ */
+async function documentFiles(ctx: AppContext, input: Input, budget: number): Promise<File[]> {
   const ids = ((input.documents ?? []) as string[]).flatMap((s) => s.split(',')).map((s) => s.trim()).filter(Boolean);
+  if (ids.length > MAX_ATTACHMENTS) throw badRequest(`A message may carry at most ${MAX_ATTACHMENTS} attachments.`);
   const files: File[] = [];
   for (const id of ids) {
     try {
@@ -59,9 +63,14 @@ async function documentFiles(ctx: AppContext, input: Input): Promise<File[]> {
       if (err instanceof AppError && err.code === 'NOT_FOUND') throw badRequest(`The document '${id.slice(0, 64)}' in 'documents' was not found or has no file to attach.`);
       throw err;
     }
+    budget -= files[files.length - 1].bytes.length;
+    if (budget < 0) throw tooLarge(ctx);
   }
   return files;
 }
+
+const tooLarge = (ctx: AppContext) =>
+  new AppError('PAYLOAD_TOO_LARGE', `The attachments come to more than the limit of ${ctx.services.config.emailMaxAttachmentBytes} bytes (EMAIL_MAX_ATTACHMENT_BYTES).`);
 
 /** Queues a message from the caller; it is sent by the next batch. */
 export async function queueEmail(ctx: AppContext, input: Input): Promise<void> {
@@ -74,11 +83,11 @@ export async function queueEmail(ctx: AppContext, input: Input): Promise<void> {
   const subject = maxLength((optionalString(input, 'subject') ?? '').replace(/[\r\n]+/g, ' '), LIMITS.subject, 'subject');
   const body = maxLength(optionalString(input, 'body') ?? '', LIMITS.body, 'body');
 
-  const files = [...uploadedFiles(input), ...(await documentFiles(ctx, input))];
+  const uploaded = uploadedFiles(input);
+  const uploadedBytes = uploaded.reduce((n, f) => n + f.bytes.length, 0);
+  if (uploadedBytes > ctx.services.config.emailMaxAttachmentBytes) throw tooLarge(ctx);
+  const files = [...uploaded, ...(await documentFiles(ctx, input, ctx.services.config.emailMaxAttachmentBytes - uploadedBytes))];
   if (files.length > MAX_ATTACHMENTS) throw badRequest(`A message may carry at most ${MAX_ATTACHMENTS} attachments.`);
-  const bytes = files.reduce((n, f) => n + f.bytes.length, 0);
-  const limit = ctx.services.config.emailMaxAttachmentBytes;
-  if (bytes > limit) throw new AppError('PAYLOAD_TOO_LARGE', `The attachments come to ${bytes} bytes, more than the limit of ${limit} (EMAIL_MAX_ATTACHMENT_BYTES).`);
 
   const em = ctx.em();
   const messageId = newId();

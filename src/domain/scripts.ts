@@ -10,6 +10,7 @@ import { lowerEquals } from '../db/lookup.js';
 import { Script } from '../entities/script.js';
 import { AppError, badRequest, notFound } from '../errors.js';
 import { newId } from '../ids.js';
+import { readAtMost } from '../read-at-most.js';
 import { maxLength, optionalString, uniquely } from './validate.js';
 
 type Input = Record<string, unknown>;
@@ -128,11 +129,13 @@ export async function callScriptServer(ctx: AppContext, route: 'scripts' | 'sche
     const cause = (err as { cause?: { code?: string } }).cause?.code ?? (err as Error).name;
     throw new AppError('BAD_GATEWAY', `The outside process that runs scripts could not be reached (${cause}).`);
   }
-  const text = await response.text();
-  if (!response.ok) throw new AppError('BAD_GATEWAY', `The outside process answered HTTP ${response.status} for the script '${script.name}'.`);
-  if (Buffer.byteLength(text) > maxBodyBytes) throw new AppError('BAD_GATEWAY', `The script '${script.name}' answered more than ${maxBodyBytes} bytes (MAX_BODY_BYTES).`);
+  if (!response.ok) {
+    await response.body?.cancel().catch(() => undefined);
+    throw new AppError('BAD_GATEWAY', `The outside process answered HTTP ${response.status} for the script '${script.name}'.`);
+  }
+  const bytes = await readAtMost(response.body, maxBodyBytes, () => new AppError('BAD_GATEWAY', `The script '${script.name}' answered more than ${maxBodyBytes} bytes (MAX_BODY_BYTES).`));
   try {
-    return JSON.parse(text) as unknown;
+    return JSON.parse(bytes.toString('utf8')) as unknown;
   } catch {
     throw new AppError('BAD_GATEWAY', `The script '${script.name}' answered something that is not JSON.`);
   }

@@ -5,6 +5,7 @@
  */
 import { Busboy, type BusboyInstance } from '@fastify/busboy';
 import { AppError, badRequest } from '../errors.js';
+import { readAtMost } from '../read-at-most.js';
 
 export async function readBody(request: Request, maxBytes: number): Promise<string> {
   return (await readBodyBytes(request, maxBytes)).toString('utf8');
@@ -13,21 +14,7 @@ export async function readBody(request: Request, maxBytes: number): Promise<stri
 /** The body's bytes, at most `maxBytes` of them (else a 413), counted as they stream in. */
 export async function readBodyBytes(request: Request, maxBytes: number): Promise<Buffer> {
   declaredLength(request, maxBytes);
-  if (!request.body) return Buffer.alloc(0);
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > maxBytes) {
-      await reader.cancel().catch(() => undefined);
-      throw tooLarge(maxBytes);
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks);
+  return readAtMost(request.body, maxBytes, () => tooLarge(maxBytes));
 }
 
 /** The Content-Length, if sent: a 400 when it is not a number of bytes, a 413 when over `maxBytes`. */

@@ -194,6 +194,17 @@ describe('refusals: HTTP 200 with meta.status, nothing queued', () => {
     expect(await messages(A, subject)).toEqual([]);
   });
 
+  test('documents\' files over EMAIL_MAX_ATTACHMENT_BYTES with the uploaded parts: 413 in meta, nothing queued', async () => {
+    const folder = (await A.post('/folders', { name: uniq('Big') })).body.data;
+    const doc = (await A.post('/documents', { folderId: folder.id, name: uniq('Big'), description: 'd', documentState: 1 })).body.data;
+    expect((await A.post('/files', undefined, await multipartWith({ documentId: doc.documentId }, [{ name: 'half.bin', content: new Uint8Array(40 * 1024) }]))).status).toBe(200);
+    const subject = uniq('BigDocs');
+    expectRefusal(await A.post('/emails', { recipients: 'ada@example.com', subject, documents: [doc.documentId, doc.documentId] }), 413, 'EMAIL_MAX_ATTACHMENT_BYTES');
+    const withPart = await multipartWith({ recipients: 'ada@example.com', subject, documents: doc.documentId }, [{ name: 'part.bin', content: new Uint8Array(30 * 1024) }]);
+    expectRefusal(await A.post('/emails', undefined, withPart), 413, 'EMAIL_MAX_ATTACHMENT_BYTES');
+    expect(await messages(A, subject)).toEqual([]);
+  });
+
   test('who sent it still decides the status: no token is a real 401', async () => {
     const r = await A.as(undefined).post('/emails', { recipients: 'ada@example.com' });
     expect([r.status, r.body.meta.status]).toEqual([401, 401]);

@@ -110,6 +110,17 @@ describe('what goes wrong is a clear error, never a 500', () => {
     expectError(await A.post(`/scripts?name=${failing.name}`, []), 502, 'HTTP 500');
   });
 
+  test('an answer larger than MAX_BODY_BYTES: 502, and no more of it is read', async () => {
+    const small = await Harness.start({ scriptServerUrl: peer.url, maxBodyBytes: 4096 });
+    try {
+      const api = await adminApi(small);
+      const s = await createScript(api, 'module.exports.main = function (f, c, response) { response.json(200, "x".repeat(100000)); };');
+      expectError(await api.post(`/scripts?name=${s.name}`, []), 502, 'answered more than 4096 bytes (MAX_BODY_BYTES)');
+    } finally {
+      await small.stop();
+    }
+  });
+
   test('an outside process that cannot be reached: 502 that names the cause, not the address or its password', async () => {
     const closed = http.createServer();
     await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
