@@ -23,7 +23,9 @@ const ADDRESS = /^[^\s@<>()[\]\\,;:"]+@[^\s@<>()[\]\\,;:"]+$/;
 
 /** A comma list of addresses, each `a@b` or `"Name" <a@b>`: what the sender hands to the mail server. */
 export function addressList(input: Input, key: string): string[] {
-  const raw = optionalString(input, key) ?? '';
+  // A string or a list of them (GraphQL's [String!], which a single string also fills).
+  const sent = input[key];
+  const raw = (Array.isArray(sent) ? sent : sent === undefined || sent === null ? [] : [sent]).join(',');
   if (raw.trim() === '') return [];
   return addressparser(raw, { flatten: true }).map(({ name, address }) => {
     if (!address || address.length > 254 || !ADDRESS.test(address) || /[\u0000-\u001f\u007f]/.test(address)) {

@@ -104,6 +104,13 @@ describe('POST emails', () => {
     expect(await deliver(subject)).toHaveLength(0);
   });
 
+  test('addresses as a JSON list are all kept (none dropped as a repeated form key would be)', async () => {
+    const subject = uniq('List');
+    expect((await A.post('/emails', { recipients: ['ada@example.com', 'bob@example.com; carol@example.com'], subject })).status).toBe(201);
+    const [got] = await deliver(subject);
+    expect(got.to.sort()).toEqual(['ada@example.com', 'bob@example.com', 'carol@example.com']);
+  });
+
   test('a body with markup goes as HTML; bcc recipients get it without a Bcc header', async () => {
     const subject = uniq('Html');
     await A.post('/emails', { recipients: 'ada@example.com', bccRecipients: 'hidden@example.com', subject, body: '<p>Hello <b>there</b></p>' });
