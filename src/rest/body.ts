@@ -34,11 +34,20 @@ const FORM = /^[^=&{}[\]"\s]+=[^&]*(&[^=&]+=[^&]*)*&?$/;
 
 export function parseForm(text: string): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const [k, v] of new URLSearchParams(text)) {
-    const prev = out[k];
-    out[k] = prev === undefined ? v : Array.isArray(prev) ? [...prev, v] : [prev, v];
-  }
+  for (const [k, v] of new URLSearchParams(text)) addPart(out, k, v);
   return out;
+}
+
+/**
+ * The values of a form key sent more than once, in order: a list where the input takes one, the
+ * last where it takes one value (src/rest/input.ts). A JSON array is not one of these.
+ */
+export class RepeatedKey extends Array<string> {}
+
+/** Adds a form value under its key: the value itself, or a RepeatedKey once the key comes again. */
+function addPart(out: Record<string, unknown>, key: string, value: string): void {
+  const prev = out[key];
+  out[key] = prev === undefined ? value : prev instanceof RepeatedKey ? RepeatedKey.from([...prev, value]) : RepeatedKey.from([prev as string, value]);
 }
 
 /** Deeper than any legacy body nests; input fitting and GraphQL coercion recurse. */
@@ -112,10 +121,7 @@ export async function parseMultipart(request: Request, maxBytes: number): Promis
     } catch (err) {
       return reject(malformed(err));
     }
-    bb.on('field', (name, value) => {
-      const before = texts[name];
-      texts[name] = before === undefined ? value : [...(Array.isArray(before) ? before : [before]), value];
-    });
+    bb.on('field', (name, value) => addPart(texts, name, value));
     // The clients name the file part fileUpload, fileupload, fileupload_<i> or uploadFile, whatever it holds.
     bb.on('file', (_name, stream, filename, _encoding, mimeType) => {
       const chunks: Buffer[] = [];

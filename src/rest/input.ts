@@ -4,7 +4,7 @@
  * type does not know are dropped. Values that still do not fit are left for GraphQL to reject.
  */
 import { badRequest } from '../errors.js';
-import { UploadedFile } from './body.js';
+import { RepeatedKey, UploadedFile } from './body.js';
 import {
   getNullableType,
   GraphQLBoolean,
@@ -37,10 +37,9 @@ function fitValue(type: GraphQLInputType, value: unknown): unknown {
   if (value instanceof UploadedFile) return fitFile(t, value);
   // Several file parts where one file is wanted: the first is the upload.
   if (Array.isArray(value) && value[0] instanceof UploadedFile) return fitFile(t, value[0]);
-  if (Array.isArray(value) && !(isScalarType(t) && t.name === 'JSON')) {
-    // A form sent a key twice where one value is wanted: the last one wins.
-    return fitValue(type, value[value.length - 1]);
-  }
+  // A form sent a key twice where one value is wanted: the last one wins. A JSON array there is
+  // left as it is, for GraphQL to refuse: nothing sent is dropped without a word.
+  if (value instanceof RepeatedKey && !(isScalarType(t) && t.name === 'JSON')) return fitValue(type, value[value.length - 1]);
   if (isInputObjectType(t)) {
     return value && typeof value === 'object' ? fitInput(t, value as Record<string, unknown>) : value;
   }

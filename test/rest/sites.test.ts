@@ -208,6 +208,17 @@ describe('POST /sites', () => {
     expect(r.body.data).toMatchObject({ name, description: 'form' });
   });
 
+  test('a form key sent twice where one value is wanted: the last one counts; a JSON array there is a 400, never a value dropped', async () => {
+    const name = uniq('Twice');
+    const form = await A.post('/sites', undefined, {
+      raw: `name=first&name=${encodeURIComponent(name)}&description=d`,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
+    expect(form.body.data).toMatchObject({ name, description: 'd' });
+    const json = await A.post('/sites', { name: [uniq('a'), uniq('b')], description: 'd' });
+    expectError(json, 400, 'String cannot represent a non string value');
+  });
+
   test.each([
     [{ description: 'd' }, "'name'"],
     [{ name: '   ', description: 'd' }, "'name'"],
