@@ -9,20 +9,13 @@ import { isGuid, newId } from '../ids.js';
 import { resource } from '../read/registry.js';
 import { selectRows } from '../read/rows.js';
 import { sql, type Sql } from '../sql.js';
-import { maxLength, optionalString } from './validate.js';
+import { maxLength, nameText, optionalString } from './validate.js';
 
 type Input = Record<string, unknown>;
 type Row = Record<string, unknown>;
 
 const LIST = resource('DropDownList');
 export const LIMITS = { name: 256, description: 4000, item: 1000, items: 10_000 } as const;
-
-function listName(raw: string): string {
-  const s = raw.trim();
-  if (s === '') throw badRequest("The field 'name' must not be blank.");
-  if (/[\u0000-\u001f]/.test(s)) throw badRequest("The field 'name' may not contain control characters.");
-  return maxLength(s, LIMITS.name, 'name');
-}
 
 async function assertNameFree(ctx: AppContext, name: string, except?: string): Promise<void> {
   const others: Sql[] = except ? [sql`t.id <> ${except}`] : [];
@@ -47,7 +40,7 @@ const insertItems = (ctx: AppContext, listId: string, items: { name: string; val
 
 /** A new list with its items; returns its id. Two of one name at once: one is made, the other gets a 409. */
 export async function createList(ctx: AppContext, input: Input): Promise<string> {
-  const name = listName(optionalString(input, 'name') ?? '');
+  const name = nameText(optionalString(input, 'name') ?? '', LIMITS.name);
   const description = maxLength(optionalString(input, 'description') ?? '', LIMITS.description, 'description');
   const items = input.items === undefined || input.items === null ? [] : itemsOf(input.items);
   await assertNameFree(ctx, name);
@@ -65,7 +58,7 @@ export async function updateList(ctx: AppContext, id: string, input: Input): Pro
   const set: Row = {};
   const name = optionalString(input, 'name');
   if (name !== undefined) {
-    set.name = listName(name);
+    set.name = nameText(name, LIMITS.name);
     await assertNameFree(ctx, set.name as string, list.listID as string);
   }
   const description = optionalString(input, 'description');

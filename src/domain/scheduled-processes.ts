@@ -18,18 +18,11 @@ import { selectRows } from '../read/rows.js';
 import { isoInstant } from '../scalars.js';
 import { sql } from '../sql.js';
 import { callScriptServer } from './scripts.js';
-import { maxLength, optionalString, uniquely } from './validate.js';
+import { maxLength, nameText, optionalString, uniquely } from './validate.js';
 
 type Input = Record<string, unknown>;
 
 const LIMITS = { name: 256, description: 4000, message: 4000, intervalMinutes: 525_600 } as const;
-
-function processName(raw: string): string {
-  const s = raw.trim();
-  if (s === '') throw badRequest("The field 'name' must not be blank.");
-  if (/[\u0000-\u001f]/.test(s)) throw badRequest("The field 'name' may not contain control characters.");
-  return maxLength(s, LIMITS.name, 'name');
-}
 
 function interval(v: unknown): number {
   if (typeof v !== 'number' || !Number.isInteger(v) || v < 1 || v > LIMITS.intervalMinutes) {
@@ -60,7 +53,7 @@ async function processById(ctx: AppContext, id: string): Promise<ScheduledProces
 
 /** A new process; returns its id. */
 export async function createProcess(ctx: AppContext, input: Input): Promise<string> {
-  const name = processName(optionalString(input, 'name') ?? '');
+  const name = nameText(optionalString(input, 'name') ?? '', LIMITS.name);
   const scriptRef = optionalString(input, 'script');
   if (!scriptRef?.trim()) throw badRequest("The mandatory field 'script' is missing: name the script to run (its id or name).");
   if (input.intervalMinutes === undefined || input.intervalMinutes === null) throw badRequest("The mandatory field 'intervalMinutes' is missing.");
@@ -87,7 +80,7 @@ export async function updateProcess(ctx: AppContext, id: string, input: Input): 
   const keys = ['name', 'description', 'script', 'intervalMinutes', 'enabled', 'nextRunDate'].filter((k) => input[k] !== undefined && input[k] !== null);
   if (keys.length === 0) throw badRequest(`Send at least one of: name, description, script, intervalMinutes, enabled, nextRunDate.`);
   const name = optionalString(input, 'name');
-  if (name !== undefined) p.name = processName(name);
+  if (name !== undefined) p.name = nameText(name, LIMITS.name);
   const description = optionalString(input, 'description');
   if (description !== undefined) p.description = maxLength(description, LIMITS.description, 'description');
   const scriptRef = optionalString(input, 'script');

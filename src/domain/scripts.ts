@@ -11,18 +11,11 @@ import { Script } from '../entities/script.js';
 import { AppError, badRequest, notFound } from '../errors.js';
 import { newId } from '../ids.js';
 import { readAtMost } from '../read-at-most.js';
-import { maxLength, optionalString, uniquely } from './validate.js';
+import { maxLength, nameText, optionalString, uniquely } from './validate.js';
 
 type Input = Record<string, unknown>;
 
 const LIMITS = { name: 256, description: 4000, source: 1_000_000 } as const;
-
-function scriptName(raw: string): string {
-  const s = raw.trim();
-  if (s === '') throw badRequest("The field 'name' must not be blank.");
-  if (/[\u0000-\u001f]/.test(s)) throw badRequest("The field 'name' may not contain control characters.");
-  return maxLength(s, LIMITS.name, 'name');
-}
 
 function source(raw: string): string {
   if (raw.trim() === '') throw badRequest("The field 'source' must not be blank.");
@@ -37,7 +30,7 @@ export async function scriptById(ctx: AppContext, id: string): Promise<Script> {
 
 /** A new script; returns its id. Two of one name at once: one is made, the other gets a 409. */
 export async function createScript(ctx: AppContext, input: Input): Promise<string> {
-  const name = scriptName(optionalString(input, 'name') ?? '');
+  const name = nameText(optionalString(input, 'name') ?? '', LIMITS.name);
   const by = ctx.caller.userId;
   const script = ctx.em().create(Script, {
     id: newId(),
@@ -58,7 +51,7 @@ export async function updateScript(ctx: AppContext, id: string, input: Input): P
   const description = optionalString(input, 'description');
   const text = optionalString(input, 'source');
   if (name === undefined && description === undefined && text === undefined) throw badRequest('Send at least one of: name, description, source.');
-  if (name !== undefined) script.name = scriptName(name);
+  if (name !== undefined) script.name = nameText(name, LIMITS.name);
   if (description !== undefined) script.description = maxLength(description, LIMITS.description, 'description');
   if (text !== undefined) script.source = source(text);
   script.modifiedById = ctx.caller.userId;

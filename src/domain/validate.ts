@@ -27,6 +27,14 @@ export function maxLength(value: string, max: number, label: string): string {
   return value;
 }
 
+/** A name: trimmed, not blank, one line without control characters, at most `max` characters. */
+export function nameText(raw: string, max: number, label = 'name'): string {
+  const s = raw.trim();
+  if (s === '') throw badRequest(`The field '${label}' must not be blank.`);
+  if (/[\u0000-\u001f]/.test(s)) throw badRequest(`The field '${label}' may not contain control characters.`);
+  return maxLength(s, max, label);
+}
+
 /** A GUID argument or body value; the all-zero GUID counts as unset (undefined). */
 export function guidOrUnset(v: unknown, label: string): string | undefined {
   if (v === undefined || v === null || v === '' || v === ZERO_GUID) return undefined;
