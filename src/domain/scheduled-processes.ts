@@ -8,16 +8,15 @@
 import type { AppContext } from '../context.js';
 import { insertRows, updateRows } from '../db/tenant-writes.js';
 import { inTransaction } from '../db/transaction.js';
-import { lowerEquals } from '../db/lookup.js';
 import { RUN_STATUS, ScheduledProcess } from '../entities/scheduled-process.js';
 import { Script } from '../entities/script.js';
 import { AppError, badRequest, conflict, notFound } from '../errors.js';
-import { isGuid, newId } from '../ids.js';
+import { newId } from '../ids.js';
 import { resource } from '../read/registry.js';
 import { selectRows } from '../read/rows.js';
 import { isoInstant } from '../scalars.js';
 import { sql } from '../sql.js';
-import { callScriptServer } from './scripts.js';
+import { callScriptServer, scriptNamed } from './scripts.js';
 import { maxLength, nameText, optionalString, uniquely } from './validate.js';
 
 type Input = Record<string, unknown>;
@@ -39,9 +38,8 @@ function runDate(v: string): Date {
 
 /** The script a process runs, by its id or its name (any case). */
 async function scriptOf(ctx: AppContext, idOrName: string): Promise<Script> {
-  const key = idOrName.trim();
-  const script = isGuid(key) ? await ctx.em().findOne(Script, { id: key.toLowerCase() }) : await ctx.em().findOne(Script, lowerEquals('name', key));
-  if (!script) throw badRequest(`The field 'script' names no script: '${key.slice(0, 64)}'.`);
+  const script = await scriptNamed(ctx, idOrName);
+  if (!script) throw badRequest(`The field 'script' names no script: '${idOrName.trim().slice(0, 64)}'.`);
   return script;
 }
 

@@ -9,7 +9,7 @@ import type { AppContext } from '../context.js';
 import { lowerEquals } from '../db/lookup.js';
 import { Script } from '../entities/script.js';
 import { AppError, badRequest, notFound } from '../errors.js';
-import { newId } from '../ids.js';
+import { isGuid, newId } from '../ids.js';
 import { readAtMost } from '../read-at-most.js';
 import { maxLength, nameText, optionalString, uniquely } from './validate.js';
 
@@ -22,7 +22,13 @@ function source(raw: string): string {
   return maxLength(raw, LIMITS.source, 'source');
 }
 
-export async function scriptById(ctx: AppContext, id: string): Promise<Script> {
+/** The script an id or a name (any case) names, or null. */
+export function scriptNamed(ctx: AppContext, idOrName: string): Promise<Script | null> {
+  const key = idOrName.trim();
+  return isGuid(key) ? ctx.em().findOne(Script, { id: key.toLowerCase() }) : ctx.em().findOne(Script, lowerEquals('name', key));
+}
+
+async function scriptById(ctx: AppContext, id: string): Promise<Script> {
   const script = await ctx.em().findOne(Script, { id: id.toLowerCase() });
   if (!script) throw notFound(`Script '${id}' was not found.`);
   return script;
@@ -72,13 +78,10 @@ export interface RunArgs {
 
 /** Runs a script on the outside process and answers what the script answered (any JSON). */
 export async function runScript(ctx: AppContext, args: RunArgs): Promise<unknown> {
-  const script = args.id
-    ? await scriptById(ctx, args.id)
-    : args.name?.trim()
-      ? await ctx.em().findOne(Script, lowerEquals('name', args.name.trim()))
-      : undefined;
-  if (script === undefined) throw badRequest("Name the script to run: send 'name' or 'id' (POST scripts?name=<name>).");
-  if (!script) throw notFound(`No script is named '${args.name}'.`);
+  const key = args.id ?? args.name?.trim();
+  if (!key) throw badRequest("Name the script to run: send 'name' or 'id' (POST scripts?name=<name>).");
+  const script = await scriptNamed(ctx, key);
+  if (!script) throw notFound(args.id ? `Script '${args.id}' was not found.` : `No script is named '${key}'.`);
 
   return callScriptServer(ctx, 'scripts', script, {
     fields: JSON.stringify(args.input ?? []),
