@@ -68,6 +68,25 @@ export interface Config {
   scriptServerUrl: string | undefined;
   /** How long a script may run before its caller gets a 504. */
   scriptTimeoutSeconds: number;
+  /** Where documents' file bytes go: `disk` (under filesDir) or `s3` (the bucket in `s3`). */
+  fileStore: 'disk' | 's3';
+  /** The directory of the disk store (absolute); made on the first file stored, not at start-up. */
+  filesDir: string;
+  /** The bucket of the S3 store: set exactly when fileStore is `s3`. */
+  s3: S3Settings | undefined;
+}
+
+/** An S3 bucket, on AWS or an S3-compatible server (S3_ENDPOINT). */
+export interface S3Settings {
+  bucket: string;
+  region: string;
+  /** An S3-compatible server's URL; unset, AWS's own endpoint for the region. */
+  endpoint: string | undefined;
+  /** Both set or neither: unset, the SDK's default credential chain (environment, profile, instance role). Never logged. */
+  accessKeyId: string | undefined;
+  secretAccessKey: string | undefined;
+  /** `<endpoint>/<bucket>/<key>` rather than `<bucket>.<endpoint>/<key>`, as most S3-compatible servers want. */
+  forcePathStyle: boolean;
 }
 
 type Env = Record<string, string | undefined>;
@@ -124,6 +143,14 @@ function httpUrl(env: Env, name: string): string | undefined {
   return u;
 }
 
+function bool(env: Env, name: string, fallback: boolean): boolean {
+  const raw = (env[name] ?? '').trim().toLowerCase();
+  if (raw === '') return fallback;
+  if (raw === 'true' || raw === '1') return true;
+  if (raw === 'false' || raw === '0') return false;
+  throw new ConfigError(`${name} must be true or false, got '${env[name]}'`);
+}
+
 function emailAddress(env: Env, name: string, fallback: string): string {
   const raw = (env[name] ?? '').trim();
   if (raw === '') return fallback;
@@ -169,13 +196,31 @@ function key32(env: Env, name: string): Buffer | undefined {
   return key;
 }
 
+/** The S3 store's settings, read only when FILE_STORE is s3. The key values never appear in a message. */
+function s3Settings(env: Env): S3Settings {
+  const bucket = (env.S3_BUCKET ?? '').trim();
+  if (bucket === '') throw new ConfigError('S3_BUCKET must be set when FILE_STORE is s3');
+  if (!/^[A-Za-z0-9][A-Za-z0-9._-]{0,254}$/.test(bucket)) throw new ConfigError(`S3_BUCKET must be a bucket name (letters, digits, '.', '-', '_'), got '${bucket}'`);
+  const region = (env.S3_REGION ?? '').trim() || 'us-east-1';
+  if (!/^[A-Za-z0-9_-]{1,64}$/.test(region)) throw new ConfigError(`S3_REGION must be a region name such as us-east-1, got '${region}'`);
+  const endpoint = httpUrl(env, 'S3_ENDPOINT');
+  const accessKeyId = env.S3_ACCESS_KEY_ID || undefined;
+  const secretAccessKey = env.S3_SECRET_ACCESS_KEY || undefined;
+  if ((accessKeyId === undefined) !== (secretAccessKey === undefined)) {
+    throw new ConfigError("S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY must be set together, or neither (the SDK's default credentials)");
+  }
+  return { bucket, region, endpoint, accessKeyId, secretAccessKey, forcePathStyle: bool(env, 'S3_FORCE_PATH_STYLE', endpoint !== undefined) };
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const levels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+  const dataDir = path.resolve(env.DATA_DIR || './data');
+  const fileStore = oneOf(env, 'FILE_STORE', ['disk', 's3'] as const, 'disk');
   return {
     port: int(env, 'PORT', 8080, 0, 65535),
     host: env.HOST || '0.0.0.0',
     databaseUrl: url(env, 'DATABASE_URL'),
-    dataDir: path.resolve(env.DATA_DIR || './data'),
+    dataDir,
     logLevel: oneOf(env, 'LOG_LEVEL', levels, 'info'),
     publicUrl: url(env, 'PUBLIC_URL'),
     jwtIssuer: env.JWT_ISSUER || 'quire',
@@ -212,6 +257,9 @@ export function loadConfig(env: Env = process.env): Config {
     emailKeepDays: int(env, 'EMAIL_KEEP_DAYS', 30, 0, 36500),
     scriptServerUrl: httpUrl(env, 'SCRIPT_SERVER_URL'),
     scriptTimeoutSeconds: int(env, 'SCRIPT_TIMEOUT_SECONDS', 60, 1, 3600),
+    fileStore,
+    filesDir: env.FILES_DIR ? path.resolve(env.FILES_DIR) : path.join(dataDir, 'files'),
+    s3: fileStore === 's3' ? s3Settings(env) : undefined,
   };
 }
 

@@ -15,6 +15,7 @@ import { SessionCheck, type Reader } from './read/rows.js';
 import type { ReadPool } from './read/read-pool.js';
 import type { TenantDirectory, TenantRef } from './tenancy/tenant-directory.js';
 import { sessionEnded, whoAmI, type WhoAmI } from './auth/session.js';
+import type { FileStore } from './storage/file-store.js';
 
 /** Long-lived parts, built once at start-up. */
 export interface Services {
@@ -25,6 +26,8 @@ export interface Services {
   jwt: JwtSettings;
   tenants: TenantDirectory;
   log: Logger;
+  /** Where documents' file bytes live (FILE_STORE: disk or S3). */
+  files: FileStore;
 }
 
 export interface Caller extends AccessClaims {

@@ -6,6 +6,7 @@ import { loadKeyRing } from './auth/keys.js';
 import { loadKek } from './auth/kek.js';
 import type { Logger } from './log.js';
 import { TenantDirectory } from './tenancy/tenant-directory.js';
+import { createFileStore } from './storage/index.js';
 
 export async function createServices(config: Config, { orm, reads }: Pick<Database, 'orm' | 'reads'>, log: Logger): Promise<Services> {
   const em = orm.em.fork({ useContext: false });
@@ -17,5 +18,6 @@ export async function createServices(config: Config, { orm, reads }: Pick<Databa
     keys: await loadKeyRing(em, await loadKek(config)),
     jwt: { issuer: config.jwtIssuer, audience: config.jwtAudience, ttlSeconds: config.accessTokenTtlSeconds },
     tenants: new TenantDirectory(orm.em.fork({ useContext: false })),
+    files: createFileStore(config),
   };
 }

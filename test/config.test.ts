@@ -1,5 +1,6 @@
 /** The security settings are validated where the environment is read, with a message naming the setting. */
 import { randomBytes } from 'node:crypto';
+import path from 'node:path';
 import { loadConfig } from '../src/config.js';
 
 test('TRUSTED_PROXIES takes addresses and CIDR ranges, and names a bad entry', () => {
@@ -55,4 +56,52 @@ test('SCRIPT_SERVER_URL must be http(s); SCRIPT_TIMEOUT_SECONDS has its default 
   expect(loadConfig({ SCRIPT_SERVER_URL: 'http://scripts.internal:3000/' }).scriptServerUrl).toBe('http://scripts.internal:3000');
   expect(() => loadConfig({ SCRIPT_SERVER_URL: 'ftp://scripts.internal' })).toThrow('SCRIPT_SERVER_URL must start with http:// or https://');
   expect(() => loadConfig({ SCRIPT_TIMEOUT_SECONDS: '0' })).toThrow(/SCRIPT_TIMEOUT_SECONDS must be between 1 and 3600/);
+});
+
+test('FILE_STORE is disk by default, with FILES_DIR under DATA_DIR, made absolute', () => {
+  expect(loadConfig({})).toMatchObject({ fileStore: 'disk', filesDir: path.resolve('data', 'files'), s3: undefined });
+  expect(loadConfig({ DATA_DIR: '/srv/quire' }).filesDir).toBe('/srv/quire/files');
+  expect(loadConfig({ DATA_DIR: '/srv/quire', FILES_DIR: 'blobs' }).filesDir).toBe(path.resolve('blobs'));
+  expect(loadConfig({ FILES_DIR: '/mnt/files/' }).filesDir).toBe('/mnt/files');
+  expect(() => loadConfig({ FILE_STORE: 'ftp' })).toThrow("FILE_STORE must be one of disk, s3, got 'ftp'");
+  // The S3 settings are read only for the S3 store.
+  expect(loadConfig({ S3_ENDPOINT: 'not a url', S3_ACCESS_KEY_ID: 'only-one' }).s3).toBeUndefined();
+});
+
+test('FILE_STORE=s3 needs S3_BUCKET; region, endpoint and path style have their defaults', () => {
+  expect(() => loadConfig({ FILE_STORE: 's3' })).toThrow('S3_BUCKET must be set when FILE_STORE is s3');
+  expect(() => loadConfig({ FILE_STORE: 's3', S3_BUCKET: 'files/docs' })).toThrow("S3_BUCKET must be a bucket name (letters, digits, '.', '-', '_'), got 'files/docs'");
+  expect(loadConfig({ FILE_STORE: 's3', S3_BUCKET: 'quire-files' }).s3).toEqual({
+    bucket: 'quire-files',
+    region: 'us-east-1',
+    endpoint: undefined,
+    accessKeyId: undefined,
+    secretAccessKey: undefined,
+    forcePathStyle: false,
+  });
+  // An S3-compatible server: path style unless told otherwise.
+  const minio = { FILE_STORE: 's3', S3_BUCKET: 'quire-files', S3_ENDPOINT: 'http://127.0.0.1:9000/', S3_REGION: 'eu-west-3' };
+  expect(loadConfig(minio).s3).toMatchObject({ endpoint: 'http://127.0.0.1:9000', region: 'eu-west-3', forcePathStyle: true });
+  expect(loadConfig({ ...minio, S3_FORCE_PATH_STYLE: 'false' }).s3!.forcePathStyle).toBe(false);
+  expect(loadConfig({ FILE_STORE: 's3', S3_BUCKET: 'b', S3_FORCE_PATH_STYLE: '1' }).s3!.forcePathStyle).toBe(true);
+  expect(() => loadConfig({ ...minio, S3_FORCE_PATH_STYLE: 'sometimes' })).toThrow("S3_FORCE_PATH_STYLE must be true or false, got 'sometimes'");
+  expect(() => loadConfig({ ...minio, S3_ENDPOINT: 'ftp://files.example.com' })).toThrow('S3_ENDPOINT must start with http:// or https://');
+  expect(() => loadConfig({ ...minio, S3_ENDPOINT: 'files.example.com' })).toThrow('S3_ENDPOINT must');
+  expect(() => loadConfig({ ...minio, S3_REGION: 'eu west' })).toThrow("S3_REGION must be a region name such as us-east-1, got 'eu west'");
+});
+
+test('S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY come together or not at all, and no message repeats them', () => {
+  const s3 = { FILE_STORE: 's3', S3_BUCKET: 'quire-files' };
+  expect(loadConfig({ ...s3, S3_ACCESS_KEY_ID: 'AKIAEXAMPLE', S3_SECRET_ACCESS_KEY: 'secret-value' }).s3).toMatchObject({ accessKeyId: 'AKIAEXAMPLE', secretAccessKey: 'secret-value' });
+  for (const half of [{ S3_ACCESS_KEY_ID: 'AKIAEXAMPLE' }, { S3_SECRET_ACCESS_KEY: 'secret-value' }]) {
+    let message = '';
+    try {
+      loadConfig({ ...s3, ...half });
+    } catch (e) {
+      message = (e as Error).message;
+    }
+    expect(message).toBe("S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY must be set together, or neither (the SDK's default credentials)");
+    expect(message).not.toContain('secret-value');
+    expect(message).not.toContain('AKIAEXAMPLE');
+  }
 });

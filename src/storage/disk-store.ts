@@ -1,0 +1,113 @@
+/**
+ * The default file store: one file per key under a directory (FILES_DIR), `<dir>/<tenant>/<file>`.
+ * A put streams into `<dir>/.tmp/<random>` (the same file system, so the final rename is atomic)
+ * while hashing and counting; only a complete file within the limit is renamed into place, so a
+ * reader never sees half a file and a failed put leaves nothing. The directory is made on the
+ * first put: a server that never stores a file creates nothing.
+ */
+import { randomUUID } from 'node:crypto';
+import { constants as fsConstants, createWriteStream } from 'node:fs';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { notFound } from '../errors.js';
+import type { FileStore, StoredFile } from './file-store.js';
+import { bodyStream, keyParts, Measure } from './measure.js';
+
+const isNotFound = (e: unknown) => (e as NodeJS.ErrnoException).code === 'ENOENT';
+
+const fileMissing = () => notFound('The file is not in the file store.');
+
+export class DiskFileStore implements FileStore {
+  private readonly dir: string;
+  private readonly tmpDir: string;
+
+  constructor(dir: string) {
+    this.dir = path.resolve(dir);
+    this.tmpDir = path.join(this.dir, '.tmp');
+  }
+
+  private pathOf(key: string): string {
+    return path.join(this.dir, ...keyParts(key));
+  }
+
+  /** A fresh temporary path; its folder made (lazily: the first put or copy makes the store's directory). */
+  private async tempPath(): Promise<string> {
+    await fs.mkdir(this.tmpDir, { recursive: true, mode: 0o700 });
+    return path.join(this.tmpDir, randomUUID());
+  }
+
+  /** Moves a complete temporary file to its key's path, making the tenant's folder as needed. */
+  private async settle(tmp: string, target: string): Promise<void> {
+    await fs.mkdir(path.dirname(target), { recursive: true, mode: 0o700 });
+    await fs.rename(tmp, target);
+  }
+
+  async put(key: string, body: Readable | Buffer, maxBytes: number): Promise<StoredFile> {
+    const target = this.pathOf(key);
+    const source = bodyStream(body, maxBytes);
+    let tmp: string;
+    try {
+      tmp = await this.tempPath();
+    } catch (e) {
+      source.destroy();
+      throw e;
+    }
+    const measure = new Measure(maxBytes);
+    const out = createWriteStream(tmp, { flags: 'wx', mode: 0o600 });
+    try {
+      await pipeline(source, measure, out);
+      await this.settle(tmp, target);
+    } catch (e) {
+      // The file is closed before it is removed: a late open must not bring it back.
+      // (Not events.once: it rejects on the 'error' the stream emits on its way to closing.)
+      if (!out.closed) await new Promise<void>((resolve) => out.once('close', () => resolve()));
+      await fs.rm(tmp, { force: true });
+      throw e;
+    }
+    return measure.stored();
+  }
+
+  async get(key: string): Promise<Readable> {
+    // Opened here, so that a missing file is a NOT_FOUND now rather than an error mid-stream.
+    let handle: fs.FileHandle;
+    try {
+      handle = await fs.open(this.pathOf(key), 'r');
+    } catch (e) {
+      if (isNotFound(e)) throw fileMissing();
+      throw e;
+    }
+    return handle.createReadStream();
+  }
+
+  async copy(from: string, to: string): Promise<void> {
+    const source = this.pathOf(from);
+    const target = this.pathOf(to);
+    const tmp = await this.tempPath();
+    try {
+      // A clone where the file system can (copy-on-write), else a plain copy; renamed into place whole.
+      await fs.copyFile(source, tmp, fsConstants.COPYFILE_EXCL | fsConstants.COPYFILE_FICLONE);
+      await this.settle(tmp, target);
+    } catch (e) {
+      await fs.rm(tmp, { force: true });
+      if (isNotFound(e) && !(await exists(source))) throw fileMissing();
+      throw e;
+    }
+  }
+
+  async delete(keys: string[]): Promise<void> {
+    const paths = keys.map((k) => this.pathOf(k));
+    // force: a missing file is not an error.
+    await Promise.all(paths.map((p) => fs.rm(p, { force: true })));
+  }
+}
+
+async function exists(p: string): Promise<boolean> {
+  try {
+    await fs.access(p);
+    return true;
+  } catch {
+    return false;
+  }
+}

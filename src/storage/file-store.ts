@@ -1,0 +1,28 @@
+/**
+ * Where documents' file bytes live: a local directory (the default) or an S3-compatible bucket
+ * (FILE_STORE). Keys are `<tenant id>/<file id>`, made by the callers, never reused; the database
+ * keeps each file's name, type, size and SHA-256 beside its key. A key of any other form (more or
+ * fewer segments, `..`, a leading `/` or `.`) is a programming error: a plain Error, thrown by
+ * every method of every store before it touches anything.
+ */
+import type { Readable } from 'node:stream';
+
+export interface StoredFile {
+  size: number;
+  /** Hex SHA-256 of the bytes written. */
+  sha256: string;
+}
+
+export interface FileStore {
+  /**
+   * Writes `body` under `key`, streamed, hashing as it goes. More than `maxBytes` is an
+   * AppError PAYLOAD_TOO_LARGE, and nothing stays under the key.
+   */
+  put(key: string, body: Readable | Buffer, maxBytes: number): Promise<StoredFile>;
+  /** The bytes under `key` as a stream; an AppError NOT_FOUND when there are none. */
+  get(key: string): Promise<Readable>;
+  /** A copy of `from`'s bytes under `to`. */
+  copy(from: string, to: string): Promise<void>;
+  /** Deletes these keys; a key with nothing under it is not an error. */
+  delete(keys: string[]): Promise<void>;
+}

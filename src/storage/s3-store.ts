@@ -1,0 +1,117 @@
+/**
+ * The file store on an S3 bucket (AWS, or an S3-compatible server through S3_ENDPOINT). A put
+ * streams through the hashing, counting stream into lib-storage's Upload: one PutObject for a
+ * small file, a multipart upload (5 MB parts, 4 at a time: at most about 20 MB in memory per put)
+ * for a large one or one of unknown length. A body that fails or grows past the limit fails the
+ * Upload's input, so the Upload aborts its multipart upload and nothing is completed; should an
+ * object have been completed all the same, it is deleted before the error goes on.
+ */
+import {
+  CopyObjectCommand,
+  DeleteObjectsCommand,
+  GetObjectCommand,
+  S3Client,
+  type S3ClientConfig,
+} from '@aws-sdk/client-s3';
+import { Upload } from '@aws-sdk/lib-storage';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { S3Settings } from '../config.js';
+import { notFound } from '../errors.js';
+import { bodyStream, keyParts, Measure } from './measure.js';
+import type { FileStore, StoredFile } from './file-store.js';
+
+/** DeleteObjects takes at most this many keys per request. */
+const DELETE_BATCH = 1000;
+
+const fileMissing = () => notFound('The file is not in the file store.');
+
+/** The SDK's answer for a key with nothing under it (a 404 that is not a missing bucket, which is a configuration error). */
+function isMissingKey(e: unknown): boolean {
+  const err = e as { name?: string; Code?: string; $metadata?: { httpStatusCode?: number } };
+  if (err.name === 'NoSuchKey' || err.Code === 'NoSuchKey') return true;
+  return err.$metadata?.httpStatusCode === 404 && err.name !== 'NoSuchBucket';
+}
+
+export class S3FileStore implements FileStore {
+  readonly client: S3Client;
+  private readonly bucket: string;
+
+  constructor(settings: S3Settings) {
+    const config: S3ClientConfig = { region: settings.region, forcePathStyle: settings.forcePathStyle };
+    if (settings.endpoint) config.endpoint = settings.endpoint;
+    // Unset: the SDK's default chain (environment, shared profile, container or instance role).
+    if (settings.accessKeyId && settings.secretAccessKey) {
+      config.credentials = { accessKeyId: settings.accessKeyId, secretAccessKey: settings.secretAccessKey };
+    }
+    this.client = new S3Client(config);
+    this.bucket = settings.bucket;
+  }
+
+  async put(key: string, body: Readable | Buffer, maxBytes: number): Promise<StoredFile> {
+    keyParts(key);
+    const source = bodyStream(body, maxBytes);
+    const measure = new Measure(maxBytes);
+    const upload = new Upload({ client: this.client, params: { Bucket: this.bucket, Key: key, Body: measure }, leavePartsOnError: false });
+    const feeding = pipeline(source, measure);
+    // An Upload that fails stops reading: end the feeding too, or it would wait for ever.
+    const uploading = upload.done().catch((e: unknown) => {
+      measure.destroy(e as Error);
+      throw e;
+    });
+    const [fed, uploaded] = await Promise.allSettled([feeding, uploading]);
+    if (fed.status === 'fulfilled' && uploaded.status === 'fulfilled') return measure.stored();
+    // Not reachable through the Upload's own logic (its input failed before its end), but cheap
+    // to make sure of: nothing stays under the key.
+    if (uploaded.status === 'fulfilled') await this.delete([key]);
+    // The body's failure (too large, the client went away) is the cause; the Upload's (an aborted
+    // upload, or on some servers a failed abort) only follows from it.
+    throw fed.status === 'rejected' ? fed.reason : (uploaded as PromiseRejectedResult).reason;
+  }
+
+  async get(key: string): Promise<Readable> {
+    keyParts(key);
+    try {
+      const res = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: key }));
+      // On Node the SDK's body is an http.IncomingMessage: a Readable.
+      if (!(res.Body instanceof Readable)) throw new Error('the S3 client returned a body that is not a Node stream');
+      return res.Body;
+    } catch (e) {
+      if (isMissingKey(e)) throw fileMissing();
+      throw e;
+    }
+  }
+
+  async copy(from: string, to: string): Promise<void> {
+    keyParts(from);
+    keyParts(to);
+    try {
+      // CopySource is `<bucket>/<key>`, URL-encoded (the key's own `/` kept).
+      const source = `${this.bucket}/${from.split('/').map(encodeURIComponent).join('/')}`;
+      await this.client.send(new CopyObjectCommand({ Bucket: this.bucket, Key: to, CopySource: source }));
+    } catch (e) {
+      if (isMissingKey(e)) throw fileMissing();
+      throw e;
+    }
+  }
+
+  async delete(keys: string[]): Promise<void> {
+    for (const k of keys) keyParts(k);
+    for (let i = 0; i < keys.length; i += DELETE_BATCH) {
+      const batch = keys.slice(i, i + DELETE_BATCH);
+      const res = await this.client.send(
+        new DeleteObjectsCommand({ Bucket: this.bucket, Delete: { Objects: batch.map((Key) => ({ Key })), Quiet: true } }),
+      );
+      // A missing key is reported as deleted by S3; some compatible servers say NoSuchKey instead.
+      const failed = (res.Errors ?? []).filter((e) => e.Code !== 'NoSuchKey');
+      if (failed.length > 0) {
+        throw new Error(`S3 refused to delete ${failed.length} of ${batch.length} keys (first: ${failed[0].Key}: ${failed[0].Code} ${failed[0].Message ?? ''})`);
+      }
+    }
+  }
+
+  /** Closes the client's connections (tests; a server keeps its store for its life). */
+  destroy(): void {
+    this.client.destroy();
+  }
+}
