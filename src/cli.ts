@@ -17,6 +17,7 @@ import { TenantDirectory } from './tenancy/tenant-directory.js';
 import { listKeys, rotateKey } from './auth/keys.js';
 import { loadKek } from './auth/kek.js';
 import { keyRetentionSeconds, purgeExpired } from './purge.js';
+import { createFileStore } from './storage/index.js';
 import { PasswordError, readPassword } from './cli-password.js';
 
 const USAGE = `quire: administer a quire service
@@ -120,7 +121,7 @@ async function run(argv: string[]): Promise<void> {
       const kid = await rotateKey(db.orm.em.fork(), await loadKek(config));
       print(values.json!, { kid, note: 'running servers sign with it from their next key reload (PURGE_INTERVAL_SECONDS) or sooner' });
     } else if (command === 'purge') {
-      print(values.json!, { ...(await purgeExpired(db.orm.em.fork(), config)) });
+      print(values.json!, { ...(await purgeExpired(db.orm.em.fork(), config, createFileStore(config))) });
     } else if (command === 'tenant create') {
       const t = await createTenant(db.orm.em, {
         customer: values.customer!,

@@ -2,8 +2,9 @@
  * Deletes what can never be used again: expired refresh and web tokens, login throttles whose
  * window and lock have both passed, signing keys retired long enough that every token they
  * signed has expired, expired persisted data (which reads already skip), documents deleted
- * more than DELETED_DOCUMENT_DAYS ago (with their revisions, files and values), and e-mail sent
- * or failed more than EMAIL_KEEP_DAYS ago (with its attachments). The server runs
+ * more than DELETED_DOCUMENT_DAYS ago (with their revisions, files and values), e-mail sent
+ * or failed more than EMAIL_KEEP_DAYS ago (with its attachments), and the stored bytes of every
+ * file whose row is gone (the removal queue, filled in the deleting transaction). The server runs
  * it every PURGE_INTERVAL_SECONDS (and reloads its signing keys then, to pick up a rotation);
  * `quire purge` runs it once.
  */
@@ -11,6 +12,8 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Config } from './config.js';
 import type { Services } from './context.js';
 import { dropRetiredKeys } from './auth/keys.js';
+import { fileKey } from './domain/stored-files.js';
+import type { FileStore } from './storage/file-store.js';
 
 export interface Purged {
   refreshTokens: number;
@@ -20,6 +23,37 @@ export interface Purged {
   persistedData: number;
   deletedDocuments: number;
   emails: number;
+  files: number;
+}
+
+/** Queued removals taken per transaction (S3 deletes up to 1000 keys in one call). */
+const REMOVALS_AT_ONCE = 1000;
+
+/**
+ * Deletes the stored bytes of files whose rows are gone, from the removal queue: a batch at a
+ * time, its queue rows locked (two purges at once take different ones), their removal committed
+ * only once the bytes are gone. Returns how many files' bytes went.
+ */
+export async function removeDeletedFiles(em: EntityManager, files: FileStore): Promise<number> {
+  let removed = 0;
+  for (;;) {
+    const n = await em.transactional(async (tx) => {
+      const c = tx.getConnection();
+      const trx = tx.getTransactionContext();
+      // Taken off the queue first: when the bytes cannot be deleted, the rollback puts them back.
+      const rows = await c.execute<{ tenant_id: string; file_id: string }[]>(
+        `delete from file_removal where ctid in (select ctid from file_removal order by queued_at limit ? for update skip locked)
+          returning tenant_id, file_id`,
+        [REMOVALS_AT_ONCE],
+        'all',
+        trx,
+      );
+      if (rows.length > 0) await files.delete(rows.map((r) => fileKey(r.tenant_id, r.file_id)));
+      return rows.length;
+    });
+    removed += n;
+    if (n < REMOVALS_AT_ONCE) return removed;
+  }
 }
 
 /**
@@ -34,6 +68,7 @@ export const keyRetentionSeconds = (config: Pick<Config, 'accessTokenTtlSeconds'
 export async function purgeExpired(
   em: EntityManager,
   config: Pick<Config, 'accessTokenTtlSeconds' | 'purgeIntervalSeconds' | 'loginLockSeconds' | 'deletedDocumentDays' | 'emailKeepDays'>,
+  files: FileStore,
 ): Promise<Purged> {
   const c = em.getConnection();
   const count = async (q: string, values: unknown[] = []) => (await c.execute<unknown[]>(`${q} returning 1`, values)).length;
@@ -51,6 +86,8 @@ export async function purgeExpired(
     deletedDocuments: await count('delete from document where archive = 2 and modified_at < now() - make_interval(days => ?)', [config.deletedDocumentDays]),
     // Queued messages stay whatever their age; sent (1) and failed (2) ones are the queue's log.
     emails: await count('delete from email_message where status <> 0 and created_at < now() - make_interval(days => ?)', [config.emailKeepDays]),
+    // Last: the documents purged above queued their files.
+    files: await removeDeletedFiles(em, files),
   };
 }
 
@@ -64,7 +101,7 @@ export function startPurgeJob(services: Services, ran?: (p: Purged) => void): Pu
   let stopped = false;
   const tick = async () => {
     try {
-      const purged = await purgeExpired(services.orm.em.fork(), services.config);
+      const purged = await purgeExpired(services.orm.em.fork(), services.config, services.files);
       await services.keys.reload(true);
       services.log.debug({ purged }, 'purged expired tokens, throttles and persisted data');
       ran?.(purged);

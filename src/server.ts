@@ -10,6 +10,7 @@ import { createLogger } from './log.js';
 import { serializeError } from './db-error-log.js';
 import { createServices } from './services.js';
 import { startPurgeJob } from './purge.js';
+import { moveDatabaseFiles } from './domain/stored-files.js';
 import { startEmailSender } from './jobs/email-sender.js';
 
 async function main() {
@@ -27,6 +28,9 @@ async function main() {
   log.info({ embedded: !config.databaseUrl, dataDir: config.dataDir }, 'starting');
   const db = await openDatabase(config, log);
   const services = await createServices(config, db, log);
+  // Before serving: every read and copy takes a file's bytes from the file store.
+  const moved = await moveDatabaseFiles(db.orm.em.fork(), services.files);
+  if (moved > 0) log.info({ moved, fileStore: config.fileStore }, 'moved files stored in the database into the file store');
   const app = createApp(services);
   const purge = startPurgeJob(services);
   const emailSender = startEmailSender(services);

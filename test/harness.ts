@@ -57,13 +57,16 @@ export class Harness {
     readonly app: App,
   ) {}
 
+  /** An app on the run's database (or `overrides.databaseUrl`) and its file store (or `overrides.filesDir`). */
   static async start(overrides: Partial<Config> = {}): Promise<Harness> {
-    const url = process.env.QUIRE_TEST_DATABASE_URL;
-    if (!url) throw new Error('QUIRE_TEST_DATABASE_URL is not set: run the tests through jest (global setup)');
+    const url = overrides.databaseUrl ?? process.env.QUIRE_TEST_DATABASE_URL;
+    const filesDir = process.env.QUIRE_TEST_FILES_DIR;
+    if (!url || !filesDir) throw new Error('QUIRE_TEST_DATABASE_URL or QUIRE_TEST_FILES_DIR is not set: run the tests through jest (global setup)');
     // Every test file's requests come from one address (its harness's), all at once:
     // the shared throttles are tested with their own limits (test/rest/throttle.test.ts).
     const shared = { tokenMaxFailuresPerAddress: 1_000_000, tokenMaxFailuresPerClient: 1_000_000 };
-    const config = { ...loadConfig({}), databaseUrl: url, logLevel: 'silent' as const, ...shared, ...overrides };
+    // One file store for the database, as in a deployment: any harness's purge deletes the bytes it dequeues.
+    const config = { ...loadConfig({}), databaseUrl: url, logLevel: 'silent' as const, ...shared, filesDir, ...overrides };
     const orm = await initOrm(url, 4);
     const log = createLogger('silent');
     const services = await createServices(config, { orm, reads: createReadPool(orm, log) }, log);

@@ -81,7 +81,7 @@ const kept = (s: Awaited<ReturnType<typeof seed>>) => [s.ids.refreshLive, s.ids.
 
 test('purgeExpired deletes exactly the expired rows', async () => {
   const s = await seed();
-  const purged = await purgeExpired(h.orm.em.fork(), h.services.config);
+  const purged = await purgeExpired(h.orm.em.fork(), h.services.config, h.services.files);
   expect(await remaining(s)).toEqual(kept(s));
   // At least ours (other test files may leave expired rows of their own).
   expect(purged.refreshTokens).toBeGreaterThanOrEqual(1);

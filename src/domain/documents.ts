@@ -13,6 +13,7 @@ import { namedBy } from '../resources/document.js';
 import { listedOf, selectRows } from '../read/rows.js';
 import { isoInstant } from '../scalars.js';
 import { sql } from '../sql.js';
+import { copyFiles } from './stored-files.js';
 import { maxLength, optionalString, requireGuid, requireString } from './validate.js';
 
 type Input = Record<string, unknown>;
@@ -123,8 +124,8 @@ export async function createDocument(ctx: AppContext, input: Input): Promise<str
 }
 
 /**
- * Copies of `documents` (Document rows), each with every revision under new ids, where `place`
- * says (its folder and name); returns the copies' current revision ids, in order.
+ * Copies of `documents` (Document rows), each with every revision (its index field values and
+ * file too) under new ids, where `place` says (its folder and name); returns the copies' current revision ids, in order.
  */
 export async function copyDocuments(ctx: AppContext, documents: Row[], place: (d: Row) => { folderId: string; name: string }): Promise<string[]> {
   if (documents.length === 0) return [];
@@ -153,6 +154,8 @@ export async function copyDocuments(ctx: AppContext, documents: Row[], place: (d
   // Every revision's index field values go with it.
   const [from, to] = [[...revIds.keys()], [...revIds.values()]];
   await copyRows(ctx.reader, 'document_index_value', ['field_id', 'value'], { revision_id: mapped('revision_id', from, to), created_by_id: by, modified_by_id: by }, sql`t.revision_id = any(${from}::uuid[])`);
+  // And its file, bytes and all.
+  await copyFiles(ctx, from, to);
   return documents.map((d) => revIds.get(d.id as string)!);
 }
 

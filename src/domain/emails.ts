@@ -9,7 +9,7 @@ import { insertRows } from '../db/tenant-writes.js';
 import { EmailMessage } from '../entities/email.js';
 import { AppError, badRequest } from '../errors.js';
 import { newId } from '../ids.js';
-import { contentTypeOf, fileById, fileNameOf } from './files.js';
+import { contentTypeOf, fileById, fileBytes, fileNameOf } from './files.js';
 import { maxLength, optionalString } from './validate.js';
 
 type Input = Record<string, unknown>;
@@ -58,15 +58,14 @@ async function documentFiles(ctx: AppContext, input: Input, budget: number): Pro
   if (ids.length > MAX_ATTACHMENTS) throw badRequest(`A message may carry at most ${MAX_ATTACHMENTS} attachments.`);
   const files: File[] = [];
   for (const id of ids) {
-    try {
-      const f = await fileById(ctx, id);
-      files.push({ fileName: f.fileName, contentType: f.contentType, bytes: Buffer.from(f.content, 'base64') });
-    } catch (err) {
+    const f = await fileById(ctx, id).catch((err: unknown) => {
       if (err instanceof AppError && err.code === 'NOT_FOUND') throw badRequest(`The document '${id.slice(0, 64)}' in 'documents' was not found or has no file to attach.`);
       throw err;
-    }
-    budget -= files[files.length - 1].bytes.length;
-    if (budget < 0) throw tooLarge(ctx);
+    });
+    // Measured before its bytes are read: a file past the budget is never loaded.
+    const bytes = await fileBytes(f, budget, () => tooLarge(ctx));
+    budget -= bytes.length;
+    files.push({ fileName: f.fileName, contentType: f.contentType, bytes });
   }
   return files;
 }

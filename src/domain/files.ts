@@ -2,11 +2,15 @@
  * Documents' files (docs/decisions.md, "Files"): an upload fills the current revision's empty
  * place or makes a new revision; a download finds the file by any id the clients use for it.
  * The document's row is locked first, so uploads to one document at once make one revision each.
+ * The bytes live in the file store (src/storage/) under `<tenant>/<file id>`; files stored before
+ * it keep theirs in `document_file.content`.
  */
-import { createHash } from 'node:crypto';
+import type { Readable } from 'node:stream';
+import { buffer } from 'node:stream/consumers';
 import type { AppContext } from '../context.js';
 import { copyRows, insertRows, updateRows } from '../db/tenant-writes.js';
-import { badRequest, notFound } from '../errors.js';
+import { AppError, badRequest, notFound } from '../errors.js';
+import type { StoredFile } from '../storage/file-store.js';
 import { newId } from '../ids.js';
 import { compileQText } from '../query/index.js';
 import { queryFieldMap } from '../read/fields.js';
@@ -14,6 +18,7 @@ import { resource } from '../read/registry.js';
 import { countRows, selectRows } from '../read/rows.js';
 import { sql, type Sql } from '../sql.js';
 import { setIndexFields } from './document-index-values.js';
+import { fileKey, storingFiles } from './stored-files.js';
 import { changeableDocument, setCheckIn } from './documents.js';
 import { maxLength, optionalString, requireGuid } from './validate.js';
 
@@ -25,6 +30,12 @@ export interface FileContent {
   /** base64 */
   content: string;
 }
+
+/** A DocumentFile record, as the read path answers it. */
+type FileRecord = Record<string, unknown> & { fileId: string; fileName: string; contentType: string; fileSize: number };
+
+/** A file a caller may read: its record, and its bytes on demand. */
+export type FoundFile = FileRecord & { open(): Promise<Readable> };
 
 const FILE = resource('DocumentFile');
 const LIMITS = { fileName: 256, revision: 64, changeText: 4000 } as const;
@@ -59,48 +70,82 @@ export async function uploadFile(ctx: AppContext, input: Input): Promise<string>
   const length = optionalString(input, 'fileLength')?.trim();
   if (length && length !== String(bytes.length)) throw badRequest(`'fileLength' says ${length.slice(0, 20)} bytes, but the file has ${bytes.length}.`);
   const doc = await changeableDocument(ctx, requireGuid(input.documentId, 'documentId'));
-  const fileName = fileNameOf(optionalString(input, 'fileName') || file.name || '');
-  const contentType = contentTypeOf(optionalString(input, 'contentType'), file.type ?? undefined);
-  const label = optionalString(input, 'revision')?.trim();
-  if (label !== undefined) maxLength(label, LIMITS.revision, 'revision');
-  const changeText = optionalString(input, 'changeText') ?? optionalString(input, 'changeReason');
-  if (changeText !== undefined) maxLength(changeText, LIMITS.changeText, 'changeText');
-  const by = ctx.caller.userId;
+  const upload: Upload = {
+    fileName: fileNameOf(optionalString(input, 'fileName') || file.name || ''),
+    contentType: contentTypeOf(optionalString(input, 'contentType'), file.type ?? undefined),
+    label: optionalString(input, 'revision')?.trim(),
+    changeText: optionalString(input, 'changeText') ?? optionalString(input, 'changeReason'),
+  };
+  if (upload.label !== undefined) maxLength(upload.label, LIMITS.revision, 'revision');
+  if (upload.changeText !== undefined) maxLength(upload.changeText, LIMITS.changeText, 'changeText');
+  const fileId = newId();
+  const key = fileKey(ctx.tenantId, fileId);
+  return storingFiles(ctx, [key], async () => {
+    const stored = await ctx.services.files.put(key, bytes, ctx.services.config.maxBodyBytes);
+    const revisionId = await recordUpload(ctx, doc, upload, { id: fileId, ...stored });
+    if (input.indexFields !== undefined && input.indexFields !== null && input.indexFields !== '') await setIndexFields(ctx, doc.documentId, { indexFields: input.indexFields });
+    // `checkIn` true with the upload: the uploader's check-out ends with it.
+    if (input.checkIn === true) await setCheckIn(ctx, doc.documentId, { checkIn: true });
+    return revisionId;
+  });
+}
 
-  let revisionId = doc.id;
+interface Upload {
+  fileName: string;
+  contentType: string;
+  /** The revision's label, as sent. */
+  label: string | undefined;
+  changeText: string | undefined;
+}
+
+/** The rows of a stored upload: in the current revision's empty place, or in a new revision; returns the revision's id. */
+async function recordUpload(ctx: AppContext, doc: Row, u: Upload, file: StoredFile & { id: string }): Promise<string> {
+  const by = ctx.caller.userId;
+  let revisionId = doc.id as string;
   const [taken] = await selectRows<Row>(ctx.reader, FILE, { where: [sql`t.revision_id = ${doc.id}`] });
   if (taken) {
     // A new revision, named as sent or numbered on, with the index field values of the one before.
     revisionId = newId();
-    const revision = label || (await nextLabel(ctx, doc.documentId, doc.revision as string));
+    const revision = u.label || (await nextLabel(ctx, doc.documentId as string, doc.revision as string));
     await insertRows(ctx.reader, 'document_revision', [
-      { id: revisionId, document_id: doc.documentId, revision, name: doc.name, description: doc.description, change_text: changeText ?? null, created_by_id: by },
+      { id: revisionId, document_id: doc.documentId, revision, name: doc.name, description: doc.description, change_text: u.changeText ?? null, created_by_id: by },
     ]);
     await copyRows(ctx.reader, 'document_index_value', ['field_id', 'value'], { revision_id: revisionId, created_by_id: by, modified_by_id: by }, sql`t.revision_id = ${doc.id}`);
-    await updateRows(ctx.reader, 'document', { revision_id: revisionId, revision, change_text: changeText ?? null, modified_at: sql`now()`, modified_by_id: by }, sql`t.id = ${doc.documentId}`);
-  } else if (label || changeText !== undefined) {
-    const set: Row = { ...(label ? { revision: label } : {}), ...(changeText !== undefined ? { change_text: changeText } : {}) };
+    await updateRows(ctx.reader, 'document', { revision_id: revisionId, revision, change_text: u.changeText ?? null, modified_at: sql`now()`, modified_by_id: by }, sql`t.id = ${doc.documentId}`);
+  } else if (u.label || u.changeText !== undefined) {
+    const set: Row = { ...(u.label ? { revision: u.label } : {}), ...(u.changeText !== undefined ? { change_text: u.changeText } : {}) };
     await updateRows(ctx.reader, 'document_revision', set, sql`t.id = ${doc.id}`);
     await updateRows(ctx.reader, 'document', { ...set, modified_at: sql`now()`, modified_by_id: by }, sql`t.id = ${doc.documentId}`);
   }
   await insertRows(ctx.reader, 'document_file', [
-    { id: newId(), revision_id: revisionId, file_name: fileName, content_type: contentType, size: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex'), content: bytes, created_by_id: by },
+    { id: file.id, revision_id: revisionId, file_name: u.fileName, content_type: u.contentType, size: file.size, sha256: file.sha256, created_by_id: by },
   ]);
-  if (input.indexFields !== undefined && input.indexFields !== null && input.indexFields !== '') await setIndexFields(ctx, doc.documentId, { indexFields: input.indexFields });
-  // `checkIn` true with the upload: the uploader's check-out ends with it.
-  if (input.checkIn === true) await setCheckIn(ctx, doc.documentId, { checkIn: true });
   return revisionId;
 }
 
-/** The first file `where` finds that the caller may see, with its bytes. */
-async function fileWhere(ctx: AppContext, where: Sql[], missing: string): Promise<FileContent> {
-  const [f] = await selectRows<Row & { bytes: Buffer }>(ctx.reader, FILE, { where, order: FILE.order, limit: 1, extra: sql`, t.content as "bytes"` });
+/** The first file `where` finds that the caller may see. */
+async function fileWhere(ctx: AppContext, where: Sql[], missing: string): Promise<FoundFile> {
+  const [f] = await selectRows<FileRecord>(ctx.reader, FILE, { where, order: FILE.order, limit: 1 });
   if (!f) throw notFound(missing);
-  return { fileName: f.fileName as string, contentType: f.contentType as string, content: f.bytes.toString('base64') };
+  const key = fileKey(ctx.tenantId, f.fileId);
+  return { ...f, open: () => ctx.services.files.get(key) };
+}
+
+/** A found file's bytes, for answers that carry them whole (GraphQL, e-mail): at most `limit` of them. */
+export async function fileBytes(f: FoundFile, limit: number, tooLarge: () => Error): Promise<Buffer> {
+  if (f.fileSize > limit) throw tooLarge();
+  return buffer(await f.open());
+}
+
+/** A found file as GraphQL's FileContent (base64): one larger than MAX_BODY_BYTES is downloaded from `GET files/{id}`. */
+export async function fileContent(ctx: AppContext, f: FoundFile): Promise<FileContent> {
+  const limit = ctx.services.config.maxBodyBytes;
+  const bytes = await fileBytes(f, limit, () => new AppError('PAYLOAD_TOO_LARGE', `The file has ${f.fileSize} bytes, more than an answer here may carry (${limit}, MAX_BODY_BYTES): download it with GET files/${f.fileId}.`));
+  return { fileName: f.fileName, contentType: f.contentType, content: bytes.toString('base64') };
 }
 
 /** A file by its id, its revision's id, or its document's id (the current revision's file). */
-export function fileById(ctx: AppContext, id: string): Promise<FileContent> {
+export function fileById(ctx: AppContext, id: string): Promise<FoundFile> {
   const key = id.toLowerCase();
   return fileWhere(
     ctx,
@@ -110,7 +155,7 @@ export function fileById(ctx: AppContext, id: string): Promise<FileContent> {
 }
 
 /** The first file `q` finds (`[id] eq '<revision id>'`, as the clients ask; `fileId` is the file's own). */
-export function fileByQuery(ctx: AppContext, q: string): Promise<FileContent> {
+export function fileByQuery(ctx: AppContext, q: string): Promise<FoundFile> {
   const where = compileQText(q, queryFieldMap(FILE));
   if (!where) throw badRequest("The query parameter 'q' names no condition.");
   return fileWhere(ctx, [where], 'No file matches the query.');

@@ -50,7 +50,7 @@ export const DocumentRevision = defineEntity({
 });
 export type DocumentRevision = InferEntity<typeof DocumentRevision>;
 
-/** A revision's file, its bytes included (migrations/Migration20261125190000_document_files.ts). */
+/** A revision's file; its bytes are in the file store (migrations/Migration20261126000000_file_store.ts). */
 export const DocumentFile = defineEntity({
   name: 'DocumentFile',
   tableName: 'document_file',
@@ -63,7 +63,8 @@ export const DocumentFile = defineEntity({
     contentType: p.string(),
     size: p.bigint(),
     sha256: p.string(),
-    content: p.blob().lazy(),
+    // Only files stored before the file store (src/storage/) keep their bytes here.
+    content: p.blob().lazy().nullable(),
     createdAt: p.datetime().onCreate(() => new Date()),
     createdById: p.uuid().nullable(),
   }),

@@ -25,8 +25,12 @@ export interface SofaRoute {
   scope?: 'tenant';
   /** Answers every available field unless `fields` names some (a record read or written whole). */
   allFields?: true;
-  /** The field answers a FileContent: the route sends its bytes with its Content-Type, not an envelope. */
-  file?: true;
+  /**
+   * The route sends a file's bytes with its Content-Type, not an envelope: `content`, the bytes
+   * the field answers (a FileContent, base64); `stored`, the bytes of the DocumentFile it answers,
+   * streamed from the file store.
+   */
+  file?: 'content' | 'stored';
   /**
    * A refusal of what was sent (400, 404, 413) goes out as HTTP 200 with the real status in
    * `meta.status`, as the real service answers `POST emails` and its clients expect.
@@ -123,7 +127,7 @@ export const routes: Route[] = [
   { method: 'GET', path: '/formtemplates/:templateId/forms', field: 'Query.formInstances', shape: 'list' },
   { method: 'POST', path: '/formtemplates/:templateId/forms', field: 'Mutation.createFormInstance', shape: 'object', status: 201, body: 'input', allFields: true },
   { method: 'GET', path: '/formtemplates/:templateId/forms/:revisionId', field: 'Query.formInstance', shape: 'one', allFields: true },
-  { method: 'GET', path: '/formtemplates/:templateId/forms/:revisionId/pdf', field: 'Query.formInstancePdf', shape: 'object', file: true },
+  { method: 'GET', path: '/formtemplates/:templateId/forms/:revisionId/pdf', field: 'Query.formInstancePdf', shape: 'object', file: 'content' },
   { method: 'POST', path: '/formtemplates/:templateId/forms/:revisionId', field: 'Mutation.reviseFormInstance', shape: 'object', status: 201, body: 'input' },
   { method: 'POST', path: '/forms/:formId', field: 'Mutation.reviseForm', shape: 'object', status: 201, body: 'input' },
   { method: 'PUT', path: '/forminstance/:formId/relateForm', field: 'Mutation.relateForm', shape: 'none' },
@@ -149,8 +153,8 @@ export const routes: Route[] = [
   { method: 'DELETE', path: '/folders/:folderId/indexfields/:id', field: 'Mutation.removeFolderIndexField', shape: 'none' },
   // Files (docs/decisions.md, "Files")
   { method: 'POST', path: '/files', field: 'Mutation.uploadFile', shape: 'object', body: 'input' },
-  { method: 'GET', path: '/files', field: 'Query.fileByQuery', shape: 'object', file: true },
-  { method: 'GET', path: '/files/:id', field: 'Query.file', shape: 'object', file: true },
+  { method: 'GET', path: '/files', field: 'Query.documentFileByQuery', shape: 'object', file: 'stored' },
+  { method: 'GET', path: '/files/:id', field: 'Query.documentFile', shape: 'object', file: 'stored' },
   // Folder security (docs/decisions.md, "Folder security")
   { method: 'GET', path: '/folders/:folderId/securitymembers', field: 'Query.folderSecurityMembers', shape: 'list', paged: true },
   { method: 'PUT', path: '/folders/:folderId/securitymembers/:memberId', field: 'Mutation.setFolderSecurityMember', shape: 'object', body: 'input' },

@@ -16,6 +16,7 @@ import {
   type GraphQLField,
   type GraphQLSchema,
 } from 'graphql';
+import type { Readable } from 'node:stream';
 import { Request, Response } from '@whatwg-node/fetch';
 import { buildContext, type AppContext, type Services } from '../context.js';
 import type { DataTypes } from '../datatypes.js';
@@ -33,6 +34,7 @@ import { queryParam, type Match } from './match.js';
 import type { SofaRoute } from './routes.js';
 import { createSofaRouter, SOFA_BASE, sofaFields, sofaPath } from './sofa-setup.js';
 import { requestIdOf } from './request-id.js';
+import { fileKey } from '../domain/stored-files.js';
 
 /**
  * The server context of one SOFA call: the legacy request, its tenant path and the document
@@ -118,7 +120,8 @@ export function createRouteRunner(services: Services, schema: GraphQLSchema, dat
       const { errors, meta } = json as { errors: EnvelopeError[]; meta: Record<string, unknown> };
       return errorEnvelope(request, answer.status, errors, meta);
     }
-    if (route.file) return fileResponse(request, json as FileContent);
+    if (route.file === 'content') return contentResponse(request, json as FileContent);
+    if (route.file === 'stored') return storedFileResponse(request, m, json as StoredFileRecord);
     return successEnvelope({
       request,
       status: route.status ?? 200,
@@ -131,6 +134,13 @@ export function createRouteRunner(services: Services, schema: GraphQLSchema, dat
     });
   };
   return { run, sofaDocument: sofa.openAPIDocument };
+
+  /** A stored file's bytes, streamed from the file store (the tenant's, as the caller's token says). */
+  async function storedFileResponse(request: Request, m: Match, f: StoredFileRecord): Promise<Response> {
+    const { tenantId } = await buildContext(services, request, requestIdOf(request), m.tenant);
+    const bytes = await services.files.get(fileKey(tenantId, f.fileId));
+    return fileResponse(request, bytes, f);
+  }
 
   /** The request body, fitted onto the argument's input type. */
   async function requestBody(request: Request, arg: GraphQLArgument) {
@@ -168,12 +178,23 @@ interface FileContent {
   content: string;
 }
 
-function fileResponse(request: Request, f: FileContent): Response {
+interface StoredFileRecord {
+  fileId: string;
+  fileName: string;
+  contentType: string;
+  fileSize: number;
+}
+
+function contentResponse(request: Request, f: FileContent): Response {
   const bytes = Buffer.from(f.content, 'base64');
-  return new Response(bytes, {
+  return fileResponse(request, bytes, { ...f, fileSize: bytes.length });
+}
+
+function fileResponse(request: Request, body: Buffer | Readable, f: Omit<StoredFileRecord, 'fileId'>): Response {
+  return new Response(body as BodyInit, {
     headers: {
       'content-type': f.contentType,
-      'content-length': String(bytes.length),
+      'content-length': String(f.fileSize),
       'x-request-id': requestIdOf(request),
       'content-disposition': `attachment; filename="${f.fileName.replace(/[^\x20-\x7e]|["\\]/g, '_')}"`,
     },

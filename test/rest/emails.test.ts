@@ -315,7 +315,7 @@ test('the purge deletes sent and failed messages older than EMAIL_KEEP_DAYS, nev
   await deliver();
   await A.post('/emails', { recipients: 'ada@example.com', subject: oldQueued });
   await h.orm.em.getConnection().execute("update email_message set created_at = now() - interval '31 days' where subject in (?, ?)", [oldSent, oldQueued]);
-  const purged = await purgeExpired(h.orm.em.fork(), h.services.config);
+  const purged = await purgeExpired(h.orm.em.fork(), h.services.config, h.services.files);
   expect(purged.emails).toBeGreaterThanOrEqual(1);
   expect(await messages(A, oldSent)).toEqual([]);
   expect(await messages(A, oldQueued)).toHaveLength(1);

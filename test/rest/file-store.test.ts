@@ -1,0 +1,206 @@
+/**
+ * Documents' file bytes in the file store (docs/decisions.md, "Files"): on disk by default, in an
+ * S3-compatible bucket (a real one, s3rver) when FILE_STORE is s3. Uploads, downloads, copies,
+ * deletions through the removal queue and the purge, and files kept in the database before.
+ */
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileKey, moveDatabaseFiles } from '../../src/domain/stored-files.js';
+import { purgeExpired } from '../../src/purge.js';
+import { Harness } from '../harness.js';
+import { ownDatabase, type OwnDatabase } from '../own-database.js';
+import { startS3, type TestS3 } from '../s3-server.js';
+import { adminApi, type Api, expectError, multipart, uniq } from './support.js';
+
+const sha = (b: Uint8Array | string) => createHash('sha256').update(b).digest('hex');
+/** Every byte value, many times over: a file that arrives in many chunks. */
+const BIG = new Uint8Array(3 * 1024 * 1024 + 7).map((_, i) => (i * 31) % 256);
+
+interface Setup {
+  h: Harness;
+  A: Api;
+  folder: string;
+}
+
+async function setUp(h: Harness): Promise<Setup> {
+  const A = await adminApi(h);
+  return { h, A, folder: (await A.post('/folders', { name: uniq('Stored') })).body.data.id };
+}
+
+async function newDoc({ A, folder }: Setup) {
+  return (await A.post('/documents', { folderId: folder, name: uniq('Doc'), description: 'd', documentState: 1 })).body.data as { id: string; documentId: string };
+}
+
+async function upload(s: Setup, documentId: string, content: string | Uint8Array, fileName = 'f.bin') {
+  const r = await s.A.post('/files', undefined, await multipart({ documentId }, content, fileName));
+  expect(r.status).toBe(200);
+  return r.body.data as { id: string; fileId: string; documentId: string };
+}
+
+const inStore = async (s: Setup, fileId: string) =>
+  s.h.services.files.get(fileKey(s.A.t.tenantId, fileId)).then(
+    async (stream) => Buffer.concat(await stream.toArray()),
+    () => undefined,
+  );
+const queued = async (s: Setup) =>
+  (await s.h.services.reads.query('select file_id from file_removal where tenant_id = $1', [s.A.t.tenantId])).rows.map((r) => r.file_id as string);
+const purge = (s: Setup) => purgeExpired(s.h.orm.em.fork(), s.h.services.config, s.h.services.files);
+
+/** The same behaviour on both stores. */
+function storeBehaviour(name: string, start: () => Promise<Setup>, stop: () => Promise<void>) {
+  describe(name, () => {
+    let s: Setup;
+    beforeAll(async () => {
+      s = await start();
+    });
+    afterAll(stop);
+
+    test('an upload goes to the store, not the database; GET files/{id} streams it back byte for byte', async () => {
+      const doc = await newDoc(s);
+      const up = await upload(s, doc.documentId, BIG);
+      const { rows } = await s.h.services.reads.query('select content is null as "empty", size, sha256 from document_file where tenant_id = $1 and id = $2', [s.A.t.tenantId, up.fileId]);
+      expect(rows).toEqual([{ empty: true, size: String(BIG.length), sha256: sha(BIG) }]);
+      expect(sha((await inStore(s, up.fileId))!)).toBe(sha(BIG));
+      const r = await s.A.get(`/files/${doc.documentId}`);
+      expect([r.status, r.headers.get('content-length')]).toEqual([200, String(BIG.length)]);
+      expect(sha(r.bytes)).toBe(sha(BIG));
+    });
+
+    test('a copied document, and a copied folder, carry each file under a key of its own', async () => {
+      const doc = await newDoc(s);
+      const up = await upload(s, doc.documentId, 'copy me', 'c.txt');
+      const copy = (await s.A.post(`/documents/${doc.documentId}/copy`, { folderId: s.folder, name: uniq('Copy') })).body.data;
+      expect(copy.fileId).not.toBe(up.fileId);
+      expect(Buffer.from((await s.A.get(`/files/${copy.id}`)).bytes).toString()).toBe('copy me');
+      expect((await inStore(s, copy.fileId))?.toString()).toBe('copy me');
+
+      const folderCopy = (await s.A.post('/folders/copy', { sourceFolderId: s.folder, targetFolderPath: `/${uniq('Copied')}` })).body.data;
+      const copied = (await s.A.get(`/folders/${folderCopy.id}/documents`)).body.data as { fileId: string; name: string; id: string }[];
+      const twin = copied.find((d) => d.name === (copy.name as string))!;
+      expect(twin.fileId).not.toBe(copy.fileId);
+      expect(Buffer.from((await s.A.get(`/files/${twin.id}`)).bytes).toString()).toBe('copy me');
+      expect((await inStore(s, twin.fileId))?.toString()).toBe('copy me');
+    });
+
+    test('rows that go queue their bytes, cascades too; the purge deletes them and empties the queue', async () => {
+      const doc = await newDoc(s);
+      const first = await upload(s, doc.documentId, 'one');
+      const second = await upload(s, doc.documentId, 'two');
+      // A revision deleted by hand.
+      expect((await s.A.del(`/documents/revisions/${second.id}`)).status).toBe(200);
+      // A folder deleted with what it holds: the database's cascade.
+      const sub = (await s.A.post('/folders', { name: uniq('Doomed') })).body.data.id as string;
+      const inSub = (await s.A.post('/documents', { folderId: sub, name: uniq('Doc'), description: 'd', documentState: 1 })).body.data;
+      const third = await upload(s, inSub.documentId, 'three');
+      expect((await s.A.del(`/folders/${sub}`)).status).toBe(200);
+
+      expect(await queued(s)).toEqual(expect.arrayContaining([second.fileId, third.fileId]));
+      expect(await queued(s)).not.toContain(first.fileId);
+      // Until the purge, the bytes are still there (the rows are not).
+      expect(await inStore(s, third.fileId)).toBeDefined();
+      const purged = await purge(s);
+      expect(purged.files).toBeGreaterThanOrEqual(2);
+      expect(await queued(s)).toEqual([]);
+      expect(await inStore(s, second.fileId)).toBeUndefined();
+      expect(await inStore(s, third.fileId)).toBeUndefined();
+      expect((await inStore(s, first.fileId))?.toString()).toBe('one');
+    });
+
+    test('an upload refused after its bytes were stored leaves none behind', async () => {
+      const doc = await newDoc(s);
+      const before = await s.h.services.reads.query('select count(*)::int as n from document_file where tenant_id = $1', [s.A.t.tenantId]);
+      // The index field named does not exist: refused after the store took the bytes.
+      const r = await s.A.post('/files', undefined, await multipart({ documentId: doc.documentId, indexFields: JSON.stringify({ [uniq('NoSuchField')]: 'x' }) }, 'refused', 'r.txt'));
+      expectError(r, 400);
+      const after = await s.h.services.reads.query('select count(*)::int as n from document_file where tenant_id = $1', [s.A.t.tenantId]);
+      expect(after.rows[0].n).toBe(before.rows[0].n);
+      expect(await storedKeys(s)).toEqual(await liveKeys(s));
+    });
+  });
+}
+
+/** Every key the store holds for the tenant, where the store can list them (the disk store). */
+async function storedKeys(s: Setup): Promise<string[]> {
+  const dir = path.join(s.h.services.config.filesDir, s.A.t.tenantId);
+  if (s.h.services.config.fileStore !== 'disk' || !fs.existsSync(dir)) return liveKeys(s);
+  return fs.readdirSync(dir).map((f) => fileKey(s.A.t.tenantId, f)).sort();
+}
+async function liveKeys(s: Setup): Promise<string[]> {
+  const { rows } = await s.h.services.reads.query('select id from document_file where tenant_id = $1', [s.A.t.tenantId]);
+  const gone = await queued(s);
+  return [...rows.map((r) => r.id as string), ...gone].map((id) => fileKey(s.A.t.tenantId, id)).sort();
+}
+
+// Each store on a database of its own: the purges of other test files, on the shared database,
+// would otherwise take this file's removals off the queue while its tests look at it.
+let diskDb: OwnDatabase;
+let filesDir: string;
+let disk: Harness;
+beforeAll(async () => {
+  diskDb = await ownDatabase('disk');
+  filesDir = fs.mkdtempSync(path.join(os.tmpdir(), 'quire-test-disk-'));
+});
+afterAll(async () => {
+  await diskDb.drop();
+  fs.rmSync(filesDir, { recursive: true, force: true });
+});
+const onDisk = () => Harness.start({ databaseUrl: diskDb.url, filesDir });
+
+storeBehaviour(
+  'on disk (the default)',
+  async () => setUp((disk = await onDisk())),
+  () => disk.stop(),
+);
+
+let s3: TestS3;
+let db: OwnDatabase;
+let onS3: Harness;
+storeBehaviour(
+  'in an S3-compatible bucket',
+  async () => {
+    [s3, db] = await Promise.all([startS3(), ownDatabase('s3')]);
+    const settings = { bucket: s3.bucket, region: 'us-east-1', endpoint: s3.endpoint, accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey, forcePathStyle: true };
+    return setUp((onS3 = await Harness.start({ databaseUrl: db.url, fileStore: 's3', s3: settings })));
+  },
+  async () => {
+    await onS3.stop();
+    await Promise.all([s3.stop(), db.drop()]);
+  },
+);
+
+describe('files kept in the database before the file store', () => {
+  let h: Harness;
+  let s: Setup;
+  beforeAll(async () => {
+    h = await onDisk();
+    s = await setUp(h);
+  });
+  afterAll(() => h.stop());
+
+  test('are moved into it at start-up, and read, copied and deleted as any other', async () => {
+    const doc = await newDoc(s);
+    const up = await upload(s, doc.documentId, 'from before', 'old.txt');
+    // As a file stored before this change: its bytes in its row, none in the store.
+    await h.services.reads.query('update document_file set content = $3 where tenant_id = $1 and id = $2', [s.A.t.tenantId, up.fileId, Buffer.from('from before')]);
+    await h.services.files.delete([fileKey(s.A.t.tenantId, up.fileId)]);
+    expect(await inStore(s, up.fileId)).toBeUndefined();
+
+    expect(await moveDatabaseFiles(h.orm.em.fork(), h.services.files)).toBeGreaterThanOrEqual(1);
+    const { rows } = await h.services.reads.query('select content from document_file where tenant_id = $1 and id = $2', [s.A.t.tenantId, up.fileId]);
+    expect(rows).toEqual([{ content: null }]);
+    expect((await inStore(s, up.fileId))?.toString()).toBe('from before');
+    expect(Buffer.from((await s.A.get(`/files/${up.fileId}`)).bytes).toString()).toBe('from before');
+    // Nothing left to move: a second start moves none.
+    expect(await moveDatabaseFiles(h.orm.em.fork(), h.services.files)).toBe(0);
+  });
+
+  test('a row deleted before it was moved queues nothing (it has no stored bytes)', async () => {
+    const doc = await newDoc(s);
+    const up = await upload(s, doc.documentId, 'legacy');
+    await h.services.reads.query('update document_file set content = $3 where tenant_id = $1 and id = $2', [s.A.t.tenantId, up.fileId, Buffer.from('legacy')]);
+    await s.A.del(`/folders/${s.folder}`);
+    expect(await queued(s)).not.toContain(up.fileId);
+  });
+});
