@@ -23,6 +23,7 @@ import { useConnectionClose } from './plugins/use-connection-close.js';
 import { useGraphQLTransport } from './plugins/use-graphql-transport.js';
 import { useNoNul } from './plugins/use-no-nul.js';
 import { useBodyLimit } from './plugins/use-body-limit.js';
+import { bodyLimitOf } from './rest/body-limit.js';
 import { useRequestLog } from './plugins/use-request-log.js';
 import { usePublicUrl } from './plugins/use-public-url.js';
 import { useSuppressResponseCodes } from './plugins/use-suppress-response-codes.js';
@@ -76,7 +77,7 @@ export function createApp(services: Services): App {
       useErrorMapping(services.log),
       useHealth(services),
       useNoNul(services.log),
-      useBodyLimit(services.config.maxBodyBytes, services.log),
+      useBodyLimit(services.config.maxBodyBytes, bodyLimitOf(services.config), services.log),
       useGraphQLTransport(services.log),
       EnvelopArmorPlugin({
         maxDepth: { n: 8 },

@@ -21,6 +21,8 @@ export interface Config {
   maxBodyBytes: number;
   /** The largest form designer XML an import accepts (413 above it). */
   formImportMaxBytes: number;
+  /** The largest file `POST files` takes (streamed into the file store), beside MAX_BODY_BYTES of text parts. */
+  fileMaxBytes: number;
   defaultPageSize: number;
   maxPageSize: number;
   /** Failed logins allowed per user before a lock-out window starts. */
@@ -229,6 +231,8 @@ export function loadConfig(env: Env = process.env): Config {
     refreshTokenTtlSeconds: int(env, 'REFRESH_TOKEN_TTL', 30 * 86400, 300, 365 * 86400),
     maxBodyBytes: int(env, 'MAX_BODY_BYTES', 10 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
     formImportMaxBytes: int(env, 'FORM_IMPORT_MAX_BYTES', 8 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
+    // At most 2^31 - 1: GraphQL's Int carries a file's size.
+    fileMaxBytes: int(env, 'FILE_MAX_BYTES', 1024 * 1024 * 1024, 1024, 2 ** 31 - 1),
     defaultPageSize: int(env, 'DEFAULT_PAGE_SIZE', 200, 1, 10000),
     maxPageSize: int(env, 'MAX_PAGE_SIZE', 2000, 1, 100000),
     loginMaxFailures: int(env, 'LOGIN_MAX_FAILURES', 5, 1, 1000),

@@ -15,7 +15,7 @@ import { SessionCheck, type Reader } from './read/rows.js';
 import type { ReadPool } from './read/read-pool.js';
 import type { TenantDirectory, TenantRef } from './tenancy/tenant-directory.js';
 import { sessionEnded, whoAmI, type WhoAmI } from './auth/session.js';
-import type { FileStore } from './storage/file-store.js';
+import type { FileStore, StoredFile } from './storage/file-store.js';
 
 /** Long-lived parts, built once at start-up. */
 export interface Services {
@@ -34,8 +34,19 @@ export interface Caller extends AccessClaims {
   token: string;
 }
 
+/** A file the REST face streamed into the file store for this request (`POST files`), before the operation ran. */
+export interface ReceivedUpload extends StoredFile {
+  key: string;
+  fileId: string;
+  /** As the file part declared them. */
+  name: string;
+  type: string;
+}
+
 export interface AppContext {
   services: Services;
+  /** Set on `POST files` only (src/rest/upload.ts): the operation records it rather than bytes in its input. */
+  upload?: ReceivedUpload;
   request: Request;
   requestId: string;
   caller: Caller;

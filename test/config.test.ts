@@ -105,3 +105,9 @@ test('S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY come together or not at all, and
     expect(message).not.toContain('AKIAEXAMPLE');
   }
 });
+
+test('FILE_MAX_BYTES: 1 GiB by default, at most what GraphQL\'s Int can carry', () => {
+  expect(loadConfig({}).fileMaxBytes).toBe(1024 * 1024 * 1024);
+  expect(loadConfig({ FILE_MAX_BYTES: '2147483647' }).fileMaxBytes).toBe(2 ** 31 - 1);
+  expect(() => loadConfig({ FILE_MAX_BYTES: '2147483648' })).toThrow(/FILE_MAX_BYTES/);
+});

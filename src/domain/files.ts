@@ -62,13 +62,18 @@ async function nextLabel(ctx: AppContext, documentId: string, current: string): 
   return String((await countRows(ctx.reader, resource('DocumentRevision'), { where: [sql`t.document_id = ${documentId}`] })) + 1);
 }
 
-/** Stores an upload; returns the id of the revision that holds it. */
+/**
+ * Records an upload; returns the id of the revision that holds it. The bytes are those the REST
+ * face already streamed into the file store (`ctx.upload`), else the input's base64 (GraphQL),
+ * stored here.
+ */
 export async function uploadFile(ctx: AppContext, input: Input): Promise<string> {
   const file = input.fileUpload as { name?: string | null; type?: string | null; base64: string } | null | undefined;
   if (!file) throw badRequest("The request has no file: send it as the multipart body's file part (fileUpload).");
-  const bytes = Buffer.from(file.base64, 'base64');
+  const bytes = ctx.upload ? undefined : Buffer.from(file.base64, 'base64');
+  const size = ctx.upload?.size ?? bytes!.length;
   const length = optionalString(input, 'fileLength')?.trim();
-  if (length && length !== String(bytes.length)) throw badRequest(`'fileLength' says ${length.slice(0, 20)} bytes, but the file has ${bytes.length}.`);
+  if (length && length !== String(size)) throw badRequest(`'fileLength' says ${length.slice(0, 20)} bytes, but the file has ${size}.`);
   const doc = await changeableDocument(ctx, requireGuid(input.documentId, 'documentId'));
   const upload: Upload = {
     fileName: fileNameOf(optionalString(input, 'fileName') || file.name || ''),
@@ -78,11 +83,11 @@ export async function uploadFile(ctx: AppContext, input: Input): Promise<string>
   };
   if (upload.label !== undefined) maxLength(upload.label, LIMITS.revision, 'revision');
   if (upload.changeText !== undefined) maxLength(upload.changeText, LIMITS.changeText, 'changeText');
-  const fileId = newId();
+  const fileId = ctx.upload?.fileId ?? newId();
   const key = fileKey(ctx.tenantId, fileId);
   return storingFiles(ctx, [key], async () => {
-    const stored = await ctx.services.files.put(key, bytes, ctx.services.config.maxBodyBytes);
-    const revisionId = await recordUpload(ctx, doc, upload, { id: fileId, ...stored });
+    const stored = ctx.upload ?? (await ctx.services.files.put(key, bytes!, ctx.services.config.fileMaxBytes));
+    const revisionId = await recordUpload(ctx, doc, upload, { id: fileId, size: stored.size, sha256: stored.sha256 });
     if (input.indexFields !== undefined && input.indexFields !== null && input.indexFields !== '') await setIndexFields(ctx, doc.documentId, { indexFields: input.indexFields });
     // `checkIn` true with the upload: the uploader's check-out ends with it.
     if (input.checkIn === true) await setCheckIn(ctx, doc.documentId, { checkIn: true });

@@ -45,7 +45,7 @@ export function parseForm(text: string): Record<string, unknown> {
 export class RepeatedKey extends Array<string> {}
 
 /** Adds a form value under its key: the value itself, or a RepeatedKey once the key comes again. */
-function addPart(out: Record<string, unknown>, key: string, value: string): void {
+export function addPart(out: Record<string, unknown>, key: string, value: string): void {
   const prev = out[key];
   out[key] = prev === undefined ? value : prev instanceof RepeatedKey ? RepeatedKey.from([...prev, value]) : RepeatedKey.from([prev as string, value]);
 }

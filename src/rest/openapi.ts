@@ -140,7 +140,7 @@ function sofaRowOperation(doc: SofaDoc, row: SofaRoute, alternatives: SofaRoute[
   };
   for (const [status, description] of Object.entries(ERRORS)) responses[status] = errorResponse(description);
   if (row.body) {
-    responses['413'] = errorResponse('The body is larger than MAX_BODY_BYTES.');
+    responses['413'] = errorResponse(row.upload ? 'The file is larger than FILE_MAX_BYTES, or the other parts than MAX_BODY_BYTES.' : 'The body is larger than MAX_BODY_BYTES.');
     responses['409'] = errorResponse('The change conflicts with the current state.');
   }
   return {

@@ -32,6 +32,11 @@ export interface SofaRoute {
    */
   file?: 'content' | 'stored';
   /**
+   * A multipart body's first file part streams into the file store (src/rest/upload.ts), up to
+   * FILE_MAX_BYTES beside MAX_BODY_BYTES of text parts; the field finds it in its context.
+   */
+  upload?: true;
+  /**
    * A refusal of what was sent (400, 404, 413) goes out as HTTP 200 with the real status in
    * `meta.status`, as the real service answers `POST emails` and its clients expect.
    */
@@ -152,7 +157,7 @@ export const routes: Route[] = [
   { method: 'PUT', path: '/folders/:folderId/indexfields/:id', field: 'Mutation.updateFolderIndexField', shape: 'none', body: 'input' },
   { method: 'DELETE', path: '/folders/:folderId/indexfields/:id', field: 'Mutation.removeFolderIndexField', shape: 'none' },
   // Files (docs/decisions.md, "Files")
-  { method: 'POST', path: '/files', field: 'Mutation.uploadFile', shape: 'object', body: 'input' },
+  { method: 'POST', path: '/files', field: 'Mutation.uploadFile', shape: 'object', body: 'input', upload: true },
   { method: 'GET', path: '/files', field: 'Query.documentFileByQuery', shape: 'object', file: 'stored' },
   { method: 'GET', path: '/files/:id', field: 'Query.documentFile', shape: 'object', file: 'stored' },
   // Folder security (docs/decisions.md, "Folder security")

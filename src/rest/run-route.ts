@@ -18,7 +18,7 @@ import {
 } from 'graphql';
 import type { Readable } from 'node:stream';
 import { Request, Response } from '@whatwg-node/fetch';
-import { buildContext, type AppContext, type Services } from '../context.js';
+import { buildContext, type AppContext, type ReceivedUpload, type Services } from '../context.js';
 import type { DataTypes } from '../datatypes.js';
 import { badRequest } from '../errors.js';
 import { isGuid } from '../ids.js';
@@ -35,13 +35,14 @@ import type { SofaRoute } from './routes.js';
 import { createSofaRouter, SOFA_BASE, sofaFields, sofaPath } from './sofa-setup.js';
 import { requestIdOf } from './request-id.js';
 import { fileKey } from '../domain/stored-files.js';
+import { isMultipart, receiveUpload, type Received } from './upload.js';
 
 /**
  * The server context of one SOFA call: the legacy request, its tenant path and the document
  * variant, under one key (the adapter copies the server context's own keys per call).
  */
 interface RestCall {
-  rest: { legacy: Request; tenant: Match['tenant']; variant: Variant };
+  rest: { legacy: Request; tenant: Match['tenant']; variant: Variant; upload?: ReceivedUpload };
 }
 
 type RestContext = AppContext & { variant: Variant };
@@ -69,9 +70,9 @@ export function createRouteRunner(services: Services, schema: GraphQLSchema, dat
 
   const execute = withSessionCheck(createRestExecute());
   const sofa = createSofaRouter<RestCall, RestContext>(schema, {
-    async context({ rest: { legacy, tenant, variant } }) {
+    async context({ rest: { legacy, tenant, variant, upload } }) {
       try {
-        return Object.assign(await buildContext(services, legacy, requestIdOf(legacy), tenant), { variant });
+        return Object.assign(await buildContext(services, legacy, requestIdOf(legacy), tenant), { variant, upload });
       } catch (e) {
         throw mapError(e, requestIdOf(legacy), services.log);
       }
@@ -91,6 +92,20 @@ export function createRouteRunner(services: Services, schema: GraphQLSchema, dat
   });
 
   const run: RouteRunner['run'] = async (request, url, route, m) => {
+    const received = route.upload && isMultipart(request.headers.get('content-type')) ? await receiveUpload(services, request, m) : undefined;
+    const upload = received?.upload;
+    try {
+      const answer = await runWith(request, url, route, m, received);
+      // Refused: the file it was to record goes again.
+      if (upload && answer.status >= 400) await services.files.delete([upload.key]);
+      return answer;
+    } catch (err) {
+      if (upload) await services.files.delete([upload.key]).catch((e: unknown) => services.log.warn({ err: e, requestId: requestIdOf(request) }, 'could not delete an upload that was refused'));
+      throw err;
+    }
+  };
+
+  async function runWith(request: Request, url: URL, route: SofaRoute, m: Match, received: Received | undefined): Promise<Response> {
     const info = infoOf.get(route.field)!;
     const page = { limit: intParam(url, 'limit'), offset: intParam(url, 'offset') };
 
@@ -98,7 +113,8 @@ export function createRouteRunner(services: Services, schema: GraphQLSchema, dat
     const args: Record<string, unknown> = {};
     for (const { arg, type } of info.args) {
       if (arg.name === route.body) {
-        args[arg.name] = await requestBody(request, arg);
+        const type = getNullableType(arg.type);
+        args[arg.name] = received ? (isInputObjectType(type) ? fitInput(type, received.parts) : received.parts) : await requestBody(request, arg);
         continue;
       }
       const fromPath = m.params[arg.name];
@@ -108,7 +124,12 @@ export function createRouteRunner(services: Services, schema: GraphQLSchema, dat
 
     const projection = projectionOf(url, info.recordType ? dataTypes.byTypeName.get(info.recordType) : undefined, route.allFields);
     const call: RestCall = {
-      rest: { legacy: request, tenant: m.tenant, variant: { recordType: info.recordType, relations: projection.relations, dropTotal: !route.paged } },
+      rest: {
+        legacy: request,
+        tenant: m.tenant,
+        variant: { recordType: info.recordType, relations: projection.relations, dropTotal: !route.paged },
+        upload: received?.upload,
+      },
     };
     const answer = await sofa.handleRequest(
       new Request(`http://sofa${SOFA_BASE}${sofaPath(route.field)}`, { method: 'POST', body: JSON.stringify(args), headers: JSON_TYPE }),
@@ -132,11 +153,13 @@ export function createRouteRunner(services: Services, schema: GraphQLSchema, dat
       projection,
       page: route.paged ? { limit: effectiveLimit(services.config, page.limit), offset: page.offset ?? 0 } : undefined,
     });
-  };
+  }
   return { run, sofaDocument: sofa.openAPIDocument };
 
   /** A stored file's bytes, streamed from the file store (the tenant's, as the caller's token says). */
   async function storedFileResponse(request: Request, m: Match, f: StoredFileRecord): Promise<Response> {
+    // HEAD answers the headers only: nothing to open.
+    if (request.method === 'HEAD') return fileResponse(request, Buffer.alloc(0), f);
     const { tenantId } = await buildContext(services, request, requestIdOf(request), m.tenant);
     const bytes = await services.files.get(fileKey(tenantId, f.fileId));
     return fileResponse(request, bytes, f);
@@ -146,7 +169,7 @@ export function createRouteRunner(services: Services, schema: GraphQLSchema, dat
   async function requestBody(request: Request, arg: GraphQLArgument) {
     const contentType = request.headers.get('content-type');
     const type = getNullableType(arg.type);
-    if (/^\s*multipart\/form-data/i.test(contentType ?? '')) {
+    if (isMultipart(contentType)) {
       const parts = await parseMultipart(request, services.config.maxBodyBytes);
       return isInputObjectType(type) ? fitInput(type, parts) : parts;
     }

@@ -5,6 +5,8 @@
  */
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileKey, moveDatabaseFiles } from '../../src/domain/stored-files.js';
@@ -202,5 +204,135 @@ describe('files kept in the database before the file store', () => {
     await h.services.reads.query('update document_file set content = $3 where tenant_id = $1 and id = $2', [s.A.t.tenantId, up.fileId, Buffer.from('legacy')]);
     await s.A.del(`/folders/${s.folder}`);
     expect(await queued(s)).not.toContain(up.fileId);
+  });
+});
+
+describe('files larger than a request body may be (streamed: MAX_BODY_BYTES 64 KiB, FILE_MAX_BYTES 1 MiB here)', () => {
+  const LIMITS = { maxBodyBytes: 64 * 1024, fileMaxBytes: 1024 * 1024 };
+  let h: Harness;
+  let s: Setup;
+  beforeAll(async () => {
+    h = await Harness.start({ databaseUrl: diskDb.url, filesDir, ...LIMITS });
+    s = await setUp(h);
+  });
+  afterAll(() => h.stop());
+
+  /** A multipart body of these parts, in this order (a Blob part is a file). */
+  async function body(entries: [string, string | Uint8Array, string?][]) {
+    const form = new FormData();
+    for (const [name, value, fileName] of entries) {
+      if (typeof value === 'string' && !fileName) form.append(name, value);
+      else form.append(name, new Blob([typeof value === 'string' ? value : new Uint8Array(value)]), fileName ?? 'f.bin');
+    }
+    const req = new Request('http://x/', { method: 'POST', body: form });
+    return { raw: new Uint8Array(await req.arrayBuffer()), headers: { 'content-type': req.headers.get('content-type')! } };
+  }
+  const fileCount = async () => (await h.services.reads.query('select count(*)::int as n from document_file where tenant_id = $1', [s.A.t.tenantId])).rows[0].n as number;
+  const LARGE = BIG.subarray(0, 600 * 1024);
+
+  test('a file of 600 KB goes in, its text parts before or after it, and comes back whole; GraphQL, which carries bytes in its answer, says where to get it', async () => {
+    const doc = await newDoc(s);
+    const r = await s.A.post('/files', undefined, await body([['fileUpload', LARGE, 'large.bin'], ['documentId', doc.documentId], ['fileName', 'named after.bin']]));
+    expect(r.status).toBe(200);
+    expect(r.body.data).toMatchObject({ fileName: 'named after.bin', fileSize: LARGE.length });
+    const back = await s.A.get(`/files/${doc.documentId}`);
+    expect([back.status, sha(back.bytes)]).toEqual([200, sha(LARGE)]);
+    const g = await s.A.gql('query ($id: UUID!) { file(id: $id) { content } }', { id: doc.documentId });
+    expect(g.body.errors[0]).toMatchObject({ message: expect.stringContaining(`GET files/${r.body.data.fileId}`), extensions: { code: 'PAYLOAD_TOO_LARGE' } });
+    // Its record is there for GraphQL all the same.
+    const rec = await s.A.gql('query ($id: UUID!) { documentFile(id: $id) { fileId fileSize sha256 } }', { id: doc.documentId });
+    expect(rec.body.data.documentFile).toEqual({ fileId: r.body.data.fileId, fileSize: LARGE.length, sha256: sha(LARGE) });
+  });
+
+  test('a file over FILE_MAX_BYTES is a 413, and nothing of it is kept', async () => {
+    const doc = await newDoc(s);
+    const before = await fileCount();
+    const r = await s.A.post('/files', undefined, await body([['documentId', doc.documentId], ['fileUpload', BIG, 'huge.bin']]));
+    expectError(r, 413, /larger than the limit of 1048576 bytes/);
+    // Declared larger than both limits together: refused before a byte is read.
+    const declared = await body([['documentId', doc.documentId], ['fileUpload', BIG, 'huge.bin']]);
+    const up = await s.A.post('/files', undefined, { ...declared, headers: { ...declared.headers, 'content-length': String(declared.raw.length) } });
+    expectError(up, 413, `The request body is larger than the limit of ${LIMITS.maxBodyBytes + LIMITS.fileMaxBytes} bytes.`);
+    expect(await fileCount()).toBe(before);
+    expect(await storedKeys(s)).toEqual(await liveKeys(s));
+  });
+
+  test('refused uploads keep nothing: no token (nothing read), an unknown document, text parts over MAX_BODY_BYTES', async () => {
+    const doc = await newDoc(s);
+    const before = await fileCount();
+    expectError(await s.A.as(undefined).post('/files', undefined, await body([['documentId', doc.documentId], ['fileUpload', LARGE]])), 401);
+    expectError(await s.A.post('/files', undefined, await body([['documentId', '00000000-0000-4000-8000-0000000000aa'], ['fileUpload', LARGE]])), 404);
+    expectError(await s.A.post('/files', undefined, await body([['documentId', doc.documentId], ['changeText', 'x'.repeat(70 * 1024)], ['fileUpload', 'small']])), 413, /MAX_BODY_BYTES/);
+    expectError(await s.A.post('/files', undefined, await body([['documentId', doc.documentId]])), 400, /no file/);
+    expect(await fileCount()).toBe(before);
+    expect(await storedKeys(s)).toEqual(await liveKeys(s));
+  });
+
+  test('the first file part is the upload; later ones are read and dropped', async () => {
+    const doc = await newDoc(s);
+    const r = await s.A.post('/files', undefined, await body([['documentId', doc.documentId], ['fileUpload', 'first', 'one.txt'], ['fileUpload', LARGE, 'two.bin']]));
+    expect(r.body.data).toMatchObject({ fileName: 'one.txt', fileSize: 5 });
+    expect(Buffer.from((await s.A.get(`/files/${doc.documentId}`)).bytes).toString()).toBe('first');
+    expect(await storedKeys(s)).toEqual(await liveKeys(s));
+  });
+
+  test('over a real socket, sent in chunks with no Content-Length, the file streams through', async () => {
+    const doc = await newDoc(s);
+    const server = http.createServer(h.app.handle);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const { raw, headers } = await body([['documentId', doc.documentId], ['fileUpload', BIG.subarray(0, 900 * 1024), 'chunked.bin']]);
+      // 16 KB at a time, as a stream: fetch sends it chunked.
+      const chunks = Array.from({ length: Math.ceil(raw.length / 16384) }, (_, i) => raw.subarray(i * 16384, (i + 1) * 16384));
+      const stream = new ReadableStream<Uint8Array>({ pull: (c) => (chunks.length ? c.enqueue(chunks.shift()!) : c.close()) });
+      const { port } = server.address() as AddressInfo;
+      const r = await fetch(`http://127.0.0.1:${port}${s.A.t.root}/files`, {
+        method: 'POST',
+        headers: { ...headers, authorization: `Bearer ${s.A.token}` },
+        body: stream,
+        duplex: 'half',
+      } as RequestInit);
+      expect(r.status).toBe(200);
+      expect(((await r.json()) as { data: { fileSize: number } }).data.fileSize).toBe(900 * 1024);
+      expect(sha((await s.A.get(`/files/${doc.documentId}`)).bytes)).toBe(sha(BIG.subarray(0, 900 * 1024)));
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+
+  test('a download the client gives up on, or a HEAD, leaves no file open', async () => {
+    const doc = await newDoc(s);
+    const up = await upload(s, doc.documentId, LARGE, 'abandoned.bin');
+    const openOf = () => fs.readdirSync('/proc/self/fd').filter((fd) => {
+      try {
+        return fs.readlinkSync(`/proc/self/fd/${fd}`).endsWith(up.fileId);
+      } catch {
+        return false;
+      }
+    });
+    const server = http.createServer(h.app.handle);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = server.address() as AddressInfo;
+      const url = `http://127.0.0.1:${port}${s.A.t.root}/files/${up.fileId}`;
+      const auth = { authorization: `Bearer ${s.A.token}` };
+      const head = await fetch(url, { method: 'HEAD', headers: auth });
+      expect([head.status, head.headers.get('content-length')]).toEqual([200, String(LARGE.length)]);
+      const stop = new AbortController();
+      const r = await fetch(url, { headers: auth, signal: stop.signal });
+      await r.body!.getReader().read();
+      stop.abort();
+      // The server sees the socket close and closes the file: wait for that, not for a time.
+      for (let i = 0; openOf().length > 0 && i < 200; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+      expect(openOf()).toEqual([]);
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+
+  test('every other route keeps MAX_BODY_BYTES', async () => {
+    expectError(await s.A.post('/documents', { folderId: s.folder, name: uniq('Doc'), description: 'x'.repeat(70 * 1024) }), 413);
   });
 });

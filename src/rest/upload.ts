@@ -1,0 +1,112 @@
+/**
+ * `POST files` as a stream (route rows marked `upload`): the caller is authenticated first, then
+ * the multipart body is read as it arrives, its first file part written straight into the file
+ * store (at most FILE_MAX_BYTES) and its text parts kept (at most MAX_BODY_BYTES in all), so a
+ * file of any allowed size never sits in memory. Later file parts are read and dropped, as the
+ * clients' "the first file part is the upload" says. The operation then finds the stored file in
+ * its context (`AppContext.upload`); the runner deletes it again when the operation refuses.
+ */
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { Busboy } from '@fastify/busboy';
+import { sessionEnded } from '../auth/session.js';
+import { buildContext, type ReceivedUpload, type Services } from '../context.js';
+import { fileKey } from '../domain/stored-files.js';
+import { AppError, badRequest } from '../errors.js';
+import { newId } from '../ids.js';
+import type { Match } from './match.js';
+import { requestIdOf } from './request-id.js';
+import { addPart, refuseNul } from './body.js';
+
+export const isMultipart = (contentType: string | null) => /^\s*multipart\/form-data/i.test(contentType ?? '');
+
+export interface Received {
+  /** The text parts, as parseMultipart gives them; the file part as `fileUpload: {name, type}`. */
+  parts: Record<string, unknown>;
+  upload: ReceivedUpload | undefined;
+}
+
+export async function receiveUpload(services: Services, request: Request, m: Match): Promise<Received> {
+  // Who is sending, before a byte of the file is taken.
+  const ctx = await buildContext(services, request, requestIdOf(request), m.tenant);
+  if (!(await ctx.sessionAlive())) throw sessionEnded();
+  const { maxBodyBytes, fileMaxBytes } = services.config;
+  const fileId = newId();
+  const key = fileKey(ctx.tenantId, fileId);
+
+  const parts: Record<string, unknown> = {};
+  let textBytes = 0;
+  let upload: Promise<ReceivedUpload> | undefined;
+  const bb = newBusboy(request, maxBodyBytes);
+  bb.on('field', (name, value, _nameTruncated, valueTruncated) => {
+    textBytes += Buffer.byteLength(name) + Buffer.byteLength(value);
+    if (valueTruncated || textBytes > maxBodyBytes) return bb.destroy(textTooLarge(maxBodyBytes));
+    addPart(parts, name, value);
+  });
+  let fileStream: Readable | undefined;
+  bb.on('file', (_field, stream, name, _encoding, type) => {
+    if (upload) return stream.resume();
+    fileStream = stream;
+    upload = services.files.put(key, stream, fileMaxBytes).then(
+      (stored) => ({ key, fileId, name, type, ...stored }),
+      (err: unknown) => {
+        // The store stopped taking it (too large, or failing): so does the reading.
+        bb.destroy(err as Error);
+        throw err;
+      },
+    );
+  });
+  const readError = await pipeline(Readable.from(chunksOf(request.body)), bb).then(
+    () => undefined,
+    (err: unknown) => {
+      // The body failed (malformed, the client went away): the file part ends with it.
+      fileStream?.destroy(err as Error);
+      return err;
+    },
+  );
+  // Read to its end, the file may still be on its way into the store.
+  const stored = await upload?.then(
+    (file) => ({ file }),
+    (err: unknown) => ({ err }),
+  );
+  if (stored && 'err' in stored) throw malformedOr(stored.err);
+  if (readError !== undefined) {
+    // The file is whole but the request is not: the stored bytes go again.
+    if (stored) await services.files.delete([key]);
+    throw malformedOr(readError);
+  }
+  refuseNul(parts, 'request body');
+  const file = stored?.file;
+  return { parts: file ? { ...parts, fileUpload: { name: file.name, type: file.type, base64: '' } } : parts, upload: file };
+}
+
+function newBusboy(request: Request, maxTextBytes: number) {
+  try {
+    return Busboy({ headers: { 'content-type': request.headers.get('content-type')! }, defCharset: 'utf-8', limits: { fieldSize: maxTextBytes } });
+  } catch (err) {
+    throw malformedOr(err);
+  }
+}
+
+const textTooLarge = (max: number) => new AppError('PAYLOAD_TOO_LARGE', `The text parts of the request come to more than the limit of ${max} bytes (MAX_BODY_BYTES).`);
+
+/** Our own errors as they are; the parser's as a 400 that says what it found. */
+function malformedOr(err: unknown): Error {
+  if (err instanceof AppError) return err;
+  return badRequest(`The multipart request body is malformed: ${err instanceof Error ? err.message : String(err)}`);
+}
+
+/** A web body stream's chunks, for a Node pipeline; cancelled when the pipeline stops early. */
+async function* chunksOf(body: ReadableStream<Uint8Array> | null): AsyncGenerator<Uint8Array> {
+  if (!body) return;
+  const reader = body.getReader();
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return;
+      yield value;
+    }
+  } finally {
+    await reader.cancel().catch(() => undefined);
+  }
+}
