@@ -2,8 +2,7 @@
  * Documents' files (docs/decisions.md, "Files"): an upload fills the current revision's empty
  * place or makes a new revision; a download finds the file by any id the clients use for it.
  * The document's row is locked first, so uploads to one document at once make one revision each.
- * The bytes live in the file store (src/storage/) under `<tenant>/<file id>`; files stored before
- * it keep theirs in `document_file.content`.
+ * The bytes live in the file store (src/storage/) under `<tenant>/<file id>` (src/domain/stored-files.ts).
  */
 import type { Readable } from 'node:stream';
 import { buffer } from 'node:stream/consumers';
@@ -85,7 +84,8 @@ export async function uploadFile(ctx: AppContext, input: Input): Promise<string>
   if (upload.changeText !== undefined) maxLength(upload.changeText, LIMITS.changeText, 'changeText');
   const fileId = ctx.upload?.fileId ?? newId();
   const key = fileKey(ctx.tenantId, fileId);
-  return storingFiles(ctx, [key], async () => {
+  // Bytes the REST face received are its to discard when this refuses; those stored here are ours.
+  return storingFiles(ctx, ctx.upload ? [] : [key], async () => {
     const stored = ctx.upload ?? (await ctx.services.files.put(key, bytes!, ctx.services.config.fileMaxBytes));
     const revisionId = await recordUpload(ctx, doc, upload, { id: fileId, size: stored.size, sha256: stored.sha256 });
     if (input.indexFields !== undefined && input.indexFields !== null && input.indexFields !== '') await setIndexFields(ctx, doc.documentId, { indexFields: input.indexFields });

@@ -5,7 +5,7 @@
  * (migrations/Migration20261126000000_file_store.ts, drained by the purge).
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { AppContext } from '../context.js';
+import type { AppContext, Services } from '../context.js';
 import { copyRows, mapped } from '../db/tenant-writes.js';
 import { newId } from '../ids.js';
 import { resource } from '../read/registry.js';
@@ -19,17 +19,20 @@ export const fileKey = (tenantId: string, fileId: string) => `${tenantId}/${file
 const COPIES_AT_ONCE = 8;
 
 /**
- * Runs `fn`, which stores bytes under `keys`; when it fails, those bytes are deleted again (the
- * rows that would have named them are rolled back). A failed clean-up leaves unreachable bytes
- * and a warning, never an error of its own.
+ * Deletes bytes that no row will name (an upload or copy that was refused or failed). A failed
+ * deletion leaves unreachable bytes and a warning, never an error of its own.
  */
+export async function discardFiles(services: Pick<Services, 'files' | 'log'>, keys: string[], requestId: string): Promise<void> {
+  if (keys.length === 0) return;
+  await services.files.delete(keys).catch((err: unknown) => services.log.warn({ err, requestId }, 'could not delete the bytes of files that were not kept'));
+}
+
+/** Runs `fn`, which stores bytes under `keys`; when it fails, those bytes are discarded (the rows that would have named them are rolled back). */
 export async function storingFiles<T>(ctx: AppContext, keys: string[], fn: () => Promise<T>): Promise<T> {
   try {
     return await fn();
   } catch (err) {
-    await ctx.services.files
-      .delete(keys)
-      .catch((e: unknown) => ctx.services.log.warn({ err: e, requestId: ctx.requestId }, 'could not delete the bytes of files that were not kept'));
+    await discardFiles(ctx.services, keys, ctx.requestId);
     throw err;
   }
 }

@@ -11,6 +11,8 @@ export async function readBody(request: Request, maxBytes: number): Promise<stri
   return (await readBodyBytes(request, maxBytes)).toString('utf8');
 }
 
+export const isMultipart = (contentType: string | null) => /^\s*multipart\/form-data/i.test(contentType ?? '');
+
 /** The body's bytes, at most `maxBytes` of them (else a 413), counted as they stream in. */
 export async function readBodyBytes(request: Request, maxBytes: number): Promise<Buffer> {
   declaredLength(request, maxBytes);

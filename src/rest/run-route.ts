@@ -24,7 +24,7 @@ import { badRequest } from '../errors.js';
 import { isGuid } from '../ids.js';
 import { effectiveLimit } from '../read/paging.js';
 import { mapError, outcomeOf, type EnvelopeError } from '../graphql-errors.js';
-import { readBody, parseAnyBody, parseBody, parseMultipart } from './body.js';
+import { isMultipart, readBody, parseAnyBody, parseBody, parseMultipart } from './body.js';
 import { errorEnvelope, jsonResponse, successEnvelope, type Projection } from './envelope.js';
 import { variantOf, type Variant } from './expand.js';
 import { createRestExecute } from './execute.js';
@@ -34,8 +34,8 @@ import { queryParam, type Match } from './match.js';
 import type { SofaRoute } from './routes.js';
 import { createSofaRouter, SOFA_BASE, sofaFields, sofaPath } from './sofa-setup.js';
 import { requestIdOf } from './request-id.js';
-import { fileKey } from '../domain/stored-files.js';
-import { isMultipart, receiveUpload, type Received } from './upload.js';
+import { discardFiles, fileKey } from '../domain/stored-files.js';
+import { receiveUpload, type Received } from './upload.js';
 
 /**
  * The server context of one SOFA call: the legacy request, its tenant path and the document
@@ -92,17 +92,16 @@ export function createRouteRunner(services: Services, schema: GraphQLSchema, dat
   });
 
   const run: RouteRunner['run'] = async (request, url, route, m) => {
-    const received = route.upload && isMultipart(request.headers.get('content-type')) ? await receiveUpload(services, request, m) : undefined;
-    const upload = received?.upload;
-    try {
-      const answer = await runWith(request, url, route, m, received);
-      // Refused: the file it was to record goes again.
-      if (upload && answer.status >= 400) await services.files.delete([upload.key]);
-      return answer;
-    } catch (err) {
-      if (upload) await services.files.delete([upload.key]).catch((e: unknown) => services.log.warn({ err: e, requestId: requestIdOf(request) }, 'could not delete an upload that was refused'));
+    if (!route.upload || !isMultipart(request.headers.get('content-type'))) return runWith(request, url, route, m, undefined);
+    const received = await receiveUpload(services, request, m);
+    // Refused, the file it was to record goes again.
+    const discard = () => discardFiles(services, received.upload ? [received.upload.key] : [], requestIdOf(request));
+    const answer = await runWith(request, url, route, m, received).catch(async (err: unknown) => {
+      await discard();
       throw err;
-    }
+    });
+    if (answer.status >= 400) await discard();
+    return answer;
   };
 
   async function runWith(request: Request, url: URL, route: SofaRoute, m: Match, received: Received | undefined): Promise<Response> {
@@ -113,8 +112,7 @@ export function createRouteRunner(services: Services, schema: GraphQLSchema, dat
     const args: Record<string, unknown> = {};
     for (const { arg, type } of info.args) {
       if (arg.name === route.body) {
-        const type = getNullableType(arg.type);
-        args[arg.name] = received ? (isInputObjectType(type) ? fitInput(type, received.parts) : received.parts) : await requestBody(request, arg);
+        args[arg.name] = await requestBody(request, arg, received);
         continue;
       }
       const fromPath = m.params[arg.name];
@@ -165,12 +163,12 @@ export function createRouteRunner(services: Services, schema: GraphQLSchema, dat
     return fileResponse(request, bytes, f);
   }
 
-  /** The request body, fitted onto the argument's input type. */
-  async function requestBody(request: Request, arg: GraphQLArgument) {
+  /** The request body (or the parts of an upload already received), fitted onto the argument's input type. */
+  async function requestBody(request: Request, arg: GraphQLArgument, received: Received | undefined) {
     const contentType = request.headers.get('content-type');
     const type = getNullableType(arg.type);
     if (isMultipart(contentType)) {
-      const parts = await parseMultipart(request, services.config.maxBodyBytes);
+      const parts = received?.parts ?? (await parseMultipart(request, services.config.maxBodyBytes));
       return isInputObjectType(type) ? fitInput(type, parts) : parts;
     }
     const text = await readBody(request, services.config.maxBodyBytes);

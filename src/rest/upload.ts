@@ -11,14 +11,12 @@ import { pipeline } from 'node:stream/promises';
 import { Busboy } from '@fastify/busboy';
 import { sessionEnded } from '../auth/session.js';
 import { buildContext, type ReceivedUpload, type Services } from '../context.js';
-import { fileKey } from '../domain/stored-files.js';
+import { discardFiles, fileKey } from '../domain/stored-files.js';
 import { AppError, badRequest } from '../errors.js';
 import { newId } from '../ids.js';
 import type { Match } from './match.js';
 import { requestIdOf } from './request-id.js';
 import { addPart, refuseNul } from './body.js';
-
-export const isMultipart = (contentType: string | null) => /^\s*multipart\/form-data/i.test(contentType ?? '');
 
 export interface Received {
   /** The text parts, as parseMultipart gives them; the file part as `fileUpload: {name, type}`. */
@@ -72,11 +70,12 @@ export async function receiveUpload(services: Services, request: Request, m: Mat
   if (stored && 'err' in stored) throw malformedOr(stored.err);
   if (readError !== undefined) {
     // The file is whole but the request is not: the stored bytes go again.
-    if (stored) await services.files.delete([key]);
+    if (stored) await discardFiles(services, [key], requestIdOf(request));
     throw malformedOr(readError);
   }
   refuseNul(parts, 'request body');
   const file = stored?.file;
+  // `base64` stays empty: the bytes are in the store, and the operation takes them from its context.
   return { parts: file ? { ...parts, fileUpload: { name: file.name, type: file.type, base64: '' } } : parts, upload: file };
 }
 
