@@ -3,8 +3,9 @@
  * window and lock have both passed, signing keys retired long enough that every token they
  * signed has expired, expired persisted data (which reads already skip), documents deleted
  * more than DELETED_DOCUMENT_DAYS ago (with their revisions, files and values), e-mail sent
- * or failed more than EMAIL_KEEP_DAYS ago (with its attachments), and the stored bytes of every
- * file whose row is gone (the removal queue, filled in the deleting transaction). The server runs
+ * or failed more than EMAIL_KEEP_DAYS ago (with its attachments), the stored bytes of every
+ * file whose row is gone (the removal queue, filled in the deleting transaction), and what uploads
+ * cut short by a crash left in the file store a day ago or more. The server runs
  * it every PURGE_INTERVAL_SECONDS (and reloads its signing keys then, to pick up a rotation);
  * `quire purge` runs it once.
  */
@@ -24,7 +25,11 @@ export interface Purged {
   deletedDocuments: number;
   emails: number;
   files: number;
+  abandonedUploads: number;
 }
+
+/** A put's temporary file this old belongs to no request any longer (Node cuts a request off after 5 minutes). */
+const ABANDONED_AFTER_MS = 24 * 60 * 60 * 1000;
 
 /** Queued removals taken per transaction (S3 deletes up to 1000 keys in one call). */
 const REMOVALS_AT_ONCE = 1000;
@@ -88,6 +93,7 @@ export async function purgeExpired(
     emails: await count('delete from email_message where status <> 0 and created_at < now() - make_interval(days => ?)', [config.emailKeepDays]),
     // Last: the documents purged above queued their files.
     files: await removeDeletedFiles(em, files),
+    abandonedUploads: await files.sweep(ABANDONED_AFTER_MS),
   };
 }
 

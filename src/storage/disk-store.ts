@@ -96,6 +96,25 @@ export class DiskFileStore implements FileStore {
     }
   }
 
+  async sweep(ageMs: number): Promise<number> {
+    const names = await fs.readdir(this.tmpDir).catch((e: unknown) => {
+      if (isNotFound(e)) return [];
+      throw e;
+    });
+    const before = Date.now() - ageMs;
+    let swept = 0;
+    for (const name of names) {
+      const file = path.join(this.tmpDir, name);
+      // Gone meanwhile (renamed into place, or swept by another process): nothing to do.
+      const stat = await fs.stat(file).catch(() => undefined);
+      if (stat && stat.mtimeMs < before) {
+        await fs.rm(file, { force: true });
+        swept++;
+      }
+    }
+    return swept;
+  }
+
   async delete(keys: string[]): Promise<void> {
     const paths = keys.map((k) => this.pathOf(k));
     // force: a missing file is not an error.

@@ -25,4 +25,10 @@ export interface FileStore {
   copy(from: string, to: string): Promise<void>;
   /** Deletes these keys; a key with nothing under it is not an error. */
   delete(keys: string[]): Promise<void>;
+  /**
+   * Removes what puts cut short by a crash left behind, older than `ageMs`; returns how many.
+   * The disk store's temporary files; on S3, the bucket's lifecycle rule for incomplete multipart
+   * uploads does it (README), so that store has nothing to sweep.
+   */
+  sweep(ageMs: number): Promise<number>;
 }

@@ -24,5 +24,6 @@ function lazyS3(settings: S3Settings): FileStore {
     get: async (key) => (await store()).get(key),
     copy: async (from, to) => (await store()).copy(from, to),
     delete: async (keys) => (await store()).delete(keys),
+    sweep: async (ageMs) => (await store()).sweep(ageMs),
   };
 }

@@ -110,6 +110,11 @@ export class S3FileStore implements FileStore {
     }
   }
 
+  /** Incomplete multipart uploads are the bucket's lifecycle rule's to abort (README, S3_BUCKET). */
+  async sweep(): Promise<number> {
+    return 0;
+  }
+
   /** Closes the client's connections (tests; a server keeps its store for its life). */
   destroy(): void {
     this.client.destroy();

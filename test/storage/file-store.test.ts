@@ -265,6 +265,18 @@ describe('the disk store on its directory', () => {
     expect(fs.readdirSync(path.join(dir, tenant))).toHaveLength(3);
   });
 
+  test('sweep removes temporary files a crash left, once they are old enough; fresh ones stay', async () => {
+    expect(await store.sweep(1000)).toBe(0);
+    await store.put(newKey(), Buffer.from('made the folders'), 100);
+    const tmp = path.join(dir, '.tmp');
+    fs.writeFileSync(path.join(tmp, 'left-by-a-crash'), 'half a file');
+    fs.writeFileSync(path.join(tmp, 'in-flight'), 'a put going on now');
+    const twoDaysAgo = new Date(Date.now() - 2 * 24 * 3600 * 1000);
+    fs.utimesSync(path.join(tmp, 'left-by-a-crash'), twoDaysAgo, twoDaysAgo);
+    expect(await store.sweep(24 * 3600 * 1000)).toBe(1);
+    expect(fs.readdirSync(tmp)).toEqual(['in-flight']);
+  });
+
   test('many puts at once each land whole under their own key', async () => {
     const bodies = Array.from({ length: 20 }, () => ({ key: newKey(), body: randomBytes(50_000) }));
     await Promise.all(bodies.map(({ key, body }) => store.put(key, Readable.from([body.subarray(0, 20_000), body.subarray(20_000)]), 50_000)));
