@@ -209,6 +209,12 @@ export const routes: Route[] = [
   { method: 'PUT', path: '/forminstance/:formId/unrelateDocument', field: 'Mutation.unrelateDocumentByDocId', shape: 'none', when: { param: 'relateToDocId', values: ['*'] } },
   { method: 'PUT', path: '/forminstance/:formId/unrelateDocument', field: 'Mutation.unrelateDocument', shape: 'none' },
   { method: 'GET', path: '/forminstance/:formId/documents', field: 'Query.formDocuments', shape: 'list', paged: true },
+  // Document types (docs/decisions.md, "Document types")
+  { method: 'GET', path: '/documenttypes', field: 'Query.documentTypes', shape: 'list', paged: true },
+  { method: 'POST', path: '/documenttypes', field: 'Mutation.createDocumentType', shape: 'object', body: 'input' },
+  { method: 'GET', path: '/documenttypes/:id', field: 'Query.documentType', shape: 'object' },
+  { method: 'PUT', path: '/documenttypes/:id', field: 'Mutation.updateDocumentType', shape: 'object', body: 'input' },
+  { method: 'DELETE', path: '/documenttypes/:id', field: 'Mutation.deleteDocumentType', shape: 'none' },
   // Persisted data
   { method: 'GET', path: '/persisteddata', field: 'Query.persistedDataList', shape: 'list', paged: true },
   { method: 'POST', path: '/persisteddata', field: 'Mutation.createPersistedData', shape: 'object', body: 'input', allFields: true },

@@ -45,6 +45,8 @@ let docs: { id: string; documentId: string }[];
 let indexField: { id: string };
 /** A drop-down list of three items, beside two more. */
 let list: { listID: string; items: string[] };
+/** A document type, beside two more. */
+let documentType: { id: string };
 /** A file of the second document. */
 let fileId: string;
 let member: UserFixture;
@@ -98,6 +100,9 @@ beforeAll(async () => {
   const lists = [];
   for (let i = 0; i < 3; i++) lists.push((await A.post('/lists', { Name: uniq('list'), Items: ['a', 'b', 'c'].map((itemName) => ({ itemName })) })).body.data);
   list = { listID: lists[0].listID, items: (await A.get(`/lists/${lists[0].listID}/items`)).body.data.map((i: { listId: string }) => i.listId) };
+  const types = [];
+  for (let i = 0; i < 3; i++) types.push((await A.post('/documenttypes', { documentTypeName: uniq('type') })).body.data);
+  documentType = types[0];
   // Its security members: the ordinary user, who so still reads it (the routes' open reads answer 200).
   await A.put(`/folders/${folder.id}/securitymembers/${plain.id}`, { memberType: 0, securityRole: 4 });
   for (const g of groups.slice(1)) await A.put(`/folders/${folder.id}/securitymembers/${g.id}`, { memberType: 1, securityRole: 4 });
@@ -127,7 +132,7 @@ afterAll(async () => {
 /** A real value for each path parameter of tenant A; `id` depends on the segment before it. */
 const SAMPLES: Record<string, (previous: string, r: SofaRoute) => string> = {
   id: (previous) =>
-    ({ sites: site.id, groups: group.id, users: member.id, formtemplates: template.id, forminstance: doomed, persisteddata: dictionary.id, folders: folder.id, revisions: docs[0].id, indexfields: indexField.id, lists: list.listID, files: fileId, scripts: script.id })[
+    ({ sites: site.id, groups: group.id, users: member.id, formtemplates: template.id, forminstance: doomed, persisteddata: dictionary.id, folders: folder.id, revisions: docs[0].id, indexfields: indexField.id, lists: list.listID, files: fileId, scripts: script.id, documenttypes: documentType.id })[
       previous.toLowerCase()
     ] ?? '',
   folderPath: () => folder.folderPath,
