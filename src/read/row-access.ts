@@ -5,18 +5,24 @@
  */
 import { ADMIN_GROUP } from '../roles.js';
 import type { ResourceDef, RowRule } from './define.js';
-import { raw, sql, type Sql } from '../sql.js';
+import { raw, sql, Sql } from '../sql.js';
 
-/** Whether `userId` is an enabled member of the tenant's administrators. */
-export const isAdminSql = (tenantId: string, userId: string): Sql => sql`exists (select 1 from group_member m
-      join user_group g on g.tenant_id = m.tenant_id and g.id = m.group_id
-      join app_user u on u.tenant_id = m.tenant_id and u.id = m.user_id
-     where m.tenant_id = ${tenantId} and m.user_id = ${userId} and lower(g.name) = lower(${ADMIN_GROUP}) and u.enabled)`;
+/**
+ * Whether `userId` (a value, or SQL naming a user such as an outer query's column) is an enabled
+ * member of the tenant's administrators. Its aliases are its own, so an outer `u` or `m` stays visible.
+ */
+export const isAdminSql = (tenantId: string, userId: string | Sql): Sql => sql`exists (select 1 from group_member adm_m
+      join user_group adm_g on adm_g.tenant_id = adm_m.tenant_id and adm_g.id = adm_m.group_id
+      join app_user adm_u on adm_u.tenant_id = adm_m.tenant_id and adm_u.id = adm_m.user_id
+     where adm_m.tenant_id = ${tenantId} and adm_m.user_id = ${userId} and lower(adm_g.name) = lower(${ADMIN_GROUP}) and adm_u.enabled)`;
 
-/** `rule(caller) or the caller is an administrator`; with no caller, nothing passes (fails closed). */
-export function ruleFor(rule: RowRule, tenantId: string, userId: string | undefined): Sql {
+/**
+ * `rule(user) or the user is an administrator`, for a user id or SQL naming users (a column, to
+ * ask for many users in one statement); with no user, nothing passes (fails closed).
+ */
+export function ruleFor(rule: RowRule, tenantId: string, userId: string | Sql | undefined): Sql {
   if (!userId) return raw('false');
-  return sql`(${rule(sql`${userId}::uuid`)} or ${isAdminSql(tenantId, userId)})`;
+  return sql`(${rule(userId instanceof Sql ? userId : sql`${userId}::uuid`)} or ${isAdminSql(tenantId, userId)})`;
 }
 
 /** The conditions every read of `def` by this caller adds (none for tenant-wide resources). */
