@@ -3,6 +3,7 @@
  * document by any id the clients use for it (its id, its current or an older revision id).
  */
 import type { AppContext } from '../context.js';
+import { sendAlerts } from './alert-mail.js';
 import { copyRows, deleteRows, insertRows, mapped, updateRows } from '../db/tenant-writes.js';
 import { Document, DocumentRevision } from '../entities/document.js';
 import { badRequest, conflict, forbidden, notFound } from '../errors.js';
@@ -83,6 +84,7 @@ export async function setCheckIn(ctx: AppContext, id: string, input: Input): Pro
     checkIn ? { checked_out_by_id: null, checked_out_at: null } : { checked_out_by_id: me, checked_out_at: sql`now()` },
     sql`t.id = ${doc.documentId}`,
   );
+  await sendAlerts(ctx, checkIn ? 'documentCheckedIn' : 'documentCheckedOut', [doc.documentId]);
   return doc.id;
 }
 
@@ -120,6 +122,7 @@ export async function createDocument(ctx: AppContext, input: Input): Promise<str
   await ctx.em().flush();
   ctx.em().create(DocumentRevision, { ...common, id: revisionId, documentId: id });
   await ctx.em().flush();
+  await sendAlerts(ctx, 'documentAdded', [id]);
   return revisionId;
 }
 
@@ -156,6 +159,7 @@ export async function copyDocuments(ctx: AppContext, documents: Row[], place: (d
   await copyRows(ctx.reader, 'document_index_value', ['field_id', 'value'], { revision_id: mapped('revision_id', from, to), created_by_id: by, modified_by_id: by }, sql`t.revision_id = any(${from}::uuid[])`);
   // And its file, bytes and all.
   await copyFiles(ctx, from, to);
+  await sendAlerts(ctx, 'documentAdded', [...copies.values()].map((c) => c.id));
   return documents.map((d) => revIds.get(d.id as string)!);
 }
 
@@ -173,6 +177,7 @@ export async function moveDocument(ctx: AppContext, id: string, input: Input): P
   const doc = await changeableDocument(ctx, id);
   const folder = await loadRow(ctx, resource('Folder'), requireGuid(input.folderId, 'folderId'));
   await updateRows(ctx.reader, 'document', { folder_id: folder.id, modified_at: sql`now()`, modified_by_id: ctx.caller.userId }, sql`t.id = ${doc.documentId}`);
+  await sendAlerts(ctx, 'documentAdded', [doc.documentId]);
   return doc.id;
 }
 

@@ -7,6 +7,7 @@
 import type { Readable } from 'node:stream';
 import { buffer } from 'node:stream/consumers';
 import type { AppContext } from '../context.js';
+import { sendAlerts } from './alert-mail.js';
 import { copyRows, insertRows, updateRows } from '../db/tenant-writes.js';
 import { AppError, badRequest, notFound } from '../errors.js';
 import type { StoredFile } from '../storage/file-store.js';
@@ -89,6 +90,7 @@ export async function uploadFile(ctx: AppContext, input: Input): Promise<string>
     const stored = ctx.upload ?? (await ctx.services.files.put(key, bytes!, ctx.services.config.fileMaxBytes));
     const revisionId = await recordUpload(ctx, doc, upload, { id: fileId, size: stored.size, sha256: stored.sha256 });
     if (input.indexFields !== undefined && input.indexFields !== null && input.indexFields !== '') await setIndexFields(ctx, doc.documentId, { indexFields: input.indexFields });
+    await sendAlerts(ctx, 'documentRevised', [doc.documentId]);
     // `checkIn` true with the upload: the uploader's check-out ends with it.
     if (input.checkIn === true) await setCheckIn(ctx, doc.documentId, { checkIn: true });
     return revisionId;

@@ -1,5 +1,6 @@
 /** Documents: reads by any of their ids, create and delete, and their relations to forms. Who may call each: schema/document.graphql. */
 import type { AppContext } from '../context.js';
+import { sendAlerts } from '../domain/alert-mail.js';
 import { deleteRows, insertRows, updateRows } from '../db/tenant-writes.js';
 import { conflict, notFound } from '../errors.js';
 import {
@@ -87,6 +88,7 @@ export const resolvers = {
       if (doc.archive === DELETED) throw notFound(`Document '${documentId}' is already deleted.`);
       assertNotHeldByOther(ctx, doc);
       await updateRows(ctx.reader, 'document', { archive: DELETED, modified_at: sql`now()`, modified_by_id: ctx.caller.userId }, sql`t.id = ${doc.documentId}`);
+      await sendAlerts(ctx, 'documentDeleted', [doc.documentId]);
       return true;
     },
     deleteDocumentRevision: async (_: unknown, { revisionId }: { revisionId: string }, ctx: AppContext) => {

@@ -215,6 +215,17 @@ export const routes: Route[] = [
   { method: 'GET', path: '/documenttypes/:id', field: 'Query.documentType', shape: 'object' },
   { method: 'PUT', path: '/documenttypes/:id', field: 'Mutation.updateDocumentType', shape: 'object', body: 'input' },
   { method: 'DELETE', path: '/documenttypes/:id', field: 'Mutation.deleteDocumentType', shape: 'none' },
+  // Alerts (docs/decisions.md, "Alerts"): the clients' subscribe and unsubscribe calls, and reads of them
+  { method: 'GET', path: '/alertevents', field: 'Query.alertEvents', shape: 'list' },
+  { method: 'GET', path: '/alerts', field: 'Query.alertSubscriptions', shape: 'list', paged: true },
+  { method: 'GET', path: '/alerts/:id', field: 'Query.alertSubscription', shape: 'object' },
+  { method: 'DELETE', path: '/alerts/:id', field: 'Mutation.deleteAlertSubscription', shape: 'none' },
+  { method: 'GET', path: '/folders/:id/alerts', field: 'Query.folderAlerts', shape: 'list', paged: true },
+  { method: 'POST', path: '/folders/:id/alerts/:eventId', field: 'Mutation.subscribeFolderAlert', shape: 'object' },
+  { method: 'DELETE', path: '/folders/:id/alerts/:eventId', field: 'Mutation.unsubscribeFolderAlert', shape: 'none' },
+  { method: 'GET', path: '/documents/:documentId/alerts', field: 'Query.documentAlerts', shape: 'list', paged: true },
+  { method: 'POST', path: '/documents/:documentId/alerts/:eventId', field: 'Mutation.subscribeDocumentAlert', shape: 'object' },
+  { method: 'DELETE', path: '/documents/:documentId/alerts/:eventId', field: 'Mutation.unsubscribeDocumentAlert', shape: 'none' },
   // Persisted data
   { method: 'GET', path: '/persisteddata', field: 'Query.persistedDataList', shape: 'list', paged: true },
   { method: 'POST', path: '/persisteddata', field: 'Mutation.createPersistedData', shape: 'object', body: 'input', allFields: true },

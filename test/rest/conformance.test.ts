@@ -7,6 +7,7 @@
  */
 import { getDirective } from '@graphql-tools/utils';
 import type { GraphQLSchema } from 'graphql';
+import { ALERT_EVENTS } from '../../src/alert-events.js';
 import { isSofaRoute, routes, type SofaRoute } from '../../src/rest/routes.js';
 import type { AllowRule } from '../../src/permissions/access.js';
 import {
@@ -47,6 +48,8 @@ let indexField: { id: string };
 let list: { listID: string; items: string[] };
 /** A document type, beside two more. */
 let documentType: { id: string };
+/** The ordinary user's alert subscription, among four on `folder` and four on the first document. */
+let alert: { id: string };
 /** A file of the second document. */
 let fileId: string;
 let member: UserFixture;
@@ -110,6 +113,13 @@ beforeAll(async () => {
   for (let i = 0; i < 5; i++) docs.push((await A.post('/documents', { folderId: folder.id, name: uniq('doc') })).body.data);
   for (const d of docs.slice(0, 3)) await A.put(`/forminstance/${form.formId}/relateDocument?relateToId=${d.id}`);
   fileId = (await A.post('/files', undefined, await multipart({ documentId: docs[1].documentId }, 'bytes', 'a.txt'))).body.data.fileId;
+  // The ordinary user's own first, which the routes' open reads read (and its open writes end): three stay.
+  for (const u of [plain, ...users]) {
+    const sub = await A.post(`/folders/${folder.id}/alerts/${ALERT_EVENTS.documentAdded.id}?usId=${u.id}`);
+    expect(sub.status).toBe(200);
+    alert ??= sub.body.data;
+    await A.post(`/documents/${docs[0].id}/alerts/${ALERT_EVENTS.documentRevised.id}?usId=${u.id}`);
+  }
   const made = await A.gql('mutation { createScript(input: { name: "conformance", source: "module.exports.main = (f, c, response) => response.json(200, [\'Success\']);" }) { id } }');
   script = made.body.data.createScript;
   for (let i = 0; i < 3; i++) {
@@ -132,7 +142,7 @@ afterAll(async () => {
 /** A real value for each path parameter of tenant A; `id` depends on the segment before it. */
 const SAMPLES: Record<string, (previous: string, r: SofaRoute) => string> = {
   id: (previous) =>
-    ({ sites: site.id, groups: group.id, users: member.id, formtemplates: template.id, forminstance: doomed, persisteddata: dictionary.id, folders: folder.id, revisions: docs[0].id, indexfields: indexField.id, lists: list.listID, files: fileId, scripts: script.id, documenttypes: documentType.id })[
+    ({ sites: site.id, groups: group.id, users: member.id, formtemplates: template.id, forminstance: doomed, persisteddata: dictionary.id, folders: folder.id, revisions: docs[0].id, indexfields: indexField.id, lists: list.listID, files: fileId, scripts: script.id, documenttypes: documentType.id, alerts: alert.id })[
       previous.toLowerCase()
     ] ?? '',
   folderPath: () => folder.folderPath,
@@ -156,6 +166,7 @@ const SAMPLES: Record<string, (previous: string, r: SofaRoute) => string> = {
   userName: () => member.userid,
   token: () => runToken,
   action: () => 'complete',
+  eventId: (_, r) => (/Folder/.test(r.field) ? ALERT_EVENTS.documentAdded.id : ALERT_EVENTS.documentRevised.id),
 };
 
 /** The root field of a row. */

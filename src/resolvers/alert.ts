@@ -1,0 +1,47 @@
+/** Alerts: the events, and subscriptions to them (src/domain/alerts.ts). Who may call each: schema/alert.graphql. */
+import { alertEvents } from '../alert-events.js';
+import type { AppContext } from '../context.js';
+import { deleteSubscription, documentTarget, folderTarget, subscribe, unsubscribe, type AlertTarget } from '../domain/alerts.js';
+import type { ListArgs } from '../read/paging.js';
+import { listPage, reread } from '../read/resolvers.js';
+import { resource } from '../read/registry.js';
+import { sql } from '../sql.js';
+
+const SUBSCRIPTION = resource('AlertSubscription');
+
+interface OnFolder {
+  id: string;
+  eventId: string;
+  usId?: string | null;
+}
+interface OnDocument {
+  documentId: string;
+  eventId: string;
+  usId?: string | null;
+}
+
+const subscribed = async (ctx: AppContext, target: AlertTarget, a: OnFolder | OnDocument) => reread(ctx, SUBSCRIPTION, await subscribe(ctx, target, a.eventId, a.usId));
+const unsubscribed = async (ctx: AppContext, target: AlertTarget, a: OnFolder | OnDocument) => {
+  await unsubscribe(ctx, target, a.eventId, a.usId);
+  return { success: true };
+};
+
+export const resolvers = {
+  Query: {
+    alertEvents: () => alertEvents,
+    documentAlerts: async (_: unknown, args: ListArgs & { documentId: string }, ctx: AppContext) => {
+      const target = await documentTarget(ctx, args.documentId);
+      return listPage(ctx, SUBSCRIPTION, args, [sql`t.document_id = ${target.id}`]);
+    },
+  },
+  Mutation: {
+    subscribeFolderAlert: async (_: unknown, a: OnFolder, ctx: AppContext) => subscribed(ctx, await folderTarget(ctx, a.id), a),
+    unsubscribeFolderAlert: async (_: unknown, a: OnFolder, ctx: AppContext) => unsubscribed(ctx, await folderTarget(ctx, a.id), a),
+    subscribeDocumentAlert: async (_: unknown, a: OnDocument, ctx: AppContext) => subscribed(ctx, await documentTarget(ctx, a.documentId), a),
+    unsubscribeDocumentAlert: async (_: unknown, a: OnDocument, ctx: AppContext) => unsubscribed(ctx, await documentTarget(ctx, a.documentId), a),
+    deleteAlertSubscription: async (_: unknown, { id }: { id: string }, ctx: AppContext) => {
+      await deleteSubscription(ctx, id);
+      return { success: true };
+    },
+  },
+};

@@ -1,0 +1,241 @@
+/**
+ * Alerts (client-compatibility.md: the Node client subscribes with `POST folders/{id}/alerts/{eventId}?usId=`
+ * and `POST documents/{id}/alerts/{eventId}?usId=`, unsubscribes with DELETE, and reads 200):
+ * the events, subscriptions and who may make them, and the e-mail each event queues, in the
+ * writing transaction, down to what a real SMTP server receives.
+ */
+import { ALERT_EVENTS } from '../../src/alert-events.js';
+import { sendDueEmails, smtpTransport } from '../../src/jobs/email-sender.js';
+import { Harness } from '../harness.js';
+import { startSmtp, type TestSmtp } from '../smtp-server.js';
+import { type Api, adminApi, createUser, expectEnvelope, expectError, multipart, ordinaryUser, uniq, UNKNOWN_ID, ZERO_GUID, type UserFixture } from './support.js';
+
+const E = Object.fromEntries(Object.entries(ALERT_EVENTS).map(([k, e]) => [k, e.id])) as Record<keyof typeof ALERT_EVENTS, string>;
+const KEYS = ['href', 'dataType', 'id', 'eventId', 'eventName', 'folderId', 'documentId', 'userId', 'userName', 'createDate', 'createById', 'createBy'];
+
+let smtp: TestSmtp;
+let h: Harness;
+let A: Api;
+let B: Api;
+let plain: UserFixture & { token: string };
+let U: Api;
+/** Users with e-mail addresses who watch what the administrator does. */
+let watcher: UserFixture;
+
+beforeAll(async () => {
+  smtp = await startSmtp();
+  h = await Harness.start({ smtpUrl: smtp.url, emailFrom: 'alerts@quire.test' });
+  [A, B] = [await adminApi(h), await adminApi(h)];
+  plain = await ordinaryUser(A);
+  U = A.as(plain.token);
+  watcher = await createUser(A);
+});
+afterAll(async () => {
+  await h.stop();
+  await smtp.close();
+});
+
+const newFolder = async () => (await A.post('/folders', { name: uniq('Alerts') })).body.data as { id: string; folderPath: string };
+const newDocument = async (folderId: string, name = uniq('doc')) => (await A.post('/documents', { folderId, name })).body.data as { id: string; documentId: string; name: string };
+
+/** What tenant A queued for `to` about documents named `name`, oldest first. */
+async function queued(to: string, name: string): Promise<{ subject: string; body: string }[]> {
+  const r = await h.services.reads.query(
+    `select subject, body from email_message where tenant_id = $1 and recipients = $2 and subject like '%: ' || $3 order by created_at, id`,
+    [A.t.tenantId, to, name],
+  );
+  return r.rows;
+}
+const subjectsFor = async (u: UserFixture, name: string) => (await queued(`${u.userid}@example.test`, name)).map((m) => m.subject);
+
+describe('events', () => {
+  test('GET alertevents: the fixed events, with what each applies to', async () => {
+    const r = await A.get('/alertevents');
+    expectEnvelope(r, 'GET', A.url('/alertevents'));
+    expect(r.body.data).toEqual(Object.values(ALERT_EVENTS).map((e) => ({ ...e, appliesTo: [...e.appliesTo] })));
+    expect((await A.gql('{ alertEvents { id name } }')).body.data.alertEvents).toHaveLength(5);
+  });
+});
+
+describe('subscriptions', () => {
+  test('as the Node client calls them: POST folders/{id}/alerts/{eventId}?usId= answers 200 and the subscription; again, the same one; DELETE ends it', async () => {
+    const folder = await newFolder();
+    const path = `/folders/${folder.id}/alerts/${E.documentAdded}`;
+    const r = await A.post(`${path}?usId=${watcher.id}`);
+    expectEnvelope(r, 'POST', A.url(`${path}?usId=${watcher.id}`));
+    const sub = r.body.data;
+    expect(Object.keys(sub).sort()).toEqual([...KEYS].sort());
+    expect(sub).toMatchObject({
+      href: `~/alerts/${sub.id}`, dataType: 'AlertSubscription', eventId: E.documentAdded, eventName: 'Document added',
+      folderId: folder.id, documentId: ZERO_GUID, userId: watcher.id, userName: watcher.name, createBy: 'admin',
+    });
+    // By user name, any case: the same subscription.
+    expect((await A.post(`${path}?usId=${watcher.userid.toUpperCase()}`)).body.data.id).toBe(sub.id);
+    expect((await A.get(`/folders/${folder.id}/alerts`)).body.data.map((s: { id: string }) => s.id)).toEqual([sub.id]);
+    expect((await A.get(`/alerts/${sub.id}`)).body.data).toEqual(sub);
+
+    const gone = await A.del(`${path}?usId=${watcher.userid}`);
+    expectEnvelope(gone, 'DELETE', A.url(`${path}?usId=${watcher.userid}`));
+    expectError(await A.del(`${path}?usId=${watcher.userid}`), 404, /has no 'Document added' alerts on folder/);
+    expectError(await A.get(`/alerts/${sub.id}`), 404);
+  });
+
+  test('on a document, by its id or a revision id; without usId the caller subscribes themself', async () => {
+    const folder = await newFolder();
+    const doc = await newDocument(folder.id);
+    const mine = (await U.post(`/documents/${doc.id}/alerts/${E.documentCheckedIn}`)).body.data;
+    expect(mine).toMatchObject({ documentId: doc.documentId, folderId: ZERO_GUID, userId: plain.id, eventName: 'Document checked in' });
+    expect((await U.post(`/documents/${doc.documentId}/alerts/${E.documentCheckedIn}`)).body.data.id).toBe(mine.id);
+    expect((await A.get(`/documents/${doc.documentId}/alerts`)).body.data.map((s: { id: string }) => s.id)).toEqual([mine.id]);
+    expect((await U.del(`/documents/${doc.id}/alerts/${E.documentCheckedIn}`)).status).toBe(200);
+  });
+
+  test('refusals: an unknown event, one that applies to folders only, a bad id, an unknown folder, document or user; nothing is made', async () => {
+    const folder = await newFolder();
+    const doc = await newDocument(folder.id);
+    expectError(await A.post(`/folders/${folder.id}/alerts/${UNKNOWN_ID}`), 404, /No alert event has the id/);
+    expectError(await A.post(`/documents/${doc.id}/alerts/${E.documentAdded}`), 400, /applies to folders only/);
+    expectError(await A.post(`/folders/${folder.id}/alerts/not-a-guid`), 400, /must be a GUID/);
+    expectError(await A.post(`/folders/${UNKNOWN_ID}/alerts/${E.documentAdded}`), 404, /Folder/);
+    expectError(await A.post(`/documents/${UNKNOWN_ID}/alerts/${E.documentRevised}`), 404, /Document/);
+    expectError(await A.post(`/folders/${folder.id}/alerts/${E.documentAdded}?usId=nobody-${uniq('x')}`), 404, /User 'nobody/);
+    expect((await A.get(`/folders/${folder.id}/alerts`)).body.data).toEqual([]);
+    expect((await A.get(`/documents/${doc.id}/alerts`)).body.data).toEqual([]);
+  });
+
+  test('only an administrator subscribes someone else; nobody is subscribed to what they cannot see; other tenants find nothing', async () => {
+    const folder = await newFolder();
+    expectError(await U.post(`/folders/${folder.id}/alerts/${E.documentAdded}?usId=${watcher.id}`), 403, /Only an administrator/);
+    const own = await U.post(`/folders/${folder.id}/alerts/${E.documentAdded}?usId=${plain.userid}`);
+    expect(own.status).toBe(200);
+    expectError(await U.del(`/folders/${folder.id}/alerts/${E.documentAdded}?usId=${watcher.id}`), 403);
+
+    // A folder with members that do not include the watcher: hidden from them.
+    const closed = await newFolder();
+    await A.put(`/folders/${closed.id}/securitymembers/${plain.id}`, { memberType: 0, securityRole: 4 });
+    expectError(await A.post(`/folders/${closed.id}/alerts/${E.documentAdded}?usId=${watcher.id}`), 409, /cannot see folder/);
+    await A.put(`/folders/${closed.id}/securitymembers/${watcher.id}`, { memberType: 0, securityRole: 2 });
+    expect((await A.post(`/folders/${closed.id}/alerts/${E.documentAdded}?usId=${watcher.id}`)).status).toBe(200);
+
+    expectError(await B.post(`/folders/${folder.id}/alerts/${E.documentAdded}`), 404);
+    expectError(await B.get(`/alerts/${own.body.data.id}`), 404);
+    expect((await B.get('/alerts')).body.data.map((s: { id: string }) => s.id)).not.toContain(own.body.data.id);
+  });
+
+  test('a user reads and ends their own subscriptions only; an administrator, any', async () => {
+    const folder = await newFolder();
+    const mine = (await U.post(`/folders/${folder.id}/alerts/${E.documentDeleted}`)).body.data;
+    const theirs = (await A.post(`/folders/${folder.id}/alerts/${E.documentDeleted}?usId=${watcher.id}`)).body.data;
+    const seen = (await U.get(`/folders/${folder.id}/alerts`)).body.data.map((s: { id: string }) => s.id);
+    expect(seen).toEqual([mine.id]);
+    expect((await U.get('/alerts')).body.data.every((s: { userId: string }) => s.userId === plain.id)).toBe(true);
+    expectError(await U.get(`/alerts/${theirs.id}`), 404);
+    expectError(await U.del(`/alerts/${theirs.id}`), 404);
+    expect((await A.get(`/folders/${folder.id}/alerts`)).body.data).toHaveLength(2);
+    expect((await U.del(`/alerts/${mine.id}`)).status).toBe(200);
+    expect((await A.del(`/alerts/${theirs.id}`)).status).toBe(200);
+    expect((await A.get(`/folders/${folder.id}/alerts`)).body.data).toEqual([]);
+  });
+
+  test('three subscribes of one user to one event at once: one subscription; subscriptions go with their folder and their document', async () => {
+    const folder = await newFolder();
+    const replies = await Promise.all(Array.from({ length: 3 }, () => A.post(`/folders/${folder.id}/alerts/${E.documentRevised}?usId=${watcher.id}`)));
+    expect(replies.map((r) => r.status)).toEqual([200, 200, 200]);
+    expect(new Set(replies.map((r) => r.body.data.id)).size).toBe(1);
+    const doc = await newDocument(folder.id);
+    const onDoc = (await A.post(`/documents/${doc.id}/alerts/${E.documentRevised}?usId=${watcher.id}`)).body.data;
+    expect((await A.del(`/folders/${folder.id}`)).status).toBe(200);
+    expectError(await A.get(`/alerts/${replies[0].body.data.id}`), 404);
+    expectError(await A.get(`/alerts/${onDoc.id}`), 404);
+  });
+});
+
+describe('alert e-mail', () => {
+  test('every event queues one message per subscriber, never to the one who acted', async () => {
+    const folder = await newFolder();
+    const elsewhere = await newFolder();
+    for (const e of [E.documentAdded, E.documentRevised, E.documentCheckedOut, E.documentCheckedIn, E.documentDeleted]) {
+      expect((await A.post(`/folders/${folder.id}/alerts/${e}?usId=${watcher.id}`)).status).toBe(200);
+      expect((await A.post(`/folders/${folder.id}/alerts/${e}`)).status).toBe(200); // the administrator, who acts below
+    }
+    const name = uniq('Watched');
+    const doc = await newDocument(folder.id, name);
+    expect((await A.post('/files', undefined, await multipart({ documentId: doc.documentId }, 'bytes', 'a.txt'))).status).toBe(200);
+    expect((await A.put(`/documents/${doc.id}/status`, { checkIn: 0 })).status).toBe(200);
+    expect((await A.put(`/documents/${doc.id}/status`, { checkIn: 1 })).status).toBe(200);
+    expect((await A.del(`/documents/${doc.documentId}`)).status).toBe(200);
+    expect(await subjectsFor(watcher, name)).toEqual([
+      `Document added: ${name}`, `Document revised: ${name}`, `Document checked out: ${name}`, `Document checked in: ${name}`, `Document deleted: ${name}`,
+    ]);
+    const [added] = await queued(`${watcher.userid}@example.test`, name);
+    expect(added.body).toContain(`Folder: ${folder.folderPath}`);
+    expect(added.body).toContain(`Document id: ${doc.documentId}`);
+    expect(added.body).toMatch(/By: admin, \d{4}-/);
+    expect(added.body).toMatch(/alerts on the folder .*\nTo stop them: DELETE alerts\/[0-9a-f-]{36}$/);
+
+    // Moved in and copied in count as added; a folder's alerts are for its own documents only.
+    const moved = uniq('Moved');
+    const outside = await newDocument(elsewhere.id, moved);
+    expect(await subjectsFor(watcher, moved)).toEqual([]);
+    await A.put(`/documents/${outside.id}/move`, { folderId: folder.id });
+    await A.post(`/documents/${outside.id}/copy`, { folderId: folder.id, name: `${moved}` });
+    expect(await subjectsFor(watcher, moved)).toEqual([`Document added: ${moved}`, `Document added: ${moved}`]);
+  });
+
+  test('a document subscription and a folder one for the same event: one message; a user who can no longer see the folder gets none', async () => {
+    const folder = await newFolder();
+    const name = uniq('Once');
+    const doc = await newDocument(folder.id, name);
+    await A.post(`/folders/${folder.id}/alerts/${E.documentCheckedOut}?usId=${watcher.id}`);
+    await A.post(`/documents/${doc.id}/alerts/${E.documentCheckedOut}?usId=${watcher.id}`);
+    await A.post(`/folders/${folder.id}/alerts/${E.documentCheckedIn}?usId=${plain.id}`);
+    await A.put(`/documents/${doc.id}/status`, { checkIn: 0 });
+    expect(await subjectsFor(watcher, name)).toEqual([`Document checked out: ${name}`]);
+    expect((await queued(`${watcher.userid}@example.test`, name))[0].body).toContain('alerts on this document.');
+
+    // The folder now has members, the plain user not among them.
+    await A.put(`/folders/${folder.id}/securitymembers/${watcher.id}`, { memberType: 0, securityRole: 2 });
+    expectError(await U.get(`/folders/${folder.id}`), 404);
+    await A.put(`/documents/${doc.id}/status`, { checkIn: 1 });
+    expect(await subjectsFor(plain, name)).toEqual([]);
+  });
+
+  test('a write that is refused queues nothing; statements stay the same however many subscribe', async () => {
+    const folder = await newFolder();
+    const name = uniq('Refused');
+    const doc = await newDocument(folder.id, name);
+    await A.post(`/folders/${folder.id}/alerts/${E.documentRevised}?usId=${watcher.id}`);
+    const bad = await A.post('/files', undefined, await multipart({ documentId: doc.documentId, indexFields: '[{"no such field": "x"}]' }, 'bytes', 'a.txt'));
+    expect(bad.status).toBeGreaterThanOrEqual(400);
+    expect(await subjectsFor(watcher, name)).toEqual([]);
+
+    const upload = async () => (await A.post('/files', undefined, await multipart({ documentId: doc.documentId }, 'bytes', 'b.txt'))).status;
+    // The first file fills revision 1; the two measured make a revision each.
+    expect(await upload()).toBe(200);
+    const one = await h.countQueries(upload);
+    for (const u of [plain, await createUser(A), await createUser(A)]) await A.post(`/folders/${folder.id}/alerts/${E.documentRevised}?usId=${u.id}`);
+    const four = await h.countQueries(upload);
+    expect([one.result, four.result]).toEqual([200, 200]);
+    expect(four.statements.length).toBe(one.statements.length);
+    expect(await subjectsFor(watcher, name)).toEqual(Array(3).fill(`Document revised: ${name}`));
+    expect(await subjectsFor(plain, name)).toEqual([`Document revised: ${name}`]);
+  });
+
+  test('the e-mail batches deliver an alert to a real SMTP server', async () => {
+    const folder = await newFolder();
+    await A.post(`/folders/${folder.id}/alerts/${E.documentAdded}?usId=${watcher.id}`);
+    const name = uniq('Delivered');
+    await newDocument(folder.id, name);
+    const transport = smtpTransport(h.services.config);
+    const before = smtp.received.length;
+    try {
+      while ((await sendDueEmails(h.services, transport)).claimed > 0);
+    } finally {
+      transport.close();
+    }
+    const mail = smtp.received.slice(before).filter((m) => m.mail.subject === `Document added: ${name}`);
+    expect(mail).toHaveLength(1);
+    expect(mail[0].to).toEqual([`${watcher.userid}@example.test`]);
+    expect(mail[0].mail.text).toContain(`Document: ${name} (revision 1)`);
+  });
+});
