@@ -58,4 +58,6 @@ export const policies: Record<string, (ctx: AppContext, args: Args, arg: string)
   },
   /** A persisted data dictionary: its creator or an administrator (404 when the caller cannot see it). */
   persistedDataOwnerOrAdmin: (ctx, args) => assertMayChange(ctx, resource('PersistedData'), args.id as string),
+  /** Changing or deleting a saved search: its owner, or an administrator. */
+  savedSearchOwnerOrAdmin: (ctx, args) => assertMayChange(ctx, resource('SavedSearch'), args.asid as string),
 };

@@ -226,6 +226,14 @@ export const routes: Route[] = [
   { method: 'GET', path: '/documents/:documentId/alerts', field: 'Query.documentAlerts', shape: 'list', paged: true },
   { method: 'POST', path: '/documents/:documentId/alerts/:eventId', field: 'Mutation.subscribeDocumentAlert', shape: 'object' },
   { method: 'DELETE', path: '/documents/:documentId/alerts/:eventId', field: 'Mutation.unsubscribeDocumentAlert', shape: 'none' },
+  // Saved searches (docs/decisions.md, "Saved searches"), as the Node client names them
+  { method: 'GET', path: '/savedsearches', field: 'Query.savedSearches', shape: 'list', paged: true },
+  { method: 'POST', path: '/savedsearches', field: 'Mutation.createSavedSearch', shape: 'object', body: 'input' },
+  { method: 'GET', path: '/savedsearches/:asid', field: 'Query.savedSearch', shape: 'object' },
+  { method: 'PUT', path: '/savedsearches/:asid', field: 'Mutation.updateSavedSearch', shape: 'object', body: 'input' },
+  { method: 'DELETE', path: '/savedsearches/:asid', field: 'Mutation.deleteSavedSearch', shape: 'none' },
+  { method: 'GET', path: '/savedsearchdocuments/:savedSearchId', field: 'Query.savedSearchDocuments', shape: 'list', paged: true },
+  { method: 'GET', path: '/savedSearchIndexFields', field: 'Query.savedSearchIndexFields', shape: 'list', paged: true },
   // Persisted data
   { method: 'GET', path: '/persisteddata', field: 'Query.persistedDataList', shape: 'list', paged: true },
   { method: 'POST', path: '/persisteddata', field: 'Mutation.createPersistedData', shape: 'object', body: 'input', allFields: true },

@@ -62,7 +62,7 @@ describe('checkDefinitions', () => {
     expect(() => buildSchema()).not.toThrow();
     expect(resources.map((r) => r.typeName).sort()).toEqual([
       'AlertSubscription', 'Document', 'DocumentFile', 'DocumentIndexField', 'DocumentRevision', 'DocumentType', 'DropDownList', 'DropDownListItem', 'Email', 'EmailAttachment', 'Folder', 'FolderIndexField', 'FormField', 'FormInstance', 'FormInstanceRevision', 'FormTemplate', 'FormTemplateRevision', 'Group', 'IndexFieldDefinition',
-      'PersistedData', 'ScheduledProcess', 'ScheduledRun', 'Script', 'SecurityMember', 'Site', 'User',
+      'PersistedData', 'SavedSearch', 'ScheduledProcess', 'ScheduledRun', 'Script', 'SecurityMember', 'Site', 'User',
     ]);
   });
 });

@@ -48,6 +48,8 @@ let indexField: { id: string };
 let list: { listID: string; items: string[] };
 /** A document type, beside two more. */
 let documentType: { id: string };
+/** A shared saved search over every folder, beside two more. */
+let savedSearch: { asid: string };
 /** The ordinary user's alert subscription, among four on `folder` and four on the first document. */
 let alert: { id: string };
 /** A file of the second document. */
@@ -103,6 +105,9 @@ beforeAll(async () => {
   const lists = [];
   for (let i = 0; i < 3; i++) lists.push((await A.post('/lists', { Name: uniq('list'), Items: ['a', 'b', 'c'].map((itemName) => ({ itemName })) })).body.data);
   list = { listID: lists[0].listID, items: (await A.get(`/lists/${lists[0].listID}/items`)).body.data.map((i: { listId: string }) => i.listId) };
+  const searches = [];
+  for (let i = 0; i < 3; i++) searches.push((await A.post('/savedsearches', { name: uniq('search'), shared: true })).body.data);
+  savedSearch = searches[0];
   const types = [];
   for (let i = 0; i < 3; i++) types.push((await A.post('/documenttypes', { documentTypeName: uniq('type') })).body.data);
   documentType = types[0];
@@ -166,6 +171,8 @@ const SAMPLES: Record<string, (previous: string, r: SofaRoute) => string> = {
   userName: () => member.userid,
   token: () => runToken,
   action: () => 'complete',
+  asid: () => savedSearch.asid,
+  savedSearchId: () => savedSearch.asid,
   eventId: (_, r) => (/Folder/.test(r.field) ? ALERT_EVENTS.documentAdded.id : ALERT_EVENTS.documentRevised.id),
 };
 
