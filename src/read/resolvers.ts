@@ -51,12 +51,20 @@ export async function reread(ctx: ReadContext, def: ResourceDef, id: string): Pr
 }
 
 /** A page of the tenant's rows matching `where` and the client's `q` (over `fields`), in the definition's order. */
-export function listPage(ctx: ReadContext, def: ResourceDef, args: ListArgs, where: Sql[] = [], fields = queryFieldMap(def)): Page<Row> {
+export function listPage(
+  ctx: ReadContext,
+  def: ResourceDef,
+  args: ListArgs,
+  where: Sql[] = [],
+  fields = queryFieldMap(def),
+  /** A table joined to the rows (`from`) and an order of its own instead of the definition's. */
+  within: Pick<RowQuery, 'from' | 'order'> = {},
+): Page<Row> {
   const { limit, offset } = paging(ctx.services.config, args);
   const q = compileQText(args.q ?? undefined, fields);
-  const r: RowQuery = { where: [...where, ...listedOf(def), ...(q ? [q] : [])] };
+  const r: RowQuery = { from: within.from, where: [...where, ...listedOf(def), ...(q ? [q] : [])] };
   return {
-    items: () => selectRows<Row>(ctx.reader, def, { ...r, order: def.order, limit, offset }),
+    items: () => selectRows<Row>(ctx.reader, def, { ...r, order: within.order ?? def.order, limit, offset }),
     totalRecords: () => countRows(ctx.reader, def, r),
   };
 }

@@ -1,6 +1,7 @@
 /** Documents: reads by any of their ids, create and delete, and their relations to forms. Who may call each: schema/document.graphql. */
 import type { AppContext } from '../context.js';
 import { sendAlerts } from '../domain/alert-mail.js';
+import { recordAccess } from '../domain/document-access.js';
 import { deleteRows, insertRows, updateRows } from '../db/tenant-writes.js';
 import { conflict, notFound } from '../errors.js';
 import {
@@ -55,10 +56,21 @@ async function unrelate(ctx: AppContext, formId: string, doc: () => Promise<Docu
   return true;
 }
 
+/** The documents the caller opened that they may still see (src/domain/document-access.ts), in `order` (on the access `a`). */
+const opened = (ctx: AppContext, args: ListArgs, order: string) =>
+  listPage(ctx, DOCUMENT, args, [], undefined, { from: sql` join document_access a on a.tenant_id = t.tenant_id and a.document_id = t.id and a.user_id = ${ctx.caller.userId}`, order });
+
 export const resolvers = {
   Query: {
     documents: (_: unknown, args: ListArgs, ctx: AppContext) => listPage(ctx, DOCUMENT, args),
-    document: (_: unknown, { documentId }: { documentId: string }, ctx: AppContext) => documentRow(ctx, documentId),
+    // Reading a document by its id opens it (src/domain/document-access.ts).
+    document: async (_: unknown, { documentId }: { documentId: string }, ctx: AppContext) => {
+      const doc = await documentRow(ctx, documentId);
+      await recordAccess(ctx, doc.documentId);
+      return doc;
+    },
+    lastDocuments: (_: unknown, args: ListArgs, ctx: AppContext) => opened(ctx, args, 'a.accessed_at desc, t.id'),
+    frequentDocuments: (_: unknown, args: ListArgs, ctx: AppContext) => opened(ctx, args, 'a.access_count desc, a.accessed_at desc, t.id'),
     documentRevisions: async (_: unknown, args: ListArgs & { documentId: string }, ctx: AppContext) => {
       const doc = await documentRow(ctx, args.documentId);
       return listPage(ctx, REVISION, args, [sql`t.document_id = ${doc.documentId}`]);

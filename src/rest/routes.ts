@@ -189,6 +189,8 @@ export const routes: Route[] = [
   { method: 'GET', path: '/documents', field: 'Query.documents', shape: 'list', paged: true },
   { method: 'POST', path: '/documents', field: 'Mutation.createDocument', shape: 'object', body: 'input' },
   { method: 'GET', path: '/documents/:documentId', field: 'Query.document', shape: 'object' },
+  { method: 'GET', path: '/lastdocuments', field: 'Query.lastDocuments', shape: 'list', paged: true },
+  { method: 'GET', path: '/frequentdocuments', field: 'Query.frequentDocuments', shape: 'list', paged: true },
   { method: 'DELETE', path: '/documents/:documentId', field: 'Mutation.deleteDocument', shape: 'none' },
   { method: 'DELETE', path: '/documents/revisions/:revisionId', field: 'Mutation.deleteDocumentRevision', shape: 'none' },
   { method: 'POST', path: '/documents/:documentId/copy', field: 'Mutation.copyDocument', shape: 'object', body: 'input' },

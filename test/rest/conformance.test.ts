@@ -117,6 +117,8 @@ beforeAll(async () => {
   docs = [];
   for (let i = 0; i < 5; i++) docs.push((await A.post('/documents', { folderId: folder.id, name: uniq('doc') })).body.data);
   for (const d of docs.slice(0, 3)) await A.put(`/forminstance/${form.formId}/relateDocument?relateToId=${d.id}`);
+  // Opened by the administrator, for lastdocuments and frequentdocuments.
+  for (const d of docs.slice(0, 3)) await A.get(`/documents/${d.id}`);
   fileId = (await A.post('/files', undefined, await multipart({ documentId: docs[1].documentId }, 'bytes', 'a.txt'))).body.data.fileId;
   // The ordinary user's own first, which the routes' open reads read (and its open writes end): three stay.
   for (const u of [plain, ...users]) {
