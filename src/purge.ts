@@ -3,7 +3,7 @@
  * window and lock have both passed, signing keys retired long enough that every token they
  * signed has expired, expired persisted data (which reads already skip), documents deleted
  * more than DELETED_DOCUMENT_DAYS ago (with their revisions, files and values), e-mail sent
- * or failed more than EMAIL_KEEP_DAYS ago (with its attachments), the stored bytes of every
+ * or failed more than EMAIL_KEEP_DAYS ago (with its attachments), zip files a day old, the stored bytes of every
  * file whose row is gone (the removal queue, filled in the deleting transaction), and what uploads
  * cut short by a crash left in the file store a day ago or more. The server runs
  * it every PURGE_INTERVAL_SECONDS (and reloads its signing keys then, to pick up a rotation);
@@ -24,6 +24,7 @@ export interface Purged {
   persistedData: number;
   deletedDocuments: number;
   emails: number;
+  documentZips: number;
   files: number;
   abandonedUploads: number;
 }
@@ -91,6 +92,8 @@ export async function purgeExpired(
     deletedDocuments: await count('delete from document where archive = 2 and modified_at < now() - make_interval(days => ?)', [config.deletedDocumentDays]),
     // Queued messages stay whatever their age; sent (1) and failed (2) ones are the queue's log.
     emails: await count('delete from email_message where status <> 0 and created_at < now() - make_interval(days => ?)', [config.emailKeepDays]),
+    // A day after it was made (src/domain/document-zips.ts); its row queues its bytes.
+    documentZips: await count('delete from document_zip where expires_at < now()'),
     // Last: the documents purged above queued their files.
     files: await removeDeletedFiles(em, files),
     abandonedUploads: await files.sweep(ABANDONED_AFTER_MS),

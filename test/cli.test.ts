@@ -108,6 +108,6 @@ describe('keys and purge', () => {
   test('purge reports what it deleted', async () => {
     const r = await cli(['purge', '--json']);
     expect(r.code).toBe(0);
-    expect(Object.keys(JSON.parse(r.stdout)).sort()).toEqual(['abandonedUploads', 'deletedDocuments', 'emails', 'files', 'persistedData', 'refreshTokens', 'signingKeys', 'throttles', 'webTokens']);
+    expect(Object.keys(JSON.parse(r.stdout)).sort()).toEqual(['abandonedUploads', 'deletedDocuments', 'documentZips', 'emails', 'files', 'persistedData', 'refreshTokens', 'signingKeys', 'throttles', 'webTokens']);
   }, 60_000);
 });

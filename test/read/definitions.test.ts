@@ -61,7 +61,7 @@ describe('checkDefinitions', () => {
     expect(readSdl().length).toBeGreaterThan(0);
     expect(() => buildSchema()).not.toThrow();
     expect(resources.map((r) => r.typeName).sort()).toEqual([
-      'AlertSubscription', 'Document', 'DocumentFile', 'DocumentIndexField', 'DocumentRevision', 'DocumentType', 'DropDownList', 'DropDownListItem', 'Email', 'EmailAttachment', 'Folder', 'FolderIndexField', 'FormField', 'FormInstance', 'FormInstanceRevision', 'FormTemplate', 'FormTemplateRevision', 'Group', 'IndexFieldDefinition',
+      'AlertSubscription', 'Document', 'DocumentFile', 'DocumentIndexField', 'DocumentRevision', 'DocumentType', 'DocumentZip', 'DropDownList', 'DropDownListItem', 'Email', 'EmailAttachment', 'Folder', 'FolderIndexField', 'FormField', 'FormInstance', 'FormInstanceRevision', 'FormTemplate', 'FormTemplateRevision', 'Group', 'IndexFieldDefinition',
       'PersistedData', 'SavedSearch', 'ScheduledProcess', 'ScheduledRun', 'Script', 'SecurityMember', 'Site', 'User',
     ]);
   });

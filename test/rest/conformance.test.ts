@@ -48,6 +48,8 @@ let indexField: { id: string };
 let list: { listID: string; items: string[] };
 /** A document type, beside two more. */
 let documentType: { id: string };
+/** The ordinary user's zip of the second document's file. */
+let zipKey: string;
 /** A shared saved search over every folder, beside two more. */
 let savedSearch: { asid: string };
 /** The ordinary user's alert subscription, among four on `folder` and four on the first document. */
@@ -82,7 +84,7 @@ beforeAll(async () => {
   const templates = [];
   for (let i = 0; i < 3; i++) templates.push((await A.post('/formtemplates', { name: uniq('template'), description: '' })).body.data);
   template = templates[0];
-  formTemplate = await formTemplateWith(A, ['name', 'description', 'firstName', 'userIds', 'persistedData', 'recipients']); // every key of bodyOf
+  formTemplate = await formTemplateWith(A, ['name', 'description', 'firstName', 'userIds', 'persistedData', 'recipients', 'documentDhIds']); // every key of bodyOf
   const forms = [];
   for (let i = 0; i < 6; i++) forms.push((await A.post(`/formtemplates/${formTemplate.id}/forms`, {})).body.data);
   form = forms[0];
@@ -120,6 +122,9 @@ beforeAll(async () => {
   // Opened by the administrator, for lastdocuments and frequentdocuments.
   for (const d of docs.slice(0, 3)) await A.get(`/documents/${d.id}`);
   fileId = (await A.post('/files', undefined, await multipart({ documentId: docs[1].documentId }, 'bytes', 'a.txt'))).body.data.fileId;
+  const zip = await A.as(plain.token).post('/documents/CreateDocumentZipFile', { documentDhIds: [docs[1].documentId] });
+  expect(zip.status).toBe(200);
+  zipKey = zip.body.data.downloadKey;
   // The ordinary user's own first, which the routes' open reads read (and its open writes end): three stay.
   for (const u of [plain, ...users]) {
     const sub = await A.post(`/folders/${folder.id}/alerts/${ALERT_EVENTS.documentAdded.id}?usId=${u.id}`);
@@ -174,6 +179,7 @@ const SAMPLES: Record<string, (previous: string, r: SofaRoute) => string> = {
   token: () => runToken,
   action: () => 'complete',
   asid: () => savedSearch.asid,
+  downloadKey: () => zipKey,
   savedSearchId: () => savedSearch.asid,
   eventId: (_, r) => (/Folder/.test(r.field) ? ALERT_EVENTS.documentAdded.id : ALERT_EVENTS.documentRevised.id),
 };
@@ -208,7 +214,7 @@ function pathOf(r: SofaRoute): string {
 }
 
 /** A body every route can parse and whose keys its checks accept; refused calls never act on it. */
-const bodyOf = (r: SofaRoute) => (r.body ? { name: 'conformance', description: 'refused', firstName: 'Changed', userIds: member.id, persistedData: '{}', recipients: 'conformance@example.com' } : undefined);
+const bodyOf = (r: SofaRoute) => (r.body ? { name: 'conformance', description: 'refused', firstName: 'Changed', userIds: member.id, persistedData: '{}', recipients: 'conformance@example.com', documentDhIds: docs[1].documentId } : undefined);
 
 const call = (api: Api, r: SofaRoute) => api.request(r.method, pathOf(r), bodyOf(r) === undefined ? {} : { body: bodyOf(r) });
 
