@@ -90,7 +90,9 @@ export async function createDocumentZip(ctx: AppContext, input: Input): Promise<
     const zip = new yazl.ZipFile();
     distinct.forEach((f, i) =>
       zip.addReadStreamLazy(names[i], { mtime: f.modified, size: f.size }, (cb) => {
-        ctx.services.files.get(fileKey(ctx.tenantId, f.fileId)).then((s) => cb(null, s), (err: Error) => cb(err, undefined as never));
+        // Bytes a row names but the store lacks are the server's loss, not the caller's mistake: a 500, logged.
+        const lost = (err: Error) => cb(new Error(`the stored bytes of file ${f.fileId} (document ${f.documentId}) could not be read: ${err.message}`), undefined as never);
+        ctx.services.files.get(fileKey(ctx.tenantId, f.fileId)).then((s) => cb(null, s), lost);
       }),
     );
     zip.end();

@@ -53,9 +53,14 @@ export class Measure extends Transform {
   }
 }
 
-/** A body as a stream; a Buffer over the limit is refused before anything is written. */
+/**
+ * A body as a stream; a Buffer over the limit is refused before anything is written. A stream
+ * that fails before the put reads it (a put awaits its target first) keeps its error in its state,
+ * where the put's pipeline finds it; this listener keeps that early error from being an unhandled
+ * 'error' event, which would end the process.
+ */
 export function bodyStream(body: Readable | Buffer, maxBytes: number): Readable {
-  if (!Buffer.isBuffer(body)) return body;
+  if (!Buffer.isBuffer(body)) return body.on('error', () => undefined);
   if (body.length > maxBytes) throw tooLarge(maxBytes);
   return Readable.from([body]);
 }

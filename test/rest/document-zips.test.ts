@@ -128,6 +128,21 @@ test('refusals: no ids, a bad id, an unknown or hidden document, one without a f
   expect(await zipCount()).toBe(before);
 });
 
+test('a document whose bytes are missing from the store: a 500 in the envelope, logged; nothing is left and the server goes on', async () => {
+  const folder = await newFolder();
+  const ok = await docWith(folder.id, 'ok.txt', 'fine');
+  const lost = await docWith(folder.id, 'lost.txt', 'gone');
+  const fileId = (await A.get(`/documents/${lost.id}`)).body.data.fileId;
+  await h.services.files.delete([fileKey(A.t.tenantId, fileId)]);
+  const before = await zipCount();
+  const r = await A.post('/documents/CreateDocumentZipFile', { documentDhIds: [lost.documentId, ok.documentId] });
+  expectError(r, 500);
+  // The reason is in the log, not on the wire.
+  expect(r.text).not.toMatch(/stored bytes|at \S+ \(/);
+  expect(await zipCount()).toBe(before);
+  expect((await A.post('/documents/CreateDocumentZipFile', { documentDhIds: [ok.documentId] })).status).toBe(200);
+});
+
 test('a zip is its creator\'s (and administrators\'); other users and tenants find nothing', async () => {
   const folder = await newFolder();
   const d = await docWith(folder.id, 'mine.txt', 'mine');

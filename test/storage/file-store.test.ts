@@ -7,7 +7,7 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { Readable } from 'node:stream';
+import { PassThrough, Readable } from 'node:stream';
 import { loadConfig } from '../../src/config.js';
 import { AppError } from '../../src/errors.js';
 import { DiskFileStore } from '../../src/storage/disk-store.js';
@@ -120,6 +120,16 @@ describe.each(backends)('the $name file store', (backend) => {
     const body = randomBytes(1000);
     expect(await store.put(key, body, 1000)).toEqual({ size: 1000, sha256: sha256(body) });
     expect((await bytesOf(await store.get(key))).equals(body)).toBe(true);
+  });
+
+  test('a stream that fails before the put reads it: the put rejects with its error, stores nothing, and the process goes on', async () => {
+    const key = newKey();
+    const body = new PassThrough();
+    const put = store.put(key, body, 100);
+    // At once, while the put still awaits its target: no listener of the put's is on the stream yet.
+    body.destroy(new Error('source lost'));
+    await expect(put).rejects.toThrow('source lost');
+    await expect(store.get(key)).rejects.toMatchObject({ code: 'NOT_FOUND' });
   });
 
   test('an empty file is a file', async () => {
