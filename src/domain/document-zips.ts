@@ -12,7 +12,7 @@ import { insertRows } from '../db/tenant-writes.js';
 import { AppError, badRequest, conflict, notFound } from '../errors.js';
 import { isGuid, newId, ZERO_GUID } from '../ids.js';
 import { resource } from '../read/registry.js';
-import { selectRows } from '../read/rows.js';
+import { run, selectRows } from '../read/rows.js';
 import { sql } from '../sql.js';
 import { DELETED } from './documents.js';
 import { fileKey, storingFiles } from './stored-files.js';
@@ -20,13 +20,12 @@ import { fileKey, storingFiles } from './stored-files.js';
 type Input = Record<string, unknown>;
 
 /** At most this many documents in one zip. */
-export const MAX_ZIP_DOCUMENTS = 1000;
+const MAX_ZIP_DOCUMENTS = 1000;
 /** How long a zip is kept for its creator to download. */
-export const ZIP_KEEP_HOURS = 24;
+const ZIP_KEEP_HOURS = 24;
 
-/** A requested id's document, with its current revision's file (the all-zero GUID: none). */
+/** A document with its current revision's file (the all-zero GUID: none). */
 interface Source {
-  requested: string;
   documentId: string;
   name: string;
   archive: number;
@@ -64,15 +63,22 @@ function entryNames(names: string[]): string[] {
 /** Makes the zip of the documents `input.documentDhIds` names; returns its download key. */
 export async function createDocumentZip(ctx: AppContext, input: Input): Promise<string> {
   const ids = idsOf(input);
-  // Each id as a document's own or any revision's, with its current file: one statement for all.
-  const sources = await selectRows<Source>(ctx.reader, resource('Document'), {
-    extra: sql`, req.id::text as "requested"`,
-    from: sql` join (select unnest(${ids}::uuid[]) as id) req on req.id = t.id or req.id = t.revision_id
-      or req.id in (select rr.id from document_revision rr where rr.tenant_id = t.tenant_id and rr.document_id = t.id)`,
-  });
-  const byRequest = new Map(sources.map((s) => [s.requested, s]));
+  // Each id as a document's own or any revision's (two index probes an id), then the documents the
+  // caller may see with their current files: two statements for all.
+  const named = await run<{ requested: string; documentId: string | null }>(
+    ctx.reader,
+    sql`select req.id::text as "requested", coalesce(d.id, r.document_id)::text as "documentId"
+          from unnest(${ids}::uuid[]) as req(id)
+          left join document d on d.tenant_id = ${ctx.tenantId} and d.id = req.id
+          left join document_revision r on r.tenant_id = ${ctx.tenantId} and r.id = req.id`,
+  );
+  const documentIds = [...new Set(named.map((n) => n.documentId).filter((d): d is string => d !== null))];
+  const sources = await selectRows<Source>(ctx.reader, resource('Document'), { where: [sql`t.id = any(${documentIds}::uuid[])`] });
+  const byDocument = new Map(sources.map((s) => [s.documentId, s]));
+  const documentOf = new Map(named.map((n) => [n.requested, n.documentId]));
   const files = ids.map((id) => {
-    const s = byRequest.get(id);
+    const documentId = documentOf.get(id);
+    const s = documentId ? byDocument.get(documentId) : undefined;
     if (!s) throw notFound(`Document '${id}' was not found.`);
     if (s.archive === DELETED) throw conflict(`Document '${s.name}' is deleted: it cannot go into a zip.`);
     if (s.fileId === ZERO_GUID) throw badRequest(`Document '${s.name}' has no file to put in a zip.`);
