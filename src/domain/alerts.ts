@@ -12,9 +12,8 @@ import { badRequest, conflict, forbidden, notFound } from '../errors.js';
 import { isGuid, newId } from '../ids.js';
 import { loadRow } from '../read/resolvers.js';
 import { resource } from '../read/registry.js';
-import { ruleFor } from '../read/row-access.js';
 import { run, selectRows } from '../read/rows.js';
-import { folderSeenBy } from '../resources/folder.js';
+import { accessibleIds } from '../permissions/row-checks.js';
 import { sql } from '../sql.js';
 import { documentRow } from './documents.js';
 
@@ -61,14 +60,9 @@ async function subscriber(ctx: AppContext, usId: string | null | undefined): Pro
   return user;
 }
 
-/** Whether the user may see the target's folder (its roles, or an administrator). */
-async function canSee(ctx: AppContext, target: AlertTarget, userId: string): Promise<boolean> {
-  const [row] = await run<{ ok: boolean }>(
-    ctx.reader,
-    sql`select ${ruleFor(folderSeenBy('t.id'), ctx.tenantId, userId)} as ok from folder t where t.tenant_id = ${ctx.tenantId} and t.id = ${target.folderId}`,
-  );
-  return row?.ok === true;
-}
+/** Whether the user may see the target's folder (its roles, or an administrator): the bulk access check, for them. */
+const canSee = async (ctx: AppContext, target: AlertTarget, userId: string) =>
+  (await accessibleIds(ctx, resource('Folder'), [target.folderId], 'see', userId)).has(target.folderId);
 
 /** Subscribes the user to the event on the target; subscribing again changes nothing. Returns the subscription's id. */
 export async function subscribe(ctx: AppContext, target: AlertTarget, eventId: string, usId: string | null | undefined): Promise<string> {

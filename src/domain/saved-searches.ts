@@ -73,10 +73,15 @@ export async function createSavedSearch(ctx: AppContext, input: Input): Promise<
   return search.id;
 }
 
-/** Changes what is sent (who may: the schema's savedSearchOwnerOrAdmin). */
-export async function updateSavedSearch(ctx: AppContext, id: string, input: Input): Promise<void> {
+async function savedSearchById(ctx: AppContext, id: string): Promise<SavedSearch> {
   const search = await ctx.em().findOne(SavedSearch, { id: id.toLowerCase() });
   if (!search) throw notFound(`Saved search '${id}' was not found.`);
+  return search;
+}
+
+/** Changes what is sent (who may: the schema's savedSearchOwnerOrAdmin). */
+export async function updateSavedSearch(ctx: AppContext, id: string, input: Input): Promise<void> {
+  const search = await savedSearchById(ctx, id);
   const name = optionalString(input, 'name');
   const description = optionalString(input, 'description');
   const q = optionalString(input, 'q');
@@ -95,9 +100,7 @@ export async function updateSavedSearch(ctx: AppContext, id: string, input: Inpu
 }
 
 export async function deleteSavedSearch(ctx: AppContext, id: string): Promise<void> {
-  const search = await ctx.em().findOne(SavedSearch, { id: id.toLowerCase() });
-  if (!search) throw notFound(`Saved search '${id}' was not found.`);
-  ctx.em().remove(search);
+  ctx.em().remove(await savedSearchById(ctx, id));
   await ctx.em().flush();
 }
 

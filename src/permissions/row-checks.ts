@@ -10,16 +10,22 @@ import { isAdminSql, ruleFor, seeConditions } from '../read/row-access.js';
 import { join, raw, sql, type Sql } from '../sql.js';
 
 /**
- * Which of `ids` the caller may see or change: one statement, whatever the page size. The
- * definition's `access` says who may (and its `live` condition which rows exist); "admin" is
- * decided inside the same statement.
+ * Which of `ids` the caller (or another user of the tenant, `userId`) may see or change: one
+ * statement, whatever the page size. The definition's `access` says who may (and its `live`
+ * condition which rows exist); "admin" is decided inside the same statement.
  */
-export async function accessibleIds(ctx: AppContext, def: ResourceDef, ids: readonly string[], action: 'see' | 'change'): Promise<Set<string>> {
+export async function accessibleIds(
+  ctx: AppContext,
+  def: ResourceDef,
+  ids: readonly string[],
+  action: 'see' | 'change',
+  userId = ctx.caller.userId,
+): Promise<Set<string>> {
   if (ids.length === 0) return new Set();
   const who = def.access[action];
-  const conditions: Sql[] = seeConditions(def, ctx.tenantId, ctx.caller.userId);
-  if (action === 'change' && who === 'admin') conditions.push(isAdminSql(ctx.tenantId, ctx.caller.userId));
-  if (action === 'change' && typeof who === 'function') conditions.push(ruleFor(who, ctx.tenantId, ctx.caller.userId));
+  const conditions: Sql[] = seeConditions(def, ctx.tenantId, userId);
+  if (action === 'change' && who === 'admin') conditions.push(isAdminSql(ctx.tenantId, userId));
+  if (action === 'change' && typeof who === 'function') conditions.push(ruleFor(who, ctx.tenantId, userId));
   const id = idOf(def);
   const rows = await run<{ id: string }>(
     ctx.reader,
