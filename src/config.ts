@@ -39,6 +39,8 @@ export interface Config {
   dbStatementTimeoutMs: number;
   /** Node's limit on a request's head (request line and headers): a longer `q` in the URL gets a 431 envelope. */
   maxHeaderBytes: number;
+  /** How long a whole request (head and body) may take to arrive: long enough for a FILE_MAX_BYTES upload on a slow link. */
+  requestTimeoutSeconds: number;
   /** When set, GET /metrics asks for `Authorization: Bearer <this>`; unset, it is open. */
   metricsToken: string | undefined;
   /** Proxies whose X-Forwarded-For is believed (IPs or CIDRs); anyone else's is ignored. */
@@ -245,6 +247,7 @@ export function loadConfig(env: Env = process.env): Config {
     dbAcquireTimeoutMs: int(env, 'DB_ACQUIRE_TIMEOUT_MS', 5000, 100, 600000),
     dbStatementTimeoutMs: int(env, 'DB_STATEMENT_TIMEOUT_MS', 15000, 100, 3600000),
     maxHeaderBytes: int(env, 'MAX_HEADER_BYTES', 65536, 16384, 1048576),
+    requestTimeoutSeconds: int(env, 'REQUEST_TIMEOUT_SECONDS', 3600, 1, 86400),
     metricsToken: env.METRICS_TOKEN || undefined,
     trustedProxies: addresses(env, 'TRUSTED_PROXIES'),
     corsOrigins: origins(env, 'CORS_ORIGINS'),

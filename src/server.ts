@@ -35,7 +35,18 @@ async function main() {
   const purge = startPurgeJob(services);
   const emailSender = startEmailSender(services);
   // maxHeaderSize bounds the request line too: a long `q` in the URL works up to MAX_HEADER_BYTES.
-  const server = http.createServer({ maxHeaderSize: config.maxHeaderBytes }, app.handle);
+  // Node's own request timeout (5 minutes) would cut off a large upload on a slow link; the head
+  // keeps Node's 60 seconds (or less), and both are checked at least every few seconds.
+  const requestTimeout = config.requestTimeoutSeconds * 1000;
+  const server = http.createServer(
+    {
+      maxHeaderSize: config.maxHeaderBytes,
+      requestTimeout,
+      headersTimeout: Math.min(60_000, requestTimeout),
+      connectionsCheckingInterval: Math.min(30_000, Math.max(250, requestTimeout / 4)),
+    },
+    app.handle,
+  );
   server.keepAliveTimeout = 65_000;
   server.on('clientError', answerClientError);
   let stopping = false;

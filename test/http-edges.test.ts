@@ -86,3 +86,44 @@ test('during shutdown a keep-alive client gets Connection: close on its last ans
   expect(reset).toBeUndefined();
   await waitFor(s.child, s.stdout, /"msg":"stopped"/);
 });
+
+describe('REQUEST_TIMEOUT_SECONDS', () => {
+  let slow: Started;
+  beforeAll(async () => {
+    slow = await startServer({ DATABASE_URL: process.env.QUIRE_TEST_DATABASE_URL!, REQUEST_TIMEOUT_SECONDS: '3' });
+  }, 60_000);
+  afterAll(async () => {
+    if (slow.child.exitCode === null) await stop(slow);
+  });
+
+  /** A token request whose body arrives in `parts` pieces `gapMs` apart; what the server answers, and when it closed. */
+  async function trickle(parts: number, gapMs: number): Promise<string> {
+    const body = 'grant_type=password&client_id=x&client_secret=y&username=u&password=p';
+    const sock = net.connect(slow.port, '127.0.0.1');
+    await new Promise((resolve, reject) => sock.once('connect', resolve).once('error', reject));
+    let reply = '';
+    sock.on('data', (d) => (reply += d));
+    sock.on('error', () => {});
+    const closed = new Promise<void>((resolve) => sock.once('close', () => resolve()));
+    sock.write(`POST /oauth/token HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: ${body.length}\r\n\r\n`);
+    const size = Math.ceil(body.length / parts);
+    for (let i = 0; i < body.length && !sock.destroyed; i += size) {
+      await new Promise((r) => setTimeout(r, gapMs));
+      sock.write(body.slice(i, i + size));
+    }
+    await closed;
+    return reply;
+  }
+
+  test('a body that arrives slowly but within the limit is served', async () => {
+    // About 1.5 seconds of body: more than Node checks on its own, less than the limit.
+    expect(await trickle(5, 300)).toMatch(/^HTTP\/1\.1 401 /);
+  }, 30_000);
+
+  test('a request still arriving after the limit gets a 408 envelope and the connection is closed', async () => {
+    const reply = await trickle(10, 800);
+    expect(reply).toMatch(/^HTTP\/1\.1 408 /);
+    const body = JSON.parse(reply.slice(reply.indexOf('\r\n\r\n') + 4));
+    expect(body.meta).toMatchObject({ status: 408, errors: [{ code: 'REQUEST_TIMEOUT' }] });
+  }, 30_000);
+});
