@@ -247,7 +247,7 @@ export function loadConfig(env: Env = process.env): Config {
     dbAcquireTimeoutMs: int(env, 'DB_ACQUIRE_TIMEOUT_MS', 5000, 100, 600000),
     dbStatementTimeoutMs: int(env, 'DB_STATEMENT_TIMEOUT_MS', 15000, 100, 3600000),
     maxHeaderBytes: int(env, 'MAX_HEADER_BYTES', 65536, 16384, 1048576),
-    requestTimeoutSeconds: int(env, 'REQUEST_TIMEOUT_SECONDS', 3600, 1, 86400),
+    requestTimeoutSeconds: int(env, 'REQUEST_TIMEOUT_SECONDS', 3600, 1, 21600),
     metricsToken: env.METRICS_TOKEN || undefined,
     trustedProxies: addresses(env, 'TRUSTED_PROXIES'),
     corsOrigins: origins(env, 'CORS_ORIGINS'),

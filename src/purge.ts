@@ -29,7 +29,7 @@ export interface Purged {
   abandonedUploads: number;
 }
 
-/** A put's temporary file this old belongs to no request any longer (Node cuts a request off after 5 minutes). */
+/** A put's temporary file this old belongs to no request any longer (a request arrives within REQUEST_TIMEOUT_SECONDS, at most 6 hours). */
 const ABANDONED_AFTER_MS = 24 * 60 * 60 * 1000;
 
 /** Queued removals taken per transaction (S3 deletes up to 1000 keys in one call). */
