@@ -12,6 +12,7 @@ import { createServices } from './services.js';
 import { startPurgeJob } from './purge.js';
 import { moveDatabaseFiles } from './domain/stored-files.js';
 import { startEmailSender } from './jobs/email-sender.js';
+import { startZipBuilder } from './jobs/zip-builder.js';
 
 async function main() {
   let config;
@@ -34,6 +35,7 @@ async function main() {
   const app = createApp(services);
   const purge = startPurgeJob(services);
   const emailSender = startEmailSender(services);
+  const zipBuilder = startZipBuilder(services);
   // maxHeaderSize bounds the request line too: a long `q` in the URL works up to MAX_HEADER_BYTES.
   // Node's own request timeout (5 minutes) would cut off a large upload on a slow link; the head
   // keeps Node's 60 seconds (or less), and both are checked at least every few seconds.
@@ -70,7 +72,7 @@ async function main() {
       server.closeIdleConnections();
     });
     clearInterval(sweep);
-    await emailSender.stop();
+    await Promise.all([emailSender.stop(), zipBuilder.stop()]);
     await db.close();
     log.info('stopped');
     process.exit(0);

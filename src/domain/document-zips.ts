@@ -1,9 +1,8 @@
 /**
  * Zip files of documents (docs/decisions.md, "Zip files"): the current file of each document
  * named, streamed one at a time from the file store through yazl into the store again, under the
- * zip's download key. Built within the request that asks for it, outside any transaction (a large
- * zip holds no database connection while it streams); the row naming it is written once its
- * bytes are stored, and a failure discards them.
+ * zip's download key. The request records what goes in; a zip builder (src/jobs/zip-builder.ts)
+ * makes it in the background.
  */
 import type { Readable } from 'node:stream';
 import yazl from 'yazl';
@@ -15,7 +14,8 @@ import { resource } from '../read/registry.js';
 import { run, selectRows } from '../read/rows.js';
 import { sql } from '../sql.js';
 import { DELETED } from './documents.js';
-import { fileKey, storingFiles } from './stored-files.js';
+import type { FileStore, StoredFile } from '../storage/file-store.js';
+import { fileKey } from './stored-files.js';
 
 type Input = Record<string, unknown>;
 
@@ -60,7 +60,20 @@ function entryNames(names: string[]): string[] {
   });
 }
 
-/** Makes the zip of the documents `input.documentDhIds` names; returns its download key. */
+/** One file of a zip, as its request decided it: where its bytes are and the name it goes in under. */
+export interface ZipEntry {
+  fileId: string;
+  documentId: string;
+  name: string;
+  size: number;
+  modified: string;
+}
+
+/**
+ * Records a zip of the documents `input.documentDhIds` names, to be built in the background
+ * (src/jobs/zip-builder.ts); returns its download key. Every refusal is made here, before a byte
+ * is read: what goes in is what the caller may see now.
+ */
 export async function createDocumentZip(ctx: AppContext, input: Input): Promise<string> {
   const ids = idsOf(input);
   // Each id as a document's own or any revision's (two index probes an id), then the documents the
@@ -82,41 +95,68 @@ export async function createDocumentZip(ctx: AppContext, input: Input): Promise<
     if (!s) throw notFound(`Document '${id}' was not found.`);
     if (s.archive === DELETED) throw conflict(`Document '${s.name}' is deleted: it cannot go into a zip.`);
     if (s.fileId === ZERO_GUID) throw badRequest(`Document '${s.name}' has no file to put in a zip.`);
-    return { documentId: s.documentId, fileId: s.fileId, fileName: s.fileName, size: Number(s.fileSize), modified: new Date(`${s.modifyDate}Z`) };
+    return { documentId: s.documentId, fileId: s.fileId, fileName: s.fileName, size: Number(s.fileSize), modified: `${s.modifyDate}Z` };
   });
   const distinct = [...new Map(files.map((f) => [f.documentId, f])).values()];
   const max = ctx.services.config.fileMaxBytes;
   const total = distinct.reduce((n, f) => n + f.size, 0);
   if (total > max) throw new AppError('PAYLOAD_TOO_LARGE', `The files come to ${total} bytes, more than a zip may hold (FILE_MAX_BYTES, ${max}).`);
 
-  const key = newId();
-  const storeKey = fileKey(ctx.tenantId, key);
   const names = entryNames(distinct.map((f) => f.fileName));
-  return storingFiles(ctx, [storeKey], async () => {
-    const zip = new yazl.ZipFile();
-    distinct.forEach((f, i) =>
-      zip.addReadStreamLazy(names[i], { mtime: f.modified, size: f.size }, (cb) => {
-        // Bytes a row names but the store lacks are the server's loss, not the caller's mistake: a 500, logged.
-        const lost = (err: Error) => cb(new Error(`the stored bytes of file ${f.fileId} (document ${f.documentId}) could not be read: ${err.message}`), undefined as never);
-        ctx.services.files.get(fileKey(ctx.tenantId, f.fileId)).then((s) => cb(null, s), lost);
-      }),
-    );
-    zip.end();
-    const out = zip.outputStream as unknown as Readable;
-    // A source that fails to open or read fails the zip's stream, and so the put.
-    zip.on('error', (err: Error) => out.destroy(err));
-    const stored = await ctx.services.files.put(storeKey, out, max);
-    await insertRows(ctx.reader, 'document_zip', [
-      {
-        id: key,
-        file_name: `documents-${new Date().toISOString().slice(0, 10)}.zip`,
-        size: stored.size,
-        file_count: distinct.length,
-        sha256: stored.sha256,
-        created_by_id: ctx.caller.userId,
-        expires_at: sql`now() + make_interval(hours => ${ZIP_KEEP_HOURS})`,
-      },
-    ]);
-    return key;
-  });
+  const entries: ZipEntry[] = distinct.map((f, i) => ({ fileId: f.fileId, documentId: f.documentId, name: names[i], size: f.size, modified: f.modified }));
+  const key = newId();
+  await insertRows(ctx.reader, 'document_zip', [
+    {
+      id: key,
+      file_name: `documents-${new Date().toISOString().slice(0, 10)}.zip`,
+      file_count: entries.length,
+      entries: sql`${JSON.stringify(entries)}::jsonb`,
+      created_by_id: ctx.caller.userId,
+      expires_at: sql`now() + make_interval(hours => ${ZIP_KEEP_HOURS})`,
+    },
+  ]);
+  return key;
+}
+
+/** A source the store lacks: the zip can never be built (the builder fails it at once). */
+export class LostSource extends Error {}
+
+/** Whether trying again cannot help: a source is missing, or the zip came out larger than a stored file may be. */
+export const zipCannotBeBuilt = (err: unknown) => err instanceof LostSource || (err instanceof AppError && err.code === 'PAYLOAD_TOO_LARGE');
+
+/**
+ * Streams the entries' bytes from the file store through yazl into the store under `key`, one
+ * source open at a time; `signal` abandons it. Never whole in memory.
+ */
+export async function writeZip(files: FileStore, tenantId: string, key: string, entries: ZipEntry[], maxBytes: number, signal: AbortSignal): Promise<StoredFile> {
+  const zip = new yazl.ZipFile();
+  for (const e of entries) {
+    zip.addReadStreamLazy(e.name, { mtime: new Date(e.modified), size: e.size }, (cb) => {
+      const failed = (err: Error) => {
+        const what = `the stored bytes of file ${e.fileId} (document ${e.documentId})`;
+        // Bytes a row names but the store lacks are lost for good; any other error may pass.
+        cb(err instanceof AppError && err.code === 'NOT_FOUND' ? new LostSource(`${what} are not in the file store`) : new Error(`${what} could not be read: ${err.message}`), undefined as never);
+      };
+      files.get(fileKey(tenantId, e.fileId)).then((s) => cb(null, s), failed);
+    });
+  }
+  zip.end();
+  const out = zip.outputStream as unknown as Readable;
+  // A source that fails to open or read fails the zip's stream, and so the put; so does an abort.
+  let failure: Error | undefined;
+  const fail = (err: Error) => {
+    failure ??= err;
+    out.destroy(err);
+  };
+  zip.on('error', fail);
+  const abort = () => fail(new Error('zip building stopped'));
+  if (signal.aborted) abort();
+  else signal.addEventListener('abort', abort, { once: true });
+  try {
+    return await files.put(fileKey(tenantId, key), out, maxBytes);
+  } catch (err) {
+    throw failure ?? err;
+  } finally {
+    signal.removeEventListener('abort', abort);
+  }
 }

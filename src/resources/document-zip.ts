@@ -1,10 +1,14 @@
 import { column, computed, defineResource, joined } from '../read/define.js';
 import { sql } from '../sql.js';
 
+/** A zip's `status` column: queued or being built, built, or given up (src/jobs/zip-builder.ts). */
+export const ZIP_STATUS = { pending: 0, ready: 1, failed: 2 } as const;
+
 /**
  * A zip of documents' files (dataType DocumentZip), named by its `downloadKey`: what
  * `GetDocumentZipFileStatus` answers and `DownloadDocumentZipFile` streams (docs/decisions.md,
- * "Zip files"). Its creator reads it, and administrators; it is gone when it expires.
+ * "Zip files"). Its creator reads it, and administrators; it is gone when it expires. Its size and
+ * hash are null until it is built.
  */
 export default defineResource({
   dataType: 'DocumentZip',
@@ -17,7 +21,7 @@ export default defineResource({
     downloadKey: column('id', 'guid'),
     // The file store's key for its bytes (src/rest/run-route.ts streams it).
     fileId: column('id', 'guid', { expandOnly: true }),
-    status: computed("'Ready'", 'string'),
+    status: computed(`case t.status when ${ZIP_STATUS.pending} then 'Pending' when ${ZIP_STATUS.ready} then 'Ready' else 'Failed' end`, 'string'),
     fileName: column('file_name', 'string'),
     contentType: computed("'application/zip'", 'string'),
     fileSize: column('size', 'integer'),

@@ -192,7 +192,7 @@ export const routes: Route[] = [
   // Zip files of documents (docs/decisions.md, "Zip files"), as the Node client names them
   { method: 'POST', path: '/documents/CreateDocumentZipFile', field: 'Mutation.createDocumentZipFile', shape: 'object', body: 'input' },
   { method: 'GET', path: '/documents/GetDocumentZipFileStatus', field: 'Query.documentZipFile', shape: 'object' },
-  { method: 'GET', path: '/documents/DownloadDocumentZipFile', field: 'Query.documentZipFile', shape: 'object', file: 'stored' },
+  { method: 'GET', path: '/documents/DownloadDocumentZipFile', field: 'Query.readyDocumentZipFile', shape: 'object', file: 'stored' },
   { method: 'GET', path: '/lastdocuments', field: 'Query.lastDocuments', shape: 'list', paged: true },
   { method: 'GET', path: '/frequentdocuments', field: 'Query.frequentDocuments', shape: 'list', paged: true },
   { method: 'DELETE', path: '/documents/:documentId', field: 'Mutation.deleteDocument', shape: 'none' },

@@ -1,14 +1,20 @@
 /**
  * Zip files of documents (the Node client's `POST documents/CreateDocumentZipFile {documentDhIds}`,
  * reading `data.downloadKey`, then `GET documents/GetDocumentZipFileStatus?downloadKey=`): what
- * goes in, read back with a real zip reader; the download; refusals that leave nothing behind;
- * who may read a zip; and its expiry.
+ * goes in, read back with a real zip reader; the background builder (its claims, leases, tries
+ * and failures); the download; refusals that leave nothing behind; who may read a zip; and its expiry.
  */
 import { createHash } from 'node:crypto';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import yauzl from 'yauzl';
 import { purgeExpired } from '../../src/purge.js';
 import { fileKey } from '../../src/domain/stored-files.js';
+import { buildNextZip, startZipBuilder } from '../../src/jobs/zip-builder.js';
+import { createFileStore } from '../../src/storage/index.js';
 import { Harness } from '../harness.js';
+import { ownDatabase, type OwnDatabase } from '../own-database.js';
 import { type Api, adminApi, expectEnvelope, expectError, multipart, ordinaryUser, uniq, UNKNOWN_ID } from './support.js';
 
 let h: Harness;
@@ -19,12 +25,24 @@ let U: Api;
 /** Small enough that a test can pass it: 64 KiB. */
 const FILE_MAX = 64 * 1024;
 
+let db: OwnDatabase;
+/** A directory whose `files` is a plain file: a file store there can read nothing. */
+let brokenDir: string;
+
 beforeAll(async () => {
-  h = await Harness.start({ fileMaxBytes: FILE_MAX });
+  // A database of its own: the builder claims every tenant's zips, and no other test file's may be among them.
+  db = await ownDatabase('zips');
+  brokenDir = await mkdtemp(path.join(os.tmpdir(), 'quire-zip-broken-'));
+  await writeFile(path.join(brokenDir, 'files'), 'not a directory');
+  h = await Harness.start({ fileMaxBytes: FILE_MAX, databaseUrl: db.url });
   [A, B] = [await adminApi(h), await adminApi(h)];
   U = A.as((await ordinaryUser(A)).token);
 });
-afterAll(() => h.stop());
+afterAll(async () => {
+  await h.stop();
+  await db.drop();
+  await rm(brokenDir, { recursive: true, force: true });
+});
 
 type Doc = { id: string; documentId: string };
 
@@ -59,6 +77,23 @@ function entriesOf(zip: Uint8Array): Promise<[string, Buffer][]> {
   });
 }
 
+/** Builds every due zip, as a server's builder does; the outcomes in order. */
+async function buildAll(services = h.services): Promise<string[]> {
+  const outcomes: string[] = [];
+  for (let o = await buildNextZip(services); o !== undefined; o = await buildNextZip(services)) outcomes.push(o);
+  return outcomes;
+}
+
+const statusOf = async (key: string, api = A) => (await api.get(`/documents/GetDocumentZipFileStatus?downloadKey=${key}`)).body.data;
+
+/** Asks for a zip and has it built; the zip's record once built. */
+async function zipOf(ids: unknown, api = A) {
+  const r = await api.post('/documents/CreateDocumentZipFile', { documentDhIds: ids });
+  expect(r.status).toBe(200);
+  await buildAll();
+  return statusOf(r.body.data.downloadKey, api);
+}
+
 const zipCount = async () => Number((await h.services.reads.query('select count(*) as n from document_zip where tenant_id = $1', [A.t.tenantId])).rows[0].n);
 
 test('as the Node client calls it: the zip holds each document\'s current file byte for byte, repeated names numbered; its status; its download', async () => {
@@ -72,14 +107,18 @@ test('as the Node client calls it: the zip holds each document\'s current file b
 
   const r = await A.post('/documents/CreateDocumentZipFile', { documentDhIds: [a.documentId, b.id, c.documentId] });
   expectEnvelope(r, 'POST', A.url('/documents/CreateDocumentZipFile'));
-  const zip = r.body.data;
-  expect(zip).toMatchObject({ dataType: 'DocumentZip', status: 'Ready', fileCount: 3, contentType: 'application/zip', createBy: 'admin' });
-  expect(zip.href).toBe(`~/documents/GetDocumentZipFileStatus?downloadKey=${zip.downloadKey}`);
-  expect(Date.parse(`${zip.expireDate}Z`) - Date.parse(`${zip.createDate}Z`)).toBe(24 * 3600 * 1000);
+  const asked = r.body.data;
+  // Answered at once, to be built in the background: no size or hash yet, and nothing to download.
+  expect(asked).toMatchObject({ dataType: 'DocumentZip', status: 'Pending', fileCount: 3, contentType: 'application/zip', createBy: 'admin', fileSize: null, sha256: null });
+  expect(asked.href).toBe(`~/documents/GetDocumentZipFileStatus?downloadKey=${asked.downloadKey}`);
+  expect(Date.parse(`${asked.expireDate}Z`) - Date.parse(`${asked.createDate}Z`)).toBe(24 * 3600 * 1000);
+  expectError(await A.get(`/documents/DownloadDocumentZipFile?downloadKey=${asked.downloadKey}`), 409, /still being built/);
 
-  const status = await A.get(`/documents/GetDocumentZipFileStatus?downloadKey=${zip.downloadKey}`);
-  expectEnvelope(status, 'GET', A.url(`/documents/GetDocumentZipFileStatus?downloadKey=${zip.downloadKey}`));
-  expect(status.body.data).toEqual(zip);
+  expect(await buildAll()).toEqual(['ready']);
+  const status = await A.get(`/documents/GetDocumentZipFileStatus?downloadKey=${asked.downloadKey}`);
+  expectEnvelope(status, 'GET', A.url(`/documents/GetDocumentZipFileStatus?downloadKey=${asked.downloadKey}`));
+  const zip = status.body.data;
+  expect(zip).toEqual({ ...asked, status: 'Ready', fileSize: expect.any(Number), sha256: expect.stringMatching(/^[0-9a-f]{64}$/) });
 
   const file = await A.get(`/documents/DownloadDocumentZipFile?downloadKey=${zip.downloadKey}`);
   expect(file.status).toBe(200);
@@ -97,9 +136,9 @@ test('as the Node client calls it: the zip holds each document\'s current file b
 test('one comma list as a form sends it; a document named twice goes in once', async () => {
   const folder = await newFolder();
   const a = await docWith(folder.id, 'a.txt', 'A');
-  const r = await A.post('/documents/CreateDocumentZipFile', { documentDhIds: `${a.documentId}, ${a.id}` });
-  expect(r.body.data.fileCount).toBe(1);
-  const file = await A.get(`/documents/DownloadDocumentZipFile?downloadKey=${r.body.data.downloadKey}`);
+  const zip = await zipOf(`${a.documentId}, ${a.id}`);
+  expect(zip.fileCount).toBe(1);
+  const file = await A.get(`/documents/DownloadDocumentZipFile?downloadKey=${zip.downloadKey}`);
   expect(await entriesOf(file.bytes)).toEqual([['a.txt', Buffer.from('A')]]);
 });
 
@@ -128,26 +167,123 @@ test('refusals: no ids, a bad id, an unknown or hidden document, one without a f
   expect(await zipCount()).toBe(before);
 });
 
-test('a document whose bytes are missing from the store: a 500 in the envelope, logged; nothing is left and the server goes on', async () => {
+test('a document whose bytes are missing from the store: the zip fails at once, its reason logged and not on the wire; nothing is left', async () => {
   const folder = await newFolder();
   const ok = await docWith(folder.id, 'ok.txt', 'fine');
   const lost = await docWith(folder.id, 'lost.txt', 'gone');
   const fileId = (await A.get(`/documents/${lost.id}`)).body.data.fileId;
   await h.services.files.delete([fileKey(A.t.tenantId, fileId)]);
-  const before = await zipCount();
-  const r = await A.post('/documents/CreateDocumentZipFile', { documentDhIds: [lost.documentId, ok.documentId] });
-  expectError(r, 500);
-  // The reason is in the log, not on the wire.
-  expect(r.text).not.toMatch(/stored bytes|at \S+ \(/);
-  expect(await zipCount()).toBe(before);
-  expect((await A.post('/documents/CreateDocumentZipFile', { documentDhIds: [ok.documentId] })).status).toBe(200);
+  const key = (await A.post('/documents/CreateDocumentZipFile', { documentDhIds: [lost.documentId, ok.documentId] })).body.data.downloadKey;
+  expect(await buildAll()).toEqual(['failed']);
+  const zip = await statusOf(key);
+  expect(zip).toMatchObject({ status: 'Failed', fileSize: null, sha256: null });
+  const r = await A.get(`/documents/DownloadDocumentZipFile?downloadKey=${key}`);
+  expectError(r, 409, /could not be built/);
+  expect(r.text).not.toMatch(/stored bytes|file store|at \S+ \(/);
+  await expect(h.services.files.get(fileKey(A.t.tenantId, key))).rejects.toMatchObject({ code: 'NOT_FOUND' });
+  const row = (await h.services.reads.query('select attempts, last_error from document_zip where tenant_id = $1 and id = $2', [A.t.tenantId, key])).rows[0];
+  expect(row.attempts).toBe(1);
+  expect(row.last_error).toMatch(new RegExp(`file ${fileId} .* not in the file store`));
+  expect((await zipOf([ok.documentId])).status).toBe('Ready');
+});
+
+test('a store that cannot be read is tried again, up to three tries, then the zip fails; nothing is left', async () => {
+  const folder = await newFolder();
+  const d = await docWith(folder.id, 'r.txt', 'retry');
+  const key = (await A.post('/documents/CreateDocumentZipFile', { documentDhIds: [d.documentId] })).body.data.downloadKey;
+  // A builder whose file store is broken (its directory is a file): every read fails, and not as a missing file.
+  const broken = { ...h.services, files: createFileStore({ fileStore: 'disk', filesDir: path.join(brokenDir, 'files'), s3: undefined }) };
+  const lastError = async () => (await h.services.reads.query('select last_error from document_zip where tenant_id = $1 and id = $2', [A.t.tenantId, key])).rows[0].last_error;
+  expect(await buildNextZip(broken)).toBe('retried');
+  expect((await statusOf(key)).status).toBe('Pending');
+  expect(await lastError()).toMatch(/could not be read/);
+  expect(await buildNextZip(broken)).toBe('retried');
+  expect(await buildNextZip(broken)).toBe('failed');
+  expect(await buildNextZip(broken)).toBeUndefined();
+  expect((await statusOf(key)).status).toBe('Failed');
+  await expect(h.services.files.get(fileKey(A.t.tenantId, key))).rejects.toMatchObject({ code: 'NOT_FOUND' });
+});
+
+test('builders at once: each zip is built by exactly one of them', async () => {
+  const folder = await newFolder();
+  const docs = await Promise.all(['1', '2', '3'].map((n) => docWith(folder.id, `${n}.txt`, n)));
+  const keys = [];
+  for (const d of docs) keys.push((await A.post('/documents/CreateDocumentZipFile', { documentDhIds: [d.documentId] })).body.data.downloadKey);
+  // Five builders for three zips: three build one each, two find nothing left.
+  const outcomes = await Promise.all(Array.from({ length: 5 }, () => buildNextZip(h.services)));
+  expect(outcomes.filter((o) => o === 'ready')).toHaveLength(3);
+  expect(outcomes.filter((o) => o === undefined)).toHaveLength(2);
+  const rows = (await h.services.reads.query('select attempts, status from document_zip where tenant_id = $1 and id = any($2::uuid[])', [A.t.tenantId, keys])).rows;
+  expect(rows).toEqual(keys.map(() => ({ attempts: 1, status: 1 })));
+});
+
+test('a zip deleted while it is built (expired, its creator gone): its bytes are discarded, no row names them', async () => {
+  const folder = await newFolder();
+  const d = await docWith(folder.id, 'g.txt', 'gone');
+  const key = (await A.post('/documents/CreateDocumentZipFile', { documentDhIds: [d.documentId] })).body.data.downloadKey;
+  // The real store, its reads held until the row is gone.
+  let release!: () => void;
+  const held = new Promise<void>((r) => (release = r));
+  const files = h.services.files;
+  const gated = { ...h.services, files: { ...files, put: files.put.bind(files), delete: files.delete.bind(files), get: async (k: string) => (await held, files.get(k)) } };
+  const building = buildNextZip(gated);
+  const leased = async () => (await h.services.reads.query('select lease_until from document_zip where tenant_id = $1 and id = $2', [A.t.tenantId, key])).rows[0].lease_until;
+  for (let i = 0; i < 100 && !(await leased()); i++) await new Promise((r) => setTimeout(r, 20));
+  await h.services.reads.query('delete from document_zip where tenant_id = $1 and id = $2', [A.t.tenantId, key]);
+  release();
+  expect(await building).toBe('gone');
+  await expect(files.get(fileKey(A.t.tenantId, key))).rejects.toMatchObject({ code: 'NOT_FOUND' });
+});
+
+test('a zip whose builder died is taken again when its lease runs out, and given up after three such tries', async () => {
+  const folder = await newFolder();
+  const d = await docWith(folder.id, 'l.txt', 'lease');
+  const key = (await A.post('/documents/CreateDocumentZipFile', { documentDhIds: [d.documentId] })).body.data.downloadKey;
+  const lease = (until: string, attempts: number) =>
+    h.services.reads.query(`update document_zip set lease_until = now() + interval '${until}', attempts = $3 where tenant_id = $1 and id = $2`, [A.t.tenantId, key, attempts]);
+  // Leased by a builder still at work: left alone.
+  await lease('1 minute', 1);
+  expect(await buildNextZip(h.services)).toBeUndefined();
+  // Its lease ran out: built.
+  await lease('-1 second', 1);
+  expect(await buildNextZip(h.services)).toBe('ready');
+
+  const again = (await A.post('/documents/CreateDocumentZipFile', { documentDhIds: [d.documentId] })).body.data.downloadKey;
+  await h.services.reads.query("update document_zip set lease_until = now() - interval '1 second', attempts = 3 where tenant_id = $1 and id = $2", [A.t.tenantId, again]);
+  expect(await buildNextZip(h.services)).toBe('failed');
+  expect((await statusOf(again)).status).toBe('Failed');
+});
+
+test('the server\'s builder builds what is asked for without being called, and stopping it puts a zip in flight back in the queue', async () => {
+  const folder = await newFolder();
+  const d = await docWith(folder.id, 's.txt', 'started');
+  const builder = startZipBuilder(h.services);
+  try {
+    const key = (await A.post('/documents/CreateDocumentZipFile', { documentDhIds: [d.documentId] })).body.data.downloadKey;
+    let status = 'Pending';
+    for (let i = 0; i < 100 && status === 'Pending'; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      status = (await statusOf(key)).status;
+    }
+    expect(status).toBe('Ready');
+  } finally {
+    await builder.stop();
+  }
+  // A build abandoned (the server stopping): the zip goes back to the queue at once, that try not counted.
+  const key = (await A.post('/documents/CreateDocumentZipFile', { documentDhIds: [d.documentId] })).body.data.downloadKey;
+  const abort = new AbortController();
+  abort.abort();
+  expect(await buildNextZip(h.services, abort.signal)).toBe('stopped');
+  const row = (await h.services.reads.query('select attempts, lease_until, status from document_zip where tenant_id = $1 and id = $2', [A.t.tenantId, key])).rows[0];
+  expect(row).toEqual({ attempts: 0, lease_until: null, status: 0 });
+  expect(await buildAll()).toEqual(['ready']);
 });
 
 test('a zip is its creator\'s (and administrators\'); other users and tenants find nothing', async () => {
   const folder = await newFolder();
   const d = await docWith(folder.id, 'mine.txt', 'mine');
-  const theirs = (await U.post('/documents/CreateDocumentZipFile', { documentDhIds: [d.documentId] })).body.data;
-  const admins = (await A.post('/documents/CreateDocumentZipFile', { documentDhIds: [d.documentId] })).body.data;
+  const theirs = await zipOf([d.documentId], U);
+  const admins = await zipOf([d.documentId]);
   expect((await U.get(`/documents/GetDocumentZipFileStatus?downloadKey=${theirs.downloadKey}`)).body.data.createBy).not.toBe('admin');
   expect((await A.get(`/documents/GetDocumentZipFileStatus?downloadKey=${theirs.downloadKey}`)).status).toBe(200);
   expectError(await U.get(`/documents/GetDocumentZipFileStatus?downloadKey=${admins.downloadKey}`), 404, /Zip file/);
@@ -160,7 +296,7 @@ test('a zip is its creator\'s (and administrators\'); other users and tenants fi
 test('a day later it is gone: unreadable at once, and the purge deletes its row and its bytes', async () => {
   const folder = await newFolder();
   const d = await docWith(folder.id, 'old.txt', 'old');
-  const zip = (await A.post('/documents/CreateDocumentZipFile', { documentDhIds: [d.documentId] })).body.data;
+  const zip = await zipOf([d.documentId]);
   await h.services.reads.query("update document_zip set expires_at = now() - interval '1 second' where tenant_id = $1 and id = $2", [A.t.tenantId, zip.downloadKey]);
   expectError(await A.get(`/documents/GetDocumentZipFileStatus?downloadKey=${zip.downloadKey}`), 404);
   expectError(await A.get(`/documents/DownloadDocumentZipFile?downloadKey=${zip.downloadKey}`), 404);
@@ -176,6 +312,9 @@ test('GraphQL: createDocumentZipFile and documentZipFile', async () => {
   const made = await A.gql('mutation ($ids: [String]) { createDocumentZipFile(input: { documentDhIds: $ids }) { downloadKey fileCount status } }', { ids: [d.documentId] });
   expect(made.body.errors).toBeUndefined();
   const key = made.body.data.createDocumentZipFile.downloadKey;
-  expect(made.body.data.createDocumentZipFile).toEqual({ downloadKey: key, fileCount: 1, status: 'Ready' });
-  expect((await A.gql(`{ documentZipFile(downloadKey: "${key}") { fileName fileCount } }`)).body.data.documentZipFile.fileCount).toBe(1);
+  expect(made.body.data.createDocumentZipFile).toEqual({ downloadKey: key, fileCount: 1, status: 'Pending' });
+  expect((await A.gql(`{ readyDocumentZipFile(downloadKey: "${key}") { fileName } }`)).body.errors[0].extensions).toMatchObject({ code: 'CONFLICT' });
+  await buildAll();
+  expect((await A.gql(`{ documentZipFile(downloadKey: "${key}") { status fileSize fileCount } }`)).body.data.documentZipFile).toEqual({ status: 'Ready', fileSize: expect.any(Number), fileCount: 1 });
+  expect((await A.gql(`{ readyDocumentZipFile(downloadKey: "${key}") { downloadKey } }`)).body.data.readyDocumentZipFile.downloadKey).toBe(key);
 });

@@ -1,0 +1,121 @@
+/**
+ * Builds pending zips of documents in the background (docs/decisions.md, "Zip files"). A server
+ * claims the oldest pending zip of any tenant with `FOR UPDATE SKIP LOCKED` and a lease that it
+ * renews while it streams, so processes on one database never build the same zip at once, and
+ * one that dies leaves its lease to run out for another to take the zip again. A source whose
+ * bytes the store lacks, or a zip larger than FILE_MAX_BYTES, fails it at once; other errors are
+ * tried again, up to MAX_ATTEMPTS.
+ */
+import type { Services } from '../context.js';
+import { fileKey, discardFiles } from '../domain/stored-files.js';
+import { writeZip, zipCannotBeBuilt, type ZipEntry } from '../domain/document-zips.js';
+import { ZIP_STATUS } from '../resources/document-zip.js';
+
+const LEASE_SECONDS = 120;
+/** The lease is renewed this often while a zip streams, well inside the lease. */
+const RENEW_MS = 30_000;
+/** How often a server looks for zips another process queued or left behind. */
+const POLL_MS = 2_000;
+const MAX_ATTEMPTS = 3;
+const MAX_TEXT = 1000;
+
+type BuilderServices = Pick<Services, 'orm' | 'log' | 'files'> & { config: Pick<Services['config'], 'fileMaxBytes'> };
+
+interface Claimed {
+  tenant_id: string;
+  id: string;
+  entries: ZipEntry[];
+  attempts: number;
+}
+
+export type ZipOutcome = 'ready' | 'retried' | 'failed' | 'gone' | 'stopped';
+
+/** Claims the oldest due zip and builds it; undefined when none is due. */
+export async function buildNextZip(services: BuilderServices, signal: AbortSignal = new AbortController().signal): Promise<ZipOutcome | undefined> {
+  const c = services.orm.em.fork().getConnection();
+  const [zip] = await c.execute<Claimed[]>(
+    `update document_zip z
+        set lease_until = now() + make_interval(secs => ?), attempts = z.attempts + 1
+       from (select tenant_id, id from document_zip
+              where status = ${ZIP_STATUS.pending} and (lease_until is null or lease_until < now())
+              order by created_at, id limit 1 for update skip locked) due
+      where z.tenant_id = due.tenant_id and z.id = due.id
+      returning z.tenant_id, z.id, z.entries, z.attempts`,
+    [LEASE_SECONDS],
+  );
+  if (!zip) return undefined;
+  const key = [zip.tenant_id, zip.id];
+  const log = services.log.child({ zipId: zip.id, tenantId: zip.tenant_id, attempt: zip.attempts });
+  if (zip.attempts > MAX_ATTEMPTS) {
+    // Its last try ended with its process (a lease run out): not one more.
+    await c.execute(`update document_zip set status = ${ZIP_STATUS.failed}, lease_until = null where tenant_id = ? and id = ?`, key);
+    log.error('zip failed: its builder stopped without an answer on every try');
+    return 'failed';
+  }
+  const renew = setInterval(() => {
+    c.execute('update document_zip set lease_until = now() + make_interval(secs => ?) where tenant_id = ? and id = ?', [LEASE_SECONDS, ...key]).catch((err: unknown) =>
+      log.warn({ err }, 'could not renew the lease of the zip being built'),
+    );
+  }, RENEW_MS);
+  try {
+    const stored = await writeZip(services.files, zip.tenant_id, zip.id, zip.entries, services.config.fileMaxBytes, signal);
+    const done = await c.execute<{ id: string }[]>(
+      `update document_zip set status = ${ZIP_STATUS.ready}, size = ?, sha256 = ?, lease_until = null, last_error = ''
+        where tenant_id = ? and id = ? and status = ${ZIP_STATUS.pending} returning id`,
+      [stored.size, stored.sha256, ...key],
+    );
+    if (done.length === 0) {
+      // Deleted while it was built (expired, its creator or tenant gone): its bytes go too.
+      await discardFiles(services, [fileKey(zip.tenant_id, zip.id)], zip.id);
+      return 'gone';
+    }
+    log.info({ size: stored.size }, 'zip built');
+    return 'ready';
+  } catch (err) {
+    await discardFiles(services, [fileKey(zip.tenant_id, zip.id)], zip.id);
+    const error = (err instanceof Error ? err.message : String(err)).slice(0, MAX_TEXT);
+    if (signal.aborted) {
+      // Stopping: the zip goes back to the queue at once, this try not counted.
+      await c.execute('update document_zip set lease_until = null, attempts = attempts - 1 where tenant_id = ? and id = ?', key);
+      return 'stopped';
+    }
+    if (zipCannotBeBuilt(err) || zip.attempts >= MAX_ATTEMPTS) {
+      await c.execute(`update document_zip set status = ${ZIP_STATUS.failed}, lease_until = null, last_error = ? where tenant_id = ? and id = ?`, [error, ...key]);
+      log.error({ error }, 'zip failed: not trying again');
+      return 'failed';
+    }
+    await c.execute('update document_zip set lease_until = null, last_error = ? where tenant_id = ? and id = ?', [error, ...key]);
+    log.warn({ error }, 'zip not built: trying again');
+    return 'retried';
+  } finally {
+    clearInterval(renew);
+  }
+}
+
+export interface ZipBuilder {
+  /** Stops looking, abandons the zip in flight (back to the queue) and waits for it to let go. */
+  stop(): Promise<void>;
+}
+
+/** The server's builder: one zip at a time, every POLL_MS while any is due. Its timer never keeps the process alive. */
+export function startZipBuilder(services: BuilderServices): ZipBuilder {
+  const abort = new AbortController();
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<void> = Promise.resolve();
+  const tick = async () => {
+    try {
+      while (!abort.signal.aborted && (await buildNextZip(services, abort.signal)) !== undefined);
+    } catch (err) {
+      services.log.warn({ err }, 'zip builder failed; trying again shortly');
+    }
+    if (!abort.signal.aborted) timer = setTimeout(() => (running = tick()), POLL_MS).unref();
+  };
+  timer = setTimeout(() => (running = tick()), 0).unref();
+  return {
+    async stop() {
+      abort.abort();
+      clearTimeout(timer);
+      await running;
+    },
+  };
+}
