@@ -46,9 +46,13 @@ export async function startServer(env: Record<string, string>, viaNpm = false): 
   // `--ignore-scripts` skips prestart's rebuild: it would delete dist/ under the other test files'
   // servers (global-setup built it once for the run); `start` itself runs as the README's command.
   const [command, args] = viaNpm ? ['npm', ['start', '--ignore-scripts']] : [process.execPath, ['dist/src/server.js']];
+  // A server on the run's database uses the run's file store, as processes on one database do: its
+  // zip builder and purge may take rows other test files made.
+  const shared = env.DATABASE_URL !== undefined && env.DATABASE_URL === process.env.QUIRE_TEST_DATABASE_URL;
+  const files = shared && process.env.QUIRE_TEST_FILES_DIR ? { FILES_DIR: process.env.QUIRE_TEST_FILES_DIR } : {};
   const child = spawn(command, args, {
     cwd: ROOT,
-    env: { ...process.env, NODE_OPTIONS: '', PORT: '0', HOST: '127.0.0.1', ...env },
+    env: { ...process.env, NODE_OPTIONS: '', PORT: '0', HOST: '127.0.0.1', ...files, ...env },
     // Its own process group, so that a server that ignores its signal can still be killed whole.
     detached: true,
   });

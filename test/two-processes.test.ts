@@ -2,7 +2,7 @@
  * Two server processes on one database, as a deployment behind a load balancer runs them: nothing
  * that must be shared lives in one process's memory. A token from one works on the other, a user
  * disabled or promoted through one is refused or admitted by the other on the next request, and
- * the lock-out counts failures made on both.
+ * the lock-out counts failures made on both, and each zip asked for is built by one of their builders once.
  */
 import { randomUUID } from 'node:crypto';
 import { startServer, stop, type Started } from './server-process.js';
@@ -93,3 +93,39 @@ test('the lock-out counts failures made on both processes', async () => {
   expect((await login(a, u.userid, u.password)).status).toBe(429);
   expect((await login(b, u.userid, u.password)).status).toBe(429);
 });
+
+test('zips asked for on one process are built in the background by the two servers\' builders, each once', async () => {
+  const folder = await call(a, 'POST', `${admin.root}/folders`, admin.token, { name: `zips-${randomUUID().slice(0, 8)}`, description: '' });
+  const keys: string[] = [];
+  for (let i = 0; i < 6; i++) {
+    const doc = await call(a, 'POST', `${admin.root}/documents`, admin.token, { folderId: folder.body.data.id, name: `z${i}` });
+    const form = new FormData();
+    form.set('documentId', doc.body.data.documentId);
+    form.set('fileName', `z${i}.txt`);
+    form.set('fileUpload', new Blob([`zip ${i}`]), `z${i}.txt`);
+    const up = await fetch(`http://127.0.0.1:${a.port}${admin.root}/files`, { method: 'POST', headers: { authorization: `Bearer ${admin.token}` }, body: form });
+    expect(up.status).toBe(200);
+    const zip = await call(a, 'POST', `${admin.root}/documents/CreateDocumentZipFile`, admin.token, { documentDhIds: [doc.body.data.documentId] });
+    expect(zip.body.data.status).toBe('Pending');
+    keys.push(zip.body.data.downloadKey);
+  }
+  const statuses = async () => Promise.all(keys.map(async (k) => (await call(b, 'GET', `${admin.root}/documents/GetDocumentZipFileStatus?downloadKey=${k}`, admin.token)).body.data.status));
+  let now = await statuses();
+  for (let i = 0; i < 150 && now.some((s) => s === 'Pending'); i++) {
+    await new Promise((r) => setTimeout(r, 100));
+    now = await statuses();
+  }
+  expect(now).toEqual(keys.map(() => 'Ready'));
+  const { default: pg } = await import('pg');
+  const c = new pg.Client({ connectionString: process.env.QUIRE_TEST_DATABASE_URL });
+  await c.connect();
+  try {
+    const rows = (await c.query('select attempts from document_zip where id = any($1::uuid[])', [keys])).rows;
+    expect(rows).toEqual(keys.map(() => ({ attempts: 1 })));
+  } finally {
+    await c.end();
+  }
+  const file = await fetch(`http://127.0.0.1:${b.port}${admin.root}/documents/DownloadDocumentZipFile?downloadKey=${keys[0]}`, { headers: { authorization: `Bearer ${admin.token}` } });
+  expect(file.status).toBe(200);
+  expect(file.headers.get('content-type')).toBe('application/zip');
+}, 60_000);
