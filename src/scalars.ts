@@ -22,18 +22,24 @@ export const UUID = new GraphQLScalarType({
   },
 });
 
-const ISO = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,7})?)?)?(Z|[+-]\d{2}:?\d{2})?$/i;
+const ISO = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,7})?)?)?(Z|[+-]\d{2}(?::?\d{2})?)?$/i;
+
+const leap = (y: number) => (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0;
+const daysIn = (y: number, m: number) => (m === 2 ? (leap(y) ? 29 : 28) : [4, 6, 9, 11].includes(m) ? 30 : 31);
 
 /**
- * The instant of an ISO 8601 date or date-time (`T` or a space between them; no zone: UTC), or
- * undefined when it is none, a day its month lacks included (Date reads 2030-02-30 as March 2nd).
+ * The instant of an ISO 8601 date or date-time (`T` or a space between them; no zone: UTC; a zone
+ * of hours only, as PostgreSQL writes `+00`), or undefined when it is none, a day its month lacks
+ * included (Date reads 2030-02-30 as March 2nd). Never Date's own parsing of other forms, which
+ * reads a zone-less `2026-01-02 10:00` in the process's time zone and `0050-…` as 1950.
  */
 export function isoInstant(value: string): Date | undefined {
   const s = value.trim();
   const m = ISO.exec(s);
-  if (!m || Number(m[3]) < 1 || Number(m[3]) > new Date(Date.UTC(Number(m[1]), Number(m[2]), 0)).getUTCDate()) return undefined;
-  const text = s.replace(' ', 'T');
-  const d = new Date(m[7] ? text : m[4] === undefined ? `${text}T00:00:00Z` : `${text}Z`);
+  if (!m || Number(m[2]) < 1 || Number(m[2]) > 12 || Number(m[3]) < 1 || Number(m[3]) > daysIn(Number(m[1]), Number(m[2]))) return undefined;
+  const zone = m[7] === undefined ? 'Z' : /^[+-]\d{2}$/.test(m[7]) ? `${m[7]}:00` : m[7].replace(/^([+-]\d{2})(\d{2})$/, '$1:$2');
+  const local = s.slice(0, s.length - (m[7]?.length ?? 0)).replace(' ', 'T');
+  const d = new Date(m[4] === undefined ? `${local}T00:00:00${zone}` : `${local}${zone}`);
   return Number.isNaN(d.getTime()) ? undefined : d;
 }
 
@@ -49,7 +55,8 @@ export const formatDateTime = (d: Date): string => d.toISOString().slice(0, 23);
 export const DateTime = new GraphQLScalarType({
   name: 'DateTime',
   serialize(v) {
-    const d = v instanceof Date ? v : new Date(v as string);
+    // Dates come from the database as text (MikroORM's pg settings), which isoInstant reads.
+    const d = v instanceof Date ? v : (isoInstant(String(v)) ?? new Date(NaN));
     if (Number.isNaN(d.getTime())) throw new GraphQLError('DateTime cannot represent an invalid date');
     return formatDateTime(d);
   },

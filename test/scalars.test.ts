@@ -1,5 +1,5 @@
 /** The one ISO 8601 reader (src/scalars.ts): the DateTime scalar and the REST fields that take dates. */
-import { isoInstant, parseDateTime } from '../src/scalars.js';
+import { DateTime, isoInstant, parseDateTime } from '../src/scalars.js';
 
 test.each([
   ['2030-01-31', '2030-01-31T00:00:00.000Z'],
@@ -15,4 +15,21 @@ test.each([
 test.each(['tomorrow', '2030-02-30', '2023-02-29T00:00:00', '2030-13-01', '2030-01-01T25:00:00', '2030-01-31T12', ''])('%j is no date', (text) => {
   expect(isoInstant(text)).toBeUndefined();
   expect(() => parseDateTime(text)).toThrow('Expected a date-time like 2024-01-31T13:45:00');
+});
+
+test('DateTime writes what the database reads back as text in UTC, whatever the process\'s time zone, years below 100 included', () => {
+  const zone = process.env.TZ;
+  // Node applies a changed TZ at once; Date's own parsing would read a zone-less text in it.
+  process.env.TZ = 'America/New_York';
+  try {
+    expect(DateTime.serialize('2026-11-25 10:00:00')).toBe('2026-11-25T10:00:00.000');
+    expect(DateTime.serialize('2026-11-25 10:00:00.123456+00')).toBe('2026-11-25T10:00:00.123');
+    expect(DateTime.serialize('2026-11-25 15:30:00+05:30')).toBe('2026-11-25T10:00:00.000');
+    expect(DateTime.serialize('0050-06-01 00:00:00+00')).toBe('0050-06-01T00:00:00.000');
+    expect(DateTime.serialize(new Date('2026-11-25T10:00:00Z'))).toBe('2026-11-25T10:00:00.000');
+    expect(() => DateTime.serialize('yesterday')).toThrow('invalid date');
+  } finally {
+    if (zone === undefined) delete process.env.TZ;
+    else process.env.TZ = zone;
+  }
 });

@@ -36,8 +36,13 @@ export function ormOptions(clientUrl: string, poolSize = 10, timeouts?: DbTimeou
     forceUtcTimezone: true,
     allowGlobalContext: false,
     debug: false,
-    // knex's acquireConnectionTimeout bounds the wait for a pooled connection, connecting included.
-    ...(timeouts ? { driverOptions: { connection: connectionTimeouts(timeouts), acquireConnectionTimeout: timeouts.acquireMs } } : {}),
+    // Every session in UTC, whatever the server's default: `q` compares timestamptz columns with
+    // zone-less literals, and dates are read back as text. knex's acquireConnectionTimeout bounds
+    // the wait for a pooled connection, connecting included. The read pool takes the same settings.
+    driverOptions: {
+      connection: { options: '-c TimeZone=UTC', ...(timeouts ? connectionTimeouts(timeouts) : {}) },
+      ...(timeouts ? { acquireConnectionTimeout: timeouts.acquireMs } : {}),
+    },
   };
 }
 

@@ -10,6 +10,7 @@ import type { AppContext } from '../context.js';
 import { insertRows } from '../db/tenant-writes.js';
 import { AppError, badRequest, conflict, notFound } from '../errors.js';
 import { isGuid, newId, ZERO_GUID } from '../ids.js';
+import { isoInstant } from '../scalars.js';
 import { resource } from '../read/registry.js';
 import { run, selectRows } from '../read/rows.js';
 import { sql } from '../sql.js';
@@ -66,6 +67,7 @@ export interface ZipEntry {
   documentId: string;
   name: string;
   size: number;
+  /** When its revision was last changed, ISO 8601 in UTC: the entry's date in the zip. */
   modified: string;
 }
 
@@ -95,7 +97,7 @@ export async function createDocumentZip(ctx: AppContext, input: Input): Promise<
     if (!s) throw notFound(`Document '${id}' was not found.`);
     if (s.archive === DELETED) throw conflict(`Document '${s.name}' is deleted: it cannot go into a zip.`);
     if (s.fileId === ZERO_GUID) throw badRequest(`Document '${s.name}' has no file to put in a zip.`);
-    return { documentId: s.documentId, fileId: s.fileId, fileName: s.fileName, size: Number(s.fileSize), modified: `${s.modifyDate}Z` };
+    return { documentId: s.documentId, fileId: s.fileId, fileName: s.fileName, size: Number(s.fileSize), modified: (isoInstant(s.modifyDate) ?? new Date()).toISOString() };
   });
   const distinct = [...new Map(files.map((f) => [f.documentId, f])).values()];
   const max = ctx.services.config.fileMaxBytes;

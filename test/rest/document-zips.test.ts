@@ -53,12 +53,17 @@ async function docWith(folderId: string, fileName: string | null, bytes: Uint8Ar
 }
 const newFolder = async () => (await A.post('/folders', { name: uniq('Zips') })).body.data as { id: string };
 
-/** The entries of a zip, read with yauzl: name and bytes, in order. */
+/** When each entry of a zip was last changed, as yauzl reads it (DOS time: two-second steps, the process's zone). */
+const modifiedDates = new WeakMap<[string, Buffer][], Date[]>();
+
+/** The entries of a zip, read with yauzl: name and bytes, in order (their dates in `modifiedDates`). */
 function entriesOf(zip: Uint8Array): Promise<[string, Buffer][]> {
   return new Promise((resolve, reject) => {
     yauzl.fromBuffer(Buffer.from(zip), { lazyEntries: true }, (err, file) => {
       if (err) return reject(err);
       const out: [string, Buffer][] = [];
+      const dates: Date[] = [];
+      modifiedDates.set(out, dates);
       file.on('error', reject);
       file.on('end', () => resolve(out));
       file.on('entry', (entry: yauzl.Entry) => {
@@ -68,6 +73,7 @@ function entriesOf(zip: Uint8Array): Promise<[string, Buffer][]> {
           stream.on('data', (c: Buffer) => chunks.push(c));
           stream.on('end', () => {
             out.push([entry.fileName, Buffer.concat(chunks)]);
+            dates.push(entry.getLastModDate());
             file.readEntry();
           });
         });
@@ -126,11 +132,15 @@ test('as the Node client calls it: the zip holds each document\'s current file b
   expect(file.headers.get('content-disposition')).toBe(`attachment; filename="${zip.fileName}"`);
   expect(file.bytes.length).toBe(zip.fileSize);
   expect(createHash('sha256').update(file.bytes).digest('hex')).toBe(zip.sha256);
-  expect(await entriesOf(file.bytes)).toEqual([
+  const entries = await entriesOf(file.bytes);
+  expect(entries).toEqual([
     ['report.pdf', Buffer.from(binary)],
     ['notes.txt', Buffer.from('newer notes')],
     ['Notes (2).txt', Buffer.from('other notes')],
   ]);
+  // Each entry is dated when its document last changed (to the two seconds a zip can tell).
+  const changed = Date.parse(`${(await A.get(`/documents/${a.documentId}`)).body.data.modifyDate}Z`);
+  expect(Math.abs(modifiedDates.get(entries)![0].getTime() - changed)).toBeLessThanOrEqual(2000);
 });
 
 test('one comma list as a form sends it; a document named twice goes in once', async () => {

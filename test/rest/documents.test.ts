@@ -233,6 +233,9 @@ describe('copy, move, expiration', () => {
     expectEnvelope(r, 'PUT', A.url(`/documents/${d.documentId}/expiration`));
     expect(r.body.data.expireDate).toBe('2031-02-03T04:05:06.789');
     expect((await A.put(`/documents/${d.id}/expiration`, { expirationDate: '2031-02-03T06:05:06+02:00' })).body.data.expireDate).toBe('2031-02-03T04:05:06.000');
+    // A year below 100 reads back as itself, not as 19xx (as Date's own parsing has it).
+    expect((await A.put(`/documents/${d.id}/expiration`, { expirationDate: '0050-06-01' })).body.data.expireDate).toBe('0050-06-01T00:00:00.000');
+    expect((await A.get(`/documents/${d.id}`)).body.data.expireDate).toBe('0050-06-01T00:00:00.000');
     expect((await A.put(`/documents/${d.id}/expiration`, { expirationDate: null })).body.data.expireDate).toBeNull();
     expectError(await A.put(`/documents/${d.id}/expiration`, { expirationDate: 'next year' }), 400, "'expirationDate'");
     expectError(await A.put(`/documents/${d.id}/expiration`, { expirationDate: '2031-02-30T00:00:00' }), 400, "'expirationDate'");

@@ -1,0 +1,46 @@
+/**
+ * Every database session is in UTC, whatever the server's default: `q` compares timestamptz
+ * columns with zone-less literals (UTC by the spec), and dates are read back as text.
+ */
+import { Harness } from '../harness.js';
+import { ownDatabase, type OwnDatabase } from '../own-database.js';
+import { adminApi, type Api } from '../rest/support.js';
+
+let db: OwnDatabase;
+let h: Harness;
+let A: Api;
+
+beforeAll(async () => {
+  db = await ownDatabase('zone');
+  // A server whose default is far from UTC (new sessions take it).
+  const name = new URL(db.url).pathname.slice(1);
+  const pg = (await import('pg')).default;
+  const c = new pg.Client({ connectionString: db.url });
+  await c.connect();
+  await c.query(`alter database ${name} set timezone = 'Asia/Kolkata'`);
+  await c.end();
+  h = await Harness.start({ databaseUrl: db.url });
+  A = await adminApi(h);
+}, 60_000);
+afterAll(async () => {
+  await h.stop();
+  await db.drop();
+});
+
+test('both pools\' sessions are in UTC though the database says otherwise', async () => {
+  expect((await h.services.reads.query("select current_setting('TimeZone') as z")).rows[0].z).toBe('UTC');
+  const [row] = await h.services.orm.em.fork().getConnection().execute("select current_setting('TimeZone') as z");
+  expect(row.z).toBe('UTC');
+});
+
+test('q reads a zone-less date as UTC: a record made now is before now plus a minute and after now minus one', async () => {
+  const name = `zone-${Date.now()}`;
+  const folder = (await A.post('/folders', { name, description: 'zone', allowRevisions: true })).body.data;
+  expect((await A.post('/documents', { folderId: folder.id, name, description: 'zone' })).status).toBe(200);
+  const at = (ms: number) => new Date(Date.now() + ms).toISOString().slice(0, 19);
+  const found = async (q: string) => (await A.get(`/documents?q=${encodeURIComponent(`name eq '${name}' and ${q}`)}`)).body.data.length;
+  expect(await found(`createDate lt '${at(60_000)}'`)).toBe(1);
+  expect(await found(`createDate gt '${at(-60_000)}'`)).toBe(1);
+  const doc = (await A.get(`/documents?q=${encodeURIComponent(`name eq '${name}'`)}`)).body.data[0];
+  expect(Math.abs(Date.parse(`${doc.createDate}Z`) - Date.now())).toBeLessThan(60_000);
+});
