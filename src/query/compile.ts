@@ -14,14 +14,15 @@
  * - Strings compare case-insensitively: `lower(a) = lower(b)` for eq/ne/gt/ge/lt/le/between/in, and
  *   `a ILIKE b ESCAPE ''` for like. `ESCAPE ''` because `%` and `_` are the client's only special
  *   characters (as in SQL Server): a backslash is literal and can never make PostgreSQL fail.
- *   `like` works on any type by comparing its text (`col::text`).
+ *   `like` works on any type by comparing its text as the API writes it (`col::text`; a datetime
+ *   as `2024-01-31T13:45:00.000`, through to_char, since sessions are in UTC).
  * - null: `x eq null` / `x is null` -> `x IS NULL`; `ne null` / `is not null` -> `IS NOT NULL`; other
  *   operators, `like` and `between` with null are a 400. `x in ('a', null)` -> `(x IN (...) OR x IS NULL)`.
  *   Otherwise SQL three-valued logic applies: `name ne 'x'` and `not (name eq 'x')` skip rows whose name is NULL.
  *   `null eq null` -> TRUE, `null ne null` -> FALSE.
  * - `not x` -> `NOT (x)`; `or` is always parenthesised so the fragment can be AND-ed with other conditions.
  * - substring(v, start, length) -> `substring(v from ?::int for ?::int)`, a string; a non-string `v` is
- *   read as `v::text`. start and length must be integer literals (length >= 0: PostgreSQL rejects negatives).
+ *   read as its text, as for like. start and length must be integer literals (length >= 0: PostgreSQL rejects negatives).
  * - dateadd(part, n, v) -> `(v + (?::int * interval '1 day'))`, a datetime; `v` must be a datetime field
  *   or a date-time literal, n an integer literal. Nested dateadds may shift by at most MAX_DATEADD_YEARS
  *   in total, so a filter cannot push a valid timestamp out of PostgreSQL's range (a 500).
@@ -311,6 +312,7 @@ const SIMPLE_COLUMN = /^(?:"(?:[^"]|"")+"|[A-Za-z_][A-Za-z0-9_$]*)(?:\.(?:"(?:[^
 
 function asText(t: Typed): Fragment {
   if (t.type === 'string') return t.frag;
+  if (t.type === 'datetime') return sql`to_char(${t.frag}, 'YYYY-MM-DD"T"HH24:MI:SS.MS')`;
   const plain = t.frag.values.length === 0 && SIMPLE_COLUMN.test(t.frag.strings[0]);
   return plain ? sql`${t.frag}::text` : sql`(${t.frag})::text`;
 }

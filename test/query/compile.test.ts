@@ -87,7 +87,7 @@ describe('compileQ: like', () => {
     ["name like 'C:\\dir\\'", `"t"."name" ILIKE ? ESCAPE ''`, ['C:\\dir\\']],
     ["scope like '1%'", `"t"."scope"::text ILIKE ? ESCAPE ''`, ['1%']],
     ["id like '0f8f%'", `"t"."id"::text ILIKE ? ESCAPE ''`, ['0f8f%']],
-    ["createDate like '2024-01%'", `"t"."create_date"::text ILIKE ? ESCAPE ''`, ['2024-01%']],
+    ["createDate like '2024-01%'", `to_char("t"."create_date", 'YYYY-MM-DD"T"HH24:MI:SS.MS') ILIKE ? ESCAPE ''`, ['2024-01%']],
     ['name like 5', `"t"."name" ILIKE ? ESCAPE ''`, ['5']],
     ['name like description', `"t"."name" ILIKE "t"."description" ESCAPE ''`, []],
     ["'abc' like 'a%'", `?::text ILIKE ?::text ESCAPE ''`, ['abc', 'a%']],
@@ -170,7 +170,7 @@ describe('compileQ: functions', () => {
       `(("t"."create_date" + (?::int * interval '1 second')) + (?::int * interval '1 year')) = "t"."modify_date"`,
       [30, 1],
     ],
-    ["dateadd(minute, 5, createDate) like '2024%'", `(("t"."create_date" + (?::int * interval '1 minute')))::text ILIKE ? ESCAPE ''`, [5, '2024%']],
+    ["dateadd(minute, 5, createDate) like '2024%'", `to_char(("t"."create_date" + (?::int * interval '1 minute')), 'YYYY-MM-DD"T"HH24:MI:SS.MS') ILIKE ? ESCAPE ''`, [5, '2024%']],
   ])('%s', (q, sql, params) => {
     expect(compile(q)).toEqual({ sql, params });
   });

@@ -70,6 +70,10 @@ describe('compiled q against PostgreSQL', () => {
     ["description like 'C:\\dir\\'", [3]],
     ["description like '%\\'", [3]],
     ["createDate like '2024-01%'", [1]],
+    // Dates as text are as the API writes them: a T between date and time, milliseconds.
+    ["createDate like '2024-01-15T10:00:00.000'", [1]],
+    ["createDate like '%T00:00%'", [2, 3]],
+    ["substring(createDate, 11, 1) eq 'T'", [1, 2, 3, 5]],
     [`id like '00000002%'`, [2]],
     // integers: strings coerced, no int4 overflow
     ['scope eq 1', [1]],
