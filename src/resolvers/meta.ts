@@ -1,3 +1,4 @@
+import { isObjectType, type GraphQLResolveInfo } from 'graphql';
 import { notFound } from '../errors.js';
 import { dataTypes, type DataTypeInfo } from '../datatypes.js';
 
@@ -32,12 +33,31 @@ const describe = (dt: DataTypeInfo) => ({
   idField: dt.idField,
 });
 
+/**
+ * Records made by a resolver rather than read through a definition, by data type, with the field
+ * that tells them apart (an option has no id: its value is what a document stores).
+ */
+const COMPUTED: Record<string, { idField: string }> = { IndexFieldSelectOption: { idField: 'value' } };
+
+/** A computed type, described from its GraphQL type (every field but href and dataType). */
+function describeComputed(info: GraphQLResolveInfo, name: string) {
+  const type = info.schema.getType(name);
+  if (!isObjectType(type)) throw new Error(`${name} is not an object type of the schema`);
+  const fields = Object.keys(type.getFields()).filter((f) => f !== 'href' && f !== 'dataType');
+  return { dataType: name, availableFields: fields, defaultFields: fields, idField: COMPUTED[name].idField };
+}
+
 export const resolvers = {
   Query: {
     meta: () => ({ dataTypes: LEGACY_DATA_TYPES }),
-    metaDataTypes: () => [...dataTypes.byTypeName.values()].map(describe),
-    metaDataType: (_: unknown, { datatype }: { datatype: string }) => {
+    metaDataTypes: (_: unknown, __: unknown, ___: unknown, info: GraphQLResolveInfo) => [
+      ...[...dataTypes.byTypeName.values()].map(describe),
+      ...Object.keys(COMPUTED).map((name) => describeComputed(info, name)),
+    ],
+    metaDataType: (_: unknown, { datatype }: { datatype: string }, __: unknown, info: GraphQLResolveInfo) => {
       const dt = dataTypes.get(datatype);
+      const computed = Object.keys(COMPUTED).find((n) => n.toLowerCase() === datatype.toLowerCase());
+      if (!dt && computed) return describeComputed(info, computed);
       if (!dt) {
         const known = LEGACY_DATA_TYPES.some((n) => n.toLowerCase() === datatype.toLowerCase());
         throw notFound(

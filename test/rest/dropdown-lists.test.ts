@@ -112,6 +112,13 @@ describe('lists', () => {
 });
 
 describe('drop-down index fields', () => {
+  test('/meta describes the options\' data type, which no table holds, from its GraphQL type; a type not served yet is still a 404', async () => {
+    const described = { dataType: 'IndexFieldSelectOption', availableFields: ['display', 'value'], defaultFields: ['display', 'value'], idField: 'value' };
+    expect((await A.get('/meta/indexfieldselectoption')).body.data).toEqual(described);
+    expect((await A.get('/meta?expand=true')).body.data).toContainEqual(described);
+    expectError(await A.get('/meta/ServerStatus'), 404, /not served by this version/);
+  });
+
   test('a definition and a folder name lists; selectoptions answers the items, the users, or none', async () => {
     const colours = await newList(uniq('Colours'), [{ itemName: 'Red', itemValue: 'R' }, { itemName: 'Green', itemValue: 'G' }]);
     const sizes = await newList(uniq('Sizes'), [{ itemName: 'Small', itemValue: 'S' }]);
