@@ -28,6 +28,7 @@ import { isMultipart, readBody, parseAnyBody, parseBody, parseMultipart } from '
 import { errorEnvelope, jsonResponse, successEnvelope, type Projection } from './envelope.js';
 import { variantOf, type Variant } from './expand.js';
 import { createRestExecute } from './execute.js';
+import { forRestCaller } from './variable-errors.js';
 import { withSessionCheck } from '../auth/session.js';
 import { fitInput } from './input.js';
 import { queryParam, type Match } from './match.js';
@@ -87,7 +88,7 @@ export function createRouteRunner(services: Services, schema: GraphQLSchema, dat
     },
     errorHandler(errors) {
       const o = outcomeOf(errors);
-      return jsonResponse(o.status, { errors: o.errors, meta: o.meta });
+      return jsonResponse(o.status, { errors: o.errors.map(forRestCaller), meta: o.meta });
     },
   });
 

@@ -1,0 +1,42 @@
+/**
+ * GraphQL's messages for arguments it could not take ("Variable "$x" of required type "String!"
+ * was not provided.") reworded for REST callers, who sent a body key, a query parameter or a
+ * path segment and never a variable. The original stays as the developer message.
+ */
+import type { EnvelopeError } from '../graphql-errors.js';
+
+/** What each scalar takes, in words. */
+const EXPECTED: Record<string, string> = {
+  Boolean: 'true or false',
+  Int: 'a whole number from -2147483648 to 2147483647',
+  Float: 'a number',
+  String: 'text',
+  UUID: 'a GUID',
+  DateTime: 'a date-time like 2024-01-31T13:45:00',
+  JSON: 'JSON',
+};
+
+const MISSING = /^Variable "\$(\w+)" of (?:required|non-null) type "[^"]+" (?:was not provided|must not be null)\.$/;
+const INVALID = /^Variable "\$(\w+)" got invalid value (.*?)(?: at "([^"]+)")?; (.*)$/s;
+
+/** The key a caller sent: a field path without the argument that holds the whole body (`input` in every route row). */
+function keyOf(variable: string, path: string | undefined): string {
+  if (!path) return variable;
+  return path.startsWith('input.') ? path.slice('input.'.length) : path;
+}
+
+export function forRestCaller(e: EnvelopeError): EnvelopeError {
+  const missing = MISSING.exec(e.message);
+  if (missing) return { ...e, message: `The mandatory field '${missing[1]}' is missing.` };
+  const invalid = INVALID.exec(e.message);
+  if (!invalid) return e;
+  const [, variable, value, path, reason] = invalid;
+  const key = keyOf(variable, path);
+  const type = /Expected type "?(\w+)"?/.exec(reason)?.[1];
+  const expected = type && EXPECTED[type];
+  const shown = value.length > 80 ? `${value.slice(0, 80)}…` : value;
+  return {
+    ...e,
+    message: expected ? `The field '${key}' must be ${expected}, got ${shown}.` : `The field '${key}' has a value that cannot be taken (${shown}): ${reason.replace(/^Expected type [^;]+; /, '')}`,
+  };
+}

@@ -1,0 +1,45 @@
+/**
+ * Arguments GraphQL could not take, as a REST caller reads the refusal: the key they sent and
+ * what it must be, never a GraphQL variable (which stays in the developer message).
+ */
+import { forRestCaller } from '../../src/rest/variable-errors.js';
+import type { Harness } from '../harness.js';
+import { type Api, expectError, twoTenants } from './support.js';
+
+let h: Harness;
+let A: Api;
+
+beforeAll(async () => ({ h, A } = await twoTenants()));
+afterAll(() => h.stop());
+
+const error = (message: string) => ({ code: 'BAD_REQUEST', message, developerMessage: message });
+
+test.each([
+  ['Variable "$folderPath" of required type "String!" was not provided.', "The mandatory field 'folderPath' is missing."],
+  ['Variable "$id" of non-null type "UUID!" must not be null.', "The mandatory field 'id' is missing."],
+  ['Variable "$allowRevisions" got invalid value "yes"; Expected type Boolean; Boolean cannot represent a non boolean value: "yes"', `The field 'allowRevisions' must be true or false, got "yes".`],
+  ['Variable "$input" got invalid value "x" at "input.scope"; Int cannot represent non-integer value: "x"', `The field 'scope' has a value that cannot be taken ("x"): Int cannot represent non-integer value: "x"`],
+  ['Variable "$input" got invalid value 5 at "input.when"; Expected type "DateTime". Expected a date-time', "The field 'when' must be a date-time like 2024-01-31T13:45:00, got 5."],
+])('%s', (graphql, rest) => {
+  expect(forRestCaller(error(graphql))).toEqual({ ...error(graphql), message: rest });
+});
+
+test('a value of a type it does not know is named with GraphQL\'s reason', () => {
+  const graphql = 'Variable "$input" got invalid value {} at "input.items"; Expected type "Item" to be an object.';
+  expect(forRestCaller(error(graphql)).message).toBe(`The field 'items' has a value that cannot be taken ({}): Expected type "Item" to be an object.`);
+});
+
+test('other messages pass unchanged', () => {
+  const e = error("The mandatory field 'description' is missing.");
+  expect(forRestCaller(e)).toBe(e);
+});
+
+test('through the REST face: a missing query parameter, wrong types in the body; the GraphQL wording stays the developer message', async () => {
+  const missing = await A.get('/folders');
+  expectError(missing, 400, /^The mandatory field 'folderPath' is missing\.$/);
+  expect(missing.body.meta.errors[0].developerMessage).toMatch(/Variable "\$folderPath"/);
+  expectError(await A.get('/files'), 400, /^The mandatory field 'q' is missing\.$/);
+  expectError(await A.post('/folders', { name: 'Typed', description: 'd', allowRevisions: 'yes' }), 400, `The field 'allowRevisions' must be true or false, got "yes".`);
+  expectError(await A.post('/persisteddata', { name: 'p', scope: 'x' }), 400, /^The field 'scope' must be a whole number/);
+  expectError(await A.put('/sites/changeusersite', { UserId: 5, NewSiteId: 'x' }), 400, "The field 'userId' must be a GUID, got 5.");
+});
