@@ -125,7 +125,7 @@ describe('documents', () => {
 
   test('bad input: 400s naming the field, an unknown folder a 404', async () => {
     expectError(await A.post('/documents', { name: 'x' }), 400, "'folderId'");
-    expectError(await A.post('/documents', { folderId: 'nope', name: 'x' }), 400, /folderId.*UUID/);
+    expectError(await A.post('/documents', { folderId: 'nope', name: 'x' }), 400, /folderId.*GUID/);
     expectError(await A.post('/documents', { folderId: folder.id }), 400, "'name'");
     expectError(await A.post('/documents', { folderId: folder.id, name: '  ' }), 400, "'name'");
     expectError(await A.post('/documents', { folderId: folder.id, name: 'x'.repeat(257) }), 400, 'longer than 256');
