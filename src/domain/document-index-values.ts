@@ -10,9 +10,9 @@ import { badRequest, notFound } from '../errors.js';
 import { isGuid } from '../ids.js';
 import { resource } from '../read/registry.js';
 import { selectRows } from '../read/rows.js';
-import { isoInstant } from '../scalars.js';
 import { sql } from '../sql.js';
 import { changeableDocument, documentRow } from './documents.js';
+import { DATE_FIELD, NUMERIC_FIELD, typedValue } from './index-field-types.js';
 
 type Row = Record<string, unknown>;
 export type IndexFieldRow = Row & { fieldId: string; label: string; fieldType: number; required: boolean; dhId: string };
@@ -50,9 +50,6 @@ export async function fieldOf(ctx: AppContext, revisionId: string, fieldId: stri
   return row;
 }
 
-/** A month/day/year date as the US-locale clients write it. */
-const US_DATE = /^(\d{1,2})\/(\d{1,2})\/(\d{4})$/;
-
 /** The value as kept for the field's type, or a 400 naming the field; '' clears it. */
 export function checkedValue(field: IndexFieldRow, raw: unknown): string {
   if (raw === null || raw === undefined) throw badRequest(`The value of index field '${field.label}' is missing ('' clears it).`);
@@ -66,17 +63,9 @@ export function checkedValue(field: IndexFieldRow, raw: unknown): string {
     if (field.required) throw badRequest(`Index field '${field.label}' is required: it cannot be cleared.`);
     return '';
   }
-  if (field.fieldType === 5 && !(/^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/.test(s) && Number.isFinite(Number(s)))) {
-    throw badRequest(`Index field '${field.label}' is numeric: '${s.slice(0, 64)}' is not a number.`);
-  }
-  if (field.fieldType === 4) {
-    const us = US_DATE.exec(s);
-    const iso = us ? `${us[3]}-${us[1].padStart(2, '0')}-${us[2].padStart(2, '0')}` : s;
-    const at = isoInstant(iso);
-    if (!at) throw badRequest(`Index field '${field.label}' is a date: '${s.slice(0, 64)}' is not one (ISO 8601 such as 2026-01-31, or 1/31/2026).`);
-    return /^\d{4}-\d{2}-\d{2}$/.test(iso) ? iso : at.toISOString();
-  }
-  return field.fieldType === 5 ? s : value;
+  const typed = typedValue(field.fieldType, `Index field '${field.label}'`, s);
+  // Text keeps its spaces; numbers and dates are kept trimmed.
+  return field.fieldType === NUMERIC_FIELD || field.fieldType === DATE_FIELD ? typed : value;
 }
 
 /**

@@ -11,6 +11,7 @@ import { selectRows } from '../read/rows.js';
 import { sql, type Sql } from '../sql.js';
 import { existingList } from './dropdown-lists.js';
 import { lockedFolder } from './folders.js';
+import { typedValue } from './index-field-types.js';
 import { guidOrUnset, maxLength, optionalString, requireGuid, requireString } from './validate.js';
 
 type Input = Record<string, unknown>;
@@ -75,6 +76,13 @@ function texts(input: Input): Row {
   return out;
 }
 
+/** A default value sent (in `set`, by column) kept as a value of the field's type would be: a number for a numeric field, a date for a date field. */
+function typedDefault(set: Row, fieldType: number, label: string): Row {
+  const v = set.default_value;
+  if (typeof v === 'string' && v.trim() !== '') set.default_value = typedValue(fieldType, `The default value of index field '${label}'`, v.trim());
+  return set;
+}
+
 async function assertLabelFree(ctx: AppContext, name: string, except?: string): Promise<void> {
   const others: Sql[] = except ? [sql`t.id <> ${except}`] : [];
   const [taken] = await selectRows<Row>(ctx.reader, DEFINITION, { where: [sql`lower(t.label) = lower(${name})`, ...others], limit: 1 });
@@ -100,7 +108,7 @@ export async function createIndexField(ctx: AppContext, input: Input): Promise<s
   await insertRows(ctx.reader, 'index_field', [
     {
       id, field_type: fieldType, label: name, required, drop_down_list_id: list ?? null, description: '', query_display_field: '', query_value_field: '', default_value: '',
-      ...texts(input), created_by_id: by, modified_by_id: by,
+      ...typedDefault(texts(input), fieldType, name), created_by_id: by, modified_by_id: by,
     },
   ]);
   return id;
@@ -113,7 +121,7 @@ export async function updateIndexField(ctx: AppContext, id: string, input: Input
     throw badRequest(`The type of an index field cannot change (index field '${current.label}' is of type ${current.fieldType}): make a new one.`);
   }
   notYetIds(input);
-  const set: Row = texts(input);
+  const set: Row = typedDefault(texts(input), current.fieldType, current.label);
   const newLabel = optionalString(input, 'label');
   if (newLabel !== undefined) {
     set.label = label(newLabel);
@@ -190,6 +198,7 @@ export async function updateFolderIndexField(ctx: AppContext, folderId: string, 
     if (input[key] === null) set[column] = null;
     else if (input[key] !== undefined) set[column] = maxLength(optionalString(input, key)!, LIMITS[key], key);
   }
+  typedDefault(set, row.fieldType as number, row.label as string);
   if (input.required !== undefined) set.required = input.required;
   for (const [key, column] of [['connectionId', 'connection_id'], ['queryId', 'query_id']] as const) {
     if (key in input) set[column] = null;

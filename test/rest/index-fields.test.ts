@@ -113,6 +113,23 @@ describe('index field definitions', () => {
     expect((await A.get('/indexfields?limit=1')).body.pagination.totalRecords).toBe(before);
   });
 
+  test('a default value is checked as a value of the field\'s type would be: on create, on change and in a folder; dates kept as the API writes them', async () => {
+    const before = (await A.get('/indexfields?limit=1')).body.pagination.totalRecords;
+    expectError(await A.post('/indexfields', nodeBody(uniq('Num'), { fieldType: 5, defaultValue: 'abc' })), 400, /default value of index field .* is numeric: 'abc' is not a number/);
+    expectError(await A.post('/indexfields', nodeBody(uniq('Day'), { fieldType: 4, defaultValue: 'notadate' })), 400, /default value of index field .* is a date/);
+    expect((await A.get('/indexfields?limit=1')).body.pagination.totalRecords).toBe(before);
+    const day = await newField(uniq('Day'), { fieldType: 4, defaultValue: '2026-01-31T10:00:00+01:00' });
+    expect(day.defaultValue).toBe('2026-01-31T09:00:00.000');
+    expect((await newField(uniq('Num'), { fieldType: 5, defaultValue: ' 7.5 ' })).defaultValue).toBe('7.5');
+    expect((await newField(uniq('Text'), { fieldType: 1, defaultValue: 'anything at all' })).defaultValue).toBe('anything at all');
+    expectError(await A.put(`/indexfields/${day.id}`, { defaultValue: 'someday' }), 400, /is a date/);
+    expect((await A.put(`/indexfields/${day.id}`, { defaultValue: '2/3/2027' })).body.data.defaultValue).toBe('2027-02-03');
+    const folder = await newFolder();
+    await A.put(`/indexfields/${day.id}/folders/${folder.id}`);
+    expectError(await A.put(`/folders/${folder.id}/indexfields/${day.id}`, { defaultValue: 'soon' }), 400, /is a date/);
+    expect((await A.get(`/indexfields/${day.id}`)).body.data.defaultValue).toBe('2027-02-03');
+  });
+
   test('labels are unique without regard to case: 409 on create and on rename', async () => {
     const a = await newField(uniq('Unique'));
     expectError(await A.post('/indexfields', nodeBody(a.label.toUpperCase())), 409, new RegExp(a.label, 'i'));
