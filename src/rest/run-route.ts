@@ -235,6 +235,7 @@ function recordTypeOf(field: GraphQLField<unknown, unknown>): string | undefined
 function intParam(url: URL, name: string): number | undefined {
   const v = queryParam(url.searchParams, name);
   if (v === undefined || v.trim() === '') return undefined;
+  if (/^\d{10,}$/.test(v.trim())) throw badRequest(`The query parameter '${name}' must be at most 999999999, got '${v.slice(0, 64)}'.`);
   if (!/^\d{1,9}$/.test(v.trim())) throw badRequest(`The query parameter '${name}' must be a whole number of 0 or more, got '${v.slice(0, 64)}'.`);
   return Number(v);
 }

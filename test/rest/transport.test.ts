@@ -633,6 +633,12 @@ describe('paging parameters', () => {
       expect(r.text).not.toContain('NaN');
     },
   );
+
+  test('a whole number too large says how large it may be', async () => {
+    const r = await h.request('GET', `${t.root}/sites?offset=99999999999`, { token });
+    expectErrorEnvelope(r, 400);
+    expect(r.body.meta.errors[0].message).toBe("The query parameter 'offset' must be at most 999999999, got '99999999999'.");
+  });
 });
 
 describe('suppress_response_codes=true', () => {
