@@ -11,7 +11,8 @@ export default defineResource({
   dataType: 'Document',
   typeName: 'DocumentRevision',
   table: 'document_revision',
-  href: '~/documents/{id}',
+  // Its own address: `~/documents/{id}` reads the document's current revision, not this one.
+  href: '~/documents/{documentId}/revisions/{id}',
   idField: 'id',
   label: 'Document revision',
   fields: {

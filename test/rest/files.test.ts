@@ -87,6 +87,10 @@ describe('uploads', () => {
     const revisions = (await A.get(`/documents/${doc.documentId}/revisions`)).body.data as { id: string; revision: string; fileName: string }[];
     expect(revisions.map((r) => [r.revision, r.fileName])).toEqual([['1', 'a.txt'], ['2', 'b.txt'], ['final', 'c.txt']]);
     expect((await A.get(`/files/${revisions[0].id}`)).text).toBe('first');
+    // Each revision's href reads that revision, not the document's current one.
+    const first = revisions[0] as unknown as { href: string };
+    expect(first.href).toBe(`~/documents/${doc.documentId}/revisions/${revisions[0].id}`);
+    expect((await A.get(first.href.slice(1))).body.data).toMatchObject({ id: revisions[0].id, revision: '1', fileName: 'a.txt' });
     expect((await A.get(`/files/${doc.documentId}`)).text).toBe('third');
     expect((await A.get(`/documents/${doc.documentId}/indexfields/${field.id}`)).body.data.value).toBe('carried');
     expect((await A.get(`/documents/${doc.documentId}/revisions/${revisions[0].id}/indexfields/${field.id}`)).body.data.value).toBe('carried');
