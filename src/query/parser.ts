@@ -3,8 +3,11 @@ import { DATE_PARTS } from './ast.js';
 import { lex, type Token } from './lexer.js';
 import { near, qError, quote } from './q-error.js';
 
-/** Longest `q` accepted, in UTF-16 code units; keeps every later stage cheap. */
-export const MAX_Q_LENGTH = 4000;
+/**
+ * Longest `q` accepted, in UTF-16 code units: room for an `in` list of MAX_IN_LIST GUIDs (about
+ * 41,000 characters; the URL holds it under MAX_HEADER_BYTES' default), and a bound on every later stage.
+ */
+export const MAX_Q_LENGTH = 50_000;
 /** Deepest nesting of parentheses, `not` and function calls; keeps recursion far from the stack limit. */
 export const MAX_Q_DEPTH = 64;
 /** Most values in one `in (...)` list. */

@@ -4,6 +4,7 @@
  * and `data.documentId`, documents named by either id) and their relations to form instances
  * (`PUT forminstance/{id}/relateDocument?relateToId=|relateToDocId=`, `GET forminstance/{id}/documents`).
  */
+import { randomUUID } from 'node:crypto';
 import {
   type Api,
   expectEnvelope,
@@ -84,6 +85,14 @@ describe('documents', () => {
     }
     expectError(await A.get(`/documents/${UNKNOWN_ID}`), 404);
     expectError(await A.get('/documents/nope'), 400);
+  });
+
+  test('GET /documents?q=id in (1,000 GUIDs): a page of ids as a client asks for it, within the q and URL limits', async () => {
+    const [a, b] = [await newDoc(), await newDoc()];
+    const ids = [a.id, ...Array.from({ length: 998 }, () => randomUUID()), b.id];
+    const r = await A.get(`/documents?q=${encodeURIComponent(`id in (${ids.map((i) => `'${i}'`).join(', ')})`)}`);
+    expect(r.status).toBe(200);
+    expect(r.body.data.map((d: Doc) => d.id).sort()).toEqual([a.id, b.id].sort());
   });
 
   test('GET /documents: without q every document (as the Node client calls it), paged; q filters over the Document fields', async () => {
