@@ -22,28 +22,59 @@ const SIZE = 10;
 const LINE = 14;
 const MARGIN = 50;
 const LABEL_WIDTH = 150;
+/**
+ * The most pages one PDF gets: a form may hold megabytes of text (each value up to 100,000
+ * characters), which would print as thousands of pages; past this the PDF says it stops.
+ */
+export const MAX_PDF_PAGES = 200;
 
-/** What Helvetica's WinAnsi encoding can draw; anything else becomes '?'. */
+/** What Helvetica's WinAnsi encoding can draw on one line; anything else becomes '?' (a tab a space). */
 const printable = (s: string) => s.replace(/[^\x20-\x7e\xa0-\xff]/g, (c) => (c === '\t' ? ' ' : '?'));
 
-/** The text broken into lines no wider than `width`, at spaces where it can and anywhere where it must. */
+/** One character's width, measured once per font and character (Helvetica's widths add up, so a line's is their sum). */
+function widthsOf(font: PDFFont): (c: string) => number {
+  const known = new Map<string, number>();
+  return (c) => {
+    let w = known.get(c);
+    if (w === undefined) known.set(c, (w = font.widthOfTextAtSize(c, SIZE)));
+    return w;
+  };
+}
+
+/**
+ * The text broken into lines no wider than `width`: at its own line breaks, at spaces where it
+ * can and anywhere where it must. Linear in the text's length: each character is measured once.
+ */
 function wrap(text: string, font: PDFFont, width: number): string[] {
+  const widthOf = widthsOf(font);
+  const measure = (s: string) => {
+    let w = 0;
+    for (const c of s) w += widthOf(c);
+    return w;
+  };
+  const space = widthOf(' ');
   const lines: string[] = [];
-  for (const paragraph of text.split(/\r?\n/)) {
+  for (const paragraph of text.split(/\r\n|\r|\n/)) {
     let line = '';
-    for (const word of paragraph.split(' ')) {
-      const next = line ? `${line} ${word}` : word;
-      if (font.widthOfTextAtSize(next, SIZE) <= width) {
-        line = next;
+    let used = 0;
+    for (const word of printable(paragraph).split(' ')) {
+      const added = line === '' ? measure(word) : space + measure(word);
+      if (used + added <= width) {
+        line = line === '' ? word : `${line} ${word}`;
+        used += added;
         continue;
       }
-      if (line) lines.push(line);
-      line = word;
-      while (font.widthOfTextAtSize(line, SIZE) > width) {
-        let cut = line.length - 1;
-        while (cut > 1 && font.widthOfTextAtSize(line.slice(0, cut), SIZE) > width) cut--;
-        lines.push(line.slice(0, cut));
-        line = line.slice(cut);
+      if (line !== '') lines.push(line);
+      // A word wider than the line: cut where it must.
+      [line, used] = ['', 0];
+      for (const c of word) {
+        const cw = widthOf(c);
+        if (line !== '' && used + cw > width) {
+          lines.push(line);
+          [line, used] = ['', 0];
+        }
+        line += c;
+        used += cw;
       }
     }
     lines.push(line);
@@ -58,17 +89,26 @@ export async function formPdf(f: PdfForm): Promise<Uint8Array> {
   const bold = await doc.embedFont(StandardFonts.HelveticaBold);
   let page: PDFPage = doc.addPage();
   let y = page.getHeight() - MARGIN;
+  let full = false;
+  /** Whether there is a line left to write on: a new page when this one is full, none past MAX_PDF_PAGES. */
   const room = () => {
-    if (y >= MARGIN) return;
+    if (y >= MARGIN) return true;
+    if (doc.getPageCount() === MAX_PDF_PAGES) {
+      if (!full) page.drawText(`(The form continues: a PDF shows at most ${MAX_PDF_PAGES} pages.)`, { x: MARGIN, y: MARGIN / 2, size: SIZE, font: bold });
+      full = true;
+      return false;
+    }
     page = doc.addPage();
     y = page.getHeight() - MARGIN;
+    return true;
   };
   const valueWidth = page.getWidth() - 2 * MARGIN - LABEL_WIDTH;
   const row = (label: string, value: string) => {
-    const labels = wrap(printable(label), bold, LABEL_WIDTH - 10);
-    const values = wrap(printable(value), font, valueWidth);
+    if (full) return;
+    const labels = wrap(label, bold, LABEL_WIDTH - 10);
+    const values = wrap(value, font, valueWidth);
     for (let i = 0; i < Math.max(labels.length, values.length); i++) {
-      room();
+      if (!room()) return;
       if (labels[i]) page.drawText(labels[i], { x: MARGIN, y, size: SIZE, font: bold });
       if (values[i]) page.drawText(values[i], { x: MARGIN + LABEL_WIDTH, y, size: SIZE, font });
       y -= LINE;

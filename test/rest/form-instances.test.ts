@@ -3,7 +3,9 @@
  * and forms"; client-compatibility.md: 201 on creates and revisions, one-element arrays, the
  * forminstance routes) and the instance fields of /graphql.
  */
+import { PDFDocument } from 'pdf-lib';
 import { PDFParse } from 'pdf-parse';
+import { MAX_PDF_PAGES } from '../../src/domain/form-pdf.js';
 import type { Harness } from '../harness.js';
 import {
   type Api,
@@ -269,6 +271,31 @@ describe('GET /formtemplates/{t}/forms/{id}/pdf', () => {
     // An older revision prints as it was.
     const old = await A.get(`/formtemplates/${t.id}/forms/${x.revisionId}/pdf`);
     expect((await new PDFParse({ data: old.bytes }).getText()).text).toContain('first');
+  });
+
+  test('line breaks in a value start new lines; a long unbroken value is cut to the width', async () => {
+    const t = await formTemplateWith(A, ['Reason', 'Blob']);
+    const x = await create(A, t.id, { reason: 'line one\nline two\r\nline three', blob: 'x'.repeat(100_000) });
+    const r = await A.get(`/formtemplates/${t.id}/forms/${x.revisionId}/pdf`);
+    expect(r.status).toBe(200);
+    const lines = (await new PDFParse({ data: r.bytes }).getText()).text.split('\n').map((l) => l.trim());
+    expect(lines).toContain('Reason line one');
+    expect(lines).toContain('line two');
+    expect(lines).toContain('line three');
+    // 100,000 characters of one word: every one printed, on lines of the value column's width.
+    const cut = lines.filter((l) => /^(Blob )?x+$/.test(l)).map((l) => l.replace('Blob ', ''));
+    expect(cut.join('').length).toBe(100_000);
+    expect(Math.max(...cut.map((l) => l.length))).toBeLessThan(80);
+  });
+
+  test(`a form of megabytes prints at most ${MAX_PDF_PAGES} pages and says it stops`, async () => {
+    const keys = Array.from({ length: 12 }, (_, i) => `Long${i}`);
+    const t = await formTemplateWith(A, keys);
+    const x = await create(A, t.id, Object.fromEntries(keys.map((k) => [k.toLowerCase(), 'x'.repeat(100_000)])));
+    const r = await A.get(`/formtemplates/${t.id}/forms/${x.revisionId}/pdf`);
+    expect(r.status).toBe(200);
+    expect((await PDFDocument.load(r.bytes)).getPageCount()).toBe(MAX_PDF_PAGES);
+    expect((await new PDFParse({ data: r.bytes }).getText()).text).toContain(`a PDF shows at most ${MAX_PDF_PAGES} pages`);
   });
 
   test('the OpenAPI document describes the answer as a file', async () => {
