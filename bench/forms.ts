@@ -98,7 +98,7 @@ async function main() {
     const fields = encodeURIComponent('f1,f2,f3,f4,f5');
     const rows = [
       await measure(`list: limit=200&fields=<5 keys> over ${LIST_INSTANCES}`, (i) => `${base}/${listId}/forms?limit=200&offset=${(i % 10) * 200}&fields=${fields}`, token, (b) =>
-        b.data.length === 200 && Object.keys(b.data[0]).length === 7 ? undefined : `expected 200 records of href, dataType and 5 keys`),
+        b.data.length === 200 && Object.keys(b.data[0]).length === 9 ? undefined : `expected 200 records of href, dataType, revisionId, instanceName and 5 keys`),
       await measure(`q: f1 eq '<value>' over ${Q_INSTANCES}`, (i) => `${base}/${qId}/forms?q=${encodeURIComponent(`f1 eq 'V${(i * 7919) % DISTINCT}'`)}`, token, (b) =>
         b.data.length === 10 ? undefined : `expected 10 matches, got ${b.data.length}`),
     ];

@@ -11,6 +11,8 @@ export interface DataTypeInfo {
   idField: string;
   availableFields: string[];
   defaultFields: string[];
+  /** Fields answered whatever `fields=` names (it adds to them). */
+  alwaysFields: string[];
   /** Relations that `expand=<name>` adds, by lower-case name. */
   relations: Map<string, string>;
   /** The field whose JSON object REST spreads into the record (form values). */
@@ -32,6 +34,7 @@ export class DataTypes {
         idField: def.idField,
         availableFields: fields.map(([n]) => n),
         defaultFields: fields.filter(([, f]) => f.default).map(([n]) => n),
+        alwaysFields: fields.filter(([, f]) => f.always).map(([n]) => n),
         relations: new Map(Object.keys(def.relations ?? {}).map((r) => [r.toLowerCase(), r])),
         scalarTypes: new Map(fields.map(([n, f]) => [n, f.type])),
         dynamic: def.dynamic?.field,

@@ -16,11 +16,15 @@ export interface FieldDef {
   type: FieldType;
   /** Returned without `fields=`/`expand=` (and listed by /meta as a default field). */
   default: boolean;
+  /** Returned whatever `fields=` names: the fields it names are added to this one. */
+  always?: true;
 }
 
 interface FieldOptions {
   /** Not a default field: returned only when `fields=` names it or `expand=data` asks for all. */
   expandOnly?: boolean;
+  /** Kept when `fields=` names others (the spec's base keys of a form instance). */
+  always?: true;
   /** What a NULL reads as (the all-zero GUID for an unset id): shown and filtered alike. */
   nullAs?: string;
 }
@@ -32,7 +36,7 @@ const valueOf = (col: string, type: FieldType, nullAs: string | undefined) =>
   nullAs === undefined ? col : `coalesce(${col}, '${nullAs.replace(/'/g, "''")}'::${castOf[type]})`;
 
 export function column(name: string, type: FieldType, o: FieldOptions = {}): FieldDef {
-  return { sql: valueOf(`t.${name}`, type, o.nullAs), column: name, type, default: !o.expandOnly };
+  return { sql: valueOf(`t.${name}`, type, o.nullAs), column: name, type, default: !o.expandOnly, ...(o.always ? { always: true } : {}) };
 }
 
 /** A field read from a joined table (`joins` of the definition), by the join's alias. */

@@ -4,7 +4,8 @@ const audit = { expandOnly: true };
 
 /**
  * A form instance as clients see it: its current revision, base fields and (REST) its values'
- * keys spread beside them. Lists answer revisionId and instanceName unless `fields` names more.
+ * keys spread beside them. Lists answer revisionId and instanceName, and `fields` adds to them
+ * (the spec: "href, dataType, revisionId, instanceName, plus requested fields").
  */
 export default defineResource({
   dataType: 'FormInstance',
@@ -14,8 +15,8 @@ export default defineResource({
   idField: 'revisionId',
   label: 'Form instance',
   fields: {
-    revisionId: column('revision_id', 'guid'),
-    instanceName: column('instance_name', 'string'),
+    revisionId: column('revision_id', 'guid', { always: true }),
+    instanceName: column('instance_name', 'string', { always: true }),
     formId: column('id', 'guid', audit),
     templateId: column('template_id', 'guid', audit),
     revision: column('revision', 'integer', audit),

@@ -63,7 +63,7 @@ export function project(record: Record<string, unknown>, dt: DataTypeInfo | unde
   // The common case keeps every key: no copy.
   if (!p.fields && (p.all || dt.defaultFields.length === dt.availableFields.length)) return record;
   const keep = p.fields
-    ? (k: string) => p.fields!.has(k.toLowerCase())
+    ? (k: string) => p.fields!.has(k.toLowerCase()) || dt.alwaysFields.includes(k)
     : p.all
       ? () => true
       : (k: string) => dt.defaultFields.includes(k);

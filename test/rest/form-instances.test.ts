@@ -105,7 +105,8 @@ describe('GET /formtemplates/{id}/forms', () => {
     expect(r.body.data.map(keysOf)).toEqual(Array(3).fill(sorted(BASE)));
     expect(r.body.data.map((d: Instance) => d.revisionId)).toEqual(made.map((m) => m.revisionId));
     const f = await A.get(`/formtemplates/${t.id}/forms?fields=${encodeURIComponent('City, ZIP')}`);
-    expect(f.body.data[0]).toEqual({ href: made[0].href, dataType: 'FormInstance', city: 'Paris', zip: '75001' });
+    // Added to the base keys, as the spec lists them: "revisionId, instanceName, plus requested fields".
+    expect(f.body.data[0]).toEqual({ href: made[0].href, dataType: 'FormInstance', revisionId: made[0].revisionId, instanceName: made[0].instanceName, city: 'Paris', zip: '75001' });
     const all = await A.get(`/formtemplates/${t.id}/forms?expand=data&limit=1&offset=2`);
     expect(all.body.data).toEqual([made[2]]);
   });
