@@ -28,6 +28,9 @@ async function fieldRules(ctx: AppContext, revisionId: string): Promise<Map<stri
   return new Map(live.map((f) => [f.key.toLowerCase(), { key: f.key, required: f.required }]));
 }
 
+/** Unknown keys a refusal names before it only counts the rest. */
+const MAX_NAMED = 20;
+
 /** A posted body as lower-case key -> string; unknown keys and non-scalar values are 400s naming them. */
 function checkValues(body: unknown, rules: Map<string, FieldRule>): Values {
   if (body === undefined || body === null) return {};
@@ -45,7 +48,12 @@ function checkValues(body: unknown, rules: Map<string, FieldRule>): Values {
     if (text.length > MAX_VALUE) throw badRequest(`The value of form field '${k}' is longer than ${MAX_VALUE} characters.`);
     out[key] = text;
   }
-  if (unknown.length) throw badRequest(`The template has no form field named ${unknown.map((k) => `'${k}'`).join(', ')}.`);
+  if (unknown.length) {
+    // Named up to a point: a body of thousands of unknown keys gets a message of a few lines.
+    const named = unknown.slice(0, MAX_NAMED).map((k) => `'${k.slice(0, 100)}'`).join(', ');
+    const more = unknown.length > MAX_NAMED ? ` and ${unknown.length - MAX_NAMED} more` : '';
+    throw badRequest(`The template has no form field named ${named}${more}.`);
+  }
   return out;
 }
 

@@ -99,11 +99,24 @@ function parseValue(text: string, contentType: string | null): unknown {
   if (type.includes('application/x-www-form-urlencoded') || (!trimmed.startsWith('{') && !trimmed.startsWith('[') && FORM.test(trimmed))) {
     return parseForm(trimmed);
   }
+  let value: unknown;
   try {
-    return JSON.parse(trimmed);
+    value = JSON.parse(trimmed);
   } catch (err) {
     throw badRequest(`The request body is not valid JSON: ${(err as Error).message}`);
   }
+  // A number past a double's range parses as Infinity, which would reach the operation as null (or
+  // something else): refused. Only a body with a long number or a 3-digit exponent is walked.
+  if (/\d[eE][+-]?\d{3}|\d{309}/.test(trimmed)) refuseInfinite(value, '');
+  return value;
+}
+
+function refuseInfinite(value: unknown, at: string): void {
+  if (typeof value === 'number' && !Number.isFinite(value)) {
+    throw badRequest(`The number${at ? ` at '${at}'` : ''} is too large to keep: send it as a string.`);
+  }
+  if (value === null || typeof value !== 'object') return;
+  for (const [k, v] of Object.entries(value)) refuseInfinite(v, at ? `${at}.${k}` : k);
 }
 
 /**
