@@ -135,7 +135,8 @@ describe('GET /formtemplates/{id}/forms', () => {
 
   test('q compares calendar fields as dates and cell fields as numbers; a value that is not one matches nothing', async () => {
     const typed = await formTemplateWith(A, ['due', 'amount', 'label'], [], { due: 5, amount: 6 });
-    const rows = [['2026-01-15', '9', 'a'], ['12/01/2026', '10.5', 'b'], ['soon', 'many', 'c']];
+    // PostgreSQL reads NaN and Infinity as a number and infinity as a date: they match nothing either.
+    const rows = [['2026-01-15', '9', 'a'], ['12/01/2026', '10.5', 'b'], ['soon', 'many', 'c'], ['infinity', 'NaN', 'd'], ['-infinity', 'Infinity', 'e']];
     for (const [due, amount, label] of rows) await create(A, typed.id, { due, amount, label });
     const labels = async (expr: string) => {
       const r = await A.get(`/formtemplates/${typed.id}/forms?fields=label&${q(expr)}`);
@@ -149,6 +150,8 @@ describe('GET /formtemplates/{id}/forms', () => {
     expect(await labels("due between '2026-01-01' and '2026-02-01'")).toEqual(['a']);
     expect(await labels("due lt dateadd(year, 1, '2026-01-01')")).toEqual(['a', 'b']);
     expect(await labels("label eq 'C'")).toEqual(['c']);
+    expect(await labels('amount gt -1000000')).toEqual(['a', 'b']);
+    expect(await labels("due gt '1900-01-01'")).toEqual(['a', 'b']);
     expectError(await A.get(`/formtemplates/${typed.id}/forms?${q("amount gt 'x'")}`), 400);
   });
 
