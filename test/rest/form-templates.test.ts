@@ -224,7 +224,9 @@ describe('PUT /formtemplates/{id}/import', () => {
     expect(created.status).toBe(201);
     // Calendar compares as a date and CellField as a number ('12.5' > '9' only as numbers).
     const found = await A.get(`/formtemplates/${t.id}/forms?fields=Applicant&${q("Area gt '9' and Start lt '2027-01-01'")}`);
-    expect(found.body.data).toEqual([{ href: `~/formtemplates/${t.id}/forms/${created.body.data.revisionId}`, dataType: 'FormInstance', applicant: 'Ada' }]);
+    expect(found.body.data).toEqual([
+      { href: `~/formtemplates/${t.id}/forms/${created.body.data.revisionId}`, dataType: 'FormInstance', revisionId: created.body.data.revisionId, instanceName: created.body.data.instanceName, applicant: 'Ada' },
+    ]);
   });
 
   test('a DOCTYPE or entity declaration (XXE, billion laughs) is a 400 that says why', async () => {
