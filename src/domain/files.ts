@@ -19,7 +19,7 @@ import { countRows, selectRows } from '../read/rows.js';
 import { sql, type Sql } from '../sql.js';
 import { setIndexFields } from './document-index-values.js';
 import { fileKey, storingFiles } from './stored-files.js';
-import { changeableDocument, setCheckIn } from './documents.js';
+import { changeableDocument, createDocument, setCheckIn } from './documents.js';
 import { maxLength, optionalString, requireGuid } from './validate.js';
 
 type Input = Record<string, unknown>;
@@ -62,22 +62,53 @@ async function nextLabel(ctx: AppContext, documentId: string, current: string): 
   return String((await countRows(ctx.reader, resource('DocumentRevision'), { where: [sql`t.document_id = ${documentId}`] })) + 1);
 }
 
-/**
- * Records an upload; returns the id of the revision that holds it. The bytes are those the REST
- * face already streamed into the file store (`ctx.upload`), else the input's base64 (GraphQL),
- * stored here.
- */
+/** Records an upload on the document `input.documentId` names; returns the id of the revision that holds it. */
 export async function uploadFile(ctx: AppContext, input: Input): Promise<string> {
-  const file = input.fileUpload as { name?: string | null; type?: string | null; base64: string } | null | undefined;
+  fileOf(input);
+  const doc = await changeableDocument(ctx, requireGuid(input.documentId, 'documentId'));
+  return recordFile(ctx, doc, input, async () => {
+    await sendAlerts(ctx, 'documentRevised', [doc.documentId as string]);
+    // `checkIn` true with the upload: the uploader's check-out ends with it.
+    if (input.checkIn === true) await setCheckIn(ctx, doc.documentId as string, { checkIn: true });
+  });
+}
+
+/**
+ * A new document (`POST documents`) with the file its multipart body carries, as its first
+ * revision's; without one, the document alone. Returns the current revision's id.
+ */
+export async function createDocumentWithFile(ctx: AppContext, input: Input): Promise<string> {
+  const revisionId = await createDocument(ctx, input);
+  if (!input.fileUpload) return revisionId;
+  return recordFile(ctx, await changeableDocument(ctx, revisionId), input, async () => {});
+}
+
+type SentFile = { name?: string | null; type?: string | null; base64: string };
+
+function fileOf(input: Input): SentFile {
+  const file = input.fileUpload as SentFile | null | undefined;
   if (!file) throw badRequest("The request has no file: send it as the multipart body's file part (fileUpload).");
+  return file;
+}
+
+/**
+ * Records the input's file on `doc` (in its current revision's empty place, or as a new
+ * revision), with the index field values it names, then `after`; returns the revision's id.
+ * The bytes are those the REST face already streamed into the file store (`ctx.upload`), else
+ * the input's base64 (GraphQL), stored here and discarded again when anything after fails.
+ */
+async function recordFile(ctx: AppContext, doc: Row, input: Input, after: () => Promise<void>): Promise<string> {
+  const file = fileOf(input);
   const bytes = ctx.upload ? undefined : Buffer.from(file.base64, 'base64');
   const size = ctx.upload?.size ?? bytes!.length;
   const length = optionalString(input, 'fileLength')?.trim();
   if (length && length !== String(size)) throw badRequest(`'fileLength' says ${length.slice(0, 20)} bytes, but the file has ${size}.`);
-  const doc = await changeableDocument(ctx, requireGuid(input.documentId, 'documentId'));
   const upload: Upload = {
     fileName: fileNameOf(optionalString(input, 'fileName') || file.name || ''),
-    contentType: contentTypeOf(optionalString(input, 'contentType'), file.type ?? undefined),
+    // The clients say a file's type in `contentType`. A file part's `text/plain` counts as none: the
+    // multipart parser says so of a part that declares nothing (RFC 7578's default), as the older
+    // Node client's do, and such a file is bytes (application/octet-stream) until `contentType` says more.
+    contentType: contentTypeOf(optionalString(input, 'contentType'), file.type === 'text/plain' ? undefined : (file.type ?? undefined)),
     label: optionalString(input, 'revision')?.trim(),
     changeText: optionalString(input, 'changeText') ?? optionalString(input, 'changeReason'),
   };
@@ -89,10 +120,8 @@ export async function uploadFile(ctx: AppContext, input: Input): Promise<string>
   return storingFiles(ctx, ctx.upload ? [] : [key], async () => {
     const stored = ctx.upload ?? (await ctx.services.files.put(key, bytes!, ctx.services.config.fileMaxBytes));
     const revisionId = await recordUpload(ctx, doc, upload, { id: fileId, size: stored.size, sha256: stored.sha256 });
-    if (input.indexFields !== undefined && input.indexFields !== null && input.indexFields !== '') await setIndexFields(ctx, doc.documentId, { indexFields: input.indexFields });
-    await sendAlerts(ctx, 'documentRevised', [doc.documentId]);
-    // `checkIn` true with the upload: the uploader's check-out ends with it.
-    if (input.checkIn === true) await setCheckIn(ctx, doc.documentId, { checkIn: true });
+    if (input.indexFields !== undefined && input.indexFields !== null && input.indexFields !== '') await setIndexFields(ctx, doc.documentId as string, { indexFields: input.indexFields });
+    await after();
     return revisionId;
   });
 }

@@ -2,6 +2,7 @@
 import type { AppContext } from '../context.js';
 import { sendAlerts } from '../domain/alert-mail.js';
 import { recordAccess } from '../domain/document-access.js';
+import { createDocumentWithFile } from '../domain/files.js';
 import { deleteRows, insertRows, updateRows } from '../db/tenant-writes.js';
 import { conflict, notFound } from '../errors.js';
 import {
@@ -9,7 +10,6 @@ import {
   DELETED,
   deleteRevision,
   copyDocument,
-  createDocument,
   documentByIdOrName,
   documentRow,
   moveDocument,
@@ -87,7 +87,7 @@ export const resolvers = {
     },
   },
   Mutation: {
-    createDocument: async (_: unknown, { input }: { input: Input }, ctx: AppContext) => reread(ctx, DOCUMENT, await createDocument(ctx, input)),
+    createDocument: async (_: unknown, { input }: { input: Input }, ctx: AppContext) => reread(ctx, DOCUMENT, await createDocumentWithFile(ctx, input)),
     copyDocument: async (_: unknown, a: { documentId: string; input: Input }, ctx: AppContext) => reread(ctx, DOCUMENT, await copyDocument(ctx, a.documentId, a.input)),
     moveDocument: async (_: unknown, a: { documentId: string; input: Input }, ctx: AppContext) => reread(ctx, DOCUMENT, await moveDocument(ctx, a.documentId, a.input)),
     setDocumentExpiration: async (_: unknown, a: { documentId: string; input: Input }, ctx: AppContext) =>

@@ -187,7 +187,7 @@ export const routes: Route[] = [
   { method: 'PUT', path: '/indexfields/:id/folders/:folderId', field: 'Mutation.relateIndexFieldToFolder', shape: 'object' },
   // Documents (docs/decisions.md, "Documents")
   { method: 'GET', path: '/documents', field: 'Query.documents', shape: 'list', paged: true },
-  { method: 'POST', path: '/documents', field: 'Mutation.createDocument', shape: 'object', body: 'input' },
+  { method: 'POST', path: '/documents', field: 'Mutation.createDocument', shape: 'object', body: 'input', upload: true },
   { method: 'GET', path: '/documents/:documentId', field: 'Query.document', shape: 'object' },
   // Zip files of documents (docs/decisions.md, "Zip files"), as the Node client names them
   { method: 'POST', path: '/documents/CreateDocumentZipFile', field: 'Mutation.createDocumentZipFile', shape: 'object', body: 'input' },

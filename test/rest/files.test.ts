@@ -125,6 +125,29 @@ describe('uploads', () => {
     expect((await upload(java.documentId, 'y', {}, 'j.txt', 'uploadFile')).body.data.fileName).toBe('j.txt');
   });
 
+  test('a file part that declares no type (the older Node client) is stored and served as application/octet-stream', async () => {
+    const doc = await newDoc();
+    const b = 'quire-boundary';
+    const raw = `\r\n--${b}\r\nContent-Disposition: form-Data; name="documentId"\r\n\r\n${doc.documentId}\r\n--${b}\r\nContent-Disposition: form-Data; name="fileUpload"; filename="scan.pdf"\r\n\r\n%PDF-1.4 bytes\r\n--${b}--\r\n`;
+    const r = await A.post('/files', undefined, { raw, headers: { 'content-type': `multipart/form-data; boundary=${b}` } });
+    expect(r.body.data).toMatchObject({ fileName: 'scan.pdf', contentType: 'application/octet-stream' });
+    const file = await A.get(`/files/${doc.documentId}`);
+    expect(file.headers.get('content-type')).toBe('application/octet-stream');
+    expect(file.text).toBe('%PDF-1.4 bytes');
+  });
+
+  test('POST documents with a multipart body: the document and its file, as the first revision\'s', async () => {
+    const r = await A.post('/documents', undefined, await multipart({ folderId: folder.id, name: uniq('WithFile'), description: 'd', documentState: '1', fileName: 'wf.txt', contentType: 'text/plain' }, 'made with its file', 'wf.txt'));
+    expectEnvelope(r, 'POST', A.url('/documents'));
+    expect(r.body.data).toMatchObject({ revision: '1', fileName: 'wf.txt', contentType: 'text/plain', fileSize: 18, fileId: expect.stringMatching(GUID) });
+    expect(r.body.data.fileId).not.toBe(ZERO_GUID);
+    expect((await A.get(`/files/${r.body.data.documentId}`)).text).toBe('made with its file');
+    expect((await A.get(`/documents/${r.body.data.documentId}/revisions`)).body.data).toHaveLength(1);
+    // Without a file part it is the document alone, as with JSON; a refusal keeps no bytes.
+    expect((await A.post('/documents', undefined, await multipart({ folderId: folder.id, name: uniq('NoFile') }, null))).body.data.fileId).toBe(ZERO_GUID);
+    expectError(await A.post('/documents', undefined, await multipart({ folderId: UNKNOWN_ID, name: uniq('Lost') }, 'x', 'x.txt')), 404);
+  });
+
   test('uploads at once to one document: one revision each, none lost', async () => {
     const doc = await newDoc();
     await upload(doc.documentId, 'zero', {}, '0.txt');
