@@ -6,6 +6,7 @@
 import type { Plugin } from 'graphql-yoga';
 import type { Services } from '../context.js';
 import { jsonResponse } from '../rest/envelope.js';
+import { withoutTrailingSlashes } from '../rest/match.js';
 
 /** How long /readyz waits for the database before it calls it down: under a probe's usual 1 s timeout. */
 export const READY_TIMEOUT_MS = 800;
@@ -28,7 +29,7 @@ export function useHealth(services: Services): Plugin {
     // onRequest hooks on the asynchronous path.
     onRequest({ url, request, endResponse }) {
       if (request.method !== 'GET' && request.method !== 'HEAD') return;
-      const path = url.pathname.replace(/\/+$/, '').toLowerCase();
+      const path = withoutTrailingSlashes(url.pathname).toLowerCase();
       if (path === '/healthz') return endResponse(jsonResponse(200, { status: 'ok' }));
       if (path === '/readyz') return ready().then(endResponse);
     },

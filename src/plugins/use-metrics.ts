@@ -9,6 +9,7 @@ import { Response } from '@whatwg-node/fetch';
 import type { Services } from '../context.js';
 import { createMetrics } from '../metrics.js';
 import { errorEnvelope } from '../rest/envelope.js';
+import { withoutTrailingSlashes } from '../rest/match.js';
 import { routeLabelOf } from '../rest/route-label.js';
 import { isGraphQLPath } from './error-answer.js';
 
@@ -26,7 +27,7 @@ export function useMetrics(services: Services): Plugin {
     // Parsed only for answers outside the route table: REST rows, the hot path, need no URL here.
     const url = new URL(request.url);
     if (isGraphQLPath(url)) return '/graphql';
-    const path = url.pathname.replace(/\/+$/, '').toLowerCase();
+    const path = withoutTrailingSlashes(url.pathname).toLowerCase();
     return FIXED.has(path) ? path : 'unmatched';
   };
 
@@ -43,7 +44,7 @@ export function useMetrics(services: Services): Plugin {
   return {
     onRequest({ request, url, endResponse }) {
       started.set(request, performance.now());
-      if (request.method !== 'GET' || url.pathname.replace(/\/+$/, '').toLowerCase() !== '/metrics') return;
+      if (request.method !== 'GET' || withoutTrailingSlashes(url.pathname).toLowerCase() !== '/metrics') return;
       return scrape(request).then(endResponse);
     },
     onResponse({ request, response }) {

@@ -9,7 +9,7 @@ import { createRequire } from 'node:module';
 import { Response } from '@whatwg-node/fetch';
 import { notFound } from '../errors.js';
 import { publicUrlOf } from './public-url.js';
-import type { Match } from './match.js';
+import { withoutTrailingSlashes, type Match } from './match.js';
 
 const dist = path.dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
 
@@ -45,7 +45,7 @@ export function handleDocs(request: Request, m: Match): Response {
     return new Response(body, { headers: { 'content-type': a.type, 'cache-control': 'public, max-age=3600' } });
   }
   // Addresses from the page's own (public) path, so a proxy's path prefix and a trailing slash both work.
-  const page = new URL(publicUrlOf(request)).pathname.replace(/\/+$/, '');
+  const page = withoutTrailingSlashes(new URL(publicUrlOf(request)).pathname);
   const spec = page.replace(/\/docs$/i, '/openapi.json');
   const html = `<!doctype html>
 <html lang="en">

@@ -21,6 +21,13 @@ interface Compiled {
   literalCount: number;
 }
 
+/** The path without trailing slashes, in one pass (`/\/+$/` backtracks: 60,000 slashes cost seconds). */
+export function withoutTrailingSlashes(path: string): string {
+  let end = path.length;
+  while (end > 0 && path.charCodeAt(end - 1) === 47) end--;
+  return path.slice(0, end);
+}
+
 /** Splits a raw path into decoded segments; `undefined` when a segment is not valid percent-encoding. */
 export function segmentsOf(pathname: string): string[] | undefined {
   try {

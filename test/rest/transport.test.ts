@@ -8,6 +8,8 @@ import net from 'node:net';
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { BASE, Harness, type Reply, type TestTenant } from '../harness.js';
+import { parseForm } from '../../src/rest/body.js';
+import { withoutTrailingSlashes } from '../../src/rest/match.js';
 
 const JSON_HEADERS = { 'content-type': 'application/json' };
 
@@ -113,6 +115,30 @@ describe('query strings', () => {
     expect(r.status).toBe(200);
     expect(r.body.data).toHaveLength(1);
     expect(Object.keys(r.body.data[0]).sort()).toEqual(['dataType', 'href', 'id', 'name']);
+  });
+});
+
+describe('input that once cost time out of proportion (each would time the test out before its fix)', () => {
+  test('a form key sent 50,000 times, before any login: answered, every value kept', async () => {
+    const body = 'grant_type=password&' + 'a=1&'.repeat(50_000);
+    const r = await send('POST', '/oauth/token', body, { 'content-type': 'application/x-www-form-urlencoded' });
+    expect(r.status).toBe(401); // no client: refused, after the whole body was read
+    const parts = parseForm('a=1&'.repeat(50_000));
+    expect((parts.a as string[]).length).toBe(50_000);
+  });
+
+  test('a path of 60,000 slashes is a 404 envelope; trailing slashes go in one pass', async () => {
+    expectErrorEnvelope(await send('GET', `/${'/'.repeat(60_000)}x`), 404);
+    expect(withoutTrailingSlashes(`${'/'.repeat(1_000_000)}x`)).toBe(`${'/'.repeat(1_000_000)}x`);
+    expect(withoutTrailingSlashes('/metrics///')).toBe('/metrics');
+  });
+
+  test('a body of long numbers is read once; a number past a double\'s range is a 400', async () => {
+    const numbers = `[${Array.from({ length: 3000 }, () => '9'.repeat(308)).join(',')}]`;
+    expectErrorEnvelope(await send('POST', `${t.root}/sites`, numbers, { authorization: `Bearer ${token}`, 'content-type': 'application/json' }), 400);
+    const r = await send('POST', `${t.root}/sites`, '{"name":"n","description":1e400}', { authorization: `Bearer ${token}`, 'content-type': 'application/json' });
+    expectErrorEnvelope(r, 400);
+    expect(r.body.meta.errors[0].message).toMatch(/number too large to keep/);
   });
 });
 
