@@ -6,7 +6,7 @@
  */
 import { Harness } from '../harness.js';
 import { startSmtp, type TestSmtp } from '../smtp-server.js';
-import { sendDueEmails, smtpTransport, startEmailSender } from '../../src/jobs/email-sender.js';
+import { isHtml, sendDueEmails, smtpTransport, startEmailSender } from '../../src/jobs/email-sender.js';
 import { purgeExpired } from '../../src/purge.js';
 import { type Api, adminApi, expectEnvelope, GUID, ordinaryUser, STATUS_MSG, uniq, UNKNOWN_ID } from './support.js';
 
@@ -118,6 +118,12 @@ describe('POST emails', () => {
     expect(got.to.sort()).toEqual(['ada@example.com', 'hidden@example.com']);
     expect(got.mail.html).toContain('<b>there</b>');
     expect(got.mail.headers.has('bcc')).toBe(false);
+  });
+
+  test('markup is told from text in one pass, a megabyte of \'<a\' included', () => {
+    expect([isHtml('Hello <b>there</b>'), isHtml('a < b and c > d'), isHtml('x <3'), isHtml('<a href="x">'), isHtml('1 > 0 <b')]).toEqual([true, false, false, true, false]);
+    expect(isHtml('<a'.repeat(500_000))).toBe(false);
+    expect(isHtml(`${'<a'.repeat(500_000)}>`)).toBe(true);
   });
 
   test('a line break in the subject cannot add a header: it becomes a space', async () => {
