@@ -1,7 +1,8 @@
 /**
  * SOFA pre-builds one document per root field with the scalar fields of its records. A request
  * that expands relations (`expand=users`) or needs no total (unpaged routes) runs a variant of
- * that document, built once per combination and cached: no parse or validation per request.
+ * that document, built once per combination and cached: no parse or validation per request. The
+ * combinations are bounded: each relation of the type at most once (src/rest/run-route.ts).
  */
 import {
   getNamedType,

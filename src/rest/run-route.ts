@@ -187,7 +187,9 @@ export function createRouteRunner(services: Services, schema: GraphQLSchema, dat
     const fields = list('fields');
     const expand = list('expand');
     const all = allFields || expand.includes('data') || expand.includes('true');
-    const relations = dt ? expand.map((e) => dt.relations.get(e)).filter((r): r is string => !!r) : [];
+    // Each relation once: the variant documents are cached by this list (src/rest/expand.ts), and
+    // `expand=users,users,…` in ever new lengths would otherwise grow that cache without end.
+    const relations = dt ? [...new Set(expand.map((e) => dt.relations.get(e)).filter((r): r is string => !!r))] : [];
     return { fields: fields.length ? new Set(fields) : undefined, all, relations };
   }
 }

@@ -126,6 +126,8 @@ describe('GET /groups', () => {
     expect(a.users).toEqual([]);
     expect(a.site).toMatchObject({ id: site.id, name: 'Branch' });
     expect(b.site).toBeNull();
+    // A relation named again adds nothing (and makes no new variant of the document to keep).
+    expect((await T.get('/groups?expand=users,USERS,site,users')).body.data).toEqual(r.body.data);
   });
 
   test('expand=data (or true) returns all available fields and no relations', async () => {
