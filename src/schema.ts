@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { makeExecutableSchema } from '@graphql-tools/schema';
 import { mergeResolvers } from '@graphql-tools/merge';
 import { getDirective, MapperKind, mapSchema } from '@graphql-tools/utils';
-import { defaultFieldResolver, getNamedType, isObjectType, isScalarType, type GraphQLSchema } from 'graphql';
+import { defaultFieldResolver, getNamedType, isObjectType, isScalarType, type GraphQLResolveInfo, type GraphQLSchema } from 'graphql';
 import { enforce, type AllowRule } from './permissions/access.js';
 import type { AppContext } from './context.js';
 import { modulesIn } from './discover.js';
@@ -109,7 +109,7 @@ export function buildSchema(): GraphQLSchema {
   const pages: Resolvers = {};
   for (const type of Object.values(plain.getTypeMap())) {
     if (isObjectType(type) && type.name.endsWith('Page') && type.getFields().items && type.getFields().totalRecords) {
-      pages[type.name] = { items: (p: Page<unknown>) => p.items(), totalRecords: (p: Page<unknown>) => p.totalRecords() };
+      pages[type.name] = { items: (p: Page<unknown>, _: unknown, __: unknown, info: GraphQLResolveInfo) => p.items(info), totalRecords: (p: Page<unknown>) => p.totalRecords() };
     }
   }
   const resolvers = mergeResolvers([scalarResolvers, generatedResolvers(), pages, ...handWritten]);

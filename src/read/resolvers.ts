@@ -2,6 +2,7 @@
  * The resolvers a definition implies: href, dataType and relations on its GraphQL type, and its
  * declared root reads (list, get, under a parent) with their 404s.
  */
+import { Kind, type GraphQLResolveInfo, type SelectionSetNode } from 'graphql';
 import type { Config } from '../config.js';
 import { notFound } from '../errors.js';
 import { ZERO_GUID } from '../ids.js';
@@ -30,8 +31,16 @@ type Resolver = (parent: unknown, args: Args, ctx: ReadContext) => unknown;
 
 /** A page whose items and total are computed only when selected (see src/schema.ts). */
 export interface Page<T> {
-  items: () => Promise<T[]>;
+  /** `info`: the items field's, telling which of the records' fields are selected. */
+  items: (info?: GraphQLResolveInfo) => Promise<T[]>;
   totalRecords: () => Promise<number>;
+}
+
+/** Whether the selection of `info`'s field may ask for `name` (a fragment spread may: it counts as yes). */
+function mayAsk(info: GraphQLResolveInfo, name: string): boolean {
+  const seek = (set: SelectionSetNode | undefined): boolean =>
+    !!set?.selections.some((s) => (s.kind === Kind.FIELD ? s.name.value === name : s.kind === Kind.INLINE_FRAGMENT ? seek(s.selectionSet) : true));
+  return info.fieldNodes.some((n) => seek(n.selectionSet));
 }
 
 /** One record by id, or a 404 naming it. The all-zero GUID names the caller where the definition says so. */
@@ -64,7 +73,8 @@ export function listPage(
   const q = compileQText(args.q ?? undefined, fields);
   const r: RowQuery = { from: within.from, where: [...where, ...listedOf(def), ...(q ? [q] : [])] };
   return {
-    items: () => selectRows<Row>(ctx.reader, def, { ...r, order: within.order ?? def.order, limit, offset }),
+    items: (info) =>
+      selectRows<Row>(ctx.reader, def, { ...r, order: within.order ?? def.order, limit, offset, withoutDynamic: !!def.dynamic && !!info && !mayAsk(info, def.dynamic.field) }),
     totalRecords: () => countRows(ctx.reader, def, r),
   };
 }

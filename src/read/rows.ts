@@ -39,6 +39,7 @@ export function run<T>(reader: Reader, query: Sql): Promise<T[]> {
 }
 
 const selects = new WeakMap<ResourceDef, Sql>();
+const selectsWithoutDynamic = new WeakMap<ResourceDef, Sql>();
 const joins = new WeakMap<ResourceDef, Sql>();
 
 /** The definition's joins, each held to the row's tenant. */
@@ -51,14 +52,15 @@ function joinsOf(def: ResourceDef): Sql {
   return s;
 }
 
-/** `expr as "field", ...` for every field of the definition. */
-export function selectList(def: ResourceDef): Sql {
-  let s = selects.get(def);
+/** `expr as "field", ...` for every field of the definition, and its dynamic column unless left out. */
+export function selectList(def: ResourceDef, withDynamic = true): Sql {
+  const cache = withDynamic ? selects : selectsWithoutDynamic;
+  let s = cache.get(def);
   if (!s) {
     const items = Object.entries(def.fields).map(([name, f]) => `${f.sql} as "${name}"`);
-    if (def.dynamic) items.push(`t.${def.dynamic.column} as "${def.dynamic.field}"`);
+    if (def.dynamic && withDynamic) items.push(`t.${def.dynamic.column} as "${def.dynamic.field}"`);
     s = raw(items.join(', '));
-    selects.set(def, s);
+    cache.set(def, s);
   }
   return s;
 }
@@ -80,7 +82,10 @@ export interface RowQuery {
   limit?: number;
   offset?: number;
   /** A page per parent (SQL `key` on `t` or a joined alias), in `order`: every parent's page in one statement. */
-  perParent?: { key: string; limit: number; offset: number };  /**
+  perParent?: { key: string; limit: number; offset: number };
+  /** Leave the dynamic column out (nobody asked for the values: it may hold megabytes a row). */
+  withoutDynamic?: boolean;
+  /**
    * Lock the rows read (not the joined ones) until the transaction ends, `for no key update`:
    * checks made under such a lock wait for each other, but not for foreign-key checks.
    */
@@ -107,7 +112,7 @@ export async function selectRows<T>(reader: Reader, def: ResourceDef, r: RowQuer
   const { where, guarded } = whereOf(reader, def, r);
   const p = r.perParent;
   const rank = p ? sql`, row_number() over (partition by ${raw(p.key)} order by ${raw(r.order ?? 't.id')}) as "__rank"` : raw('');
-  let q = sql`select ${selectList(def)}${r.extra ?? raw('')}${rank} from ${raw(def.table)} t${joinsOf(def)}${r.from ?? raw('')} where ${where}`;
+  let q = sql`select ${selectList(def, !r.withoutDynamic)}${r.extra ?? raw('')}${rank} from ${raw(def.table)} t${joinsOf(def)}${r.from ?? raw('')} where ${where}`;
   if (p) q = sql`select * from (${q}) ranked where "__rank" > ${p.offset} and "__rank" <= ${p.offset + p.limit} order by "__rank"`;
   else if (r.order) q = sql`${q} order by ${raw(r.order)}`;
   if (r.limit !== undefined) q = sql`${q} limit ${r.limit} offset ${r.offset ?? 0}`;

@@ -1,7 +1,7 @@
 /**
  * SOFA pre-builds one document per root field with the scalar fields of its records. A request
- * that expands relations (`expand=users`) or needs no total (unpaged routes) runs a variant of
- * that document, built once per combination and cached: no parse or validation per request. The
+ * that expands relations (`expand=users`), needs no total (unpaged routes) or shows no form
+ * values runs a variant of that document, built once per combination and cached: no parse or validation per request. The
  * combinations are bounded: each relation of the type at most once (src/rest/run-route.ts).
  */
 import {
@@ -21,6 +21,8 @@ export interface Variant {
   recordType: string | undefined;
   relations: string[];
   dropTotal: boolean;
+  /** The records' dynamic field (form values), left out when the answer shows none of its keys. */
+  dropDynamic?: string;
 }
 
 const cache = new WeakMap<DocumentNode, Map<string, DocumentNode>>();
@@ -43,8 +45,8 @@ function scalarSelection(schema: GraphQLSchema, typeName: string): SelectionSetN
 }
 
 export function variantOf(schema: GraphQLSchema, doc: DocumentNode, v: Variant): DocumentNode {
-  if (!v.dropTotal && v.relations.length === 0) return doc;
-  const key = `${v.dropTotal}|${v.relations.join(',')}`;
+  if (!v.dropTotal && v.relations.length === 0 && !v.dropDynamic) return doc;
+  const key = `${v.dropTotal}|${v.dropDynamic ?? ''}|${v.relations.join(',')}`;
   let perDoc = cache.get(doc);
   if (!perDoc) cache.set(doc, (perDoc = new Map()));
   const hit = perDoc.get(key);
@@ -57,6 +59,7 @@ export function variantOf(schema: GraphQLSchema, doc: DocumentNode, v: Variant):
     visitWithTypeInfo(typeInfo, {
       Field(node) {
         if (v.dropTotal && node.name.value === 'totalRecords') return null;
+        if (v.dropDynamic && node.name.value === v.dropDynamic && typeInfo.getParentType() === recordType) return null;
         return undefined;
       },
       SelectionSet: {

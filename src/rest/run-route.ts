@@ -19,7 +19,7 @@ import {
 import type { Readable } from 'node:stream';
 import { Request, Response } from '@whatwg-node/fetch';
 import { buildContext, type AppContext, type ReceivedUpload, type Services } from '../context.js';
-import type { DataTypes } from '../datatypes.js';
+import type { DataTypeInfo, DataTypes } from '../datatypes.js';
 import { badRequest } from '../errors.js';
 import { isGuid } from '../ids.js';
 import { effectiveLimit } from '../read/paging.js';
@@ -121,12 +121,13 @@ export function createRouteRunner(services: Services, schema: GraphQLSchema, dat
       if (v !== undefined && v !== '') args[arg.name] = checkArg(arg.name, type, v, fromPath === undefined ? 'query parameter' : 'path segment');
     }
 
-    const projection = projectionOf(url, info.recordType ? dataTypes.byTypeName.get(info.recordType) : undefined, route.allFields);
+    const dt = info.recordType ? dataTypes.byTypeName.get(info.recordType) : undefined;
+    const projection = projectionOf(url, dt, route.allFields);
     const call: RestCall = {
       rest: {
         legacy: request,
         tenant: m.tenant,
-        variant: { recordType: info.recordType, relations: projection.relations, dropTotal: !route.paged },
+        variant: { recordType: info.recordType, relations: projection.relations, dropTotal: !route.paged, dropDynamic: unshownDynamic(dt, projection) },
         upload: received?.upload,
       },
     };
@@ -223,6 +224,16 @@ function fileResponse(request: Request, body: Buffer | Readable, f: Omit<StoredF
       'content-disposition': `attachment; filename="${f.fileName.replace(/[^\x20-\x7e]|["\\]/g, '_')}"`,
     },
   });
+}
+
+/**
+ * The dynamic field (form values) when the answer shows none of its keys: no `expand=data` and no
+ * `fields=` beyond the declared ones. Its column is then not read (a row's values may be megabytes).
+ */
+function unshownDynamic(dt: DataTypeInfo | undefined, p: Projection): string | undefined {
+  if (!dt?.dynamic || p.all) return undefined;
+  if (p.fields && [...p.fields].some((f) => !dt.availableFields.some((a) => a.toLowerCase() === f))) return undefined;
+  return dt.dynamic;
 }
 
 /** The data type of a root field's records: its type, or its page's `items` type. */

@@ -155,6 +155,19 @@ describe('GET /formtemplates/{id}/forms', () => {
     expectError(await A.get(`/formtemplates/${typed.id}/forms?${q("amount gt 'x'")}`), 400);
   });
 
+  test('a list that shows no form values does not read them (a row\'s values may be megabytes); one that does, does', async () => {
+    const readsValues = async (run: () => Promise<unknown>) => (await h.countQueries(run)).statements.some((st) => /t\.values as "values"/.test(st));
+    expect(await readsValues(() => A.get(`/formtemplates/${t.id}/forms`))).toBe(false);
+    expect(await readsValues(() => A.get(`/formtemplates/${t.id}/forms?fields=revisionId,instanceName,createDate`))).toBe(false);
+    expect(await readsValues(() => A.get(`/formtemplates/${t.id}/forms?fields=city`))).toBe(true);
+    expect(await readsValues(() => A.get(`/formtemplates/${t.id}/forms?expand=data`))).toBe(true);
+    expect(await readsValues(() => A.gql(`{ formInstances(templateId: "${t.id}") { items { revisionId } } }`))).toBe(false);
+    const withValues = await A.gql(`{ formInstances(templateId: "${t.id}") { items { ... on FormInstance { values } } } }`);
+    expect(withValues.body.data.formInstances.items[0].values).toMatchObject({ city: 'Paris' });
+    // What is shown is the same either way.
+    expect((await A.get(`/formtemplates/${t.id}/forms?fields=city`)).body.data[0]).toMatchObject({ city: 'Paris' });
+  });
+
   test('q eq on a form field probes the values\' GIN index (a containment condition)', async () => {
     const { statements } = await h.countQueries(() => A.get(`/formtemplates/${t.id}/forms?${q("city eq 'Paris'")}`));
     expect(statements.some((s) => /t\.search @> jsonb_build_object/.test(s))).toBe(true);
