@@ -6,6 +6,7 @@
 import { GraphQLError, GraphQLScalarType, Kind } from 'graphql';
 import { GraphQLJSON } from 'graphql-scalars';
 import { isGuid } from './ids.js';
+import { MAX_JSON_DEPTH, nestsDeeperThan } from './nesting.js';
 
 function parseUuid(value: unknown): string {
   if (!isGuid(value)) throw new GraphQLError(`Value is not a valid UUID: ${JSON.stringify(value)?.slice(0, 64)}`);
@@ -83,6 +84,14 @@ export const DateTime = new GraphQLScalarType({
  * graphql-jit, which gives a literal parser no variables and writes an error to stderr for every
  * literal of a scalar whose parser asks for them (a JSON input written inline).
  */
-const JSONScalar = new GraphQLScalarType({ ...GraphQLJSON.toConfig(), parseLiteral: (ast) => GraphQLJSON.parseLiteral(ast, {}) });
+const JSONScalar = new GraphQLScalarType({
+  ...GraphQLJSON.toConfig(),
+  parseLiteral: (ast) => GraphQLJSON.parseLiteral(ast, {}),
+  // A variable nested thousands deep would overflow recursive code below (JSON.stringify): refused here.
+  parseValue(value) {
+    if (nestsDeeperThan(value, MAX_JSON_DEPTH)) throw new GraphQLError(`JSON nests more than ${MAX_JSON_DEPTH} levels deep.`);
+    return GraphQLJSON.parseValue(value);
+  },
+});
 
 export const scalarResolvers = { UUID, JSON: JSONScalar, DateTime };

@@ -12,7 +12,7 @@ beforeAll(async () => {
   s = await startServer({ DATABASE_URL: process.env.QUIRE_TEST_DATABASE_URL!, LOG_LEVEL: 'debug', MAX_HEADER_BYTES: '32768' });
 }, 60_000);
 afterAll(async () => {
-  if (s.child.exitCode === null) await stop(s);
+  if (s?.child.exitCode === null) await stop(s);
 });
 
 function connect(): Promise<net.Socket> {
@@ -93,7 +93,7 @@ describe('REQUEST_TIMEOUT_SECONDS', () => {
     slow = await startServer({ DATABASE_URL: process.env.QUIRE_TEST_DATABASE_URL!, REQUEST_TIMEOUT_SECONDS: '3' });
   }, 60_000);
   afterAll(async () => {
-    if (slow.child.exitCode === null) await stop(slow);
+    if (slow?.child.exitCode === null) await stop(slow);
   });
 
   /** A token request whose body arrives in `parts` pieces `gapMs` apart; what the server answers, and when it closed. */

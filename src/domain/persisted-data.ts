@@ -6,6 +6,7 @@ import type { AppContext } from '../context.js';
 import { PersistedData } from '../entities/persisted-data.js';
 import { badRequest } from '../errors.js';
 import { newId } from '../ids.js';
+import { MAX_JSON_DEPTH, nestsDeeperThan } from '../nesting.js';
 import { maxLength, optionalString, requireString } from './validate.js';
 import { isoInstant } from '../scalars.js';
 
@@ -34,6 +35,7 @@ function dictionaryText(v: unknown): string {
   if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
     throw badRequest("The field 'persistedData' must be JSON text of an object (a dictionary of names and values), not an array or a single value.");
   }
+  if (nestsDeeperThan(parsed, MAX_JSON_DEPTH)) throw badRequest(`The field 'persistedData' nests more than ${MAX_JSON_DEPTH} levels deep.`);
   return maxLength(text, LIMITS.persistedData, 'persistedData');
 }
 

@@ -5,6 +5,7 @@
  * from a dictionary takes `prefillValues` (posted values win there).
  */
 import type { AppContext } from '../context.js';
+import { MAX_JSON_DEPTH, nestsDeeperThan } from '../nesting.js';
 import { loadRow } from '../read/resolvers.js';
 import { resource } from '../read/registry.js';
 import { templateRow } from './template-row.js';
@@ -29,8 +30,12 @@ export interface Prefill {
   fields: PrefilledField[];
 }
 
-/** A dictionary value as form text: strings as they are, numbers and booleans written out, objects as JSON. */
-const asText = (v: unknown): string | null => (v === null ? null : typeof v === 'string' ? v : typeof v === 'object' ? JSON.stringify(v) : String(v));
+/**
+ * A dictionary value as form text: strings as they are, numbers and booleans written out, objects
+ * as JSON; one nested too deep to write (kept before such dictionaries were refused) as none.
+ */
+const asText = (v: unknown): string | null =>
+  v === null ? null : typeof v === 'string' ? v : typeof v === 'object' ? (nestsDeeperThan(v, MAX_JSON_DEPTH) ? null : JSON.stringify(v)) : String(v);
 
 /** The dictionary's entries by lower-case key; an exact-case key wins, otherwise the first in the text. */
 function byLowerKey(dictionary: Record<string, unknown>): (key: string) => unknown {

@@ -103,6 +103,8 @@ describe('POST /persistedData', () => {
     [{ persistedData: '42' }, 'JSON text of an object'],
     [{ persistedData: '"text"' }, 'JSON text of an object'],
     [{ persistedData: 'null' }, 'JSON text of an object'],
+    // Deep enough to overflow JSON.stringify when a form is pre-filled from it (a 500 there, before).
+    [{ persistedData: `{"a":${'['.repeat(100_000)}${']'.repeat(100_000)}}` }, "'persistedData' nests more than 64 levels deep"],
     [{ persistedData: `{"a":"${'x'.repeat(1_000_000)}"}` }, "'persistedData' is longer than 1000000"],
     [{ name: '' }, "mandatory field 'name'"],
     [{ name: 'n'.repeat(257) }, "'name' is longer than 256"],
@@ -122,6 +124,15 @@ describe('POST /persistedData', () => {
     const r = await A.post('/persistedData', { name, persistedData: '{}', ...body });
     expectError(r, 400, message);
     expect((await A.get(`/persistedData?${q(`name eq '${name}'`)}`)).body.data).toEqual([]);
+  });
+
+  test('GraphQL: a JSON variable nested thousands deep is refused, never a 500', async () => {
+    // Written out by hand: JSON.stringify itself cannot write a value this deep.
+    const deep = `${'{"a":'.repeat(10_000)}{}${'}'.repeat(10_000)}`;
+    const query = JSON.stringify('mutation ($d: JSON) { createPersistedData(input: { name: "deep", persistedData: $d }) { id } }');
+    const r = await h.request('POST', '/graphql', { token: A.token, raw: `{"query":${query},"variables":{"d":${deep}}}`, headers: { 'content-type': 'application/json' } });
+    expect(r.status).toBeLessThan(500);
+    expect(r.body.errors[0].message).toMatch(/JSON nests more than 64 levels deep/);
   });
 
   test('concurrent creates: each stored once under its own id', async () => {
