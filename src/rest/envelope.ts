@@ -130,16 +130,19 @@ function isPage(v: unknown): v is { items: unknown[]; totalRecords?: number } {
 
 export function successEnvelope(s: SuccessInput): Response {
   const dt = s.recordType ? s.dataTypes.byTypeName.get(s.recordType) : undefined;
-  const records = isPage(s.result) ? s.result.items : s.result;
+  let records = isPage(s.result) ? s.result.items : s.result;
   const shapeOne = (r: unknown) => (dt ? project(r as Record<string, unknown>, dt, s.projection) : r);
   const body: Record<string, unknown> = { meta: meta(s.status, s.request) };
+  // A paged list whose field answers every record (a plain list, not a page): the page is cut here.
+  const whole = s.page && s.shape === 'list' && !isPage(s.result) && Array.isArray(records) ? records.length : undefined;
+  if (whole !== undefined) records = (records as unknown[]).slice(s.page!.offset, s.page!.offset + s.page!.limit);
   if (s.shape === 'list') body.data = (Array.isArray(records) ? records : [records]).map(shapeOne);
   else if (s.shape === 'one') body.data = [shapeOne(Array.isArray(records) ? records[0] : records)];
   else if (s.shape === 'object') body.data = shapeOne(records);
   if (s.page) {
     const total = isPage(s.result) && typeof s.result.totalRecords === 'number'
       ? s.result.totalRecords
-      : Array.isArray(body.data) ? body.data.length : 1;
+      : (whole ?? (Array.isArray(body.data) ? body.data.length : 1));
     body.pagination = pagination(s.request, { totalRecords: total, ...s.page });
   }
   return jsonResponse(s.status, body, { 'x-request-id': requestIdOf(s.request) });

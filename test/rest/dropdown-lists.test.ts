@@ -115,7 +115,12 @@ describe('drop-down index fields', () => {
   test('/meta describes the options\' data type, which no table holds, from its GraphQL type; a type not served yet is still a 404', async () => {
     const described = { dataType: 'IndexFieldSelectOption', availableFields: ['display', 'value'], defaultFields: ['display', 'value'], idField: 'value' };
     expect((await A.get('/meta/indexfieldselectoption')).body.data).toEqual(described);
-    expect((await A.get('/meta?expand=true')).body.data).toContainEqual(described);
+    const all = (await A.get('/meta?expand=true')).body;
+    expect(all.data).toContainEqual(described);
+    // Paged as its pagination says: limit and offset cut the list, the total counts it whole.
+    const page = (await A.get('/meta?expand=true&limit=2&offset=1')).body;
+    expect(page.data).toEqual(all.data.slice(1, 3));
+    expect(page.pagination).toMatchObject({ limit: 2, totalRecords: all.data.length });
     expectError(await A.get('/meta/ServerStatus'), 404, /not served by this version/);
   });
 
