@@ -101,8 +101,7 @@ const disabled = () => new OAuthError(400, 'invalid_grant', 'This user account i
 /** Checks a user's password under the throttle (src/auth/throttle.ts); stores a stronger hash when today's parameters differ. */
 async function passwordLogin(services: Services, em: EntityManager, client: Client, username: string, password: string, address: string): Promise<User> {
   const user = await em.findOne(User, lowerEquals('user_id', username));
-  const keys = [clientKey(services, client.id)];
-  if (user) keys.push(userKey(services, client.tenantId, user.id, address));
+  const keys = [clientKey(services, client.id), userKey(services, client.tenantId, username, address)];
   const attempt = await claim(services, keys);
   const ok = await verifyPassword(password, user?.passwordHash ?? DUMMY_HASH);
   if (!user || !ok) return failed(services, attempt, badLogin());

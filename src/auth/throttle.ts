@@ -7,8 +7,10 @@
  * When a key's count reaches its limit it is locked for LOGIN_LOCK_SECONDS. Keys:
  * - `addr:<address>`: every failure from one source address (also unknown clients and bad secrets);
  * - `client:<id>`: every failure through one API client;
- * - `user:<tenant>:<user>:<address>`: a user's wrong passwords from one address. Per address, so
- *   that someone who knows a username cannot lock its owner out from elsewhere.
+ * - `user:<tenant>:<name>:<address>`: wrong passwords for one user name from one address. Per
+ *   address, so that someone who knows a username cannot lock its owner out from elsewhere. The
+ *   name tried, lower-cased, whether or not a user has it: an unknown name locks as a known one
+ *   does, so the lock-out tells nobody which names exist.
  */
 import type { Config } from '../config.js';
 import { AppError } from '../errors.js';
@@ -40,8 +42,9 @@ export const clientKey = (services: ThrottleServices, clientId: string): Throttl
   key: `client:${clientId}`,
   limit: services.config.tokenMaxFailuresPerClient,
 });
-export const userKey = (services: ThrottleServices, tenantId: string, userId: string, address: string): ThrottleKey => ({
-  key: `user:${tenantId}:${userId}:${address}`,
+/** A user name is at most 128 characters (src/domain/users.ts); a longer one tried counts as its first 128. */
+export const userKey = (services: ThrottleServices, tenantId: string, username: string, address: string): ThrottleKey => ({
+  key: `user:${tenantId}:${username.toLowerCase().slice(0, 128)}:${address}`,
   limit: services.config.loginMaxFailures,
 });
 

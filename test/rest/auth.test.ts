@@ -315,6 +315,19 @@ describe('login throttling', () => {
     expectToken(await post(hl, '/oauth/token', passwordFields(tl)));
   });
 
+  test('a user name that no user has locks as one that does, so the lock-out tells nobody which names exist; any case is one name', async () => {
+    const admin = await hl.login(tl);
+    const u = await newUser(tl, admin, hl);
+    const answers = async (name: string) => {
+      const out: number[] = [];
+      for (let i = 0; i < 4; i++) out.push((await post(hl, '/oauth/token', passwordFields(tl, i % 2 ? name.toUpperCase() : name, 'wrong'))).status);
+      return out;
+    };
+    const known = await answers(u.userid);
+    expect(await answers(`nobody-${u.userid}`)).toEqual(known);
+    expect(known).toEqual([400, 400, 429, 429]);
+  });
+
   test('a successful login resets the count', async () => {
     const admin = await hl.login(tl);
     const u = await newUser(tl, admin, hl);
