@@ -4,10 +4,10 @@ import { badRequest, notFound } from '../errors.js';
 import { createInstance, reviseInstance } from '../domain/form-instances.js';
 import { formPdf } from '../domain/form-pdf.js';
 import { prefilledBody } from '../domain/prefill.js';
-import { instanceFieldMap } from '../domain/form-instance-fields.js';
+import { deletedKeysOf, instanceFieldMap, withDeletedKeys } from '../domain/form-instance-fields.js';
 import { queryFieldMap } from '../read/fields.js';
 import { DateTime } from '../scalars.js';
-import { listPage, reread } from '../read/resolvers.js';
+import { listPage, reread, type Page } from '../read/resolvers.js';
 import type { ListArgs } from '../read/paging.js';
 import { resource } from '../read/registry.js';
 import { selectRows } from '../read/rows.js';
@@ -89,13 +89,26 @@ async function relation(ctx: AppContext, a: string, b: string) {
 
 export const resolvers = {
   Query: {
-    formInstances: async (_: unknown, args: ListArgs & { templateId: string }, ctx: AppContext) => {
+    formInstances: async (_: unknown, args: ListArgs & { templateId: string }, ctx: AppContext): Promise<Page<Row>> => {
       const template = await templateRow(ctx, args.templateId);
-      const fields = args.q ? await instanceFieldMap(ctx, queryFieldMap(INSTANCE), template.revisionId as string) : undefined;
-      return listPage(ctx, INSTANCE, args, [sql`t.template_id = ${template.id}`], fields);
+      const revisionId = template.revisionId as string;
+      const fields = args.q ? await instanceFieldMap(ctx, queryFieldMap(INSTANCE), revisionId) : undefined;
+      const page = listPage(ctx, INSTANCE, args, [sql`t.template_id = ${template.id}`], fields);
+      return {
+        ...page,
+        // Deleted fields' values under their `__` keys, looked up only when values are read at all.
+        items: async (info) => {
+          const rows = await page.items(info);
+          if (!rows.some((r) => r.values)) return rows;
+          const deleted = await deletedKeysOf(ctx, revisionId);
+          return rows.map((r) => withDeletedKeys(r, deleted));
+        },
+      };
     },
-    formInstance: async (_: unknown, a: { templateId: string; revisionId: string }, ctx: AppContext) =>
-      (await instanceOf(ctx, a.templateId, a.revisionId)).instance,
+    formInstance: async (_: unknown, a: { templateId: string; revisionId: string }, ctx: AppContext) => {
+      const { template, instance } = await instanceOf(ctx, a.templateId, a.revisionId);
+      return withDeletedKeys(instance, await deletedKeysOf(ctx, template.revisionId as string));
+    },
     formInstancePdf: (_: unknown, a: { templateId: string; revisionId: string }, ctx: AppContext) => pdf(ctx, a.templateId, a.revisionId),
     relatedForms: async (_: unknown, args: ListArgs & { formId: string }, ctx: AppContext) => {
       const form = await instanceRow(ctx, args.formId);

@@ -202,6 +202,27 @@ describe('PUT /formtemplates/{id}/import', () => {
     expect(old).toEqual({ id: '0a0a0a0a-0a0a-0a0a-0a0a-0a0a0a0a0a0a', key: 'old', fieldType: 4, required: false, deleted: true });
   });
 
+  test('a deleted field\'s data stays readable under its __ key: the fields map, records, fields= and q all name it so', async () => {
+    const t = await createTemplate(A);
+    const field = (name: string, id: string, retired = false) =>
+      `<BaseField><FieldType>TextBox</FieldType><ID>${id}</ID><Name>${name}</Name>${retired ? '<IsRetired>true</IsRetired>' : ''}</BaseField>`;
+    const xml = (retired: boolean) => `<FormEntity><FormPages><FormPage><FieldList>${field('Alpha', '1A1A1A1A-1A1A-1A1A-1A1A-1A1A1A1A1A1A')}${field('Beta', '2B2B2B2B-2B2B-2B2B-2B2B-2B2B2B2B2B2B', retired)}</FieldList></FormPage></FormPages></FormEntity>`;
+    expect((await importXml(A, t.id, xml(false))).status).toBe(200);
+    expect((await A.put(`/formtemplates/${t.id}/release`)).status).toBe(200);
+    const made = (await A.post(`/formtemplates/${t.id}/forms`, { alpha: 'a1', beta: 'b1' })).body.data;
+    expect((await importXml(A, t.id, xml(true))).status).toBe(200);
+    expect((await A.put(`/formtemplates/${t.id}/release`)).status).toBe(200);
+
+    expect((await A.get(`/formtemplates/${t.id}/fields`)).body.data.fields).toMatchObject({ alpha: 'Alpha', __beta: 'Beta' });
+    const one = (await A.get(`/formtemplates/${t.id}/forms/${made.revisionId}`)).body.data[0];
+    expect(one).toMatchObject({ alpha: 'a1', __beta: 'b1' });
+    expect(one).not.toHaveProperty('beta');
+    expect((await A.get(`/formtemplates/${t.id}/forms?fields=__beta`)).body.data).toEqual([expect.objectContaining({ revisionId: made.revisionId, __beta: 'b1' })]);
+    expect((await A.get(`/formtemplates/${t.id}/forms?${q("__beta eq 'B1'")}`)).body.data.map((f: { revisionId: string }) => f.revisionId)).toEqual([made.revisionId]);
+    // Hidden from the form: a new value for it is no field of the template.
+    expectError(await A.post(`/formtemplates/${t.id}/forms`, { alpha: 'a2', __beta: 'b2' }), 400, /no form field named '__beta'/);
+  });
+
   test('a designer export: data fields by every FieldType name the exports use, drop-down items, required validations; the rest skipped', async () => {
     const t = await createTemplate(A);
     expect((await importXml(A, t.id, EXPORT_XML)).status).toBe(200);
