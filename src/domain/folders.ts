@@ -9,7 +9,7 @@ import { copyRows, insertRows, updateRows } from '../db/tenant-writes.js';
 import { badRequest, conflict, notFound } from '../errors.js';
 import { newId } from '../ids.js';
 import { resource } from '../read/registry.js';
-import { selectRows } from '../read/rows.js';
+import { run, selectRows } from '../read/rows.js';
 import { raw, sql, type Sql } from '../sql.js';
 import { maxLength, optionalString } from './validate.js';
 
@@ -56,8 +56,11 @@ interface NewFolder {
  * the same path waits for the other and then finds its folder.
  */
 async function ensureChild(ctx: AppContext, parentAsRead: FolderRow | undefined, f: NewFolder): Promise<{ folder: FolderRow; created: boolean }> {
-  // The parent's row locked to the end of the mutation and read again: a rename (which updates
-  // it) waits for this create or this create for it, and the new path is made from the current one.
+  // The parent's ancestors locked in share mode, top-down, then the parent's row locked and read
+  // again, all to the end of the mutation: a rename or move of any of them (which locks the folder
+  // it changes, then rewrites its subtree's paths) waits for this create or this create for it, and
+  // the new path is made from the current one. Creates beside each other do not wait for each other.
+  if (parentAsRead) await lockAncestors(ctx, parentAsRead.id);
   const parent = parentAsRead && (await lockedFolder(ctx, parentAsRead.id));
   const id = newId();
   const path = parent ? `${parent.folderPath}/${f.name}` : `/${f.name}`;
@@ -85,6 +88,21 @@ export async function ensurePath(ctx: AppContext, segments: readonly string[]): 
   let folder: FolderRow | undefined;
   for (const segment of segments) folder = (await ensureChild(ctx, folder, { name: segment, description: '', allowRevisions: true })).folder;
   return folder;
+}
+
+/** Every folder above `id`, locked for share to the end of the mutation, the top one first (one order for all: no deadlock among them). */
+async function lockAncestors(ctx: AppContext, id: string): Promise<void> {
+  await run(
+    ctx.reader,
+    sql`select f.id from folder f
+         where f.tenant_id = ${ctx.tenantId} and f.id in (
+           with recursive up(id, parent_id) as (
+             select p.id, p.parent_id from folder p where p.tenant_id = ${ctx.tenantId} and p.id = (select c.parent_id from folder c where c.tenant_id = ${ctx.tenantId} and c.id = ${id})
+             union all
+             select p.id, p.parent_id from folder p join up on p.tenant_id = ${ctx.tenantId} and p.id = up.parent_id)
+           select up.id from up)
+         order by char_length(f.path) for share of f`,
+  );
 }
 
 /** Folder `id`'s row, locked to the end of the mutation and read afresh (changes to one folder run one after another). */

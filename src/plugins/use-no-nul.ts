@@ -1,8 +1,8 @@
 /**
  * PostgreSQL text cannot hold U+0000. A request carrying one is refused as a 400 before anything
  * reads it, on either face: in the URL (path or query, as %00) here for every request, in a
- * GraphQL request's parameters here, and in a REST body where it is parsed (`refuseNul`, the
- * same check).
+ * GraphQL request's parameters here (its variables, and escapes in its query's literals), and in
+ * a REST body where it is parsed (`refuseNul`, the same check).
  */
 import type { Plugin } from 'graphql-yoga';
 import type { Logger } from '../log.js';
@@ -10,6 +10,18 @@ import { refuseNul } from '../rest/body.js';
 import { throwAsGraphQL } from '../graphql-errors.js';
 import { badRequest } from '../errors.js';
 import { errorAnswer } from './error-answer.js';
+
+/**
+ * Whether the query text writes U+0000 as an escape (`\u0000` in a string literal), which the
+ * parser turns into the character itself. One pass: an escaped backslash (`\\`) is skipped whole.
+ */
+export function escapesNul(query: string): boolean {
+  for (let i = query.indexOf('\\'); i !== -1 && i < query.length; i = query.indexOf('\\', i)) {
+    if (query[i + 1] === 'u' && query.slice(i + 2, i + 6) === '0000') return true;
+    i += query[i + 1] === '\\' ? 2 : 1;
+  }
+  return false;
+}
 
 export function useNoNul(log: Logger): Plugin {
   return {
@@ -21,6 +33,7 @@ export function useNoNul(log: Logger): Plugin {
     onParams({ params }) {
       try {
         refuseNul(params, 'request');
+        if (typeof params.query === 'string' && escapesNul(params.query)) throw badRequest('The query must not contain NUL (\\u0000) characters.');
       } catch (e) {
         throwAsGraphQL(e);
       }

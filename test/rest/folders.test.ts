@@ -297,6 +297,26 @@ describe('at the same time', () => {
   });
 });
 
+describe('renames and moves racing folders made deeper down', () => {
+  test('renames of a folder racing children made two levels below it: every child ends under its final path', async () => {
+    for (let round = 0; round < 3; round++) {
+      const top = (await A.post('/folders', { name: uniq('Deep') })).body.data;
+      const mid = (await A.post(`/folders/${top.id}`, { name: 'B' })).body.data;
+      const names = [uniq('R1'), uniq('R2'), uniq('R3')];
+      const answers = await Promise.all([
+        ...names.map((name) => A.put(`/folders/${top.id}`, { name })),
+        ...Array.from({ length: 10 }, (_, i) => A.post(`/folders/${mid.id}`, { name: `kid${i}` })),
+      ]);
+      expect(answers.map((r) => r.status)).toEqual(Array(13).fill(200));
+      const final = (await A.get(`/folders/${top.id}`)).body.data.folderPath;
+      const kids = (await A.get(`/folders/${mid.id}/folders`)).body.data.map((k: Rec) => k.folderPath).sort();
+      expect(kids).toEqual(Array.from({ length: 10 }, (_, i) => `${final}/B/kid${i}`).sort());
+      // Each is found by its path.
+      expect((await A.get(`/folders?folderPath=${encodeURIComponent(`${final}/B/kid3`)}`)).status).toBe(200);
+    }
+  });
+});
+
 describe('any name or path', () => {
   test('folders made, found and renamed with arbitrary names and paths: 200 or a 4xx, never a 5xx; what is made is found by its path', async () => {
     const parent = (await A.post('/folders', { name: uniq('Fuzz') })).body.data;
