@@ -165,7 +165,8 @@ export async function copyDocuments(ctx: AppContext, documents: Row[], place: (d
 
 /** A copy of the document (every revision) in folder `input.folderId`, named `input.name` or as the original; returns its revision id. */
 export async function copyDocument(ctx: AppContext, id: string, input: Input): Promise<string> {
-  const doc = await documentRow(ctx, id);
+  // Locked, as uploads and revision deletes lock it: the copy is of one state of the document and its revisions.
+  const doc = await documentRow(ctx, id, true);
   const folder = await loadRow(ctx, resource('Folder'), requireGuid(input.folderId, 'folderId'));
   const name = optionalString(input, 'name')?.trim() || (doc.name as string);
   const [revisionId] = await copyDocuments(ctx, [doc], () => ({ folderId: folder.id as string, name: documentName(name) }));

@@ -144,7 +144,9 @@ async function recordUpload(ctx: AppContext, doc: Row, u: Upload, file: StoredFi
     revisionId = newId();
     const revision = u.label || (await nextLabel(ctx, doc.documentId as string, doc.revision as string));
     await insertRows(ctx.reader, 'document_revision', [
-      { id: revisionId, document_id: doc.documentId, revision, name: doc.name, description: doc.description, change_text: u.changeText ?? null, created_by_id: by },
+      // Dated when made, under the document's lock (not when the transaction began, before it
+      // waited for that lock): revisions uploaded at once are ordered as they were made.
+      { id: revisionId, document_id: doc.documentId, revision, name: doc.name, description: doc.description, change_text: u.changeText ?? null, created_at: sql`clock_timestamp()`, created_by_id: by },
     ]);
     await copyRows(ctx.reader, 'document_index_value', ['field_id', 'value'], { revision_id: revisionId, created_by_id: by, modified_by_id: by }, sql`t.revision_id = ${doc.id}`);
     await updateRows(ctx.reader, 'document', { revision_id: revisionId, revision, change_text: u.changeText ?? null, modified_at: sql`now()`, modified_by_id: by }, sql`t.id = ${doc.documentId}`);

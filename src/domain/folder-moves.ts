@@ -80,8 +80,8 @@ export async function copyFolder(ctx: AppContext, input: Input): Promise<string>
   // Parents before children: a path sorts after its parent's.
   const folders = await selectRows<FolderRow & { parentFolderId: string }>(ctx.reader, resource('Folder'), { where: [subtreeOf(folder)], order: 'lower(t.path)' });
   const ids = new Map(folders.map((f) => [f.id, newId()]));
-  // Deleted documents stay behind.
-  const documents = await selectRows<Row>(ctx.reader, resource('Document'), { where: [sql`t.folder_id = any(${[...ids.keys()]}::uuid[])`, ...listedOf(resource('Document'))] });
+  // Deleted documents stay behind. Locked, as a document copy locks its one: each is copied in one state.
+  const documents = await selectRows<Row>(ctx.reader, resource('Document'), { where: [sql`t.folder_id = any(${[...ids.keys()]}::uuid[])`, ...listedOf(resource('Document'))], lock: true });
   const root = ids.get(folder.id)!;
   const top = dest?.topLevelFolderId ?? root;
   const by = ctx.caller.userId;

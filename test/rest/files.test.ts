@@ -158,6 +158,40 @@ describe('uploads', () => {
     expect(revisions.map((r) => r.fileName).sort()).toEqual(['0.txt', '1.txt', '2.txt', '3.txt', '4.txt']);
   });
 
+  test('uploads at once are listed in the order they were made, so deleting the current revision brings back the one made before it', async () => {
+    const doc = await newDoc();
+    await upload(doc.documentId, 'zero', {}, '0.txt');
+    expect((await Promise.all(Array.from({ length: 10 }, (_, i) => upload(doc.documentId, `n${i}`, {}, `${i}.txt`)))).map((r) => r.status)).toEqual(Array(10).fill(200));
+    const labels = async () => ((await A.get(`/documents/${doc.documentId}/revisions`)).body.data as { revision: string }[]).map((r) => r.revision);
+    expect(await labels()).toEqual(Array.from({ length: 11 }, (_, i) => String(i + 1)));
+    const current = (await A.get(`/documents/${doc.documentId}`)).body.data;
+    expect(current.revision).toBe('11');
+    expect((await A.del(`/documents/revisions/${current.id}`)).status).toBe(200);
+    expect((await A.get(`/documents/${doc.documentId}`)).body.data.revision).toBe('10');
+    // The next upload is numbered on from there, with no label twice.
+    await upload(doc.documentId, 'again', {}, 'again.txt');
+    expect(await labels()).toEqual(Array.from({ length: 11 }, (_, i) => String(i + 1)));
+  });
+
+  test('copies racing uploads and the deletion of the current revision: each copy is of one state (its current revision the newest), never a 500', async () => {
+    for (let round = 0; round < 6; round++) {
+      const doc = await newDoc();
+      for (const n of [1, 2, 3]) await upload(doc.documentId, `r${n}`, {}, `${n}.txt`);
+      const current = (await A.get(`/documents/${doc.documentId}`)).body.data;
+      const replies = await Promise.all([
+        ...Array.from({ length: 3 }, (_, i) => A.post(`/documents/${doc.documentId}/copy`, { folderId: folder.id, name: uniq(`Copy${i}`) })),
+        A.del(`/documents/revisions/${current.id}`),
+        ...Array.from({ length: 3 }, (_, i) => A.post(`/documents/${doc.documentId}/copy`, { folderId: folder.id, name: uniq(`Copy${i}`) })),
+        upload(doc.documentId, 'late', {}, 'late.txt'),
+      ]);
+      expect(replies.map((r) => r.status)).toEqual(Array(8).fill(200));
+      for (const copy of [...replies.slice(0, 3), ...replies.slice(4, 7)].map((r) => r.body.data)) {
+        const revisions = ((await A.get(`/documents/${copy.documentId}/revisions`)).body.data as { id: string }[]).map((r) => r.id);
+        expect(revisions.at(-1)).toBe(copy.id);
+      }
+    }
+  });
+
   test('bad uploads: 400 or 404 naming the problem, and nothing is stored', async () => {
     const doc = await newDoc();
     expectError(await A.post('/files', undefined, await multipart({ documentId: doc.documentId }, null)), 400, /no file/);
