@@ -11,7 +11,7 @@ import { sendAlerts } from './alert-mail.js';
 import { copyRows, insertRows, updateRows } from '../db/tenant-writes.js';
 import { AppError, badRequest, notFound } from '../errors.js';
 import type { StoredFile } from '../storage/file-store.js';
-import { newId } from '../ids.js';
+import { isGuid, newId } from '../ids.js';
 import { compileQText } from '../query/index.js';
 import { queryFieldMap } from '../read/fields.js';
 import { resource } from '../read/registry.js';
@@ -183,12 +183,15 @@ export async function fileContent(ctx: AppContext, f: FoundFile): Promise<FileCo
 }
 
 /** A file by its id, its revision's id, or its document's id (the current revision's file). */
-export function fileById(ctx: AppContext, id: string): Promise<FoundFile> {
+export async function fileById(ctx: AppContext, id: string): Promise<FoundFile> {
+  const missing = `No file has the id '${id.slice(0, 64)}' (a file's, a revision's or a document's).`;
+  // Text that is no GUID names no file (and would make PostgreSQL's uuid comparison fail).
+  if (!isGuid(id)) throw notFound(missing);
   const key = id.toLowerCase();
   return fileWhere(
     ctx,
     [sql`(t.revision_id = ${key} or t.id = ${key} or t.revision_id = (select d.revision_id from document d where d.tenant_id = t.tenant_id and d.id = ${key}))`],
-    `No file has the id '${id}' (a file's, a revision's or a document's).`,
+    missing,
   );
 }
 

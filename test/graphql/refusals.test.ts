@@ -42,3 +42,15 @@ test('a body in a media type GraphQL does not take is a 415 with an error that n
   expect(r.headers.get('content-length')).toBe(String(Buffer.byteLength(r.text)));
   expect(r.body.errors[0]).toMatchObject({ message: expect.stringMatching(/application\/json.*not text\/plain/), extensions: { code: 'UNSUPPORTED_MEDIA_TYPE' } });
 });
+
+test('U+0000 written as an escape in a query\'s literal is a 400 like one in a variable, never a 500 from PostgreSQL', async () => {
+  for (const query of [String.raw`{ sites(q: "name eq 'a\u0000b'") { totalRecords } }`, String.raw`{ formTemplate(id: "a\u0000") { id } }`]) {
+    const r = await post('/graphql', JSON.stringify({ query }));
+    expect([query, r.status]).toEqual([query, 400]);
+    expect(r.body.errors[0]).toMatchObject({ message: expect.stringMatching(/must not contain NUL/), extensions: { code: 'BAD_REQUEST' } });
+  }
+  // An escaped backslash before u0000 is no NUL: the query runs.
+  const plain = await post('/graphql', JSON.stringify({ query: String.raw`{ sites(q: "name eq 'a\\u0000'") { totalRecords } }` }));
+  expect(plain.status).toBe(200);
+  expect(plain.body.data.sites.totalRecords).toBe(0);
+});

@@ -218,6 +218,15 @@ describe('refusals: HTTP 200 with meta.status, nothing queued', () => {
     expect(await messages(A, subject)).toEqual([]);
   });
 
+  test('a document named by text that is no GUID: a 400 naming it (a 500 before, from PostgreSQL), in REST and GraphQL', async () => {
+    const subject = uniq('NoGuid');
+    expectRefusal(await A.post('/emails', { recipients: 'ada@example.com', subject, documents: ['nope'] }), 400, "'nope' in 'documents' was not found");
+    const g = await A.gql('mutation { sendEmail(input: { recipients: ["a@example.com"], subject: "x", body: "y", documents: ["nope"] }) { success } }');
+    expect(g.status).toBeLessThan(500);
+    expect(g.body.errors[0].extensions.code).toBe('BAD_REQUEST');
+    expect(await messages(A, subject)).toEqual([]);
+  });
+
   test('who sent it still decides the status: no token is a real 401', async () => {
     const r = await A.as(undefined).post('/emails', { recipients: 'ada@example.com' });
     expect([r.status, r.body.meta.status]).toEqual([401, 401]);
