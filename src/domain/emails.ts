@@ -10,7 +10,7 @@ import { EmailMessage } from '../entities/email.js';
 import { AppError, badRequest } from '../errors.js';
 import { newId } from '../ids.js';
 import { contentTypeOf, fileById, fileBytes, fileNameOf } from './files.js';
-import { maxLength, optionalString } from './validate.js';
+import { base64Bytes, maxLength, optionalString } from './validate.js';
 
 type Input = Record<string, unknown>;
 
@@ -46,7 +46,7 @@ interface File {
 /** The multipart body's file parts, as the REST face fits them (`{name, type, base64}`). */
 function uploadedFiles(input: Input): File[] {
   const parts = (input.fileUpload ?? []) as { name?: string | null; type?: string | null; base64: string }[];
-  return parts.map((p) => ({ fileName: fileNameOf(p.name ?? ''), contentType: contentTypeOf(undefined, p.type ?? undefined), bytes: Buffer.from(p.base64, 'base64') }));
+  return parts.map((p) => ({ fileName: fileNameOf(p.name ?? ''), contentType: contentTypeOf(undefined, p.type ?? undefined), bytes: base64Bytes(p.base64, 'fileUpload.base64') }));
 }
 
 /**

@@ -20,7 +20,7 @@ import { sql, type Sql } from '../sql.js';
 import { setIndexFields } from './document-index-values.js';
 import { fileKey, storingFiles } from './stored-files.js';
 import { changeableDocument, createDocument, setCheckIn } from './documents.js';
-import { maxLength, optionalString, requireGuid } from './validate.js';
+import { base64Bytes, maxLength, optionalString, requireGuid } from './validate.js';
 
 type Input = Record<string, unknown>;
 type Row = Record<string, unknown>;
@@ -99,7 +99,7 @@ function fileOf(input: Input): SentFile {
  */
 async function recordFile(ctx: AppContext, doc: Row, input: Input, after: () => Promise<void>): Promise<string> {
   const file = fileOf(input);
-  const bytes = ctx.upload ? undefined : Buffer.from(file.base64, 'base64');
+  const bytes = ctx.upload ? undefined : base64Bytes(file.base64, 'fileUpload.base64');
   const size = ctx.upload?.size ?? bytes!.length;
   const length = optionalString(input, 'fileLength')?.trim();
   if (length && length !== String(size)) throw badRequest(`'fileLength' says ${length.slice(0, 20)} bytes, but the file has ${size}.`);

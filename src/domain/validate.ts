@@ -75,3 +75,9 @@ export function textChanges<K extends string>(input: Input, limits: Record<K, nu
   }
   return out;
 }
+
+/** Base64 as sent (whitespace between lines allowed, padding optional), or a 400: Buffer.from would quietly skip what is not base64. */
+export function base64Bytes(text: string, label: string): Buffer {
+  if (!/^[A-Za-z0-9+/\s]*={0,2}\s*$/.test(text)) throw badRequest(`The field '${label}' must be base64: it holds characters base64 does not use.`);
+  return Buffer.from(text, 'base64');
+}

@@ -226,6 +226,18 @@ describe('who may', () => {
     expectError(await upload(doc.documentId, 'no', {}, 'x.txt', 'fileUpload', B), 404);
   });
 
+  test('GraphQL: a file\'s base64 is checked, not quietly cut down to what decodes; good base64 is stored byte for byte', async () => {
+    const doc = await newDoc();
+    const send = (base64: string) =>
+      A.gql('mutation ($id: UUID!, $b: String!) { uploadFile(input: { documentId: $id, fileUpload: { name: "g.bin", base64: $b } }) { fileSize } }', { id: doc.documentId, b: base64 });
+    const bad = await send('!!!notbase64');
+    expect(bad.body.errors[0]).toMatchObject({ message: expect.stringMatching(/'fileUpload.base64' must be base64/), extensions: { code: 'BAD_REQUEST' } });
+    expect((await A.get(`/documents/${doc.documentId}/revisions`)).body.data[0].fileSize).toBe(0);
+    const good = await send(`${Buffer.from('hello world').toString('base64')}\n`);
+    expect(good.body.data.uploadFile.fileSize).toBe(11);
+    expect((await A.get(`/files/${doc.documentId}`)).text).toBe('hello world');
+  });
+
   test('GraphQL: the bytes by file(id); documents and revisions with their files, statements constant as the page grows', async () => {
     const doc = await newDoc();
     await upload(doc.documentId, 'hello', {}, 'h.txt');
