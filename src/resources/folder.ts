@@ -55,6 +55,7 @@ export default defineResource({
     parent: { kind: 'one', target: 'Folder', key: 'parentFolderId' },
     folders: { kind: 'many', target: 'Folder', column: 'parent_id' },
     indexFields: { kind: 'many', target: 'FolderIndexField', column: 'folder_id' },
+    documents: { kind: 'many', target: 'Document', column: 'folder_id' },
   },
   queries: {
     folder: { op: 'get' },

@@ -378,6 +378,23 @@ describe('GraphQL', () => {
     expect(big.statements.length).toBe(small.statements.length);
   });
 
+  test('a folder\'s documents: a page of them (not deleted ones, only those the caller sees), statements constant as the folders grow', async () => {
+    const f = await make(`/${uniq('GraphDocs')}`);
+    const kids = [];
+    for (let i = 0; i < 4; i++) kids.push((await A.post(`/folders/${f.id}`, { name: `d${i}` })).body.data);
+    for (const [i, k] of kids.entries()) for (let j = 0; j <= i; j++) await A.post('/documents', { folderId: k.id, name: `doc${i}-${j}` });
+    const gone = (await A.post('/documents', { folderId: kids[3].id, name: 'gone' })).body.data;
+    await A.del(`/documents/${gone.documentId}`);
+    const query = (limit: number) => A.gql(`query ($id: UUID!) { folder(id: $id) { folders(limit: ${limit}) { name documents(limit: 10) { name folder { id } } } } }`, { id: f.id });
+    const small = await h.countQueries(() => query(1));
+    const big = await h.countQueries(() => query(4));
+    expect(big.result.body.errors).toBeUndefined();
+    const folders = big.result.body.data.folder.folders as { name: string; documents: { name: string; folder: { id: string } }[] }[];
+    expect(folders.map((x) => x.documents.map((d) => d.name).sort())).toEqual(kids.map((_, i) => Array.from({ length: i + 1 }, (__, j) => `doc${i}-${j}`)));
+    expect(folders[2].documents.every((d) => d.folder.id === kids[2].id)).toBe(true);
+    expect(big.statements.length).toBe(small.statements.length);
+  });
+
   test('mutations: create by path, rename, delete', async () => {
     const made = await A.gql('mutation ($p: String) { createFolder(input: { folderPath: $p, description: "g" }) { id name folderPath } }', { p: `/${uniq('GqlTop')}/leaf` });
     expect(made.body.errors).toBeUndefined();
