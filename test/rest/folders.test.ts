@@ -380,7 +380,7 @@ describe('GraphQL', () => {
 
   test('a folder\'s documents: a page of them (not deleted ones, only those the caller sees), statements constant as the folders grow', async () => {
     const f = await make(`/${uniq('GraphDocs')}`);
-    const kids = [];
+    const kids: Rec[] = [];
     for (let i = 0; i < 4; i++) kids.push((await A.post(`/folders/${f.id}`, { name: `d${i}` })).body.data);
     for (const [i, k] of kids.entries()) for (let j = 0; j <= i; j++) await A.post('/documents', { folderId: k.id, name: `doc${i}-${j}` });
     const gone = (await A.post('/documents', { folderId: kids[3].id, name: 'gone' })).body.data;
