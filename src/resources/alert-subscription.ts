@@ -31,6 +31,10 @@ export default defineResource({
   },
   joins: { su_: { table: 'app_user', on: 'su_.id = t.user_id' }, cu: AUDIT_JOINS.cu },
   order: 't.object_id, t.event_id, t.user_id',
+  relations: {
+    user: { kind: 'one', target: 'User', key: 'userId' },
+    folder: { kind: 'one', target: 'Folder', key: 'folderId' },
+  },
   queries: {
     alertSubscriptions: { op: 'list' },
     alertSubscription: { op: 'get' },

@@ -18,6 +18,9 @@ export default defineResource({
     position: column('position', 'integer'),
   },
   order: 't.message_id, t.position',
+  relations: {
+    email: { kind: 'one', target: 'Email', key: 'messageId' },
+  },
   access: {
     see: (caller) => sql`exists (select 1 from email_message m where m.tenant_id = t.tenant_id and m.id = t.message_id and m.created_by_id = ${caller})`,
     change: 'admin',

@@ -29,6 +29,10 @@ export default defineResource({
   },
   joins: { sf_: { table: 'folder', on: 'sf_.id = t.folder_id' }, so_: { table: 'app_user', on: 'so_.id = t.owner_id' }, ...AUDIT_JOINS },
   order: 'lower(t.name), t.id',
+  relations: {
+    owner: { kind: 'one', target: 'User', key: 'ownerId' },
+    folder: { kind: 'one', target: 'Folder', key: 'folderId' },
+  },
   queries: { savedSearches: { op: 'list' }, savedSearch: { op: 'get', arg: 'asid' } },
   access: { see: (caller) => sql`(t.owner_id = ${caller} or t.shared)`, change: (caller) => sql`t.owner_id = ${caller}` },
 });

@@ -26,6 +26,7 @@ export default defineResource({
   joins: { ...AUDIT_JOINS, s: { table: 'script', on: 's.id = t.script_id' } },
   order: 'lower(t.name), t.id',
   relations: {
+    script: { kind: 'one', target: 'Script', key: 'scriptId' },
     runs: { kind: 'many', target: 'ScheduledRun', column: 'process_id' },
   },
   queries: { scheduledProcesses: { op: 'list' }, scheduledProcess: { op: 'get' } },

@@ -25,6 +25,9 @@ export default defineResource({
   },
   // Newest first is what a person looks for; the index is (tenant, process, started_at).
   order: 't.process_id, t.started_at desc, t.id',
+  relations: {
+    process: { kind: 'one', target: 'ScheduledProcess', key: 'processId' },
+  },
   queries: { scheduledRun: { op: 'get' } },
   access: { see: 'tenant', change: 'admin' },
 });
