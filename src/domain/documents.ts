@@ -37,6 +37,10 @@ export async function documentRow(ctx: AppContext, id: string, lock = false): Pr
     lock,
   });
   if (!row) throw notFound(`Document '${id}' was not found.`);
+  // A lock that waited for another transaction's change of the row gets the row as changed but its
+  // joined rows as they were before: a check-out committed meanwhile reads with no holder's name.
+  // Read once more (the row is ours now) in that one case.
+  if (lock && row.checkedOutById && !row.checkedOutBy) return documentRow(ctx, id);
   return row;
 }
 
