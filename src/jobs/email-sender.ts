@@ -10,6 +10,7 @@ import nodemailer, { type Transporter } from 'nodemailer';
 import type { Config } from '../config.js';
 import type { Services } from '../context.js';
 import { EMAIL_STATUS } from '../entities/email.js';
+import { repeat, type Repeating } from './repeat.js';
 
 /** Longer than any one send can take (the transport's timeouts below add up to less). */
 const LEASE_SECONDS = 300;
@@ -119,10 +120,8 @@ export async function sendDueEmails(services: SenderServices, transport: Transpo
   return result;
 }
 
-export interface EmailSender {
-  /** Stops the timer and waits for the batch in flight. */
-  stop(): Promise<void>;
-}
+/** Stopping waits for the batch in flight, then closes the connection to the mail server. */
+export type EmailSender = Repeating;
 
 /**
  * The server's batches: every EMAIL_BATCH_SECONDS, as many batches as there are due messages.
@@ -133,25 +132,18 @@ export function startEmailSender(services: SenderServices, transport: Transporte
     services.log.warn('SMTP_URL is not set: e-mail is queued and not sent');
     return { stop: async () => {} };
   }
-  let timer: NodeJS.Timeout | undefined;
-  let stopped = false;
-  let running: Promise<void> = Promise.resolve();
-  const tick = async () => {
-    try {
+  const loop = repeat(
+    services.config.emailBatchSeconds * 1000,
+    async (signal) => {
       let batch: BatchResult;
       do batch = await sendDueEmails(services, transport);
-      while (!stopped && batch.claimed === services.config.emailBatchSize);
-    } catch (err) {
-      services.log.warn({ err }, 'e-mail batch failed; trying again at the next interval');
-    }
-    if (!stopped) timer = setTimeout(() => (running = tick()), services.config.emailBatchSeconds * 1000).unref();
-  };
-  timer = setTimeout(() => (running = tick()), 0).unref();
+      while (!signal.aborted && batch.claimed === services.config.emailBatchSize);
+    },
+    (err) => services.log.warn({ err }, 'e-mail batch failed; trying again at the next interval'),
+  );
   return {
     async stop() {
-      stopped = true;
-      clearTimeout(timer);
-      await running;
+      await loop.stop();
       transport.close();
     },
   };

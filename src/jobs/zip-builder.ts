@@ -10,6 +10,7 @@ import type { Services } from '../context.js';
 import { fileKey, discardFiles } from '../domain/stored-files.js';
 import { writeZip, zipCannotBeBuilt, type ZipEntry } from '../domain/document-zips.js';
 import { ZIP_STATUS } from '../resources/document-zip.js';
+import { repeat, type Repeating } from './repeat.js';
 
 const LEASE_SECONDS = 120;
 /** The lease is renewed this often while a zip streams, well inside the lease. */
@@ -92,30 +93,16 @@ export async function buildNextZip(services: BuilderServices, signal: AbortSigna
   }
 }
 
-export interface ZipBuilder {
-  /** Stops looking, abandons the zip in flight (back to the queue) and waits for it to let go. */
-  stop(): Promise<void>;
-}
+/** Stopping abandons the zip in flight, which goes back to the queue. */
+export type ZipBuilder = Repeating;
 
 /** The server's builder: one zip at a time, every POLL_MS while any is due. Its timer never keeps the process alive. */
 export function startZipBuilder(services: BuilderServices): ZipBuilder {
-  const abort = new AbortController();
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<void> = Promise.resolve();
-  const tick = async () => {
-    try {
-      while (!abort.signal.aborted && (await buildNextZip(services, abort.signal)) !== undefined);
-    } catch (err) {
-      services.log.warn({ err }, 'zip builder failed; trying again shortly');
-    }
-    if (!abort.signal.aborted) timer = setTimeout(() => (running = tick()), POLL_MS).unref();
-  };
-  timer = setTimeout(() => (running = tick()), 0).unref();
-  return {
-    async stop() {
-      abort.abort();
-      clearTimeout(timer);
-      await running;
+  return repeat(
+    POLL_MS,
+    async (signal) => {
+      while (!signal.aborted && (await buildNextZip(services, signal)) !== undefined);
     },
-  };
+    (err) => services.log.warn({ err }, 'zip builder failed; trying again shortly'),
+  );
 }
