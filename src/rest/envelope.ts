@@ -128,7 +128,8 @@ function isPage(v: unknown): v is { items: unknown[]; totalRecords?: number } {
   return !!v && typeof v === 'object' && Array.isArray((v as { items?: unknown }).items);
 }
 
-export function successEnvelope(s: SuccessInput): Response {
+/** The body of a success: `meta`, the records shaped and projected as the route says, and `pagination`. */
+export function successBody(s: SuccessInput): Record<string, unknown> {
   const dt = s.recordType ? s.dataTypes.byTypeName.get(s.recordType) : undefined;
   let records = isPage(s.result) ? s.result.items : s.result;
   const shapeOne = (r: unknown) => (dt ? project(r as Record<string, unknown>, dt, s.projection) : r);
@@ -145,5 +146,5 @@ export function successEnvelope(s: SuccessInput): Response {
       : (whole ?? (Array.isArray(body.data) ? body.data.length : 1));
     body.pagination = pagination(s.request, { totalRecords: total, ...s.page });
   }
-  return jsonResponse(s.status, body, { 'x-request-id': requestIdOf(s.request) });
+  return body;
 }

@@ -1,9 +1,11 @@
 /**
  * Runs one matched route row through SOFA: fits path, query and body onto the root field's
- * arguments, calls SOFA's router with a request for the field's internal route, and wraps the
- * Response it answers in the envelope. Every error goes the same way, whether SOFA saw it or it
- * was thrown before: `mapError` (logged with the request id when unexpected), `outcomeOf`, then
- * the error envelope (src/plugins/error-answer.ts for those thrown here).
+ * arguments and calls SOFA's router with a request for the field's internal route. On success
+ * SOFA's Response is the answer: its execute hook turns the field's result into the envelope's
+ * body, which SOFA serializes once (a 200-group page was stringified, parsed back and stringified
+ * again). File routes read SOFA's answer back for the bytes it names. Every error goes the same
+ * way, whether SOFA saw it or it was thrown before: `mapError` (logged with the request id when
+ * unexpected), `outcomeOf`, then the error envelope (src/plugins/error-answer.ts for those thrown here).
  */
 import {
   getNamedType,
@@ -25,7 +27,7 @@ import { isGuid } from '../ids.js';
 import { effectiveLimit } from '../read/paging.js';
 import { mapError, outcomeOf, type EnvelopeError } from '../graphql-errors.js';
 import { isMultipart, readBody, parseAnyBody, parseBody, parseMultipart } from './body.js';
-import { errorEnvelope, jsonResponse, successEnvelope, type Projection } from './envelope.js';
+import { errorEnvelope, jsonResponse, successBody, type Projection } from './envelope.js';
 import { variantOf, type Variant } from './expand.js';
 import { createRestExecute } from './execute.js';
 import { forRestCaller } from './variable-errors.js';
@@ -38,15 +40,18 @@ import { requestIdOf } from './request-id.js';
 import { discardFiles, fileKey } from '../domain/stored-files.js';
 import { receiveUpload, type Received } from './upload.js';
 
+/** What SOFA writes for a successful call: the envelope's body, from the root field's result. */
+type Reply = (result: unknown) => unknown;
+
 /**
- * The server context of one SOFA call: the legacy request, its tenant path and the document
- * variant, under one key (the adapter copies the server context's own keys per call).
+ * The server context of one SOFA call: the legacy request, its tenant path, the document variant
+ * and the reply (none on file routes), under one key (the adapter copies the server context's own keys per call).
  */
 interface RestCall {
-  rest: { legacy: Request; tenant: Match['tenant']; variant: Variant; upload?: ReceivedUpload };
+  rest: { legacy: Request; tenant: Match['tenant']; variant: Variant; upload?: ReceivedUpload; reply?: Reply };
 }
 
-type RestContext = AppContext & { variant: Variant };
+type RestContext = AppContext & { variant: Variant; reply?: Reply };
 
 interface FieldInfo {
   field: GraphQLField<unknown, unknown>;
@@ -71,20 +76,23 @@ export function createRouteRunner(services: Services, schema: GraphQLSchema, dat
 
   const execute = withSessionCheck(createRestExecute());
   const sofa = createSofaRouter<RestCall, RestContext>(schema, {
-    async context({ rest: { legacy, tenant, variant, upload } }) {
+    async context({ rest: { legacy, tenant, variant, upload, reply } }) {
       try {
-        return Object.assign(await buildContext(services, legacy, requestIdOf(legacy), tenant), { variant, upload });
+        return Object.assign(await buildContext(services, legacy, requestIdOf(legacy), tenant), { variant, upload, reply });
       } catch (e) {
         throw mapError(e, requestIdOf(legacy), services.log);
       }
     },
     execute(args) {
       const ctx = args.contextValue as RestContext;
-      // Errors mapped as on /graphql, with this request's id.
-      const mapped = (r: ExecutionResult): ExecutionResult =>
-        r.errors?.length ? { ...r, errors: r.errors.map((e) => mapError(e, ctx.requestId, services.log)) } : r;
+      // Errors mapped as on /graphql, with this request's id; a success's one root field as the reply says.
+      const finish = (r: ExecutionResult): ExecutionResult => {
+        if (r.errors?.length) return { ...r, errors: r.errors.map((e) => mapError(e, ctx.requestId, services.log)) };
+        const { reply } = ctx;
+        return reply && r.data ? { ...r, data: Object.fromEntries(Object.entries(r.data).map(([k, v]) => [k, reply(v)])) } : r;
+      };
       const result = execute({ ...args, schema, document: variantOf(schema, args.document, ctx.variant) });
-      return result instanceof Promise ? result.then(mapped) : mapped(result);
+      return result instanceof Promise ? result.then(finish) : finish(result);
     },
     errorHandler(errors) {
       const o = outcomeOf(errors);
@@ -123,36 +131,47 @@ export function createRouteRunner(services: Services, schema: GraphQLSchema, dat
 
     const dt = info.recordType ? dataTypes.byTypeName.get(info.recordType) : undefined;
     const projection = projectionOf(url, dt, route.allFields);
+    const status = route.status ?? 200;
+    const reply: Reply | undefined = route.file
+      ? undefined
+      : (result) =>
+          successBody({
+            request,
+            status,
+            shape: route.shape,
+            result: result ?? null,
+            dataTypes,
+            recordType: info.recordType,
+            projection,
+            page: route.paged ? { limit: effectiveLimit(services.config, page.limit), offset: page.offset ?? 0 } : undefined,
+          });
     const call: RestCall = {
       rest: {
         legacy: request,
         tenant: m.tenant,
         variant: { recordType: info.recordType, relations: projection.relations, dropTotal: !route.paged, dropDynamic: unshownDynamic(dt, projection) },
         upload: received?.upload,
+        reply,
       },
     };
     const answer = await sofa.handleRequest(
       new Request(`http://sofa${SOFA_BASE}${sofaPath(route.field)}`, { method: 'POST', body: JSON.stringify(args), headers: JSON_TYPE }),
       call,
     );
-    const json = (await answer.json()) as unknown;
     if (!answer.ok) {
       // What errorHandler above made of SOFA's errors.
-      const { errors, meta } = json as { errors: EnvelopeError[]; meta: Record<string, unknown> };
+      const { errors, meta } = (await answer.json()) as { errors: EnvelopeError[]; meta: Record<string, unknown> };
       return errorEnvelope(request, answer.status, errors, meta);
     }
+    if (reply) {
+      // SOFA answers with its first row's status (src/rest/sofa-setup.ts); a row of the same field may differ.
+      const out = answer.status === status ? answer : new Response(await answer.text(), { status, headers: answer.headers });
+      out.headers.set('x-request-id', requestIdOf(request));
+      return out;
+    }
+    const json = (await answer.json()) as unknown;
     if (route.file === 'content') return contentResponse(request, json as FileContent);
-    if (route.file === 'stored') return storedFileResponse(request, m, json as StoredFileRecord);
-    return successEnvelope({
-      request,
-      status: route.status ?? 200,
-      shape: route.shape,
-      result: json ?? null,
-      dataTypes,
-      recordType: info.recordType,
-      projection,
-      page: route.paged ? { limit: effectiveLimit(services.config, page.limit), offset: page.offset ?? 0 } : undefined,
-    });
+    return storedFileResponse(request, m, json as StoredFileRecord);
   }
   return { run, sofaDocument: sofa.openAPIDocument };
 
