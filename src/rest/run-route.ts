@@ -89,7 +89,13 @@ export function createRouteRunner(services: Services, schema: GraphQLSchema, dat
       const finish = (r: ExecutionResult): ExecutionResult => {
         if (r.errors?.length) return { ...r, errors: r.errors.map((e) => mapError(e, ctx.requestId, services.log)) };
         const { reply } = ctx;
-        return reply && r.data ? { ...r, data: Object.fromEntries(Object.entries(r.data).map(([k, v]) => [k, reply(v)])) } : r;
+        if (!reply || !r.data) return r;
+        try {
+          return { ...r, data: Object.fromEntries(Object.entries(r.data).map(([k, v]) => [k, reply(v)])) };
+        } catch (e) {
+          // SOFA's errorHandler sees what is thrown here: mapped, as a 500 that quotes the request id.
+          throw mapError(e, ctx.requestId, services.log);
+        }
       };
       const result = execute({ ...args, schema, document: variantOf(schema, args.document, ctx.variant) });
       return result instanceof Promise ? result.then(finish) : finish(result);
