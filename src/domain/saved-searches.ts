@@ -14,7 +14,7 @@ import { loadRow } from '../read/resolvers.js';
 import { resource } from '../read/registry.js';
 import { selectRows } from '../read/rows.js';
 import { raw, sql, type Sql } from '../sql.js';
-import { folderAt, subtreeOf, type FolderRow } from './folders.js';
+import { folderAt, joinPath, pathSegments, subtreeOf, type FolderRow } from './folders.js';
 import { guidOrUnset, maxLength, nameText, optionalString, uniquely } from './validate.js';
 
 type Input = Record<string, unknown>;
@@ -30,16 +30,18 @@ function documentQuery(raw: string): string {
 
 /**
  * The folder `folderId` or `folderPath` names (one the caller can see), null for every folder
- * (the all-zero GUID or an empty path), undefined when neither is sent.
+ * (the all-zero GUID, an empty path or `/`), undefined when neither is sent.
  */
 async function scopeOf(ctx: AppContext, input: Input): Promise<string | null | undefined> {
   const path = optionalString(input, 'folderPath');
   const sentId = input.folderId !== undefined && input.folderId !== null;
   if (sentId && path !== undefined) throw badRequest("Send 'folderId' or 'folderPath', not both.");
   if (path !== undefined) {
-    if (path.trim() === '') return null;
-    const folder = await folderAt(ctx, path.trim());
-    if (!folder) throw notFound(`Folder '${path.trim().slice(0, 256)}' was not found.`);
+    // Read as the folder routes read a path: `A/B`, `/A/B/` and `/A//B` alike; `/` names no folder.
+    const segments = pathSegments(path);
+    if (segments.length === 0) return null;
+    const folder = await folderAt(ctx, joinPath(segments));
+    if (!folder) throw notFound(`Folder '${joinPath(segments).slice(0, 256)}' was not found.`);
     return folder.id;
   }
   if (!sentId) return undefined;

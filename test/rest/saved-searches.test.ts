@@ -32,6 +32,21 @@ async function library(tag: string) {
 }
 
 describe('saved searches', () => {
+  test('a folderPath is read as the folder routes read it: no leading slash, a trailing one or doubled ones; `/` is every folder', async () => {
+    const { top, child } = await library(uniq('Paths'));
+    const bare = (top.folderPath as string).slice(1);
+    for (const [sent, folderId] of [
+      [bare, top.id],
+      [`${top.folderPath}/`, top.id],
+      [`/${bare}//Child`, child.id],
+      [` ${bare.toUpperCase()}/child `, child.id],
+      ['/', ZERO_GUID],
+    ] as const) {
+      const made = await A.post('/savedsearches', { name: uniq('Scoped'), folderPath: sent });
+      expect([sent, made.status, made.body.data?.folderId]).toEqual([sent, 200, folderId]);
+    }
+  });
+
   test('POST savedsearches, then the Node client\'s three reads: the list (with asid), its index fields, its documents narrowed by q', async () => {
     const tag = uniq('Find');
     const { top } = await library(tag);
