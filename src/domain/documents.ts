@@ -171,6 +171,8 @@ export async function copyDocuments(ctx: AppContext, documents: Row[], place: (d
 export async function copyDocument(ctx: AppContext, id: string, input: Input): Promise<string> {
   // Locked, as uploads and revision deletes lock it: the copy is of one state of the document and its revisions.
   const doc = await documentRow(ctx, id, true);
+  // As a folder copy leaves its deleted documents behind: a copy of one would be born deleted.
+  if (doc.archive === DELETED) throw conflict(`Document '${doc.name as string}' is deleted: it can be read, not copied.`);
   const folder = await loadRow(ctx, resource('Folder'), requireGuid(input.folderId, 'folderId'));
   const name = optionalString(input, 'name')?.trim() || (doc.name as string);
   const [revisionId] = await copyDocuments(ctx, [doc], () => ({ folderId: folder.id as string, name: documentName(name) }));

@@ -226,6 +226,14 @@ describe('copy, move, expiration', () => {
     expectError(await A.post(`/documents/${UNKNOWN_ID}/copy`, { folderId: folder.id }), 404, 'Document');
   });
 
+  test('a deleted document is not copied (409): its copy would be born deleted; nothing is made', async () => {
+    const d = await newDoc(uniq('Gone'));
+    const target = (await A.post(`/folders/${folder.id}`, { name: uniq('CopyTarget') })).body.data;
+    expect((await A.del(`/documents/${d.documentId}`)).status).toBe(200);
+    expectError(await A.post(`/documents/${d.documentId}/copy`, { folderId: target.id }), 409, /deleted/);
+    expect((await A.get(`/documents?q=folderId eq '${target.id}'`)).body.data).toEqual([]);
+  });
+
   test('PUT /documents/{id}/move: the same document (same ids) in another folder', async () => {
     const d = await newDoc();
     const other = (await A.post(`/folders/${folder.id}`, { name: uniq('MoveHere') })).body.data;
