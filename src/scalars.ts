@@ -94,4 +94,9 @@ const JSONScalar = new GraphQLScalarType({
   },
 });
 
-export const scalarResolvers = { UUID, JSON: JSONScalar, DateTime };
+/**
+ * As resolvers, each scalar's behaviour only: a whole GraphQLScalarType would replace the
+ * description schema/base.graphql gives it with its own (none, or graphql-scalars' text).
+ */
+const behaviour = (s: GraphQLScalarType) => ({ serialize: s.serialize, parseValue: s.parseValue, parseLiteral: s.parseLiteral });
+export const scalarResolvers = { UUID: behaviour(UUID), JSON: behaviour(JSONScalar), DateTime: behaviour(DateTime) };

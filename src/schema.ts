@@ -18,6 +18,7 @@ import { generatedResolvers, type Page } from './read/resolvers.js';
 import { resources } from './read/registry.js';
 import { scalarResolvers } from './scalars.js';
 import { inTransaction } from './db/transaction.js';
+import { withConventionalDescriptions } from './schema-conventions.js';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 // The project's schema/ folder, found from src/ (tsx, tests) and from dist/src/ (npm start) alike.
@@ -113,5 +114,5 @@ export function buildSchema(): GraphQLSchema {
     }
   }
   const resolvers = mergeResolvers([scalarResolvers, generatedResolvers(), pages, ...handWritten]);
-  return withAccessChecks(withTransactions(makeExecutableSchema({ typeDefs, resolvers })));
+  return withAccessChecks(withTransactions(withConventionalDescriptions(makeExecutableSchema({ typeDefs, resolvers }))));
 }
