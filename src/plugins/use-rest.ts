@@ -27,7 +27,7 @@ export function useRest(services: Services, schema: GraphQLSchema, dataTypes: Da
   checkRouteTable(schema, routes);
   const matcher = new RouteMatcher();
   const runner = createRouteRunner(services, schema, dataTypes);
-  const openApi = JSON.stringify(buildOpenApi(runner.sofaDocument, services.config.publicUrl));
+  const openApi = JSON.stringify(buildOpenApi(runner.sofaDocument, schema, services.config.publicUrl));
 
   async function handle(request: Request, url: URL, method: string): Promise<Response> {
     const segments = segmentsOf(url.pathname);

@@ -5,6 +5,7 @@
  * prefix as server variables, path and query parameters, the body, and the envelope around
  * every answer. Every documented row of the route table is here, and nothing else.
  */
+import type { GraphQLSchema } from 'graphql';
 import { tokenOperation } from './token.js';
 import { isSofaRoute, routes as allRoutes, type Route, type SofaRoute } from './routes.js';
 import { sofaPath } from './sofa-setup.js';
@@ -117,15 +118,30 @@ function successSchema(row: SofaRoute, record: Schema | undefined): Schema {
   return { type: 'object', required: Object.keys(properties), properties };
 }
 
-function sofaRowOperation(doc: SofaDoc, row: SofaRoute, alternatives: SofaRoute[]): Operation {
+/**
+ * The root field's description and its arguments', from the schema: SOFA reads them from the
+ * SDL's syntax tree, which lacks those the schema adds by convention (src/schema-conventions.ts).
+ */
+function descriptionsOf(schema: GraphQLSchema, field: string): { field?: string; args: Map<string, string> } {
+  const [op, name] = field.split('.');
+  const f = (op === 'Query' ? schema.getQueryType() : schema.getMutationType())?.getFields()[name];
+  return { field: f?.description ?? undefined, args: new Map((f?.args ?? []).filter((a) => a.description).map((a) => [a.name, a.description!])) };
+}
+
+function sofaRowOperation(doc: SofaDoc, schema: GraphQLSchema, row: SofaRoute, alternatives: SofaRoute[]): Operation {
   const op = sofaOperation(doc, row.field);
   const schemas = doc.components?.schemas ?? {};
   const args = argumentSchemas(op);
+  const described = descriptionsOf(schema, row.field);
+  const parameter = (name: string, where: 'path' | 'query', required: boolean, s: Schema): Schema => {
+    const description = described.args.get(name);
+    return { name, in: where, required, ...(description ? { description } : {}), schema: s };
+  };
   const pathParams = [...row.path.matchAll(/:([A-Za-z0-9_]+)/g)].map((m) => m[1]);
-  const parameters: Schema[] = pathParams.map((name) => ({ name, in: 'path', required: true, schema: args.properties[name] ?? { type: 'string' } }));
-  for (const [name, schema] of Object.entries(args.properties)) {
+  const parameters: Schema[] = pathParams.map((name) => parameter(name, 'path', true, args.properties[name] ?? { type: 'string' }));
+  for (const [name, s] of Object.entries(args.properties)) {
     if (name === row.body || pathParams.includes(name)) continue;
-    parameters.push({ name, in: 'query', required: args.required.includes(name), schema });
+    parameters.push(parameter(name, 'query', args.required.includes(name), s));
   }
   const record = recordSchema(op, schemas);
   if (row.shape !== 'none' && record) parameters.push(...PROJECTION);
@@ -146,7 +162,7 @@ function sofaRowOperation(doc: SofaDoc, row: SofaRoute, alternatives: SofaRoute[
   return {
     operationId: `${row.method.toLowerCase()}_${name}`,
     summary: row.field,
-    ...(op.description || notes.length ? { description: [op.description, ...notes].filter(Boolean).join('\n\n') } : {}),
+    ...(described.field || notes.length ? { description: [described.field, ...notes].filter(Boolean).join('\n\n') } : {}),
     tags: [tagOf(row.path)],
     parameters,
     ...(row.body
@@ -175,7 +191,7 @@ const tagOf = (path: string) => {
 /** Rows the document describes: API routes, not the document and its reference page. */
 export const documentedRows = (table: readonly Route[] = allRoutes) => table.filter((r) => isSofaRoute(r) || r.handler === 'token');
 
-export function buildOpenApi(sofaDoc: SofaDoc, publicUrl = '', table: readonly Route[] = allRoutes): Record<string, unknown> {
+export function buildOpenApi(sofaDoc: SofaDoc, schema: GraphQLSchema, publicUrl = '', table: readonly Route[] = allRoutes): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
   const scopes = new Map<string, Set<'tenant' | 'root'>>();
   for (const row of documentedRows(table)) {
@@ -192,7 +208,7 @@ export function buildOpenApi(sofaDoc: SofaDoc, publicUrl = '', table: readonly R
     // Rows chosen by a query parameter share their path and method with a plain row: one operation.
     const same = table.filter((r): r is SofaRoute => isSofaRoute(r) && r.method === row.method && r.path === row.path);
     const main = same.find((r) => !r.when) ?? row;
-    item[method] = sofaRowOperation(sofaDoc, main, same.filter((r) => r !== main));
+    item[method] = sofaRowOperation(sofaDoc, schema, main, same.filter((r) => r !== main));
   }
   for (const [key, s] of scopes) {
     // Paths served at the root (the token endpoint) name their servers; the rest use the tenant server.

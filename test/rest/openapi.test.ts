@@ -116,3 +116,20 @@ describe('/api/docs', () => {
     expect(r.body.meta.errors[0].code).toBe('NOT_FOUND');
   });
 });
+
+test("routes and their parameters are described from the schema, the shared names' descriptions included", () => {
+  type Op = { description?: string; parameters: { name: string; in: string; description?: string }[] };
+  const sites = (doc.paths['/sites'] as unknown as Record<string, Op>).get;
+  expect(sites.parameters.find((p) => p.name === 'q')?.description).toMatch(/query language/);
+  expect(sites.parameters.find((p) => p.name === 'limit')?.description).toMatch(/DEFAULT_PAGE_SIZE/);
+  // Every operation and every parameter it takes from the root field's arguments says what it is.
+  const undescribed: string[] = [];
+  for (const [path, item] of Object.entries(doc.paths as unknown as Record<string, Record<string, Op>>)) {
+    for (const [method, op] of Object.entries(item)) {
+      if (!METHODS.includes(method) || path.endsWith('/oauth/token')) continue;
+      if (!op.description) undescribed.push(`${method} ${path}`);
+      for (const p of op.parameters) if (!p.description) undescribed.push(`${method} ${path} ${p.in} ${p.name}`);
+    }
+  }
+  expect(undescribed).toEqual([]);
+});
