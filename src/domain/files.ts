@@ -75,13 +75,17 @@ export async function uploadFile(ctx: AppContext, input: Input): Promise<string>
 
 /**
  * A new document (`POST documents`) with the file its multipart body carries, as its first
- * revision's; without one, the document alone. Returns the current revision's id.
+ * revision's; without one, the document alone. Its index field values are set either way (in the
+ * same transaction: one that is refused makes no document). Returns the current revision's id.
  */
 export async function createDocumentWithFile(ctx: AppContext, input: Input): Promise<string> {
   const revisionId = await createDocument(ctx, input);
-  if (!input.fileUpload) return revisionId;
-  return recordFile(ctx, await changeableDocument(ctx, revisionId), input, async () => {});
+  if (input.fileUpload) return recordFile(ctx, await changeableDocument(ctx, revisionId), input, async () => {});
+  if (sentIndexFields(input)) await setIndexFields(ctx, revisionId, { indexFields: input.indexFields });
+  return revisionId;
 }
+
+const sentIndexFields = (input: Input) => input.indexFields !== undefined && input.indexFields !== null && input.indexFields !== '';
 
 type SentFile = { name?: string | null; type?: string | null; base64: string };
 
@@ -120,7 +124,7 @@ async function recordFile(ctx: AppContext, doc: Row, input: Input, after: () => 
   return storingFiles(ctx, ctx.upload ? [] : [key], async () => {
     const stored = ctx.upload ?? (await ctx.services.files.put(key, bytes!, ctx.services.config.fileMaxBytes));
     const revisionId = await recordUpload(ctx, doc, upload, { id: fileId, size: stored.size, sha256: stored.sha256 });
-    if (input.indexFields !== undefined && input.indexFields !== null && input.indexFields !== '') await setIndexFields(ctx, doc.documentId as string, { indexFields: input.indexFields });
+    if (sentIndexFields(input)) await setIndexFields(ctx, doc.documentId as string, { indexFields: input.indexFields });
     await after();
     return revisionId;
   });

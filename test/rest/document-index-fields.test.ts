@@ -129,6 +129,17 @@ describe("a document's index fields", () => {
     expect((await values(`/documents/${doc.id}/indexfields`))[text.label]).toBe('as json');
   });
 
+  test('POST documents with indexFields and no file sets them; one refused makes no document', async () => {
+    const { folder, text, number } = await indexedDocument();
+    const name = uniq('Born Indexed');
+    const made = await A.post('/documents', { folderId: folder.id, name, indexFields: JSON.stringify([{ [text.id]: 'at birth' }, { [number.label]: '7' }]) });
+    expect(made.status).toBe(200);
+    expect(await values(`/documents/${made.body.data.documentId}/indexfields`)).toMatchObject({ [text.label]: 'at birth', [number.label]: '7' });
+    const refused = uniq('Never Made');
+    expectError(await A.post('/documents', { folderId: folder.id, name: refused, indexFields: JSON.stringify([{ [number.id]: 'NaN' }]) }), 400, /not a number/);
+    expect((await A.get(`/documents?q=name eq '${refused}'`)).body.data).toEqual([]);
+  });
+
   test('the Node client flow: a field added to a folder, a new document there, its first field set by id', async () => {
     const { folder, text } = await indexedDocument();
     const fields = (await A.get(`/folders/${folder.id}/indexfields`)).body.data as Field[];
