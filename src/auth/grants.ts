@@ -97,6 +97,16 @@ function newSession(services: Services, user: User): Session {
 
 const badLogin = () => new OAuthError(400, 'invalid_grant', 'Invalid username or password.');
 const disabled = () => new OAuthError(400, 'invalid_grant', 'This user account is disabled.');
+const expired = () => new OAuthError(400, 'invalid_grant', 'This user account has expired (its userIdExpires has passed): an administrator can extend it.');
+
+/** Past `userIdExpires`, unless `userIdNeverExpires`: the account takes no new login and no refresh. */
+const accountExpired = (user: User) => !user.userIdNeverExpires && !!user.userIdExpires && user.userIdExpires.getTime() <= Date.now();
+
+/** A user who may log in: enabled, and an account that has not expired. */
+function assertActive(user: User | null | undefined): asserts user is User {
+  if (!user?.enabled) throw disabled();
+  if (accountExpired(user)) throw expired();
+}
 
 /** Checks a user's password under the throttle (src/auth/throttle.ts); stores a stronger hash when today's parameters differ. */
 async function passwordLogin(services: Services, em: EntityManager, client: Client, username: string, password: string, address: string): Promise<User> {
@@ -106,7 +116,7 @@ async function passwordLogin(services: Services, em: EntityManager, client: Clie
   const ok = await verifyPassword(password, user?.passwordHash ?? DUMMY_HASH);
   if (!user || !ok) return failed(services, attempt, badLogin());
   await succeeded(services, attempt);
-  if (!user.enabled) throw disabled();
+  assertActive(user);
   if (needsRehash(user.passwordHash)) await rehash(em, user, password);
   return user;
 }
@@ -126,15 +136,15 @@ async function webTokenLogin(em: EntityManager, token: string): Promise<User | u
   if (!row || row.usedAt || row.expiresAt < new Date()) return undefined;
   // Claimed in one conditional update, so that two concurrent logins cannot both use it.
   if (!(await em.nativeUpdate(WebToken, { id: row.id, usedAt: null }, { usedAt: new Date() }))) return undefined;
-  // The user may have been disabled since the token was issued.
+  // The user may have been disabled, or the account expired, since the token was issued.
   const user = await em.findOne(User, { id: row.userId });
-  if (!user?.enabled) throw disabled();
+  assertActive(user);
   return user;
 }
 
-async function enabledUser(em: EntityManager, id: string): Promise<User> {
+async function activeUser(em: EntityManager, id: string): Promise<User> {
   const user = await em.findOne(User, { id });
-  if (!user?.enabled) throw disabled();
+  assertActive(user);
   return user;
 }
 
@@ -164,7 +174,7 @@ async function grantOf(services: Services, p: Params, scopedTenantId: string | u
     const em = forkFor(services, client.tenantId);
     let user: User | undefined;
     if (username === password && isGuid(username)) user = await webTokenLogin(em, username);
-    if (!user && username === p.client_id && password === p.client_secret) user = await enabledUser(em, client.userId);
+    if (!user && username === p.client_id && password === p.client_secret) user = await activeUser(em, client.userId);
     if (!user) {
       user = await passwordLogin(services, em, client, username, password, clientIp);
       if (clientIp) user.lastIpAddress = clientIp.slice(0, 64);
@@ -175,7 +185,7 @@ async function grantOf(services: Services, p: Params, scopedTenantId: string | u
   if (grantType === 'client_credentials') {
     const client = await authenticateClient(services, p.client_id ?? p.username, p.client_secret ?? p.password, scopedTenantId);
     const em = forkFor(services, client.tenantId);
-    const user = await enabledUser(em, client.userId);
+    const user = await activeUser(em, client.userId);
     return issue(services, em, client.tenantId, user.id, client.id, newSession(services, user));
   }
 
@@ -196,9 +206,9 @@ async function grantOf(services: Services, p: Params, scopedTenantId: string | u
       await em.nativeUpdate(RefreshToken, { familyId: row.familyId, revokedAt: null }, { revokedAt: new Date() });
       throw invalid;
     }
-    // The session ends with the account, and with a password change (a new epoch).
+    // The session ends with the account (disabled or expired), and with a password change (a new epoch).
     const user = await em.findOne(User, { id: row.userId });
-    if (!user?.enabled || user.sessionEpoch !== row.sessionEpoch) throw invalid;
+    if (!user?.enabled || user.sessionEpoch !== row.sessionEpoch || accountExpired(user)) throw invalid;
     // The family keeps its login's end: rotation never extends a session.
     return issue(services, em, tenantId, row.userId, row.clientId, { epoch: row.sessionEpoch, expires: row.expiresAt }, row.familyId);
   }

@@ -235,6 +235,36 @@ describe('refresh_token', () => {
   });
 });
 
+describe('account expiry (userIdExpires)', () => {
+  const expire = (admin: string, id: string, body: Record<string, unknown>) => h.request('PUT', `${t.root}/users/${id}`, { token: admin, body });
+  const past = new Date(Date.now() - 60_000).toISOString();
+  const future = new Date(Date.now() + 86_400_000).toISOString();
+
+  test('past its userIdExpires an account takes no login and no refresh; userIdNeverExpires or a later date lets it in', async () => {
+    const admin = await h.login(t);
+    const u = await newUser(t, admin);
+    const before = await post(h, '/oauth/token', passwordFields(t, u.userid, u.password));
+    expectToken(before);
+    expect((await expire(admin, u.id, { userIdNeverExpires: false, userIdExpires: past })).status).toBe(200);
+    const refused = await post(h, '/oauth/token', passwordFields(t, u.userid, u.password));
+    expectRefused(refused, 'invalid_grant');
+    expect(refused.body.error_description).toMatch(/expired/);
+    expectRefused(await post(h, '/oauth/token', { grant_type: 'refresh_token', refresh_token: before.body.refresh_token }), 'invalid_grant');
+    // Not expiring at all, or expiring later: logins work again.
+    expect((await expire(admin, u.id, { userIdNeverExpires: true })).status).toBe(200);
+    expectToken(await post(h, '/oauth/token', passwordFields(t, u.userid, u.password)));
+    expect((await expire(admin, u.id, { userIdNeverExpires: false, userIdExpires: future })).status).toBe(200);
+    expectToken(await post(h, '/oauth/token', passwordFields(t, u.userid, u.password)));
+  });
+
+  test('a new account expires only when told: userIdNeverExpires is true by default', async () => {
+    const admin = await h.login(t);
+    const u = await newUser(t, admin);
+    expect((await expire(admin, u.id, { userIdExpires: past })).status).toBe(200);
+    expectToken(await post(h, '/oauth/token', passwordFields(t, u.userid, u.password)));
+  });
+});
+
 describe('bad credentials', () => {
   test('a wrong password, an unknown user, and a missing one are refused with an OAuth body', async () => {
     expectRefused(await post(h, '/oauth/token', passwordFields(t, t.adminUserId, 'wrong')), 'invalid_grant');
