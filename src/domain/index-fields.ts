@@ -206,7 +206,7 @@ export async function updateFolderIndexField(ctx: AppContext, folderId: string, 
   // A list of its own for this folder; unset (null or the all-zero GUID): the definition's.
   if ('dropDownListId' in input) set.drop_down_list_id = (await existingList(ctx, guidOrUnset(input.dropDownListId, 'dropDownListId'))) ?? null;
   if (Object.keys(set).length === 0) {
-    throw badRequest('Send at least one of: required, queryDisplayField, queryValueField, defaultValue, dropDownListId, queryId.');
+    throw badRequest('Send at least one of: required, queryDisplayField, queryValueField, defaultValue, dropDownListId, queryId, connectionId.');
   }
   await updateRows(
     ctx.reader,
