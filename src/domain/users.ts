@@ -6,7 +6,7 @@ import { User } from '../entities/user.js';
 import { lowerEquals } from '../db/lookup.js';
 import { badRequest, conflict } from '../errors.js';
 import { newId } from '../ids.js';
-import { maxLength, optionalString, requireString, uniquely } from './validate.js';
+import { maxLength, optionalDate, optionalString, requireString, uniquely } from './validate.js';
 
 export interface NewUser {
   userid?: unknown;
@@ -84,6 +84,8 @@ export async function createUser(
     emailAddress,
     passwordHash: await hashPassword(password),
     passwordNeverExpires: bool(rec.passwordNeverExpires, 'passwordNeverExpires', true),
+    passwordExpires: optionalDate(rec.passwordExpires, 'passwordExpires') ?? null,
+    userIdExpires: optionalDate(rec.userIdExpires, 'userIdExpires') ?? null,
     userIdNeverExpires: bool(rec.userIdNeverExpires, 'userIdNeverExpires', true),
     enabled: bool(rec.enabled, 'enabled', true),
   });

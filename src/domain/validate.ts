@@ -22,6 +22,14 @@ export function optionalString(input: Input, key: string, label = key): string |
   return v;
 }
 
+/** A date-time argument (the DateTime scalar already parsed it): undefined when not sent, null to clear. */
+export function optionalDate(v: unknown, label: string): Date | null | undefined {
+  if (v === undefined) return undefined;
+  if (v === null) return null;
+  if (v instanceof Date) return v;
+  throw badRequest(`The field '${label}' must be a date-time.`);
+}
+
 export function maxLength(value: string, max: number, label: string): string {
   if (value.length > max) throw badRequest(`The field '${label}' is longer than ${max} characters.`);
   return value;

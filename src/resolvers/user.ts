@@ -13,7 +13,7 @@ import { editable } from '../domain/editable.js';
 import { lowerEquals } from '../db/lookup.js';
 import { HOME_SITE } from '../domain/tenants.js';
 import { assertSiteExists, assertUserIdFree, checkPassword, createUser } from '../domain/users.js';
-import { guidOrUnset, maxLength, optionalString, requireGuid, requireString, uniquely } from '../domain/validate.js';
+import { guidOrUnset, maxLength, optionalDate, optionalString, requireGuid, requireString, uniquely } from '../domain/validate.js';
 import { insertRows } from '../db/tenant-writes.js';
 import { loadRow, reread } from '../read/resolvers.js';
 import { resource } from '../read/registry.js';
@@ -27,13 +27,6 @@ const editUser = (ctx: AppContext, id: string) => editable(ctx, User, id === ZER
 
 const WEB_TOKEN_TTL_MS = 5 * 60 * 1000;
 const MAX_WEB_TOKEN_TTL_MS = 24 * 3600 * 1000;
-
-function optionalDate(v: unknown, label: string): Date | null | undefined {
-  if (v === undefined) return undefined;
-  if (v === null) return null;
-  if (v instanceof Date) return v;
-  throw badRequest(`The field '${label}' must be a date-time.`);
-}
 
 function optionalBool(v: unknown, label: string): boolean | undefined {
   if (v === undefined || v === null) return undefined;
@@ -70,7 +63,8 @@ async function updateUser(ctx: AppContext, user: User, input: Input) {
     await setPassword(ctx, user, password);
   }
   const userid = optionalString(input, 'userid')?.trim();
-  if (userid && userid.toLowerCase() !== user.userId.toLowerCase()) {
+  // A change of case alone is a change too (the name is free: it is the user's own).
+  if (userid && userid !== user.userId) {
     await assertUserIdFree(ctx.em(), maxLength(userid, 128, 'userid'), user.id);
     Object.assign(changes, { userId: userid, name: userid });
   }
@@ -210,7 +204,9 @@ export const resolvers = {
       return user;
     },
     removeUserSupervisor: async (_: unknown, a: { userId: string; supervisorId: string }, ctx: AppContext) => {
-      const removed = await ctx.em().nativeDelete(UserSupervisor, { userId: a.userId.toLowerCase(), supervisorId: a.supervisorId.toLowerCase() });
+      // The all-zero GUID names the caller, as in addUserSupervisor.
+      const userId = a.userId === ZERO_GUID ? ctx.caller.userId : a.userId.toLowerCase();
+      const removed = await ctx.em().nativeDelete(UserSupervisor, { userId, supervisorId: a.supervisorId.toLowerCase() });
       if (!removed) throw notFound(`User '${a.supervisorId}' does not supervise '${a.userId}'.`);
       return true;
     },

@@ -285,6 +285,16 @@ describe('supervisors and supervisees', () => {
     expect(mine.body.data.map((x: { id: string }) => x.id)).toEqual([worker.id]);
   });
 
+  test('removeUserSupervisor: the all-zero GUID names the caller, as in addUserSupervisor', async () => {
+    const boss = await makeUser();
+    const me = (await call('GET', `${R()}/users/me`, { token: admin })).body.data as { id: string };
+    await graphql(admin, ADD, { u: ZERO, s: boss.id });
+    expect((await call('GET', `${R()}/users/${me.id}/supervisors`, { token: admin })).body.data.map((x: { id: string }) => x.id)).toContain(boss.id);
+    const removed = await graphql(admin, `mutation($s: UUID!) { removeUserSupervisor(userId: "${ZERO}", supervisorId: $s) }`, { s: boss.id });
+    expect(removed).toEqual({ removeUserSupervisor: true });
+    expect((await call('GET', `${R()}/users/${me.id}/supervisors`, { token: admin })).body.data.map((x: { id: string }) => x.id)).not.toContain(boss.id);
+  });
+
   test('unknown users are 404s', async () => {
     expectError(await call('GET', `${R()}/users/${randomUUID()}/supervisors`, { token: admin }), 404);
     expectError(await call('GET', `${R()}/users/${randomUUID()}/supervisees`, { token: admin }), 404);
@@ -404,6 +414,16 @@ describe('POST /users?siteId=', () => {
     expect((await passwordGrant(userid, password)).status).toBe(200);
     const read = await call('GET', `${R()}/users/${r.body.data.id}`, { token: admin });
     expect(read.body.data.emailAddress).toBe(`${userid}@x.test`);
+  });
+
+  test('a new user takes the expiry dates sent on create', async () => {
+    const userid = uniq();
+    const password = `pw-${randomUUID()}`;
+    secrets.add(password);
+    const body = { userid, firstName: 'E', lastName: 'X', emailaddress: `${userid}@x.test`, password, passwordExpires: '2031-02-03T04:05:06', userIdExpires: '2032-03-04T05:06:07.000Z' };
+    const r = await call('POST', `${R()}/users?siteId=${t.homeSiteId}`, { token: admin, body });
+    expect(r.status).toBe(200);
+    expect(r.body.data).toMatchObject({ passwordExpires: '2031-02-03T04:05:06.000', userIdExpires: '2032-03-04T05:06:07.000' });
   });
 
   test('creates from a form body with lower-case keys and True/False booleans', async () => {
@@ -657,6 +677,8 @@ describe('PUT /users/{id}/userId', () => {
     // A change of case only of one's own name is allowed.
     const same = await call('PUT', `${R()}/users/${u.id}/userid`, { token: admin, ...form({ userId: u.userid.toUpperCase() }) });
     expect(same.status).toBe(200);
+    expect(same.body.data.userid).toBe(u.userid.toUpperCase());
+    expect((await passwordGrant(u.userid, u.password)).status).toBe(200);
   });
 });
 
