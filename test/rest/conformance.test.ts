@@ -82,6 +82,11 @@ beforeAll(async () => {
   const users = [await createUser(A, site.id), await createUser(A, site.id), await createUser(A, site.id)];
   member = users[0];
   for (const g of groups) await A.put(`/groups/${g.id}/users`, { userIds: users.map((u) => u.id).join(',') });
+  // Three supervisors and three supervisees of the member, for its two user lists.
+  const extra = [await createUser(A, site.id), await createUser(A, site.id), await createUser(A, site.id)];
+  const supervise = 'mutation($u: UUID!, $s: UUID!) { addUserSupervisor(userId: $u, input: { supervisorId: $s }) { id } }';
+  for (const u of users.slice(1).concat(extra[0])) expect((await A.gql(supervise, { u: member.id, s: u.id })).body.errors).toBeUndefined();
+  for (const u of extra) expect((await A.gql(supervise, { u: u.id, s: member.id })).body.errors).toBeUndefined();
   const templates = [];
   for (let i = 0; i < 3; i++) templates.push((await A.post('/formtemplates', { name: uniq('template'), description: '' })).body.data);
   template = templates[0];

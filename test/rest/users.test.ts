@@ -295,6 +295,18 @@ describe('supervisors and supervisees', () => {
     expect((await call('GET', `${R()}/users/${me.id}/supervisors`, { token: admin })).body.data.map((x: { id: string }) => x.id)).not.toContain(boss.id);
   });
 
+  test('supervisors and supervisees are paged and filtered like any user list (limit, offset, q)', async () => {
+    const worker = await makeUser();
+    const bosses = [await makeUser(), await makeUser()].sort((a, b) => a.userid.localeCompare(b.userid));
+    for (const b of bosses) await graphql(admin, ADD, { u: worker.id, s: b.id });
+    const ids = async (qs: string) => (await call('GET', `${R()}/users/${worker.id}/supervisors?${qs}`, { token: admin })).body.data.map((x: { id: string }) => x.id);
+    expect(await ids('limit=1')).toEqual([bosses[0].id]);
+    expect(await ids('limit=1&offset=1')).toEqual([bosses[1].id]);
+    expect(await ids(`q=${encodeURIComponent(`userid eq '${bosses[1].userid}'`)}`)).toEqual([bosses[1].id]);
+    const sub = await call('GET', `${R()}/users/${bosses[0].id}/supervisees?limit=0`, { token: admin });
+    expect(sub.body.data).toEqual([]);
+  });
+
   test('unknown users are 404s', async () => {
     expectError(await call('GET', `${R()}/users/${randomUUID()}/supervisors`, { token: admin }), 404);
     expectError(await call('GET', `${R()}/users/${randomUUID()}/supervisees`, { token: admin }), 404);
