@@ -1,14 +1,19 @@
 /** The route table checked against the schema at start-up: a row that cannot work stops the start. */
-import type { GraphQLSchema } from 'graphql';
+import type { GraphQLField, GraphQLSchema } from 'graphql';
 import { isSofaRoute, type Route } from './routes.js';
+
+/** The root field a route row names (`Query.x` or `Mutation.x`), if the schema has it. */
+export function rootField(schema: GraphQLSchema, field: string): GraphQLField<unknown, unknown> | undefined {
+  const [op, name] = field.split('.');
+  const root = op === 'Query' ? schema.getQueryType() : op === 'Mutation' ? schema.getMutationType() : undefined;
+  return root?.getFields()[name];
+}
 
 export function checkRouteTable(schema: GraphQLSchema, table: readonly Route[]): void {
   for (const r of table) {
     if (!isSofaRoute(r)) continue;
     const row = `Route ${r.method} ${r.path}`;
-    const [op, name] = r.field.split('.');
-    const root = op === 'Query' ? schema.getQueryType() : op === 'Mutation' ? schema.getMutationType() : undefined;
-    const field = root?.getFields()[name];
+    const field = rootField(schema, r.field);
     if (!field) throw new Error(`${row} names ${r.field}, which the schema does not have`);
     const args = new Set(field.args.map((a) => a.name));
     for (const seg of r.path.split('/')) {

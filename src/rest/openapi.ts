@@ -9,6 +9,7 @@ import type { GraphQLSchema } from 'graphql';
 import { tokenOperation } from './token.js';
 import { isSofaRoute, routes as allRoutes, type Route, type SofaRoute } from './routes.js';
 import { sofaPath } from './sofa-setup.js';
+import { rootField } from './check-routes.js';
 
 type Schema = Record<string, unknown>;
 type Operation = Record<string, unknown>;
@@ -123,8 +124,7 @@ function successSchema(row: SofaRoute, record: Schema | undefined): Schema {
  * SDL's syntax tree, which lacks those the schema adds by convention (src/schema-conventions.ts).
  */
 function descriptionsOf(schema: GraphQLSchema, field: string): { field?: string; args: Map<string, string> } {
-  const [op, name] = field.split('.');
-  const f = (op === 'Query' ? schema.getQueryType() : schema.getMutationType())?.getFields()[name];
+  const f = rootField(schema, field);
   return { field: f?.description ?? undefined, args: new Map((f?.args ?? []).filter((a) => a.description).map((a) => [a.name, a.description!])) };
 }
 

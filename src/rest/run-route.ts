@@ -35,6 +35,7 @@ import { withSessionCheck } from '../auth/session.js';
 import { fitInput } from './input.js';
 import { queryParam, type Match } from './match.js';
 import type { SofaRoute } from './routes.js';
+import { rootField } from './check-routes.js';
 import { createSofaRouter, SOFA_BASE, sofaFields, sofaPath } from './sofa-setup.js';
 import { requestIdOf } from './request-id.js';
 import { discardFiles, fileKey } from '../domain/stored-files.js';
@@ -69,8 +70,8 @@ export interface RouteRunner {
 export function createRouteRunner(services: Services, schema: GraphQLSchema, dataTypes: DataTypes): RouteRunner {
   const infoOf = new Map<string, FieldInfo>();
   for (const fieldName of sofaFields().keys()) {
-    const [op, name] = fieldName.split('.');
-    const field = (op === 'Query' ? schema.getQueryType() : schema.getMutationType())!.getFields()[name];
+    // Every row's field exists: checkRouteTable stops the start otherwise.
+    const field = rootField(schema, fieldName)!;
     infoOf.set(fieldName, { field, recordType: recordTypeOf(field), args: field.args.map((arg) => ({ arg, type: getNamedType(arg.type).name })) });
   }
 
