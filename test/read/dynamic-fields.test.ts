@@ -35,8 +35,10 @@ const def = defineResource({
 
 beforeAll(async () => {
   h = await Harness.start();
-  await h.services.reads.query(`create table ${owners} (tenant_id uuid not null, id uuid not null, label text not null)`);
-  await h.services.reads.query(`create table ${table} (tenant_id uuid not null, id uuid primary key, name text not null, vals jsonb not null, owner_id uuid)`);
+  // Keyed on tenant_id first, as every tenant-owned table is: test/db/tenant-keys.test.ts, running
+  // at the same time on the same database, checks every table with a tenant_id column.
+  await h.services.reads.query(`create table ${owners} (tenant_id uuid not null, id uuid not null, label text not null, primary key (tenant_id, id))`);
+  await h.services.reads.query(`create table ${table} (tenant_id uuid not null, id uuid not null, name text not null, vals jsonb not null, owner_id uuid, primary key (tenant_id, id))`);
   // The same owner id in two tenants: only the row's own tenant's owner may join.
   await h.services.reads.query(`insert into ${owners} values ($1, $3, 'Olga'), ($2, $3, 'Other tenant')`, [tenant, other, ownerId]);
   const rows: [string, string, object, string | null][] = [
