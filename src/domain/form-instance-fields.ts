@@ -1,14 +1,22 @@
 /**
- * `q` over a template's instances: the base fields, then the form fields by their type (a
- * calendar field compares as a date-time, a cell field as a number, a value that is not one as
- * NULL), then any other key as text (the resource's dynamic fields).
+ * A template's fields as instance reads see them. `q` over its instances: the base fields, then
+ * the form fields by their type (a calendar field compares as a date-time, a cell field as a
+ * number, a value that is not one as NULL), then any other key as text (the resource's dynamic
+ * fields). Values: a deleted field's under `__<key>`.
  */
+import DataLoader from 'dataloader';
 import type { AppContext } from '../context.js';
 import type { QueryField, QueryFieldMap } from '../query/index.js';
 import { resource } from '../read/registry.js';
 import { selectRows } from '../read/rows.js';
-import { sql } from '../sql.js';
+import { raw, sql } from '../sql.js';
 import { FIELD_TYPES } from './form-fields.js';
+
+const FIELD = resource('FormField');
+
+type Values = Record<string, string>;
+
+const NONE: ReadonlySet<string> = new Set();
 
 export interface TemplateField {
   key: string;
@@ -19,7 +27,7 @@ export interface TemplateField {
 
 /** The field definitions of a template revision, deleted ones too. */
 export const templateFields = (ctx: AppContext, templateRevisionId: string): Promise<TemplateField[]> =>
-  selectRows<TemplateField>(ctx.reader, resource('FormField'), { where: [sql`t.revision_id = ${templateRevisionId}`] });
+  selectRows<TemplateField>(ctx.reader, FIELD, { where: [sql`t.revision_id = ${templateRevisionId}`] });
 
 /**
  * A deleted field's key as the API names it: `__<key>` (the spec: "A field key that starts with a
@@ -42,14 +50,35 @@ export async function instanceFieldMap(ctx: AppContext, base: QueryFieldMap, tem
   return { get: (name) => typed.get(name) ?? base.get(name), keys: () => base.keys() };
 }
 
-/** The plain keys of the template revision's deleted fields (one statement). */
-export async function deletedKeysOf(ctx: AppContext, templateRevisionId: string): Promise<Set<string>> {
-  return new Set((await templateFields(ctx, templateRevisionId)).filter((f) => f.deleted).map((f) => f.key.toLowerCase()));
+/**
+ * The plain keys each form's template has deleted (in its released revision, else its latest
+ * draft), by form id: one statement for every form a request shows, whatever its template.
+ */
+function deletedKeysByForm(ctx: AppContext): DataLoader<string, ReadonlySet<string>> {
+  return ctx.loaders.cached('FormInstance.deletedKeys', () => new DataLoader(async (formIds: readonly string[]) => {
+    const rows = await selectRows<{ key: string; form: string }>(ctx.reader, FIELD, {
+      extra: raw(', fi.id as "form"'),
+      from: raw(
+        ' join form_template tp on tp.tenant_id = t.tenant_id and t.revision_id = coalesce(tp.released_revision_id, tp.latest_revision_id)' +
+          ' join form_instance fi on fi.tenant_id = t.tenant_id and fi.template_id = tp.id',
+      ),
+      where: [sql`t.deleted`, sql`fi.id = any(${formIds}::uuid[])`],
+    });
+    const byForm = new Map<string, Set<string>>();
+    for (const r of rows) {
+      const keys = byForm.get(r.form) ?? new Set<string>();
+      byForm.set(r.form, keys.add(r.key.toLowerCase()));
+    }
+    return formIds.map((id) => byForm.get(id) ?? NONE);
+  }));
 }
 
-/** An instance record with each deleted field's value under `__<key>`, as the template's field map names it. */
-export function withDeletedKeys<R extends Record<string, unknown>>(row: R, deleted: Set<string>): R {
-  const values = row.values as Record<string, unknown> | undefined;
-  if (!values || deleted.size === 0 || !Object.keys(values).some((k) => deleted.has(k))) return row;
-  return { ...row, values: Object.fromEntries(Object.entries(values).map(([k, v]) => [deleted.has(k) ? deletedKey(k) : k, v])) };
+/**
+ * A form's values (of an instance or of one of its revisions) as every read shows them: each
+ * deleted field's under `__<key>`. Stored values keep the plain key, which writes read.
+ */
+export async function shownValues(row: { formId: string; values: Values }, ctx: AppContext): Promise<Values> {
+  const deleted = await deletedKeysByForm(ctx).load(row.formId);
+  if (deleted.size === 0 || !Object.keys(row.values).some((k) => deleted.has(k))) return row.values;
+  return Object.fromEntries(Object.entries(row.values).map(([k, v]) => [deleted.has(k) ? deletedKey(k) : k, v]));
 }

@@ -49,7 +49,8 @@ export class Loaders {
 
   constructor(readonly reader: Reader) {}
 
-  private get<V>(key: string, make: () => DataLoader<string, V>): DataLoader<string, V> {
+  /** The request's loader under `key`, made on first use: also for loaders of a resource's own (src/domain/). */
+  cached<V>(key: string, make: () => DataLoader<string, V>): DataLoader<string, V> {
     let l = this.made.get(key) as DataLoader<string, V> | undefined;
     if (!l) this.made.set(key, (l = make()) as DataLoader<string, unknown>);
     return l;
@@ -57,7 +58,7 @@ export class Loaders {
 
   /** Rows by id (lower-case GUIDs). */
   byId(def: ResourceDef): DataLoader<string, Row | undefined> {
-    return this.get(def.typeName, () => new DataLoader(async (ids) => {
+    return this.cached(def.typeName, () => new DataLoader(async (ids) => {
       const rows = await selectRows<Row>(this.reader, def, { where: [sql`${idOf(def)} = any(${ids}::uuid[])`] });
       const map = new Map(rows.map((r) => [r[def.idField] as string, r]));
       return ids.map((i) => map.get(i));
@@ -66,7 +67,7 @@ export class Loaders {
 
   /** A page of the rows of a to-many relation, by parent id. */
   many(def: ResourceDef, name: string, page: RelationPage): DataLoader<string, Row[]> {
-    return this.get(`${def.typeName}.${name}:${page.limit}:${page.offset}`, () => {
+    return this.cached(`${def.typeName}.${name}:${page.limit}:${page.offset}`, () => {
       const rel = def.relations![name];
       const target = resource(rel.target);
       if (rel.kind === 'through') return throughLink(this.reader, target, rel.link, page);

@@ -4,7 +4,7 @@ import { badRequest, notFound } from '../errors.js';
 import { createInstance, reviseInstance } from '../domain/form-instances.js';
 import { formPdf } from '../domain/form-pdf.js';
 import { prefilledBody } from '../domain/prefill.js';
-import { deletedKeysOf, instanceFieldMap, withDeletedKeys } from '../domain/form-instance-fields.js';
+import { instanceFieldMap, shownValues } from '../domain/form-instance-fields.js';
 import { queryFieldMap } from '../read/fields.js';
 import { DateTime } from '../scalars.js';
 import { listPage, reread, type Page } from '../read/resolvers.js';
@@ -87,28 +87,20 @@ async function relation(ctx: AppContext, a: string, b: string) {
   return [x.formId as string, y.formId as string];
 }
 
+/** Read wherever a form is shown (lists, relations, a write's answer): deleted fields under `__<key>`. */
+const values = { values: (row: { formId: string; values: Record<string, string> }, _: unknown, ctx: AppContext) => shownValues(row, ctx) };
+
 export const resolvers = {
+  FormInstance: values,
+  FormInstanceRevision: values,
   Query: {
     formInstances: async (_: unknown, args: ListArgs & { templateId: string }, ctx: AppContext): Promise<Page<Row>> => {
       const template = await templateRow(ctx, args.templateId);
-      const revisionId = template.revisionId as string;
-      const fields = args.q ? await instanceFieldMap(ctx, queryFieldMap(INSTANCE), revisionId) : undefined;
-      const page = listPage(ctx, INSTANCE, args, [sql`t.template_id = ${template.id}`], fields);
-      return {
-        ...page,
-        // Deleted fields' values under their `__` keys, looked up only when values are read at all.
-        items: async (info) => {
-          const rows = await page.items(info);
-          if (!rows.some((r) => r.values)) return rows;
-          const deleted = await deletedKeysOf(ctx, revisionId);
-          return rows.map((r) => withDeletedKeys(r, deleted));
-        },
-      };
+      const fields = args.q ? await instanceFieldMap(ctx, queryFieldMap(INSTANCE), template.revisionId as string) : undefined;
+      return listPage(ctx, INSTANCE, args, [sql`t.template_id = ${template.id}`], fields);
     },
-    formInstance: async (_: unknown, a: { templateId: string; revisionId: string }, ctx: AppContext) => {
-      const { template, instance } = await instanceOf(ctx, a.templateId, a.revisionId);
-      return withDeletedKeys(instance, await deletedKeysOf(ctx, template.revisionId as string));
-    },
+    formInstance: async (_: unknown, a: { templateId: string; revisionId: string }, ctx: AppContext) =>
+      (await instanceOf(ctx, a.templateId, a.revisionId)).instance,
     formInstancePdf: (_: unknown, a: { templateId: string; revisionId: string }, ctx: AppContext) => pdf(ctx, a.templateId, a.revisionId),
     relatedForms: async (_: unknown, args: ListArgs & { formId: string }, ctx: AppContext) => {
       const form = await instanceRow(ctx, args.formId);

@@ -223,6 +223,55 @@ describe('PUT /formtemplates/{id}/import', () => {
     expectError(await A.post(`/formtemplates/${t.id}/forms`, { alpha: 'a2', __beta: 'b2' }), 400, /no form field named '__beta'/);
   });
 
+  test('every read that shows a form, whatever its template, names a deleted field __<key>: related forms, relations, revisions and a revision\'s answer', async () => {
+    const field = (name: string, retired = false) => `<BaseField><FieldType>TextBox</FieldType><Name>${name}</Name>${retired ? '<IsRetired>true</IsRetired>' : ''}</BaseField>`;
+    const xml = (...fields: string[]) => `<FormEntity><FormPages><FormPage><FieldList>${fields.join('')}</FieldList></FormPage></FormPages></FormEntity>`;
+    const t = await createTemplate(A);
+    const other = await createTemplate(A);
+    expect((await importXml(A, t.id, xml(field('Alpha'), field('Beta')))).status).toBe(200);
+    expect((await importXml(A, other.id, xml(field('Gamma')))).status).toBe(200);
+    for (const id of [t.id, other.id]) expect((await A.put(`/formtemplates/${id}/release`)).status).toBe(200);
+    const x = (await A.post(`/formtemplates/${t.id}/forms`, { alpha: 'a1', beta: 'b1' })).body.data;
+    const y = (await A.post(`/formtemplates/${other.id}/forms`, { gamma: 'g1' })).body.data;
+    expect((await A.put(`/forminstance/${x.formId}/relateForm?relateToId=${y.formId}`)).status).toBe(200);
+    // Beta deleted (and released) after x was filled in.
+    expect((await importXml(A, t.id, xml(field('Alpha'), field('Beta', true)))).status).toBe(200);
+    expect((await A.put(`/formtemplates/${t.id}/release`)).status).toBe(200);
+
+    const related = (await A.get(`/forminstance/${y.formId}/forms?expand=true`)).body.data;
+    expect(related).toEqual([expect.objectContaining({ revisionId: x.revisionId, alpha: 'a1', __beta: 'b1' })]);
+    expect(related[0]).not.toHaveProperty('beta');
+    expect((await A.get(`/forminstance/${y.formId}/forms?fields=__beta`)).body.data).toEqual([expect.objectContaining({ __beta: 'b1' })]);
+    // The other template deleted nothing: its form's keys stay plain.
+    expect((await A.get(`/forminstance/${x.formId}/forms?expand=true`)).body.data).toEqual([expect.objectContaining({ gamma: 'g1' })]);
+
+    const revised = await A.post(`/formtemplates/${t.id}/forms/${x.revisionId}?expand=true`, { alpha: 'a2' });
+    expect(revised.status).toBe(201);
+    expect(revised.body.data).toMatchObject({ alpha: 'a2', __beta: 'b1' });
+    expect(revised.body.data).not.toHaveProperty('beta');
+
+    const g = await A.gql(
+      `query ($t: String!, $o: String!, $r: UUID!) {
+        formTemplate(id: $t) { forms { values } }
+        formInstance(templateId: $o, revisionId: $r) { values relatedForms { values revisions { revision values } } }
+      }`,
+      { t: t.id, o: other.id, r: y.revisionId },
+    );
+    expect(g.body.errors).toBeUndefined();
+    expect(g.body.data.formTemplate.forms).toEqual([{ values: { alpha: 'a2', __beta: 'b1' } }]);
+    expect(g.body.data.formInstance.values).toEqual({ gamma: 'g1' });
+    expect(g.body.data.formInstance.relatedForms).toEqual([
+      {
+        values: { alpha: 'a2', __beta: 'b1' },
+        revisions: [{ revision: 1, values: { alpha: 'a1', __beta: 'b1' } }, { revision: 2, values: { alpha: 'a2', __beta: 'b1' } }],
+      },
+    ]);
+    // Stored under the plain key: revising again keeps it, and a released revision reviving the field shows it plain.
+    expect((await importXml(A, t.id, xml(field('Alpha'), field('Beta')))).status).toBe(200);
+    expect((await A.put(`/formtemplates/${t.id}/release`)).status).toBe(200);
+    expect((await A.get(`/forminstance/${y.formId}/forms?expand=true`)).body.data).toEqual([expect.objectContaining({ alpha: 'a2', beta: 'b1' })]);
+  });
+
   test('a designer export: data fields by every FieldType name the exports use, drop-down items, required validations; the rest skipped', async () => {
     const t = await createTemplate(A);
     expect((await importXml(A, t.id, EXPORT_XML)).status).toBe(200);
@@ -405,6 +454,35 @@ describe('GraphQL: field edits on the draft', () => {
     expect(large.result.body.data.formTemplates.items[0].revisions[1].fields).toEqual([{ key: 'textField' }]);
     expect(large.statements).toHaveLength(small.statements.length);
     expect(large.statements).toHaveLength(3);
+  });
+
+  test('forms shown with their values (deleted fields looked up) cost a constant number of statements, from however many templates', async () => {
+    const T = A.on(await h.tenant());
+    const api = T.as(await h.login(T.t));
+    const forms = [];
+    for (let i = 0; i < 3; i++) {
+      const t = await releasedTemplate(api);
+      for (let j = 0; j < 2; j++) forms.push((await api.post(`/formtemplates/${t.id}/forms`, { textField: `v${i}${j}` })).body.data);
+    }
+    const [hub, ...others] = forms;
+    for (const f of others) expect((await api.put(`/forminstance/${hub.formId}/relateForm?relateToId=${f.formId}`)).status).toBe(200);
+    const texts = (values: { textfield: string }[]) => sorted(values.map((v) => v.textfield));
+
+    const byTemplate = `query ($limit: Int) { formTemplates(limit: $limit) { items { forms(limit: 10) { values revisions(limit: 5) { values } } } } }`;
+    const small = await h.countQueries(() => api.gql(byTemplate, { limit: 1 }));
+    const large = await h.countQueries(() => api.gql(byTemplate, { limit: 3 }));
+    expect(large.result.body.errors).toBeUndefined();
+    const shown = large.result.body.data.formTemplates.items.flatMap((t: { forms: { values: object }[] }) => t.forms.map((f) => f.values));
+    expect(texts(shown)).toEqual(['v00', 'v01', 'v10', 'v11', 'v20', 'v21']);
+    expect(large.statements).toHaveLength(small.statements.length);
+
+    // Related forms of three templates: one look-up of deleted fields for the page, however long.
+    const related = `query ($id: UUID!, $limit: Int) { relatedForms(formId: $id, limit: $limit) { items { values revisions(limit: 5) { values } } } }`;
+    const one = await h.countQueries(() => api.gql(related, { id: hub.formId, limit: 1 }));
+    const all = await h.countQueries(() => api.gql(related, { id: hub.formId, limit: 5 }));
+    expect(all.result.body.errors).toBeUndefined();
+    expect(texts(all.result.body.data.relatedForms.items.map((f: { values: object }) => f.values))).toEqual(['v01', 'v10', 'v11', 'v20', 'v21']);
+    expect(all.statements).toHaveLength(one.statements.length);
   });
 });
 
