@@ -1,23 +1,30 @@
 import { ZERO_GUID } from '../ids.js';
 import { column, defineResource, joined } from '../read/define.js';
 
-/** One kept revision of a form instance and its values then (GraphQL `FormInstance.revisions`). */
+/**
+ * One kept revision of a form instance and its values then (GraphQL `FormInstance.revisions`).
+ * Its href is the REST address that reads it: a template's form by an older revision id.
+ */
 export default defineResource({
   dataType: 'FormInstanceRevision',
   typeName: 'FormInstanceRevision',
   table: 'form_instance_revision',
-  href: '~/forminstance/{id}',
+  href: '~/formtemplates/{templateId}/forms/{id}',
   idField: 'id',
   label: 'Form instance revision',
   fields: {
     id: column('id', 'guid'),
     formId: column('form_id', 'guid'),
+    templateId: joined('f', 'template_id', 'guid'),
     revision: column('revision', 'integer'),
     createDate: column('created_at', 'datetime'),
     createById: column('created_by_id', 'guid', { nullAs: ZERO_GUID }),
     createBy: joined('cu', 'name', 'string', { nullAs: '' }),
   },
-  joins: { cu: { table: 'app_user', on: 'cu.id = t.created_by_id' } },
+  joins: {
+    f: { table: 'form_instance', on: 'f.id = t.form_id' },
+    cu: { table: 'app_user', on: 'cu.id = t.created_by_id' },
+  },
   // (tenant_id, form_id, revision) is unique: oldest first under a form.
   order: 't.form_id, t.revision',
   dynamic: { column: 'values', field: 'values', type: 'string' },

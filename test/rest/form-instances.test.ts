@@ -359,6 +359,22 @@ describe('/graphql', () => {
     expect(large.statements).toHaveLength(small.statements.length);
   });
 
+  test('a kept revision\'s href is the REST address that answers that revision', async () => {
+    const t = await formTemplateWith(A, ['a']);
+    const x = await create(A, t.id, { a: 'first' });
+    await A.post(`/forms/${x.formId}`, { a: 'second' });
+    const g = await A.gql(`query ($t: String!, $r: UUID!) { formInstance(templateId: $t, revisionId: $r) { revisions { id href templateId revision } } }`, { t: t.id, r: x.revisionId });
+    expect(g.body.errors).toBeUndefined();
+    const revisions = g.body.data.formInstance.revisions;
+    expect(revisions.map((r: { revision: number }) => r.revision)).toEqual([1, 2]);
+    for (const [i, r] of revisions.entries()) {
+      expect(r).toMatchObject({ templateId: t.id, href: `~/formtemplates/${t.id}/forms/${r.id}` });
+      const read = await A.get(r.href.slice(1));
+      expect(read.status).toBe(200);
+      expect(read.body.data).toEqual([expect.objectContaining({ revisionId: r.id, revision: i + 1, a: ['first', 'second'][i] })]);
+    }
+  });
+
   test('FormTemplate.forms: each template\'s instances, paged, at a constant number of statements', async () => {
     const T = A.on(await h.tenant());
     const api = T.as(await h.login(T.t));
