@@ -106,6 +106,12 @@ const label = (input: Input, fallback: string) => maxLength(optionalString(input
 export const resolvers = {
   Query: {
     formTemplate: (_: unknown, { id }: { id: string }, ctx: AppContext) => templateRow(ctx, id),
+    formTemplateRevision: async (_: unknown, a: { templateId: string; id: string }, ctx: AppContext) => {
+      const template = await templateRow(ctx, a.templateId);
+      const revision = await ctx.loaders.byId(REVISION).load(a.id.toLowerCase());
+      if (!revision || revision.templateId !== template.id) throw notFound(`Form template revision '${a.id}' was not found in form template '${a.templateId}'.`);
+      return revision;
+    },
     formTemplateFields: (_: unknown, { id }: { id: string }, ctx: AppContext) => fieldsDescription(ctx, id),
     formDesignerFields: (_: unknown, { id }: { id: string }, ctx: AppContext) => designer(ctx, id),
   },

@@ -3,9 +3,10 @@ import { column, computed, defineResource } from '../read/define.js';
 import { sql } from '../sql.js';
 
 /**
- * An outgoing e-mail message in the queue (GraphQL only: the spec's one route, `POST emails`,
- * answers `{success}`). Its sender sees it, an administrator every one. `status` 0 queued,
- * 1 sent, 2 failed (src/entities/email.ts); `body` only when asked for.
+ * An outgoing e-mail message in the queue. The spec's one route, `POST emails`, answers
+ * `{success}`; `GET emails` and `GET emails/{id}` (its href) read them. Its sender sees it, an
+ * administrator every one. `status` 0 queued, 1 sent, 2 failed (src/entities/email.ts); `body`
+ * only when asked for.
  */
 export default defineResource({
   dataType: 'Email',

@@ -1,6 +1,6 @@
 import { AUDIT_JOINS, auditFields, column, defineResource } from '../read/define.js';
 
-/** One revision of a form template and its field definitions (GraphQL only). */
+/** One revision of a form template and its field definitions; `GET formtemplates/{templateId}/revisions/{id}` reads one. */
 export default defineResource({
   dataType: 'FormTemplateRevision',
   typeName: 'FormTemplateRevision',

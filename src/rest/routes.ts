@@ -127,6 +127,7 @@ export const routes: Route[] = [
   { method: 'PUT', path: '/formtemplates/:id/import', field: 'Mutation.importFormTemplate', shape: 'object', body: 'input', allFields: true },
   { method: 'PUT', path: '/formtemplates/:id/release', field: 'Mutation.releaseFormTemplate', shape: 'object', allFields: true },
   { method: 'GET', path: '/formtemplates/:id/fields', field: 'Query.formTemplateFields', shape: 'object' },
+  { method: 'GET', path: '/formtemplates/:templateId/revisions/:id', field: 'Query.formTemplateRevision', shape: 'object' },
   { method: 'GET', path: '/formdesigner/forms/formtemplates/:id/fields', field: 'Query.formDesignerFields', shape: 'object' },
 
   { method: 'GET', path: '/formtemplates/:templateId/forms', field: 'Query.formInstances', shape: 'list' },
@@ -246,12 +247,17 @@ export const routes: Route[] = [
   { method: 'GET', path: '/persisteddata/:id', field: 'Query.persistedData', shape: 'object' },
   { method: 'DELETE', path: '/persisteddata/:id', field: 'Mutation.deletePersistedData', shape: 'object' },
   // Scripts, run by the outside process (docs/decisions.md, "Scripts")
+  { method: 'GET', path: '/scripts', field: 'Query.scripts', shape: 'list', paged: true },
+  { method: 'GET', path: '/scripts/:id', field: 'Query.script', shape: 'object' },
   { method: 'POST', path: '/scripts', field: 'Mutation.runScript', shape: 'object', body: 'input' },
   { method: 'POST', path: '/scripts/:id', field: 'Mutation.runScript', shape: 'object', body: 'input' },
   // Scheduled processes (docs/decisions.md, "Scheduled processes")
   { method: 'GET', path: '/outsideprocesses', field: 'Query.scheduledProcesses', shape: 'list', paged: true },
+  { method: 'GET', path: '/outsideprocesses/:id', field: 'Query.scheduledProcess', shape: 'object' },
   { method: 'PUT', path: '/scheduledProcess/Run', field: 'Mutation.runScheduledProcesses', shape: 'list' },
   { method: 'POST', path: '/scheduledProcess/:token', field: 'Mutation.completeScheduledRun', shape: 'object' },
   // E-mail (docs/decisions.md, "E-mail")
+  { method: 'GET', path: '/emails', field: 'Query.emails', shape: 'list', paged: true },
+  { method: 'GET', path: '/emails/:id', field: 'Query.email', shape: 'object' },
   { method: 'POST', path: '/emails', field: 'Mutation.sendEmail', shape: 'object', body: 'input', status: 201, refusalsAs200: true },
 ];

@@ -59,14 +59,17 @@ let alert: { id: string };
 let fileId: string;
 let member: UserFixture;
 /** Form instances: a released template whose fields take the keys of bodyOf, a form related to three others, one to delete. */
-let formTemplate: { id: string };
+let formTemplate: { id: string; revisionId: string };
 let form: { revisionId: string; formId: string };
 let relateTo: string;
 let doomed: string;
-/** A script the routes run, on a real script server; three processes that run it, one with a run started (its token). */
+/** A script the routes run (beside two more), on a real script server; three processes that run it, one with a run started (its token). */
 let scripts: TestScriptServer;
 let script: { id: string };
+let scheduled: { id: string };
 let runToken: string;
+/** The ordinary user's message, among three the administrator sends. */
+let email: { id: string };
 
 beforeAll(async () => {
   scripts = await startScriptServer();
@@ -147,11 +150,17 @@ beforeAll(async () => {
   }
   const made = await A.gql('mutation { createScript(input: { name: "conformance", source: "module.exports.main = (f, c, response) => response.json(200, [\'Success\']);" }) { id } }');
   script = made.body.data.createScript;
+  for (let i = 0; i < 2; i++) expect((await A.gql('mutation ($name: String!) { createScript(input: { name: $name, source: "x" }) { id } }', { name: uniq('script') })).body.errors).toBeUndefined();
   for (let i = 0; i < 3; i++) {
     const p = await A.gql('mutation ($input: ScheduledProcessInput!) { createScheduledProcess(input: $input) { id } }', { input: { name: uniq('process'), script: script.id, intervalMinutes: 60, nextRunDate: i ? '2099-01-01' : undefined } });
     expect(p.body.errors).toBeUndefined();
+    scheduled ??= p.body.data.createScheduledProcess;
   }
   runToken = (await A.put('/scheduledProcess/Run')).body.data[0].id;
+  const sent = await A.as(plain.token).post('/emails', { recipients: 'ada@example.com', subject: 'conformance' });
+  expect(sent.status).toBe(201);
+  email = (await A.as(plain.token).gql('{ emails(limit: 1) { items { id } } }')).body.data.emails.items[0];
+  for (let i = 0; i < 2; i++) expect((await A.post('/emails', { recipients: 'bob@example.com', subject: 'conformance' })).status).toBe(201);
   // Revisions come with file uploads, which are not built yet: two more of the first, in SQL.
   for (const n of ['2', '3']) {
     await h.services.reads.query(`insert into document_revision (tenant_id, id, document_id, revision, name) values ($1, gen_random_uuid(), $2, $3, 'r')`, [
@@ -166,8 +175,9 @@ afterAll(async () => {
 
 /** A real value for each path parameter of tenant A; `id` depends on the segment before it. */
 const SAMPLES: Record<string, (previous: string, r: SofaRoute) => string> = {
-  id: (previous) =>
-    ({ sites: site.id, groups: group.id, users: member.id, formtemplates: template.id, forminstance: doomed, persisteddata: dictionary.id, folders: folder.id, revisions: docs[0].id, indexfields: indexField.id, lists: list.listID, files: fileId, scripts: script.id, documenttypes: documentType.id, alerts: alert.id })[
+  id: (previous, r) =>
+    // Under formtemplates a revision is the template's own, elsewhere a document's.
+    r.field === 'Query.formTemplateRevision' ? formTemplate.revisionId : ({ sites: site.id, groups: group.id, users: member.id, formtemplates: template.id, forminstance: doomed, persisteddata: dictionary.id, folders: folder.id, revisions: docs[0].id, indexfields: indexField.id, lists: list.listID, files: fileId, scripts: script.id, documenttypes: documentType.id, alerts: alert.id, emails: email.id, outsideprocesses: scheduled.id })[
       previous.toLowerCase()
     ] ?? '',
   folderPath: () => folder.folderPath,

@@ -8,7 +8,7 @@ import { Harness } from '../harness.js';
 import { startSmtp, type TestSmtp } from '../smtp-server.js';
 import { isHtml, sendDueEmails, smtpTransport, startEmailSender } from '../../src/jobs/email-sender.js';
 import { purgeExpired } from '../../src/purge.js';
-import { type Api, adminApi, expectEnvelope, GUID, ordinaryUser, STATUS_MSG, uniq, UNKNOWN_ID } from './support.js';
+import { type Api, adminApi, expectEnvelope, expectError, GUID, ordinaryUser, q, STATUS_MSG, uniq, UNKNOWN_ID } from './support.js';
 
 let smtp: TestSmtp;
 let h: Harness;
@@ -307,6 +307,24 @@ describe('who sees which message (GraphQL)', () => {
     expect(other).toMatch(GUID);
     const r = await U.gql('query ($id: UUID!) { email(id: $id) { id } }', { id: other });
     expect(r.body.errors[0].extensions.code).toBe('NOT_FOUND');
+    await deliver();
+  });
+
+  test('GET emails and GET emails/{id} (its href) read the same: the sender their own, an administrator every one', async () => {
+    const subject = uniq('Rest');
+    await U.post('/emails', { recipients: 'ada@example.com', subject, body: 'Words.' });
+    await A.post('/emails', { recipients: 'bob@example.com', subject });
+    const all = await A.get(`/emails?${q(`subject eq '${subject}'`)}`);
+    expect(all.status).toBe(200);
+    expect(all.body.data.map((m: { recipients: string }) => m.recipients)).toEqual(['ada@example.com', 'bob@example.com']);
+    const [ada, bob] = all.body.data;
+    expect(ada).toMatchObject({ dataType: 'Email', href: `~/emails/${ada.id}`, subject, status: expect.any(Number) });
+    expect(ada).not.toHaveProperty('body');
+    expect((await U.get(`/emails?${q(`subject eq '${subject}'`)}`)).body.data.map((m: { id: string }) => m.id)).toEqual([ada.id]);
+    const one = await U.get(`${ada.href.slice(1)}?fields=id,subject,body`);
+    expect(one.body.data).toMatchObject({ id: ada.id, subject, body: 'Words.' });
+    expectError(await U.get(`/emails/${bob.id}`), 404);
+    expectError(await B.get(`/emails/${ada.id}`), 404);
     await deliver();
   });
 

@@ -272,6 +272,23 @@ describe('PUT /formtemplates/{id}/import', () => {
     expect((await A.get(`/forminstance/${y.formId}/forms?expand=true`)).body.data).toEqual([expect.objectContaining({ alpha: 'a2', beta: 'b1' })]);
   });
 
+  test('GET formtemplates/{id}/revisions/{revisionId}, a revision\'s href: by template id or name; another template\'s revision is a 404', async () => {
+    const t = await releasedTemplate(A);
+    const other = await releasedTemplate(A);
+    const g = await A.gql('query ($id: String!) { formTemplate(id: $id) { revisions { id href revision status } } }', { id: t.id });
+    const [first] = g.body.data.formTemplate.revisions;
+    expect(first.href).toBe(`~/formtemplates/${t.id}/revisions/${first.id}`);
+    for (const idOrName of [t.id, (t.name as string).toUpperCase()]) {
+      const r = await A.get(`/formtemplates/${encodeURIComponent(idOrName)}/revisions/${first.id}`);
+      expect(r.status).toBe(200);
+      expect(r.body.data).toMatchObject({ href: first.href, dataType: 'FormTemplateRevision', id: first.id, templateId: t.id, revision: first.revision, status: first.status });
+    }
+    expectError(await A.get(`/formtemplates/${other.id}/revisions/${first.id}`), 404, /was not found in form template/);
+    expectError(await A.get(`/formtemplates/${t.id}/revisions/${UNKNOWN_ID}`), 404);
+    expectError(await A.get(`/formtemplates/${t.id}/revisions/abc`), 400, /GUID/);
+    expectError(await B.get(`/formtemplates/${t.id}/revisions/${first.id}`), 404);
+  });
+
   test('a designer export: data fields by every FieldType name the exports use, drop-down items, required validations; the rest skipped', async () => {
     const t = await createTemplate(A);
     expect((await importXml(A, t.id, EXPORT_XML)).status).toBe(200);

@@ -69,6 +69,11 @@ test('GET outsideprocesses lists the processes as an array (paged), for anyone i
   expect(r.body.data.find((x: { id: string }) => x.id === p.id)).toMatchObject({ dataType: 'ScheduledProcess', name: p.name, scriptName: s.name, intervalMinutes: 1440, enabled: true });
   expect(r.body.pagination.totalRecords).toBeGreaterThanOrEqual(1);
   expect((await B.get('/outsideprocesses')).body.data.some((x: { id: string }) => x.id === p.id)).toBe(false);
+  // Its href reads it.
+  const listed = r.body.data.find((x: { id: string }) => x.id === p.id);
+  expect(listed.href).toBe(`~/outsideprocesses/${p.id}`);
+  expect((await U.get(listed.href.slice(1))).body.data).toEqual(listed);
+  expect((await B.get(listed.href.slice(1))).status).toBe(404);
 });
 
 test('the script reports back over HTTP with its token: complete once, result and message kept; a second report is a 409', async () => {

@@ -9,7 +9,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Harness } from '../harness.js';
 import type { TestScriptServer } from '../script-server.js';
-import { type Api, adminApi, expectEnvelope, expectError, GUID, uniq, UNKNOWN_ID, withScriptServer } from './support.js';
+import { type Api, adminApi, expectEnvelope, expectError, GUID, q, uniq, UNKNOWN_ID, withScriptServer } from './support.js';
 
 let peer: TestScriptServer;
 let A: Api;
@@ -175,6 +175,18 @@ describe('managing scripts (GraphQL, administrators)', () => {
     expect((await A.post(`/scripts/${s.id}`, [])).body.data).toBe(2);
     expect((await A.gql('mutation ($id: UUID!) { deleteScript(id: $id) { success } }', { id: s.id })).body.data.deleteScript).toEqual({ success: true });
     expectError(await A.post(`/scripts/${s.id}`, []), 404);
+  });
+
+  test('GET scripts and GET scripts/{id} (its href) read them as GraphQL does; an ordinary user is refused (403)', async () => {
+    const s = await createScript(A, ECHO);
+    const list = await A.get(`/scripts?${q(`name eq '${s.name}'`)}`);
+    expect(list.status).toBe(200);
+    expect(list.body.data).toEqual([expect.objectContaining({ dataType: 'Script', href: `~/scripts/${s.id}`, id: s.id, name: s.name, sourceLength: ECHO.length })]);
+    expect(list.body.data[0]).not.toHaveProperty('source');
+    expect((await A.get(`/scripts/${s.id}?fields=id,source`)).body.data).toMatchObject({ id: s.id, source: ECHO });
+    expectError(await U.get(`/scripts/${s.id}`), 403);
+    expectError(await U.get('/scripts'), 403);
+    expectError(await A.get(`/scripts/${UNKNOWN_ID}`), 404);
   });
 
   test('bad input: a blank name or source, nothing to change: 400', async () => {
