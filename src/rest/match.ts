@@ -91,13 +91,13 @@ function matchSegments(pattern: string[], actual: string[]): Record<string, stri
   return params;
 }
 
-/** A query parameter by case-insensitive name. */
 /** A row's `when`: the parameter has one of its values (any case), or any value at all for `*`. */
 function whenHolds(when: { values: string[] }, value: string | undefined): boolean {
   if (when.values.includes('*')) return value !== undefined && value.trim() !== '';
   return when.values.includes((value ?? '').toLowerCase());
 }
 
+/** A query parameter by case-insensitive name. */
 export function queryParam(query: URLSearchParams, name: string): string | undefined {
   const lower = name.toLowerCase();
   for (const [k, v] of query) if (k.toLowerCase() === lower) return v;

@@ -200,9 +200,11 @@ export function createRouteRunner(services: Services, schema: GraphQLSchema, dat
       return isInputObjectType(type) ? fitInput(type, parts) : parts;
     }
     const text = await readBody(request, services.config.maxBodyBytes);
-    // A JSON argument takes the body whatever its JSON (a script's input is often an array).
     if (isInputObjectType(type)) return fitInput(type, parseBody(text, contentType));
-    return isScalarType(type) && type.name === 'JSON' ? parseAnyBody(text, contentType) : parseBody(text, contentType);
+    if (!isScalarType(type) || type.name !== 'JSON') return parseBody(text, contentType);
+    // A JSON argument takes the body whatever its JSON (a script's input is often an array); an
+    // empty body leaves it out, as GraphQL would, so the field's own default applies.
+    return text.trim() === '' ? undefined : parseAnyBody(text, contentType);
   }
 
   function projectionOf(url: URL, dt: ReturnType<DataTypes['get']>, allFields = false): Projection {

@@ -49,10 +49,13 @@ describe('running a script', () => {
     expect(call.body).toEqual({ script: ECHO, baseUrl: 'http://quire.test', fields: JSON.stringify(fields), usId: UNKNOWN_ID });
   });
 
-  test('POST scripts?id= and POST scripts/{id} run it too; any JSON body, an empty one as {}', async () => {
+  test('POST scripts?id= and POST scripts/{id} run it too; any JSON body, none as [] (the fields the script server expects), as over GraphQL', async () => {
     const s = await createScript(A, 'module.exports.main = function (f, c, response) { response.json(200, { statusCode: 200, got: f }); };');
     expect((await A.post(`/scripts?id=${s.id}`, { a: 1 })).body.data).toEqual({ statusCode: 200, got: { a: 1 } });
-    expect((await U.post(`/scripts/${s.id}`, undefined, { headers: { 'content-type': 'application/json' } })).body.data).toEqual({ statusCode: 200, got: {} });
+    expect((await U.post(`/scripts/${s.id}`, undefined, { headers: { 'content-type': 'application/json' } })).body.data).toEqual({ statusCode: 200, got: [] });
+    expect((await U.post(`/scripts/${s.id}`, {})).body.data).toEqual({ statusCode: 200, got: {} });
+    const g = await U.gql('mutation ($id: UUID) { runScript(id: $id) }', { id: s.id });
+    expect(g.body.data.runScript).toEqual({ statusCode: 200, got: [] });
     expect((await A.post(`/scripts/${s.id}`, 'just text' as unknown)).body.data).toEqual({ statusCode: 200, got: 'just text' });
   });
 
