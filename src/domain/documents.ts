@@ -117,11 +117,12 @@ export async function createDocument(ctx: AppContext, input: Input): Promise<str
   const state = input.documentState ?? input.releaseState ?? 1;
   if (!STATES.has(state as number)) throw badRequest(`The field 'documentState' must be 1 (released) or 0 (not released), got '${String(state).slice(0, 32)}'.`);
   const changeText = optionalString(input, 'changeText');
+  const [reviewDate, expireDate] = [dateOf(input, 'reviewDate'), dateOf(input, 'expirationDate')];
   const revisionId = newId();
   const id = newId();
   const by = ctx.caller.userId;
   const common = { revision: '1', name, description: text('description'), changeText: changeText === undefined ? null : maxLength(changeText, LIMITS.changeText, 'changeText'), createdById: by };
-  ctx.em().create(Document, { ...common, id, folderId: folder.id as string, revisionId, releaseState: state as number, abstract: text('abstract'), keywords: text('keywords'), modifiedById: by });
+  ctx.em().create(Document, { ...common, id, folderId: folder.id as string, revisionId, releaseState: state as number, abstract: text('abstract'), keywords: text('keywords'), reviewDate, expireDate, modifiedById: by });
   // The document first: its revision's foreign key names it (both in the mutation's transaction).
   await ctx.em().flush();
   ctx.em().create(DocumentRevision, { ...common, id: revisionId, documentId: id });
@@ -188,14 +189,34 @@ export async function moveDocument(ctx: AppContext, id: string, input: Input): P
   return doc.id;
 }
 
-/** Sets (or, with null or '', clears) the document's expiration date; returns its revision id. */
-export async function setExpiration(ctx: AppContext, id: string, input: Input): Promise<string> {
-  const doc = await changeableDocument(ctx, id);
-  if (input.expirationDate === undefined) throw badRequest("The mandatory field 'expirationDate' is missing (null clears it).");
-  const v = optionalString(input, 'expirationDate');
+/** `input[key]` as an instant: undefined when not sent, null when null or '' (none); a 400 when it is no ISO 8601 date-time. */
+function dateOf(input: Input, key: string): Date | null | undefined {
+  if (input[key] === undefined) return undefined;
+  const v = optionalString(input, key);
   const at = v === undefined || v.trim() === '' ? null : isoInstant(v);
-  if (at === undefined) throw badRequest(`The field 'expirationDate' must be an ISO 8601 date-time such as 2030-01-31T12:00:00Z, got '${String(v).slice(0, 64)}'.`);
-  await updateRows(ctx.reader, 'document', { expire_date: at, modified_at: sql`now()`, modified_by_id: ctx.caller.userId }, sql`t.id = ${doc.documentId}`);
+  if (at === undefined) throw badRequest(`The field '${key}' must be an ISO 8601 date-time such as 2030-01-31T12:00:00Z, got '${String(v).slice(0, 64)}'.`);
+  return at;
+}
+
+/** The document dates a write sets: `expirationDate` is kept as `expireDate`. */
+const DATES = { expirationDate: 'expire_date', reviewDate: 'review_date' } as const;
+
+/**
+ * Sets (or, with null or '', clears) the dates of `keys` that `input` names, at least one of
+ * them; returns the document's revision id.
+ */
+export async function setDates(ctx: AppContext, id: string, input: Input, keys: (keyof typeof DATES)[]): Promise<string> {
+  const doc = await changeableDocument(ctx, id);
+  const changes: Record<string, Date | null> = {};
+  for (const key of keys) {
+    const at = dateOf(input, key);
+    if (at !== undefined) changes[DATES[key]] = at;
+  }
+  if (Object.keys(changes).length === 0) {
+    const names = keys.map((k) => `'${k}'`);
+    throw badRequest(`${names.length > 1 ? `Send at least one of ${names.join(', ')}` : `The mandatory field ${names[0]} is missing`} (null clears it).`);
+  }
+  await updateRows(ctx.reader, 'document', { ...changes, modified_at: sql`now()`, modified_by_id: ctx.caller.userId }, sql`t.id = ${doc.documentId}`);
   return doc.id;
 }
 

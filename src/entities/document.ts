@@ -19,6 +19,9 @@ export const Document = defineEntity({
     /** docs/decisions.md, "Check-out": who has it checked out, and since when. */
     checkedOutById: p.uuid().nullable(),
     checkedOutAt: p.datetime().nullable(),
+    /** When the document is due for review, and when it expires; null when none. */
+    reviewDate: p.datetime().nullable(),
+    expireDate: p.datetime().nullable(),
     archive: p.smallint().default(0),
     abstract: p.string().default(''),
     keywords: p.string().default(''),

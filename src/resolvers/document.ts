@@ -14,7 +14,7 @@ import {
   documentRow,
   moveDocument,
   setCheckIn,
-  setExpiration,
+  setDates,
   type DocumentRow,
 } from '../domain/documents.js';
 import type { ListArgs } from '../read/paging.js';
@@ -91,7 +91,9 @@ export const resolvers = {
     copyDocument: async (_: unknown, a: { documentId: string; input: Input }, ctx: AppContext) => reread(ctx, DOCUMENT, await copyDocument(ctx, a.documentId, a.input)),
     moveDocument: async (_: unknown, a: { documentId: string; input: Input }, ctx: AppContext) => reread(ctx, DOCUMENT, await moveDocument(ctx, a.documentId, a.input)),
     setDocumentExpiration: async (_: unknown, a: { documentId: string; input: Input }, ctx: AppContext) =>
-      reread(ctx, DOCUMENT, await setExpiration(ctx, a.documentId, a.input)),
+      reread(ctx, DOCUMENT, await setDates(ctx, a.documentId, a.input, ['expirationDate'])),
+    setDocumentDates: async (_: unknown, a: { documentId: string; input: Input }, ctx: AppContext) =>
+      reread(ctx, DOCUMENT, await setDates(ctx, a.documentId, a.input, ['reviewDate', 'expirationDate'])),
     setDocumentCheckIn: async (_: unknown, a: { documentId: string; input: Input }, ctx: AppContext) => reread(ctx, DOCUMENT, await setCheckIn(ctx, a.documentId, a.input)),
     // Marked deleted (archive 2), every revision, file and relation kept: read by id, no longer listed.
     deleteDocument: async (_: unknown, { documentId }: { documentId: string }, ctx: AppContext) => {

@@ -259,6 +259,25 @@ describe('copy, move, expiration', () => {
     expectError(await A.put(`/documents/${d.id}/expiration`, {}), 400, "'expirationDate'");
   });
 
+  test('review and expiration dates: given on create (a bad one makes no document), changed by setDocumentDates, the expiration route leaves the review date', async () => {
+    const d = await newDoc(uniq('Dated'), { reviewDate: '2030-05-06T07:08:09Z', expirationDate: '2031-01-02' });
+    expect((await A.get(`/documents/${d.id}?fields=reviewDate,expireDate`)).body.data).toMatchObject({ reviewDate: '2030-05-06T07:08:09.000', expireDate: '2031-01-02T00:00:00.000' });
+    const name = uniq('Refused');
+    expectError(await A.post('/documents', { folderId: folder.id, name, reviewDate: 'soon' }), 400, "'reviewDate'");
+    expect((await A.get(`/documents?${q(`name eq '${name}'`)}`)).body.data).toEqual([]);
+
+    const set = 'mutation ($id: UUID!, $input: DocumentDatesInput!) { setDocumentDates(documentId: $id, input: $input) { reviewDate expireDate } }';
+    const dates = async (input: object) => (await A.gql(set, { id: d.documentId, input })).body;
+    expect((await dates({ reviewDate: '2032-03-04T05:06:07+01:00' })).data.setDocumentDates).toEqual({ reviewDate: '2032-03-04T04:06:07.000', expireDate: '2031-01-02T00:00:00.000' });
+    expect((await dates({ expirationDate: null })).data.setDocumentDates).toEqual({ reviewDate: '2032-03-04T04:06:07.000', expireDate: null });
+    expect((await dates({})).errors[0].message).toBe("Send at least one of 'reviewDate', 'expirationDate' (null clears it).");
+    expect((await dates({ reviewDate: '2032-02-30' })).errors[0].extensions.code).toBe('BAD_REQUEST');
+    expect((await A.put(`/documents/${d.id}/expiration`, { expirationDate: '2033-01-01', reviewDate: null })).body.data).toMatchObject({ expireDate: '2033-01-01T00:00:00.000', reviewDate: '2032-03-04T04:06:07.000' });
+    const denied = await A.as(plain.token).gql(set, { id: d.documentId, input: { reviewDate: null } });
+    expect(denied.body.errors[0].extensions.code).toBe('FORBIDDEN');
+    expect((await A.get(`/documents/${d.id}`)).body.data.reviewDate).toBe('2032-03-04T04:06:07.000');
+  });
+
   test('an ordinary user may not copy, move or change expiration (403)', async () => {
     const U = A.as(plain.token);
     const d = await newDoc();
