@@ -11,4 +11,9 @@ export default {
   globalTeardown: '<rootDir>/test/global-teardown.ts',
   testTimeout: 30000,
   maxWorkers: 2,
+  // Node never frees a test file's ES modules (vm.SourceTextModule, nodejs/node#59118): a worker's
+  // heap grows by each file's module graph, and a worker that ran half the suite takes longer than
+  // jest's 500 ms to exit (its environment cleanup destroys every module), so jest killed it and
+  // warned of a leak. A worker over this limit between files is replaced by a fresh one.
+  workerIdleMemoryLimit: '1GB',
 };
