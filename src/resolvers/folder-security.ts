@@ -22,6 +22,10 @@ async function memberOf(ctx: AppContext, folderId: string, memberId: string) {
 
 export const resolvers = {
   Query: {
+    folderSecurityMember: async (_: unknown, a: { folderId: string; memberId: string }, ctx: AppContext) => {
+      const folder = await loadRow(ctx, resource('Folder'), a.folderId);
+      return memberOf(ctx, folder.id as string, a.memberId);
+    },
     securityMembers: async (_: unknown, a: ListArgs & { parentId: string }, ctx: AppContext) => {
       const folder = await loadRow(ctx, resource('Folder'), a.parentId);
       return listPage(ctx, MEMBER, a, [sql`t.folder_id = ${folder.id as string}`]);

@@ -21,6 +21,7 @@ export default defineResource({
   order: 't.list_id, t.position, t.id',
   queries: {
     dropDownListItems: { op: 'list', parent: { resource: 'DropDownList', arg: 'id', field: 'dropDownListId' } },
+    dropDownListItem: { op: 'get', arg: 'itemId', parent: { resource: 'DropDownList', arg: 'id', field: 'dropDownListId' } },
   },
   access: { see: 'tenant', change: 'admin' },
 });

@@ -163,6 +163,7 @@ export const routes: Route[] = [
   { method: 'GET', path: '/files/:id', field: 'Query.documentFile', shape: 'object', file: 'stored' },
   // Folder security (docs/decisions.md, "Folder security")
   { method: 'GET', path: '/folders/:folderId/securitymembers', field: 'Query.folderSecurityMembers', shape: 'list', paged: true },
+  { method: 'GET', path: '/folders/:folderId/securitymembers/:memberId', field: 'Query.folderSecurityMember', shape: 'object' },
   { method: 'PUT', path: '/folders/:folderId/securitymembers/:memberId', field: 'Mutation.setFolderSecurityMember', shape: 'object', body: 'input' },
   { method: 'DELETE', path: '/folders/:folderId/securitymembers/:memberId', field: 'Mutation.removeFolderSecurityMember', shape: 'none' },
   { method: 'GET', path: '/securitymembers', field: 'Query.securityMembers', shape: 'list', paged: true },
@@ -177,6 +178,7 @@ export const routes: Route[] = [
   { method: 'PUT', path: '/lists/:id', field: 'Mutation.updateDropDownList', shape: 'object', body: 'input' },
   { method: 'DELETE', path: '/lists/:id', field: 'Mutation.deleteDropDownList', shape: 'none' },
   { method: 'GET', path: '/lists/:id/items', field: 'Query.dropDownListItems', shape: 'list' },
+  { method: 'GET', path: '/lists/:id/items/:itemId', field: 'Query.dropDownListItem', shape: 'object' },
   { method: 'DELETE', path: '/lists/:id/items', field: 'Mutation.deleteDropDownListItems', shape: 'none' },
   // Index field definitions (docs/decisions.md, "Index fields")
   { method: 'GET', path: '/indexfields', field: 'Query.indexFields', shape: 'list', paged: true },

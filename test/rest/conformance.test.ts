@@ -186,6 +186,7 @@ const SAMPLES: Record<string, (previous: string, r: SofaRoute) => string> = {
   memberId: () => plain.id,
   parentId: () => folder.id,
   itemIds: () => list.items[0],
+  itemId: () => list.items[0],
   q: () => `fileId eq '${fileId}'`,
   templateId: () => formTemplate.id,
   revisionId: (_, r) => (/Document/.test(r.field) ? docs[0].id : form.revisionId),

@@ -53,6 +53,12 @@ describe('lists', () => {
     ]);
     expect(items.body.data[0].href).toBe(`~/lists/${list.listID}/items/${items.body.data[0].listId}`);
     expect((await A.get(`/lists?${q(`listName eq '${name}'`)}`)).body.data).toHaveLength(1);
+    // An item's href reads it; under another list it is a 404.
+    const second = items.body.data[1];
+    expect((await A.get(second.href.slice(1))).body.data).toEqual(second);
+    const other = (await A.post('/lists', { Name: uniq('other'), Items: TWO })).body.data;
+    expectError(await A.get(`/lists/${other.listID}/items/${second.listId}`), 404, /was not found in/);
+    expectError(await A.get(`/lists/${list.listID}/items/${UNKNOWN_ID}`), 404);
   });
 
   test('PUT lists/{id}: name and description change, Items replace every item; keys left out stay', async () => {

@@ -52,6 +52,10 @@ describe('members', () => {
     expect(list.body.pagination.totalRecords).toBe(2);
     expect(list.body.data.map((m: Record<string, unknown>) => [m.memberId, m.memberRole])).toEqual([[user.id, 1], [group.id, 4]]);
     expect((await A.get(`/folders/${folder.id}/securitymembers?${q('memberType eq 1')}`)).body.data).toHaveLength(1);
+    // A member's href reads its role on this folder; on a folder where it has none, a 404.
+    for (const m of list.body.data) expect((await A.get(m.href.slice(1))).body.data).toEqual(m);
+    const other = await newFolder();
+    expectError(await A.get(`/folders/${other.id}/securitymembers/${user.id}`), 404, /is not a security member/);
   });
 
   test('bad input: 400 or 404 naming the problem, and the members unchanged', async () => {

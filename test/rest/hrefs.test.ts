@@ -12,9 +12,7 @@ import { buildSchema } from '../../src/schema.js';
 
 const NO_GET: Record<string, string> = {
   FormField: "a field's id repeats in every revision of its template, so no address names one field",
-  DropDownListItem: "items are read with their list (GET lists/{id}/items)",
   EmailAttachment: "attachments are read with their message (GraphQL Email.attachments)",
-  SecurityMember: "its address is where PUT and DELETE change the member; GET folders/{id}/securitymembers lists them",
   ScheduledRun: "its address is where the outside process reports the run (POST scheduledProcess/{token})",
 };
 
