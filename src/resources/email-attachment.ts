@@ -1,7 +1,7 @@
 import { column, defineResource } from '../read/define.js';
 import { sql } from '../sql.js';
 
-/** A file sent with an e-mail message (its bytes are never read back through the API). */
+/** A file sent with an e-mail message; its href downloads its bytes (`emailAttachmentFile`). */
 export default defineResource({
   dataType: 'EmailAttachment',
   typeName: 'EmailAttachment',

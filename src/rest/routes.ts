@@ -261,5 +261,6 @@ export const routes: Route[] = [
   // E-mail (docs/decisions.md, "E-mail")
   { method: 'GET', path: '/emails', field: 'Query.emails', shape: 'list', paged: true },
   { method: 'GET', path: '/emails/:id', field: 'Query.email', shape: 'object' },
+  { method: 'GET', path: '/emails/:messageId/attachments/:id', field: 'Query.emailAttachmentFile', shape: 'object', file: 'content' },
   { method: 'POST', path: '/emails', field: 'Mutation.sendEmail', shape: 'object', body: 'input', status: 201, refusalsAs200: true },
 ];

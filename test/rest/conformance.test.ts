@@ -68,8 +68,8 @@ let scripts: TestScriptServer;
 let script: { id: string };
 let scheduled: { id: string };
 let runToken: string;
-/** The ordinary user's message, among three the administrator sends. */
-let email: { id: string };
+/** The ordinary user's message with its one attachment, among three the administrator sends. */
+let email: { id: string; attachments: { id: string }[] };
 
 beforeAll(async () => {
   scripts = await startScriptServer();
@@ -157,9 +157,9 @@ beforeAll(async () => {
     scheduled ??= p.body.data.createScheduledProcess;
   }
   runToken = (await A.put('/scheduledProcess/Run')).body.data[0].id;
-  const sent = await A.as(plain.token).post('/emails', { recipients: 'ada@example.com', subject: 'conformance' });
+  const sent = await A.as(plain.token).post('/emails', undefined, await multipart({ recipients: 'ada@example.com', subject: 'conformance' }, 'attached', 'a.txt'));
   expect(sent.status).toBe(201);
-  email = (await A.as(plain.token).gql('{ emails(limit: 1) { items { id } } }')).body.data.emails.items[0];
+  email = (await A.as(plain.token).gql('{ emails(limit: 1) { items { id attachments { id } } } }')).body.data.emails.items[0];
   for (let i = 0; i < 2; i++) expect((await A.post('/emails', { recipients: 'bob@example.com', subject: 'conformance' })).status).toBe(201);
   // Revisions come with file uploads, which are not built yet: two more of the first, in SQL.
   for (const n of ['2', '3']) {
@@ -177,7 +177,7 @@ afterAll(async () => {
 const SAMPLES: Record<string, (previous: string, r: SofaRoute) => string> = {
   id: (previous, r) =>
     // Under formtemplates a revision is the template's own, elsewhere a document's.
-    r.field === 'Query.formTemplateRevision' ? formTemplate.revisionId : ({ sites: site.id, groups: group.id, users: member.id, formtemplates: template.id, forminstance: doomed, persisteddata: dictionary.id, folders: folder.id, revisions: docs[0].id, indexfields: indexField.id, lists: list.listID, files: fileId, scripts: script.id, documenttypes: documentType.id, alerts: alert.id, emails: email.id, outsideprocesses: scheduled.id })[
+    r.field === 'Query.formTemplateRevision' ? formTemplate.revisionId : ({ sites: site.id, groups: group.id, users: member.id, formtemplates: template.id, forminstance: doomed, persisteddata: dictionary.id, folders: folder.id, revisions: docs[0].id, indexfields: indexField.id, lists: list.listID, files: fileId, scripts: script.id, documenttypes: documentType.id, alerts: alert.id, emails: email.id, attachments: email.attachments[0]?.id, outsideprocesses: scheduled.id })[
       previous.toLowerCase()
     ] ?? '',
   folderPath: () => folder.folderPath,
@@ -187,6 +187,7 @@ const SAMPLES: Record<string, (previous: string, r: SofaRoute) => string> = {
   parentId: () => folder.id,
   itemIds: () => list.items[0],
   itemId: () => list.items[0],
+  messageId: () => email.id,
   q: () => `fileId eq '${fileId}'`,
   templateId: () => formTemplate.id,
   revisionId: (_, r) => (/Document/.test(r.field) ? docs[0].id : form.revisionId),

@@ -147,6 +147,19 @@ describe('POST emails', () => {
       { fileName: 'notes.txt', contentType: 'text/plain', size: 10, position: 0 },
       { fileName: 'every byte.bin', contentType: 'application/octet-stream', size: 256, position: 1 },
     ]);
+    // Each attachment's href downloads its bytes, for its sender; not for another user or tenant.
+    const listed = (await A.get(`/emails/${queued.id}`)).body.data;
+    expect(listed.attachmentCount).toBe(2);
+    const g = await A.gql('query ($id: UUID!) { email(id: $id) { attachments { href } } }', { id: queued.id });
+    const [first, second] = g.body.data.email.attachments.map((x: { href: string }) => x.href.slice(1));
+    const one = await A.get(first);
+    expect([one.status, one.headers.get('content-type'), one.text]).toEqual([200, 'text/plain', 'first file']);
+    const two = await A.get(second);
+    expect([two.headers.get('content-type'), two.headers.get('content-disposition')]).toEqual(['application/octet-stream', 'attachment; filename="every byte.bin"']);
+    expect(Buffer.from(two.bytes).toString('hex')).toBe(Buffer.from(bytes).toString('hex'));
+    expectError(await U.get(first), 404);
+    expectError(await B.get(first), 404);
+    expectError(await A.get(`/emails/${UNKNOWN_ID}/attachments/${first.split('/').pop()}`), 404, /was not found in message/);
     const [got] = await deliver(subject);
     expect(got.mail.attachments.map((a) => [a.filename, a.contentType, Buffer.from(a.content).toString('hex')])).toEqual([
       ['notes.txt', 'text/plain', Buffer.from('first file').toString('hex')],

@@ -12,7 +12,6 @@ import { buildSchema } from '../../src/schema.js';
 
 const NO_GET: Record<string, string> = {
   FormField: "a field's id repeats in every revision of its template, so no address names one field",
-  EmailAttachment: "attachments are read with their message (GraphQL Email.attachments)",
   ScheduledRun: "its address is where the outside process reports the run (POST scheduledProcess/{token})",
 };
 
@@ -20,6 +19,8 @@ const NO_GET: Record<string, string> = {
 const READ_AS: Record<string, string> = {
   // A form read by an older revision id answers that revision's values, as a form instance.
   FormInstanceRevision: 'FormInstance',
+  // An attachment's address downloads its bytes.
+  EmailAttachment: 'FileContent',
 };
 
 const SAMPLE_ID = '0a0a0a0a-0a0a-0a0a-0a0a-0a0a0a0a0a0a';
