@@ -10,11 +10,14 @@ import { templateRow } from '../domain/template-row.js';
 import { maxLength, optionalString, requireString, uniquely } from '../domain/validate.js';
 import { reread } from '../read/resolvers.js';
 import { resource } from '../read/registry.js';
+import { selectRows } from '../read/rows.js';
+import { sql } from '../sql.js';
 
 type Input = Record<string, unknown>;
 
 const TEMPLATE = resource('FormTemplate');
 const REVISION = resource('FormTemplateRevision');
+const FIELD = resource('FormField');
 
 /** Labels of the base keys (the spec's fixed two-letter service prefix is `VV`). */
 const BASE_LABELS: Record<string, string> = {
@@ -103,14 +106,23 @@ async function onDraft(ctx: AppContext, idOrName: string, edit: (draft: FormTemp
 
 const label = (input: Input, fallback: string) => maxLength(optionalString(input, 'label')?.trim() || fallback, 400, 'label');
 
+/** A revision of the template (by id or name), or a 404: another template's revision is not found here. */
+async function revisionOf(ctx: AppContext, templateIdOrName: string, id: string) {
+  const template = await templateRow(ctx, templateIdOrName);
+  const revision = await ctx.loaders.byId(REVISION).load(id.toLowerCase());
+  if (!revision || revision.templateId !== template.id) throw notFound(`Form template revision '${id}' was not found in form template '${templateIdOrName}'.`);
+  return revision;
+}
+
 export const resolvers = {
   Query: {
     formTemplate: (_: unknown, { id }: { id: string }, ctx: AppContext) => templateRow(ctx, id),
-    formTemplateRevision: async (_: unknown, a: { templateId: string; id: string }, ctx: AppContext) => {
-      const template = await templateRow(ctx, a.templateId);
-      const revision = await ctx.loaders.byId(REVISION).load(a.id.toLowerCase());
-      if (!revision || revision.templateId !== template.id) throw notFound(`Form template revision '${a.id}' was not found in form template '${a.templateId}'.`);
-      return revision;
+    formTemplateRevision: (_: unknown, a: { templateId: string; id: string }, ctx: AppContext) => revisionOf(ctx, a.templateId, a.id),
+    formTemplateField: async (_: unknown, a: { templateId: string; revisionId: string; id: string }, ctx: AppContext) => {
+      const revision = await revisionOf(ctx, a.templateId, a.revisionId);
+      const [field] = await selectRows(ctx.reader, FIELD, { where: [sql`t.revision_id = ${revision.id as string}`, sql`t.field_id = ${a.id.toLowerCase()}`] });
+      if (!field) throw notFound(`Form field '${a.id}' was not found in revision '${a.revisionId}' of form template '${a.templateId}'.`);
+      return field;
     },
     formTemplateFields: (_: unknown, { id }: { id: string }, ctx: AppContext) => fieldsDescription(ctx, id),
     formDesignerFields: (_: unknown, { id }: { id: string }, ctx: AppContext) => designer(ctx, id),

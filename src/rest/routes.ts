@@ -128,6 +128,7 @@ export const routes: Route[] = [
   { method: 'PUT', path: '/formtemplates/:id/release', field: 'Mutation.releaseFormTemplate', shape: 'object', allFields: true },
   { method: 'GET', path: '/formtemplates/:id/fields', field: 'Query.formTemplateFields', shape: 'object' },
   { method: 'GET', path: '/formtemplates/:templateId/revisions/:id', field: 'Query.formTemplateRevision', shape: 'object' },
+  { method: 'GET', path: '/formtemplates/:templateId/revisions/:revisionId/fields/:id', field: 'Query.formTemplateField', shape: 'object' },
   { method: 'GET', path: '/formdesigner/forms/formtemplates/:id/fields', field: 'Query.formDesignerFields', shape: 'object' },
 
   { method: 'GET', path: '/formtemplates/:templateId/forms', field: 'Query.formInstances', shape: 'list' },

@@ -60,6 +60,8 @@ let fileId: string;
 let member: UserFixture;
 /** Form instances: a released template whose fields take the keys of bodyOf, a form related to three others, one to delete. */
 let formTemplate: { id: string; revisionId: string };
+/** A field definition of formTemplate's released revision. */
+let formTemplateField: string;
 let form: { revisionId: string; formId: string };
 let relateTo: string;
 let doomed: string;
@@ -94,6 +96,7 @@ beforeAll(async () => {
   for (let i = 0; i < 3; i++) templates.push((await A.post('/formtemplates', { name: uniq('template'), description: '' })).body.data);
   template = templates[0];
   formTemplate = await formTemplateWith(A, ['name', 'description', 'firstName', 'userIds', 'persistedData', 'recipients', 'documentDhIds']); // every key of bodyOf
+  formTemplateField = (await A.gql('query ($id: String!) { formTemplate(id: $id) { revisions { fields(limit: 1) { id } } } }', { id: formTemplate.id })).body.data.formTemplate.revisions.at(-1).fields[0].id;
   const forms = [];
   for (let i = 0; i < 6; i++) forms.push((await A.post(`/formtemplates/${formTemplate.id}/forms`, {})).body.data);
   form = forms[0];
@@ -177,7 +180,7 @@ afterAll(async () => {
 const SAMPLES: Record<string, (previous: string, r: SofaRoute) => string> = {
   id: (previous, r) =>
     // Under formtemplates a revision is the template's own, elsewhere a document's.
-    r.field === 'Query.formTemplateRevision' ? formTemplate.revisionId : ({ sites: site.id, groups: group.id, users: member.id, formtemplates: template.id, forminstance: doomed, persisteddata: dictionary.id, folders: folder.id, revisions: docs[0].id, indexfields: indexField.id, lists: list.listID, files: fileId, scripts: script.id, documenttypes: documentType.id, alerts: alert.id, emails: email.id, attachments: email.attachments[0]?.id, outsideprocesses: scheduled.id })[
+    r.field === 'Query.formTemplateRevision' ? formTemplate.revisionId : r.field === 'Query.formTemplateField' ? formTemplateField : ({ sites: site.id, groups: group.id, users: member.id, formtemplates: template.id, forminstance: doomed, persisteddata: dictionary.id, folders: folder.id, revisions: docs[0].id, indexfields: indexField.id, lists: list.listID, files: fileId, scripts: script.id, documenttypes: documentType.id, alerts: alert.id, emails: email.id, attachments: email.attachments[0]?.id, outsideprocesses: scheduled.id })[
       previous.toLowerCase()
     ] ?? '',
   folderPath: () => folder.folderPath,
@@ -190,7 +193,7 @@ const SAMPLES: Record<string, (previous: string, r: SofaRoute) => string> = {
   messageId: () => email.id,
   q: () => `fileId eq '${fileId}'`,
   templateId: () => formTemplate.id,
-  revisionId: (_, r) => (/Document/.test(r.field) ? docs[0].id : form.revisionId),
+  revisionId: (_, r) => (/Document/.test(r.field) ? docs[0].id : r.field === 'Query.formTemplateField' ? formTemplate.revisionId : form.revisionId),
   formId: () => form.formId,
   relateToId: (_, r) => (/Document/.test(r.field) ? docs[3].id : relateTo),
   relateToDocId: () => docs[4].documentId,

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Harness, Reply } from '../harness.js';
-import { type Api, expectEnvelope, expectError, GUID, keysOf, multipart, q, sorted, type TwoTenants, twoTenants, uniq, UNKNOWN_ID } from './support.js';
+import { type Api, expectEnvelope, expectError, formTemplateWith, GUID, keysOf, multipart, q, sorted, type TwoTenants, twoTenants, uniq, UNKNOWN_ID } from './support.js';
 
 const fixture = (name: string) => fs.readFileSync(path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures', name), 'utf8');
 const XML = fixture('form-template.xml');
@@ -287,6 +287,32 @@ describe('PUT /formtemplates/{id}/import', () => {
     expectError(await A.get(`/formtemplates/${t.id}/revisions/${UNKNOWN_ID}`), 404);
     expectError(await A.get(`/formtemplates/${t.id}/revisions/abc`), 400, /GUID/);
     expectError(await B.get(`/formtemplates/${t.id}/revisions/${first.id}`), 404);
+  });
+
+  test('GET formtemplates/{id}/revisions/{revisionId}/fields/{fieldId}, a field definition\'s href: that revision\'s definition; a field of another revision or template is a 404', async () => {
+    const t = await formTemplateWith(A, ['Alpha']);
+    const other = await formTemplateWith(A, ['Alpha']);
+    // A draft revision 2 keeps the field's id with a new label: each revision's address answers its own.
+    const relabel = await A.gql('mutation ($id: String!) { updateFormTemplateField(id: $id, key: "Alpha", input: { label: "First label" }) { id } }', { id: t.id });
+    expect(relabel.body.errors).toBeUndefined();
+    const q = 'query ($id: String!) { formTemplate(id: $id) { revisions { id fields { id href revisionId templateId key label } } } }';
+    const [one, two] = (await A.gql(q, { id: t.id })).body.data.formTemplate.revisions;
+    const a1 = one.fields.find((f: { key: string }) => f.key === 'Alpha');
+    const a2 = two.fields.find((f: { key: string }) => f.key === 'Alpha');
+    expect(a2.id).toBe(a1.id);
+    expect(a1.href).toBe(`~/formtemplates/${t.id}/revisions/${one.id}/fields/${a1.id}`);
+    expect(a2.href).toBe(`~/formtemplates/${t.id}/revisions/${two.id}/fields/${a1.id}`);
+    for (const f of [a1, a2]) {
+      const r = await A.get(f.href.replace('~', ''));
+      expect(r.status).toBe(200);
+      expect(r.body.data).toMatchObject({ href: f.href, dataType: 'FormField', id: f.id, revisionId: f.revisionId, templateId: t.id, key: 'Alpha', label: f.label });
+    }
+    expect(a2.label).toBe('First label');
+    expect(a1.label).not.toBe(a2.label);
+    expectError(await A.get(`/formtemplates/${encodeURIComponent(String(t.name).toUpperCase())}/revisions/${one.id}/fields/${UNKNOWN_ID}`), 404, /was not found in revision/);
+    expectError(await A.get(`/formtemplates/${other.id}/revisions/${one.id}/fields/${a1.id}`), 404, /was not found in form template/);
+    expectError(await A.get(`/formtemplates/${t.id}/revisions/${one.id}/fields/abc`), 400, /GUID/);
+    expectError(await B.get(a1.href.replace('~', '')), 404);
   });
 
   test('a designer export: data fields by every FieldType name the exports use, drop-down items, required validations; the rest skipped', async () => {

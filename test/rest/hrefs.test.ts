@@ -11,7 +11,6 @@ import { isSofaRoute } from '../../src/rest/routes.js';
 import { buildSchema } from '../../src/schema.js';
 
 const NO_GET: Record<string, string> = {
-  FormField: "a field's id repeats in every revision of its template, so no address names one field",
   ScheduledRun: "its address is where the outside process reports the run (POST scheduledProcess/{token})",
 };
 
