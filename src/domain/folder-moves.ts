@@ -12,7 +12,8 @@ import { resource } from '../read/registry.js';
 import { countRows, listedOf, selectRows } from '../read/rows.js';
 import { sql } from '../sql.js';
 import { copyDocuments } from './documents.js';
-import { ensurePath, folderAt, joinPath, LIMITS, lockedFolder, pathSegments, rewriteSubtree, subtreeOf, type FolderRow } from './folders.js';
+import { ensurePath, folderAt, joinPath, LIMITS, lockedFolder, pathSegments, rewriteSubtree, type FolderRow } from './folders.js';
+import { subtreeOf } from '../resources/folder.js';
 import { guidOrUnset, optionalString } from './validate.js';
 
 type Input = Record<string, unknown>;

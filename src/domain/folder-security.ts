@@ -12,7 +12,8 @@ import { resource } from '../read/registry.js';
 import { selectRows } from '../read/rows.js';
 import { sql } from '../sql.js';
 import { ROLES } from '../resources/folder-member.js';
-import { lockedFolder, subtreeOf, type FolderRow } from './folders.js';
+import { lockedFolder, type FolderRow } from './folders.js';
+import { subtreeOf } from '../resources/folder.js';
 
 type Input = Record<string, unknown>;
 

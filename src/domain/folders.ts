@@ -10,8 +10,9 @@ import { badRequest, conflict, notFound } from '../errors.js';
 import { newId } from '../ids.js';
 import { resource } from '../read/registry.js';
 import { run, selectRows } from '../read/rows.js';
-import { raw, sql, type Sql } from '../sql.js';
+import { sql } from '../sql.js';
 import { maxLength, optionalString } from './validate.js';
+import { subtreeOf } from '../resources/folder.js';
 
 type Input = Record<string, unknown>;
 export type FolderRow = Record<string, unknown> & { id: string; folderPath: string; topLevelFolderId: string };
@@ -111,10 +112,6 @@ export async function lockedFolder(ctx: AppContext, id: string): Promise<FolderR
   if (!folder) throw notFound(`Folder '${id}' was not found.`);
   return folder;
 }
-
-/** `folder` and every folder under it, as rows of alias `a`: a child's path is made from its parent's exactly, so theirs begin with its path and a '/'. */
-export const subtreeOf = (folder: FolderRow, a = 't'): Sql =>
-  sql`${raw(a)}.top_id = ${folder.topLevelFolderId} and (${raw(a)}.id = ${folder.id} or left(${raw(a)}.path, char_length(${folder.folderPath}::text) + 1) = ${`${folder.folderPath}/`}::text)`;
 
 /**
  * Gives `folder` and every folder under it the path `path` in its place (and `top`, when it

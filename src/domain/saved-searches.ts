@@ -14,7 +14,8 @@ import { loadRow } from '../read/resolvers.js';
 import { resource } from '../read/registry.js';
 import { selectRows } from '../read/rows.js';
 import { raw, sql, type Sql } from '../sql.js';
-import { folderAt, joinPath, pathSegments, subtreeOf, type FolderRow } from './folders.js';
+import { folderAt, joinPath, pathSegments, type FolderRow } from './folders.js';
+import { subtreeOf } from '../resources/folder.js';
 import { guidOrUnset, maxLength, nameText, optionalString, uniquely } from './validate.js';
 
 type Input = Record<string, unknown>;

@@ -10,7 +10,8 @@ import { isGuid } from '../ids.js';
 import { resource } from '../read/registry.js';
 import { run, selectRows } from '../read/rows.js';
 import { namedBy } from '../resources/document.js';
-import { ROLE_NAMES } from '../resources/folder-member.js';
+import { ROLE_NAMES, ROLES } from '../resources/folder-member.js';
+import { isMember, subtreeOf } from '../resources/folder.js';
 import { sql } from '../sql.js';
 
 
@@ -18,8 +19,7 @@ import { sql } from '../sql.js';
 async function roleOn(ctx: AppContext, folderId: string): Promise<number | undefined> {
   const [row] = await run<{ role: number | null }>(
     ctx.reader,
-    sql`select min(fm.role) as role from folder_member fm where fm.tenant_id = ${ctx.tenantId} and fm.folder_id = ${folderId}
-      and (fm.user_id = ${ctx.caller.userId} or fm.group_id in (select gm.group_id from group_member gm where gm.tenant_id = ${ctx.tenantId} and gm.user_id = ${ctx.caller.userId}))`,
+    sql`select min(fm.role) as role from folder_member fm where fm.tenant_id = ${ctx.tenantId} and fm.folder_id = ${folderId} and ${isMember(ctx.caller.userId, ctx.tenantId)}`,
   );
   return row?.role ?? undefined;
 }
@@ -33,6 +33,24 @@ export async function assertFolderRole(ctx: AppContext, folderId: unknown, neede
   if ((await selectRows(ctx.reader, resource('Folder'), { where: [sql`t.id = ${id}`] })).length === 0) throw notFound(`Folder '${folderId}' was not found.`);
   const role = await roleOn(ctx, id);
   if (role === undefined || role > needed) throw refusal;
+}
+
+/**
+ * Throws a 403 unless the caller is an administrator or an Owner of every folder under `folderId`
+ * as well: deleting a folder, or cascading a change of its members, reaches each of them, those
+ * the caller cannot see included. One statement; the folder itself was checked before.
+ */
+export async function assertOwnsSubfolders(ctx: AppContext, folderId: string, what: string): Promise<void> {
+  if (await ctx.isAdmin()) return;
+  const [folder] = await selectRows<{ id: string; folderPath: string; topLevelFolderId: string }>(ctx.reader, resource('Folder'), { where: [sql`t.id = ${folderId.toLowerCase()}`] });
+  if (!folder) throw notFound(`Folder '${folderId}' was not found.`);
+  const [row] = await run<{ n: string }>(
+    ctx.reader,
+    sql`select count(*) as n from folder f where f.tenant_id = ${ctx.tenantId} and f.id <> ${folder.id} and ${subtreeOf(folder, 'f')}
+      and not exists (select 1 from folder_member fm where fm.tenant_id = f.tenant_id and fm.folder_id = f.id and fm.role = ${ROLES.owner} and ${isMember(ctx.caller.userId, ctx.tenantId)})`,
+  );
+  const n = Number(row.n);
+  if (n > 0) throw forbidden(`${what} reaches every folder under this one, and you are not an Owner of ${n} of them: that needs the Owner role on each, or a tenant administrator.`);
 }
 
 /** The folder a document id (its own, or a revision's) is in; undefined when the caller cannot see it. */

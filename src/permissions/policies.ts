@@ -4,7 +4,7 @@ import { forbidden, notFound } from '../errors.js';
 import { isGuid, ZERO_GUID } from '../ids.js';
 import { resource } from '../read/registry.js';
 import { ROLES } from '../resources/folder-member.js';
-import { assertFolderRole, folderOfDocument } from './folder-roles.js';
+import { assertFolderRole, assertOwnsSubfolders, folderOfDocument } from './folder-roles.js';
 import { assertMayChange } from './row-checks.js';
 
 /** Whether a user id argument names the caller (the all-zero GUID does). */
@@ -36,8 +36,20 @@ const onDocumentFolder = (needed: number, what: string) => async (ctx: AppContex
 export const policies: Record<string, (ctx: AppContext, args: Args, arg: string) => Promise<void>> = {
   /** Subfolders, renames and a folder's documents' changes: Editors. */
   folderEditor: onFolder(ROLES.editor, 'This change of a folder'),
-  /** Deleting a folder, its security members and its index fields: Owners. */
-  folderOwner: onFolder(ROLES.owner, "Deleting a folder or changing its members or index fields"),
+  /** A folder's index fields: Owners. */
+  folderOwner: onFolder(ROLES.owner, "Changing a folder's index fields"),
+  /** Deleting a folder, which deletes every folder under it: an Owner of each. */
+  async folderDelete(ctx, args, arg) {
+    await onFolder(ROLES.owner, 'Deleting a folder')(ctx, args, arg);
+    await assertOwnsSubfolders(ctx, argAt(args, arg) as string, 'Deleting a folder');
+  },
+  /** A folder's security members: Owners; a change that cascades, an Owner of every folder under it too. */
+  async folderMembers(ctx, args, arg) {
+    await onFolder(ROLES.owner, "Changing a folder's members")(ctx, args, arg);
+    if (argAt(args, 'input.cascadeSecurityChanges') === true || args.cascadeSecurityChanges === true) {
+      await assertOwnsSubfolders(ctx, argAt(args, arg) as string, 'A cascading change of members');
+    }
+  },
   /** Adding a document to a folder: Publishers. */
   folderPublisher: onFolder(ROLES.publisher, 'Adding a document to a folder'),
   /** Changing or deleting a document, its expiration or index field values: Editors of its folder. */

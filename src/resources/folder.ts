@@ -1,6 +1,6 @@
 import { ZERO_GUID } from '../ids.js';
 import { column, defineResource, type RowRule } from '../read/define.js';
-import { raw, sql } from '../sql.js';
+import { raw, sql, type Sql } from '../sql.js';
 
 /**
  * Who sees what a folder holds (docs/decisions.md, "Folder security"): `folder` is SQL on the
@@ -11,9 +11,16 @@ import { raw, sql } from '../sql.js';
 export function folderSeenBy(folder: string): RowRule {
   const f = raw(folder);
   return (caller) => sql`(not exists (select 1 from folder_member fm where fm.tenant_id = t.tenant_id and fm.folder_id = ${f})
-    or exists (select 1 from folder_member fm where fm.tenant_id = t.tenant_id and fm.folder_id = ${f}
-      and (fm.user_id = ${caller} or fm.group_id in (select gm.group_id from group_member gm where gm.tenant_id = t.tenant_id and gm.user_id = ${caller}))))`;
+    or exists (select 1 from folder_member fm where fm.tenant_id = t.tenant_id and fm.folder_id = ${f} and ${isMember(caller, raw('t.tenant_id'))}))`;
 }
+
+/** A `folder_member` row (alias `fm`) names the caller, directly or through one of their groups. */
+export const isMember = (caller: Sql | string, tenant: Sql | string): Sql =>
+  sql`(fm.user_id = ${caller} or fm.group_id in (select gm.group_id from group_member gm where gm.tenant_id = ${tenant} and gm.user_id = ${caller}))`;
+
+/** `folder` and every folder under it, as rows of alias `a`: a child's path is made from its parent's exactly, so theirs begin with its path and a '/'. */
+export const subtreeOf = (folder: { id: string; folderPath: string; topLevelFolderId: string }, a = 't'): Sql =>
+  sql`${raw(a)}.top_id = ${folder.topLevelFolderId} and (${raw(a)}.id = ${folder.id} or left(${raw(a)}.path, char_length(${folder.folderPath}::text) + 1) = ${`${folder.folderPath}/`}::text)`;
 
 /** The folder of a row that names its document in `document_id`. */
 export const FOLDER_OF_DOCUMENT = '(select dd.folder_id from document dd where dd.tenant_id = t.tenant_id and dd.id = t.document_id)';

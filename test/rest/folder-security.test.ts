@@ -227,8 +227,57 @@ describe('what roles allow', () => {
     await as(1);
     expect((await U.put(`/folders/${folder.id}/securitymembers/${(await createUser(A)).id}`, { securityRole: 4 })).status).toBe(200);
     expect((await U.put(`/folders/${folder.id}/indexfields/${field.id}`, { defaultValue: 'owner' })).status).toBe(200);
+    // The subfolder the group's Editor made is the group's, with Editor: deleting the folder would delete it too.
+    expectError(await U.del(`/folders/${folder.id}`), 403, /not an Owner of 1 of them/);
+    await member(folder.id, plain.id, { memberType: 0, securityRole: 1, cascadeSecurityChanges: true });
     expect((await U.del(`/folders/${folder.id}`)).status).toBe(200);
     expectError(await A.get(`/folders/${folder.id}`), 404);
+  });
+});
+
+describe('what an Owner of a folder may do to the folders under it', () => {
+  /** /Top, owned by the ordinary user; under it /Top/Theirs (another user its Owner, the ordinary user a Viewer), /Top/Hidden (another user's only), /Top/Open (no members), and /Top/Mine (the ordinary user its Owner). */
+  async function tree() {
+    const top = await newFolder();
+    const other = await createUser(A);
+    const sub = async (name: string) => (await A.post(`/folders/${top.id}`, { name, description: '', allowRevisions: true })).body.data as Folder;
+    const [theirs, hidden, open, mine] = [await sub('Theirs'), await sub('Hidden'), await sub('Open'), await sub('Mine')];
+    await member(theirs.id, other.id, { memberType: 0, securityRole: 1 });
+    await member(theirs.id, plain.id, { memberType: 0, securityRole: 4 });
+    await member(hidden.id, other.id, { memberType: 0, securityRole: 1 });
+    await member(mine.id, plain.id, { memberType: 0, securityRole: 1 });
+    await member(top.id, plain.id, { memberType: 0, securityRole: 1 });
+    const doc = (await A.post('/documents', { folderId: hidden.id, name: uniq('Theirs') })).body.data;
+    const roles = async () => Object.fromEntries(await Promise.all([theirs, hidden, open, mine].map(async (f) => [f.name, (await members(f.id)).map((m) => [m.memberId, m.memberRole])])));
+    return { top, other, theirs, hidden, open, mine, doc, roles };
+  }
+
+  test('a cascading change of members needs Owner on every folder under it, those hidden from the caller too; refused, nothing changes', async () => {
+    const t = await tree();
+    const before = await t.roles();
+    expectError(await U.put(`/folders/${t.top.id}/securitymembers/${plain.id}`, { memberType: 0, securityRole: 1, cascadeSecurityChanges: true }), 403, /not an Owner of 3 of them/);
+    await member(t.top.id, t.other.id, { memberType: 0, securityRole: 2 });
+    expectError(await U.del(`/folders/${t.top.id}/securitymembers/${t.other.id}?cascadeSecurityChanges=true`), 403, /not an Owner of 3 of them/);
+    expectError(await U.post('/securitymembers', { parentId: t.top.id, memberId: t.other.id, role: 4, cascadeSecurityChanges: true }), 403, /not an Owner/);
+    expect(await t.roles()).toEqual(before);
+    // Without the cascade the Owner changes the folder alone; an administrator cascades anywhere.
+    expect((await U.del(`/folders/${t.top.id}/securitymembers/${t.other.id}`)).status).toBe(200);
+    expect((await member(t.top.id, plain.id, { memberType: 0, securityRole: 1, cascadeSecurityChanges: true })).status).toBe(200);
+    expect((await t.roles()).Hidden).toEqual(expect.arrayContaining([[plain.id, 1]]));
+    // Now an Owner of them all, the user may cascade.
+    expect((await U.put(`/folders/${t.top.id}/securitymembers/${t.other.id}`, { memberType: 0, securityRole: 4, cascadeSecurityChanges: true })).status).toBe(200);
+    expect((await t.roles()).Theirs).toEqual(expect.arrayContaining([[t.other.id, 4]]));
+  });
+
+  test('deleting a folder needs Owner on every folder under it; refused, the folders and their documents stay', async () => {
+    const t = await tree();
+    expectError(await U.del(`/folders/${t.top.id}`), 403, /not an Owner of 3 of them/);
+    expect((await A.get(`/folders/${t.hidden.id}`)).status).toBe(200);
+    expect((await A.get(`/documents/${t.doc.documentId}`)).status).toBe(200);
+    // Deleting a folder with nothing under it needs Owner on that folder alone.
+    expect((await U.del(`/folders/${t.mine.id}`)).status).toBe(200);
+    expect((await A.del(`/folders/${t.top.id}`)).status).toBe(200);
+    expectError(await A.get(`/documents/${t.doc.documentId}`), 404);
   });
 });
 
