@@ -74,10 +74,18 @@ export function project(record: Record<string, unknown>, dt: DataTypeInfo | unde
   return out;
 }
 
-/** The dynamic field's keys as the record's own (after its declared fields, which win a clash). */
+/**
+ * The dynamic field's keys as the record's own (after its declared fields, which win a clash).
+ * Own keys only: a form key such as `constructor` is no clash, and `__proto__` (a deleted
+ * `proto__`) is a key, not the record's prototype.
+ */
 function spread(record: Record<string, unknown>, field: string): Record<string, unknown> {
   const { [field]: values, ...rest } = record;
-  for (const [k, v] of Object.entries((values ?? {}) as Record<string, unknown>)) if (!(k in rest)) rest[k] = v;
+  for (const [k, v] of Object.entries((values ?? {}) as Record<string, unknown>)) {
+    if (Object.hasOwn(rest, k)) continue;
+    if (k === '__proto__') Object.defineProperty(rest, k, { value: v, enumerable: true, writable: true, configurable: true });
+    else rest[k] = v;
+  }
   return rest;
 }
 

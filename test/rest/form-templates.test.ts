@@ -223,6 +223,25 @@ describe('PUT /formtemplates/{id}/import', () => {
     expectError(await A.post(`/formtemplates/${t.id}/forms`, { alpha: 'a2', __beta: 'b2' }), 400, /no form field named '__beta'/);
   });
 
+  test('form keys that Object.prototype also has (constructor, toString), and a deleted proto__ read as __proto__, show in every REST read', async () => {
+    const field = (name: string, retired = false) => `<BaseField><FieldType>TextBox</FieldType><Name>${name}</Name>${retired ? '<IsRetired>true</IsRetired>' : ''}</BaseField>`;
+    const xml = (retired: boolean) => `<FormEntity><FormPages><FormPage><FieldList>${['constructor', 'toString', 'hasOwnProperty'].map((n) => field(n)).join('')}${field('proto__', retired)}</FieldList></FormPage></FormPages></FormEntity>`;
+    const t = await createTemplate(A);
+    expect((await importXml(A, t.id, xml(false))).status).toBe(200);
+    expect((await A.put(`/formtemplates/${t.id}/release`)).status).toBe(200);
+    const values = { constructor: 'c', tostring: 't', hasownproperty: 'h', proto__: 'p' };
+    const made = (await A.post(`/formtemplates/${t.id}/forms`, values)).body.data;
+    expect(made).toMatchObject(values);
+    expect((await A.get(`/formtemplates/${t.id}/forms/${made.revisionId}`)).body.data[0]).toMatchObject(values);
+    expect((await A.get(`/formtemplates/${t.id}/forms?fields=constructor,toString,proto__`)).body.data[0]).toMatchObject({ constructor: 'c', tostring: 't', proto__: 'p' });
+    expect((await A.get(`/formtemplates/${t.id}/forms?expand=data`)).body.data[0]).toMatchObject(values);
+    expect((await importXml(A, t.id, xml(true))).status).toBe(200);
+    expect((await A.put(`/formtemplates/${t.id}/release`)).status).toBe(200);
+    const r = await A.get(`/formtemplates/${t.id}/forms/${made.revisionId}`);
+    expect(r.text).toContain('"__proto__":"p"');
+    expect(Object.getOwnPropertyDescriptor(r.body.data[0], '__proto__')?.value).toBe('p');
+  });
+
   test('every read that shows a form, whatever its template, names a deleted field __<key>: related forms, relations, revisions and a revision\'s answer', async () => {
     const field = (name: string, retired = false) => `<BaseField><FieldType>TextBox</FieldType><Name>${name}</Name>${retired ? '<IsRetired>true</IsRetired>' : ''}</BaseField>`;
     const xml = (...fields: string[]) => `<FormEntity><FormPages><FormPage><FieldList>${fields.join('')}</FieldList></FormPage></FormPages></FormEntity>`;
