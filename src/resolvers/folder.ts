@@ -18,7 +18,7 @@ export const resolvers = {
   Query: {
     folderByPath: async (_: unknown, a: { folderPath: string }, ctx: AppContext) => {
       const segments = pathSegments(a.folderPath);
-      if (segments.length === 0) throw badRequest("'/' names the library, not a folder: its folders are topFolders.");
+      if (segments.length === 0) throw badRequest("'/' names the library, not a folder: GET folders?folderPath=/ lists its top-level folders (GraphQL: topFolders).");
       const folder = await folderAt(ctx, joinPath(segments));
       if (!folder) throw notFound(`No folder has the path '${joinPath(segments)}'.`);
       return folder;

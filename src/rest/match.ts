@@ -91,10 +91,13 @@ function matchSegments(pattern: string[], actual: string[]): Record<string, stri
   return params;
 }
 
-/** A row's `when`: the parameter has one of its values (any case), or any value at all for `*`. */
+/**
+ * A row's `when`: the parameter has one of its values (any case, spaces around it and repeated
+ * slashes aside, so `folderPath=//` is `/`), or any value at all for `*`.
+ */
 function whenHolds(when: { values: string[] }, value: string | undefined): boolean {
   if (when.values.includes('*')) return value !== undefined && value.trim() !== '';
-  return when.values.includes((value ?? '').toLowerCase());
+  return when.values.includes((value ?? '').trim().replace(/\/{2,}/g, '/').toLowerCase());
 }
 
 /** A query parameter by case-insensitive name. */

@@ -95,6 +95,9 @@ describe('shapes', () => {
     const ids = top.body.data.map((x: Rec) => x.parentFolderId);
     expect(new Set(ids)).toEqual(new Set([ZERO_GUID]));
     expect(top.body.data.some((x: Rec) => x.id === f.topLevelFolderId)).toBe(true);
+    // The root however it is spelled: repeated slashes, spaces around it.
+    for (const p of ['//', ' / ', '///']) expect((await A.get(`/folders?folderPath=${enc(p)}`)).body.data).toEqual(top.body.data);
+    expectError(await A.get(`/folders?folderPath=${enc('/ /')}`), 400, /GET folders\?folderPath=\/ lists/);
   });
 });
 
