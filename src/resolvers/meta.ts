@@ -51,7 +51,8 @@ export const resolvers = {
   Query: {
     meta: () => ({ dataTypes: LEGACY_DATA_TYPES }),
     metaDataTypes: (_: unknown, __: unknown, ___: unknown, info: GraphQLResolveInfo) => [
-      ...[...dataTypes.byTypeName.values()].map(describe),
+      // Each data type once: a document and its revisions are both `Document`, described as `/meta/Document` describes it.
+      ...[...dataTypes.byName.values()].map(describe),
       ...Object.keys(COMPUTED).map((name) => describeComputed(info, name)),
     ],
     metaDataType: (_: unknown, { datatype }: { datatype: string }, __: unknown, info: GraphQLResolveInfo) => {

@@ -123,6 +123,10 @@ describe('drop-down index fields', () => {
     expect((await A.get('/meta/indexfieldselectoption')).body.data).toEqual(described);
     const all = (await A.get('/meta?expand=true')).body;
     expect(all.data).toContainEqual(described);
+    // Each data type once, described as /meta/{datatype} describes it (a document's revisions are Documents too).
+    const names = all.data.map((d: { dataType: string }) => d.dataType);
+    expect(names).toEqual([...new Set(names)]);
+    expect(all.data.find((d: { dataType: string }) => d.dataType === 'Document')).toEqual((await A.get('/meta/Document')).body.data);
     // Paged as its pagination says: limit and offset cut the list, the total counts it whole.
     const page = (await A.get('/meta?expand=true&limit=2&offset=1')).body;
     expect(page.data).toEqual(all.data.slice(1, 3));
