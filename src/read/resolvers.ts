@@ -121,14 +121,26 @@ function rootRead(def: ResourceDef, read: RootRead): Resolver {
     };
   }
   const arg = read.arg ?? 'id';
-  if (!read.parent) return (_, args, ctx) => loadRow(ctx, def, args[arg] as string);
+  if (!read.parent) return async (_, args, ctx) => matchingQ(ctx, def, await loadRow(ctx, def, args[arg] as string), args.q, args[arg] as string);
   const scope = read.parent;
   return async (_, args, ctx) => {
     const parent = (await parentOf(ctx, args))!;
     const row = await loadRow(ctx, def, args[arg] as string);
     await assertUnderParent(ctx, def, scope, parent, row, args[arg] as string);
-    return row;
+    return matchingQ(ctx, def, row, args.q, args[arg] as string);
   };
+}
+
+/**
+ * A read by id with a `q` (the spec's `GET groups/{id}?q=`): the record when it matches, else a
+ * 404 saying so; a bad `q` is a 400 as on lists. No `q`, no statement.
+ */
+export async function matchingQ(ctx: ReadContext, def: ResourceDef, row: Row, q: unknown, asked: string): Promise<Row> {
+  if (typeof q !== 'string' || q.trim() === '') return row;
+  const condition = compileQText(q, queryFieldMap(def))!;
+  const [hit] = await selectRows<Row>(ctx.reader, def, { where: [sql`${idOf(def)} = ${row[def.idField] as string}`, condition] });
+  if (!hit) throw notFound(`${def.label} '${asked}' does not match the query (q).`);
+  return row;
 }
 
 /** The href template as a function of a record: `~/formtemplates/{templateId}/forms/{revisionId}`. */

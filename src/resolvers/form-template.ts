@@ -8,7 +8,7 @@ import { addDraft, assertNameFree, draftOf, lockTemplate, release } from '../dom
 import { designerFields } from '../domain/form-xml.js';
 import { templateRow } from '../domain/template-row.js';
 import { maxLength, optionalString, requireString, uniquely } from '../domain/validate.js';
-import { reread } from '../read/resolvers.js';
+import { matchingQ, reread } from '../read/resolvers.js';
 import { resource } from '../read/registry.js';
 import { selectRows } from '../read/rows.js';
 import { sql } from '../sql.js';
@@ -116,7 +116,7 @@ async function revisionOf(ctx: AppContext, templateIdOrName: string, id: string)
 
 export const resolvers = {
   Query: {
-    formTemplate: (_: unknown, { id }: { id: string }, ctx: AppContext) => templateRow(ctx, id),
+    formTemplate: async (_: unknown, { id, q }: { id: string; q?: string | null }, ctx: AppContext) => matchingQ(ctx, TEMPLATE, await templateRow(ctx, id), q, id),
     formTemplateRevision: (_: unknown, a: { templateId: string; id: string }, ctx: AppContext) => revisionOf(ctx, a.templateId, a.id),
     formTemplateField: async (_: unknown, a: { templateId: string; revisionId: string; id: string }, ctx: AppContext) => {
       const revision = await revisionOf(ctx, a.templateId, a.revisionId);

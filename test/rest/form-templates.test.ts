@@ -291,6 +291,13 @@ describe('PUT /formtemplates/{id}/import', () => {
     expect((await A.get(`/forminstance/${y.formId}/forms?expand=true`)).body.data).toEqual([expect.objectContaining({ alpha: 'a2', beta: 'b1' })]);
   });
 
+  test('GET formtemplates/{id}?q= (the spec\'s "optional q"): the template when it matches, a 404 when not, a 400 when bad', async () => {
+    const t = await releasedTemplate(A);
+    expect((await A.get(`/formtemplates/${t.id}?${q(`name eq '${t.name}'`)}`)).body.data[0].id).toBe(t.id);
+    expectError(await A.get(`/formtemplates/${encodeURIComponent(t.name as string)}?${q("name eq 'Other'")}`), 404, /does not match the query/);
+    expectError(await A.get(`/formtemplates/${t.id}?${q('status eq')}`), 400);
+  });
+
   test('GET formtemplates/{id}/revisions/{revisionId}, a revision\'s href: by template id or name; another template\'s revision is a 404', async () => {
     const t = await releasedTemplate(A);
     const other = await releasedTemplate(A);

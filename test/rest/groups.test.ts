@@ -265,6 +265,21 @@ describe('GET /groups/{id}', () => {
     expectUser(rec.users[0]);
   });
 
+  test('q (the spec\'s "query q, fields, expand"): the group when it matches, a 404 when not, a 400 when bad; the member read alike', async () => {
+    const g = await createGroup(A, { description: 'matched', siteId: A.t.homeSiteId });
+    const u = await createUser(A);
+    await A.put(`/groups/${g.id}/users/${u.id}`);
+    expect(ids(await A.get(`/groups/${g.id}?${q("description eq 'MATCHED'")}`))).toEqual([g.id]);
+    expect(ids(await A.get(`/groups/${g.id}?q=`))).toEqual([g.id]);
+    expectError(await A.get(`/groups/${g.id}?${q("description eq 'other'")}`), 404, /does not match the query/);
+    expectError(await A.get(`/groups/${g.id}?${q('bogus syntax (')}`), 400);
+    expectError(await A.get(`/groups/${g.id}?${q("nosuchfield eq 'x'")}`), 400, /nosuchfield/);
+    expect(ids(await A.get(`/groups/${g.id}/users/${u.id}?${q(`userid eq '${u.userid}'`)}`))).toEqual([u.id]);
+    expectError(await A.get(`/groups/${g.id}/users/${u.id}?${q("userid eq 'someone else'")}`), 404, /does not match/);
+    const gql = await A.gql('query ($id: UUID!, $q: String) { group(id: $id, q: $q) { id } }', { id: g.id, q: "name eq 'nope'" });
+    expect(gql.body.errors[0].message).toMatch(/does not match the query/);
+  });
+
   test('an unknown id is a 404; a malformed one a 400 naming the segment', async () => {
     expectError(await A.get(`/groups/${UNKNOWN_ID}`), 404, UNKNOWN_ID);
     expectError(await A.get('/groups/not-a-guid'), 400, /'id'.*GUID/);
