@@ -59,21 +59,30 @@ const MAX_DEPTH = 32;
 
 /**
  * Refuses, as a 400, what would otherwise fail deeper down or be kept as something else: U+0000
- * in a key or string (PostgreSQL text cannot hold it), a number past a double's range (JSON
- * parses `1e400` as Infinity, which reaches an operation as null) and, below `maxDepth`, excessive
- * nesting. Iterative, so depth cannot hurt it. `what` names the thing in the message ("request body").
+ * in a key or string (PostgreSQL text cannot hold it), a lone UTF-16 surrogate (`"\ud800"` in
+ * JSON: UTF-8 cannot encode it, so the driver would store U+FFFD instead), a number past a
+ * double's range (JSON parses `1e400` as Infinity, which reaches an operation as null) and, below
+ * `maxDepth`, excessive nesting. Iterative, so depth cannot hurt it. `what` names the thing in
+ * the message ("request body").
  */
+/** A high surrogate not followed by a low one, or a low one not after a high one (UTF-16 code units). */
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
 export function refuseNul(value: unknown, what: string, maxDepth = Infinity): void {
   const stack: [unknown, number][] = [[value, 0]];
   const nul = () => badRequest(`The ${what} must not contain NUL (U+0000) characters.`);
+  const text = (s: string) => {
+    if (s.includes('\u0000')) throw nul();
+    if (LONE_SURROGATE.test(s)) throw badRequest(`The ${what} holds a lone UTF-16 surrogate (an unpaired \\ud800-\\udfff escape), which no text can keep: send the character whole.`);
+  };
   while (stack.length) {
     const [v, depth] = stack.pop()!;
-    if (typeof v === 'string' && v.includes('\u0000')) throw nul();
+    if (typeof v === 'string') text(v);
     if (typeof v === 'number' && !Number.isFinite(v)) throw badRequest(`The ${what} holds a number too large to keep: send it as a string.`);
     if (!v || typeof v !== 'object') continue;
     if (depth >= maxDepth) throw badRequest(`The ${what} nests more than ${maxDepth} levels deep.`);
     for (const [k, child] of Object.entries(v)) {
-      if (k.includes('\u0000')) throw nul();
+      text(k);
       stack.push([child, depth + 1]);
     }
   }

@@ -155,6 +155,22 @@ describe('headers and bodies', () => {
     expectErrorEnvelope(gone, 404);
   });
 
+  test('a lone UTF-16 surrogate in a body or GraphQL variables is a 400 and nothing is made; a whole pair is kept', async () => {
+    const name = `s${randomUUID().slice(0, 6)}`;
+    for (const raw of [`{"name":"${name}\\ud800","description":"d"}`, `{"name":"${name}","description":"\\udc00x"}`, `{"name":"${name}","description":"d","\\ud800":1}`]) {
+      const r = await h.request('POST', `${t.root}/sites`, { token, raw, headers: JSON_HEADERS });
+      expectErrorEnvelope(r, 400);
+      expect(r.body.meta.errors[0].message).toMatch(/lone UTF-16 surrogate/);
+    }
+    const gql = await h.request('POST', '/graphql', {
+      token, headers: JSON_HEADERS, raw: `{"query":"mutation ($n: String!) { createSite(input: { name: $n, description: \\"d\\" }) { id } }","variables":{"n":"${name}\\udfff"}}`,
+    });
+    expect(gql.body.errors[0].message).toMatch(/lone UTF-16 surrogate/);
+    expect((await h.request('GET', `${t.root}/sites?q=${encodeURIComponent(`name like '${name}%'`)}`, { token })).body.data).toEqual([]);
+    const kept = await h.request('POST', `${t.root}/sites`, { token, raw: `{"name":"${name}\\ud83d\\ude00","description":"d"}`, headers: JSON_HEADERS });
+    expect(kept.body.data.name).toBe(`${name}\u{1F600}`);
+  });
+
   test('successful responses carry the envelope with meta', async () => {
     const r = await h.request('GET', `${t.root}/sites?q=name+eq+'Home'`, { token });
     expect(r.body.meta).toEqual({ status: 200, statusMsg: 'OK', method: 'GET', href: expect.any(String) });
