@@ -1,6 +1,6 @@
 /** Form instance reads by any of their ids, relations between forms, and the writes (src/domain/form-instances.ts). */
 import type { AppContext } from '../context.js';
-import { badRequest, notFound } from '../errors.js';
+import { badRequest, conflict, notFound } from '../errors.js';
 import { createInstance, reviseInstance } from '../domain/form-instances.js';
 import { formPdf } from '../domain/form-pdf.js';
 import { prefilledBody } from '../domain/prefill.js';
@@ -42,6 +42,14 @@ export async function instanceRow(ctx: AppContext, id: string): Promise<Row> {
   };
 }
 
+/** The form `relateToDocId` names by its instance name (any case; a 409 when several forms share it). */
+async function instanceByDocId(ctx: AppContext, docId: string): Promise<Row> {
+  const rows = await selectRows<Row>(ctx.reader, INSTANCE, { where: [sql`lower(t.instance_name) = lower(${docId})`], limit: 2, withoutDynamic: true });
+  if (rows.length === 0) throw notFound(`Form instance '${docId}' was not found.`);
+  if (rows.length > 1) throw conflict(`More than one form instance is named '${docId}': name it by its id.`);
+  return rows[0];
+}
+
 /** The instance under the template the path names, or a 404. */
 async function instanceOf(ctx: AppContext, templateIdOrName: string, id: string): Promise<{ template: Row; instance: Row }> {
   const template = await templateRow(ctx, templateIdOrName);
@@ -80,12 +88,28 @@ async function revise(ctx: AppContext, instance: Row, input: unknown) {
   return reread(ctx, INSTANCE, revisionId);
 }
 
-/** Both directions of a relation between two forms. */
-async function relation(ctx: AppContext, a: string, b: string) {
-  const [x, y] = [await instanceRow(ctx, a), await instanceRow(ctx, b)];
+/** The form ids of a relation: form `formId` (any of its ids) and the one `other` reads. */
+async function relation(ctx: AppContext, formId: string, other: () => Promise<Row>) {
+  const [x, y] = [await instanceRow(ctx, formId), await other()];
   if (x.formId === y.formId) throw badRequest('A form cannot be related to itself.');
   return [x.formId as string, y.formId as string];
 }
+
+/** Relates two forms, both ways round; relating them again changes nothing. */
+async function relate(ctx: AppContext, formId: string, other: () => Promise<Row>) {
+  const [x, y] = await relation(ctx, formId, other);
+  await insertRows(ctx.reader, 'form_instance_relation', [{ form_id: x, related_id: y }, { form_id: y, related_id: x }], true);
+  return true;
+}
+
+async function unrelate(ctx: AppContext, formId: string, other: () => Promise<Row>) {
+  const [x, y] = await relation(ctx, formId, other);
+  await deleteRows(ctx.reader, 'form_instance_relation', sql`(t.form_id = ${x} and t.related_id = ${y}) or (t.form_id = ${y} and t.related_id = ${x})`);
+  return true;
+}
+
+type ById = { formId: string; relateToId: string };
+type ByDocId = { formId: string; relateToDocId: string };
 
 /** Read wherever a form is shown (lists, relations, a write's answer): deleted fields under `__<key>`. */
 const values = { values: (row: { formId: string; values: Record<string, string> }, _: unknown, ctx: AppContext) => shownValues(row, ctx) };
@@ -128,15 +152,9 @@ export const resolvers = {
       await deleteRows(ctx.reader, 'form_instance', sql`t.id = ${form.formId}`);
       return true;
     },
-    relateForm: async (_: unknown, a: { formId: string; relateToId: string }, ctx: AppContext) => {
-      const [x, y] = await relation(ctx, a.formId, a.relateToId);
-      await insertRows(ctx.reader, 'form_instance_relation', [{ form_id: x, related_id: y }, { form_id: y, related_id: x }], true);
-      return true;
-    },
-    unrelateForm: async (_: unknown, a: { formId: string; relateToId: string }, ctx: AppContext) => {
-      const [x, y] = await relation(ctx, a.formId, a.relateToId);
-      await deleteRows(ctx.reader, 'form_instance_relation', sql`(t.form_id = ${x} and t.related_id = ${y}) or (t.form_id = ${y} and t.related_id = ${x})`);
-      return true;
-    },
+    relateForm: (_: unknown, a: ById, ctx: AppContext) => relate(ctx, a.formId, () => instanceRow(ctx, a.relateToId)),
+    relateFormByDocId: (_: unknown, a: ByDocId, ctx: AppContext) => relate(ctx, a.formId, () => instanceByDocId(ctx, a.relateToDocId)),
+    unrelateForm: (_: unknown, a: ById, ctx: AppContext) => unrelate(ctx, a.formId, () => instanceRow(ctx, a.relateToId)),
+    unrelateFormByDocId: (_: unknown, a: ByDocId, ctx: AppContext) => unrelate(ctx, a.formId, () => instanceByDocId(ctx, a.relateToDocId)),
   },
 };

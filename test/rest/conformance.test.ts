@@ -64,6 +64,7 @@ let formTemplate: { id: string; revisionId: string };
 let formTemplateField: string;
 let form: { revisionId: string; formId: string };
 let relateTo: string;
+let relateToName: string;
 let doomed: string;
 /** A script the routes run (beside two more), on a real script server; three processes that run it, one with a run started (its token). */
 let scripts: TestScriptServer;
@@ -103,6 +104,7 @@ beforeAll(async () => {
   // Related to four: the route table's unrelateForm (after relateForm) leaves three for the paged list.
   for (const other of forms.slice(1, 5)) await A.put(`/forminstance/${form.formId}/relateForm?relateToId=${other.formId}`);
   relateTo = forms[4].formId;
+  relateToName = forms[4].instanceName;
   doomed = forms[5].formId;
   // Global, so every user of the tenant reads it; only its creator (or an administrator) deletes it.
   const dictionaries = [];
@@ -196,7 +198,7 @@ const SAMPLES: Record<string, (previous: string, r: SofaRoute) => string> = {
   revisionId: (_, r) => (/Document/.test(r.field) ? docs[0].id : r.field === 'Query.formTemplateField' ? formTemplate.revisionId : form.revisionId),
   formId: () => form.formId,
   relateToId: (_, r) => (/Document/.test(r.field) ? docs[3].id : relateTo),
-  relateToDocId: () => docs[4].documentId,
+  relateToDocId: (_, r) => (/Document/.test(r.field) ? docs[4].documentId : relateToName),
   documentId: () => docs[0].documentId,
   siteId: () => site.id,
   groupId: () => group.id,

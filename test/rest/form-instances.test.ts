@@ -19,6 +19,7 @@ import {
   type TwoTenants,
   twoTenants,
   UNKNOWN_ID,
+  uniq,
 } from './support.js';
 
 const AUDIT = ['createDate', 'modifyDate', 'createById', 'modifyById', 'createBy', 'modifyBy'];
@@ -273,6 +274,30 @@ describe('/forminstance/{id}', () => {
     expectError(await A.put(`/forminstance/${x.formId}/relateForm?relateToId=${x.revisionId}`), 400, /itself/);
     expectError(await A.put(`/forminstance/${x.formId}/relateForm?relateToId=${UNKNOWN_ID}`), 404);
     expectError(await A.put(`/forminstance/${x.formId}/relateForm`), 400);
+  });
+
+  test('relateForm / unrelateForm ?relateToDocId=: the other form by its instance name (any case), as the Node client sends it', async () => {
+    const t = await formTemplateWith(A, ['a']);
+    const [x, y] = [await create(A, t.id, {}), await create(A, t.id, {})];
+    const related = async (i: Instance) => (await A.get(`/forminstance/${i.formId}/forms`)).body.data.map((d: Instance) => d.instanceName);
+    const rel = await A.put(`/forminstance/${x.revisionId}/relateForm?relateToDocId=${encodeURIComponent(y.instanceName)}`);
+    expectEnvelope(rel, 'PUT', A.url(`/forminstance/${x.revisionId}/relateForm?relateToDocId=${encodeURIComponent(y.instanceName)}`));
+    expect(await related(y)).toEqual([x.instanceName]);
+    expect((await A.put(`/forminstance/${y.formId}/unrelateForm?relateToDocId=${encodeURIComponent(x.instanceName.toLowerCase())}`)).status).toBe(200);
+    expect(await related(x)).toEqual([]);
+    expectError(await A.put(`/forminstance/${x.formId}/relateForm?relateToDocId=${encodeURIComponent(x.instanceName)}`), 400, /itself/);
+    expectError(await A.put(`/forminstance/${x.formId}/relateForm?relateToDocId=No-000001`), 404, /'No-000001'/);
+    expectError(await A.put(`/forminstance/${x.formId}/unrelateForm?relateToDocId=No-000001`), 404, /'No-000001'/);
+    // Another tenant's form is no form here.
+    const bt = await formTemplateWith(B, ['a']);
+    expectError(await B.put(`/forminstance/${(await create(B, bt.id, {})).formId}/relateForm?relateToDocId=${encodeURIComponent(y.instanceName)}`), 404);
+    // Templates may share a prefix, so a name may name several forms.
+    const prefix = `${uniq('same')}-`;
+    for (let i = 0; i < 2; i++) {
+      const made = await A.post('/formtemplates', { name: uniq('twin'), description: '', instanceNamePrefix: prefix });
+      await create(A, made.body.data.id, {});
+    }
+    expectError(await A.put(`/forminstance/${x.formId}/relateForm?relateToDocId=${prefix}000001`), 409, /More than one form instance/);
   });
 });
 
