@@ -19,6 +19,7 @@ type Values = Record<string, string>;
 const NONE: ReadonlySet<string> = new Set();
 
 export interface TemplateField {
+  id: string;
   key: string;
   fieldType: number;
   required: boolean;

@@ -22,27 +22,45 @@ interface FieldRule {
   required: boolean;
 }
 
-/** The live (not deleted) fields of a template revision, by lower-case key. */
-async function fieldRules(ctx: AppContext, revisionId: string): Promise<Map<string, FieldRule>> {
+interface FieldRules {
+  /** The live (not deleted) fields of a template revision, by lower-case key. */
+  byKey: Map<string, FieldRule>;
+  /** The lower-case key of the live field a posted key names: its key or its id, in any case. */
+  named: Map<string, string>;
+}
+
+async function fieldRules(ctx: AppContext, revisionId: string): Promise<FieldRules> {
   const live = (await templateFields(ctx, revisionId)).filter((f) => !f.deleted);
-  return new Map(live.map((f) => [f.key.toLowerCase(), { key: f.key, required: f.required }]));
+  return {
+    byKey: new Map(live.map((f) => [f.key.toLowerCase(), { key: f.key, required: f.required }])),
+    named: new Map(live.flatMap((f) => [[f.id.toLowerCase(), f.key.toLowerCase()], [f.key.toLowerCase(), f.key.toLowerCase()]])),
+  };
 }
 
 /** Unknown keys a refusal names before it only counts the rest. */
 const MAX_NAMED = 20;
 
-/** A posted body as lower-case key -> string; unknown keys and non-scalar values are 400s naming them. */
-function checkValues(body: unknown, rules: Map<string, FieldRule>): Values {
+/**
+ * A posted body as lower-case key -> string. Each posted key names a field by its key or id, in any
+ * case; unknown keys, a field named twice and non-scalar values are 400s naming them.
+ */
+function checkValues(body: unknown, rules: FieldRules): Values {
   if (body === undefined || body === null) return {};
   if (typeof body !== 'object' || Array.isArray(body)) throw badRequest('The body must be a JSON object mapping form field keys to values.');
   const out: Values = {};
+  const sentAs = new Map<string, string>();
   const unknown: string[] = [];
   for (const [k, v] of Object.entries(body)) {
-    const key = k.trim().toLowerCase();
-    if (!rules.has(key)) {
+    const key = rules.named.get(k.trim().toLowerCase());
+    if (key === undefined) {
       unknown.push(k);
       continue;
     }
+    const earlier = sentAs.get(key);
+    if (earlier !== undefined) {
+      throw badRequest(`The form field '${rules.byKey.get(key)!.key}' is named twice, as '${earlier.slice(0, 100)}' and '${k.slice(0, 100)}': send each field once.`);
+    }
+    sentAs.set(key, k);
     if (v !== null && typeof v === 'object') throw badRequest(`The value of form field '${k}' must be a string, not an object or array.`);
     const text = v === null ? '' : String(v);
     if (text.length > MAX_VALUE) throw badRequest(`The value of form field '${k}' is longer than ${MAX_VALUE} characters.`);
@@ -57,8 +75,8 @@ function checkValues(body: unknown, rules: Map<string, FieldRule>): Values {
   return out;
 }
 
-function checkRequired(values: Values, rules: Map<string, FieldRule>) {
-  const missing = [...rules].filter(([key, r]) => r.required && !values[key]?.trim()).map(([, r]) => `'${r.key}'`);
+function checkRequired(values: Values, rules: FieldRules) {
+  const missing = [...rules.byKey].filter(([key, r]) => r.required && !values[key]?.trim()).map(([, r]) => `'${r.key}'`);
   if (missing.length) throw badRequest(`The required form field${missing.length > 1 ? 's' : ''} ${missing.join(', ')} must have a value.`);
 }
 

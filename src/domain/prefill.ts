@@ -69,20 +69,22 @@ export async function prefilledFields(ctx: AppContext, templateIdOrName: string,
   };
 }
 
+/** Field key -> value for the fields the dictionary fills. */
+const filled = (fields: PrefilledField[]): Record<string, string> => Object.fromEntries(fields.filter((f) => f.value !== null).map((f) => [f.key, f.value!]));
+
 /** Field key -> value for the fields the dictionary fills (for creating a form from it). */
 export async function prefillValues(ctx: AppContext, templateIdOrName: string, persistedDataId: string): Promise<Record<string, string>> {
-  const p = await prefilledFields(ctx, templateIdOrName, persistedDataId);
-  return Object.fromEntries(p.fields.filter((f) => f.value !== null).map((f) => [f.key, f.value!]));
+  return filled((await prefilledFields(ctx, templateIdOrName, persistedDataId)).fields);
 }
 
 /**
  * A new form's body from a dictionary: the dictionary's values for the template's fields, under
- * the posted ones (a posted key wins for its field, whatever its case). A body that is no object
- * is passed on as it is, for the form's own check to refuse.
+ * the posted ones (a posted key wins for its field, whether it names the field's key in any case
+ * or its id). A body that is no object is passed on as it is, for the form's own check to refuse.
  */
 export async function prefilledBody(ctx: AppContext, templateIdOrName: string, persistedDataId: string, posted: unknown): Promise<unknown> {
   if (posted != null && (typeof posted !== 'object' || Array.isArray(posted))) return posted;
-  const given = Object.keys(posted ?? {}).map((k) => k.toLowerCase());
-  const prefill = Object.entries(await prefillValues(ctx, templateIdOrName, persistedDataId)).filter(([k]) => !given.includes(k.toLowerCase()));
-  return { ...Object.fromEntries(prefill), ...(posted as Record<string, unknown> | null) };
+  const given = new Set(Object.keys(posted ?? {}).map((k) => k.trim().toLowerCase()));
+  const unnamed = (await prefilledFields(ctx, templateIdOrName, persistedDataId)).fields.filter((f) => !given.has(f.key.toLowerCase()) && !given.has(f.id.toLowerCase()));
+  return { ...filled(unnamed), ...(posted as Record<string, unknown> | null) };
 }

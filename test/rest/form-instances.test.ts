@@ -37,6 +37,13 @@ afterAll(() => h.stop());
 
 type Instance = Record<string, unknown> & { revisionId: string; formId: string; instanceName: string };
 
+/** The ids of the released revision's fields, by lower-case key. */
+async function fieldIds(templateId: string): Promise<Record<string, string>> {
+  const g = await A.gql('query ($id: String!) { formTemplate(id: $id) { revisions { fields { id key } } } }', { id: templateId });
+  const fields: { id: string; key: string }[] = g.body.data.formTemplate.revisions.at(-1).fields;
+  return Object.fromEntries(fields.map((f) => [f.key.toLowerCase(), f.id]));
+}
+
 async function create(api: Api, templateId: string, body: unknown): Promise<Instance> {
   const r = await api.post(`/formtemplates/${templateId}/forms`, body);
   expectEnvelope(r, 'POST', api.url(`/formtemplates/${templateId}/forms`), 201);
@@ -78,6 +85,30 @@ describe('POST /formtemplates/{id}/forms', () => {
     expect(many.text.length).toBeLessThan(2000);
     expect((await A.get(`/formtemplates/${t.id}/forms`)).body.data).toEqual([]);
     expect((await create(A, t.id, { MUST: 'ok' })).instanceName).toBe(`${t.name}-000001`);
+  });
+
+  test('a key may name a field by its id (any case), on creates and on both revision routes', async () => {
+    const t = await formTemplateWith(A, ['Applicant', 'Note']);
+    const id = await fieldIds(t.id);
+    const d = await create(A, t.id, { [id.applicant]: 'Ada', [id.note.toUpperCase()]: 'first' });
+    expect(d).toMatchObject({ applicant: 'Ada', note: 'first' });
+    expect(d).not.toHaveProperty(id.applicant);
+    const r = await A.post(`/formtemplates/${t.id}/forms/${d.revisionId}`, { [id.note]: 'second' });
+    expect(r.status).toBe(201);
+    expect((await A.post(`/forms/${d.formId}`, { [id.applicant]: 'Grace' })).status).toBe(201);
+    expect((await A.get(`/formtemplates/${t.id}/forms/${d.formId}`)).body.data[0]).toMatchObject({ applicant: 'Grace', note: 'second', revision: 3 });
+  });
+
+  test('a field named twice (by key and id, or in two cases) is a 400 naming it; nothing is saved', async () => {
+    const t = await formTemplateWith(A, ['Applicant', 'Note']);
+    const id = await fieldIds(t.id);
+    expectError(await A.post(`/formtemplates/${t.id}/forms`, { Applicant: 'x', [id.applicant]: 'y' }), 400, /'Applicant' is named twice/);
+    expectError(await A.post(`/formtemplates/${t.id}/forms`, { Applicant: 'x', applicant: 'y' }), 400, /'Applicant' is named twice, as 'Applicant' and 'applicant'/);
+    expect((await A.get(`/formtemplates/${t.id}/forms`)).body.data).toEqual([]);
+    const d = await create(A, t.id, { note: 'kept' });
+    expectError(await A.post(`/formtemplates/${t.id}/forms/${d.revisionId}`, { NOTE: 'a', note: 'b' }), 400, /'Note' is named twice/);
+    expectError(await A.post(`/forms/${d.formId}`, { [id.note]: 'a', Note: 'b' }), 400, /'Note' is named twice/);
+    expect((await A.get(`/formtemplates/${t.id}/forms/${d.formId}`)).body.data[0]).toMatchObject({ note: 'kept', revision: 1 });
   });
 
   test('an unknown template is a 404', async () => {

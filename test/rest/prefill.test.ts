@@ -141,6 +141,16 @@ describe('POST /formtemplates/{id}/forms?persistedDataId=', () => {
     expect(form.flag).toBeUndefined();
   });
 
+  test('a value posted under the field\'s id wins over the dictionary\'s too', async () => {
+    const t = await template(FIELDS);
+    const pd = await dictionary(U1, { notes: 'from the dictionary' });
+    const g = await A.gql('query ($id: String!) { formTemplate(id: $id) { revisions { fields { id key } } } }', { id: t.id });
+    const notes = g.body.data.formTemplate.revisions.at(-1).fields.find((f: { key: string }) => f.key === 'Notes').id;
+    const r = await U1.post(`/formtemplates/${t.id}/forms?persistedDataId=${pd}`, { [notes]: 'posted' });
+    expect(r.status).toBe(201);
+    expect((await U1.get(`/formtemplates/${t.id}/forms/${r.body.data.revisionId}`)).body.data[0]).toMatchObject({ notes: 'posted' });
+  });
+
   test("a dictionary the caller cannot read is a 404 and creates nothing", async () => {
     const t = await template(FIELDS);
     const mine = await dictionary(U2, { firstname: 'private' }, 0);
