@@ -143,9 +143,12 @@ export const resolvers = {
     reviseFormInstance: async (_: unknown, a: { templateId: string; revisionId: string; input?: unknown }, ctx: AppContext) =>
       revise(ctx, (await instanceOf(ctx, a.templateId, a.revisionId)).instance, a.input),
     reviseForm: async (_: unknown, a: { formId: string; input?: unknown }, ctx: AppContext) => {
-      // On top of the latest revision, whichever that is now (a revision id names its form).
+      // On top of the latest revision (a revision id names its form), read under the form's row
+      // lock: concurrent posts queue, and each becomes the next revision.
       const form = await instanceRow(ctx, a.formId);
-      return revise(ctx, await instanceRow(ctx, form.formId as string), a.input);
+      const [latest] = await selectRows<Row>(ctx.reader, INSTANCE, { where: [sql`t.id = ${form.formId}`], lock: true });
+      if (!latest) throw notFound(`Form instance '${a.formId}' was not found.`);
+      return revise(ctx, latest, a.input);
     },
     deleteFormInstance: async (_: unknown, { id }: Id, ctx: AppContext) => {
       const form = await instanceRow(ctx, id);

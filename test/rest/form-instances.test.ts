@@ -263,6 +263,22 @@ describe('GET and POST /formtemplates/{id}/forms/{revisionId}', () => {
     expect((await A.post(`/formtemplates/${t.id}/forms/${now.revisionId}`, { n: 'later' })).status).toBe(201);
   });
 
+  test('concurrent POST /forms/{formId} queue: every post is a kept revision, in order, nothing lost', async () => {
+    const keys = Array.from({ length: 6 }, (_, i) => `k${i}`);
+    const t = await formTemplateWith(A, keys);
+    const first = await create(A, t.id, {});
+    const replies = await Promise.all(keys.map((k) => A.post(`/forms/${first.formId}`, { [k]: k })));
+    expect(replies.map((r) => r.status)).toEqual(Array(6).fill(201));
+    const g = await A.gql('query ($t: String!, $r: UUID!) { formInstance(templateId: $t, revisionId: $r) { revision values revisions { id revision values } } }', { t: t.id, r: first.formId });
+    const form = g.body.data.formInstance;
+    expect(form.revision).toBe(7);
+    expect(form.values).toEqual(Object.fromEntries(keys.map((k) => [k, k])));
+    expect(form.revisions.map((r: { revision: number }) => r.revision)).toEqual([1, 2, 3, 4, 5, 6, 7]);
+    expect(form.revisions.slice(1).map((r: { id: string }) => r.id).sort()).toEqual(replies.map((r) => r.body.data.revisionId).sort());
+    // Each revision adds its one key to the one before.
+    for (const [i, r] of form.revisions.entries()) expect(Object.keys(r.values)).toHaveLength(i);
+  });
+
   test('POST /forms/{formId}: a new revision on top of the latest, by form id', async () => {
     const t = await formTemplateWith(A, ['a', 'b']);
     const first = await create(A, t.id, { a: '1' });
