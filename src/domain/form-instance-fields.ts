@@ -37,18 +37,31 @@ export const templateFields = (ctx: AppContext, templateRevisionId: string): Pro
  */
 export const deletedKey = (key: string) => `__${key.toLowerCase()}`;
 
+/**
+ * `q`'s names are the display's: a deleted field is `__<key>`, and its plain key (which no live
+ * field of the revision can have) is an unknown field, unless a base field has that name.
+ */
 export async function instanceFieldMap(ctx: AppContext, base: QueryFieldMap, templateRevisionId: string): Promise<QueryFieldMap> {
   const fields = await templateFields(ctx, templateRevisionId);
+  const declared = new Set(base.keys());
   const typed = new Map<string, QueryField>();
+  const hidden = new Set<string>();
   for (const f of fields) {
     const key = f.key.toLowerCase();
     let field: QueryField | undefined;
     if (f.fieldType === FIELD_TYPES.calendarfield) field = { sql: sql`form_value_timestamp(t.values ->> ${key})`, type: 'datetime' };
     if (f.fieldType === FIELD_TYPES.cellfield) field = { sql: sql`form_value_numeric(t.values ->> ${key})`, type: 'numeric' };
-    if (field) typed.set(key, field);
-    if (f.deleted) typed.set(deletedKey(key), field ?? { sql: sql`t.values ->> ${key}`, type: 'string' });
+    if (!f.deleted) {
+      if (field) typed.set(key, field);
+      continue;
+    }
+    typed.set(deletedKey(key), field ?? { sql: sql`t.values ->> ${key}`, type: 'string' });
+    if (!declared.has(key)) hidden.add(key);
   }
-  return { get: (name) => typed.get(name) ?? base.get(name), keys: () => base.keys() };
+  return {
+    get: (name) => typed.get(name) ?? (hidden.has(name) ? undefined : base.get(name)),
+    keys: () => [...declared, ...[...hidden].map(deletedKey)],
+  };
 }
 
 /**
