@@ -55,7 +55,7 @@ export async function instanceFieldMap(ctx: AppContext, base: QueryFieldMap, tem
       if (field) typed.set(key, field);
       continue;
     }
-    typed.set(deletedKey(key), field ?? { sql: sql`t.values ->> ${key}`, type: 'string' });
+    typed.set(deletedKey(key), field ?? { sql: sql`t.values ->> ${key}`, type: 'string', nullIsEmpty: true });
     if (!declared.has(key)) hidden.add(key);
   }
   return {

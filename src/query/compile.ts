@@ -16,6 +16,9 @@
  *   characters (as in SQL Server): a backslash is literal and can never make PostgreSQL fail.
  *   `like` works on any type by comparing its text as the API writes it (`col::text`; a datetime
  *   as `2024-01-31T13:45:00.000`, through to_char, since sessions are in UTC).
+ * - A field whose NULL means unset (QueryField.nullIsEmpty: a form key the row lacks) reads NULL as ''
+ *   when compared with the literal '' (`x eq ''`, `x ne ''`, `x in ('', ...)`, `x not in ('', ...)`):
+ *   `coalesce(x, '')`, and no eqHint. Other literals keep the plain, index-friendly comparison.
  * - null: `x eq null` / `x is null` -> `x IS NULL`; `ne null` / `is not null` -> `IS NOT NULL`; other
  *   operators, `like` and `between` with null are a 400. `x in ('a', null)` -> `(x IN (...) OR x IS NULL)`.
  *   Otherwise SQL three-valued logic applies: `name ne 'x'` and `not (name eq 'x')` skip rows whose name is NULL.
@@ -84,6 +87,7 @@ interface Typed {
   /** Years already added/subtracted by dateadds inside it. */
   shiftYears: number;
   eqHint?: (value: string) => Fragment;
+  nullIsEmpty?: boolean;
 }
 
 type Side = { typed: Typed } | { literal: QLiteral };
@@ -97,6 +101,14 @@ interface Context {
 }
 
 const isNullSide = (s: Side) => 'literal' in s && s.literal.kind === 'null';
+const isEmptyString = (s: Side) => 'literal' in s && s.literal.kind === 'string' && s.literal.value === '';
+
+/** A field whose NULL reads as '', compared with the literal '': `coalesce(field, '')` (no index hint then). */
+function emptyAware(side: Side, others: Side[]): Side {
+  if (!('typed' in side) || !side.typed.nullIsEmpty || !others.some(isEmptyString)) return side;
+  return { typed: { ...side.typed, frag: sql`coalesce(${side.typed.frag}, '')`, eqHint: undefined } };
+}
+
 const TRUE = raw('TRUE');
 const FALSE = raw('FALSE');
 
@@ -124,8 +136,9 @@ class Compiler {
           return this.nullTest(isNullSide(left) ? right : left, e.op === 'ne');
         }
         const ctx = this.unify([left, right], e.pos);
-        const exact = sql`${this.cased(left, ctx)} ${raw(COMPARE_SQL[e.op])} ${this.cased(right, ctx)}`;
-        const hint = e.op === 'eq' ? eqHintOf(left, right) ?? eqHintOf(right, left) : undefined;
+        const [l, r] = [emptyAware(left, [right]), emptyAware(right, [left])];
+        const exact = sql`${this.cased(l, ctx)} ${raw(COMPARE_SQL[e.op])} ${this.cased(r, ctx)}`;
+        const hint = e.op === 'eq' ? eqHintOf(l, r) ?? eqHintOf(r, l) : undefined;
         return hint ? sql`${hint} AND ${exact}` : exact;
       }
       case 'isNull':
@@ -153,9 +166,10 @@ class Compiler {
   }
 
   private inList(valueNode: QOperand, list: QOperand[], negated: boolean, pos: number | undefined): Fragment {
-    const value = this.side(valueNode);
-    if (isNullSide(value)) throw qError(`'in' cannot have null on its left`, pos, '', 'Use is null / is not null.');
+    const side = this.side(valueNode);
+    if (isNullSide(side)) throw qError(`'in' cannot have null on its left`, pos, '', 'Use is null / is not null.');
     const items = list.map((o) => this.side(o));
+    const value = emptyAware(side, items);
     const values = items.filter((s) => !isNullSide(s));
     const withNull = values.length < items.length;
     if (values.length === 0) return this.nullTest(value, negated);
@@ -233,7 +247,7 @@ class Compiler {
         if (!field) {
           throw qError(`unknown field ${quote(o.name)}`, o.pos, '', `Known fields: ${[...this.fields.keys()].join(', ')}.`);
         }
-        return { frag: field.sql, type: field.type, label: quote(o.name), shiftYears: 0, eqHint: field.eqHint };
+        return { frag: field.sql, type: field.type, label: quote(o.name), shiftYears: 0, eqHint: field.eqHint, nullIsEmpty: field.nullIsEmpty };
       }
       case 'substring': {
         const value = this.side(o.value);

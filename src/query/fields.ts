@@ -12,6 +12,11 @@ export interface QueryField {
    * probe for form values), AND-ed before the exact comparison, which still decides.
    */
   eqHint?: (value: string) => Sql;
+  /**
+   * NULL is an unset value, which reads as '' (a form key the row lacks): compared with the literal
+   * '' (eq, ne, ..., in, not in), the field is `coalesce(field, '')`. Other comparisons keep the plain field.
+   */
+  nullIsEmpty?: boolean;
 }
 
 /**

@@ -18,12 +18,12 @@ export function queryFieldMap(def: ResourceDef): QueryFieldMap {
   return map;
 }
 
-/** Any other name is a key of the JSONB column (matched as written in lower case), bound as a parameter. */
+/** Any other name is a key of the JSONB column (matched as written in lower case), bound as a parameter; a key a row lacks is unset. */
 function withDynamic(declared: Map<string, QueryField>, d: DynamicFields): QueryFieldMap {
   const search = d.search;
   const eqHint = search ? (name: string) => (v: string) => sql`t.${raw(search)} @> jsonb_build_object(${name}::text, lower(${v}))` : undefined;
   return {
-    get: (name) => declared.get(name) ?? { sql: sql`(t.${raw(d.column)} ->> ${name})`, type: d.type, eqHint: eqHint?.(name) },
+    get: (name) => declared.get(name) ?? { sql: sql`(t.${raw(d.column)} ->> ${name})`, type: d.type, eqHint: eqHint?.(name), nullIsEmpty: true },
     keys: () => declared.keys(),
   };
 }

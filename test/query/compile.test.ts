@@ -1,5 +1,6 @@
 import { compileQ as compileFragment, compileQText as compileTextFragment, MAX_DATEADD_YEARS, parseQ, queryFields, type QExpr, type QueryFieldMap } from '../../src/query/index.js';
 import { appErrorOf, fields, shown } from './support.js';
+import { raw, sql } from '../../src/sql.js';
 
 // The fragment as `?`-placeholder text and its values, for reading expectations at a glance.
 const compileQ = (ast: QExpr, f: QueryFieldMap) => shown(compileFragment(ast, f));
@@ -256,6 +257,24 @@ describe('compileQ: column expressions', () => {
     });
     expect(compileQ(parseQ("full eq 'x'"), custom).sql).toBe(`lower(coalesce("u"."first", '') || "u"."last") = lower(?)`);
     expect(compileQ(parseQ("n like '1%'"), custom).sql).toBe(`("u"."a" + 1)::text ILIKE ? ESCAPE ''`);
+  });
+});
+
+describe('compileQ: a field whose NULL reads as the empty string', () => {
+  const unset: QueryFieldMap = new Map([['v', { sql: raw('"t"."v"'), type: 'string', nullIsEmpty: true, eqHint: (x: string) => sql`hint(${x})` }]]);
+  it.each([
+    ["v eq ''", `lower(coalesce("t"."v", '')) = lower(?)`],
+    ["'' eq v", `lower(?) = lower(coalesce("t"."v", ''))`],
+    ["v ne ''", `lower(coalesce("t"."v", '')) <> lower(?)`],
+    ["v in ('', 'a')", `lower(coalesce("t"."v", '')) IN (lower(?), lower(?))`],
+    ["v not in ('', 'a')", `lower(coalesce("t"."v", '')) NOT IN (lower(?), lower(?))`],
+    // Any other value keeps the plain field and its index hint.
+    ["v eq 'a'", 'hint(?) AND lower("t"."v") = lower(?)'],
+    ["v in ('a')", 'lower("t"."v") IN (lower(?))'],
+    ["v like ''", `"t"."v" ILIKE ? ESCAPE ''`],
+    ['v is null', '"t"."v" IS NULL'],
+  ])('%s', (q, expected) => {
+    expect(compileQ(parseQ(q), unset).sql).toBe(expected);
   });
 });
 

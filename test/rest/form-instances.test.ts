@@ -165,6 +165,24 @@ describe('GET /formtemplates/{id}/forms', () => {
     expect(await names(`createDate gt '2000-01-01'`)).toHaveLength(3);
   });
 
+  test("q: a form field the instance holds no value for reads as '' when compared with ''", async () => {
+    // The first holds a note, the second none, the third an empty one; none holds `other`.
+    const u = await formTemplateWith(A, ['note', 'other']);
+    const [x, y, z] = [await create(A, u.id, { note: 'n' }), await create(A, u.id, {}), await create(A, u.id, { note: '' })];
+    const of = async (expr: string) => {
+      const r = await A.get(`/formtemplates/${u.id}/forms?${q(expr)}`);
+      expect([expr, r.status]).toEqual([expr, 200]);
+      return r.body.data.map((d: Instance) => d.instanceName);
+    };
+    expect(await of("note eq ''")).toEqual([y.instanceName, z.instanceName]);
+    expect(await of("[NOTE] ne ''")).toEqual([x.instanceName]);
+    expect(await of("note in ('', 'x')")).toEqual([y.instanceName, z.instanceName]);
+    expect(await of("note not in ('', 'x')")).toEqual([x.instanceName]);
+    expect(await of("note eq 'n' or other eq ''")).toEqual([x.instanceName, y.instanceName, z.instanceName]);
+    expect(await of("note eq 'N'")).toEqual([x.instanceName]);
+    expect(await of('note is null')).toEqual([y.instanceName]);
+  });
+
   test('q compares calendar fields as dates and cell fields as numbers; a value that is not one matches nothing', async () => {
     const typed = await formTemplateWith(A, ['due', 'amount', 'label'], [], { due: 5, amount: 6 });
     // PostgreSQL reads NaN and Infinity as a number and infinity as a date: they match nothing either.
