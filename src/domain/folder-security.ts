@@ -21,6 +21,7 @@ type Input = Record<string, unknown>;
 /** `securityRole` (or `role`) as a code 1-4 or a name. */
 export function roleOf(v: unknown, label = 'securityRole'): number {
   const s = String(v ?? '').trim();
+  if (s === '') throw badRequest(`The field '${label}' is missing: send 1 (Owner), 2 (Editor), 3 (Publisher) or 4 (Viewer).`);
   const code = /^\d$/.test(s) ? Number(s) : ROLES[s.toLowerCase() as keyof typeof ROLES];
   if (!code || code < 1 || code > 4) throw badRequest(`The field '${label}' must be 1 (Owner), 2 (Editor), 3 (Publisher) or 4 (Viewer), got '${s.slice(0, 32)}'.`);
   return code;

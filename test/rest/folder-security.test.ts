@@ -65,7 +65,7 @@ describe('members', () => {
     await member(folder.id, user.id, { securityRole: 4 });
     expectError(await member(folder.id, user.id, { securityRole: 5 }), 400, /securityRole/);
     expectError(await member(folder.id, user.id, { securityRole: 'Boss' }), 400, /securityRole/);
-    expectError(await member(folder.id, user.id, {}), 400, /securityRole/);
+    expectError(await member(folder.id, user.id, {}), 400, /'securityRole' is missing/);
     expectError(await member(folder.id, user.id, { securityRole: 2, memberType: 7 }), 400, /memberType/);
     expectError(await member(folder.id, user.id, { securityRole: 2, memberType: 1 }), 404, /Group/);
     expectError(await member(folder.id, group.id, { securityRole: 2, memberType: 0 }), 404, /User/);
