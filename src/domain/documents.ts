@@ -28,15 +28,15 @@ const STATES = new Set([0, 1]);
 
 /**
  * The document a client's id names: its own id, its current revision's, or an older revision's;
- * a 404 otherwise. `lock`: its row stays locked to the end of the mutation.
+ * a 404 naming `what` the id was to name otherwise. `lock`: its row stays locked to the end of the mutation.
  */
-export async function documentRow(ctx: AppContext, id: string, lock = false): Promise<DocumentRow> {
+export async function documentRow(ctx: AppContext, id: string, lock = false, what = 'Document'): Promise<DocumentRow> {
   const key = id.toLowerCase();
   const [row] = await selectRows<DocumentRow>(ctx.reader, DOCUMENT, {
     where: [namedBy(key)],
     lock,
   });
-  if (!row) throw notFound(`Document '${id}' was not found.`);
+  if (!row) throw notFound(`${what} '${id}' was not found.`);
   // A lock that waited for another transaction's change of the row gets the row as changed but its
   // joined rows as they were before: a check-out committed meanwhile reads with no holder's name.
   // Read once more (the row is ours now) in that one case.
@@ -51,8 +51,8 @@ export const DELETED = 2;
  * The document for a change: its row locked to the end of the mutation, and a 409 when it is
  * deleted or while someone else has it checked out (docs/decisions.md, "Documents", "Check-out").
  */
-export async function changeableDocument(ctx: AppContext, id: string): Promise<DocumentRow> {
-  const doc = await documentRow(ctx, id, true);
+export async function changeableDocument(ctx: AppContext, id: string, what = 'Document'): Promise<DocumentRow> {
+  const doc = await documentRow(ctx, id, true, what);
   if (doc.archive === DELETED) throw conflict(`Document '${doc.name as string}' is deleted: it can be read, not changed.`);
   assertNotHeldByOther(ctx, doc);
   return doc;
@@ -226,7 +226,7 @@ export async function setDates(ctx: AppContext, id: string, input: Input, keys: 
  * them); a document's only revision goes only with the document.
  */
 export async function deleteRevision(ctx: AppContext, revisionId: string): Promise<void> {
-  const doc = await changeableDocument(ctx, revisionId);
+  const doc = await changeableDocument(ctx, revisionId, 'Document revision');
   const key = revisionId.toLowerCase();
   if (key === doc.documentId) throw badRequest("Name a revision's id here, not the document's: DELETE documents/{id} deletes the document.");
   const revisions = await selectRows<Row>(ctx.reader, resource('DocumentRevision'), { where: [sql`t.document_id = ${doc.documentId}`], order: resource('DocumentRevision').order });

@@ -22,14 +22,14 @@ const argAt = (args: Args, path: string): unknown => path.split('.').reduce<unkn
 /** A role on the folder the argument `arg` names. */
 const onFolder = (needed: number, what: string) => (ctx: AppContext, args: Args, arg: string) => assertFolderRole(ctx, argAt(args, arg), needed, what);
 
-/** A role on the folder of the document the argument `arg` names (404 when the caller cannot see the document). */
-const onDocumentFolder = (needed: number, what: string) => async (ctx: AppContext, args: Args, arg: string) => {
+/** A role on the folder of the document (or revision: `named`) the argument `arg` names (404 when the caller cannot see it). */
+const onDocumentFolder = (needed: number, what: string, named = 'Document') => async (ctx: AppContext, args: Args, arg: string) => {
   if (await ctx.isAdmin()) return;
   const id = argAt(args, arg);
   // No document named: nothing to hold a role on (the same refusal assertFolderRole gives).
   if (!isGuid(id)) return assertFolderRole(ctx, undefined, needed, what);
   const folder = await folderOfDocument(ctx, id);
-  if (!folder) throw notFound(`Document '${id}' was not found.`);
+  if (!folder) throw notFound(`${named} '${id}' was not found.`);
   return assertFolderRole(ctx, folder, needed, what);
 };
 
@@ -54,6 +54,8 @@ export const policies: Record<string, (ctx: AppContext, args: Args, arg: string)
   folderPublisher: onFolder(ROLES.publisher, 'Adding a document to a folder'),
   /** Changing or deleting a document, its expiration or index field values: Editors of its folder. */
   documentEditor: onDocumentFolder(ROLES.editor, 'Changing a document'),
+  /** Deleting a revision, named by its id: Editors of its document's folder. */
+  revisionEditor: onDocumentFolder(ROLES.editor, 'Changing a document', 'Document revision'),
   /** A new revision (a file upload): Publishers of the document's folder. */
   documentPublisher: onDocumentFolder(ROLES.publisher, 'Adding a revision to a document'),
   /** Moving a document: an Editor of its folder who is a Publisher of the folder it goes to. */

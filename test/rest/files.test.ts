@@ -110,7 +110,9 @@ describe('uploads', () => {
     expect((await A.get(`/files/${doc.documentId}`)).text).toBe('one');
     expectError(await A.del(`/documents/revisions/${doc.id}`), 409, /only revision/);
     expectError(await A.del(`/documents/revisions/${doc.documentId}`), 400, /revision's id/);
-    expectError(await A.del(`/documents/revisions/${UNKNOWN_ID}`), 404);
+    // An unknown id is no document revision, for administrators and others alike.
+    expectError(await A.del(`/documents/revisions/${UNKNOWN_ID}`), 404, `Document revision '${UNKNOWN_ID}' was not found.`);
+    expectError(await A.as(plain.token).del(`/documents/revisions/${UNKNOWN_ID}`), 404, `Document revision '${UNKNOWN_ID}' was not found.`);
     expect((await A.get(`/documents/${doc.documentId}/revisions`)).body.data).toHaveLength(1);
   });
 
