@@ -154,9 +154,10 @@ async function recordUpload(ctx: AppContext, doc: Row, u: Upload, file: StoredFi
     ]);
     await copyRows(ctx.reader, 'document_index_value', ['field_id', 'value'], { revision_id: revisionId, created_by_id: by, modified_by_id: by }, sql`t.revision_id = ${doc.id}`);
     await updateRows(ctx.reader, 'document', { revision_id: revisionId, revision, change_text: u.changeText ?? null, modified_at: sql`now()`, modified_by_id: by }, sql`t.id = ${doc.documentId}`);
-  } else if (u.label || u.changeText !== undefined) {
+  } else {
+    // The first file changes the document (its modify fields name the uploader), and may relabel its revision.
     const set: Row = { ...(u.label ? { revision: u.label } : {}), ...(u.changeText !== undefined ? { change_text: u.changeText } : {}) };
-    await updateRows(ctx.reader, 'document_revision', set, sql`t.id = ${doc.id}`);
+    if (Object.keys(set).length) await updateRows(ctx.reader, 'document_revision', set, sql`t.id = ${doc.id}`);
     await updateRows(ctx.reader, 'document', { ...set, modified_at: sql`now()`, modified_by_id: by }, sql`t.id = ${doc.documentId}`);
   }
   await insertRows(ctx.reader, 'document_file', [

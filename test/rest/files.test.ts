@@ -96,6 +96,18 @@ describe('uploads', () => {
     expect((await A.get(`/documents/${doc.documentId}/revisions/${revisions[0].id}/indexfields/${field.id}`)).body.data.value).toBe('carried');
   });
 
+  test('the first file is a change of the document: modifyDate and modifyBy name the upload and its uploader', async () => {
+    const secured = (await A.post('/folders', { name: uniq('Audit') })).body.data;
+    await A.put(`/folders/${secured.id}/securitymembers/${plain.id}`, { securityRole: 3 });
+    const doc = (await A.post('/documents', { folderId: secured.id, name: uniq('D') })).body.data;
+    const up = await upload(doc.documentId, 'by another', {}, 'a.txt', 'fileUpload', A.as(plain.token));
+    expect(up.status).toBe(200);
+    const read = (await A.get(`/documents/${doc.documentId}`)).body.data;
+    expect(read).toMatchObject({ createById: doc.createById, modifyById: plain.id, modifyBy: plain.name });
+    expect(read.modifyDate > read.createDate).toBe(true);
+    expect(up.body.data).toMatchObject({ modifyById: plain.id, modifyDate: read.modifyDate });
+  });
+
   test('DELETE documents/revisions/{revId} deletes one revision with its file; the one before becomes current again; the only one stays', async () => {
     const doc = await newDoc();
     await upload(doc.documentId, 'one', {}, '1.txt');
