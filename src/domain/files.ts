@@ -9,7 +9,7 @@ import { buffer } from 'node:stream/consumers';
 import type { AppContext } from '../context.js';
 import { sendAlerts } from './alert-mail.js';
 import { copyRows, insertRows, updateRows } from '../db/tenant-writes.js';
-import { AppError, badRequest, notFound } from '../errors.js';
+import { AppError, badRequest, conflict, notFound } from '../errors.js';
 import type { StoredFile } from '../storage/file-store.js';
 import { isGuid, newId } from '../ids.js';
 import { compileQText } from '../query/index.js';
@@ -38,6 +38,7 @@ type FileRecord = Record<string, unknown> & { fileId: string; fileName: string; 
 export type FoundFile = FileRecord & { open(): Promise<Readable> };
 
 const FILE = resource('DocumentFile');
+const REVISION = resource('DocumentRevision');
 const LIMITS = { fileName: 256, revision: 64, changeText: 4000 } as const;
 /** type/subtype with optional parameters, as Content-Type has it. */
 const MEDIA_TYPE = /^[\w!#$&^.+-]+\/[\w!#$&^.+-]+(\s*;.*)?$/;
@@ -56,10 +57,18 @@ export function contentTypeOf(sent: string | undefined, declared: string | undef
   return type;
 }
 
-/** The label after `current`: the next number, or (when labels are not numbers) one more than the revisions there are. */
-async function nextLabel(ctx: AppContext, documentId: string, current: string): Promise<string> {
-  if (/^\d{1,9}$/.test(current)) return String(Number(current) + 1);
-  return String((await countRows(ctx.reader, resource('DocumentRevision'), { where: [sql`t.document_id = ${documentId}`] })) + 1);
+/** A new revision's label: one more than the highest number among the document's labels, or (when none is a number) than its revisions. */
+async function nextLabel(ctx: AppContext, documentId: string): Promise<string> {
+  const ofDocument = sql`t.document_id = ${documentId}`;
+  const [highest] = await selectRows<Row>(ctx.reader, REVISION, { where: [ofDocument, sql`t.revision ~ '^[0-9]+$'`], order: 't.revision::numeric desc', limit: 1 });
+  if (highest) return String(BigInt(highest.revision as string) + 1n);
+  return String((await countRows(ctx.reader, REVISION, { where: [ofDocument] })) + 1);
+}
+
+/** A 409 when a revision of the document other than `revisionId` has the label: labels do not repeat. */
+async function assertLabelFree(ctx: AppContext, doc: Row, label: string, revisionId: string): Promise<void> {
+  const where = [sql`t.document_id = ${doc.documentId}`, sql`t.revision = ${label}`, sql`t.id <> ${revisionId}`];
+  if (await countRows(ctx.reader, REVISION, { where })) throw conflict(`Document '${doc.name as string}' already has a revision '${label}': a revision's label is its own.`);
 }
 
 /** Records an upload on the document `input.documentId` names; returns the id of the revision that holds it. */
@@ -141,12 +150,12 @@ interface Upload {
 /** The rows of a stored upload: in the current revision's empty place, or in a new revision; returns the revision's id. */
 async function recordUpload(ctx: AppContext, doc: Row, u: Upload, file: StoredFile & { id: string }): Promise<string> {
   const by = ctx.caller.userId;
-  let revisionId = doc.id as string;
   const [taken] = await selectRows<Row>(ctx.reader, FILE, { where: [sql`t.revision_id = ${doc.id}`] });
+  const revisionId = taken ? newId() : (doc.id as string);
+  if (u.label) await assertLabelFree(ctx, doc, u.label, revisionId);
   if (taken) {
     // A new revision, named as sent or numbered on, with the index field values of the one before.
-    revisionId = newId();
-    const revision = u.label || (await nextLabel(ctx, doc.documentId as string, doc.revision as string));
+    const revision = u.label || (await nextLabel(ctx, doc.documentId as string));
     await insertRows(ctx.reader, 'document_revision', [
       // Dated when made, under the document's lock (not when the transaction began, before it
       // waited for that lock): revisions uploaded at once are ordered as they were made.

@@ -5,6 +5,8 @@
  * carries `fileName`, `fileSize`, `extension`, `contentType`; `GET files?q=[id] eq '<id>'`).
  */
 import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
 import { type Api, expectEnvelope, expectError, GUID, multipart, q, type TwoTenants, twoTenants, uniq, UNKNOWN_ID, ZERO_GUID } from './support.js';
 
 let h: TwoTenants['h'];
@@ -22,6 +24,18 @@ afterAll(() => h.stop());
 const newDoc = async () => (await A.post('/documents', { folderId: folder.id, name: uniq('Doc'), description: 'd', documentState: 1 })).body.data as { id: string; documentId: string };
 /** Every byte value, twice: what a text round trip would break. */
 const BINARY = new Uint8Array([...Array(256).keys(), ...Array(256).keys()]);
+
+/** The file ids tenant A's files have in the store (a directory in the tests). */
+function storedIds(): string[] {
+  const dir = path.join(h.services.config.filesDir, A.t.tenantId);
+  return fs.existsSync(dir) ? fs.readdirSync(dir) : [];
+}
+/** Runs `fn` and answers the files it left in the store (the purge only takes files away meanwhile). */
+async function filesLeftBy(fn: () => Promise<unknown>): Promise<string[]> {
+  const before = new Set(storedIds());
+  await fn();
+  return storedIds().filter((id) => !before.has(id));
+}
 
 async function upload(documentId: string, content: string | Uint8Array, parts: Record<string, string> = {}, fileName = 'file.bin', partName = 'fileUpload', api = A) {
   return api.post('/files', undefined, await multipart({ documentId, ...parts }, content, fileName, partName));
@@ -106,6 +120,30 @@ describe('uploads', () => {
     expect(read).toMatchObject({ createById: doc.createById, modifyById: plain.id, modifyBy: plain.name });
     expect(read.modifyDate > read.createDate).toBe(true);
     expect(up.body.data).toMatchObject({ modifyById: plain.id, modifyDate: read.modifyDate });
+  });
+
+  test('revision labels do not repeat: a label taken on the document is a 409 (nothing kept), the next number follows the highest', async () => {
+    const doc = await newDoc();
+    for (const n of [1, 2, 3]) await upload(doc.documentId, `r${n}`, {}, `${n}.txt`);
+    const labels = async () => ((await A.get(`/documents/${doc.documentId}/revisions`)).body.data as { revision: string }[]).map((r) => r.revision);
+    let refused: Awaited<ReturnType<typeof upload>> | undefined;
+    expect(await filesLeftBy(async () => (refused = await upload(doc.documentId, 'again', { revision: '2' }, 'again.txt')))).toEqual([]);
+    expectError(refused!, 409, "Document '");
+    expectError(refused!, 409, /revision '2'/);
+    expect(await labels()).toEqual(['1', '2', '3']);
+    // Numbered on from the highest number, whatever the count of revisions or the current label.
+    await upload(doc.documentId, 'ten', { revision: '10' }, '10.txt');
+    await upload(doc.documentId, 'named', { revision: 'draft' }, 'draft.txt');
+    expect((await upload(doc.documentId, 'next', {}, 'next.txt')).body.data.revision).toBe('11');
+    expect(await labels()).toEqual(['1', '2', '3', '10', 'draft', '11']);
+    expectError(await upload(doc.documentId, 'dup', { revision: 'draft' }, 'dup.txt'), 409, /draft/);
+    // One label sent twice at once: exactly one upload takes it.
+    const racing = await Promise.all([1, 2].map((i) => upload(doc.documentId, `race ${i}`, { revision: 'raced' }, `race${i}.txt`)));
+    expect(racing.map((r) => r.status).sort()).toEqual([200, 409]);
+    expect((await labels()).filter((l) => l === 'raced')).toHaveLength(1);
+    // Labelling the first file's revision by its own label is no repeat.
+    const fresh = await newDoc();
+    expect((await upload(fresh.documentId, 'x', { revision: '1' }, 'x.txt')).status).toBe(200);
   });
 
   test('DELETE documents/revisions/{revId} deletes one revision with its file; the one before becomes current again; the only one stays', async () => {
