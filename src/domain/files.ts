@@ -15,6 +15,7 @@ import { isGuid, newId } from '../ids.js';
 import { compileQText } from '../query/index.js';
 import { queryFieldMap } from '../read/fields.js';
 import { resource } from '../read/registry.js';
+import { loadRow } from '../read/resolvers.js';
 import { countRows, selectRows } from '../read/rows.js';
 import { sql, type Sql } from '../sql.js';
 import { setIndexFields } from './document-index-values.js';
@@ -152,6 +153,10 @@ async function recordUpload(ctx: AppContext, doc: Row, u: Upload, file: StoredFi
   const by = ctx.caller.userId;
   const [taken] = await selectRows<Row>(ctx.reader, FILE, { where: [sql`t.revision_id = ${doc.id}`] });
   const revisionId = taken ? newId() : (doc.id as string);
+  if (taken) {
+    const folder = await loadRow(ctx, resource('Folder'), doc.folderId as string);
+    if (!folder.allowRevisions) throw conflict(`Folder '${folder.name as string}' does not allow revisions: document '${doc.name as string}' already has its file.`);
+  }
   if (u.label) await assertLabelFree(ctx, doc, u.label, revisionId);
   if (taken) {
     // A new revision, named as sent or numbered on, with the index field values of the one before.

@@ -146,6 +146,25 @@ describe('uploads', () => {
     expect((await upload(fresh.documentId, 'x', { revision: '1' }, 'x.txt')).status).toBe(200);
   });
 
+  test('a folder with allowRevisions false: a document takes its first file, and a further upload is a 409 that keeps nothing', async () => {
+    const single = (await A.post('/folders', { name: uniq('NoRevisions'), description: '', allowRevisions: false })).body.data;
+    const doc = (await A.post('/documents', { folderId: single.id, name: uniq('One') })).body.data;
+    expect((await upload(doc.documentId, 'first', {}, 'first.txt')).status).toBe(200);
+    let refused: Awaited<ReturnType<typeof upload>> | undefined;
+    expect(await filesLeftBy(async () => (refused = await upload(doc.documentId, 'second', {}, 'second.txt')))).toEqual([]);
+    expectError(refused!, 409, `Folder '${single.name}' does not allow revisions`);
+    const gql = await filesLeftBy(async () => {
+      const r = await A.gql('mutation ($id: UUID!, $b: String!) { uploadFile(input: { documentId: $id, fileUpload: { name: "g.txt", base64: $b } }) { id } }', { id: doc.documentId, b: Buffer.from('gql').toString('base64') });
+      expect(r.body.errors[0]).toMatchObject({ message: expect.stringContaining('does not allow revisions'), extensions: { code: 'CONFLICT' } });
+    });
+    expect(gql).toEqual([]);
+    expect((await A.get(`/documents/${doc.documentId}/revisions`)).body.data.map((r: { fileName: string }) => r.fileName)).toEqual(['first.txt']);
+    expect((await A.get(`/files/${doc.documentId}`)).text).toBe('first');
+    // Allowed again, it takes revisions again.
+    await A.put(`/folders/${single.id}`, { allowRevisions: true });
+    expect((await upload(doc.documentId, 'second', {}, 'second.txt')).body.data.revision).toBe('2');
+  });
+
   test('DELETE documents/revisions/{revId} deletes one revision with its file; the one before becomes current again; the only one stays', async () => {
     const doc = await newDoc();
     await upload(doc.documentId, 'one', {}, '1.txt');
