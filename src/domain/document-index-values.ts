@@ -43,10 +43,11 @@ export function fieldsOf(ctx: AppContext, revisionId: string): Promise<IndexFiel
   return selectRows<IndexFieldRow>(ctx.reader, FIELDS, { where: [sql`t.revision_id = ${revisionId}`], order: FIELDS.order });
 }
 
-/** Field `fieldId` of the revision, or a 404 that says the folder lacks it. */
-export async function fieldOf(ctx: AppContext, revisionId: string, fieldId: string): Promise<IndexFieldRow> {
-  const [row] = await selectRows<IndexFieldRow>(ctx.reader, FIELDS, { where: [sql`t.revision_id = ${revisionId}`, sql`t.field_id = ${fieldId.toLowerCase()}`] });
-  if (!row) throw notFound(`Index field '${fieldId}' is not an index field of this document's folder.`);
+/** The revision's field that `id` names (the definition's id or the record's own), or a 404 that says the folder lacks it. */
+export async function fieldOf(ctx: AppContext, revisionId: string, id: string): Promise<IndexFieldRow> {
+  const key = id.toLowerCase();
+  const [row] = await selectRows<IndexFieldRow>(ctx.reader, FIELDS, { where: [sql`t.revision_id = ${revisionId}`, sql`(t.field_id = ${key} or t.id = ${key})`] });
+  if (!row) throw notFound(`Index field '${id}' is not an index field of this document's folder.`);
   return row;
 }
 

@@ -4,7 +4,7 @@
  * `PUT documents/{id}/indexfields` with `{indexFields: "<JSON string>"}`, keys ids or labels, the
  * Python client's single quotes): shapes, typed values, revisions, copies, races, who may, GraphQL.
  */
-import { type Api, expectEnvelope, expectError, GUID, keysOf, sorted, type TwoTenants, twoTenants, uniq, UNKNOWN_ID } from './support.js';
+import { type Api, expectEnvelope, expectError, GUID, keysOf, multipart, sorted, type TwoTenants, twoTenants, uniq, UNKNOWN_ID } from './support.js';
 
 const KEYS = [
   'href', 'dataType', 'id', 'dhId', 'fieldId', 'fieldType', 'label', 'description', 'ordinalPosition', 'required', 'units', 'value',
@@ -18,7 +18,7 @@ let plain: TwoTenants['plain'];
 let admin: { id: string; name: string };
 
 type Field = { id: string; label: string };
-type Value = Record<string, unknown> & { fieldId: string; value: string; label: string };
+type Value = Record<string, unknown> & { id: string; fieldId: string; value: string; label: string };
 
 beforeAll(async () => {
   ({ h, A, B, plain } = await twoTenants());
@@ -77,6 +77,25 @@ describe("a document's index fields", () => {
     expect(one.body.data).toEqual(list[1]);
     expect((await A.get(`/documents/${doc.documentId}/revisions/${doc.id}/indexfields`)).body.data).toEqual(list);
     expect((await A.get(`/documents/${doc.documentId}/revisions/${doc.id}/indexfields/${date.id}`)).body.data).toEqual(list[2]);
+  });
+
+  test("a record's own id addresses it as its fieldId does: GET by document and by revision, PUT; another revision's record id does not", async () => {
+    const { doc, number } = await indexedDocument();
+    const rec = ((await A.get(`/documents/${doc.documentId}/indexfields`)).body.data as Value[])[1];
+    expect(rec.id).not.toBe(number.id);
+    expect((await A.get(`/documents/${doc.documentId}/indexfields/${rec.id}`)).body.data).toEqual(rec);
+    expect((await A.get(`/documents/${doc.documentId}/revisions/${doc.id}/indexfields/${rec.id.toUpperCase()}`)).body.data).toEqual(rec);
+    const put = (await A.put(`/documents/${doc.documentId}/indexfields/${rec.id}`, { value: '5' })).body.data;
+    expect(put).toMatchObject({ id: rec.id, fieldId: number.id, value: '5' });
+    // A new revision's records have ids of their own; the old revision's id names none of them.
+    for (const n of [1, 2]) await A.post('/files', undefined, await multipart({ documentId: doc.documentId }, `v${n}`, `${n}.txt`));
+    const current = (await A.get(`/documents/${doc.documentId}/indexfields/${number.id}`)).body.data as Value;
+    expect(current).toMatchObject({ value: '5', fieldId: number.id });
+    expect(current.id).not.toBe(rec.id);
+    expect((await A.get(`/documents/${doc.documentId}/indexfields/${current.id}`)).body.data).toEqual(current);
+    expectError(await A.get(`/documents/${doc.documentId}/indexfields/${rec.id}`), 404, /not an index field/);
+    expectError(await A.put(`/documents/${doc.documentId}/indexfields/${rec.id}`, { value: '6' }), 404, /not an index field/);
+    expect((await A.get(`/documents/${doc.documentId}/revisions/${doc.id}/indexfields/${rec.id}`)).body.data.value).toBe('5');
   });
 
   test('PUT documents/{id}/indexfields/{fieldId} {value}: 200 with the field; values kept by type', async () => {
