@@ -111,6 +111,21 @@ describe("a document's index fields", () => {
     expect((await A.get(`/indexfields/${text.id}`)).body.data.label).toBe(text.label);
   });
 
+  test("a field's createDate and createBy are its revision's, before and after its first value; modifyDate and modifyBy follow the values", async () => {
+    const { folder, doc, text } = await indexedDocument();
+    await A.put(`/folders/${folder.id}/securitymembers/${plain.id}`, { securityRole: 2 });
+    const path = `/documents/${doc.documentId}/indexfields/${text.id}`;
+    const revision = (await A.get(`/documents/${doc.documentId}/revisions/${doc.id}`)).body.data;
+    const before = (await A.get(path)).body.data;
+    expect(before).toMatchObject({ createDate: revision.createDate, modifyDate: revision.createDate, createById: admin.id, modifyById: admin.id });
+    const created = { createDate: before.createDate, createById: admin.id, createBy: admin.name };
+    const first = (await A.as(plain.token).put(path, { value: 'first' })).body.data;
+    expect(first).toMatchObject({ ...created, modifyById: plain.id, modifyBy: plain.name });
+    expect(first.modifyDate > before.createDate).toBe(true);
+    expect((await A.put(path, { value: 'second' })).body.data).toMatchObject({ ...created, modifyById: admin.id });
+    expect((await A.get(path)).body.data).toMatchObject(created);
+  });
+
   test('bad values: 400s that name the field, and nothing changes', async () => {
     const { doc, text, number, date, required } = await indexedDocument();
     await A.put(`/documents/${doc.id}/indexfields/${number.id}`, { value: '5' });
