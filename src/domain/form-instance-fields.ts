@@ -52,7 +52,8 @@ export async function instanceFieldMap(ctx: AppContext, base: QueryFieldMap, tem
     if (f.fieldType === FIELD_TYPES.calendarfield) field = { sql: sql`form_value_timestamp(t.values ->> ${key})`, type: 'datetime' };
     if (f.fieldType === FIELD_TYPES.cellfield) field = { sql: sql`form_value_numeric(t.values ->> ${key})`, type: 'numeric' };
     if (!f.deleted) {
-      if (field) typed.set(key, field);
+      // A base field of the same name (`revision`) wins, as it does in the record.
+      if (field && !declared.has(key)) typed.set(key, field);
       continue;
     }
     typed.set(deletedKey(key), field ?? { sql: sql`t.values ->> ${key}`, type: 'string', nullIsEmpty: true });

@@ -183,6 +183,17 @@ describe('GET /formtemplates/{id}/forms', () => {
     expect(await of('note is null')).toEqual([y.instanceName]);
   });
 
+  test('q: a base field wins over a calendar or cell form field of the same name, as it does in the record', async () => {
+    const shadowed = await formTemplateWith(A, ['revision', 'templateId', 'label'], [], { revision: 6, templateId: 5 });
+    const first = await create(A, shadowed.id, { revision: '7', templateId: '2020-01-01', label: 'a' });
+    await A.post(`/formtemplates/${shadowed.id}/forms/${first.revisionId}`, { label: 'a2' });
+    await create(A, shadowed.id, { revision: '1', templateId: '2030-01-01', label: 'b' });
+    const labels = async (expr: string) => (await A.get(`/formtemplates/${shadowed.id}/forms?fields=label&${q(expr)}`)).body.data.map((d: { label: string }) => d.label);
+    expect(await labels('revision eq 2')).toEqual(['a2']);
+    expect(await labels('revision gt 5')).toEqual([]);
+    expect(await labels(`templateId eq '${shadowed.id}'`)).toEqual(['a2', 'b']);
+  });
+
   test('q compares calendar fields as dates and cell fields as numbers; a value that is not one matches nothing', async () => {
     const typed = await formTemplateWith(A, ['due', 'amount', 'label'], [], { due: 5, amount: 6 });
     // PostgreSQL reads NaN and Infinity as a number and infinity as a date: they match nothing either.
