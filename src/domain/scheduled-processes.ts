@@ -144,7 +144,7 @@ export async function completeRun(ctx: AppContext, args: { token: string; action
     sql`t.id = ${token} and t.status = ${RUN_STATUS.running}`,
   );
   if (done.length === 1) return token;
-  const [run] = await selectRows<{ status: number }>(ctx.reader, resource('ScheduledRun'), { where: [sql`t.id = ${token}`] });
+  const [run] = await selectRows<{ status: number }>(ctx.reader, resource('ScheduledRun'), { where: [sql`t.id = ${token}`], byToken: true });
   if (!run) throw notFound(`No scheduled run has the token '${args.token}'.`);
   throw conflict(`The scheduled run '${args.token}' has ended already (${run.status === RUN_STATUS.completed ? 'it was reported complete' : 'it could not be started'}).`);
 }

@@ -25,10 +25,10 @@ export function ruleFor(rule: RowRule, tenantId: string, userId: string | Sql | 
   return sql`(${rule(userId instanceof Sql ? userId : sql`${userId}::uuid`)} or ${isAdminSql(tenantId, userId)})`;
 }
 
-/** The conditions every read of `def` by this caller adds (none for tenant-wide resources). */
-export function seeConditions(def: ResourceDef, tenantId: string, userId: string | undefined): Sql[] {
+/** The conditions every read of `def` by this caller adds (none for tenant-wide resources; no row rule `byToken`). */
+export function seeConditions(def: ResourceDef, tenantId: string, userId: string | undefined, byToken = false): Sql[] {
   const out: Sql[] = [];
   if (def.live) out.push(raw(`(${def.live})`));
-  if (typeof def.access.see === 'function') out.push(ruleFor(def.access.see, tenantId, userId));
+  if (typeof def.access.see === 'function' && !byToken) out.push(ruleFor(def.access.see, tenantId, userId));
   return out;
 }

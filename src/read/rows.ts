@@ -90,6 +90,11 @@ export interface RowQuery {
    * checks made under such a lock wait for each other, but not for foreign-key checks.
    */
   lock?: boolean;
+  /**
+   * The caller named the row by an id only its rightful reader holds (a scheduled run's token):
+   * the definition's row rule does not apply to it.
+   */
+  byToken?: boolean;
 }
 
 /**
@@ -104,7 +109,7 @@ function whereOf(reader: Reader, def: ResourceDef, r: RowQuery): { where: Sql; g
   const alive = guarded
     ? [sql`exists (select 1 from app_user session_user_ where session_user_.tenant_id = ${reader.tenantId} and session_user_.id = ${s.userId} and session_user_.enabled and session_user_.session_epoch = ${s.epoch})`]
     : [];
-  const seen = seeConditions(def, reader.tenantId, s?.userId);
+  const seen = seeConditions(def, reader.tenantId, s?.userId, r.byToken);
   return { where: join([sql`t.tenant_id = ${reader.tenantId}`, ...alive, ...seen, ...(r.where ?? [])], ' and '), guarded };
 }
 

@@ -1,10 +1,13 @@
 import { ZERO_GUID } from '../ids.js';
 import { column, defineResource } from '../read/define.js';
+import { sql } from '../sql.js';
 
 /**
  * One run of a scheduled process; its id is the token the script reports back with
  * (`POST scheduledProcess/{token}`). `status` 0 running, 1 completed, 2 not started (the script
- * server could not be reached or refused it; `message` says why).
+ * server could not be reached or refused it; `message` says why). Administrators see runs: a
+ * token is what lets a report in, so nobody else may read one (the report itself reads its run
+ * `byToken`).
  */
 export default defineResource({
   dataType: 'ScheduledRun',
@@ -29,5 +32,5 @@ export default defineResource({
     process: { kind: 'one', target: 'ScheduledProcess', key: 'processId' },
   },
   queries: { scheduledRun: { op: 'get' } },
-  access: { see: 'tenant', change: 'admin' },
+  access: { see: () => sql`false`, change: 'admin' },
 });

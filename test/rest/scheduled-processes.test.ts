@@ -110,6 +110,21 @@ test('a report with another action, an unknown token or another tenant\'s token 
   const ok = await U.post(`/scheduledProcess/${run.id}?action=complete&result=false&message=nothing%20to%20do`);
   expectEnvelope(ok, 'POST', U.url(`/scheduledProcess/${run.id}?action=complete&result=false&message=nothing%20to%20do`));
   expect(ok.body.data).toMatchObject({ id: run.id, status: 1, result: false, message: 'nothing to do' });
+  expectError(await U.post(`/scheduledProcess/${run.id}?action=complete`), 409, 'has ended already');
+});
+
+test('only administrators see runs: a token lets a report in, so an ordinary user reads none (REST, GraphQL, by id)', async () => {
+  const s = await script(A);
+  const p = await process(A, { name: uniq('secret'), script: s.id, intervalMinutes: 10 });
+  const [run] = startedOf(await A.put('/scheduledProcess/Run'), p.id);
+  const expanded = async (api: Api) => (await api.get(`/outsideprocesses/${p.id}?expand=runs`)).body.data.runs;
+  expect((await expanded(A)).map((r: { id: string }) => r.id)).toEqual([run.id]);
+  expect(await expanded(U)).toEqual([]);
+  expect((await runsOf(U, p.id)).runs).toEqual([]);
+  const byId = await U.gql('query ($id: UUID!) { scheduledRun(id: $id) { id } }', { id: run.id });
+  expect(byId.body.errors[0].message).toMatch(/not found/);
+  // Nothing was reported through what the user could read: the run still waits for its script.
+  expect((await runsOf(A, p.id)).runs[0]).toMatchObject({ id: run.id, status: 0 });
 });
 
 test('two callers at once start each due process once', async () => {
