@@ -5,12 +5,13 @@
  * once ends with one folder for each segment.
  */
 import type { AppContext } from '../context.js';
-import { copyRows, insertRows, updateRows } from '../db/tenant-writes.js';
+import { copyRows, deleteRows, insertRows, updateRows } from '../db/tenant-writes.js';
 import { badRequest, conflict, notFound } from '../errors.js';
 import { newId } from '../ids.js';
 import { resource } from '../read/registry.js';
 import { run, selectRows } from '../read/rows.js';
 import { sql } from '../sql.js';
+import { DELETED } from './documents.js';
 import { maxLength, optionalString } from './validate.js';
 import { subtreeOf } from '../resources/folder.js';
 
@@ -186,4 +187,28 @@ export async function updateFolder(ctx: AppContext, id: string, input: Input): P
     set.name = name;
   }
   await updateRows(ctx.reader, 'folder', set, sql`t.id = ${folder.id}`);
+}
+
+/**
+ * Deletes folder `id` with its subtree and every document in them (the database's cascade). Their
+ * documents are locked first, as a check-out locks a document: while someone other than the caller
+ * has one (not deleted) checked out, a 409 naming it and its holder, and nothing is deleted
+ * (docs/decisions.md, "Check-out"); a check-out that commits meanwhile is waited for and seen.
+ */
+export async function deleteFolder(ctx: AppContext, id: string): Promise<void> {
+  const folder = await lockedFolder(ctx, id);
+  // A locked row reads as it is now, when its lock waited for another transaction; the joins of the statement would not.
+  const docs = await run<{ id: string; name: string; archive: number; holder: string | null }>(
+    ctx.reader,
+    sql`select d.id, d.name, d.archive, d.checked_out_by_id as holder
+      from document d join folder t on t.tenant_id = d.tenant_id and t.id = d.folder_id
+     where d.tenant_id = ${ctx.tenantId} and ${subtreeOf(folder)}
+       for no key update of d`,
+  );
+  const held = docs.find((d) => d.archive !== DELETED && d.holder && d.holder !== ctx.caller.userId);
+  if (held) {
+    const [user] = await run<{ name: string }>(ctx.reader, sql`select name from app_user where tenant_id = ${ctx.tenantId} and id = ${held.holder}`);
+    throw conflict(`Folder '${folder.folderPath}' cannot be deleted: document '${held.name}' in it is checked out by ${user?.name || 'another user'}; it can go once it is checked in.`);
+  }
+  await deleteRows(ctx.reader, 'folder', sql`t.id = ${folder.id}`);
 }

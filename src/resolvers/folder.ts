@@ -1,9 +1,8 @@
 /** Folder reads by path, the top level, and the writes (src/domain/folders.ts). Who may call each: schema/folder.graphql. */
 import type { AppContext } from '../context.js';
-import { deleteRows } from '../db/tenant-writes.js';
 import { badRequest, notFound } from '../errors.js';
 import { copyFolder, moveFolder } from '../domain/folder-moves.js';
-import { createFolder, createFolderPath, folderAt, joinPath, pathSegments, updateFolder, type FolderRow } from '../domain/folders.js';
+import { createFolder, createFolderPath, deleteFolder, folderAt, joinPath, pathSegments, updateFolder, type FolderRow } from '../domain/folders.js';
 import type { ListArgs } from '../read/paging.js';
 import { listPage, loadRow, reread } from '../read/resolvers.js';
 import { resource } from '../read/registry.js';
@@ -41,9 +40,8 @@ export const resolvers = {
     },
     moveFolder: async (_: unknown, { input }: { input: Input }, ctx: AppContext) => reread(ctx, FOLDER, await moveFolder(ctx, input)),
     copyFolder: async (_: unknown, { input }: { input: Input }, ctx: AppContext) => reread(ctx, FOLDER, await copyFolder(ctx, input)),
-    // Its subfolders go with it (the database's cascade), and with them what they hold.
     deleteFolder: async (_: unknown, { id }: { id: string }, ctx: AppContext) => {
-      if (!(await deleteRows(ctx.reader, 'folder', sql`t.id = ${id.toLowerCase()}`))) throw notFound(`Folder '${id}' was not found.`);
+      await deleteFolder(ctx, id);
       return true;
     },
   },

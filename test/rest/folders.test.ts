@@ -186,6 +186,52 @@ describe('changes', () => {
   });
 });
 
+describe('deleting a folder with checked-out documents', () => {
+  /** A document two levels down, checked out by the ordinary user (a Publisher there). */
+  async function held() {
+    const inner = await make(`/${uniq('Held')}/inner`);
+    await A.put(`/folders/${inner.id}/securitymembers/${plain.id}`, { securityRole: 3 });
+    const doc = (await A.post('/documents', { folderId: inner.id, name: uniq('held') })).body.data as { documentId: string; name: string };
+    const U = A.as(plain.token);
+    return { inner, doc, U };
+  }
+
+  test('DELETE /folders/{id} while a document under it is checked out by another user: a 409 naming it and its holder, administrators included; nothing deleted', async () => {
+    const { inner, doc, U } = await held();
+    expect((await U.put(`/documents/${doc.documentId}/status`, { checkIn: 0 })).status).toBe(200);
+    expectError(await A.del(`/folders/${inner.topLevelFolderId}`), 409, `document '${doc.name}' in it is checked out by ${plain.name}`);
+    expect((await A.get(`/folders/${inner.id}`)).status).toBe(200);
+    expect((await A.get(`/documents/${doc.documentId}`)).body.data).toMatchObject({ checkInStatus: 1, checkedOutById: plain.id, archive: 0 });
+    // Checked in, it goes with the folder; the caller's own check-out does not stop it.
+    expect((await U.put(`/documents/${doc.documentId}/status`, { checkIn: 1 })).status).toBe(200);
+    expect((await A.put(`/documents/${doc.documentId}/status`, { checkIn: 0 })).status).toBe(200);
+    expect((await A.del(`/folders/${inner.topLevelFolderId}`)).status).toBe(200);
+    expectError(await A.get(`/documents/${doc.documentId}`), 404);
+  });
+
+  test('a check-out that commits while the delete waits for the document is not lost: a 409, the document kept', async () => {
+    const { inner, doc } = await held();
+    // The ordinary user's check-out, held uncommitted in a transaction of its own.
+    const holder = await h.services.reads.connect();
+    try {
+      await holder.query('begin');
+      await holder.query('update document set checked_out_by_id = $3, checked_out_at = now() where tenant_id = $1 and id = $2', [A.t.tenantId, doc.documentId, plain.id]);
+      const deleting = A.del(`/folders/${inner.topLevelFolderId}`);
+      // The delete waits for the document's row: a lock not granted says so.
+      for (let i = 0; i < 200; i++) {
+        const { rows } = await h.services.reads.query('select count(*)::int as n from pg_locks where not granted');
+        if (rows[0].n > 0) break;
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      await holder.query('commit');
+      expectError(await deleting, 409, `checked out by ${plain.name}`);
+    } finally {
+      holder.release();
+    }
+    expect((await A.get(`/documents/${doc.documentId}`)).body.data.checkedOutById).toBe(plain.id);
+  });
+});
+
 describe('move and copy', () => {
   const doc = async (folderId: string, name = uniq('doc')) => (await A.post('/documents', { folderId, name, changeText: 'v1' })).body.data;
 
