@@ -11,6 +11,7 @@ import { newId } from '../ids.js';
 import { resource } from '../read/registry.js';
 import { run, selectRows } from '../read/rows.js';
 import { sql } from '../sql.js';
+import { sendAlerts } from './alert-mail.js';
 import { DELETED } from './documents.js';
 import { maxLength, optionalString } from './validate.js';
 import { subtreeOf } from '../resources/folder.js';
@@ -190,7 +191,8 @@ export async function updateFolder(ctx: AppContext, id: string, input: Input): P
 }
 
 /**
- * Deletes folder `id` with its subtree and every document in them (the database's cascade). Their
+ * Deletes folder `id` with its subtree and every document in them (the database's cascade),
+ * queuing the "Document deleted" alerts of those not deleted yet. Their
  * documents are locked first, as a check-out locks a document: while someone other than the caller
  * has one (not deleted) checked out, a 409 naming it and its holder, and nothing is deleted
  * (docs/decisions.md, "Check-out"); a check-out that commits meanwhile is waited for and seen.
@@ -210,5 +212,7 @@ export async function deleteFolder(ctx: AppContext, id: string): Promise<void> {
     const [user] = await run<{ name: string }>(ctx.reader, sql`select name from app_user where tenant_id = ${ctx.tenantId} and id = ${held.holder}`);
     throw conflict(`Folder '${folder.folderPath}' cannot be deleted: document '${held.name}' in it is checked out by ${user?.name || 'another user'}; it can go once it is checked in.`);
   }
+  // Told before the rows go, and their subscriptions with them.
+  await sendAlerts(ctx, 'documentDeleted', docs.filter((d) => d.archive !== DELETED).map((d) => d.id));
   await deleteRows(ctx.reader, 'folder', sql`t.id = ${folder.id}`);
 }

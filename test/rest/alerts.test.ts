@@ -221,6 +221,31 @@ describe('alert e-mail', () => {
     expect(await subjectsFor(plain, name)).toEqual([`Document revised: ${name}`]);
   });
 
+  test('deleting a folder: "Document deleted" for each document under it not deleted yet, to the subscribers of the document and of its folder; statements the same however many', async () => {
+    /** A folder with a subfolder holding `n` documents and one deleted already; the watcher subscribed to the subfolder, `plain` to the first document. */
+    async function tree(n: number) {
+      const top = await newFolder();
+      const sub = (await A.post(`/folders/${top.id}`, { name: 'sub' })).body.data as { id: string };
+      const name = uniq('Swept');
+      const docs = [];
+      for (let i = 0; i < n; i++) docs.push(await newDocument(sub.id, name));
+      await A.post(`/folders/${sub.id}/alerts/${E.documentDeleted}?usId=${watcher.id}`);
+      await A.post(`/documents/${docs[0].id}/alerts/${E.documentDeleted}?usId=${plain.id}`);
+      const binned = await newDocument(sub.id, `${name}-binned`);
+      expect((await A.del(`/documents/${binned.documentId}`)).status).toBe(200);
+      return { top, name };
+    }
+    const one = await tree(1);
+    const three = await tree(3);
+    const [small, big] = [await h.countQueries(() => A.del(`/folders/${one.top.id}`)), await h.countQueries(() => A.del(`/folders/${three.top.id}`))];
+    expect([small.result.status, big.result.status]).toEqual([200, 200]);
+    expect(big.statements.length).toBe(small.statements.length);
+    expect(await subjectsFor(watcher, three.name)).toEqual(Array(3).fill(`Document deleted: ${three.name}`));
+    expect(await subjectsFor(plain, three.name)).toEqual([`Document deleted: ${three.name}`]);
+    // The document deleted before told them then, and only then.
+    expect(await subjectsFor(watcher, `${three.name}-binned`)).toEqual([`Document deleted: ${three.name}-binned`]);
+  });
+
   test('the e-mail batches deliver an alert to a real SMTP server', async () => {
     const folder = await newFolder();
     await A.post(`/folders/${folder.id}/alerts/${E.documentAdded}?usId=${watcher.id}`);
