@@ -180,10 +180,11 @@ export async function copyDocument(ctx: AppContext, id: string, input: Input): P
   return revisionId;
 }
 
-/** Moves the document into folder `input.folderId`; returns its revision id. */
+/** Moves the document into folder `input.folderId` (the folder it is in: nothing changes); returns its revision id. */
 export async function moveDocument(ctx: AppContext, id: string, input: Input): Promise<string> {
   const doc = await changeableDocument(ctx, id);
   const folder = await loadRow(ctx, resource('Folder'), requireGuid(input.folderId, 'folderId'));
+  if (folder.id === doc.folderId) return doc.id;
   await updateRows(ctx.reader, 'document', { folder_id: folder.id, modified_at: sql`now()`, modified_by_id: ctx.caller.userId }, sql`t.id = ${doc.documentId}`);
   await sendAlerts(ctx, 'documentAdded', [doc.documentId]);
   return doc.id;

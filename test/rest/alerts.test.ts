@@ -182,6 +182,18 @@ describe('alert e-mail', () => {
     expect(await subjectsFor(watcher, moved)).toEqual([`Document added: ${moved}`, `Document added: ${moved}`]);
   });
 
+  test('a move into the folder the document is already in changes nothing: 200, the document as it was, no "Document added"', async () => {
+    const folder = await newFolder();
+    const name = uniq('Stays');
+    const doc = await newDocument(folder.id, name);
+    await A.post(`/folders/${folder.id}/alerts/${E.documentAdded}?usId=${watcher.id}`);
+    const before = (await A.get(`/documents/${doc.documentId}`)).body.data;
+    const r = await A.put(`/documents/${doc.documentId}/move`, { folderId: folder.id.toUpperCase() });
+    expect(r.status).toBe(200);
+    expect(r.body.data).toEqual(before);
+    expect(await subjectsFor(watcher, name)).toEqual([]);
+  });
+
   test('a document subscription and a folder one for the same event: one message; a user who can no longer see the folder gets none', async () => {
     const folder = await newFolder();
     const name = uniq('Once');
