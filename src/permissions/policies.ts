@@ -58,6 +58,8 @@ export const policies: Record<string, (ctx: AppContext, args: Args, arg: string)
   revisionEditor: onDocumentFolder(ROLES.editor, 'Changing a document', 'Document revision'),
   /** A new revision (a file upload): Publishers of the document's folder. */
   documentPublisher: onDocumentFolder(ROLES.publisher, 'Adding a revision to a document'),
+  /** Checking a document out or in: Publishers of its folder, as for an upload. */
+  documentCheckOut: onDocumentFolder(ROLES.publisher, 'Checking a document out or in'),
   /** Moving a document: an Editor of its folder who is a Publisher of the folder it goes to. */
   async documentMove(ctx, args, arg) {
     await onDocumentFolder(ROLES.editor, 'Moving a document out of its folder')(ctx, args, arg);

@@ -389,6 +389,15 @@ describe('check-out', () => {
     expect((await A.put(`/documents/${doc.documentId}/status`, { checkIn: true })).body.data.checkInStatus).toBe(0);
   });
 
+  test('a Viewer may not check a document out or in: a 403 that says so', async () => {
+    const f = (await A.post('/folders', { name: uniq('Viewed') })).body.data;
+    await A.put(`/folders/${f.id}/securitymembers/${plain.id}`, { securityRole: 4 });
+    const doc = (await A.post('/documents', { folderId: f.id, name: uniq('Read') })).body.data as Doc;
+    const U = A.as(plain.token);
+    expectError(await U.put(`/documents/${doc.documentId}/status`, { checkIn: 0 }), 403, /^Checking a document out or in needs the Publisher role/);
+    expect((await A.get(`/documents/${doc.documentId}`)).body.data.checkInStatus).toBe(0);
+  });
+
   test('two check-outs at once: exactly one holds it', async () => {
     const { doc, U } = await shared();
     const replies = await Promise.all([A.put(`/documents/${doc.documentId}/status`, { checkIn: 0 }), U.put(`/documents/${doc.documentId}/status`, { checkIn: 0 })]);
