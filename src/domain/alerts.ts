@@ -15,7 +15,7 @@ import { resource } from '../read/registry.js';
 import { run, selectRows } from '../read/rows.js';
 import { accessibleIds } from '../permissions/row-checks.js';
 import { sql } from '../sql.js';
-import { documentRow } from './documents.js';
+import { DELETED, documentRow } from './documents.js';
 
 /** What a subscription names: a folder (for its documents) or one document. */
 export interface AlertTarget {
@@ -25,6 +25,8 @@ export interface AlertTarget {
   /** The folder whose roles decide who may see it. */
   folderId: string;
   label: string;
+  /** A deleted document: read, not subscribed to. */
+  deleted?: boolean;
 }
 
 export async function folderTarget(ctx: AppContext, id: string): Promise<AlertTarget> {
@@ -35,7 +37,7 @@ export async function folderTarget(ctx: AppContext, id: string): Promise<AlertTa
 /** A document by its id or a revision's. */
 export async function documentTarget(ctx: AppContext, id: string): Promise<AlertTarget> {
   const d = await documentRow(ctx, id);
-  return { kind: 'document', id: d.documentId, folderId: d.folderId as string, label: `document '${d.name as string}'` };
+  return { kind: 'document', id: d.documentId, folderId: d.folderId as string, label: `document '${d.name as string}'`, deleted: d.archive === DELETED };
 }
 
 function eventFor(eventId: string, target: AlertTarget): AlertEvent {
@@ -67,6 +69,7 @@ const canSee = async (ctx: AppContext, target: AlertTarget, userId: string) =>
 /** Subscribes the user to the event on the target; subscribing again changes nothing. Returns the subscription's id. */
 export async function subscribe(ctx: AppContext, target: AlertTarget, eventId: string, usId: string | null | undefined): Promise<string> {
   const event = eventFor(eventId, target);
+  if (target.deleted) throw conflict(`The ${target.label} is deleted: it can be read, not subscribed to.`);
   const user = await subscriber(ctx, usId);
   if (!(await canSee(ctx, target, user.id))) {
     throw conflict(`User '${user.userid}' cannot see ${target.label}: give them a role on the folder first.`);

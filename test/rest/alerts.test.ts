@@ -103,6 +103,17 @@ describe('subscriptions', () => {
     expect((await A.get(`/documents/${doc.id}/alerts`)).body.data).toEqual([]);
   });
 
+  test('a deleted document is not subscribed to (409, nothing made); its subscriptions are still read and ended', async () => {
+    const folder = await newFolder();
+    const doc = await newDocument(folder.id);
+    const kept = (await A.post(`/documents/${doc.id}/alerts/${E.documentRevised}?usId=${watcher.id}`)).body.data;
+    expect((await A.del(`/documents/${doc.documentId}`)).status).toBe(200);
+    expectError(await A.post(`/documents/${doc.documentId}/alerts/${E.documentCheckedIn}?usId=${watcher.id}`), 409, /is deleted/);
+    expectError(await U.post(`/documents/${doc.id}/alerts/${E.documentRevised}`), 409, /is deleted/);
+    expect((await A.get(`/documents/${doc.documentId}/alerts`)).body.data.map((s: { id: string }) => s.id)).toEqual([kept.id]);
+    expect((await A.del(`/documents/${doc.documentId}/alerts/${E.documentRevised}?usId=${watcher.id}`)).status).toBe(200);
+  });
+
   test('only an administrator subscribes someone else; nobody is subscribed to what they cannot see; other tenants find nothing', async () => {
     const folder = await newFolder();
     expectError(await U.post(`/folders/${folder.id}/alerts/${E.documentAdded}?usId=${watcher.id}`), 403, /Only an administrator/);
