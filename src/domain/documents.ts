@@ -85,7 +85,7 @@ export async function setCheckIn(ctx: AppContext, id: string, input: Input): Pro
   await updateRows(
     ctx.reader,
     'document',
-    checkIn ? { checked_out_by_id: null, checked_out_at: null } : { checked_out_by_id: me, checked_out_at: sql`now()` },
+    checkIn ? { checked_out_by_id: null, checked_out_at: null, checked_in_by_id: me } : { checked_out_by_id: me, checked_out_at: sql`now()` },
     sql`t.id = ${doc.documentId}`,
   );
   await sendAlerts(ctx, checkIn ? 'documentCheckedIn' : 'documentCheckedOut', [doc.documentId]);

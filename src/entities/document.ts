@@ -19,6 +19,8 @@ export const Document = defineEntity({
     /** docs/decisions.md, "Check-out": who has it checked out, and since when. */
     checkedOutById: p.uuid().nullable(),
     checkedOutAt: p.datetime().nullable(),
+    /** Who last checked it in (null until someone does: its creator reads as that). */
+    checkedInById: p.uuid().nullable(),
     /** When the document is due for review, and when it expires; null when none. */
     reviewDate: p.datetime().nullable(),
     expireDate: p.datetime().nullable(),

@@ -46,6 +46,8 @@ export default defineResource({
     cu: { table: 'app_user', on: 'cu.id = t.created_by_id' },
     df: fileJoin('t.id'),
     cou: checkOutJoin('d'),
+    // A revision was checked in by its creator (who uploaded it).
+    ciu: { table: 'app_user', on: 'ciu.id = t.created_by_id' },
   },
   relations: {
     indexFields: { kind: 'many', target: 'DocumentIndexField', column: 'revision_id' },

@@ -6,7 +6,8 @@ import { folderSeenBy } from './folder.js';
 
 /**
  * The file fields, from the revision's file joined as `df` (fileJoin; without one the all-zero
- * GUID, '' and 0), and who checked it in, the creator (docs/decisions.md, "Documents", "Files").
+ * GUID, '' and 0), and who checked it in, the user joined as `ciu` (docs/decisions.md, "Documents",
+ * "Files", "Check-out").
  */
 export const FILE_FIELDS = {
   fileId: joined('df', 'id', 'guid', { nullAs: ZERO_GUID }),
@@ -14,8 +15,7 @@ export const FILE_FIELDS = {
   fileSize: joined('df', 'size', 'integer', { nullAs: '0' }),
   extension: computed(extensionOf('df.file_name'), 'string'),
   contentType: joined('df', 'content_type', 'string', { nullAs: '' }),
-  /** Its creator, joined as `cu` by both document resources. */
-  checkedInBy: joined('cu', 'name', 'string', { nullAs: '' }),
+  checkedInBy: joined('ciu', 'name', 'string', { nullAs: '' }),
 };
 
 /**
@@ -70,6 +70,8 @@ export default defineResource({
     f: { table: 'folder', on: 'f.id = t.folder_id' },
     df: fileJoin('t.revision_id'),
     cou: checkOutJoin('t'),
+    // Who last checked it in; until someone does, its creator.
+    ciu: { table: 'app_user', on: 'ciu.id = coalesce(t.checked_in_by_id, t.created_by_id)' },
     ...AUDIT_JOINS,
   },
   // (tenant_id, lower(name), id) is indexed: documents by name.

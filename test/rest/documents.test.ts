@@ -389,6 +389,18 @@ describe('check-out', () => {
     expect((await A.put(`/documents/${doc.documentId}/status`, { checkIn: true })).body.data.checkInStatus).toBe(0);
   });
 
+  test('checkedInBy names who last checked the document in: its creator until someone does', async () => {
+    const { doc, U } = await shared();
+    expect(doc.checkedInBy).toBe(admin.name);
+    await U.put(`/documents/${doc.documentId}/status`, { checkIn: 0 });
+    const back = await U.put(`/documents/${doc.documentId}/status`, { checkIn: 1 });
+    expect(back.body.data).toMatchObject({ checkInStatus: 0, checkedInBy: plain.name });
+    expect((await A.get(`/documents/${doc.documentId}`)).body.data.checkedInBy).toBe(plain.name);
+    // Forced in by an administrator: the administrator.
+    await U.put(`/documents/${doc.documentId}/status`, { checkIn: 0 });
+    expect((await A.put(`/documents/${doc.documentId}/status`, { checkIn: 1 })).body.data.checkedInBy).toBe(admin.name);
+  });
+
   test('a Viewer may not check a document out or in: a 403 that says so', async () => {
     const f = (await A.post('/folders', { name: uniq('Viewed') })).body.data;
     await A.put(`/folders/${f.id}/securitymembers/${plain.id}`, { securityRole: 4 });
