@@ -59,7 +59,7 @@ test('every tenant-owned table keys on tenant_id first: primary key, unique inde
        from pg_constraint where contype = 'f' and conrelid::regclass::text = any($1) and confrelid::regclass::text = any($1)`,
     [tables],
   );
-  expect(fks.length).toBe(47);
+  expect(fks.length).toBe(48);
   for (const fk of fks) expect({ fk: fk.conname, first: fk.first, n: fk.n }).toEqual({ fk: fk.conname, first: 'tenant_id', n: 2 });
 });
 
