@@ -4,7 +4,7 @@ import { sql } from '../sql.js';
 
 /**
  * A saved document search (dataType SavedSearch), identified by `asid` as the Node client reads
- * it: a `q` over documents, within the folder `folderId` and those under it (the all-zero GUID:
+ * it (and by `id`, the same value, which its tests read): a `q` over documents, within the folder `folderId` and those under it (the all-zero GUID:
  * every folder). Its owner sees it, and everyone in the database when it is `shared`
  * (docs/decisions.md, "Saved searches").
  */
@@ -17,6 +17,7 @@ export default defineResource({
   label: 'Saved search',
   fields: {
     asid: column('id', 'guid'),
+    id: column('id', 'guid'),
     name: column('name', 'string'),
     description: column('description', 'string'),
     q: column('q', 'string'),

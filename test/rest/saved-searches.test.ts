@@ -1,6 +1,6 @@
 /**
  * Saved searches (client-compatibility.md: the Node client reads `GET savedsearches?includeDefaults=true`
- * as an array whose records carry `asid`, then `GET savedSearchIndexFields?savedSearchId=` and
+ * as an array whose records carry `asid` (and `id`, which its tests read), then `GET savedSearchIndexFields?savedSearchId=` and
  * `GET savedsearchdocuments/{asid}?q=`): keeping them, who sees which, and running them.
  */
 import { type Api, expectEnvelope, expectError, q, type TwoTenants, twoTenants, uniq, UNKNOWN_ID, ZERO_GUID } from './support.js';
@@ -61,14 +61,16 @@ describe('saved searches', () => {
     expectEnvelope(list, 'GET', A.url('/savedsearches?includeDefaults=true'));
     expect(list.body.data.find((x: Search) => x.asid === s.asid)).toEqual(s);
     expect((await A.get(`/savedsearches/${s.asid}`)).body.data).toEqual(s);
+    // The client's tests pass on `data[0].id`: the same id.
+    expect(s.id).toBe(s.asid);
 
-    const fields = await A.get(`/savedSearchIndexFields?savedSearchId=${s.asid}`);
-    expectEnvelope(fields, 'GET', A.url(`/savedSearchIndexFields?savedSearchId=${s.asid}`));
+    const fields = await A.get(`/savedSearchIndexFields?savedSearchId=${s.id}`);
+    expectEnvelope(fields, 'GET', A.url(`/savedSearchIndexFields?savedSearchId=${s.id}`));
     expect(fields.body.data.map((f: { id: string }) => f.id)).toEqual([field.id]);
 
     // The folder and every folder under it; nothing from elsewhere; the caller's q narrows it.
-    const docs = await A.get(`/savedsearchdocuments/${s.asid}?q=`);
-    expectEnvelope(docs, 'GET', A.url(`/savedsearchdocuments/${s.asid}?q=`));
+    const docs = await A.get(`/savedsearchdocuments/${s.id}?q=`);
+    expectEnvelope(docs, 'GET', A.url(`/savedsearchdocuments/${s.id}?q=`));
     expect(names(docs)).toEqual([`${tag}-a-top`, `${tag}-b-child`, `${tag}-x-top`]);
     expect(docs.body.pagination.totalRecords).toBe(3);
     expect(names(await A.get(`/savedsearchdocuments/${s.asid}?${q("name like '%top'")}&limit=1&offset=1`))).toEqual([`${tag}-x-top`]);
