@@ -8,9 +8,15 @@ import { sql } from '../sql.js';
 import { ZERO_GUID } from '../ids.js';
 
 type Input = Record<string, unknown>;
+type Row = Record<string, unknown>;
 type RunArgs = ListArgs & { savedSearchId: string };
 
 const SAVED_SEARCH = resource('SavedSearch');
+
+/** Whether the reader may see the search's folder (none: yes); a hidden one reads as no folder (decisions.md, "Folder security"). */
+async function folderSeen(ctx: AppContext, search: Row): Promise<boolean> {
+  return search.folderId === ZERO_GUID || (await ctx.loaders.byId(resource('Folder')).load(search.folderId as string)) !== undefined;
+}
 
 export const resolvers = {
   Query: {
@@ -21,9 +27,18 @@ export const resolvers = {
     savedSearchIndexFields: async (_: unknown, args: RunArgs, ctx: AppContext) => {
       const { search } = await savedSearchConditions(ctx, args.savedSearchId);
       const folder = search.folderId as string;
-      const where = folder === ZERO_GUID ? [] : [sql`t.id in (select l.field_id from folder_index_field l where l.tenant_id = t.tenant_id and l.folder_id = ${folder})`];
+      // A hidden folder's fields are not shown: an empty list.
+      const where = !(await folderSeen(ctx, search))
+        ? [sql`false`]
+        : folder === ZERO_GUID
+          ? []
+          : [sql`t.id in (select l.field_id from folder_index_field l where l.tenant_id = t.tenant_id and l.folder_id = ${folder})`];
       return listPage(ctx, resource('IndexFieldDefinition'), args, where);
     },
+  },
+  SavedSearch: {
+    folderId: async (s: Row, _: unknown, ctx: AppContext) => ((await folderSeen(ctx, s)) ? s.folderId : ZERO_GUID),
+    folderPath: async (s: Row, _: unknown, ctx: AppContext) => ((await folderSeen(ctx, s)) ? s.folderPath : ''),
   },
   Mutation: {
     createSavedSearch: async (_: unknown, { input }: { input: Input }, ctx: AppContext) => reread(ctx, SAVED_SEARCH, await createSavedSearch(ctx, input)),

@@ -153,6 +153,23 @@ describe('who sees which', () => {
     expectError(await A.get(`/savedsearches/${scoped.asid}`), 404);
   });
 
+  test('a shared search on a folder the reader cannot see shows no folder and none of its index fields', async () => {
+    const secret = (await A.post('/folders', { name: uniq('Secret') })).body.data;
+    await A.put(`/folders/${secret.id}/securitymembers/${(await A.get('/users/me')).body.data.id}`, { memberType: 0, securityRole: 1 });
+    const field = (await A.post('/indexfields', { label: uniq('Hush'), fieldType: 1 })).body.data;
+    await A.put(`/indexfields/${field.id}/folders/${secret.id}`);
+    const s = (await A.post('/savedsearches', { name: uniq('OnSecret'), folderId: secret.id, shared: true })).body.data as Search;
+    expect(s).toMatchObject({ folderId: secret.id, folderPath: secret.folderPath });
+
+    // As for a search without a folder: the all-zero GUID and ''.
+    const seen = (await U.get('/savedsearches')).body.data.find((x: Search) => x.asid === s.asid);
+    expect(seen).toMatchObject({ folderId: ZERO_GUID, folderPath: '' });
+    expect((await U.get(`/savedsearches/${s.asid}`)).body.data).toMatchObject({ folderId: ZERO_GUID, folderPath: '' });
+    const fields = await U.get(`/savedSearchIndexFields?savedSearchId=${s.asid}`);
+    expect([fields.status, fields.body.data, fields.body.pagination?.totalRecords]).toEqual([200, [], 0]);
+    expect((await A.get(`/savedSearchIndexFields?savedSearchId=${s.asid}`)).body.data.map((f: { id: string }) => f.id)).toEqual([field.id]);
+  });
+
   test('GraphQL: create and run; statements per page stay the same as it grows', async () => {
     const tag = uniq('Gql');
     await library(tag);
