@@ -48,10 +48,19 @@ function idsOf(input: Input): string[] {
   return unique;
 }
 
-/** Names unique in the zip, without regard to case: a second `a.txt` becomes `a (2).txt`. */
-function entryNames(names: string[]): string[] {
+/**
+ * A stored file name as yazl takes it for an entry: no folder separators, no drive letter, and
+ * not `.` or `..` (uploads refuse those now; files stored before keep them): 'file' instead.
+ */
+function safeEntryName(stored: string): string {
+  const name = stored.replace(/[\\/]/g, '_').replace(/^([a-zA-Z]):/, '$1_').trim();
+  return name === '' || name === '.' || name === '..' ? 'file' : name;
+}
+
+/** Names safe and unique in the zip, without regard to case: a second `a.txt` becomes `a (2).txt`. */
+function entryNames(stored: string[]): string[] {
   const taken = new Set<string>();
-  return names.map((name) => {
+  return stored.map(safeEntryName).map((name) => {
     const dot = name.lastIndexOf('.');
     const [stem, ext] = dot > 0 ? [name.slice(0, dot), name.slice(dot)] : [name, ''];
     let candidate = name;
@@ -132,8 +141,10 @@ export const zipCannotBeBuilt = (err: unknown) => err instanceof LostSource || (
  */
 export async function writeZip(files: FileStore, tenantId: string, key: string, entries: ZipEntry[], maxBytes: number, signal: AbortSignal): Promise<StoredFile> {
   const zip = new yazl.ZipFile();
-  for (const e of entries) {
-    zip.addReadStreamLazy(e.name, { mtime: new Date(e.modified), size: e.size }, (cb) => {
+  // Names a zip asked for before they were made safe (`..`) would fail it: safe ones again, the others unchanged.
+  const names = entryNames(entries.map((e) => e.name));
+  for (const [i, e] of entries.entries()) {
+    zip.addReadStreamLazy(names[i], { mtime: new Date(e.modified), size: e.size }, (cb) => {
       const failed = (err: Error) => {
         const what = `the stored bytes of file ${e.fileId} (document ${e.documentId})`;
         // Bytes a row names but the store lacks are lost for good; any other error may pass.

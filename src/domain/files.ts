@@ -49,6 +49,7 @@ export function fileNameOf(raw: string): string {
   const name = raw.split(/[\\/]/).pop()!.trim();
   if (name === '') throw badRequest("The file has no name: send 'fileName' or a file name on the file part.");
   if (/[\u0000-\u001f]/.test(name)) throw badRequest("The field 'fileName' may not contain control characters.");
+  if (name === '.' || name === '..') throw badRequest(`The field 'fileName' may not be '${name}': it names a folder, not a file.`);
   return maxLength(name, LIMITS.fileName, 'fileName');
 }
 

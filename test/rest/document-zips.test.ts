@@ -143,6 +143,31 @@ test('as the Node client calls it: the zip holds each document\'s current file b
   expect(Math.abs(modifiedDates.get(entries)![0].getTime() - changed)).toBeLessThanOrEqual(2000);
 });
 
+test('file names a zip entry cannot have, stored before uploads refused them (`..`, `.`, a drive letter), go in under safe names', async () => {
+  const folder = await newFolder();
+  const docs = [await docWith(folder.id, 'a.txt', 'dots'), await docWith(folder.id, 'b.txt', 'dot'), await docWith(folder.id, 'c.txt', 'drive')];
+  const rename = (d: Doc, name: string) =>
+    h.services.reads.query('update document_file set file_name = $3 where tenant_id = $1 and revision_id = $2', [A.t.tenantId, d.id, name]);
+  await rename(docs[0], '..');
+  await rename(docs[1], '.');
+  await rename(docs[2], 'C:evil.txt');
+  const zip = await zipOf(docs.map((d) => d.documentId));
+  expect(zip.status).toBe('Ready');
+  const entries = await entriesOf((await A.get(`/documents/DownloadDocumentZipFile?downloadKey=${zip.downloadKey}`)).bytes);
+  expect(entries.map(([n, b]) => [n, b.toString()])).toEqual([
+    ['file', 'dots'],
+    ['file (2)', 'dot'],
+    ['C_evil.txt', 'drive'],
+  ]);
+
+  // A zip asked for before, its entry names recorded as they were: built all the same.
+  const r = await A.post('/documents/CreateDocumentZipFile', { documentDhIds: [docs[0].documentId] });
+  await h.services.reads.query(`update document_zip set entries = jsonb_set(entries, '{0,name}', '".."') where tenant_id = $1 and id = $2`, [A.t.tenantId, r.body.data.downloadKey]);
+  expect(await buildAll()).toEqual(['ready']);
+  const again = await entriesOf((await A.get(`/documents/DownloadDocumentZipFile?downloadKey=${r.body.data.downloadKey}`)).bytes);
+  expect(again.map(([n]) => n)).toEqual(['file']);
+});
+
 test('one comma list as a form sends it; a document named twice goes in once', async () => {
   const folder = await newFolder();
   const a = await docWith(folder.id, 'a.txt', 'A');

@@ -269,6 +269,8 @@ describe('uploads', () => {
     expectError(await upload(doc.documentId, 'abc', { fileLength: '99' }), 400, /fileLength.*3/);
     expectError(await upload(doc.documentId, 'abc', { contentType: 'not a type' }), 400, /contentType/);
     expectError(await upload(doc.documentId, 'abc', { fileName: 'bad\u0001name' }, 'x'), 400, /control/);
+    expectError(await upload(doc.documentId, 'abc', { fileName: ' .. ' }, 'x'), 400, /'fileName' may not be '\.\.'/);
+    expectError(await upload(doc.documentId, 'abc', { fileName: '.' }, 'x'), 400, /'fileName' may not be '\.'/);
     expectError(await upload(doc.documentId, 'abc', {}, ' '), 400, /no name/);
     expectError(await upload(UNKNOWN_ID, 'abc'), 404, /Document/);
     expectError(await A.post('/files', undefined, await multipart({}, 'abc')), 400, /documentId/);
