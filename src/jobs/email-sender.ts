@@ -64,6 +64,13 @@ const refusedForGood = (err: unknown) => {
 };
 
 /** One batch: claims up to EMAIL_BATCH_SIZE due messages and sends each. */
+/** The recipients the server refused while it took the message for the others, with its replies ('' when none). */
+function refusedRecipients(info: { rejected?: string[]; rejectedErrors?: { recipient?: string; response?: string }[] }): string {
+  const errors = info.rejectedErrors ?? (info.rejected ?? []).map((recipient) => ({ recipient, response: undefined }));
+  if (errors.length === 0) return '';
+  return `Refused by the server: ${errors.map((e) => (e.response ? `${e.recipient} (${e.response})` : e.recipient)).join(', ')}`;
+}
+
 export async function sendDueEmails(services: SenderServices, transport: Transporter): Promise<BatchResult> {
   const c = services.orm.em.fork().getConnection();
   const claimed = await c.execute<Claimed[]>(
@@ -93,12 +100,15 @@ export async function sendDueEmails(services: SenderServices, transport: Transpo
         ...(isHtml(m.body) ? { html: m.body } : { text: m.body }),
         attachments: files.map((f) => ({ filename: f.file_name, contentType: f.content_type, content: f.content })),
       });
+      // Sent to those the server took; those it refused are named in the message's last error.
+      const refused = refusedRecipients(info);
       await c.execute(
-        `update email_message set status = ${EMAIL_STATUS.sent}, sent_at = now(), lease_until = null, last_error = '', smtp_response = ? where tenant_id = ? and id = ?`,
-        [String(info.response ?? '').slice(0, MAX_TEXT), ...key],
+        `update email_message set status = ${EMAIL_STATUS.sent}, sent_at = now(), lease_until = null, last_error = ?, smtp_response = ? where tenant_id = ? and id = ?`,
+        [refused.slice(0, MAX_TEXT), String(info.response ?? '').slice(0, MAX_TEXT), ...key],
       );
       result.sent++;
-      log.info('e-mail sent');
+      if (refused) log.warn({ refusedCount: (info.rejected ?? []).length }, 'e-mail sent, some recipients refused');
+      else log.info('e-mail sent');
     } catch (err) {
       const error = (err instanceof Error ? err.message : String(err)).slice(0, MAX_TEXT);
       if (refusedForGood(err) || m.attempts >= services.config.emailMaxAttempts) {

@@ -257,6 +257,17 @@ describe('the batches', () => {
     expect(m.lastError).toContain('No such mailbox here');
   });
 
+  test('a recipient refused while others accept: sent to the others, the refused one named in lastError', async () => {
+    smtp.refuse.set('refuse5@example.com', { code: 550, message: 'No such mailbox here' });
+    const subject = uniq('Partly');
+    await A.post('/emails', { recipients: 'ok1@example.com, refuse5@example.com', subject, body: 'x' });
+    const got = await deliver(subject);
+    expect(got.map((r) => r.to)).toEqual([['ok1@example.com']]);
+    const [m] = await messages(A, subject);
+    expect(m).toMatchObject({ status: 1, attempts: 1 });
+    expect(m.lastError).toMatch(/^Refused by the server: refuse5@example\.com \(550 .*No such mailbox here\)$/);
+  });
+
   test('a passing refusal (4xx) is tried again later, then fails after EMAIL_MAX_ATTEMPTS tries', async () => {
     smtp.refuse.set('busy@example.com', { code: 451, message: 'Try again later' });
     const subject = uniq('Busy');
