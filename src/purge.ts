@@ -90,8 +90,8 @@ export async function purgeExpired(
     persistedData: await count('delete from persisted_data where expires_at < now()'),
     // archive 2: deleted (src/domain/documents.ts); the database's cascades take the rest.
     deletedDocuments: await count('delete from document where archive = 2 and modified_at < now() - make_interval(days => ?)', [config.deletedDocumentDays]),
-    // Queued messages stay whatever their age; sent (1) and failed (2) ones are the queue's log.
-    emails: await count('delete from email_message where status <> 0 and created_at < now() - make_interval(days => ?)', [config.emailKeepDays]),
+    // Queued messages stay whatever their age; sent (1) and failed (2) ones are the queue's log, kept from when they finished.
+    emails: await count('delete from email_message where status <> 0 and finished_at < now() - make_interval(days => ?)', [config.emailKeepDays]),
     // A day after it was made (src/domain/document-zips.ts); its row queues its bytes.
     documentZips: await count('delete from document_zip where expires_at < now()'),
     // Last: the documents purged above queued their files.

@@ -24,6 +24,8 @@ export const EmailMessage = defineEntity({
     lastError: p.text().default(''),
     smtpResponse: p.text().default(''),
     sentAt: p.datetime().nullable(),
+    /** When it was sent or failed for good: the purge counts EMAIL_KEEP_DAYS from it. */
+    finishedAt: p.datetime().nullable(),
     createdAt: p.datetime().onCreate(() => new Date()),
     createdById: p.uuid().nullable(),
   }),

@@ -103,7 +103,7 @@ export async function sendDueEmails(services: SenderServices, transport: Transpo
       // Sent to those the server took; those it refused are named in the message's last error.
       const refused = refusedRecipients(info);
       await c.execute(
-        `update email_message set status = ${EMAIL_STATUS.sent}, sent_at = now(), lease_until = null, last_error = ?, smtp_response = ? where tenant_id = ? and id = ?`,
+        `update email_message set status = ${EMAIL_STATUS.sent}, sent_at = now(), finished_at = now(), lease_until = null, last_error = ?, smtp_response = ? where tenant_id = ? and id = ?`,
         [refused.slice(0, MAX_TEXT), String(info.response ?? '').slice(0, MAX_TEXT), ...key],
       );
       result.sent++;
@@ -112,7 +112,7 @@ export async function sendDueEmails(services: SenderServices, transport: Transpo
     } catch (err) {
       const error = (err instanceof Error ? err.message : String(err)).slice(0, MAX_TEXT);
       if (refusedForGood(err) || m.attempts >= services.config.emailMaxAttempts) {
-        await c.execute(`update email_message set status = ${EMAIL_STATUS.failed}, lease_until = null, last_error = ? where tenant_id = ? and id = ?`, [error, ...key]);
+        await c.execute(`update email_message set status = ${EMAIL_STATUS.failed}, finished_at = now(), lease_until = null, last_error = ? where tenant_id = ? and id = ?`, [error, ...key]);
         result.failed++;
         log.warn({ error }, 'e-mail failed: not trying again');
       } else {

@@ -366,15 +366,26 @@ describe('who sees which message (GraphQL)', () => {
   });
 });
 
-test('the purge deletes sent and failed messages older than EMAIL_KEEP_DAYS, never queued ones', async () => {
-  const [oldSent, oldQueued] = [uniq('OldSent'), uniq('OldQueued')];
+test('the purge deletes messages sent or failed longer than EMAIL_KEEP_DAYS ago, never queued ones, however old', async () => {
+  const [oldSent, oldFailed, sentNow, oldQueued] = [uniq('OldSent'), uniq('OldFailed'), uniq('SentNow'), uniq('OldQueued')];
+  smtp.refuse.set('nobody@example.com', { code: 550, message: 'No such mailbox here' });
   await A.post('/emails', { recipients: 'ada@example.com', subject: oldSent });
+  await A.post('/emails', { recipients: 'nobody@example.com', subject: oldFailed });
   await deliver();
+  const conn = h.orm.em.getConnection();
+  await conn.execute("update email_message set finished_at = now() - interval '31 days' where subject in (?, ?)", [oldSent, oldFailed]);
+  // Queued 31 days ago, sent just now (it waited for its server): kept.
+  await A.post('/emails', { recipients: 'ada@example.com', subject: sentNow });
   await A.post('/emails', { recipients: 'ada@example.com', subject: oldQueued });
-  await h.orm.em.getConnection().execute("update email_message set created_at = now() - interval '31 days' where subject in (?, ?)", [oldSent, oldQueued]);
+  await conn.execute("update email_message set created_at = now() - interval '31 days' where subject in (?, ?)", [sentNow, oldQueued]);
+  await conn.execute("update email_message set next_attempt_at = now() + interval '1 day' where subject = ?", [oldQueued]);
+  await deliver(sentNow);
   const purged = await purgeExpired(h.orm.em.fork(), h.services.config, h.services.files);
-  expect(purged.emails).toBeGreaterThanOrEqual(1);
+  expect(purged.emails).toBeGreaterThanOrEqual(2);
   expect(await messages(A, oldSent)).toEqual([]);
-  expect(await messages(A, oldQueued)).toHaveLength(1);
+  expect(await messages(A, oldFailed)).toEqual([]);
+  expect((await messages(A, sentNow))[0]).toMatchObject({ status: 1 });
+  expect((await messages(A, oldQueued))[0]).toMatchObject({ status: 0 });
+  await conn.execute('update email_message set next_attempt_at = now() where subject = ?', [oldQueued]);
   await deliver();
 });
