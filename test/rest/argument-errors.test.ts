@@ -4,7 +4,7 @@
  */
 import { forRestCaller } from '../../src/rest/variable-errors.js';
 import type { Harness } from '../harness.js';
-import { type Api, expectError, twoTenants } from './support.js';
+import { type Api, expectError, twoTenants, ZERO_GUID } from './support.js';
 
 let h: Harness;
 let A: Api;
@@ -34,7 +34,7 @@ test('other messages pass unchanged', () => {
   expect(forRestCaller(e)).toBe(e);
 });
 
-test('through the REST face: a missing query parameter, wrong types in the body; the GraphQL wording stays the developer message', async () => {
+test('through the REST face: a missing query parameter, wrong types in the body, a query parameter that is no date-time; the GraphQL wording stays the developer message', async () => {
   const missing = await A.get('/folders');
   expectError(missing, 400, /^The mandatory field 'folderPath' is missing\.$/);
   expect(missing.body.meta.errors[0].developerMessage).toMatch(/Variable "\$folderPath"/);
@@ -42,4 +42,7 @@ test('through the REST face: a missing query parameter, wrong types in the body;
   expectError(await A.post('/folders', { name: 'Typed', description: 'd', allowRevisions: 'yes' }), 400, `The field 'allowRevisions' must be true or false, got "yes".`);
   expectError(await A.post('/persisteddata', { name: 'p', scope: 'x' }), 400, /^The field 'scope' must be a whole number/);
   expectError(await A.put('/sites/changeusersite', { UserId: 5, NewSiteId: 'x' }), 400, "The field 'userId' must be a GUID, got 5.");
+  // A DateTime query parameter (SOFA gives it to the scalar's serialize, which named none).
+  expectError(await A.get(`/users/${ZERO_GUID}/webtoken?expiration=junk`), 400, "The query parameter 'expiration' must be a date-time like 2024-01-31T13:45:00, got 'junk'.");
+  expect((await A.get(`/users/${ZERO_GUID}/webtoken?expiration=${new Date(Date.now() + 60_000).toISOString()}`)).status).toBe(200);
 });
