@@ -27,6 +27,7 @@ const LABELS: Record<string, string> = {
   dropdown_list: 'a drop-down list',
   dropdown_item: 'a drop-down list item',
   document_file: "a document revision's file",
+  scheduled_process: 'a scheduled process',
 };
 
 /** The row a foreign key points at, by constraint (migrations/Migration20261125000000_tenant_keys.ts). */
@@ -53,6 +54,7 @@ const TARGETS: Record<string, string> = {
   folder_index_field_list_fk: 'drop-down list',
   document_file_revision_fk: 'document revision',
   document_checked_out_by_fk: 'user',
+  scheduled_process_script_fk: 'script',
 };
 
 interface PgError {

@@ -7,8 +7,9 @@
  */
 import type { AppContext } from '../context.js';
 import { lowerEquals } from '../db/lookup.js';
+import { ScheduledProcess } from '../entities/scheduled-process.js';
 import { Script } from '../entities/script.js';
-import { AppError, badRequest, notFound } from '../errors.js';
+import { AppError, badRequest, conflict, notFound } from '../errors.js';
 import { isGuid, newId } from '../ids.js';
 import { readAtMost } from '../read-at-most.js';
 import { maxLength, nameText, optionalString, uniquely } from './validate.js';
@@ -64,8 +65,15 @@ export async function updateScript(ctx: AppContext, id: string, input: Input): P
   await uniquely(`A script named '${script.name}'`, () => ctx.em().flush());
 }
 
+/** Deletes a script; one a scheduled process runs is a 409 naming the process (the foreign key would name none). */
 export async function deleteScript(ctx: AppContext, id: string): Promise<void> {
-  ctx.em().remove(await scriptById(ctx, id));
+  const script = await scriptById(ctx, id);
+  const users = await ctx.em().find(ScheduledProcess, { scriptId: script.id }, { orderBy: { name: 'asc' }, fields: ['name'] });
+  if (users.length > 0) {
+    const named = users.map((p) => `'${p.name}'`);
+    throw conflict(`Script '${script.name}' is run by the scheduled process${named.length > 1 ? 'es' : ''} ${named.join(', ')}: delete ${named.length > 1 ? 'them' : 'it'} or give ${named.length > 1 ? 'them' : 'it'} another script first.`);
+  }
+  ctx.em().remove(script);
   await ctx.em().flush();
 }
 

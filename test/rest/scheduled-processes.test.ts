@@ -169,6 +169,7 @@ describe('managing processes (administrators)', () => {
     expect(dup.body.errors[0].extensions.code).toBe('CONFLICT');
     const del = await A.gql('mutation ($id: UUID!) { deleteScript(id: $id) { success } }', { id: s.id });
     expect(del.body.errors[0].extensions.code).toBe('CONFLICT');
+    expect(del.body.errors[0].message).toBe(`Script '${s.name}' is run by the scheduled process '${name}': delete it or give it another script first.`);
     const upd = await A.gql('mutation ($id: UUID!) { updateScheduledProcess(id: $id, input: { enabled: false, intervalMinutes: 15 }) { enabled intervalMinutes } }', { id: p.id });
     expect(upd.body.data.updateScheduledProcess).toEqual({ enabled: false, intervalMinutes: 15 });
     expect((await A.gql('mutation ($id: UUID!) { deleteScheduledProcess(id: $id) { success } }', { id: p.id })).body.data.deleteScheduledProcess).toEqual({ success: true });
