@@ -5,7 +5,7 @@ import { Migration } from '@mikro-orm/migrations';
  * from; before, it counted from when the message was queued. Messages finished before this know
  * only when they were sent, or when their last try came due.
  */
-export class Migration20261130000000_email_finished_at extends Migration {
+export class Migration20261130010000_email_finished_at extends Migration {
   override async up(): Promise<void> {
     this.addSql(`
 alter table email_message add column finished_at timestamptz;
