@@ -5,7 +5,7 @@
  * and failures); the download; refusals that leave nothing behind; who may read a zip; and its expiry.
  */
 import { createHash } from 'node:crypto';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import yauzl from 'yauzl';
@@ -26,16 +26,21 @@ let U: Api;
 const FILE_MAX = 64 * 1024;
 
 let db: OwnDatabase;
-/** A directory whose `files` is a plain file: a file store there can read nothing. */
+/**
+ * A file store's directory whose tenant folder is a plain file: it writes (its `.tmp` works) but
+ * reads none of the tenant's files, and not as missing files. Writes that work keep a zip's first
+ * error the read's, whichever the builder tries first.
+ */
 let brokenDir: string;
 
 beforeAll(async () => {
   // A database of its own: the builder claims every tenant's zips, and no other test file's may be among them.
   db = await ownDatabase('zips');
   brokenDir = await mkdtemp(path.join(os.tmpdir(), 'quire-zip-broken-'));
-  await writeFile(path.join(brokenDir, 'files'), 'not a directory');
   h = await Harness.start({ fileMaxBytes: FILE_MAX, databaseUrl: db.url });
   [A, B] = [await adminApi(h), await adminApi(h)];
+  await mkdir(path.join(brokenDir, 'files'));
+  await writeFile(path.join(brokenDir, 'files', A.t.tenantId), 'not a directory');
   U = A.as((await ordinaryUser(A)).token);
 });
 afterAll(async () => {
