@@ -63,7 +63,6 @@ const refusedForGood = (err: unknown) => {
   return typeof code === 'number' && code >= 500 && code < 600;
 };
 
-/** One batch: claims up to EMAIL_BATCH_SIZE due messages and sends each. */
 /** The recipients the server refused while it took the message for the others, with its replies ('' when none). */
 function refusedRecipients(info: { rejected?: string[]; rejectedErrors?: { recipient?: string; response?: string }[] }): string {
   const errors = info.rejectedErrors ?? (info.rejected ?? []).map((recipient) => ({ recipient, response: undefined }));
@@ -71,6 +70,7 @@ function refusedRecipients(info: { rejected?: string[]; rejectedErrors?: { recip
   return `Refused by the server: ${errors.map((e) => (e.response ? `${e.recipient} (${e.response})` : e.recipient)).join(', ')}`;
 }
 
+/** One batch: claims up to EMAIL_BATCH_SIZE due messages and sends each. */
 export async function sendDueEmails(services: SenderServices, transport: Transporter): Promise<BatchResult> {
   const c = services.orm.em.fork().getConnection();
   const claimed = await c.execute<Claimed[]>(

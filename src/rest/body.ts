@@ -57,6 +57,9 @@ export function addPart(out: Record<string, unknown>, key: string, value: string
 /** Deeper than any legacy body nests; input fitting and GraphQL coercion recurse. */
 const MAX_DEPTH = 32;
 
+/** A high surrogate not followed by a low one, or a low one not after a high one (UTF-16 code units). */
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
 /**
  * Refuses, as a 400, what would otherwise fail deeper down or be kept as something else: U+0000
  * in a key or string (PostgreSQL text cannot hold it), a lone UTF-16 surrogate (`"\ud800"` in
@@ -65,9 +68,6 @@ const MAX_DEPTH = 32;
  * `maxDepth`, excessive nesting. Iterative, so depth cannot hurt it. `what` names the thing in
  * the message ("request body").
  */
-/** A high surrogate not followed by a low one, or a low one not after a high one (UTF-16 code units). */
-const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
-
 export function refuseNul(value: unknown, what: string, maxDepth = Infinity): void {
   const stack: [unknown, number][] = [[value, 0]];
   const nul = () => badRequest(`The ${what} must not contain NUL (U+0000) characters.`);
