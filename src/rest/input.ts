@@ -17,13 +17,15 @@ import {
   type GraphQLInputType,
 } from 'graphql';
 
-export function fitInput(type: GraphQLInputObjectType, body: Record<string, unknown>): Record<string, unknown> {
+/** `sentAs`, when given, learns each top-level field the body spelled otherwise (`dropdownListId` for `dropDownListId`). */
+export function fitInput(type: GraphQLInputObjectType, body: Record<string, unknown>, sentAs?: Map<string, string>): Record<string, unknown> {
   const fields = type.getFields();
   const byLower = new Map(Object.keys(fields).map((name) => [name.toLowerCase(), name]));
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(body)) {
     const name = byLower.get(key.toLowerCase());
     if (!name || value === undefined) continue;
+    if (key !== name) sentAs?.set(name, key);
     const fitted = fitValue(fields[name].type, value);
     if (fitted !== undefined) out[name] = fitted;
   }

@@ -127,9 +127,10 @@ export function createRouteRunner(services: Services, schema: GraphQLSchema, dat
 
     // The arguments, from the path, the query string and the body, as SOFA reads them.
     const args: Record<string, unknown> = {};
+    const sentAs = new Map<string, string>();
     for (const { arg, type } of info.args) {
       if (arg.name === route.body) {
-        args[arg.name] = await requestBody(request, arg, received);
+        args[arg.name] = await requestBody(request, arg, received, sentAs);
         continue;
       }
       const fromPath = m.params[arg.name];
@@ -169,7 +170,7 @@ export function createRouteRunner(services: Services, schema: GraphQLSchema, dat
     if (!answer.ok) {
       // What errorHandler above made of SOFA's errors.
       const { errors, meta } = (await answer.json()) as { errors: EnvelopeError[]; meta: Record<string, unknown> };
-      return errorEnvelope(request, answer.status, errors, meta);
+      return errorEnvelope(request, answer.status, errors.map((e) => inSentSpelling(e, sentAs)), meta);
     }
     if (reply) {
       // SOFA answers with its first row's status (src/rest/sofa-setup.ts); a row of the same field may differ.
@@ -193,15 +194,15 @@ export function createRouteRunner(services: Services, schema: GraphQLSchema, dat
   }
 
   /** The request body (or the parts of an upload already received), fitted onto the argument's input type. */
-  async function requestBody(request: Request, arg: GraphQLArgument, received: Received | undefined) {
+  async function requestBody(request: Request, arg: GraphQLArgument, received: Received | undefined, sentAs: Map<string, string>) {
     const contentType = request.headers.get('content-type');
     const type = getNullableType(arg.type);
     if (isMultipart(contentType)) {
       const parts = received?.parts ?? (await parseMultipart(request, services.config.maxBodyBytes));
-      return isInputObjectType(type) ? fitInput(type, parts) : parts;
+      return isInputObjectType(type) ? fitInput(type, parts, sentAs) : parts;
     }
     const text = await readBody(request, services.config.maxBodyBytes);
-    if (isInputObjectType(type)) return fitInput(type, parseBody(text, contentType));
+    if (isInputObjectType(type)) return fitInput(type, parseBody(text, contentType), sentAs);
     if (!isScalarType(type) || type.name !== 'JSON') return parseBody(text, contentType);
     // A JSON argument takes the body whatever its JSON (a script's input is often an array); an
     // empty body leaves it out, as GraphQL would, so the field's own default applies.
@@ -263,6 +264,13 @@ function unshownDynamic(dt: DataTypeInfo | undefined, p: Projection): string | u
   if (!dt?.dynamic || p.all) return undefined;
   if (p.fields && [...p.fields].some((f) => !dt.availableFields.some((a) => a.toLowerCase() === f))) return undefined;
   return dt.dynamic;
+}
+
+/** A refusal of a body field (`The field 'dropDownListId' ...`) names the key as the caller spelled it. */
+function inSentSpelling(e: EnvelopeError, sentAs: Map<string, string>): EnvelopeError {
+  const field = /^The field '([^']+)'/.exec(e.message)?.[1];
+  const sent = field && sentAs.get(field);
+  return sent ? { ...e, message: e.message.replace(`'${field}'`, `'${sent}'`) } : e;
 }
 
 /** The data type of a root field's records: its type, or its page's `items` type. */

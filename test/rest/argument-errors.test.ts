@@ -41,7 +41,10 @@ test('through the REST face: a missing query parameter, wrong types in the body,
   expectError(await A.get('/files'), 400, /^The mandatory field 'q' is missing\.$/);
   expectError(await A.post('/folders', { name: 'Typed', description: 'd', allowRevisions: 'yes' }), 400, `The field 'allowRevisions' must be true or false, got "yes".`);
   expectError(await A.post('/persisteddata', { name: 'p', scope: 'x' }), 400, /^The field 'scope' must be a whole number/);
-  expectError(await A.put('/sites/changeusersite', { UserId: 5, NewSiteId: 'x' }), 400, "The field 'userId' must be a GUID, got 5.");
+  // Named as the caller spelled the key (keys match without regard to case).
+  expectError(await A.put('/sites/changeusersite', { UserId: 5, NewSiteId: 'x' }), 400, "The field 'UserId' must be a GUID, got 5.");
+  expectError(await A.put('/sites/changeusersite', { userId: 5, NewSiteId: 'x' }), 400, "The field 'userId' must be a GUID, got 5.");
+  expectError(await A.post('/indexfields', { label: 'Spelled', fieldType: 'Text', dropdownListId: 'bad' }), 400, /^The field 'dropdownListId' must be a GUID/);
   // A DateTime query parameter (SOFA gives it to the scalar's serialize, which named none).
   expectError(await A.get(`/users/${ZERO_GUID}/webtoken?expiration=junk`), 400, "The query parameter 'expiration' must be a date-time like 2024-01-31T13:45:00, got 'junk'.");
   expect((await A.get(`/users/${ZERO_GUID}/webtoken?expiration=${new Date(Date.now() + 60_000).toISOString()}`)).status).toBe(200);
