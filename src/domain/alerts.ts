@@ -34,9 +34,12 @@ export async function folderTarget(ctx: AppContext, id: string): Promise<AlertTa
   return { kind: 'folder', id: f.id as string, folderId: f.id as string, label: `folder '${f.folderPath as string}'` };
 }
 
-/** A document by its id or a revision's. */
-export async function documentTarget(ctx: AppContext, id: string): Promise<AlertTarget> {
-  const d = await documentRow(ctx, id);
+/**
+ * A document by its id or a revision's. `lock` (a subscription): its row is locked as a delete
+ * locks it, so a delete that commits meanwhile is waited for and seen as one.
+ */
+export async function documentTarget(ctx: AppContext, id: string, lock = false): Promise<AlertTarget> {
+  const d = await documentRow(ctx, id, lock);
   return { kind: 'document', id: d.documentId, folderId: d.folderId as string, label: `document '${d.name as string}'`, deleted: d.archive === DELETED };
 }
 

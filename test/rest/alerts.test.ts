@@ -114,6 +114,29 @@ describe('subscriptions', () => {
     expect((await A.del(`/documents/${doc.documentId}/alerts/${E.documentRevised}?usId=${watcher.id}`)).status).toBe(200);
   });
 
+  test('a delete that commits while a subscription waits for the document is seen: a 409, no subscription', async () => {
+    const folder = await newFolder();
+    const doc = await newDocument(folder.id);
+    // The delete, held uncommitted in a transaction of its own.
+    const deleter = await h.services.reads.connect();
+    try {
+      await deleter.query('begin');
+      await deleter.query('update document set archive = 2 where tenant_id = $1 and id = $2', [A.t.tenantId, doc.documentId]);
+      const subscribing = A.post(`/documents/${doc.documentId}/alerts/${E.documentRevised}?usId=${watcher.id}`);
+      // The subscription waits for the document's row: a lock not granted says so.
+      for (let i = 0; i < 200; i++) {
+        const { rows } = await h.services.reads.query('select count(*)::int as n from pg_locks where not granted');
+        if (rows[0].n > 0) break;
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      await deleter.query('commit');
+      expectError(await subscribing, 409, /is deleted/);
+    } finally {
+      deleter.release();
+    }
+    expect((await A.get(`/documents/${doc.documentId}/alerts`)).body.data).toEqual([]);
+  });
+
   test('only an administrator subscribes someone else; nobody is subscribed to what they cannot see; other tenants find nothing', async () => {
     const folder = await newFolder();
     expectError(await U.post(`/folders/${folder.id}/alerts/${E.documentAdded}?usId=${watcher.id}`), 403, /Only an administrator/);
