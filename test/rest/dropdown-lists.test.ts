@@ -93,9 +93,9 @@ describe('lists', () => {
     const before = (await A.get('/lists?limit=1')).body.pagination.totalRecords;
     const taken = await newList();
     const after = before + 1;
-    expectError(await A.post('/lists', { Name: ' ', Items: TWO }), 400, /name/);
+    expectError(await A.post('/lists', { Name: ' ', Items: TWO }), 400, "The field 'Name' must not be blank");
     expectError(await A.post('/lists', { Name: 'x'.repeat(257) }), 400, /256/);
-    expectError(await A.post('/lists', { Name: uniq('x'), Items: 'One,Two' }), 400, /items/);
+    expectError(await A.post('/lists', { Name: uniq('x'), Items: 'One,Two' }), 400, "The field 'Items' has a value that cannot be taken");
     expectError(await A.post('/lists', { Name: uniq('x'), Items: [{ itemValue: 'no name' }] }), 400, /items\[0\]\.itemName/);
     expectError(await A.post('/lists', { Name: uniq('x'), Items: [{ itemName: 'y'.repeat(1001) }] }), 400, /1000/);
     expectError(await A.post('/lists', { Name: taken.listName.toUpperCase() }), 409, /already exists/);

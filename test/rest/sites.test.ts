@@ -521,7 +521,8 @@ describe('PUT /sites/changeusersite', () => {
     const u = await createUser(A);
     expectError(await A.put('/sites/changeusersite', { NewSiteId: A.t.homeSiteId }), 400, 'userId');
     expectError(await A.put('/sites/changeusersite', { UserId: u.id }), 400, 'newSiteId');
-    expectError(await A.put('/sites/changeusersite', { UserId: 'nope', NewSiteId: A.t.homeSiteId }), 400, /userId/);
+    // Named as sent.
+    expectError(await A.put('/sites/changeusersite', { UserId: 'nope', NewSiteId: A.t.homeSiteId }), 400, "The field 'UserId' must be a GUID");
     expectError(await A.put('/sites/changeusersite', {}), 400);
   });
 
