@@ -3,7 +3,7 @@
  * and validating thousands of ids per page showed in profiles); DateTime renders UTC without a
  * zone designator.
  */
-import { GraphQLError, GraphQLScalarType, Kind } from 'graphql';
+import { GraphQLError, GraphQLScalarType, Kind, type ValueNode } from 'graphql';
 import { GraphQLJSON } from 'graphql-scalars';
 import { isGuid } from './ids.js';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from './nesting.js';
@@ -31,7 +31,7 @@ const daysIn = (y: number, m: number) => (m === 2 ? (leap(y) ? 29 : 28) : [4, 6,
 /**
  * The instant of an ISO 8601 date or date-time (`T` or a space between them; no zone: UTC; a zone
  * of hours only, as PostgreSQL writes `+00`), or undefined when it is none, a day its month lacks
- * included (Date reads 2030-02-30 as March 2nd). Never Date's own parsing of other forms, which
+ * included (Date reads 2030-02-30 as March 2nd), or outside the years 1 to 9999 once in UTC. Never Date's own parsing of other forms, which
  * reads a zone-less `2026-01-02 10:00` in the process's time zone and `0050-…` as 1950.
  */
 export function isoInstant(value: string): Date | undefined {
@@ -41,7 +41,10 @@ export function isoInstant(value: string): Date | undefined {
   const zone = m[7] === undefined ? 'Z' : /^[+-]\d{2}$/.test(m[7]) ? `${m[7]}:00` : m[7].replace(/^([+-]\d{2})(\d{2})$/, '$1:$2');
   const local = s.slice(0, s.length - (m[7]?.length ?? 0)).replace(' ', 'T');
   const d = new Date(m[4] === undefined ? `${local}T00:00:00${zone}` : `${local}${zone}`);
-  return Number.isNaN(d.getTime()) ? undefined : d;
+  // Years 1 to 9999 in UTC, as PostgreSQL keeps and gives back readably: year 0 is stored as 1 BC,
+  // which no read could render again.
+  if (Number.isNaN(d.getTime()) || d.getUTCFullYear() < 1 || d.getUTCFullYear() > 9999) return undefined;
+  return d;
 }
 
 /** Parses an ISO 8601 date or date-time; one without a zone is taken as UTC. */
@@ -80,13 +83,44 @@ export const DateTime = new GraphQLScalarType({
 });
 
 /**
- * graphql-scalars' JSON, its literal parser taking one argument: /graphql runs compiled by
- * graphql-jit, which gives a literal parser no variables and writes an error to stderr for every
- * literal of a scalar whose parser asks for them (a JSON input written inline).
+ * A JSON value written inline, kept as a variable or a REST body would keep it: a number past a
+ * double's range is refused (not stored as null or Infinity), and every key is an own key
+ * (`__proto__` too). A variable inside it is refused: graphql-jit, which runs /graphql, gives a
+ * literal parser none.
  */
+function jsonLiteral(ast: ValueNode): unknown {
+  switch (ast.kind) {
+    case Kind.NULL:
+      return null;
+    case Kind.STRING:
+    case Kind.BOOLEAN:
+      return ast.value;
+    case Kind.INT:
+    case Kind.FLOAT: {
+      const n = Number(ast.value);
+      if (!Number.isFinite(n)) throw new GraphQLError(`JSON holds a number too large to keep (${ast.value.slice(0, 32)}): send it as a string.`);
+      return n;
+    }
+    case Kind.LIST:
+      return ast.values.map(jsonLiteral);
+    case Kind.OBJECT: {
+      const out: Record<string, unknown> = {};
+      for (const f of ast.fields) Object.defineProperty(out, f.name.value, { value: jsonLiteral(f.value), enumerable: true, writable: true, configurable: true });
+      return out;
+    }
+    default:
+      throw new GraphQLError('A JSON value written inline cannot hold a variable or an enum: send the whole value as a variable.');
+  }
+}
+
+/** graphql-scalars' JSON, with its own literal parser (jsonLiteral) and a depth limit on variables. */
 const JSONScalar = new GraphQLScalarType({
   ...GraphQLJSON.toConfig(),
-  parseLiteral: (ast) => GraphQLJSON.parseLiteral(ast, {}),
+  parseLiteral: (ast) => {
+    const value = jsonLiteral(ast);
+    if (nestsDeeperThan(value, MAX_JSON_DEPTH)) throw new GraphQLError(`JSON nests more than ${MAX_JSON_DEPTH} levels deep.`);
+    return value;
+  },
   // A variable nested thousands deep would overflow recursive code below (JSON.stringify): refused here.
   parseValue(value) {
     if (nestsDeeperThan(value, MAX_JSON_DEPTH)) throw new GraphQLError(`JSON nests more than ${MAX_JSON_DEPTH} levels deep.`);

@@ -1,5 +1,6 @@
 /** The one ISO 8601 reader (src/scalars.ts): the DateTime scalar and the REST fields that take dates. */
-import { DateTime, isoInstant, parseDateTime } from '../src/scalars.js';
+import { parseValue } from 'graphql';
+import { DateTime, isoInstant, parseDateTime, scalarResolvers } from '../src/scalars.js';
 
 test.each([
   ['2030-01-31', '2030-01-31T00:00:00.000Z'],
@@ -12,7 +13,8 @@ test.each([
   expect(parseDateTime(text).toISOString()).toBe(iso);
 });
 
-test.each(['tomorrow', '2030-02-30', '2023-02-29T00:00:00', '2030-13-01', '2030-01-01T25:00:00', '2030-01-31T12', ''])('%j is no date', (text) => {
+// Years outside 1 to 9999 once in UTC: PostgreSQL would keep year 0 as 1 BC, which no read renders.
+test.each(['tomorrow', '2030-02-30', '2023-02-29T00:00:00', '2030-13-01', '2030-01-01T25:00:00', '2030-01-31T12', '', '0000-12-31T23:00:00Z', '0001-01-01T00:00:00+05:00', '9999-12-31T23:00:00-05:00'])('%j is no date', (text) => {
   expect(isoInstant(text)).toBeUndefined();
   expect(() => parseDateTime(text)).toThrow('Expected a date-time like 2024-01-31T13:45:00');
 });
@@ -32,4 +34,19 @@ test('DateTime writes what the database reads back as text in UTC, whatever the 
     if (zone === undefined) delete process.env.TZ;
     else process.env.TZ = zone;
   }
+});
+
+test('the first and last instants PostgreSQL keeps readably are dates', () => {
+  expect(isoInstant('0001-01-01T00:00:00Z')?.toISOString()).toBe('0001-01-01T00:00:00.000Z');
+  expect(isoInstant('9999-12-31T23:59:59Z')?.toISOString()).toBe('9999-12-31T23:59:59.000Z');
+});
+
+test('a JSON value written inline is kept as a variable would be: own keys, no number past a double, no variable inside', () => {
+  const literal = (text: string) => scalarResolvers.JSON.parseLiteral(parseValue(text), undefined);
+  const kept = literal('{ __proto__: { a: 1 }, constructor: 1, list: [1, 2.5, "x", true, null] }') as Record<string, unknown>;
+  expect(Object.getOwnPropertyDescriptor(kept, '__proto__')?.value).toEqual({ a: 1 });
+  expect(Object.getPrototypeOf(kept)).toBe(Object.prototype);
+  expect(JSON.parse(JSON.stringify(kept))).toEqual(JSON.parse('{"__proto__":{"a":1},"constructor":1,"list":[1,2.5,"x",true,null]}'));
+  expect(() => literal('{ n: 1e400 }')).toThrow('too large to keep');
+  expect(() => literal('{ n: $x }')).toThrow('send the whole value as a variable');
 });

@@ -272,6 +272,13 @@ describe('copy, move, expiration', () => {
     expect((await dates({ expirationDate: null })).data.setDocumentDates).toEqual({ reviewDate: '2032-03-04T04:06:07.000', expireDate: null });
     expect((await dates({})).errors[0].message).toBe("Send at least one of 'reviewDate', 'expirationDate' (null clears it).");
     expect((await dates({ reviewDate: '2032-02-30' })).errors[0].extensions.code).toBe('BAD_REQUEST');
+    // Year 0 (PostgreSQL would keep it as 1 BC, which no read renders): refused on every path, nothing written.
+    expect((await dates({ reviewDate: '0000-12-31T23:00:00Z' })).errors[0].extensions.code).toBe('BAD_REQUEST');
+    const literal = await A.gql(`mutation { setDocumentDates(documentId: "${d.documentId}", input: { reviewDate: "0001-01-01T00:00:00+05:00" }) { reviewDate } }`);
+    expect(literal.body.errors[0].extensions.code).toBe('BAD_REQUEST');
+    expectError(await A.put(`/documents/${d.id}/expiration`, { expirationDate: '0000-01-01T00:00:00' }), 400, "'expirationDate'");
+    expectError(await A.post('/documents', { folderId: folder.id, name, reviewDate: '0000-01-01T00:00:00' }), 400, "'reviewDate'");
+    expect((await A.get(`/documents/${d.id}`)).status).toBe(200);
     expect((await A.put(`/documents/${d.id}/expiration`, { expirationDate: '2033-01-01', reviewDate: null })).body.data).toMatchObject({ expireDate: '2033-01-01T00:00:00.000', reviewDate: '2032-03-04T04:06:07.000' });
     const denied = await A.as(plain.token).gql(set, { id: d.documentId, input: { reviewDate: null } });
     expect(denied.body.errors[0].extensions.code).toBe('FORBIDDEN');
