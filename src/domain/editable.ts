@@ -1,11 +1,15 @@
 /** Loading rows for a write: managed entities of the request's tenant-filtered fork. */
-import type { EntityName } from '@mikro-orm/core';
+import { LockMode, type EntityName } from '@mikro-orm/core';
 import type { AppContext } from '../context.js';
 import { notFound } from '../errors.js';
 
-/** A managed entity for a write (change tracking and flush), or a 404 naming it. */
-export async function editable<T extends object>(ctx: AppContext, entity: EntityName<T>, id: string, what: string): Promise<T> {
-  const row = await ctx.em().findOne(entity, { id: id.toLowerCase() } as never);
+/**
+ * A managed entity for a write (change tracking and flush), or a 404 naming it. `lock`: its row is
+ * locked to the end of the mutation, so writes that check what they read (an old password) run
+ * one after the other, each reading what the one before wrote.
+ */
+export async function editable<T extends object>(ctx: AppContext, entity: EntityName<T>, id: string, what: string, lock = false): Promise<T> {
+  const row = await ctx.em().findOne(entity, { id: id.toLowerCase() } as never, lock ? { lockMode: LockMode.PESSIMISTIC_WRITE } : {});
   if (!row) throw notFound(`${what} '${id}' was not found.`);
   return row as T;
 }

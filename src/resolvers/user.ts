@@ -23,7 +23,8 @@ type Input = Record<string, unknown>;
 const USER = resource('User');
 
 /** A managed user for a write; the all-zero GUID names the caller here too. */
-const editUser = (ctx: AppContext, id: string) => editable(ctx, User, id === ZERO_GUID ? ctx.caller.userId : id, 'User');
+// Locked: a password change proves the old password against what the change before it wrote.
+const editUser = (ctx: AppContext, id: string) => editable(ctx, User, id === ZERO_GUID ? ctx.caller.userId : id, 'User', true);
 
 const WEB_TOKEN_TTL_MS = 5 * 60 * 1000;
 const MAX_WEB_TOKEN_TTL_MS = 24 * 3600 * 1000;

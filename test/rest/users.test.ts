@@ -618,6 +618,18 @@ describe('PUT /users/{id}/password', () => {
     expect(old.body.error).toMatch(/invalid|unauthorized|denied/i);
   });
 
+  test('changes at once with the same old password: one wins, the rest are told the old password no longer holds; the winner\'s logs in', async () => {
+    const u = await makeUser();
+    const tok = await tokenFor(u);
+    const next = Array.from({ length: 5 }, () => `pw-${randomUUID()}`);
+    next.forEach((p) => secrets.add(p));
+    const answers = await Promise.all(next.map((newPassword) => call('PUT', `${R()}/users/${u.id}/password`, { token: tok, body: { oldPassword: u.password, newPassword } })));
+    const won = answers.flatMap((r, i) => (r.status === 200 ? [next[i]] : []));
+    expect(won).toHaveLength(1);
+    for (const r of answers.filter((a) => a.status !== 200)) expectError(r, 403, /old password is not correct/);
+    expect((await passwordGrant(u.userid, won[0])).status).toBe(200);
+  });
+
   test('the all-zero GUID and a form body work for the caller', async () => {
     const u = await makeUser();
     const tok = await tokenFor(u);
