@@ -12,7 +12,7 @@ import { resource } from '../read/registry.js';
 import { countRows, listedOf, selectRows } from '../read/rows.js';
 import { sql } from '../sql.js';
 import { copyDocuments } from './documents.js';
-import { ensurePath, folderAt, joinPath, LIMITS, lockedFolder, pathSegments, rewriteSubtree, type FolderRow } from './folders.js';
+import { ensurePath, folderAt, joinPath, LIMITS, pathSegments, rewriteSubtree, type FolderRow } from './folders.js';
 import { subtreeOf } from '../resources/folder.js';
 import { guidOrUnset, optionalString } from './validate.js';
 
@@ -22,24 +22,44 @@ type Row = Record<string, unknown>;
 /** The most folders and documents one copy makes. */
 export const MAX_COPY = 10_000;
 
-async function source(ctx: AppContext, input: Input): Promise<FolderRow> {
+/** The id of the folder `sourceFolderId` or `sourceFolderPath` names, or a 404 (before anything is made). */
+async function sourceId(ctx: AppContext, input: Input): Promise<string> {
   const id = guidOrUnset(input.sourceFolderId, 'sourceFolderId');
-  if (id) return lockedFolder(ctx, id);
+  if (id) {
+    const [found] = await selectRows<FolderRow>(ctx.reader, resource('Folder'), { where: [sql`t.id = ${id.toLowerCase()}`] });
+    if (!found) throw notFound(`Folder '${id}' was not found.`);
+    return found.id;
+  }
   const path = optionalString(input, 'sourceFolderPath');
   if (!path?.trim()) throw badRequest("Name the folder with 'sourceFolderId' or 'sourceFolderPath'.");
   const found = await folderAt(ctx, joinPath(pathSegments(path, 'sourceFolderPath')));
   if (!found) throw notFound(`No folder has the path '${path.trim()}'.`);
-  return lockedFolder(ctx, found.id);
+  return found.id;
 }
 
-/** The destination folder, locked; undefined for the top level. */
-async function destination(ctx: AppContext, input: Input): Promise<FolderRow | undefined> {
+/** The id of the destination folder (made with its missing ancestors when named by path); undefined for the top level. */
+async function destinationId(ctx: AppContext, input: Input): Promise<string | undefined> {
   const id = guidOrUnset(input.targetFolderId, 'targetFolderId');
-  if (id) return lockedFolder(ctx, id);
+  if (id) return id.toLowerCase();
   const path = optionalString(input, 'targetFolderPath');
   if (path === undefined || path.trim() === '') throw badRequest("Name the destination with 'targetFolderId' or 'targetFolderPath' ('/' for the top level).");
-  const made = await ensurePath(ctx, pathSegments(path, 'targetFolderPath'));
-  return made && lockedFolder(ctx, made.id);
+  return (await ensurePath(ctx, pathSegments(path, 'targetFolderPath')))?.id;
+}
+
+/**
+ * The source folder and the destination (undefined: the top level), both locked and read afresh,
+ * in one order (by id) whatever the call: moves and copies that cross each other (X into Y while
+ * Y goes into X) wait in turn instead of deadlocking.
+ */
+async function sourceAndDestination(ctx: AppContext, input: Input): Promise<{ folder: FolderRow; dest: FolderRow | undefined }> {
+  const [from, to] = [await sourceId(ctx, input), await destinationId(ctx, input)];
+  const ids = [...new Set(to ? [from, to] : [from])].sort();
+  const rows = await selectRows<FolderRow>(ctx.reader, resource('Folder'), { where: [sql`t.id = any(${ids}::uuid[])`], order: 't.id', lock: true });
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  const folder = byId.get(from);
+  if (!folder) throw notFound(`Folder '${from}' was not found.`);
+  if (to && !byId.has(to)) throw notFound(`Folder '${to}' was not found.`);
+  return { folder, dest: to ? byId.get(to) : undefined };
 }
 
 /** Where `folder` lands in `dest`: its new path, refused when that is inside itself, too long, or taken. */
@@ -57,8 +77,7 @@ async function landing(ctx: AppContext, folder: FolderRow, dest: FolderRow | und
 
 /** Moves the folder (and its subtree) into the destination; returns its id. */
 export async function moveFolder(ctx: AppContext, input: Input): Promise<string> {
-  const folder = await source(ctx, input);
-  const dest = await destination(ctx, input);
+  const { folder, dest } = await sourceAndDestination(ctx, input);
   const path = await landing(ctx, folder, dest);
   if (path === folder.folderPath) return folder.id;
   await rewriteSubtree(ctx, folder, path, dest?.topLevelFolderId ?? folder.id);
@@ -68,8 +87,7 @@ export async function moveFolder(ctx: AppContext, input: Input): Promise<string>
 
 /** Copies the folder, its subtree and their documents (every revision) into the destination; returns the copy's id. */
 export async function copyFolder(ctx: AppContext, input: Input): Promise<string> {
-  const folder = await source(ctx, input);
-  const dest = await destination(ctx, input);
+  const { folder, dest } = await sourceAndDestination(ctx, input);
   const path = await landing(ctx, folder, dest);
   if (path.toLowerCase() === folder.folderPath.toLowerCase()) throw conflict(`The folder '${path}' already exists.`);
   // Counted before anything is read: a copy too large is refused without loading it.

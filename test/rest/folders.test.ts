@@ -290,6 +290,20 @@ describe('move and copy', () => {
     expect((await A.get(`/folders/${deep.id}`)).body.data).toMatchObject({ folderPath: `${now.folderPath}/grandkid`, topLevelFolderId: now.topLevelFolderId });
   });
 
+  test('moves that cross each other (Z2 into W, W into Z1, Z1 into W, each twice) wait in turn: no deadlock, no 5xx, no folder inside itself', async () => {
+    const root = await make(`/${uniq('Cross')}/Z1`);
+    const [z2, w] = [await make(`${root.folderPath.replace(/\/Z1$/, '')}/Z2`), await make(`${root.folderPath.replace(/\/Z1$/, '')}/W`)];
+    const moves: [string, string][] = [[z2.id, w.id], [w.id, root.id], [root.id, w.id]];
+    for (let round = 0; round < 3; round++) {
+      const answers = await Promise.all([...moves, ...moves].map(([from, to]) => A.put('/folders/move', { sourceFolderId: from, targetFolderId: to })));
+      for (const r of answers) expect([200, 409]).toContain(r.status);
+      // Only "into itself" may refuse a move here: a deadlock's "try again" 409 would be another message.
+      for (const r of answers.filter((a) => a.status === 409)) expect(r.body.meta.errors[0].message).toMatch(/cannot go into itself|already exists/);
+      const all = await Promise.all([root, z2, w].map(async (f) => (await A.get(`/folders/${f.id}`)).body.data));
+      for (const f of all) for (const g of all) if (f.id !== g.id && g.parentFolderId === f.id) expect(f.parentFolderId).not.toBe(g.id);
+    }
+  });
+
   test('POST /folders/copy copies the subtree and its documents with every revision under new ids; the source stays', async () => {
     const src = await make(`/${uniq('Orig')}/sub`);
     const root = src.topLevelFolderId;
