@@ -14,6 +14,7 @@ import { loadRow } from '../read/resolvers.js';
 import { resource } from '../read/registry.js';
 import { selectRows } from '../read/rows.js';
 import { raw, sql, type Sql } from '../sql.js';
+import { editable } from './editable.js';
 import { folderAt, joinPath, pathSegments, type FolderRow } from './folders.js';
 import { subtreeOf } from '../resources/folder.js';
 import { guidOrUnset, maxLength, nameText, optionalString, uniquely } from './validate.js';
@@ -76,11 +77,8 @@ export async function createSavedSearch(ctx: AppContext, input: Input): Promise<
   return search.id;
 }
 
-async function savedSearchById(ctx: AppContext, id: string): Promise<SavedSearch> {
-  const search = await ctx.em().findOne(SavedSearch, { id: id.toLowerCase() });
-  if (!search) throw notFound(`Saved search '${id}' was not found.`);
-  return search;
-}
+/** Locked for the change: of two deletes at once, the second finds it gone (404). */
+const savedSearchById = (ctx: AppContext, id: string): Promise<SavedSearch> => editable(ctx, SavedSearch, id, 'Saved search', true);
 
 /** Changes what is sent (who may: the schema's savedSearchOwnerOrAdmin). */
 export async function updateSavedSearch(ctx: AppContext, id: string, input: Input): Promise<void> {

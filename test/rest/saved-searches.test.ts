@@ -118,6 +118,27 @@ describe('saved searches', () => {
     expect((await U.post('/savedsearches', { name })).status).toBe(200);
     expect((await A.get(`/savedsearches?${q(`name eq '${name}'`)}`)).body.data).toHaveLength(2);
   });
+
+  test('a delete that waits for another delete of the search finds it gone: a 404, not a second 200', async () => {
+    const s = (await A.post('/savedsearches', { name: uniq('Gone') })).body.data;
+    // The other delete, held uncommitted in a transaction of its own.
+    const other = await h.services.reads.connect();
+    try {
+      await other.query('begin');
+      await other.query('delete from saved_search where tenant_id = $1 and id = $2', [A.t.tenantId, s.asid]);
+      const deleting = A.del(`/savedsearches/${s.asid}`);
+      // It waits for the search's row: a lock not granted says so.
+      for (let i = 0; i < 200; i++) {
+        const { rows } = await h.services.reads.query('select count(*)::int as n from pg_locks where not granted');
+        if (rows[0].n > 0) break;
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      await other.query('commit');
+      expectError(await deleting, 404, /was not found/);
+    } finally {
+      other.release();
+    }
+  });
 });
 
 describe('who sees which', () => {
