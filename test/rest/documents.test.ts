@@ -20,6 +20,7 @@ import {
   twoTenants,
   uniq,
   UNKNOWN_ID,
+  whileHeld,
   ZERO_GUID,
 } from './support.js';
 import { purgeExpired } from '../../src/purge.js';
@@ -427,23 +428,9 @@ describe('check-out', () => {
 
   test('a check-out that waited for another user\'s to commit names that user in its 409', async () => {
     const { doc } = await shared();
-    // Another user's check-out, held uncommitted in a transaction of its own.
-    const holder = await h.services.reads.connect();
-    try {
-      await holder.query('begin');
-      await holder.query('update document set checked_out_by_id = $3, checked_out_at = now() where tenant_id = $1 and id = $2', [A.t.tenantId, doc.documentId, plain.id]);
-      const waiting = A.put(`/documents/${doc.documentId}/status`, { checkIn: 0 });
-      // The request waits for the row: a lock not granted says so.
-      for (let i = 0; i < 200; i++) {
-        const { rows } = await h.services.reads.query('select count(*)::int as n from pg_locks where not granted');
-        if (rows[0].n > 0) break;
-        await new Promise((r) => setTimeout(r, 20));
-      }
-      await holder.query('commit');
-      expectError(await waiting, 409, `checked out by ${plain.name}`);
-    } finally {
-      holder.release();
-    }
+    // Another user's check-out, committed while the request waits for the document's row.
+    const checkOut = { text: 'update document set checked_out_by_id = $3, checked_out_at = now() where tenant_id = $1 and id = $2', values: [A.t.tenantId, doc.documentId, plain.id] };
+    expectError(await whileHeld(h, checkOut, () => A.put(`/documents/${doc.documentId}/status`, { checkIn: 0 })), 409, `checked out by ${plain.name}`);
   });
 });
 

@@ -18,6 +18,7 @@ import {
   twoTenants,
   uniq,
   UNKNOWN_ID,
+  whileHeld,
   ZERO_GUID,
 } from './support.js';
 
@@ -211,23 +212,9 @@ describe('deleting a folder with checked-out documents', () => {
 
   test('a check-out that commits while the delete waits for the document is not lost: a 409, the document kept', async () => {
     const { inner, doc } = await held();
-    // The ordinary user's check-out, held uncommitted in a transaction of its own.
-    const holder = await h.services.reads.connect();
-    try {
-      await holder.query('begin');
-      await holder.query('update document set checked_out_by_id = $3, checked_out_at = now() where tenant_id = $1 and id = $2', [A.t.tenantId, doc.documentId, plain.id]);
-      const deleting = A.del(`/folders/${inner.topLevelFolderId}`);
-      // The delete waits for the document's row: a lock not granted says so.
-      for (let i = 0; i < 200; i++) {
-        const { rows } = await h.services.reads.query('select count(*)::int as n from pg_locks where not granted');
-        if (rows[0].n > 0) break;
-        await new Promise((r) => setTimeout(r, 20));
-      }
-      await holder.query('commit');
-      expectError(await deleting, 409, `checked out by ${plain.name}`);
-    } finally {
-      holder.release();
-    }
+    // The ordinary user's check-out, committed while the delete waits for the document's row.
+    const checkOut = { text: 'update document set checked_out_by_id = $3, checked_out_at = now() where tenant_id = $1 and id = $2', values: [A.t.tenantId, doc.documentId, plain.id] };
+    expectError(await whileHeld(h, checkOut, () => A.del(`/folders/${inner.topLevelFolderId}`)), 409, `checked out by ${plain.name}`);
     expect((await A.get(`/documents/${doc.documentId}`)).body.data.checkedOutById).toBe(plain.id);
   });
 });

@@ -3,7 +3,7 @@
  * as an array whose records carry `asid` (and `id`, which its tests read), then `GET savedSearchIndexFields?savedSearchId=` and
  * `GET savedsearchdocuments/{asid}?q=`): keeping them, who sees which, and running them.
  */
-import { type Api, expectEnvelope, expectError, q, type TwoTenants, twoTenants, uniq, UNKNOWN_ID, ZERO_GUID } from './support.js';
+import { type Api, expectEnvelope, expectError, q, type TwoTenants, twoTenants, uniq, UNKNOWN_ID, whileHeld, ZERO_GUID } from './support.js';
 
 let h: TwoTenants['h'];
 let A: Api;
@@ -121,23 +121,9 @@ describe('saved searches', () => {
 
   test('a delete that waits for another delete of the search finds it gone: a 404, not a second 200', async () => {
     const s = (await A.post('/savedsearches', { name: uniq('Gone') })).body.data;
-    // The other delete, held uncommitted in a transaction of its own.
-    const other = await h.services.reads.connect();
-    try {
-      await other.query('begin');
-      await other.query('delete from saved_search where tenant_id = $1 and id = $2', [A.t.tenantId, s.asid]);
-      const deleting = A.del(`/savedsearches/${s.asid}`);
-      // It waits for the search's row: a lock not granted says so.
-      for (let i = 0; i < 200; i++) {
-        const { rows } = await h.services.reads.query('select count(*)::int as n from pg_locks where not granted');
-        if (rows[0].n > 0) break;
-        await new Promise((r) => setTimeout(r, 20));
-      }
-      await other.query('commit');
-      expectError(await deleting, 404, /was not found/);
-    } finally {
-      other.release();
-    }
+    // The other delete, committed while this one waits for the search's row.
+    const other = { text: 'delete from saved_search where tenant_id = $1 and id = $2', values: [A.t.tenantId, s.asid] };
+    expectError(await whileHeld(h, other, () => A.del(`/savedsearches/${s.asid}`)), 404, /was not found/);
   });
 });
 

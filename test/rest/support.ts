@@ -250,3 +250,26 @@ export async function withScriptServer(): Promise<{ peer: TestScriptServer; h: H
   };
   return { peer, h, A, B, U, origin, stop };
 }
+
+/**
+ * The reply of `request`, sent while another transaction holds rows it needs: `hold` runs its
+ * statement (a check-out, a delete) on a connection of its own, left uncommitted; once the request
+ * waits for a lock (a lock not granted says so), the held change commits and the request goes on.
+ */
+export async function whileHeld(h: Harness, hold: { text: string; values: unknown[] }, request: () => Promise<Reply>): Promise<Reply> {
+  const other = await h.services.reads.connect();
+  try {
+    await other.query('begin');
+    await other.query(hold.text, hold.values);
+    const reply = request();
+    for (let i = 0; i < 200; i++) {
+      const { rows } = await h.services.reads.query('select count(*)::int as n from pg_locks where not granted');
+      if (rows[0].n > 0) break;
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    await other.query('commit');
+    return await reply;
+  } finally {
+    other.release();
+  }
+}
