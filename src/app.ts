@@ -3,7 +3,7 @@ import { createYoga, type Plugin, type YogaServerInstance } from 'graphql-yoga';
 import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
 import { EnvelopArmorPlugin } from '@escape.tech/graphql-armor';
 import { useGraphQlJit } from '@envelop/graphql-jit';
-import type { GraphQLSchema } from 'graphql';
+import { GraphQLError, type GraphQLSchema, type ValidationContext } from 'graphql';
 import { buildContext, type Services } from './context.js';
 import { buildSchema } from './schema.js';
 import { throwAsGraphQL } from './graphql-errors.js';
@@ -36,6 +36,21 @@ export interface App {
   handle: YogaServerInstance<any, any>;
   schema: GraphQLSchema;
 }
+
+/**
+ * Armor's refusals reported as validation errors: thrown, they passed Yoga's validation hook by
+ * and answered 200 without a code even under `application/graphql-response+json`. Its message's
+ * "Syntax Error: " prefix goes too: the query's syntax is fine.
+ */
+const asValidationError = {
+  propagateOnRejection: false,
+  onReject: [
+    (ctx: ValidationContext | null, err: GraphQLError) => {
+      if (!ctx) throw err;
+      ctx.reportError(new GraphQLError(err.message.replace(/^Syntax Error: /, '')));
+    },
+  ],
+};
 
 export function createApp(services: Services): App {
   const schema = buildSchema();
@@ -80,9 +95,10 @@ export function createApp(services: Services): App {
       useBodyLimit(services.config.maxBodyBytes, bodyLimitOf(services.config), services.log),
       useGraphQLTransport(services.log),
       EnvelopArmorPlugin({
-        maxDepth: { n: 8 },
-        maxAliases: { n: 15 },
-        costLimit: { maxCost: 5000 },
+        maxDepth: { n: 8, ...asValidationError },
+        maxAliases: { n: 15, ...asValidationError },
+        maxDirectives: { n: 50, ...asValidationError },
+        costLimit: { maxCost: 5000, ...asValidationError },
         maxTokens: { n: 2000 },
         blockFieldSuggestion: { enabled: false },
       }) as Plugin,

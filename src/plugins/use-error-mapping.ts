@@ -1,4 +1,5 @@
 /** /graphql's execution errors mapped once, where the request is known (see `mapError`). */
+import { GraphQLError } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { mapError } from '../graphql-errors.js';
 import type { Logger } from '../log.js';
@@ -10,9 +11,28 @@ export function useErrorMapping(log: Logger): Plugin {
       return {
         onExecuteDone({ result, setResult }) {
           if (!('errors' in result) || !result.errors?.length) return;
-          setResult({ ...result, errors: result.errors.map((e) => mapError(e, requestId, log)) });
+          setResult({ ...result, errors: result.errors.map((e) => asRequestError(mapError(e, requestId, log))) });
         },
       };
     },
   };
+}
+
+/**
+ * An execution error without a path is the request's (a variable GraphQL could not take): a
+ * `BAD_REQUEST` that gives the scalar's reason, answered as Yoga answers validation errors, 400 under
+ * `application/graphql-response+json` (a response without `data` must not be a 2xx there) and
+ * 200 under `application/json`, as the GraphQL-over-HTTP spec asks.
+ */
+function asRequestError(e: GraphQLError): GraphQLError {
+  if (e.path || e.extensions?.code) return e;
+  // graphql-jit says only "Expected type JSON."; the scalar's own reason says what to change.
+  const reason = e.originalError?.message;
+  return new GraphQLError(reason && !e.message.includes(reason) ? `${e.message} ${reason}` : e.message, {
+    nodes: e.nodes,
+    source: e.source,
+    positions: e.positions,
+    originalError: e.originalError,
+    extensions: { ...e.extensions, code: 'BAD_REQUEST', http: { status: 400, spec: true } },
+  });
 }

@@ -7,7 +7,7 @@
  * 400 that says how to ask for less. REST runs fixed documents whose relations are one page each
  * and does not pass here.
  */
-import { Kind, visit, type DocumentNode } from 'graphql';
+import { GraphQLError, Kind, visit, type DocumentNode } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { getComplexity, type ComplexityEstimator } from 'graphql-query-complexity';
 import type { Config } from '../config.js';
@@ -52,16 +52,24 @@ export function useReadBudget(config: Limits): Plugin {
   return {
     onExecute({ args, setResultAndStopExecution }) {
       const known = counted.get(args.document);
-      const rows =
-        typeof known === 'number'
-          ? known
-          : getComplexity({
-              schema: args.schema,
-              query: args.document,
-              variables: (args.variableValues ?? {}) as Record<string, unknown>,
-              operationName: args.operationName ?? undefined,
-              estimators,
-            });
+      let rows: number;
+      try {
+        rows =
+          typeof known === 'number'
+            ? known
+            : getComplexity({
+                schema: args.schema,
+                query: args.document,
+                variables: (args.variableValues ?? {}) as Record<string, unknown>,
+                operationName: args.operationName ?? undefined,
+                estimators,
+              });
+      } catch (e) {
+        // Variables GraphQL cannot take: execution refuses them before it reads anything, and
+        // its refusal is worded as a request error (src/plugins/use-error-mapping.ts).
+        if (e instanceof GraphQLError) return;
+        throw e;
+      }
       if (known === undefined) counted.set(args.document, countsAlike(args.document) ? rows : 'varies');
       if (rows <= config.maxQueryRows) return;
       const message = `This operation may read ${rows} rows; one request may read at most ${config.maxQueryRows}. Ask for smaller pages (limit) or fewer nested lists.`;

@@ -54,3 +54,43 @@ test('U+0000 written as an escape in a query\'s literal is a 400 like one in a v
   expect(plain.status).toBe(200);
   expect(plain.body.data.sites.totalRecords).toBe(0);
 });
+
+describe('limits and variables are refused as GraphQL-over-HTTP asks: a code, and 400 under application/graphql-response+json', () => {
+  const aliases = `{ ${Array.from({ length: 20 }, (_, i) => `a${i}: sites { totalRecords }`).join(' ')} }`;
+  const deep = '{ sites { items { groups { users { groups { users { groups { users { id } } } } } } } } }';
+  const byAccept = async (body: object, accept: string) =>
+    h.request('POST', '/graphql', { token, raw: JSON.stringify(body), headers: { 'content-type': 'application/json', accept } });
+
+  test.each([
+    ['too many aliases', { query: aliases }, 'Aliases limit of 15 exceeded, found 20.'],
+    ['too deep', { query: deep }, 'Query depth limit of 8 exceeded, found 9.'],
+  ])('%s is a validation failure, with no "Syntax Error" in its message', async (_, body, message) => {
+    const strict = await byAccept(body, 'application/graphql-response+json');
+    expect(strict.status).toBe(400);
+    expect(strict.body).toEqual({ errors: [{ message, extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } }] });
+    const legacy = await byAccept(body, 'application/json');
+    expect(legacy.status).toBe(200);
+    expect(legacy.body.errors[0]).toMatchObject({ message, extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } });
+    expect(legacy.body.data).toBeUndefined();
+  });
+
+  test.each([
+    ['of the wrong type', { id: 5 }, /^Variable "\$id" got invalid value 5; Expected type UUID\. Value is not a valid UUID: 5$/],
+    ['missing', {}, /Variable "\$id" of required type "UUID!" was not provided/],
+  ])('a variable %s is a BAD_REQUEST', async (_, variables, message) => {
+    const body = { query: 'query($id: UUID!) { site(id: $id) { id } }', variables };
+    const strict = await byAccept(body, 'application/graphql-response+json');
+    expect(strict.status).toBe(400);
+    expect(strict.body.errors[0]).toMatchObject({ message: expect.stringMatching(message), extensions: { code: 'BAD_REQUEST' } });
+    expect(strict.body.errors[0].extensions.http).toBeUndefined();
+    const legacy = await byAccept(body, 'application/json');
+    expect(legacy.status).toBe(200);
+    expect(legacy.body.errors[0]).toMatchObject({ message: expect.stringMatching(message), extensions: { code: 'BAD_REQUEST' } });
+  });
+
+  test('an error of a resolved field keeps its own code and status', async () => {
+    const r = await byAccept({ query: `{ site(id: "${'0'.repeat(8)}-0000-0000-0000-${'0'.repeat(12)}") { id } }` }, 'application/graphql-response+json');
+    expect(r.status).toBe(404);
+    expect(r.body.errors[0]).toMatchObject({ path: ['site'], extensions: { code: 'NOT_FOUND' } });
+  });
+});
