@@ -199,6 +199,9 @@ export async function updateFolder(ctx: AppContext, id: string, input: Input): P
  */
 export async function deleteFolder(ctx: AppContext, id: string): Promise<void> {
   const folder = await lockedFolder(ctx, id);
+  // Every folder under it, held against new rows (a document's insert holds its folder for key
+  // share), top first as lockAncestors goes: the documents read next are all that will go.
+  await run(ctx.reader, sql`select t.id from folder t where t.tenant_id = ${ctx.tenantId} and ${subtreeOf(folder)} order by char_length(t.path) for update of t`);
   // A locked row reads as it is now, when its lock waited for another transaction; the joins of the statement would not.
   const docs = await run<{ id: string; name: string; archive: number; holder: string | null }>(
     ctx.reader,

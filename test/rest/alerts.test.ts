@@ -278,6 +278,20 @@ describe('alert e-mail', () => {
     expect(await subjectsFor(watcher, `${three.name}-binned`)).toEqual([`Document deleted: ${three.name}-binned`]);
   });
 
+  test('deleting a folder while a document is being created in a folder under it: the new document gets its "Document deleted" too', async () => {
+    const top = await newFolder();
+    const sub = (await A.post(`/folders/${top.id}`, { name: 'sub' })).body.data as { id: string };
+    await A.post(`/folders/${sub.id}/alerts/${E.documentDeleted}?usId=${watcher.id}`);
+    const name = uniq('Latecomer');
+    // The create, uncommitted while the delete starts: the delete waits for it and then sees the document.
+    const create = {
+      text: `insert into document (tenant_id, id, folder_id, revision_id, revision, name) values ($1, gen_random_uuid(), $2, gen_random_uuid(), '1', $3)`,
+      values: [A.t.tenantId, sub.id, name],
+    };
+    expect((await whileHeld(h, create, () => A.del(`/folders/${top.id}`))).status).toBe(200);
+    expect(await subjectsFor(watcher, name)).toEqual([`Document deleted: ${name}`]);
+  });
+
   test('the e-mail batches deliver an alert to a real SMTP server', async () => {
     const folder = await newFolder();
     await A.post(`/folders/${folder.id}/alerts/${E.documentAdded}?usId=${watcher.id}`);
