@@ -93,7 +93,8 @@ export const resolvers = {
       return updateGroup(ctx, group, a.input);
     },
     deleteGroup: async (_: unknown, { id }: { id: string }, ctx: AppContext) => {
-      const group = await editable(ctx, Group, id, 'Group');
+      // Locked: of two deletes at once, the second finds it gone (404).
+      const group = await editable(ctx, Group, id, 'Group', true);
       if (isAdminGroup(group)) throw conflict(`The ${ADMIN_GROUP} group cannot be deleted: it grants the administrator role.`);
       // Its memberships go with it (the foreign key cascades), in the same statement.
       await ctx.em().remove(group).flush();

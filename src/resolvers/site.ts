@@ -43,7 +43,8 @@ export const resolvers = {
       return reread(ctx, resource('Site'), site.id);
     },
     deleteSite: async (_: unknown, { id }: { id: string }, ctx: AppContext) => {
-      const site = await editable(ctx, Site, id, 'Site');
+      // Locked: of two deletes at once, the second finds it gone (404).
+      const site = await editable(ctx, Site, id, 'Site', true);
       if ((await ctx.em().count(User, { siteId: site.id })) > 0) {
         throw conflict(`Site '${site.name}' still has users: move them to another site first.`);
       }

@@ -26,6 +26,7 @@ import {
   uniq,
   UNKNOWN_ID,
   type UserFixture,
+  whileHeld,
   ZERO_GUID,
 } from './support.js';
 
@@ -347,6 +348,13 @@ describe('DELETE /groups/{id}', () => {
   test('an unknown id is a 404; a malformed one a 400', async () => {
     expectError(await A.del(`/groups/${UNKNOWN_ID}`), 404);
     expectError(await A.del('/groups/zzz'), 400, /GUID/);
+  });
+
+  test('a delete that waits for another delete of the group finds it gone: a 404, not a second 200', async () => {
+    const g = await createGroup(A);
+    // The other delete, committed while this one waits for the group's row.
+    const other = { text: 'delete from user_group where tenant_id = $1 and id = $2', values: [A.t.tenantId, g.id] };
+    expectError(await whileHeld(h, other, () => A.del(`/groups/${g.id}`)), 404, `Group '${g.id}' was not found.`);
   });
 });
 

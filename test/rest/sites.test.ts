@@ -17,6 +17,7 @@ import {
   keysOf,
   uniq,
   UNKNOWN_ID,
+  whileHeld,
   ZERO_GUID,
   type Fixture,
   type UserFixture,
@@ -300,6 +301,13 @@ describe('DELETE /sites/{id}', () => {
   test('an unknown id is a 404; a malformed one a 400', async () => {
     expectError(await A.del(`/sites/${UNKNOWN_ID}`), 404);
     expectError(await A.del('/sites/xyz'), 400, /GUID/);
+  });
+
+  test('a delete that waits for another delete of the site finds it gone: a 404, not a second 200', async () => {
+    const s = await createSite(A);
+    // The other delete, committed while this one waits for the site's row.
+    const other = { text: 'delete from site where tenant_id = $1 and id = $2', values: [A.t.tenantId, s.id] };
+    expectError(await whileHeld(h, other, () => A.del(`/sites/${s.id}`)), 404, `Site '${s.id}' was not found.`);
   });
 });
 
