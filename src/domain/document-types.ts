@@ -4,8 +4,9 @@
  */
 import type { AppContext } from '../context.js';
 import { DocumentType } from '../entities/document-type.js';
-import { badRequest, notFound } from '../errors.js';
+import { badRequest } from '../errors.js';
 import { newId } from '../ids.js';
+import { editable } from './editable.js';
 import { maxLength, nameText, optionalString, uniquely } from './validate.js';
 
 type Input = Record<string, unknown>;
@@ -22,11 +23,8 @@ function sentName(input: Input): string | undefined {
   return name ?? legacy;
 }
 
-async function documentTypeById(ctx: AppContext, id: string): Promise<DocumentType> {
-  const type = await ctx.em().findOne(DocumentType, { id: id.toLowerCase() });
-  if (!type) throw notFound(`Document type '${id}' was not found.`);
-  return type;
-}
+/** `lock` for a delete: of two at once, the second finds it gone (404). */
+const documentTypeById = (ctx: AppContext, id: string, lock = false): Promise<DocumentType> => editable(ctx, DocumentType, id, 'Document type', lock);
 
 /** A new document type; returns its id. Two of one name at once: one is made, the other gets a 409. */
 export async function createDocumentType(ctx: AppContext, input: Input): Promise<string> {
@@ -57,6 +55,6 @@ export async function updateDocumentType(ctx: AppContext, id: string, input: Inp
 }
 
 export async function deleteDocumentType(ctx: AppContext, id: string): Promise<void> {
-  ctx.em().remove(await documentTypeById(ctx, id));
+  ctx.em().remove(await documentTypeById(ctx, id, true));
   await ctx.em().flush();
 }

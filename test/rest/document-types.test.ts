@@ -3,7 +3,7 @@
  * and creates one with `POST documenttypes {documentTypeName}`, answered 200), their rules, who
  * may change them, and their GraphQL side.
  */
-import { type Api, expectEnvelope, expectError, keysOf, q, sorted, type TwoTenants, twoTenants, uniq, UNKNOWN_ID } from './support.js';
+import { type Api, expectEnvelope, expectError, keysOf, q, sorted, type TwoTenants, twoTenants, uniq, UNKNOWN_ID, whileHeld } from './support.js';
 
 const KEYS = ['href', 'dataType', 'id', 'name', 'description', 'createDate', 'modifyDate', 'createById', 'modifyById', 'createBy', 'modifyBy'];
 
@@ -60,6 +60,13 @@ describe('document types', () => {
     expect((await A.put(`/documenttypes/${made.id}`, { description: 'changed' })).body.data).toMatchObject({ name: renamed, description: 'changed' });
     expect((await A.del(`/documenttypes/${made.id}`)).status).toBe(200);
     expectError(await A.get(`/documenttypes/${made.id}`), 404, /Document type/);
+  });
+
+  test('a delete that waits for another delete of the type finds it gone: a 404, not a second 200', async () => {
+    const t = await newType();
+    // The other delete, committed while this one waits for the type's row.
+    const other = { text: 'delete from document_type where tenant_id = $1 and id = $2', values: [A.t.tenantId, t.id] };
+    expectError(await whileHeld(h, other, () => A.del(`/documenttypes/${t.id}`)), 404, `Document type '${t.id}' was not found.`);
   });
 
   test('refusals: a missing, blank, multi-line, long or taken name, names that disagree, an unknown id; nothing changes', async () => {
