@@ -152,7 +152,8 @@ export const resolvers = {
     },
     deleteFormInstance: async (_: unknown, { id }: Id, ctx: AppContext) => {
       const form = await instanceRow(ctx, id);
-      await deleteRows(ctx.reader, 'form_instance', sql`t.id = ${form.formId}`);
+      // None deleted: another delete got it first (this one waited for its row).
+      if (!(await deleteRows(ctx.reader, 'form_instance', sql`t.id = ${form.formId}`))) throw notFound(`Form instance '${id}' was not found.`);
       return true;
     },
     relateForm: (_: unknown, a: ById, ctx: AppContext) => relate(ctx, a.formId, () => instanceRow(ctx, a.relateToId)),

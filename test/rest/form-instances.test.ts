@@ -20,6 +20,7 @@ import {
   twoTenants,
   UNKNOWN_ID,
   uniq,
+  whileHeld,
 } from './support.js';
 
 const AUDIT = ['createDate', 'modifyDate', 'createById', 'modifyById', 'createBy', 'modifyBy'];
@@ -332,6 +333,14 @@ describe('/forminstance/{id}', () => {
     const y = await create(A, t.id, {});
     expect((await A.del(`/forminstance/${y.formId}`)).status).toBe(200);
     expect((await A.get(`/formtemplates/${t.id}/forms`)).body.data).toEqual([]);
+  });
+
+  test('a delete that waits for another delete of the form finds it gone: a 404, not a second 200', async () => {
+    const t = await formTemplateWith(A, ['a']);
+    const x = await create(A, t.id, { a: '1' });
+    // The other delete, committed while this one waits for the form's row.
+    const other = { text: 'delete from form_instance where tenant_id = $1 and id = $2', values: [A.t.tenantId, x.formId] };
+    expectError(await whileHeld(h, other, () => A.del(`/forminstance/${x.revisionId}`)), 404, `Form instance '${x.revisionId}' was not found.`);
   });
 
   test('relateForm / unrelateForm / forms: related either way round, idempotent, by form or revision id', async () => {
