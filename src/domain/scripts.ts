@@ -12,6 +12,7 @@ import { Script } from '../entities/script.js';
 import { AppError, badRequest, conflict, notFound } from '../errors.js';
 import { isGuid, newId } from '../ids.js';
 import { readAtMost } from '../read-at-most.js';
+import { editable } from './editable.js';
 import { maxLength, nameText, optionalString, uniquely } from './validate.js';
 
 type Input = Record<string, unknown>;
@@ -29,11 +30,8 @@ export function scriptNamed(ctx: AppContext, idOrName: string): Promise<Script |
   return isGuid(key) ? ctx.em().findOne(Script, { id: key.toLowerCase() }) : ctx.em().findOne(Script, lowerEquals('name', key));
 }
 
-async function scriptById(ctx: AppContext, id: string): Promise<Script> {
-  const script = await ctx.em().findOne(Script, { id: id.toLowerCase() });
-  if (!script) throw notFound(`Script '${id}' was not found.`);
-  return script;
-}
+/** `lock` for a delete: of two at once, the second finds it gone (404). */
+const scriptById = (ctx: AppContext, id: string, lock = false): Promise<Script> => editable(ctx, Script, id, 'Script', lock);
 
 /** A new script; returns its id. Two of one name at once: one is made, the other gets a 409. */
 export async function createScript(ctx: AppContext, input: Input): Promise<string> {
@@ -67,7 +65,7 @@ export async function updateScript(ctx: AppContext, id: string, input: Input): P
 
 /** Deletes a script; one a scheduled process runs is a 409 naming the process (the foreign key would name none). */
 export async function deleteScript(ctx: AppContext, id: string): Promise<void> {
-  const script = await scriptById(ctx, id);
+  const script = await scriptById(ctx, id, true);
   const users = await ctx.em().find(ScheduledProcess, { scriptId: script.id }, { orderBy: { name: 'asc' }, fields: ['name'] });
   if (users.length > 0) {
     const named = users.map((p) => `'${p.name}'`);

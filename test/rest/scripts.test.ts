@@ -9,9 +9,10 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Harness } from '../harness.js';
 import type { TestScriptServer } from '../script-server.js';
-import { type Api, adminApi, expectEnvelope, expectError, GUID, q, uniq, UNKNOWN_ID, withScriptServer } from './support.js';
+import { type Api, adminApi, expectEnvelope, expectError, GUID, q, uniq, UNKNOWN_ID, whileHeld, withScriptServer } from './support.js';
 
 let peer: TestScriptServer;
+let h: Harness;
 let A: Api;
 let B: Api;
 let U: Api;
@@ -20,7 +21,7 @@ let origin: string;
 let stop: () => Promise<void>;
 
 beforeAll(async () => {
-  ({ peer, A, B, U, origin, stop } = await withScriptServer());
+  ({ peer, h, A, B, U, origin, stop } = await withScriptServer());
 });
 afterAll(() => stop());
 
@@ -178,6 +179,14 @@ describe('managing scripts (GraphQL, administrators)', () => {
     expect((await A.post(`/scripts/${s.id}`, [])).body.data).toBe(2);
     expect((await A.gql('mutation ($id: UUID!) { deleteScript(id: $id) { success } }', { id: s.id })).body.data.deleteScript).toEqual({ success: true });
     expectError(await A.post(`/scripts/${s.id}`, []), 404);
+  });
+
+  test('a delete that waits for another delete of the script finds it gone: NOT_FOUND, not a second success', async () => {
+    const s = await createScript(A, ECHO);
+    // The other delete, committed while this one waits for the script's row.
+    const other = { text: 'delete from script where tenant_id = $1 and id = $2', values: [A.t.tenantId, s.id] };
+    const r = await whileHeld(h, other, () => A.gql('mutation ($id: UUID!) { deleteScript(id: $id) { success } }', { id: s.id }));
+    expect(r.body.errors?.[0]).toMatchObject({ message: `Script '${s.id}' was not found.`, extensions: { code: 'NOT_FOUND' } });
   });
 
   test('GET scripts and GET scripts/{id} (its href) read them as GraphQL does; an ordinary user is refused (403)', async () => {
