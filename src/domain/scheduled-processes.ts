@@ -16,6 +16,7 @@ import { resource } from '../read/registry.js';
 import { selectRows } from '../read/rows.js';
 import { isoInstant } from '../scalars.js';
 import { sql } from '../sql.js';
+import { editable } from './editable.js';
 import { callScriptServer, scriptNamed } from './scripts.js';
 import { maxLength, nameText, optionalString, uniquely } from './validate.js';
 
@@ -43,11 +44,8 @@ async function scriptOf(ctx: AppContext, idOrName: string): Promise<Script> {
   return script;
 }
 
-async function processById(ctx: AppContext, id: string): Promise<ScheduledProcess> {
-  const p = await ctx.em().findOne(ScheduledProcess, { id: id.toLowerCase() });
-  if (!p) throw notFound(`Scheduled process '${id}' was not found.`);
-  return p;
-}
+/** `lock` for a delete: of two at once, the second finds it gone (404). */
+const processById = (ctx: AppContext, id: string, lock = false): Promise<ScheduledProcess> => editable(ctx, ScheduledProcess, id, 'Scheduled process', lock);
 
 /** A new process; returns its id. */
 export async function createProcess(ctx: AppContext, input: Input): Promise<string> {
@@ -92,7 +90,7 @@ export async function updateProcess(ctx: AppContext, id: string, input: Input): 
 }
 
 export async function deleteProcess(ctx: AppContext, id: string): Promise<void> {
-  ctx.em().remove(await processById(ctx, id));
+  ctx.em().remove(await processById(ctx, id, true));
   await ctx.em().flush();
 }
 

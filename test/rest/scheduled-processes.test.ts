@@ -5,9 +5,11 @@
  * two callers run them at once, and the script reports back once.
  */
 import type { TestScriptServer } from '../script-server.js';
-import { type Api, expectEnvelope, expectError, GUID, uniq, UNKNOWN_ID, withScriptServer } from './support.js';
+import type { Harness } from '../harness.js';
+import { type Api, expectEnvelope, expectError, GUID, uniq, UNKNOWN_ID, whileHeld, withScriptServer } from './support.js';
 
 let peer: TestScriptServer;
+let h: Harness;
 let A: Api;
 let B: Api;
 let U: Api;
@@ -16,7 +18,7 @@ let origin: string;
 let stop: () => Promise<void>;
 
 beforeAll(async () => {
-  ({ peer, A, B, U, origin, stop } = await withScriptServer());
+  ({ peer, h, A, B, U, origin, stop } = await withScriptServer());
 });
 afterAll(() => stop());
 
@@ -174,6 +176,15 @@ describe('managing processes (administrators)', () => {
     expect(upd.body.data.updateScheduledProcess).toEqual({ enabled: false, intervalMinutes: 15 });
     expect((await A.gql('mutation ($id: UUID!) { deleteScheduledProcess(id: $id) { success } }', { id: p.id })).body.data.deleteScheduledProcess).toEqual({ success: true });
     expect((await A.gql('mutation ($id: UUID!) { deleteScript(id: $id) { success } }', { id: s.id })).body.data.deleteScript).toEqual({ success: true });
+  });
+
+  test('a delete that waits for another delete of the process finds it gone: NOT_FOUND, not a second success', async () => {
+    const s = await script(A);
+    const p = await process(A, { name: uniq('gone'), script: s.id, intervalMinutes: 5, nextRunDate: '2099-01-01' });
+    // The other delete, committed while this one waits for the process's row.
+    const other = { text: 'delete from scheduled_process where tenant_id = $1 and id = $2', values: [A.t.tenantId, p.id] };
+    const r = await whileHeld(h, other, () => A.gql('mutation ($id: UUID!) { deleteScheduledProcess(id: $id) { success } }', { id: p.id }));
+    expect(r.body.errors?.[0]).toMatchObject({ message: `Scheduled process '${p.id}' was not found.`, extensions: { code: 'NOT_FOUND' } });
   });
 
   test('an ordinary user neither runs nor changes processes (403)', async () => {
