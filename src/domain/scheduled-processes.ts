@@ -123,7 +123,8 @@ export async function runDueProcesses(ctx: AppContext): Promise<string[]> {
         await callScriptServer(ctx, 'scheduledscripts', scripts.get(r.process.script_id)!, { token: r.id });
       } catch (err) {
         const message = err instanceof AppError ? err.message : 'The run could not be started.';
-        await updateRows(ctx.reader, 'scheduled_run', { status: RUN_STATUS.notStarted, message, completed_at: sql`now()` }, sql`t.id = ${r.id}`);
+        // Only a run still running: one the script already reported complete keeps that report.
+        await updateRows(ctx.reader, 'scheduled_run', { status: RUN_STATUS.notStarted, message, completed_at: sql`now()` }, sql`t.id = ${r.id} and t.status = ${RUN_STATUS.running}`);
       }
     }),
   );

@@ -151,6 +151,21 @@ test('a script server that fails to take a run: the run is marked not started wi
   expect((await runsOf(A, b.id)).runs[0]).toMatchObject({ status: 0 });
 });
 
+test('a script that reports its run complete and then answers an HTTP error: the run keeps the completion it reported', async () => {
+  const s = await script(A, `module.exports.main = async function (vvClient, response, token) {
+    const reported = await fetch(baseUrl + '${A.t.root}/scheduledProcess/' + token + '?action=complete&result=true&message=' + encodeURIComponent('done first'),
+      { method: 'POST', headers: { authorization: 'Bearer ${A.token}', 'content-type': 'application/json' } });
+    response.json(500, 'reported ' + reported.status + ', then failed');
+  };`);
+  const p = await process(A, { name: uniq('reported'), script: s.id, intervalMinutes: 10 });
+  // Through the real socket, so the script's report reaches this service before its HTTP 500 does.
+  const run = await fetch(`${origin}${A.t.root}/scheduledProcess/Run`, { method: 'PUT', headers: { authorization: `Bearer ${A.token}` } }).then((r) => r.json());
+  const [started] = startedOf({ body: run }, p.id);
+  expect(peer.calls.find((c) => c.body.token === started.id)).toBeDefined();
+  // The Run has answered: what the HTTP 500 would write is written (or not) by now.
+  expect((await runsOf(A, p.id)).runs).toEqual([expect.objectContaining({ id: started.id, status: 1, result: true, message: 'done first' })]);
+});
+
 describe('managing processes (administrators)', () => {
   test('bad input is a 400 naming the field; names are unique without case; a script in use cannot be deleted', async () => {
     const s = await script(A);
