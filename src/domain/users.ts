@@ -1,10 +1,11 @@
 /** Creating and changing users: the rules shared by the REST/GraphQL mutations and the CLI. */
+import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { hashPassword } from '../auth/passwords.js';
 import { Site } from '../entities/site.js';
 import { User } from '../entities/user.js';
 import { lowerEquals } from '../db/lookup.js';
-import { badRequest, conflict } from '../errors.js';
+import { badRequest, conflict, notFound } from '../errors.js';
 import { newId } from '../ids.js';
 import { maxLength, optionalDate, optionalString, requireString, uniquely } from './validate.js';
 
@@ -35,6 +36,17 @@ export function checkPassword(pw: string): string {
 export async function assertSiteExists(em: EntityManager, siteId: string): Promise<void> {
   const n = await em.count(Site, { id: siteId });
   if (n === 0) throw badRequest(`The site '${siteId}' does not exist.`);
+}
+
+/**
+ * The site a path names (`sites/{id}/users`, `sites/{id}/groups`), locked for share to the end of
+ * the mutation: a delete committed first makes it a 404, as an unknown site is (not the 400 that
+ * assertSiteExists gives a body's siteId); a delete that comes later waits for the create.
+ */
+export async function pathSite(em: EntityManager, siteId: string): Promise<string> {
+  const site = await em.findOne(Site, { id: siteId.toLowerCase() }, { fields: ['id'], lockMode: LockMode.PESSIMISTIC_READ });
+  if (!site) throw notFound(`Site '${siteId}' was not found.`);
+  return site.id;
 }
 
 export async function assertUserIdFree(em: EntityManager, userid: string, exceptId?: string): Promise<void> {

@@ -9,7 +9,7 @@ import { accessibleIds } from '../permissions/row-checks.js';
 import { assertAdminsRemain, LAST_ADMIN } from '../domain/admins.js';
 import { editable } from '../domain/editable.js';
 import { lowerEquals } from '../db/lookup.js';
-import { assertSiteExists } from '../domain/users.js';
+import { assertSiteExists, pathSite } from '../domain/users.js';
 import { guidOrUnset, maxLength, requireString, textChanges, uniquely } from '../domain/validate.js';
 import { insertRows } from '../db/tenant-writes.js';
 import { loadRow, reread } from '../read/resolvers.js';
@@ -80,11 +80,9 @@ export const resolvers = {
   Mutation: {
     createGroup: (_: unknown, { input }: { input: Input }, ctx: AppContext) =>
       createGroup(ctx, input, guidOrUnset(input.siteId, 'siteId')),
-    createSiteGroup: async (_: unknown, { siteId, input }: { siteId: string; input: Input }, ctx: AppContext) => {
-      // The site is in the path: an unknown one is a 404, not a bad body value.
-      await loadRow(ctx, resource('Site'), siteId);
-      return createGroup(ctx, input, siteId.toLowerCase());
-    },
+    createSiteGroup: async (_: unknown, { siteId, input }: { siteId: string; input: Input }, ctx: AppContext) =>
+      // The site is in the path: an unknown one, or one deleted meanwhile, is a 404, not a bad body value.
+      createGroup(ctx, input, await pathSite(ctx.em(), siteId)),
     updateGroup: async (_: unknown, { id, input }: { id: string; input: Input }, ctx: AppContext) =>
       updateGroup(ctx, await editable(ctx, Group, id, 'Group'), input),
     updateSiteGroup: async (_: unknown, a: { siteId: string; groupId: string; input: Input }, ctx: AppContext) => {

@@ -12,7 +12,7 @@ import { assertAdminsRemain, LAST_ADMIN } from '../domain/admins.js';
 import { editable } from '../domain/editable.js';
 import { lowerEquals } from '../db/lookup.js';
 import { HOME_SITE } from '../domain/tenants.js';
-import { assertSiteExists, assertUserIdFree, checkPassword, createUser } from '../domain/users.js';
+import { assertSiteExists, assertUserIdFree, checkPassword, createUser, pathSite } from '../domain/users.js';
 import { guidOrUnset, maxLength, optionalDate, optionalString, requireGuid, requireString, uniquely } from '../domain/validate.js';
 import { insertRows } from '../db/tenant-writes.js';
 import { loadRow, reread } from '../read/resolvers.js';
@@ -154,11 +154,9 @@ export const resolvers = {
   Mutation: {
     createUser: (_: unknown, { siteId, input }: { siteId?: string | null; input: Input }, ctx: AppContext) =>
       newUser(ctx, guidOrUnset(siteId ?? input.siteId, 'siteId'), input),
-    createSiteUser: async (_: unknown, { siteId, input }: { siteId: string; input: Input }, ctx: AppContext) => {
-      // The site is in the path: an unknown one is a 404, not a bad body value.
-      await loadRow(ctx, resource('Site'), siteId);
-      return newUser(ctx, siteId.toLowerCase(), input);
-    },
+    createSiteUser: async (_: unknown, { siteId, input }: { siteId: string; input: Input }, ctx: AppContext) =>
+      // The site is in the path: an unknown one, or one deleted meanwhile, is a 404, not a bad body value.
+      newUser(ctx, await pathSite(ctx.em(), siteId), input),
     // Ordinary users get here only for their own password (the ownPasswordOrAdmin policy).
     updateUser: async (_: unknown, { id, input }: { id: string; input: Input }, ctx: AppContext) => {
       const user = await editUser(ctx, id);

@@ -383,7 +383,15 @@ describe('POST /sites/{id}/groups', () => {
   });
 
   test('an unknown site is a 404', async () => {
-    expectError(await A.post(`/sites/${UNKNOWN_ID}/groups`, { name: uniq('g'), description: 'd' }), 404);
+    expectError(await A.post(`/sites/${UNKNOWN_ID}/groups`, { name: uniq('g'), description: 'd' }), 404, `Site '${UNKNOWN_ID}' was not found.`);
+  });
+
+  test('a create that waits for a delete of its site gets the 404 of an unknown site (not the foreign key\'s, nor the 400 of a body value)', async () => {
+    const s = await createSite(A);
+    // The delete, committed while the create waits for the site's row.
+    const deletion = { text: 'delete from site where tenant_id = $1 and id = $2', values: [A.t.tenantId, s.id] };
+    const r = await whileHeld(h, deletion, () => A.post(`/sites/${s.id}/groups`, { name: uniq('g'), description: 'd' }));
+    expectError(r, 404, `Site '${s.id}' was not found.`);
   });
 });
 
@@ -482,7 +490,16 @@ describe('POST /sites/{id}/users', () => {
   test('a taken userid (any case) is a 409; an unknown site a 404', async () => {
     const u = await createUser(A);
     expectError(await A.post(`/sites/${A.t.homeSiteId}/users`, body(u.userid.toUpperCase())), 409);
-    expectError(await A.post(`/sites/${UNKNOWN_ID}/users`, body(uniq('z'))), 404);
+    expectError(await A.post(`/sites/${UNKNOWN_ID}/users`, body(uniq('z'))), 404, `Site '${UNKNOWN_ID}' was not found.`);
+  });
+
+  test('a create that waits for a delete of its site gets the 404 of an unknown site (not the foreign key\'s, nor the 400 of a body value)', async () => {
+    const s = await createSite(A);
+    // The delete, committed while the create waits for the site's row.
+    const deletion = { text: 'delete from site where tenant_id = $1 and id = $2', values: [A.t.tenantId, s.id] };
+    const userid = uniq('late');
+    expectError(await whileHeld(h, deletion, () => A.post(`/sites/${s.id}/users`, body(userid))), 404, `Site '${s.id}' was not found.`);
+    expect((await A.get(`/users?q=${encodeURIComponent(`userid eq '${userid}'`)}`)).body.data).toEqual([]);
   });
 });
 
