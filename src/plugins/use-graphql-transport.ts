@@ -1,11 +1,12 @@
 /**
  * /graphql's refusals as GraphQL error bodies with a 4xx, where Yoga would answer an empty 415 or
  * a 500: a body in a media type Yoga does not parse (text/plain), and an operation type the schema
- * has none of (a `subscription`, which the compiled executor would otherwise throw on).
+ * has none of (a `subscription`, which the compiled executor would otherwise throw on), and a GET
+ * whose `variables` or `extensions` are not JSON.
  */
 import type { Plugin } from 'graphql-yoga';
 import { GraphQLError, type ValidationRule } from 'graphql';
-import { AppError } from '../errors.js';
+import { AppError, badRequest } from '../errors.js';
 import type { Logger } from '../log.js';
 import { errorAnswer } from './error-answer.js';
 
@@ -21,13 +22,30 @@ const knownOperationType: ValidationRule = (context) => ({
 export function useGraphQLTransport(log: Logger): Plugin {
   return {
     onRequestParse({ request, url, requestParser, endResponse }) {
-      if (requestParser) return;
-      const type = request.headers.get('content-type') ?? 'none';
-      const message = `A GraphQL request is sent as application/json (or GET with a query string), not ${type}.`;
-      endResponse(errorAnswer(request, url, new AppError('UNSUPPORTED_MEDIA_TYPE', message), log));
+      if (!requestParser) {
+        const type = request.headers.get('content-type') ?? 'none';
+        const message = `A GraphQL request is sent as application/json (or GET with a query string), not ${type}.`;
+        return endResponse(errorAnswer(request, url, new AppError('UNSUPPORTED_MEDIA_TYPE', message), log));
+      }
+      // Yoga's GET parser throws on these when they are not JSON: a 500.
+      for (const name of ['variables', 'extensions']) {
+        const value = request.method === 'GET' ? url.searchParams.get(name) : null;
+        if (value && !isJson(value)) {
+          return endResponse(errorAnswer(request, url, badRequest(`The query parameter '${name}' must be a JSON object, got '${value.slice(0, 64)}'.`), log));
+        }
+      }
     },
     onValidate({ addValidationRule }) {
       addValidationRule(knownOperationType);
     },
   };
+}
+
+function isJson(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
 }

@@ -28,6 +28,17 @@ test('a subscription is a 400 that says which operations there are, by POST and 
   expect(byGet.body.errors[0].extensions.code).toBe('BAD_REQUEST');
 });
 
+test('a GET whose variables or extensions are not JSON is a 400 naming the parameter, not a 500', async () => {
+  for (const name of ['variables', 'extensions']) {
+    const r = await h.request('GET', `/graphql?query=${encodeURIComponent('{ sites { totalRecords } }')}&${name}=notjson`, { token, headers: { accept: 'application/json' } });
+    expect([name, r.status]).toEqual([name, 400]);
+    expect(r.body.errors[0]).toMatchObject({ message: `The query parameter '${name}' must be a JSON object, got 'notjson'.`, extensions: { code: 'BAD_REQUEST' } });
+  }
+  const fine = await h.request('GET', `/graphql?query=${encodeURIComponent('{ sites { totalRecords } }')}&variables=${encodeURIComponent('{}')}`, { token, headers: { accept: 'application/json' } });
+  expect(fine.status).toBe(200);
+  expect(fine.body.data.sites.totalRecords).toBe(1);
+});
+
 test('/GraphQL in another case, with or without a trailing slash, answers as /graphql', async () => {
   for (const path of ['/GraphQL', '/GRAPHQL/', '/graphql/']) {
     const r = await post(path, JSON.stringify({ query: '{ sites { totalRecords } }' }));
