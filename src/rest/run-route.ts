@@ -170,7 +170,7 @@ export function createRouteRunner(services: Services, schema: GraphQLSchema, dat
     if (!answer.ok) {
       // What errorHandler above made of SOFA's errors.
       const { errors, meta } = (await answer.json()) as { errors: EnvelopeError[]; meta: Record<string, unknown> };
-      return errorEnvelope(request, answer.status, errors.map((e) => inSentSpelling(e, sentAs)), meta);
+      return errorEnvelope(request, answer.status, errors.map((e) => whereMissing(inSentSpelling(e, sentAs), route)), meta);
     }
     if (reply) {
       // SOFA answers with its first row's status (src/rest/sofa-setup.ts); a row of the same field may differ.
@@ -271,6 +271,12 @@ function inSentSpelling(e: EnvelopeError, sentAs: Map<string, string>): Envelope
   const field = /^The field '([^']+)'/.exec(e.message)?.[1];
   const sent = field && sentAs.get(field);
   return sent ? { ...e, message: e.message.replace(`'${field}'`, `'${sent}'`) } : e;
+}
+
+/** A missing argument other than the body's is a query parameter (the path's are there when a row matches): say so. */
+function whereMissing(e: EnvelopeError, route: SofaRoute): EnvelopeError {
+  const name = /^The mandatory field '([^']+)' is missing\.$/.exec(e.message)?.[1];
+  return name && name !== route.body ? { ...e, message: `The mandatory query parameter '${name}' is missing.` } : e;
 }
 
 /** The data type of a root field's records: its type, or its page's `items` type. */

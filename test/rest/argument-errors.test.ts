@@ -36,9 +36,11 @@ test('other messages pass unchanged', () => {
 
 test('through the REST face: a missing query parameter, wrong types in the body, a query parameter that is no date-time; the GraphQL wording stays the developer message', async () => {
   const missing = await A.get('/folders');
-  expectError(missing, 400, /^The mandatory field 'folderPath' is missing\.$/);
+  expectError(missing, 400, /^The mandatory query parameter 'folderPath' is missing\.$/);
   expect(missing.body.meta.errors[0].developerMessage).toMatch(/Variable "\$folderPath"/);
-  expectError(await A.get('/files'), 400, /^The mandatory field 'q' is missing\.$/);
+  expectError(await A.get('/files'), 400, /^The mandatory query parameter 'q' is missing\.$/);
+  // Sent in the body, where the route does not read it.
+  expectError(await A.del('/lists/00000000-0000-0000-0000-000000000001/items', { body: { itemIds: 'a' } }), 400, /^The mandatory query parameter 'itemIds' is missing\.$/);
   expectError(await A.post('/folders', { name: 'Typed', description: 'd', allowRevisions: 'yes' }), 400, `The field 'allowRevisions' must be true or false, got "yes".`);
   expectError(await A.post('/persisteddata', { name: 'p', scope: 'x' }), 400, /^The field 'scope' must be a whole number/);
   // Named as the caller spelled the key (keys match without regard to case).
