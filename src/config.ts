@@ -64,6 +64,8 @@ export interface Config {
   emailBatchSize: number;
   /** Tries before a message that keeps failing for a passing reason is marked failed. */
   emailMaxAttempts: number;
+  /** How long a message being sent is kept from other processes (src/jobs/email-sender.ts). */
+  emailLeaseSeconds: number;
   /** The most bytes of attachments one message may carry. */
   emailMaxAttachmentBytes: number;
   /** Days a sent or failed message is kept, as the queue's log, before the purge deletes it. */
@@ -260,6 +262,7 @@ export function loadConfig(env: Env = process.env): Config {
     emailBatchSeconds: int(env, 'EMAIL_BATCH_SECONDS', 5, 1, 3600),
     emailBatchSize: int(env, 'EMAIL_BATCH_SIZE', 50, 1, 1000),
     emailMaxAttempts: int(env, 'EMAIL_MAX_ATTEMPTS', 5, 1, 100),
+    emailLeaseSeconds: int(env, 'EMAIL_LEASE_SECONDS', 300, 1, 3600),
     emailMaxAttachmentBytes: int(env, 'EMAIL_MAX_ATTACHMENT_BYTES', 25 * 1024 * 1024, 0, 1024 * 1024 * 1024),
     emailKeepDays: int(env, 'EMAIL_KEEP_DAYS', 30, 0, 36500),
     scriptServerUrl: httpUrl(env, 'SCRIPT_SERVER_URL'),

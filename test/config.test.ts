@@ -35,7 +35,7 @@ test('MAX_QUERY_ROWS and PURGE_INTERVAL_SECONDS have their defaults and bounds',
 });
 
 test('SMTP_URL takes smtp:// or smtps:// and never repeats a bad one (it may hold a password); EMAIL_FROM must be an address', () => {
-  expect(loadConfig({})).toMatchObject({ smtpUrl: undefined, emailFrom: 'quire@localhost', emailBatchSeconds: 5, emailBatchSize: 50, emailMaxAttempts: 5, emailKeepDays: 30 });
+  expect(loadConfig({})).toMatchObject({ smtpUrl: undefined, emailFrom: 'quire@localhost', emailBatchSeconds: 5, emailBatchSize: 50, emailMaxAttempts: 5, emailLeaseSeconds: 300, emailKeepDays: 30 });
   expect(loadConfig({ SMTP_URL: 'smtps://u:p@mail.example.com:465', EMAIL_FROM: 'forms@example.com' })).toMatchObject({ smtpUrl: 'smtps://u:p@mail.example.com:465', emailFrom: 'forms@example.com' });
   for (const bad of ['http://u:secret@mail.example.com', 'not a url secret']) {
     let message = '';
@@ -49,6 +49,7 @@ test('SMTP_URL takes smtp:// or smtps:// and never repeats a bad one (it may hol
   }
   expect(() => loadConfig({ EMAIL_FROM: 'forms at example' })).toThrow("EMAIL_FROM must be an e-mail address such as forms@example.com, got 'forms at example'");
   expect(() => loadConfig({ EMAIL_BATCH_SIZE: '0' })).toThrow(/EMAIL_BATCH_SIZE must be between 1 and 1000/);
+  expect(() => loadConfig({ EMAIL_LEASE_SECONDS: '0' })).toThrow(/EMAIL_LEASE_SECONDS must be between 1 and 3600/);
 });
 
 test('SCRIPT_SERVER_URL must be http(s); SCRIPT_TIMEOUT_SECONDS has its default and bounds', () => {

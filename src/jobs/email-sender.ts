@@ -12,14 +12,12 @@ import type { Services } from '../context.js';
 import { EMAIL_STATUS } from '../entities/email.js';
 import { repeat, type Repeating } from './repeat.js';
 
-/** Longer than any one send can take (the transport's timeouts below add up to less). */
-const LEASE_SECONDS = 300;
 /** The wait before the second try; each further try waits twice as long, at most an hour. */
 const FIRST_RETRY_SECONDS = 30;
 const MAX_RETRY_SECONDS = 3600;
 const MAX_TEXT = 1000;
 
-type SenderServices = Pick<Services, 'orm' | 'log'> & { config: Pick<Config, 'smtpUrl' | 'emailFrom' | 'emailBatchSeconds' | 'emailBatchSize' | 'emailMaxAttempts'> };
+type SenderServices = Pick<Services, 'orm' | 'log'> & { config: Pick<Config, 'smtpUrl' | 'emailFrom' | 'emailBatchSeconds' | 'emailBatchSize' | 'emailMaxAttempts' | 'emailLeaseSeconds'> };
 
 interface Claimed {
   tenant_id: string;
@@ -81,7 +79,7 @@ export async function sendDueEmails(services: SenderServices, transport: Transpo
               order by next_attempt_at, id limit ? for update skip locked) due
       where m.tenant_id = due.tenant_id and m.id = due.id
       returning m.tenant_id, m.id, m.recipients, m.cc_recipients, m.bcc_recipients, m.subject, m.body, m.attempts`,
-    [LEASE_SECONDS, services.config.emailBatchSize],
+    [services.config.emailLeaseSeconds, services.config.emailBatchSize],
   );
   const result: BatchResult = { claimed: claimed.length, sent: 0, retried: 0, failed: 0 };
   for (const m of claimed) {
