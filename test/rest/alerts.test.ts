@@ -2,17 +2,20 @@
  * Alerts (client-compatibility.md: the Node client subscribes with `POST folders/{id}/alerts/{eventId}?usId=`
  * and `POST documents/{id}/alerts/{eventId}?usId=`, unsubscribes with DELETE, and reads 200):
  * the events, subscriptions and who may make them, and the e-mail each event queues, in the
- * writing transaction, down to what a real SMTP server receives.
+ * writing transaction, down to what a real SMTP server receives. The database is this file's
+ * own: every e-mail batch claims every tenant's messages, and no other file's may take its alerts.
  */
 import { ALERT_EVENTS } from '../../src/alert-events.js';
 import { sendDueEmails, smtpTransport } from '../../src/jobs/email-sender.js';
 import { Harness } from '../harness.js';
+import { ownDatabase, type OwnDatabase } from '../own-database.js';
 import { startSmtp, type TestSmtp } from '../smtp-server.js';
 import { type Api, adminApi, createUser, expectEnvelope, expectError, multipart, ordinaryUser, uniq, UNKNOWN_ID, whileHeld, ZERO_GUID, type UserFixture } from './support.js';
 
 const E = Object.fromEntries(Object.entries(ALERT_EVENTS).map(([k, e]) => [k, e.id])) as Record<keyof typeof ALERT_EVENTS, string>;
 const KEYS = ['href', 'dataType', 'id', 'eventId', 'eventName', 'folderId', 'documentId', 'userId', 'userName', 'createDate', 'createById', 'createBy'];
 
+let db: OwnDatabase;
 let smtp: TestSmtp;
 let h: Harness;
 let A: Api;
@@ -23,8 +26,9 @@ let U: Api;
 let watcher: UserFixture;
 
 beforeAll(async () => {
+  db = await ownDatabase('alerts');
   smtp = await startSmtp();
-  h = await Harness.start({ smtpUrl: smtp.url, emailFrom: 'alerts@quire.test' });
+  h = await Harness.start({ databaseUrl: db.url, smtpUrl: smtp.url, emailFrom: 'alerts@quire.test' });
   [A, B] = [await adminApi(h), await adminApi(h)];
   plain = await ordinaryUser(A);
   U = A.as(plain.token);
@@ -33,6 +37,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await h.stop();
   await smtp.close();
+  await db.drop();
 });
 
 const newFolder = async () => (await A.post('/folders', { name: uniq('Alerts') })).body.data as { id: string; folderPath: string };

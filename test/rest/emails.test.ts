@@ -2,14 +2,18 @@
  * Outgoing e-mail (rest-api-v1.md "Emails", client-compatibility.md: `POST emails` JSON or
  * multipart with `fileUpload` parts; refusals answer HTTP 2xx with `meta.status` 400): what is
  * queued, what a real SMTP server receives from the batches, retries and failures, two batches
- * at once, who sees which message, and the purge.
+ * at once, who sees which message, and the purge. The database is this file's own: every batch
+ * claims every tenant's messages, and sent another file's to this file's mail server (an alert of
+ * test/rest/alerts.test.ts, running at the same time, never reached its own).
  */
 import { Harness } from '../harness.js';
+import { ownDatabase, type OwnDatabase } from '../own-database.js';
 import { startSmtp, type TestSmtp } from '../smtp-server.js';
 import { isHtml, sendDueEmails, smtpTransport, startEmailSender } from '../../src/jobs/email-sender.js';
 import { purgeExpired } from '../../src/purge.js';
 import { type Api, adminApi, expectEnvelope, expectError, GUID, ordinaryUser, q, STATUS_MSG, uniq, UNKNOWN_ID } from './support.js';
 
+let db: OwnDatabase;
 let smtp: TestSmtp;
 let h: Harness;
 let A: Api;
@@ -19,14 +23,16 @@ let U: Api;
 const FROM = 'forms@quire.test';
 
 beforeAll(async () => {
+  db = await ownDatabase('emails');
   smtp = await startSmtp();
-  h = await Harness.start({ smtpUrl: smtp.url, emailFrom: FROM, emailMaxAttempts: 2, emailMaxAttachmentBytes: 64 * 1024 });
+  h = await Harness.start({ databaseUrl: db.url, smtpUrl: smtp.url, emailFrom: FROM, emailMaxAttempts: 2, emailMaxAttachmentBytes: 64 * 1024 });
   [A, B] = [await adminApi(h), await adminApi(h)];
   U = A.as((await ordinaryUser(A)).token);
 });
 afterAll(async () => {
   await h.stop();
   await smtp.close();
+  await db.drop();
 });
 
 /** One batch through the test server, as the server's timer runs it. */
@@ -39,10 +45,7 @@ async function batch() {
   }
 }
 
-/**
- * Runs batches until nothing is due, and answers what the SMTP server received meanwhile with
- * `subject`. The batches serve every tenant of the database, which other test files share.
- */
+/** Runs batches until nothing is due, and answers what the SMTP server received meanwhile with `subject`. */
 async function deliver(subject?: string) {
   const before = smtp.received.length;
   while ((await batch()).claimed > 0);
