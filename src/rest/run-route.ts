@@ -190,7 +190,7 @@ export function createRouteRunner(services: Services, schema: GraphQLSchema, dat
     if (request.method === 'HEAD') return fileResponse(request, Buffer.alloc(0), f);
     const { tenantId } = await buildContext(services, request, requestIdOf(request), m.tenant);
     const bytes = await services.files.get(fileKey(tenantId, f.fileId));
-    return fileResponse(request, bytes, f);
+    return fileResponse(request, closedWhenGone(request, bytes), f);
   }
 
   /** The request body (or the parts of an upload already received), fitted onto the argument's input type. */
@@ -243,6 +243,24 @@ interface StoredFileRecord {
 function contentResponse(request: Request, f: FileContent): Response {
   const bytes = Buffer.from(f.content, 'base64');
   return fileResponse(request, bytes, { ...f, fileSize: bytes.length });
+}
+
+/**
+ * The store's stream (an open file, or an S3 answer holding one of the SDK's connections), closed
+ * when the client goes away. The adapter destroys a body it is sending when the connection closes,
+ * but a body whose client left before the answer was ready it drops unread: the file stayed open
+ * until the garbage collector closed it (with a warning), and on S3 every such answer kept a
+ * connection of the pool (50: then every download waited).
+ */
+function closedWhenGone(request: Request, bytes: Readable): Readable {
+  const { signal } = request;
+  const close = () => bytes.destroy();
+  if (signal.aborted) close();
+  else {
+    signal.addEventListener('abort', close, { once: true });
+    bytes.once('close', () => signal.removeEventListener('abort', close));
+  }
+  return bytes;
 }
 
 function fileResponse(request: Request, body: Buffer | Readable, f: Omit<StoredFileRecord, 'fileId'>): Response {
