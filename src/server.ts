@@ -1,11 +1,10 @@
 /** Process entry point: config, database (embedded or DATABASE_URL), migrations, HTTP, shutdown. */
-import http from 'node:http';
 import { createApp } from './app.js';
-import { answerClientError } from './client-error.js';
 import { ConfigError, loadConfig } from './config.js';
 import { openDatabase } from './db/database.js';
 import { startDraining } from './draining.js';
 import { ensureDemoTenant } from './first-run.js';
+import { createHttpServer } from './http-server.js';
 import { createLogger } from './log.js';
 import { serializeError } from './db-error-log.js';
 import { createServices } from './services.js';
@@ -40,7 +39,7 @@ async function main() {
   // Node's own request timeout (5 minutes) would cut off a large upload on a slow link; the head
   // keeps Node's 60 seconds (or less), and both are checked at least every few seconds.
   const requestTimeout = config.requestTimeoutSeconds * 1000;
-  const server = http.createServer(
+  const server = createHttpServer(
     {
       maxHeaderSize: config.maxHeaderBytes,
       requestTimeout,
@@ -48,9 +47,9 @@ async function main() {
       connectionsCheckingInterval: Math.min(30_000, Math.max(250, requestTimeout / 4)),
     },
     app.handle,
+    log,
   );
   server.keepAliveTimeout = 65_000;
-  server.on('clientError', answerClientError);
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;

@@ -15,8 +15,8 @@ afterAll(async () => {
   if (s?.child.exitCode === null) await stop(s);
 });
 
-function connect(): Promise<net.Socket> {
-  const sock = net.connect(s.port, '127.0.0.1');
+function connect(on = s): Promise<net.Socket> {
+  const sock = net.connect(on.port, '127.0.0.1');
   return new Promise((resolve, reject) => {
     sock.once('connect', () => resolve(sock));
     sock.once('error', reject);
@@ -24,8 +24,8 @@ function connect(): Promise<net.Socket> {
 }
 
 /** Sends `raw` and collects everything until the server closes the connection; a reset fails the test. */
-async function exchange(raw: string): Promise<{ head: string; body: string }> {
-  const sock = await connect();
+async function exchange(raw: string, on = s): Promise<{ head: string; body: string }> {
+  const sock = await connect(on);
   let reply = '';
   sock.on('data', (d) => (reply += d));
   const closed = new Promise<void>((resolve, reject) => {
@@ -126,4 +126,65 @@ describe('REQUEST_TIMEOUT_SECONDS', () => {
     const body = JSON.parse(reply.slice(reply.indexOf('\r\n\r\n') + 4));
     expect(body.meta).toMatchObject({ status: 408, errors: [{ code: 'REQUEST_TIMEOUT' }] });
   }, 30_000);
+});
+
+describe('the request target and Host, checked before anything routes', () => {
+  let g: Started;
+  beforeAll(async () => {
+    g = await startServer({ DATABASE_URL: process.env.QUIRE_TEST_DATABASE_URL! });
+  }, 60_000);
+  afterAll(async () => {
+    if (g?.child.exitCode === null) await stop(g);
+  });
+  /** A 400 envelope with a request id, no stack, and its line in the log. */
+  async function expectRefused(raw: string) {
+    const r = await exchange(raw.replace('\r\n', '\r\nConnection: close\r\n'), g);
+    expect([raw, r.head.split('\r\n')[0]]).toEqual([raw, 'HTTP/1.1 400 Bad Request']);
+    expect(r.head).toMatch(/\r\ncontent-type: application\/json; charset=utf-8\r\n/i);
+    expect(r.head).toMatch(new RegExp(`\r\ncontent-length: ${Buffer.byteLength(r.body)}\r\n`, 'i'));
+    expect(r.body).not.toMatch(/Error|\n\s+at /);
+    const body = JSON.parse(r.body);
+    expect(body).toEqual({ meta: { status: 400, statusMsg: 'Bad Request', method: expect.any(String), errors: [{ code: 'BAD_REQUEST', message: expect.any(String), developerMessage: expect.any(String) }] } });
+    const id = /\r\nx-request-id: ([\w.-]+)\r\n/i.exec(r.head)?.[1];
+    expect(id).toBeDefined();
+    await waitFor(g.child, g.stdout, new RegExp(`"requestId":"${id}".*"status":400`), 5000);
+    return body.meta.errors[0].message as string;
+  }
+
+  test('an absolute-form target is served by its path (HTTP/1.1 servers must accept it)', async () => {
+    const health = await exchange('GET http://evil.example/healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n', g);
+    expect(health.head).toMatch(/^HTTP\/1\.1 200 /);
+    const served = {
+      'http://evil.example/api/v1/acme/prod/sites': [401, 'http://evil.example/api/v1/acme/prod/sites'],
+      'HTTPS://evil.example:8443/api/v1/acme/prod/sites?limit=1': [401, 'http://evil.example:8443/api/v1/acme/prod/sites?limit=1'],
+      'http://evil.example': [404, 'http://evil.example/'],
+      'http://evil.example?x=1': [404, 'http://evil.example/?x=1'],
+    };
+    for (const [target, [status, href]] of Object.entries(served)) {
+      const r = await exchange(`GET ${target} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`, g);
+      expect([target, r.head.split(' ')[1]]).toEqual([target, String(status)]);
+      // Its authority is the request's host, not the Host header (RFC 9112 3.2.2); the path is the target's own.
+      expect([target, JSON.parse(r.body).meta.href]).toEqual([target, href]);
+    }
+    expect(await expectRefused('GET ftp://evil.example/healthz HTTP/1.1\r\nHost: x\r\n\r\n')).toMatch(/request target/);
+    expect(await expectRefused('GET http://evil.example:99999/healthz HTTP/1.1\r\nHost: x\r\n\r\n')).toMatch(/host of the request target/);
+  });
+
+  test('OPTIONS * is a 400 envelope, not a stack trace', async () => {
+    expect(await expectRefused('OPTIONS * HTTP/1.1\r\nHost: x\r\n\r\n')).toMatch(/request target/);
+  });
+
+  test('a Host the adapter cannot make a URL of is a 400 envelope, not a stack trace', async () => {
+    for (const host of ['x:99999', 'x:80:80', 'a b', '[::1', '%00', '1.2.3.999']) {
+      expect(await expectRefused(`GET /healthz HTTP/1.1\r\nHost: ${host}\r\n\r\n`)).toMatch(/Host/);
+    }
+  });
+
+  test('a Host that is host[:port] is served, and HTTP/1.0 needs none', async () => {
+    for (const host of ['localhost', 'localhost:8080', 'EXAMPLE.com.', 'my_service.internal', '127.0.0.1:1', '[::1]:65535', '[2001:db8::7]']) {
+      const r = await exchange(`GET /healthz HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`, g);
+      expect([host, r.head.split('\r\n')[0]]).toEqual([host, 'HTTP/1.1 200 OK']);
+    }
+    expect((await exchange('GET /healthz HTTP/1.0\r\n\r\n', g)).head).toMatch(/^HTTP\/1\.1 200 /);
+  });
 });

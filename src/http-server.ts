@@ -1,0 +1,70 @@
+/**
+ * The HTTP server in front of the app. Node answers what it cannot parse (src/client-error.ts);
+ * what it parses but the adapter cannot take as it is, this answers before anything routes. The
+ * adapter makes the request's URL as `http://` + Host + target: a Host such as `x:99999` or `a b`
+ * threw there (a 500 with the stack on the wire), and so did an absolute-form target (`GET
+ * http://host/path`, which HTTP/1.1 servers must take) or `*`.
+ */
+import http, { type IncomingMessage, type ServerResponse } from 'node:http';
+import { answerClientError } from './client-error.js';
+import type { Logger } from './log.js';
+import { statusMsg } from './rest/envelope.js';
+import { requestIdFrom } from './rest/request-id.js';
+
+type Handler = (req: IncomingMessage, res: ServerResponse) => unknown;
+
+const HOST_RULE = 'host[:port] (a name, an IPv4 address or an IPv6 address in brackets; a port 1-65535)';
+/** An absolute-form target: its authority, then its path and query. */
+const ABSOLUTE = /^https?:\/\/([^/?#]*)(.*)$/i;
+
+const clip = (s: string) => s.slice(0, 64);
+
+/** A host the adapter can make a URL of. */
+const isHost = (host: string) => URL.canParse(`http://${host}/`);
+
+/**
+ * Why the request cannot be served as it came, or undefined. An absolute-form target
+ * is turned into its path, its authority becoming the Host (RFC 9112 3.2.2).
+ */
+function refusalOf(req: IncomingMessage): string | undefined {
+  const target = req.url ?? '';
+  if (target.startsWith('/')) {
+    const host = req.headers.host;
+    return host === undefined || isHost(host) ? undefined : `The Host header must be ${HOST_RULE}, got '${clip(host)}'.`;
+  }
+  const absolute = ABSOLUTE.exec(target);
+  if (!absolute) return `The request target must be a path or an absolute http URL, got '${clip(target)}'.`;
+  const [, authority, rest] = absolute;
+  if (!isHost(authority)) return `The host of the request target must be ${HOST_RULE}, got '${clip(authority)}'.`;
+  req.url = rest.startsWith('/') ? rest : `/${rest}`;
+  req.headers.host = authority;
+  return undefined;
+}
+
+/** The error envelope, as Node's own refusals get it: no href, since the URL is what is wrong; logged with its request id. */
+function refuse(req: IncomingMessage, res: ServerResponse, message: string, log: Logger): void {
+  const given = req.headers['x-request-id'];
+  const requestId = requestIdFrom(typeof given === 'string' ? given : undefined);
+  log.info({ requestId, method: req.method, status: 400, reason: message }, 'request refused');
+  const body = JSON.stringify({
+    meta: { status: 400, statusMsg: statusMsg(400), method: req.method, errors: [{ code: 'BAD_REQUEST', message, developerMessage: message }] },
+  });
+  res.writeHead(400, {
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': Buffer.byteLength(body),
+    'x-request-id': requestId,
+    connection: 'close',
+  });
+  res.end(body);
+}
+
+/** The server `npm start` and the benchmark run: Node's refusals and these checks, then `handle` (the app). */
+export function createHttpServer(options: http.ServerOptions, handle: Handler, log: Logger): http.Server {
+  const server = http.createServer(options, (req, res) => {
+    const refusal = refusalOf(req);
+    if (refusal === undefined) handle(req, res);
+    else refuse(req, res, refusal, log);
+  });
+  server.on('clientError', answerClientError);
+  return server;
+}
