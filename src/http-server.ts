@@ -3,7 +3,8 @@
  * what it parses but the adapter cannot take as it is, this answers before anything routes. The
  * adapter makes the request's URL as `http://` + Host + target: a Host such as `x:99999` or `a b`
  * threw there (a 500 with the stack on the wire), and so did an absolute-form target (`GET
- * http://host/path`, which HTTP/1.1 servers must take) or `*`.
+ * http://host/path`, which HTTP/1.1 servers must take) or `*`; a Host such as `x/metrics?` chose
+ * the path, past any path-based rule in front of the server.
  */
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import { answerClientError } from './client-error.js';
@@ -13,20 +14,35 @@ import { requestIdFrom } from './rest/request-id.js';
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => unknown;
 
+/** host[:port]: a name (letters, digits, `-._~`) or IPv4 address, or an IPv6 address in brackets; the port 1-65535. */
+const HOST = /^(?:[A-Za-z0-9._~-]+|\[[0-9A-Fa-f:.]+\])(?::(\d{1,5}))?$/;
 const HOST_RULE = 'host[:port] (a name, an IPv4 address or an IPv6 address in brackets; a port 1-65535)';
 /** An absolute-form target: its authority, then its path and query. */
 const ABSOLUTE = /^https?:\/\/([^/?#]*)(.*)$/i;
 
 const clip = (s: string) => s.slice(0, 64);
 
-/** A host the adapter can make a URL of. */
-const isHost = (host: string) => URL.canParse(`http://${host}/`);
+function isHost(host: string): boolean {
+  const m = HOST.exec(host);
+  if (!m || (m[1] !== undefined && (Number(m[1]) < 1 || Number(m[1]) > 65535))) return false;
+  // What the URL parser refuses all the same (`1.2.3.999`, `[:::]`) the adapter would throw on.
+  return URL.canParse(`http://${host}/`);
+}
+
+function hostLines(req: IncomingMessage): number {
+  let n = 0;
+  for (let i = 0; i < req.rawHeaders.length; i += 2) if (req.rawHeaders[i].length === 4 && req.rawHeaders[i].toLowerCase() === 'host') n++;
+  return n;
+}
 
 /**
- * Why the request cannot be served as it came, or undefined. An absolute-form target
+ * Why the request cannot be served as it came (RFC 9112 3.2), or undefined. An absolute-form target
  * is turned into its path, its authority becoming the Host (RFC 9112 3.2.2).
  */
 function refusalOf(req: IncomingMessage): string | undefined {
+  const hosts = hostLines(req);
+  if (hosts > 1) return 'The request has more than one Host header.';
+  if (hosts === 0 && req.httpVersion !== '1.0') return 'The request has no Host header, which HTTP/1.1 requires.';
   const target = req.url ?? '';
   if (target.startsWith('/')) {
     const host = req.headers.host;
@@ -60,7 +76,8 @@ function refuse(req: IncomingMessage, res: ServerResponse, message: string, log:
 
 /** The server `npm start` and the benchmark run: Node's refusals and these checks, then `handle` (the app). */
 export function createHttpServer(options: http.ServerOptions, handle: Handler, log: Logger): http.Server {
-  const server = http.createServer(options, (req, res) => {
+  // Node's own answer to a request without Host is a bare 400: refusalOf answers it in the envelope.
+  const server = http.createServer({ ...options, requireHostHeader: false }, (req, res) => {
     const refusal = refusalOf(req);
     if (refusal === undefined) handle(req, res);
     else refuse(req, res, refusal, log);

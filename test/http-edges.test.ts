@@ -180,6 +180,18 @@ describe('the request target and Host, checked before anything routes', () => {
     }
   });
 
+  test('a Host that is not host[:port] is a 400 envelope: it no longer chooses the path', async () => {
+    for (const host of ['x/metrics?', 'x/api/v1/acme/prod/users/me?', 'x?', 'x#', 'user@x', 'x:0', 'x:', '']) {
+      expect(await expectRefused(`GET /healthz HTTP/1.1\r\nHost: ${host}\r\n\r\n`)).toMatch(/Host/);
+    }
+    const graphql = '{"query":"{__typename}"}';
+    expect(await expectRefused(`POST /graphql HTTP/1.1\r\nHost: x/metrics?\r\nContent-Type: application/json\r\nContent-Length: ${graphql.length}\r\n\r\n${graphql}`)).toMatch(/Host/);
+    expect(await expectRefused('GET http://user@evil.example/healthz HTTP/1.1\r\nHost: x\r\n\r\n')).toMatch(/host of the request target/);
+    // One Host, and one for HTTP/1.1 (RFC 9112 3.2), where Node's own refusal was a bare 400.
+    expect(await expectRefused('GET /healthz HTTP/1.1\r\nHost: x\r\nHost: y\r\n\r\n')).toMatch(/more than one Host/);
+    expect(await expectRefused('GET /healthz HTTP/1.1\r\n\r\n')).toMatch(/no Host/);
+  });
+
   test('a Host that is host[:port] is served, and HTTP/1.0 needs none', async () => {
     for (const host of ['localhost', 'localhost:8080', 'EXAMPLE.com.', 'my_service.internal', '127.0.0.1:1', '[::1]:65535', '[2001:db8::7]']) {
       const r = await exchange(`GET /healthz HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`, g);
