@@ -1,11 +1,13 @@
 /**
- * A download whose client goes away, against the real server process: the file the store opened
- * for it is closed then, on the disk store and on S3 (a real bucket, s3rver), not left to the
- * garbage collector (which warns "Closing file descriptor N on garbage collection") or, on S3,
- * holding a connection of the SDK's pool.
+ * Downloads cut short, against the real server process. One whose client goes away: the file the
+ * store opened for it is closed then, on the disk store and on S3 (a real bucket, s3rver), not
+ * left to the garbage collector (which warns "Closing file descriptor N on garbage collection")
+ * or, on S3, holding a connection of the SDK's pool. One whose store fails midway (an S3 server
+ * that drops the connection): the client's connection is closed, and the server goes on.
  */
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
+import http from 'node:http';
 import net from 'node:net';
 import { ownDatabase, type OwnDatabase } from './own-database.js';
 import { startS3, type TestS3 } from './s3-server.js';
@@ -155,4 +157,63 @@ describe('on S3', () => {
     expect(await settles(() => sockets() <= before + 5)).toBe(true);
     await download(d);
   }, 90_000);
+});
+
+/**
+ * An S3 endpoint that stores what is put and, asked for it, sends the head (with a checksum, as
+ * AWS does for what the SDK uploaded), a part of the bytes, and then drops the connection.
+ */
+async function failingS3(): Promise<{ endpoint: string; close(): Promise<void> }> {
+  const server = http.createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      if (req.method === 'GET') {
+        res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': CONTENT.length, etag: '"e"', 'x-amz-checksum-crc32': 'AAAAAA==' });
+        res.write(CONTENT.subarray(0, 64 * 1024));
+        setTimeout(() => res.socket?.destroy(), 100);
+      } else if (req.method === 'POST') {
+        res.writeHead(200, { 'content-type': 'application/xml' }).end('<DeleteResult></DeleteResult>');
+      } else {
+        res.writeHead(200, { etag: '"e"' }).end();
+      }
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    endpoint: `http://127.0.0.1:${(server.address() as net.AddressInfo).port}`,
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    },
+  };
+}
+
+describe('a file store that fails midway', () => {
+  let s3: Awaited<ReturnType<typeof failingS3>>;
+  let db: OwnDatabase;
+  let d: Served;
+  beforeAll(async () => {
+    [s3, db] = await Promise.all([failingS3(), ownDatabase('failing')]);
+    d = await serve(db.url, { FILE_STORE: 's3', S3_BUCKET: 'b', S3_ENDPOINT: s3.endpoint, S3_ACCESS_KEY_ID: 'k', S3_SECRET_ACCESS_KEY: 's' });
+  }, 60_000);
+  afterAll(async () => {
+    if (d?.s.child.exitCode === null) await stop(d.s);
+    await Promise.all([s3?.close(), db?.drop()]);
+  });
+
+  test('closes the client\'s connection after what it could send, logs why, and the server goes on', async () => {
+    const sock = net.connect(d.s.port, '127.0.0.1');
+    let received = 0;
+    sock.on('data', (chunk: Buffer) => (received += chunk.length));
+    const closed = new Promise<void>((resolve) => sock.once('close', () => resolve()));
+    sock.on('error', () => {});
+    sock.write(`GET ${d.path} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${d.token}\r\n\r\n`);
+    // Not waiting for ever for the bytes that will not come: the head and what arrived, then the end.
+    await closed;
+    expect(received).toBeGreaterThan(64 * 1024);
+    expect(received).toBeLessThan(CONTENT.length);
+    await waitFor(d.s.child, d.s.stdout, /"level":40,.*"requestId":"[\w-]+".*the file store failed during a download/, 5000);
+    expect((await fetch(`http://127.0.0.1:${d.s.port}/healthz`)).status).toBe(200);
+    expect(d.s.child.exitCode).toBeNull();
+  }, 30_000);
 });

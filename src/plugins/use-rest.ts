@@ -10,6 +10,7 @@ import type { Services } from '../context.js';
 import type { DataTypes } from '../datatypes.js';
 import { badRequest } from '../errors.js';
 import { checkRouteTable } from '../rest/check-routes.js';
+import { setConnection, type ConnectionContext } from '../rest/connection.js';
 import { errorEnvelope, httpOk } from '../rest/envelope.js';
 import { handleDocs } from '../rest/docs.js';
 import { buildOpenApi } from '../rest/openapi.js';
@@ -61,8 +62,9 @@ export function useRest(services: Services, schema: GraphQLSchema, dataTypes: Da
 
   return {
     // Not async: /graphql requests pass on synchronously.
-    onRequest({ request, url, endResponse }) {
+    onRequest({ request, url, endResponse, serverContext }) {
       if (isGraphQLPath(url)) return;
+      setConnection(request, serverContext as ConnectionContext | undefined);
       // HEAD is answered as GET, with the same status and headers and no body (RFC 9110 9.3.2).
       const head = request.method === 'HEAD';
       return handle(request, url, head ? 'GET' : request.method)

@@ -39,6 +39,8 @@ import type { SofaRoute } from './routes.js';
 import { rootField } from './check-routes.js';
 import { createSofaRouter, SOFA_BASE, sofaFields, sofaPath } from './sofa-setup.js';
 import { requestIdOf } from './request-id.js';
+import { cutConnection } from './connection.js';
+import type { Logger } from '../log.js';
 import { discardFiles, fileKey } from '../domain/stored-files.js';
 import { receiveUpload, type Received } from './upload.js';
 
@@ -190,7 +192,7 @@ export function createRouteRunner(services: Services, schema: GraphQLSchema, dat
     if (request.method === 'HEAD') return fileResponse(request, Buffer.alloc(0), f);
     const { tenantId } = await buildContext(services, request, requestIdOf(request), m.tenant);
     const bytes = await services.files.get(fileKey(tenantId, f.fileId));
-    return fileResponse(request, closedWhenGone(request, bytes), f);
+    return fileResponse(request, tiedToRequest(request, bytes, services.log), f);
   }
 
   /** The request body (or the parts of an upload already received), fitted onto the argument's input type. */
@@ -246,13 +248,16 @@ function contentResponse(request: Request, f: FileContent): Response {
 }
 
 /**
- * The store's stream (an open file, or an S3 answer holding one of the SDK's connections), closed
- * when the client goes away. The adapter destroys a body it is sending when the connection closes,
- * but a body whose client left before the answer was ready it drops unread: the file stayed open
- * until the garbage collector closed it (with a warning), and on S3 every such answer kept a
- * connection of the pool (50: then every download waited).
+ * The store's stream (an open file, or an S3 answer holding one of the SDK's connections), tied to
+ * its request. Closed when the client goes away: the adapter destroys a body it is sending when the
+ * connection closes, but a body whose client left before the answer was ready it drops unread: the
+ * file stayed open until the garbage collector closed it (with a warning), and on S3 every such
+ * answer kept a connection of the pool (50: then every download waited). Failing midway (a read
+ * error, S3's connection lost or its checksum wrong), it is logged and the client's connection
+ * closed, the one way to say the answer is short: the error, which nobody heard, stopped the
+ * server, and the client waited for the rest for ever.
  */
-function closedWhenGone(request: Request, bytes: Readable): Readable {
+function tiedToRequest(request: Request, bytes: Readable, log: Logger): Readable {
   const { signal } = request;
   const close = () => bytes.destroy();
   if (signal.aborted) close();
@@ -260,6 +265,10 @@ function closedWhenGone(request: Request, bytes: Readable): Readable {
     signal.addEventListener('abort', close, { once: true });
     bytes.once('close', () => signal.removeEventListener('abort', close));
   }
+  bytes.on('error', (err) => {
+    log.warn({ requestId: requestIdOf(request), err }, 'the file store failed during a download: its connection is closed');
+    cutConnection(request);
+  });
   return bytes;
 }
 
