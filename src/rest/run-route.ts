@@ -19,6 +19,7 @@ import {
   type GraphQLSchema,
 } from 'graphql';
 import type { Readable } from 'node:stream';
+import contentDisposition from 'content-disposition';
 import { Request, Response } from '@whatwg-node/fetch';
 import { buildContext, type AppContext, type ReceivedUpload, type Services } from '../context.js';
 import type { DataTypeInfo, DataTypes } from '../datatypes.js';
@@ -278,7 +279,8 @@ function fileResponse(request: Request, body: Buffer | Readable, f: Omit<StoredF
       'content-type': f.contentType,
       'content-length': String(f.fileSize),
       'x-request-id': requestIdOf(request),
-      'content-disposition': `attachment; filename="${f.fileName.replace(/[^\x20-\x7e]|["\\]/g, '_')}"`,
+      // The name as stored in filename* (RFC 6266), and in ASCII for clients that read only filename.
+      'content-disposition': contentDisposition(f.fileName, { fallback: f.fileName.replace(/[^\x20-\x7e]/g, '_') }),
     },
   });
 }

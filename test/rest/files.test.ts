@@ -76,6 +76,11 @@ describe('uploads', () => {
       expect(r.headers.get('content-disposition')).toBe('attachment; filename="every byte.bin"');
       expect(Buffer.from(r.bytes).equals(Buffer.from(BINARY))).toBe(true);
     }
+    // A name beyond ASCII is kept in filename* (RFC 6266), with an ASCII stand-in in filename.
+    const named = await newDoc();
+    await upload(named.documentId, 'x', { fileName: 'Über "plan" 計画.txt' }, 'Über "plan" 計画.txt');
+    const got = await A.get(`/files/${named.documentId}`);
+    expect(got.headers.get('content-disposition')).toBe(`attachment; filename="_ber \\"plan\\" __.txt"; filename*=UTF-8''%C3%9Cber%20%22plan%22%20%E8%A8%88%E7%94%BB.txt`);
     // As the Node client sends it (only spaces and quotes encoded), with the upload's `id`.
     const byQuery = await A.get(`/files?q=[id]%20eq%20%27${up.id}%27`);
     expect((await A.get(`/files?${q(`fileId eq '${up.fileId}'`)}`)).status).toBe(200);
