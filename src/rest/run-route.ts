@@ -302,10 +302,14 @@ function inSentSpelling(e: EnvelopeError, sentAs: Map<string, string>): Envelope
   return sent ? { ...e, message: e.message.replace(`'${field}'`, `'${sent}'`) } : e;
 }
 
-/** A missing argument other than the body's is a query parameter (the path's are there when a row matches): say so. */
+/**
+ * A GraphQL variable missing, other than the body's, is a query parameter (the path's are there when
+ * a row matches): say so. A resolver's own "mandatory field" refusals are about body fields.
+ */
 function whereMissing(e: EnvelopeError, route: SofaRoute): EnvelopeError {
   const name = /^The mandatory field '([^']+)' is missing\.$/.exec(e.message)?.[1];
-  return name && name !== route.body ? { ...e, message: `The mandatory query parameter '${name}' is missing.` } : e;
+  const variable = e.developerMessage?.startsWith(`Variable "$${name}"`);
+  return name && variable && name !== route.body ? { ...e, message: `The mandatory query parameter '${name}' is missing.` } : e;
 }
 
 /** The data type of a root field's records: its type, or its page's `items` type. */
