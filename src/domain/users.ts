@@ -27,8 +27,13 @@ export interface NewUser {
 export const MIN_PASSWORD = 1;
 export const MAX_PASSWORD = 256;
 
-export function checkPassword(pw: string): string {
-  if (pw.length < MIN_PASSWORD) throw badRequest('The password must not be empty.');
+/**
+ * A password as every route takes it: not blank (spaces alone are no password, as `requireString`
+ * already says for `POST users` and `newPassword`), at most MAX_PASSWORD characters. Kept as sent,
+ * its spaces included.
+ */
+export function checkPassword(pw: string, label = 'password'): string {
+  if (pw.length < MIN_PASSWORD || pw.trim() === '') throw badRequest(`The field '${label}' must not be blank.`);
   if (pw.length > MAX_PASSWORD) throw badRequest(`The password is longer than ${MAX_PASSWORD} characters.`);
   return pw;
 }

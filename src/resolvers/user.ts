@@ -60,6 +60,7 @@ async function updateUser(ctx: AppContext, user: User, input: Input) {
   if (input.mustChangePassword === true) Object.assign(changes, { passwordExpires: new Date(), passwordNeverExpires: false });
   const password = optionalString(input, 'password');
   if (password !== undefined) {
+    checkPassword(password);
     await proveOwnPassword(ctx, user, input);
     await setPassword(ctx, user, password);
   }
@@ -97,7 +98,7 @@ async function proveOwnPassword(ctx: AppContext, user: User, input: Input) {
 }
 
 async function changePassword(ctx: AppContext, user: User, input: Input) {
-  const newPassword = requireString(input, 'newPassword');
+  const newPassword = checkPassword(requireString(input, 'newPassword'), 'newPassword');
   await proveOwnPassword(ctx, user, input);
   await setPassword(ctx, user, newPassword);
   await ctx.em().flush();

@@ -597,6 +597,26 @@ describe('PUT /users/{id}', () => {
     expect(await h.login(own, own.adminUserId, next)).toBeTruthy();
   });
 
+  test('a password of spaces only is no password on all three routes: a 400, and the old one still logs in', async () => {
+    const u = await makeUser();
+    secrets.add('   ');
+    const body = { userid: uniq(), firstName: 'F', lastName: 'L', emailaddress: 'e@x.test', password: '   ' };
+    expectError(await call('POST', `${R()}/users?siteId=${t.homeSiteId}`, { token: admin, body }), 400, /password/);
+    expectError(await call('PUT', `${R()}/users/${u.id}`, { token: admin, body: { password: '   ' } }), 400, /password/);
+    expectError(await call('PUT', `${R()}/users/${u.id}`, { token: admin, ...form({ password: '\t ' }) }), 400, /password/);
+    expectError(await call('PUT', `${R()}/users/${u.id}/password`, { token: admin, body: { newPassword: '   ' } }), 400, /newPassword/);
+    // A user's own change (newPassword through PUT users/{id}, as the Node client sends it) too.
+    const tok = await tokenFor(u);
+    expectError(await call('PUT', `${R()}/users/${u.id}`, { token: tok, body: { newPassword: '  ', oldPassword: u.password } }), 400, /newPassword/);
+    expect((await passwordGrant(u.userid, '   ')).status).not.toBe(200);
+    expect((await passwordGrant(u.userid, u.password)).status).toBe(200);
+    // Spaces around a real password are kept as sent.
+    const spaced = ` pw-${randomUUID()} `;
+    secrets.add(spaced);
+    expect((await call('PUT', `${R()}/users/${u.id}`, { token: admin, body: { password: spaced } })).status).toBe(200);
+    expect((await passwordGrant(u.userid, spaced)).status).toBe(200);
+  });
+
   test('an unknown id is a 404; an administrator cannot disable themselves', async () => {
     expectError(await call('PUT', `${R()}/users/${randomUUID()}`, { token: admin, body: { firstName: 'x' } }), 404);
     expectError(await call('PUT', `${R()}/users/${t.adminId}`, { token: admin, body: { enabled: false } }), 400);
