@@ -5,11 +5,16 @@
  * it streams in: by the REST runner's `readBody`, and on /graphql by the request parser set
  * here. Yoga's built-in limit pipes every body through a transform stream instead, which cost
  * more than the rest of a small query's parsing.
+ *
+ * The same parser reads a /graphql body that is text (any but multipart) as bytes first, to refuse
+ * one that is not UTF-8 (and a form whose escapes are not) as the REST runner does: Yoga's own
+ * parser decodes with U+FFFD in place of such bytes, and a variable would be stored so.
  */
 import type { Plugin } from 'graphql-yoga';
 import type { Logger } from '../log.js';
 import { throwAsGraphQL } from '../graphql-errors.js';
-import { declaredLength, readBodyBytes } from '../rest/body.js';
+import { declaredLength, escapesAreUtf8, isMultipart, readBodyBytes, utf8Text } from '../rest/body.js';
+import { badRequest } from '../errors.js';
 import { errorAnswer } from './error-answer.js';
 
 export function useBodyLimit(maxBytes: number, limitOf: (request: Request, url: URL) => number, log: Logger): Plugin {
@@ -23,10 +28,23 @@ export function useBodyLimit(maxBytes: number, limitOf: (request: Request, url: 
       }
     },
     onRequestParse({ request, requestParser, setRequestParser, fetchAPI }) {
-      if (request.headers.has('content-length') || !requestParser || !request.body) return;
+      if (!requestParser || !request.body) return;
+      const contentType = request.headers.get('content-type');
+      // A multipart body may carry binary parts: its bytes are only counted, and only when no length bounds them.
+      const text = !isMultipart(contentType);
+      if (!text && request.headers.has('content-length')) return;
       setRequestParser(async (req) => {
-        // Bytes, not text: a multipart body may carry binary parts.
         const body = await readBodyBytes(req, maxBytes).catch(throwAsGraphQL);
+        if (text) {
+          try {
+            const decoded = utf8Text(body, 'request body');
+            if (/application\/x-www-form-urlencoded/i.test(contentType ?? '') && !escapesAreUtf8(decoded)) {
+              throw badRequest('The form-encoded request body has percent-escapes that are not valid UTF-8 (such as %FF): escape the text\'s UTF-8 bytes.');
+            }
+          } catch (e) {
+            throwAsGraphQL(e);
+          }
+        }
         return requestParser(new fetchAPI.Request(req.url, { method: req.method, headers: req.headers, body: new Uint8Array(body) }));
       });
     },

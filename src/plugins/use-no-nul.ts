@@ -1,12 +1,13 @@
 /**
  * PostgreSQL text cannot hold U+0000. A request carrying one is refused as a 400 before anything
- * reads it, on either face: in the URL (path or query, as %00) here for every request, in a
+ * reads it, on either face: in the URL (path or query, as %00) here for every request (and a query
+ * string whose escapes are not UTF-8, which would reach a parameter as U+FFFD), in a
  * GraphQL request's parameters here (its variables, and escapes in its query's literals), and in
  * a REST body where it is parsed (`refuseNul`, the same check).
  */
 import type { Plugin } from 'graphql-yoga';
 import type { Logger } from '../log.js';
-import { refuseNul } from '../rest/body.js';
+import { escapesAreUtf8, refuseNul } from '../rest/body.js';
 import { throwAsGraphQL } from '../graphql-errors.js';
 import { badRequest } from '../errors.js';
 import { errorAnswer } from './error-answer.js';
@@ -26,6 +27,11 @@ export function escapesNul(query: string): boolean {
 export function useNoNul(log: Logger): Plugin {
   return {
     onRequest({ request, url, endResponse }) {
+      // Escapes that are not UTF-8 (`%FF`) would reach a query parameter as U+FFFD; in the path they are refused where it is split.
+      if (!escapesAreUtf8(url.search)) {
+        endResponse(errorAnswer(request, url, badRequest('The request query string has percent-escapes that are not valid UTF-8 (such as %FF): escape the text\'s UTF-8 bytes.'), log));
+        return;
+      }
       if (!/%00/.test(url.pathname + url.search)) return;
       const where = /%00/.test(url.pathname) ? 'path' : 'query string';
       endResponse(errorAnswer(request, url, badRequest(`The request ${where} must not contain NUL (%00) characters.`), log));

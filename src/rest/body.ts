@@ -3,12 +3,42 @@
  * multipart (a file part read as text beside the other parts),
  * read with a size limit so an oversized body is a 413, not memory pressure.
  */
+import { isUtf8 } from 'node:buffer';
 import { Busboy, type BusboyInstance } from '@fastify/busboy';
 import { AppError, badRequest } from '../errors.js';
 import { readAtMost } from '../read-at-most.js';
 
+/** The body as text: UTF-8, or a 400 (`utf8Text`). */
 export async function readBody(request: Request, maxBytes: number): Promise<string> {
-  return (await readBodyBytes(request, maxBytes)).toString('utf8');
+  return utf8Text(await readBodyBytes(request, maxBytes), 'request body');
+}
+
+/**
+ * Bytes as UTF-8 text, or a 400 naming `what`: decoding invalid bytes (`\xff`, Latin-1 text, a
+ * sequence cut short) would store U+FFFD in their place, text changed rather than refused.
+ */
+export function utf8Text(bytes: Buffer, what: string): string {
+  if (!isUtf8(bytes)) throw notUtf8(what);
+  return bytes.toString('utf8');
+}
+
+const notUtf8 = (what: string) =>
+  badRequest(`The ${what} is not valid UTF-8 (it holds bytes such as \\xFF, or text in another encoding such as Latin-1): send text as UTF-8.`);
+
+/** Runs of percent-escapes (`%C3%A9`); a literal character between two runs ends a sequence anyway. */
+const ESCAPE_RUN = /(?:%[0-9a-fA-F]{2})+/g;
+
+/**
+ * Whether the bytes that `%XX` escapes stand for are UTF-8. URLSearchParams decodes `%FF` as
+ * U+FFFD; the text around the escapes is already text. One pass, each run checked on its own: an
+ * ASCII character between two runs would break any sequence they formed.
+ */
+export function escapesAreUtf8(text: string): boolean {
+  if (!text.includes('%')) return true;
+  for (const [run] of text.matchAll(ESCAPE_RUN)) {
+    if (/%[89a-fA-F]/.test(run) && !isUtf8(Buffer.from(run.replace(/%/g, ''), 'hex'))) return false;
+  }
+  return true;
 }
 
 export const isMultipart = (contentType: string | null) => /^\s*multipart\/form-data/i.test(contentType ?? '');
@@ -35,6 +65,12 @@ const tooLarge = (max: number) =>
 const FORM = /^[^=&{}[\]"\s]+=[^&]*(&[^=&]+=[^&]*)*&?$/;
 
 export function parseForm(text: string): Record<string, unknown> {
+  if (!escapesAreUtf8(text)) {
+    // Named by its key, as far as that key can be read.
+    const pair = text.split('&').find((p) => !escapesAreUtf8(p)) ?? '';
+    const key = [...new URLSearchParams(pair).keys()][0] ?? '';
+    throw badRequest(`The form-encoded request body's value of '${key.slice(0, 64)}' has percent-escapes that are not valid UTF-8 (such as %FF, or Latin-1 text escaped byte by byte): escape the text's UTF-8 bytes.`);
+  }
   const out: Record<string, unknown> = {};
   for (const [k, v] of new URLSearchParams(text)) addPart(out, k, v);
   return out;
@@ -52,6 +88,22 @@ export function addPart(out: Record<string, unknown>, key: string, value: string
   // Added to in place: copying the list on every repeat made a body of one key sent 20,000 times cost seconds.
   if (prev instanceof RepeatedKey) prev.push(value);
   else out[key] = prev === undefined ? value : RepeatedKey.from([prev as string, value]);
+}
+
+/**
+ * Adds a multipart text part, refusing one whose decoded text holds U+FFFD. busboy decodes a part
+ * by its declared charset (UTF-8 when none is declared, as the Node, Python and PHP clients send
+ * them; the Java client declares its caller's) and puts U+FFFD where the bytes are not valid in it,
+ * handing over no bytes to check: a replacement character is refused, whether it replaced bytes or
+ * was sent as itself (which nothing here can tell apart).
+ */
+export function addTextPart(out: Record<string, unknown>, name: string, value: string): void {
+  if (name.includes('\ufffd') || value.includes('\ufffd')) {
+    throw badRequest(
+      `The multipart text part '${name.slice(0, 64)}' is not valid text in its charset (UTF-8 unless its Content-Type names another), or holds U+FFFD, the replacement character: send the text as UTF-8, without U+FFFD.`,
+    );
+  }
+  addPart(out, name, value);
 }
 
 /** Deeper than any legacy body nests; input fitting and GraphQL coercion recurse. */
@@ -136,7 +188,13 @@ export async function parseMultipart(request: Request, maxBytes: number): Promis
     } catch (err) {
       return reject(malformed(err));
     }
-    bb.on('field', (name, value) => addPart(texts, name, value));
+    bb.on('field', (name, value) => {
+      try {
+        addTextPart(texts, name, value);
+      } catch (err) {
+        reject(err);
+      }
+    });
     // The clients name the file part fileUpload, fileupload, fileupload_<i> or uploadFile, whatever it holds.
     bb.on('file', (_name, stream, filename, _encoding, mimeType) => {
       const chunks: Buffer[] = [];

@@ -4,7 +4,7 @@
  * type does not know are dropped. Values that still do not fit are left for GraphQL to reject.
  */
 import { badRequest } from '../errors.js';
-import { RepeatedKey, UploadedFile } from './body.js';
+import { RepeatedKey, UploadedFile, utf8Text } from './body.js';
 import {
   getNullableType,
   GraphQLBoolean,
@@ -68,7 +68,7 @@ function fitValue(type: GraphQLInputType, value: unknown): unknown {
 /** A file part: its text where a string is wanted (a designer's XML), else its name, type and bytes (base64). */
 function fitFile(type: GraphQLInputType, file: UploadedFile): unknown {
   if (!isInputObjectType(type)) {
-    const text = file.bytes.toString('utf8');
+    const text = utf8Text(file.bytes, 'file part sent as text');
     if (text.includes('\u0000')) throw badRequest('The request body must not contain NUL (U+0000) characters.');
     return text;
   }

@@ -16,7 +16,7 @@ import { AppError, badRequest } from '../errors.js';
 import { newId } from '../ids.js';
 import type { Match } from './match.js';
 import { requestIdOf } from './request-id.js';
-import { addPart, refuseNul } from './body.js';
+import { addTextPart, refuseNul } from './body.js';
 
 export interface Received {
   /** The text parts, as parseMultipart gives them; the file part as `fileUpload: {name, type}`. */
@@ -39,7 +39,11 @@ export async function receiveUpload(services: Services, request: Request, m: Mat
   bb.on('field', (name, value, _nameTruncated, valueTruncated) => {
     textBytes += Buffer.byteLength(name) + Buffer.byteLength(value);
     if (valueTruncated || textBytes > maxBodyBytes) return bb.destroy(textTooLarge(maxBodyBytes));
-    addPart(parts, name, value);
+    try {
+      addTextPart(parts, name, value);
+    } catch (err) {
+      bb.destroy(err as Error);
+    }
   });
   let fileStream: Readable | undefined;
   bb.on('file', (_field, stream, name, _encoding, type) => {

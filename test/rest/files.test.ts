@@ -212,6 +212,33 @@ describe('uploads', () => {
     expect(file.text).toBe('%PDF-1.4 bytes');
   });
 
+  test('a text part that is not UTF-8 is a 400 naming it, and its file is not kept; one declaring Latin-1 is read as Latin-1', async () => {
+    const doc = await newDoc();
+    const b = 'quire-boundary';
+    const body = (changeText: number[], type = '') =>
+      Buffer.concat([
+        Buffer.from(`--${b}\r\nContent-Disposition: form-data; name="documentId"\r\n\r\n${doc.documentId}\r\n--${b}\r\nContent-Disposition: form-data; name="fileUpload"; filename="a.txt"\r\n\r\nthe bytes\r\n`),
+        Buffer.from(`--${b}\r\nContent-Disposition: form-data; name="changeText"\r\n${type}\r\nr`),
+        Buffer.from(changeText),
+        Buffer.from(`sum\r\n--${b}--\r\n`),
+      ]);
+    const headers = { 'content-type': `multipart/form-data; boundary=${b}` };
+    for (const type of ['', 'Content-Type: text/plain; charset=UTF-8\r\n']) {
+      const left = await filesLeftBy(async () => {
+        const r = await A.post('/files', undefined, { raw: new Uint8Array(body([0xe9], type)), headers });
+        expectError(r, 400, /multipart text part 'changeText' is not valid text/);
+      });
+      expect(left).toEqual([]);
+    }
+    expect((await A.get(`/documents/${doc.documentId}/revisions`)).body.data).toHaveLength(1);
+    const latin1 = await A.post('/files', undefined, { raw: new Uint8Array(body([0xe9], 'Content-Type: text/plain; charset=ISO-8859-1\r\n')), headers });
+    expect(latin1.status).toBe(200);
+    const utf8 = await A.post('/files', undefined, { raw: new Uint8Array(body([0xc3, 0xa9])), headers });
+    expect(utf8.status).toBe(200);
+    const revisions = await h.request('GET', `${A.t.root}/documents/${doc.documentId}/revisions?fields=changeText`, { token: A.token });
+    expect(revisions.body.data.map((r: { changeText?: string }) => r.changeText).filter((c: string) => c.startsWith('r'))).toEqual(['résum', 'résum']);
+  });
+
   test('POST documents with a multipart body: the document and its file, as the first revision\'s', async () => {
     const r = await A.post('/documents', undefined, await multipart({ folderId: folder.id, name: uniq('WithFile'), description: 'd', documentState: '1', fileName: 'wf.txt', contentType: 'text/plain' }, 'made with its file', 'wf.txt'));
     expectEnvelope(r, 'POST', A.url('/documents'));

@@ -379,6 +379,16 @@ describe('PUT /formtemplates/{id}/import', () => {
     expect((await A.get(`/formtemplates/${t.id}`)).body.data[0].revision).toBe(1);
   });
 
+  test('XML that is not UTF-8 (a Latin-1 export) is a 400 saying so, not a field named with U+FFFD', async () => {
+    const t = await createTemplate(A);
+    const latin1 = Buffer.from('<?xml version="1.0" encoding="iso-8859-1"?><FormEntity><FormPages><FormPage><FieldList><BaseField><FieldType>TextBox</FieldType><Name>Caf\u00e9</Name></BaseField></FieldList></FormPage></FormPages></FormEntity>', 'latin1');
+    expectError(await importXml(A, t.id, new Uint8Array(latin1)), 400, /file part sent as text is not valid UTF-8/);
+    expect((await A.get(`/formtemplates/${t.id}`)).body.data[0].revision).toBe(1);
+    expect((await importXml(A, t.id, new Uint8Array(Buffer.from(latin1.toString('latin1').replace('iso-8859-1', 'utf-8'))))).status).toBe(200);
+    const g = await A.gql(`query ($id: String!) { formTemplate(id: $id) { revisions { fields { key } } } }`, { id: t.id });
+    expect(g.body.data.formTemplate.revisions[1].fields.map((f: { key: string }) => f.key)).toEqual(['Café']);
+  });
+
   test('malformed XML, another document, a bad field and a missing file part are 400s', async () => {
     const t = await createTemplate(A);
     expectError(await importXml(A, t.id, '<FormEntity><FormPages></FormEntity>'), 400, /template XML is malformed: .*line 1/);

@@ -171,6 +171,76 @@ describe('headers and bodies', () => {
     expect(kept.body.data.name).toBe(`${name}\u{1F600}`);
   });
 
+  test('text that is not UTF-8 is a 400 saying so and nothing is made: JSON, form, multipart text parts, /graphql, the query string', async () => {
+    const name = `u${randomUUID().slice(0, 6)}`;
+    const bytes = (...parts: (string | number[] | Buffer)[]) => Buffer.concat(parts.map((p) => (typeof p === 'string' ? Buffer.from(p) : Buffer.from(p))));
+    const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
+    // \xff\xfe; a sequence cut short; an encoded surrogate; an overlong '/'.
+    for (const bad of [[0xff, 0xfe], [0xe2, 0x82], [0xed, 0xa0, 0x80], [0xc0, 0xaf]]) {
+      for (const [raw, headers] of [
+        [bytes(`{"name":"${name}`, bad, '","description":"d"}'), JSON_HEADERS],
+        [bytes(`name=${name}`, bad, '&description=d'), FORM],
+      ] as const) {
+        const r = await h.request('POST', `${t.root}/sites`, { token, raw: new Uint8Array(raw), headers });
+        expectErrorEnvelope(r, 400);
+        expect(r.body.meta.errors[0].message).toMatch(/request body is not valid UTF-8/);
+      }
+    }
+    // Escaped in a form, labelled so or not: the key is named.
+    for (const headers of [FORM, {}, JSON_HEADERS]) {
+      for (const raw of [`name=${name}%FFname&description=d`, `description=d&name=${name}%C3%28`, `name=${name}%E9t%E9&description=d`]) {
+        const r = await h.request('POST', `${t.root}/sites`, { token, raw, headers });
+        expectErrorEnvelope(r, 400);
+        expect(r.body.meta.errors[0].message).toMatch(/value of 'name' has percent-escapes that are not valid UTF-8/);
+      }
+    }
+    // Multipart text parts, with no charset or declaring UTF-8 (the Java client declares its caller's).
+    const b = 'xYz';
+    const part = (field: string, value: (string | number[])[], contentType?: string) =>
+      bytes(`--${b}\r\nContent-Disposition: form-data; name="${field}"\r\n${contentType ? `Content-Type: ${contentType}\r\n` : ''}\r\n`, ...value, '\r\n');
+    const MULTIPART = { 'content-type': `multipart/form-data; boundary=${b}` };
+    for (const type of [undefined, 'text/plain; charset=UTF-8']) {
+      const raw = bytes(part('name', [name, [0xff]], type), part('description', ['d']), `--${b}--\r\n`);
+      const r = await h.request('POST', `${t.root}/sites`, { token, raw: new Uint8Array(raw), headers: MULTIPART });
+      expectErrorEnvelope(r, 400);
+      expect(r.body.meta.errors[0].message).toMatch(/multipart text part 'name' is not valid text in its charset/);
+    }
+    // /graphql, with and without a Content-Length, as JSON and as a form.
+    const query = 'mutation ($n: String!) { createSite(input: { name: $n, description: "d" }) { id } }';
+    const gqlJson = bytes(`{"query":${JSON.stringify(query)},"variables":{"n":"${name}`, [0xff], '"}}');
+    for (const headers of [JSON_HEADERS, { ...JSON_HEADERS, 'content-length': String(gqlJson.length) }]) {
+      const r = await h.request('POST', '/graphql', { token, raw: new Uint8Array(gqlJson), headers });
+      expect(r.status).toBe(400);
+      expect(r.body.errors[0].message).toMatch(/request body is not valid UTF-8/);
+    }
+    const gqlForm = `query=${encodeURIComponent(`mutation { createSite(input: { name: "${name}", description: "d" }) { id } }`).replace(name, `${name}%FF`)}`;
+    const form = await h.request('POST', '/graphql', { token, raw: gqlForm, headers: FORM });
+    expect(form.status).toBe(400);
+    expect(form.body.errors[0].message).toMatch(/percent-escapes that are not valid UTF-8/);
+    // The query string, on both faces.
+    const q = await h.request('GET', `${t.root}/sites?q=${encodeURIComponent(`name eq '${name}`)}%E9'`, { token });
+    expectErrorEnvelope(q, 400);
+    expect(q.body.meta.errors[0].message).toMatch(/query string has percent-escapes that are not valid UTF-8/);
+    const gqlGet = await h.request('GET', `/graphql?query=${encodeURIComponent('{ sites(q: "name eq \'x')}%FF${encodeURIComponent('\'") { totalRecords } }')}`, { token });
+    expect(gqlGet.status).toBe(400);
+    expect(gqlGet.body.errors[0].message).toMatch(/query string has percent-escapes that are not valid UTF-8/);
+    expect((await h.request('GET', `${t.root}/sites?q=${encodeURIComponent(`name like '${name}%'`)}`, { token })).body.data).toEqual([]);
+
+    // Valid UTF-8 is kept as sent, U+FFFD itself included where bytes show it was sent; a part declaring Latin-1 is read as Latin-1.
+    const kept = async (raw: Buffer | string, headers: Record<string, string>, expected: string) => {
+      const r = await h.request('POST', `${t.root}/sites`, { token, raw: typeof raw === 'string' ? raw : new Uint8Array(raw), headers });
+      expect([expected, r.status]).toEqual([expected, 200]);
+      expect(r.body.data.name).toBe(expected);
+    };
+    await kept(bytes(`{"name":"${name}-1caf`, [0xc3, 0xa9], '","description":"d"}'), JSON_HEADERS, `${name}-1café`);
+    await kept(bytes(`{"name":"${name}-2`, [0xef, 0xbf, 0xbd], '","description":"d"}'), JSON_HEADERS, `${name}-2\ufffd`);
+    await kept(`name=${name}-3caf%C3%A9%EF%BF%BD%F0%9F%98%80%25FF&description=d`, FORM, `${name}-3café\ufffd\u{1F600}%FF`);
+    await kept(bytes(part('name', [`${name}-4caf`, [0xe9]], 'text/plain; charset=ISO-8859-1'), part('description', ['d']), `--${b}--\r\n`), MULTIPART, `${name}-4café`);
+    await kept(bytes(part('name', [`${name}-5caf`, [0xc3, 0xa9]]), part('description', ['d']), `--${b}--\r\n`), MULTIPART, `${name}-5café`);
+    const ok = await h.request('GET', `${t.root}/sites?q=${encodeURIComponent(`name eq '${name}-1caf`)}%C3%A9'`, { token });
+    expect(ok.body.data.map((s: { name: string }) => s.name)).toEqual([`${name}-1café`]);
+  });
+
   test('successful responses carry the envelope with meta', async () => {
     const r = await h.request('GET', `${t.root}/sites?q=name+eq+'Home'`, { token });
     expect(r.body.meta).toEqual({ status: 200, statusMsg: 'OK', method: 'GET', href: expect.any(String) });
