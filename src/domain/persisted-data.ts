@@ -7,7 +7,7 @@ import { PersistedData } from '../entities/persisted-data.js';
 import { badRequest } from '../errors.js';
 import { newId } from '../ids.js';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from '../nesting.js';
-import { maxLength, optionalString, requireString } from './validate.js';
+import { maxLength, nameText, optionalString, requireString } from './validate.js';
 import { isoInstant } from '../scalars.js';
 
 type Input = Record<string, unknown>;
@@ -58,7 +58,7 @@ function expiry(input: Input): Date | null {
 
 /** A new dictionary owned by the caller; every field checked, each refusal a 400 naming it. */
 export function createPersistedData(ctx: AppContext, input: Input): PersistedData {
-  const name = maxLength(requireString(input, 'name').trim(), LIMITS.name, 'name');
+  const name = nameText(requireString(input, 'name'), LIMITS.name);
   const scope = input.scope === undefined || input.scope === null ? SCOPE.user : checkScope(input.scope);
   const data = dictionaryText(input.persistedData);
   const dataMimeType = maxLength(optionalString(input, 'dataMimeType')?.trim() || 'application/json', LIMITS.dataMimeType, 'dataMimeType');

@@ -7,7 +7,7 @@ import { User } from '../entities/user.js';
 import { lowerEquals } from '../db/lookup.js';
 import { badRequest, conflict, notFound } from '../errors.js';
 import { newId } from '../ids.js';
-import { maxLength, optionalDate, optionalString, requireString, uniquely } from './validate.js';
+import { maxLength, oneLine, optionalDate, optionalString, requireString, uniquely } from './validate.js';
 
 export interface NewUser {
   userid?: unknown;
@@ -80,10 +80,11 @@ export async function createUser(
     const v = mandatory.includes(key) ? requireString(rec, key) : (optionalString(rec, key) ?? '');
     return maxLength(v, max, key);
   };
-  const userid = text('userid', 128).trim();
+  const userid = oneLine(text('userid', 128).trim(), 'userid');
   if (!userid) throw badRequest("The mandatory field 'userid' is missing.");
-  const firstName = text('firstName', 128);
-  const lastName = text('lastName', 128);
+  // Names of a person: one line, kept as sent.
+  const firstName = oneLine(text('firstName', 128), 'firstName');
+  const lastName = oneLine(text('lastName', 128), 'lastName');
   const emailAddress = text('emailaddress', 256);
   const password = checkPassword(requireString(rec, 'password'));
   await assertSiteExists(em, siteId);
@@ -96,7 +97,7 @@ export async function createUser(
     // The legacy service names a new user after its userid (the spec's examples show name == userid).
     name: userid,
     firstName,
-    middleInitial: text('middleInitial', 8),
+    middleInitial: oneLine(text('middleInitial', 8), 'middleInitial'),
     lastName,
     emailAddress,
     passwordHash: await hashPassword(password),

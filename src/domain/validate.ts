@@ -39,8 +39,16 @@ export function maxLength(value: string, max: number, label: string): string {
 export function nameText(raw: string, max: number, label = 'name'): string {
   const s = raw.trim();
   if (s === '') throw badRequest(`The field '${label}' must not be blank.`);
+  return maxLength(oneLine(s, label), max, label);
+}
+
+/**
+ * Text of a name kept as sent (a person's first or last name, not trimmed), one line without
+ * control characters (U+0000-U+001F: newline, tab, ESC...), as `nameText` takes names.
+ */
+export function oneLine(s: string, label: string): string {
   if (/[\u0000-\u001f]/.test(s)) throw badRequest(`The field '${label}' may not contain control characters.`);
-  return maxLength(s, max, label);
+  return s;
 }
 
 /** A GUID argument or body value; the all-zero GUID counts as unset (undefined). */
@@ -68,15 +76,14 @@ export async function uniquely<T>(what: string, fn: () => Promise<T>): Promise<T
 
 /**
  * The text keys of a partial update (absent keys stay as they are); at least one must be sent,
- * and a `name` may not be blank.
+ * and a `name` is taken as `nameText` takes it (not blank, one line).
  */
 export function textChanges<K extends string>(input: Input, limits: Record<K, number>): Partial<Record<K, string>> {
   const out: Partial<Record<K, string>> = {};
   for (const key of Object.keys(limits) as K[]) {
     const v = optionalString(input, key);
     if (v === undefined) continue;
-    if (key === 'name' && v.trim() === '') throw badRequest("The field 'name' must not be blank.");
-    out[key] = maxLength(key === 'name' ? v.trim() : v, limits[key], key);
+    out[key] = key === 'name' ? nameText(v, limits[key]) : maxLength(v, limits[key], key);
   }
   if (Object.keys(out).length === 0) {
     throw badRequest(`Send at least one of: ${Object.keys(limits).join(', ')}.`);

@@ -7,7 +7,7 @@ import { checkKey, fieldTypeCode, MAX_FIELDS } from '../domain/form-fields.js';
 import { addDraft, assertNameFree, draftOf, lockTemplate, release } from '../domain/form-templates.js';
 import { designerFields } from '../domain/form-xml.js';
 import { templateRow } from '../domain/template-row.js';
-import { maxLength, optionalString, requireString, uniquely } from '../domain/validate.js';
+import { maxLength, nameText, optionalString, requireString, uniquely } from '../domain/validate.js';
 import { matchingQ, reread } from '../read/resolvers.js';
 import { resource } from '../read/registry.js';
 import { selectRows } from '../read/rows.js';
@@ -51,7 +51,7 @@ async function designer(ctx: AppContext, idOrName: string) {
 }
 
 async function createTemplate(ctx: AppContext, input: Input) {
-  const name = maxLength(requireString(input, 'name').trim(), 256, 'name');
+  const name = nameText(requireString(input, 'name'), 256);
   const description = maxLength(optionalString(input, 'description') ?? '', 4000, 'description');
   const instancePrefix = maxLength(optionalString(input, 'instanceNamePrefix') ?? `${name}-`, 64, 'instanceNamePrefix');
   await assertNameFree(ctx, name);

@@ -7,7 +7,7 @@ import { conflict } from '../errors.js';
 import { newId } from '../ids.js';
 import { editable } from '../domain/editable.js';
 import { assertSiteExists } from '../domain/users.js';
-import { maxLength, optionalString, requireGuid, requireString, textChanges } from '../domain/validate.js';
+import { maxLength, nameText, optionalString, requireGuid, requireString, textChanges } from '../domain/validate.js';
 import { reread } from '../read/resolvers.js';
 import { resource } from '../read/registry.js';
 
@@ -21,7 +21,7 @@ function siteType(input: Input): string | undefined {
 export const resolvers = {
   Mutation: {
     createSite: async (_: unknown, { input }: { input: Input }, ctx: AppContext) => {
-      const name = maxLength(requireString(input, 'name').trim(), 256, 'name');
+      const name = nameText(requireString(input, 'name'), 256);
       const description = maxLength(requireString(input, 'description'), 4000, 'description');
       const type = siteType(input);
       const site = ctx.em().create(Site, {

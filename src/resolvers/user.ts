@@ -13,7 +13,7 @@ import { editable } from '../domain/editable.js';
 import { lowerEquals } from '../db/lookup.js';
 import { HOME_SITE } from '../domain/tenants.js';
 import { assertSiteExists, assertUserIdFree, checkPassword, createUser, pathSite } from '../domain/users.js';
-import { guidOrUnset, maxLength, optionalDate, optionalString, requireGuid, requireString, uniquely } from '../domain/validate.js';
+import { guidOrUnset, maxLength, oneLine, optionalDate, optionalString, requireGuid, requireString, uniquely } from '../domain/validate.js';
 import { insertRows } from '../db/tenant-writes.js';
 import { loadRow, reread } from '../read/resolvers.js';
 import { resource } from '../read/registry.js';
@@ -48,9 +48,14 @@ async function updateUser(ctx: AppContext, user: User, input: Input) {
   const set = <K extends keyof User>(k: K, v: User[K] | undefined) => {
     if (v !== undefined) changes[k] = v;
   };
-  set('firstName', text('firstName', 128));
-  set('middleInitial', text('middleInitial', 8));
-  set('lastName', text('lastName', 128));
+  // Names of a person: one line (as every name), kept as sent.
+  const name = (key: string, max: number) => {
+    const v = text(key, max);
+    return v === undefined ? undefined : oneLine(v, key);
+  };
+  set('firstName', name('firstName', 128));
+  set('middleInitial', name('middleInitial', 8));
+  set('lastName', name('lastName', 128));
   set('emailAddress', text('emailaddress', 256));
   set('enabled', optionalBool(input.enabled, 'enabled'));
   set('passwordNeverExpires', optionalBool(input.passwordNeverExpires, 'passwordNeverExpires'));
@@ -67,7 +72,7 @@ async function updateUser(ctx: AppContext, user: User, input: Input) {
   const userid = optionalString(input, 'userid')?.trim();
   // A change of case alone is a change too (the name is free: it is the user's own).
   if (userid && userid !== user.userId) {
-    await assertUserIdFree(ctx.em(), maxLength(userid, 128, 'userid'), user.id);
+    await assertUserIdFree(ctx.em(), maxLength(oneLine(userid, 'userid'), 128, 'userid'), user.id);
     Object.assign(changes, { userId: userid, name: userid });
   }
   if (user.id === ctx.caller.userId && changes.enabled === false) throw badRequest('You cannot disable your own account.');

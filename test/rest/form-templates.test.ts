@@ -379,6 +379,13 @@ describe('PUT /formtemplates/{id}/import', () => {
     expect((await A.get(`/formtemplates/${t.id}`)).body.data[0].revision).toBe(1);
   });
 
+  test('a template name with control characters is a 400 and makes nothing; its description may hold them', async () => {
+    const name = uniq('Ctl');
+    expectError(await A.post('/formtemplates', { name: `${name}\nx`, description: 'd' }), 400, "The field 'name' may not contain control characters.");
+    expect((await A.get(`/formtemplates?q=${encodeURIComponent(`name like '${name}%'`)}`)).body.data).toEqual([]);
+    expect((await A.post('/formtemplates', { name, description: 'one\ntwo' })).body.data.description).toBe('one\ntwo');
+  });
+
   test('XML that is not UTF-8 (a Latin-1 export) is a 400 saying so, not a field named with U+FFFD', async () => {
     const t = await createTemplate(A);
     const latin1 = Buffer.from('<?xml version="1.0" encoding="iso-8859-1"?><FormEntity><FormPages><FormPage><FieldList><BaseField><FieldType>TextBox</FieldType><Name>Caf\u00e9</Name></BaseField></FieldList></FormPage></FormPages></FormEntity>', 'latin1');

@@ -319,6 +319,14 @@ describe('PUT /groups/{id}', () => {
     expect((await A.get(`/groups/${g.id}`)).body.data[0].name).toBe(g.name.toUpperCase());
   });
 
+  test('a name with control characters is a 400 on create and rename, and nothing changes; the description may hold them', async () => {
+    expectError(await A.post('/groups', { name: 'two\nlines', description: 'd' }), 400, "The field 'name' may not contain control characters.");
+    expectError(await A.post(`/sites/${A.t.homeSiteId}/groups`, { name: 'esc\u001b', description: 'd' }), 400, 'control characters');
+    expectError(await A.put(`/groups/${g.id}`, { name: 'tab\there' }), 400, 'control characters');
+    expect((await A.get(`/groups/${g.id}`)).body.data[0].name).toBe(g.name);
+    expect((await A.put(`/groups/${g.id}`, { description: 'one\ntwo' })).body.data.description).toBe('one\ntwo');
+  });
+
   test('an empty body, a blank name or malformed JSON is a 400', async () => {
     expectError(await A.put(`/groups/${g.id}`, {}), 400, /name, description/);
     expectError(await A.put(`/groups/${g.id}`, { name: '' }), 400, "'name'");

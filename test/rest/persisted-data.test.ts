@@ -108,6 +108,8 @@ describe('POST /persistedData', () => {
     [{ persistedData: `{"a":"${'x'.repeat(1_000_000)}"}` }, "'persistedData' is longer than 1000000"],
     [{ name: '' }, "mandatory field 'name'"],
     [{ name: 'n'.repeat(257) }, "'name' is longer than 256"],
+    [{ name: 'two\nlines' }, "'name' may not contain control characters"],
+    [{ name: 'esc\u001b[31m' }, "'name' may not contain control characters"],
     [{ scope: 2 }, "'scope' must be 0"],
     [{ scope: -1 }, "'scope' must be 0"],
     [{ scope: 'global' }, 'scope'],

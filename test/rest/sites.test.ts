@@ -230,6 +230,18 @@ describe('POST /sites', () => {
     expectError(await A.post('/sites', body), 400, field);
   });
 
+  test('a name with control characters (newline, tab, ESC) is a 400, as other names are; the description may hold them', async () => {
+    for (const name of ['two\nlines', 'tab\there', 'esc\u001b[31mred']) {
+      expectError(await A.post('/sites', { name, description: 'd' }), 400, "The field 'name' may not contain control characters.");
+    }
+    expectError(await A.post('/sites', undefined, { raw: 'name=a%0Ab&description=d', headers: { 'content-type': 'application/x-www-form-urlencoded' } }), 400, 'control characters');
+    expect((await A.get(`/sites?q=${encodeURIComponent("name like 'two%'")}`)).body.data).toEqual([]);
+    const s = await A.post('/sites', { name: uniq('Lines'), description: 'line one\nline two\t.' });
+    expect(s.body.data.description).toBe('line one\nline two\t.');
+    expectError(await A.put(`/sites/${s.body.data.id}`, { name: 'bad\rname' }), 400, 'control characters');
+    expect((await A.get(`/sites/${s.body.data.id}`)).body.data[0].name).toBe(s.body.data.name);
+  });
+
   test('malformed JSON, a JSON array and an over-long name are 400s', async () => {
     expectError(await A.post('/sites', undefined, { raw: '{"name": "x",', headers: { 'content-type': 'application/json' } }), 400, /JSON/);
     expectError(await A.post('/sites', [{ name: 'x', description: 'y' }]), 400, /object/);

@@ -497,6 +497,25 @@ describe('POST /users?siteId=', () => {
     expectError(r, 400, /userid/i);
   });
 
+  test('control characters in the userid or a first, middle or last name are a 400 naming the field, on create and update; nothing changes', async () => {
+    secrets.add('pw-ctl');
+    const base = () => ({ userid: uniq(), firstName: 'F', lastName: 'L', emailaddress: 'e@x.test', password: 'pw-ctl' });
+    for (const [field, value] of [['userid', 'u\u001b[2J'], ['userid', 'two\nlines'], ['firstName', 'Ann\tMarie'], ['lastName', 'Lee\r\nX-Injected: 1'], ['middleInitial', '\u0007']]) {
+      const body = { ...base(), [field]: value };
+      expectError(await call('POST', `${R()}/users?siteId=${t.homeSiteId}`, { token: admin, body }), 400, `The field '${field}' may not contain control characters.`);
+      const q = encodeURIComponent(`userid eq '${body.userid}'`);
+      expect((await call('GET', `${R()}/users?q=${q}`, { token: admin })).body.data).toEqual([]);
+    }
+    const u = await makeUser();
+    for (const body of [{ firstName: 'a\nb' }, { lastName: '\u001b' }, { middleInitial: '\t' }, { userid: `${u.userid}\n` + 'x' }]) {
+      expectError(await call('PUT', `${R()}/users/${u.id}`, { token: admin, body }), 400, 'control characters');
+    }
+    expectError(await call('PUT', `${R()}/users/${u.id}/userId`, { token: admin, body: { userId: 'new\u0001id' } }), 400, "'userid' may not contain control characters");
+    expect((await call('GET', `${R()}/users/${u.id}`, { token: admin })).body.data).toMatchObject({ userid: u.userid, firstName: 'First', lastName: 'Last', middleInitial: '' });
+    // Names are otherwise kept as sent, spaces included.
+    expect((await call('PUT', `${R()}/users/${u.id}`, { token: admin, body: { firstName: ' Ann ' } })).body.data.firstName).toBe(' Ann ');
+  });
+
   test('a duplicate userid, in any case, is a 409', async () => {
     const u = await makeUser();
     secrets.add('pw-dup');
