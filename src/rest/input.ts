@@ -26,28 +26,30 @@ export function fitInput(type: GraphQLInputObjectType, body: Record<string, unkn
     const name = byLower.get(key.toLowerCase());
     if (!name || value === undefined) continue;
     if (key !== name) sentAs?.set(name, key);
-    const fitted = fitValue(fields[name].type, value);
+    const fitted = fitValue(fields[name].type, value, key);
     if (fitted !== undefined) out[name] = fitted;
   }
   return out;
 }
 
-function fitValue(type: GraphQLInputType, value: unknown): unknown {
+/** `label` is the key as sent, for a refusal's message. */
+function fitValue(type: GraphQLInputType, value: unknown, label: string): unknown {
   const t = getNullableType(type);
   if (value === null) return null;
-  if (isListType(t)) return (Array.isArray(value) ? value : [value]).map((v) => fitValue(t.ofType, v));
+  if (isListType(t)) return (Array.isArray(value) ? value : [value]).map((v) => fitValue(t.ofType, v, label));
   if (value instanceof UploadedFile) return fitFile(t, value);
   // Several file parts where one file is wanted: the first is the upload.
   if (Array.isArray(value) && value[0] instanceof UploadedFile) return fitFile(t, value[0]);
   // A form sent a key twice where one value is wanted: the last one wins. A JSON array there is
   // left as it is, for GraphQL to refuse: nothing sent is dropped without a word.
-  if (value instanceof RepeatedKey && !(isScalarType(t) && t.name === 'JSON')) return fitValue(type, value[value.length - 1]);
+  if (value instanceof RepeatedKey && !(isScalarType(t) && t.name === 'JSON')) return fitValue(type, value[value.length - 1], label);
   if (isInputObjectType(t)) {
     return value && typeof value === 'object' ? fitInput(t, value as Record<string, unknown>) : value;
   }
   if (typeof value !== 'string') {
     if (t === GraphQLBoolean && typeof value === 'number' && (value === 0 || value === 1)) return value === 1;
-    if (isScalarType(t) && t.name === 'String' && (typeof value === 'number' || typeof value === 'boolean')) return String(value);
+    if (isScalarType(t) && t.name === 'String' && typeof value === 'number') return numberAsText(value, label);
+    if (isScalarType(t) && t.name === 'String' && typeof value === 'boolean') return String(value);
     return value;
   }
   const s = value.trim();
@@ -63,6 +65,25 @@ function fitValue(type: GraphQLInputType, value: unknown): unknown {
   }
   if (isScalarType(t) && (t.name === 'UUID' || t.name === 'DateTime') && s === '') return undefined;
   return value;
+}
+
+/**
+ * A number sent where text is wanted (legacy clients send `"firstName": 42`), as its text, when
+ * that text is surely what was sent: JSON parsing has already rounded a long number
+ * (9007199254740993 arrives as 9007199254740992) and made -0 of `-0`, and JavaScript writes some
+ * as exponents (`1e+21`). So a whole number past 2^53, -0, and a fraction written with an exponent
+ * or more than 15 significant digits (what a double keeps of any decimal) are a 400 asking for
+ * a string. Small integers and ordinary decimals (`42`, `1.5`) stay their text.
+ */
+export function numberAsText(n: number, label: string): string {
+  const text = String(n);
+  const significant = text.replace(/^-/, '').replace('.', '').replace(/^0+/, '').length;
+  const kept = Number.isInteger(n) ? Number.isSafeInteger(n) && !Object.is(n, -0) : !/e/.test(text) && significant <= 15;
+  if (!kept) {
+    const read = Object.is(n, -0) ? '-0' : text;
+    throw badRequest(`The field '${label.slice(0, 64)}' takes text: send this value as a string in quotes. As a JSON number (${read}) it may already have been rounded or rewritten, so it cannot be kept as sent.`);
+  }
+  return text;
 }
 
 /** A file part: its text where a string is wanted (a designer's XML), else its name, type and bytes (base64). */

@@ -242,6 +242,22 @@ describe('POST /sites', () => {
     expect((await A.get(`/sites/${s.body.data.id}`)).body.data[0].name).toBe(s.body.data.name);
   });
 
+  test('a number for a text field: small integers and ordinary decimals are taken as their text; one JSON may have rounded or rewritten is a 400 asking for a string', async () => {
+    const post = (name: string) => A.post('/sites', undefined, { raw: `{"name":${name},"description":"d"}`, headers: { 'content-type': 'application/json' } });
+    for (const [sent, kept] of [['42', '42'], ['-7', '-7'], ['1.5', '1.5'], ['9007199254740991', '9007199254740991'], ['0.000123', '0.000123'], ['123456.789012345', '123456.789012345']]) {
+      const r = await post(sent);
+      expect([sent, r.status, r.body.data?.name]).toEqual([sent, 200, kept]);
+    }
+    for (const sent of ['9007199254740993', '12345678901234567890', '-0', '1e21', '1e-7', '0.30000000000000004', '3.141592653589793']) {
+      const r = await post(sent);
+      expectError(r, 400, /^The field 'name' takes text: send this value as a string in quotes\. As a JSON number \(/);
+    }
+    // Named by the key as sent.
+    const described = await A.post('/sites', undefined, { raw: '{"Name":"n","Description":-0.0}', headers: { 'content-type': 'application/json' } });
+    expectError(described, 400, "The field 'Description' takes text");
+    expect((await A.get(`/sites?q=${encodeURIComponent("name eq '9007199254740992' or name eq '0' or name eq '1e+21'")}`)).body.data).toEqual([]);
+  });
+
   test('malformed JSON, a JSON array and an over-long name are 400s', async () => {
     expectError(await A.post('/sites', undefined, { raw: '{"name": "x",', headers: { 'content-type': 'application/json' } }), 400, /JSON/);
     expectError(await A.post('/sites', [{ name: 'x', description: 'y' }]), 400, /object/);
