@@ -11,7 +11,7 @@ import { isGuid, newId } from '../ids.js';
 import { lowerEquals } from '../db/lookup.js';
 import { signAccessToken, type JwtSettings } from './jwt.js';
 import type { KeyRing } from './keys.js';
-import { DUMMY_HASH, hashPassword, hashToken, needsRehash, randomSecret, verifyPassword } from './passwords.js';
+import { DUMMY_HASH, hashPassword, hashToken, MAX_PASSWORD, MAX_USERID, needsRehash, randomSecret, verifyPassword } from './passwords.js';
 import { addressKey, claim, clientKey, failed, succeeded, userKey, type ThrottleServices } from './throttle.js';
 
 /** What the grants use of the long-lived services (src/context.ts's Services has it). */
@@ -163,7 +163,20 @@ export async function grant(services: Services, p: Params, scopedTenantId: strin
   }
 }
 
+/**
+ * What is hashed (a password, a secret) or kept as a throttle key (a username) is no longer than
+ * any user or client can have: a 1 MB password cost hundreds of milliseconds of argon2 before.
+ */
+const CREDENTIAL_LIMITS = [
+  ['username', MAX_USERID],
+  ['password', MAX_PASSWORD],
+  ['client_secret', MAX_PASSWORD],
+] as const;
+
 async function grantOf(services: Services, p: Params, scopedTenantId: string | undefined, clientIp: string): Promise<TokenResponse> {
+  for (const [key, max] of CREDENTIAL_LIMITS) {
+    if ((p[key]?.length ?? 0) > max) throw new OAuthError(400, 'invalid_request', `${key} is longer than ${max} characters, more than any account's can be.`);
+  }
   const grantType = p.grant_type;
   if (!grantType) throw new OAuthError(400, 'invalid_request', 'grant_type is required.');
 

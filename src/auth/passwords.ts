@@ -46,6 +46,13 @@ async function verifyScrypt(password: string, stored: string): Promise<boolean> 
  */
 export const DUMMY_HASH = await hashPassword(randomBytes(16).toString('base64url'));
 
+/**
+ * The longest password and userid a user can have (src/domain/users.ts makes users under these
+ * limits): a login with a longer one can never succeed, and is refused before anything is hashed.
+ */
+export const MAX_PASSWORD = 256;
+export const MAX_USERID = 128;
+
 /** For high-entropy tokens (refresh and web tokens) a fast hash is enough: they cannot be guessed. */
 export const hashToken = (token: string): string => createHash('sha256').update(token).digest('base64url');
 

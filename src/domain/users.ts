@@ -1,7 +1,7 @@
 /** Creating and changing users: the rules shared by the REST/GraphQL mutations and the CLI. */
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { hashPassword } from '../auth/passwords.js';
+import { hashPassword, MAX_PASSWORD, MAX_USERID } from '../auth/passwords.js';
 import { Site } from '../entities/site.js';
 import { User } from '../entities/user.js';
 import { lowerEquals } from '../db/lookup.js';
@@ -25,7 +25,7 @@ export interface NewUser {
 }
 
 export const MIN_PASSWORD = 1;
-export const MAX_PASSWORD = 256;
+export { MAX_PASSWORD, MAX_USERID };
 
 /**
  * A password as every route takes it: not blank (spaces alone are no password, as `requireString`
@@ -80,7 +80,7 @@ export async function createUser(
     const v = mandatory.includes(key) ? requireString(rec, key) : (optionalString(rec, key) ?? '');
     return maxLength(v, max, key);
   };
-  const userid = oneLine(text('userid', 128).trim(), 'userid');
+  const userid = oneLine(text('userid', MAX_USERID).trim(), 'userid');
   if (!userid) throw badRequest("The mandatory field 'userid' is missing.");
   // Names of a person: one line, kept as sent.
   const firstName = oneLine(text('firstName', 128), 'firstName');

@@ -7,12 +7,15 @@ import { mapError, outcomeOf } from '../graphql-errors.js';
 import type { Logger } from '../log.js';
 import { errorEnvelope, jsonResponse } from '../rest/envelope.js';
 import { requestIdOf } from '../rest/request-id.js';
+import { isTokenPath, oauthErrorCode, oauthErrorResponse } from '../rest/token.js';
 
 export const isGraphQLPath = (url: URL) => /^\/graphql\/?$/i.test(url.pathname);
 
 export function errorAnswer(request: Request, url: URL, error: unknown, log: Logger): Response {
   const mapped = mapError(error, requestIdOf(request), log);
   const o = outcomeOf([mapped]);
+  // The token endpoint's errors all carry the OAuth keys, also those no grant gave (a 413, NUL in the path).
+  if (isTokenPath(url)) return oauthErrorResponse(request, o.status, oauthErrorCode(o.status), o.errors, o.meta);
   if (!isGraphQLPath(url)) return errorEnvelope(request, o.status, o.errors, o.meta);
   // As Yoga renders its own errors: the HTTP status is the response's, not an extension.
   const { http: _http, ...extensions } = mapped.extensions as Record<string, unknown>;

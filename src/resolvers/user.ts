@@ -12,7 +12,7 @@ import { assertAdminsRemain, LAST_ADMIN } from '../domain/admins.js';
 import { editable } from '../domain/editable.js';
 import { lowerEquals } from '../db/lookup.js';
 import { HOME_SITE } from '../domain/tenants.js';
-import { assertSiteExists, assertUserIdFree, checkPassword, createUser, pathSite } from '../domain/users.js';
+import { assertSiteExists, assertUserIdFree, checkPassword, createUser, MAX_USERID, pathSite } from '../domain/users.js';
 import { guidOrUnset, maxLength, oneLine, optionalDate, optionalString, requireGuid, requireString, uniquely } from '../domain/validate.js';
 import { insertRows } from '../db/tenant-writes.js';
 import { loadRow, reread } from '../read/resolvers.js';
@@ -72,7 +72,7 @@ async function updateUser(ctx: AppContext, user: User, input: Input) {
   const userid = optionalString(input, 'userid')?.trim();
   // A change of case alone is a change too (the name is free: it is the user's own).
   if (userid && userid !== user.userId) {
-    await assertUserIdFree(ctx.em(), maxLength(oneLine(userid, 'userid'), 128, 'userid'), user.id);
+    await assertUserIdFree(ctx.em(), maxLength(oneLine(userid, 'userid'), MAX_USERID, 'userid'), user.id);
     Object.assign(changes, { userId: userid, name: userid });
   }
   if (user.id === ctx.caller.userId && changes.enabled === false) throw badRequest('You cannot disable your own account.');

@@ -78,7 +78,7 @@ function fitValue(type: GraphQLInputType, value: unknown, label: string): unknow
 export function numberAsText(n: number, label: string): string {
   const text = String(n);
   const significant = text.replace(/^-/, '').replace('.', '').replace(/^0+/, '').length;
-  const kept = Number.isInteger(n) ? Number.isSafeInteger(n) && !Object.is(n, -0) : !/e/.test(text) && significant <= 15;
+  const kept = Number.isInteger(n) ? Number.isSafeInteger(n) && !Object.is(n, -0) : Number.isFinite(n) && !/e/.test(text) && significant <= 15;
   if (!kept) {
     const read = Object.is(n, -0) ? '-0' : text;
     throw badRequest(`The field '${label.slice(0, 64)}' takes text: send this value as a string in quotes. As a JSON number (${read}) it may already have been rounded or rewritten, so it cannot be kept as sent.`);

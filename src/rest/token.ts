@@ -5,46 +5,117 @@
  */
 import type { Services } from '../context.js';
 import { grant, OAuthError } from '../auth/grants.js';
-import { parseForm, readBody, refuseNul } from './body.js';
+import { AppError } from '../errors.js';
+import type { EnvelopeError } from '../graphql-errors.js';
+import { parseForm, readBody, RepeatedKey, refuseNul } from './body.js';
 import { jsonResponse, statusMsg } from './envelope.js';
+import { numberAsText } from './input.js';
 import { requestIdOf } from './request-id.js';
 import { clientAddressOf } from './client-address.js';
 import { publicUrlOf } from './public-url.js';
 import type { Match } from './match.js';
 
 export async function handleToken(services: Services, request: Request, m: Match): Promise<Response> {
-  const text = (await readBody(request, services.config.maxBodyBytes)).trim();
-  let params: Record<string, unknown>;
-  try {
-    params = text.startsWith('{') ? JSON.parse(text) : parseForm(text);
-  } catch {
-    params = parseForm(text);
-  }
-  const p: Record<string, string | undefined> = {};
-  for (const [k, v] of Object.entries(params ?? {})) p[k.toLowerCase()] = flat(Array.isArray(v) ? v[0] : v);
-
   const ip = clientAddressOf(request);
   try {
-    // The shared NUL check, answered in OAuth's own terms.
-    try {
-      refuseNul(p, 'token request');
-    } catch (e) {
-      throw new OAuthError(400, 'invalid_request', (e as Error).message);
-    }
+    const p = await tokenParams(request, services.config.maxBodyBytes);
     const tenantId = m.tenant ? await scopedTenantId(services, m.tenant) : undefined;
     const token = await grant(services, p, tenantId, ip);
     return jsonResponse(200, token, { 'cache-control': 'no-store', pragma: 'no-cache', 'x-request-id': requestIdOf(request) });
   } catch (e) {
     if (!(e instanceof OAuthError)) throw e;
-    const meta = {
-      status: e.status,
-      statusMsg: statusMsg(e.status),
-      method: request.method,
-      href: publicUrlOf(request),
-      errors: [{ code: e.error, message: e.description, developerMessage: e.description }],
-    };
-    return jsonResponse(e.status, { error: e.error, error_description: e.description, meta }, { 'cache-control': 'no-store', 'x-request-id': requestIdOf(request) });
+    return oauthErrorResponse(request, e.status, e.error, [{ code: e.error, message: e.description, developerMessage: e.description }], {});
   }
+}
+
+/** The parameters a token request takes; each must be one text value (a number is taken as its text). */
+const PARAMS = new Set(['grant_type', 'client_id', 'client_secret', 'username', 'password', 'refresh_token']);
+
+/**
+ * The body's parameters, keys lower-cased. Its refusals (text that is not UTF-8, JSON that does
+ * not parse, a parameter that is not one text value, NUL) are OAuth's `invalid_request`; a body
+ * over the limit stays the 413 it is (answered with the OAuth keys too: `oauthErrorKeys`).
+ */
+async function tokenParams(request: Request, maxBytes: number): Promise<Record<string, string | undefined>> {
+  const invalid = (e: unknown) => (e instanceof AppError && e.status === 400 ? new OAuthError(400, 'invalid_request', e.message) : e);
+  let params: Record<string, unknown>;
+  try {
+    params = parseParams((await readBody(request, maxBytes)).trim());
+  } catch (e) {
+    throw invalid(e);
+  }
+  const p: Record<string, string | undefined> = {};
+  for (const [k, v] of Object.entries(params)) {
+    const key = k.toLowerCase();
+    try {
+      p[key] = PARAMS.has(key) ? param(k, v) : lenient(v);
+    } catch (e) {
+      throw invalid(e);
+    }
+  }
+  // The shared NUL check, answered in OAuth's own terms.
+  try {
+    refuseNul(p, 'token request');
+  } catch (e) {
+    throw invalid(e);
+  }
+  return p;
+}
+
+/** A form, whatever the Content-Type says (two clients label it JSON); a body that starts as JSON must be a JSON object. */
+function parseParams(text: string): Record<string, unknown> {
+  if (!text.startsWith('{') && !text.startsWith('[')) return parseForm(text);
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (err) {
+    throw new OAuthError(400, 'invalid_request', `The request body is not valid JSON: ${(err as Error).message}`);
+  }
+  if (!value || typeof value !== 'object' || Array.isArray(value)) {
+    throw new OAuthError(400, 'invalid_request', 'The request body must be form-encoded (or a JSON object of the parameters).');
+  }
+  return value as Record<string, unknown>;
+}
+
+/** A parameter the grants read: one text value, or a 400 saying what it is instead. */
+function param(key: string, v: unknown): string | undefined {
+  if (v === undefined || v === null) return undefined;
+  if (typeof v === 'string') return v;
+  if (typeof v === 'number') return numberAsText(v, key);
+  if (typeof v === 'boolean') return String(v);
+  const what = v instanceof RepeatedKey ? 'sent more than once' : Array.isArray(v) ? 'a JSON array' : 'a JSON object';
+  throw new OAuthError(400, 'invalid_request', `The parameter '${key.slice(0, 64)}' must be one text value, not ${what}.`);
+}
+
+/** Other keys (`scope`, `audience`) are not read: taken as they come, a list as its first value. */
+function lenient(v: unknown): string | undefined {
+  const one = Array.isArray(v) ? v[0] : v;
+  if (typeof one === 'string') return one;
+  return typeof one === 'number' || typeof one === 'boolean' ? String(one) : undefined;
+}
+
+/** Whether a path is the token endpoint's (`/oauth/token`, or under a tenant's root), in any case. */
+export function isTokenPath(url: URL): boolean {
+  const s = url.pathname.toLowerCase().split('/').filter(Boolean);
+  const n = s.length;
+  return n >= 2 && s[n - 2] === 'oauth' && s[n - 1] === 'token' && (n === 2 || (n === 6 && s[0] === 'api' && s[1] === 'v1'));
+}
+
+/**
+ * The OAuth error code for an answer of the token endpoint that no grant gave (a body over the
+ * limit, NUL in the path, the database away, too many failures), so that every error it answers
+ * carries `error` and `error_description`.
+ */
+export function oauthErrorCode(status: number): string {
+  if (status === 401) return 'invalid_client';
+  if (status === 429 || status === 503) return 'temporarily_unavailable';
+  return status >= 500 ? 'server_error' : 'invalid_request';
+}
+
+/** An error of the token endpoint: the OAuth keys clients test, and the envelope's meta. */
+export function oauthErrorResponse(request: Request, status: number, error: string, errors: EnvelopeError[], metaExtra: Record<string, unknown>): Response {
+  const meta = { status, statusMsg: statusMsg(status), method: request.method, href: publicUrlOf(request), ...metaExtra, errors };
+  return jsonResponse(status, { error, error_description: errors[0]?.message ?? statusMsg(status), meta }, { 'cache-control': 'no-store', 'x-request-id': requestIdOf(request) });
 }
 
 /** The tenant of a scoped token address. An unknown one answers as a client of another tenant does (OAuth body, 401). */
@@ -52,12 +123,6 @@ async function scopedTenantId(services: Services, tenant: NonNullable<Match['ten
   const t = await services.tenants.byAliases(tenant.customerAlias, tenant.databaseAlias);
   if (!t) throw new OAuthError(401, 'invalid_client', 'Invalid client credentials: unknown client_id or wrong client_secret.');
   return t.id;
-}
-
-/** A token parameter is text; a JSON object or nested array in its place counts as missing. */
-function flat(v: unknown): string | undefined {
-  if (typeof v === 'string') return v;
-  return typeof v === 'number' || typeof v === 'boolean' ? String(v) : undefined;
 }
 
 const oauthError = (description: string) => ({

@@ -299,6 +299,78 @@ describe('bad credentials', () => {
     }
   });
 
+  test('a body that starts as JSON but does not parse, or is no object, is an invalid_request saying so (not "grant_type is required")', async () => {
+    for (const [raw, message] of [
+      ['{', /^The request body is not valid JSON: /],
+      [JSON.stringify(passwordFields(t)).slice(0, -1), /^The request body is not valid JSON: /],
+      ['[1]', /must be form-encoded \(or a JSON object/],
+      [`[${JSON.stringify(passwordFields(t))}]`, /must be form-encoded \(or a JSON object/],
+    ] as const) {
+      for (const headers of [{ 'content-type': 'application/json' }, FORM]) {
+        const r = await h.request('POST', '/oauth/token', { raw, headers });
+        expectRefused(r, 'invalid_request');
+        expect([raw, r.status, r.body.error_description]).toEqual([raw, 400, expect.stringMatching(message)]);
+      }
+    }
+  });
+
+  test('a credential that is not one text value is an invalid_request naming it and what it is; a number is taken as its text', async () => {
+    const json = (fields: Record<string, unknown>) => h.request('POST', '/oauth/token', { body: { ...passwordFields(t), ...fields } });
+    for (const [r, message] of [
+      [await json({ client_id: [t.clientId, t.clientId] }), "The parameter 'client_id' must be one text value, not a JSON array."],
+      [await json({ Client_Secret: { secret: t.clientSecret } }), "The parameter 'Client_Secret' must be one text value, not a JSON object."],
+      [await json({ password: [t.password] }), "The parameter 'password' must be one text value, not a JSON array."],
+      [await h.request('POST', '/oauth/token', { raw: `${new URLSearchParams(passwordFields(t))}&username=${t.adminUserId}`, headers: FORM }), "The parameter 'username' must be one text value, not sent more than once."],
+      [await json({ password: 9007199254740993 }), /^The field 'password' takes text: send this value as a string/],
+      [await h.request('POST', '/oauth/token', { raw: `{"grant_type":"password","client_id":"${t.clientId}","client_secret":"${t.clientSecret}","username":"admin","password":1e400}`, headers: { 'content-type': 'application/json' } }), /^The field 'password' takes text/],
+    ] as const) {
+      expectRefused(r, 'invalid_request');
+      if (typeof message === 'string') expect(r.body.error_description).toBe(message);
+      else expect(r.body.error_description).toMatch(message);
+    }
+    // Other keys are not read: a scope list is no refusal.
+    expectToken(await json({ scope: ['vault', 'x'] }));
+    expectRefused(await json({ password: 12345 }), 'invalid_grant');
+  });
+
+  test('a username, password or client secret longer than any account\'s is refused before anything is hashed; one at the limit logs in', async () => {
+    const admin = await h.login(t);
+    const atLimit = `p${'w'.repeat(255)}`;
+    const userid = `u${randomUUID().replace(/-/g, '')}`.padEnd(128, 'x');
+    expect((await h.request('POST', `${t.root}/users?siteId=${t.homeSiteId}`, { token: admin, body: { userid, firstName: 'F', lastName: 'L', emailaddress: 'l@x.test', password: atLimit } })).status).toBe(200);
+    expectToken(await post(h, '/oauth/token', passwordFields(t, userid, atLimit)));
+    for (const [fields, message] of [
+      [passwordFields(t, userid, `${atLimit}x`), 'password is longer than 256 characters, more than any account\'s can be.'],
+      [passwordFields(t, `${userid}x`, atLimit), 'username is longer than 128 characters, more than any account\'s can be.'],
+      [{ ...passwordFields(t), client_secret: 's'.repeat(257) }, 'client_secret is longer than 256 characters, more than any account\'s can be.'],
+      [{ grant_type: 'client_credentials', username: t.clientId, password: 's'.repeat(257) }, 'password is longer than 256 characters, more than any account\'s can be.'],
+      [passwordFields(t, userid, 'x'.repeat(1024 * 1024)), 'password is longer than 256 characters, more than any account\'s can be.'],
+    ] as const) {
+      const started = Date.now();
+      const r = await post(h, '/oauth/token', fields);
+      expectRefused(r, 'invalid_request');
+      expect(r.body.error_description).toBe(message);
+      // Cheap: no argon2 hash (about 25 ms each, hundreds for a megabyte) stands behind the answer.
+      expect(Date.now() - started).toBeLessThan(1000);
+    }
+  });
+
+  test('every error of the endpoint carries the OAuth keys: text that is not UTF-8, NUL in the path or query', async () => {
+    const bad = Buffer.concat([Buffer.from(`${new URLSearchParams(passwordFields(t))}&x=`), Buffer.from([0xff])]);
+    for (const [r, message] of [
+      [await h.request('POST', '/oauth/token', { raw: new Uint8Array(bad), headers: FORM }), /request body is not valid UTF-8/],
+      [await h.request('POST', '/oauth/token', { raw: `${new URLSearchParams(passwordFields(t))}`.replace('password=', 'password=%FF'), headers: FORM }), /value of 'password' has percent-escapes that are not valid UTF-8/],
+      [await post(h, `/api/v1/${t.customerAlias}%00/${t.databaseAlias}/oauth/token`, passwordFields(t)), /must not contain NUL/],
+      [await post(h, '/oauth/token?scope=%00', passwordFields(t)), /must not contain NUL/],
+      [await post(h, '/oauth/token?scope=%FF', passwordFields(t)), /not valid UTF-8/],
+    ] as const) {
+      expectRefused(r, 'invalid_request');
+      expect(r.status).toBe(400);
+      expect(r.body.error_description).toMatch(message);
+      expect(r.body.meta.errors[0].message).toBe(r.body.error_description);
+    }
+  });
+
   test('a client of tenant A on tenant B\'s address, and on an unknown tenant\'s, fails alike', async () => {
     const b = await h.tenant();
     const onB = await post(h, `${b.root}/oauth/token`, passwordFields(t));

@@ -320,10 +320,15 @@ describe('body size limit', () => {
     }
   });
 
-  test('the token endpoint has the same limit', async () => {
+  test('the token endpoint has the same limit, answered with the OAuth keys too', async () => {
     const raw = new URLSearchParams({ grant_type: 'password', client_id: ts.clientId, client_secret: ts.clientSecret, username: 'admin', password: 'x'.repeat(5000) }).toString();
-    const r = await hs.request('POST', '/oauth/token', { raw, headers: { 'content-type': 'application/x-www-form-urlencoded' } });
-    expectErrorEnvelope(r, 413);
+    const form = { 'content-type': 'application/x-www-form-urlencoded' };
+    for (const headers of [form, { ...form, 'content-length': String(raw.length) }]) {
+      const r = await hs.request('POST', `${ts.root}/OAuth/Token`, { raw, headers });
+      expectErrorEnvelope(r, 413);
+      expect(r.body).toMatchObject({ error: 'invalid_request', error_description: 'The request body is larger than the limit of 2048 bytes.' });
+      expect(r.headers.get('cache-control')).toMatch(/no-store/);
+    }
   });
 });
 
