@@ -20,6 +20,12 @@ export interface SofaRoute {
   paged?: boolean;
   /** The argument that receives the whole request body. */
   body?: string;
+  /**
+   * The body argument (of the JSON scalar) takes whatever JSON is sent: a script's input, which
+   * the clients send as an array. Without it a body is a JSON object or a form, as on every route:
+   * `null` or an array is a 400 (no body at all leaves the argument out).
+   */
+  anyJson?: true;
   /** Chosen over a row with the same method and path when a query parameter has one of these values (`*`: any value). */
   when?: { param: string; values: string[] };
   scope?: 'tenant';
@@ -254,8 +260,8 @@ export const routes: Route[] = [
   // Scripts, run by the outside process (docs/decisions.md, "Scripts")
   { method: 'GET', path: '/scripts', field: 'Query.scripts', shape: 'list', paged: true },
   { method: 'GET', path: '/scripts/:id', field: 'Query.script', shape: 'object' },
-  { method: 'POST', path: '/scripts', field: 'Mutation.runScript', shape: 'object', body: 'input' },
-  { method: 'POST', path: '/scripts/:id', field: 'Mutation.runScript', shape: 'object', body: 'input' },
+  { method: 'POST', path: '/scripts', field: 'Mutation.runScript', shape: 'object', body: 'input', anyJson: true },
+  { method: 'POST', path: '/scripts/:id', field: 'Mutation.runScript', shape: 'object', body: 'input', anyJson: true },
   // Scheduled processes (docs/decisions.md, "Scheduled processes")
   { method: 'GET', path: '/outsideprocesses', field: 'Query.scheduledProcesses', shape: 'list', paged: true },
   { method: 'GET', path: '/outsideprocesses/:id', field: 'Query.scheduledProcess', shape: 'object' },

@@ -133,7 +133,7 @@ export function createRouteRunner(services: Services, schema: GraphQLSchema, dat
     const sentAs = new Map<string, string>();
     for (const { arg, type } of info.args) {
       if (arg.name === route.body) {
-        args[arg.name] = await requestBody(request, arg, received, sentAs);
+        args[arg.name] = await requestBody(request, route, arg, received, sentAs);
         continue;
       }
       const fromPath = m.params[arg.name];
@@ -197,7 +197,7 @@ export function createRouteRunner(services: Services, schema: GraphQLSchema, dat
   }
 
   /** The request body (or the parts of an upload already received), fitted onto the argument's input type. */
-  async function requestBody(request: Request, arg: GraphQLArgument, received: Received | undefined, sentAs: Map<string, string>) {
+  async function requestBody(request: Request, route: SofaRoute, arg: GraphQLArgument, received: Received | undefined, sentAs: Map<string, string>) {
     const contentType = request.headers.get('content-type');
     const type = getNullableType(arg.type);
     if (isMultipart(contentType)) {
@@ -207,9 +207,12 @@ export function createRouteRunner(services: Services, schema: GraphQLSchema, dat
     const text = await readBody(request, services.config.maxBodyBytes);
     if (isInputObjectType(type)) return fitInput(type, parseBody(text, contentType), sentAs);
     if (!isScalarType(type) || type.name !== 'JSON') return parseBody(text, contentType);
-    // A JSON argument takes the body whatever its JSON (a script's input is often an array); an
-    // empty body leaves it out, as GraphQL would, so the field's own default applies.
-    return text.trim() === '' ? undefined : parseAnyBody(text, contentType);
+    // An empty body leaves a JSON argument out, as GraphQL would, so the field's own default applies
+    // (the Node client posts a form with no body when it has no values). A body sent is an object,
+    // as everywhere (a form's values: a raw `null` made a blank form), unless the row takes any JSON
+    // (a script's input is often an array).
+    if (text.trim() === '') return undefined;
+    return route.anyJson ? parseAnyBody(text, contentType) : parseBody(text, contentType);
   }
 
   function projectionOf(url: URL, dt: ReturnType<DataTypes['get']>, allFields = false): Projection {

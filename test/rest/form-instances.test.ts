@@ -71,6 +71,25 @@ describe('POST /formtemplates/{id}/forms', () => {
     expect((await create(A, encodeURIComponent(t.name), {})).instanceName).toBe(`${t.name}-000001`);
   });
 
+  test('no body at all is a form of no values (the Node client posts none); a raw null or array body is a 400 as on every route, and nothing is made', async () => {
+    const t = await formTemplateWith(A, ['a']);
+    const JSON_TYPE = { 'content-type': 'application/json' };
+    const empty = await A.post(`/formtemplates/${t.id}/forms`, undefined, { headers: JSON_TYPE });
+    expect(empty.status).toBe(201);
+    const { formId, revisionId } = empty.body.data;
+    for (const path of [`/formtemplates/${t.id}/forms`, `/formtemplates/${t.id}/forms/${revisionId}`, `/forms/${formId}`]) {
+      for (const raw of ['null', ' null ', '[]', '[{"a":"x"}]']) {
+        expectError(await A.post(path, undefined, { raw, headers: JSON_TYPE }), 400, 'The request body must be a JSON object.');
+      }
+    }
+    const forms = (await A.get(`/formtemplates/${t.id}/forms`)).body.data;
+    expect(forms).toHaveLength(1);
+    expect((await A.get(`/formtemplates/${t.id}/forms/${formId}`)).body.data[0].revision).toBe(1);
+    // Both revision routes take no body too: a new revision with the values it had.
+    expect((await A.post(`/forms/${formId}`, undefined, { headers: JSON_TYPE })).status).toBe(201);
+    expect((await A.post(`/formtemplates/${t.id}/forms/${formId}`, undefined, { raw: '', headers: JSON_TYPE })).status).toBe(201);
+  });
+
   test('unknown keys are a 400 naming each; required fields must have a value; nothing is made', async () => {
     const t = await formTemplateWith(A, ['a', 'Must'], ['Must']);
     expectError(await A.post(`/formtemplates/${t.id}/forms`, { a: 'x', nosuch: '1', other: '2', must: 'y' }), 400, /'nosuch', 'other'/);
