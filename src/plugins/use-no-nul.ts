@@ -7,7 +7,7 @@
  */
 import type { Plugin } from 'graphql-yoga';
 import type { Logger } from '../log.js';
-import { escapesAreUtf8, refuseNul } from '../rest/body.js';
+import { escapesAreUtf8, isMultipart, refuseNul, refuseReplaced } from '../rest/body.js';
 import { throwAsGraphQL } from '../graphql-errors.js';
 import { badRequest } from '../errors.js';
 import { errorAnswer } from './error-answer.js';
@@ -36,9 +36,10 @@ export function useNoNul(log: Logger): Plugin {
       const where = /%00/.test(url.pathname) ? 'path' : 'query string';
       endResponse(errorAnswer(request, url, badRequest(`The request ${where} must not contain NUL (%00) characters.`), log));
     },
-    onParams({ params }) {
+    onParams({ params, request }) {
       try {
         refuseNul(params, 'request');
+        if (isMultipart(request.headers.get('content-type'))) refuseReplaced(params, 'multipart request body');
         if (typeof params.query === 'string' && escapesNul(params.query)) throw badRequest('The query must not contain NUL (\\u0000) characters.');
       } catch (e) {
         throwAsGraphQL(e);

@@ -98,12 +98,28 @@ export function addPart(out: Record<string, unknown>, key: string, value: string
  * was sent as itself (which nothing here can tell apart).
  */
 export function addTextPart(out: Record<string, unknown>, name: string, value: string): void {
-  if (name.includes('\ufffd') || value.includes('\ufffd')) {
-    throw badRequest(
-      `The multipart text part '${name.slice(0, 64)}' is not valid text in its charset (UTF-8 unless its Content-Type names another), or holds U+FFFD, the replacement character: send the text as UTF-8, without U+FFFD.`,
-    );
-  }
+  if (name.includes('\ufffd') || value.includes('\ufffd')) throw replaced(`multipart text part '${name.slice(0, 64)}'`);
   addPart(out, name, value);
+}
+
+const replaced = (what: string) =>
+  badRequest(`The ${what} is not valid text in its charset (UTF-8 unless its Content-Type names another), or holds U+FFFD, the replacement character: send the text as UTF-8, without U+FFFD.`);
+
+/**
+ * The same rule for what a multipart /graphql request's parts became (Yoga decodes them, putting
+ * U+FFFD where the bytes are not UTF-8): any key or string holding U+FFFD. Iterative.
+ */
+export function refuseReplaced(value: unknown, what: string): void {
+  const stack: unknown[] = [value];
+  while (stack.length) {
+    const v = stack.pop();
+    if (typeof v === 'string' && v.includes('\ufffd')) throw replaced(what);
+    if (!v || typeof v !== 'object') continue;
+    for (const [k, child] of Object.entries(v)) {
+      if (k.includes('\ufffd')) throw replaced(what);
+      stack.push(child);
+    }
+  }
 }
 
 /** Deeper than any legacy body nests; input fitting and GraphQL coercion recurse. */

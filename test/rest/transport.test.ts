@@ -217,6 +217,12 @@ describe('headers and bodies', () => {
     const form = await h.request('POST', '/graphql', { token, raw: gqlForm, headers: FORM });
     expect(form.status).toBe(400);
     expect(form.body.errors[0].message).toMatch(/percent-escapes that are not valid UTF-8/);
+    // A multipart /graphql request (Yoga decodes its parts itself).
+    const [before, after] = JSON.stringify({ query, variables: { n: `${name}MARK` } }).split('MARK');
+    const gqlMultipart = bytes(part('operations', [before, [0xff], after]), part('map', ['{}']), `--${b}--\r\n`);
+    const mp = await h.request('POST', '/graphql', { token, raw: new Uint8Array(gqlMultipart), headers: MULTIPART });
+    expect(mp.status).toBe(400);
+    expect(mp.body.errors[0].message).toMatch(/multipart request body is not valid text/);
     // The query string, on both faces.
     const q = await h.request('GET', `${t.root}/sites?q=${encodeURIComponent(`name eq '${name}`)}%E9'`, { token });
     expectErrorEnvelope(q, 400);
