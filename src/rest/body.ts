@@ -102,6 +102,11 @@ export function addTextPart(out: Record<string, unknown>, name: string, value: s
   addPart(out, name, value);
 }
 
+/** A file part's file name, decoded by busboy as a text part is (the same rule: `addTextPart`). */
+export function checkFileName(part: string, fileName: string | undefined): void {
+  if (fileName?.includes('\ufffd')) throw replaced(`file name of the multipart part '${part.slice(0, 64)}'`);
+}
+
 const replaced = (what: string) =>
   badRequest(`The ${what} is not valid text in its charset (UTF-8 unless its Content-Type names another), or holds U+FFFD, the replacement character: send the text as UTF-8, without U+FFFD.`);
 
@@ -212,7 +217,13 @@ export async function parseMultipart(request: Request, maxBytes: number): Promis
       }
     });
     // The clients name the file part fileUpload, fileupload, fileupload_<i> or uploadFile, whatever it holds.
-    bb.on('file', (_name, stream, filename, _encoding, mimeType) => {
+    bb.on('file', (name, stream, filename, _encoding, mimeType) => {
+      try {
+        checkFileName(name, filename);
+      } catch (err) {
+        stream.resume();
+        return reject(err);
+      }
       const chunks: Buffer[] = [];
       const at = files.push(new UploadedFile(filename, mimeType, Buffer.alloc(0))) - 1;
       stream.on('data', (c: Buffer) => chunks.push(c));

@@ -16,7 +16,7 @@ import { AppError, badRequest } from '../errors.js';
 import { newId } from '../ids.js';
 import type { Match } from './match.js';
 import { requestIdOf } from './request-id.js';
-import { addTextPart, refuseNul } from './body.js';
+import { addTextPart, checkFileName, refuseNul } from './body.js';
 
 export interface Received {
   /** The text parts, as parseMultipart gives them; the file part as `fileUpload: {name, type}`. */
@@ -46,8 +46,14 @@ export async function receiveUpload(services: Services, request: Request, m: Mat
     }
   });
   let fileStream: Readable | undefined;
-  bb.on('file', (_field, stream, name, _encoding, type) => {
+  bb.on('file', (field, stream, name, _encoding, type) => {
     if (upload) return stream.resume();
+    try {
+      checkFileName(field, name);
+    } catch (err) {
+      stream.resume();
+      return bb.destroy(err as Error);
+    }
     fileStream = stream;
     upload = services.files.put(key, stream, fileMaxBytes).then(
       (stored) => ({ key, fileId, name, type, ...stored }),

@@ -237,6 +237,19 @@ describe('uploads', () => {
     expect(utf8.status).toBe(200);
     const revisions = await h.request('GET', `${A.t.root}/documents/${doc.documentId}/revisions?fields=changeText`, { token: A.token });
     expect(revisions.body.data.map((r: { changeText?: string }) => r.changeText).filter((c: string) => c.startsWith('r'))).toEqual(['résum', 'résum']);
+    // A file name that is not UTF-8 (raw Latin-1 in the header) likewise, streamed or not; one in UTF-8 is kept.
+    const named = (name: number[]) =>
+      Buffer.concat([
+        Buffer.from(`--${b}\r\nContent-Disposition: form-data; name="documentId"\r\n\r\n${doc.documentId}\r\n--${b}\r\nContent-Disposition: form-data; name="fileUpload"; filename="caf`),
+        Buffer.from(name),
+        Buffer.from(`.txt"\r\n\r\nthe bytes\r\n--${b}--\r\n`),
+      ]);
+    const left = await filesLeftBy(async () => {
+      expectError(await A.post('/files', undefined, { raw: new Uint8Array(named([0xe9])), headers }), 400, /file name of the multipart part 'fileUpload' is not valid text/);
+    });
+    expect(left).toEqual([]);
+    expectError(await A.post('/documents', undefined, { raw: new Uint8Array(named([0xe9])), headers }), 400, /file name of the multipart part 'fileUpload'/);
+    expect((await A.post('/files', undefined, { raw: new Uint8Array(named([0xc3, 0xa9])), headers })).body.data.fileName).toBe('café.txt');
   });
 
   test('POST documents with a multipart body: the document and its file, as the first revision\'s', async () => {
