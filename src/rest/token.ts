@@ -34,7 +34,7 @@ const PARAMS = new Set(['grant_type', 'client_id', 'client_secret', 'username', 
 /**
  * The body's parameters, keys lower-cased. Its refusals (text that is not UTF-8, JSON that does
  * not parse, a parameter that is not one text value, NUL) are OAuth's `invalid_request`; a body
- * over the limit stays the 413 it is (answered with the OAuth keys too: `oauthErrorKeys`).
+ * over the limit stays the 413 it is (answered with the OAuth keys too: `oauthErrorCode`).
  */
 async function tokenParams(request: Request, maxBytes: number): Promise<Record<string, string | undefined>> {
   const invalid = (e: unknown) => (e instanceof AppError && e.status === 400 ? new OAuthError(400, 'invalid_request', e.message) : e);
@@ -186,10 +186,8 @@ export const tokenOperation = {
     },
     '400': oauthError('invalid_request, invalid_grant or unsupported_grant_type'),
     '401': oauthError('invalid_client'),
-    '429': {
-      description: 'Too many failed logins for this user: locked out until meta.retryTime',
-      content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' } } },
-    },
+    '413': oauthError('invalid_request: the body is over MAX_BODY_BYTES'),
+    '429': oauthError('temporarily_unavailable: too many failed logins, locked out until meta.retryTime'),
   },
   security: [],
 };
