@@ -13,7 +13,7 @@
 import type { Plugin } from 'graphql-yoga';
 import type { Logger } from '../log.js';
 import { throwAsGraphQL } from '../graphql-errors.js';
-import { declaredLength, escapesAreUtf8, isMultipart, readBodyBytes, utf8Text } from '../rest/body.js';
+import { declaredLength, escapesAreUtf8, isMultipart, readBodyBytes, refuseNotUtf8 } from '../rest/body.js';
 import { badRequest } from '../errors.js';
 import { errorAnswer } from './error-answer.js';
 
@@ -37,8 +37,8 @@ export function useBodyLimit(maxBytes: number, limitOf: (request: Request, url: 
         const body = await readBodyBytes(req, maxBytes).catch(throwAsGraphQL);
         if (text) {
           try {
-            const decoded = utf8Text(body, 'request body');
-            if (/application\/x-www-form-urlencoded/i.test(contentType ?? '') && !escapesAreUtf8(decoded)) {
+            refuseNotUtf8(body, 'request body');
+            if (/application\/x-www-form-urlencoded/i.test(contentType ?? '') && !escapesAreUtf8(body.toString('utf8'))) {
               throw badRequest('The form-encoded request body has percent-escapes that are not valid UTF-8 (such as %FF): escape the text\'s UTF-8 bytes.');
             }
           } catch (e) {

@@ -18,8 +18,13 @@ export async function readBody(request: Request, maxBytes: number): Promise<stri
  * sequence cut short) would store U+FFFD in their place, text changed rather than refused.
  */
 export function utf8Text(bytes: Buffer, what: string): string {
-  if (!isUtf8(bytes)) throw notUtf8(what);
+  refuseNotUtf8(bytes, what);
   return bytes.toString('utf8');
+}
+
+/** The same check without the text, for bytes someone else decodes (Yoga's parser). */
+export function refuseNotUtf8(bytes: Buffer, what: string): void {
+  if (!isUtf8(bytes)) throw notUtf8(what);
 }
 
 const notUtf8 = (what: string) =>
