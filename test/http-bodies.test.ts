@@ -1,0 +1,76 @@
+/**
+ * Request bodies the app refuses at the transport, over raw sockets against the real server, on
+ * REST, the token endpoint and /graphql alike: each refusal is the error envelope of its face.
+ */
+import net from 'node:net';
+import { startServer, stop, type Started } from './server-process.js';
+
+let s: Started;
+
+beforeAll(async () => {
+  s = await startServer({ DATABASE_URL: process.env.QUIRE_TEST_DATABASE_URL!, MAX_BODY_BYTES: '1024' });
+}, 60_000);
+afterAll(async () => {
+  if (s?.child.exitCode === null) await stop(s);
+});
+
+/** One path of each face, with a Content-Type it takes. */
+const faces = [
+  ['REST', '/api/v1/acme/main/sites', 'application/json'],
+  ['token', '/oauth/token', 'application/x-www-form-urlencoded'],
+  ['GraphQL', '/graphql', 'application/json'],
+] as const;
+
+interface Answer {
+  status: number;
+  head: string;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  body: any;
+  /** Whether the server ended the connection within `ms` of the request. */
+  ended: boolean;
+}
+
+/** Sends `raw` (and no more of the body it announces) and reads the answer; waits up to `ms` for the server to end the connection. */
+async function send(raw: string, ms = 3000): Promise<Answer> {
+  const sock = net.connect(s.port, '127.0.0.1');
+  await new Promise((resolve, reject) => sock.once('connect', resolve).once('error', reject));
+  let reply = '';
+  let ended = false;
+  sock.on('data', (d) => (reply += d));
+  sock.on('error', () => {});
+  sock.once('end', () => (ended = true));
+  const closed = new Promise<void>((resolve) => sock.once('close', () => resolve()));
+  const timer = setTimeout(() => sock.destroy(), ms);
+  sock.write(raw);
+  await closed;
+  clearTimeout(timer);
+  const at = reply.indexOf('\r\n\r\n');
+  const head = reply.slice(0, at);
+  return { status: Number(head.split(' ')[1]), head, body: at >= 0 ? JSON.parse(reply.slice(at + 4)) : undefined, ended };
+}
+
+const request = (path: string, headers: string) => `POST ${path} HTTP/1.1\r\nHost: x\r\n${headers}\r\n`;
+
+/** The 413 of each face: the envelope's code, and on the token endpoint the OAuth keys. */
+function expectTooLarge(face: string, r: Answer) {
+  expect([face, r.status]).toEqual([face, 413]);
+  if (face === 'GraphQL') expect(r.body.errors[0].extensions.code).toBe('PAYLOAD_TOO_LARGE');
+  else expect(r.body.meta).toMatchObject({ status: 413, errors: [{ code: 'PAYLOAD_TOO_LARGE' }] });
+  if (face === 'token') expect(r.body.error).toBe('invalid_request');
+}
+
+describe('a body over MAX_BODY_BYTES', () => {
+  test.each(faces)('%s: a Content-Length over it is a 413 that closes the connection, without waiting for the body', async (face, path, type) => {
+    const r = await send(request(path, `Content-Type: ${type}\r\nContent-Length: 1000000000\r\n`) + 'a'.repeat(100));
+    expectTooLarge(face, r);
+    expect([face, r.head]).toEqual([face, expect.stringMatching(/\r\nconnection: close(\r\n|$)/i)]);
+    expect([face, r.ended]).toEqual([face, true]);
+  });
+
+  test.each(faces)('%s: a chunked body that passes it is a 413 that closes the connection, without waiting for its end', async (face, path, type) => {
+    const r = await send(request(path, `Content-Type: ${type}\r\nTransfer-Encoding: chunked\r\n`) + `800\r\n${'a'.repeat(0x800)}\r\n`);
+    expectTooLarge(face, r);
+    expect([face, r.head]).toEqual([face, expect.stringMatching(/\r\nconnection: close(\r\n|$)/i)]);
+    expect([face, r.ended]).toEqual([face, true]);
+  });
+});
