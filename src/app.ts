@@ -23,6 +23,7 @@ import { useConnectionClose } from './plugins/use-connection-close.js';
 import { useGraphQLTransport } from './plugins/use-graphql-transport.js';
 import { useNoNul } from './plugins/use-no-nul.js';
 import { useBodyLimit } from './plugins/use-body-limit.js';
+import { useContentEncoding } from './plugins/use-content-encoding.js';
 import { bodyLimitOf } from './rest/body-limit.js';
 import { useRequestLog } from './plugins/use-request-log.js';
 import { usePublicUrl } from './plugins/use-public-url.js';
@@ -92,6 +93,7 @@ export function createApp(services: Services): App {
       useErrorMapping(services.log),
       useHealth(services),
       useNoNul(services.log),
+      useContentEncoding(services.log),
       useBodyLimit(services.config.maxBodyBytes, bodyLimitOf(services.config), services.log),
       useGraphQLTransport(services.log),
       EnvelopArmorPlugin({

@@ -3,6 +3,7 @@
  * REST, the token endpoint and /graphql alike: each refusal is the error envelope of its face.
  */
 import net from 'node:net';
+import zlib from 'node:zlib';
 import { startServer, stop, type Started } from './server-process.js';
 
 let s: Started;
@@ -31,7 +32,7 @@ interface Answer {
 }
 
 /** Sends `raw` (and no more of the body it announces) and reads the answer; waits up to `ms` for the server to end the connection. */
-async function send(raw: string, ms = 3000): Promise<Answer> {
+async function send(raw: string | Buffer, ms = 3000): Promise<Answer> {
   const sock = net.connect(s.port, '127.0.0.1');
   await new Promise((resolve, reject) => sock.once('connect', resolve).once('error', reject));
   let reply = '';
@@ -72,5 +73,38 @@ describe('a body over MAX_BODY_BYTES', () => {
     expectTooLarge(face, r);
     expect([face, r.head]).toEqual([face, expect.stringMatching(/\r\nconnection: close(\r\n|$)/i)]);
     expect([face, r.ended]).toEqual([face, true]);
+  });
+});
+
+describe('a body with a Content-Encoding', () => {
+  const bodies: Record<string, string> = {
+    REST: '{"name":"compressed"}',
+    token: 'grant_type=password&client_id=x&client_secret=y&username=u&password=p',
+    GraphQL: '{"query":"{ __typename }"}',
+  };
+  const encode: Record<string, (b: Buffer) => Buffer> = { gzip: zlib.gzipSync, deflate: zlib.deflateSync, br: zlib.brotliCompressSync };
+  const post = (path: string, type: string, encoding: string, body: Buffer) =>
+    send(Buffer.concat([Buffer.from(request(path, `Connection: close\r\nContent-Type: ${type}\r\nContent-Encoding: ${encoding}\r\nContent-Length: ${body.length}\r\n`)), body]));
+
+  test.each(faces)('%s: gzip, deflate or br is a 415 that says to send it uncompressed, not its bytes read as text', async (face, path, type) => {
+    for (const [encoding, compress] of Object.entries(encode)) {
+      const r = await post(path, type, encoding, compress(Buffer.from(bodies[face])));
+      expect([face, encoding, r.status]).toEqual([face, encoding, 415]);
+      expect(r.head).toMatch(/\r\naccept-encoding: identity(\r\n|$)/i);
+      const message = `Request bodies with Content-Encoding '${encoding}' are not supported; send the body uncompressed.`;
+      if (face === 'GraphQL') expect(r.body.errors).toEqual([{ message, extensions: { code: 'UNSUPPORTED_MEDIA_TYPE', developerMessage: message } }]);
+      else expect(r.body.meta).toMatchObject({ status: 415, statusMsg: 'Unsupported Media Type', errors: [{ code: 'UNSUPPORTED_MEDIA_TYPE', message }] });
+      if (face === 'token') expect(r.body.error).toBe('invalid_request');
+    }
+    // Any coding but identity, also in a list.
+    const listed = await post(path, type, 'identity, x-custom', Buffer.from(bodies[face]));
+    expect([face, listed.status]).toEqual([face, 415]);
+    expect(JSON.stringify(listed.body)).toContain("Content-Encoding 'x-custom'");
+  });
+
+  test.each(faces)('%s: identity is the body as sent', async (face, path, type) => {
+    // No token or client: each face's 401, its body read as plain.
+    const r = await post(path, type, 'identity', Buffer.from(bodies[face]));
+    expect([face, r.status]).toEqual([face, 401]);
   });
 });
