@@ -4,9 +4,11 @@
  * adapter makes the request's URL as `http://` + Host + target: a Host such as `x:99999` or `a b`
  * threw there (a 500 with the stack on the wire), and so did an absolute-form target (`GET
  * http://host/path`, which HTTP/1.1 servers must take) or `*`; a Host such as `x/metrics?` chose
- * the path, past any path-based rule in front of the server.
+ * the path, past any path-based rule in front of the server. CONNECT, which Node hands over as a
+ * bare socket, is answered here too.
  */
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
 import { answerClientError } from './client-error.js';
 import type { Logger } from './log.js';
 import { statusMsg } from './rest/envelope.js';
@@ -58,20 +60,38 @@ function refusalOf(req: IncomingMessage): string | undefined {
 }
 
 /** The error envelope, as Node's own refusals get it: no href, since the URL is what is wrong; logged with its request id. */
-function refuse(req: IncomingMessage, res: ServerResponse, message: string, log: Logger): void {
+function envelopeOf(req: IncomingMessage, status: number, code: string, message: string, log: Logger) {
   const given = req.headers['x-request-id'];
   const requestId = requestIdFrom(typeof given === 'string' ? given : undefined);
-  log.info({ requestId, method: req.method, status: 400, reason: message }, 'request refused');
+  log.info({ requestId, method: req.method, status, reason: message }, 'request refused');
   const body = JSON.stringify({
-    meta: { status: 400, statusMsg: statusMsg(400), method: req.method, errors: [{ code: 'BAD_REQUEST', message, developerMessage: message }] },
+    meta: { status, statusMsg: statusMsg(status), method: req.method, errors: [{ code, message, developerMessage: message }] },
   });
-  res.writeHead(400, {
+  const headers = {
     'content-type': 'application/json; charset=utf-8',
-    'content-length': Buffer.byteLength(body),
+    'content-length': String(Buffer.byteLength(body)),
     'x-request-id': requestId,
     connection: 'close',
-  });
+  };
+  return { headers, body };
+}
+
+function refuse(req: IncomingMessage, res: ServerResponse, message: string, log: Logger): void {
+  const { headers, body } = envelopeOf(req, 400, 'BAD_REQUEST', message, log);
+  res.writeHead(400, headers);
   res.end(body);
+}
+
+/**
+ * CONNECT asks for a tunnel, which only a proxy makes: a 405 whose Allow is empty, since its
+ * target (`host:port`) names nothing here that takes any method (RFC 9110 9.3.6, 15.5.6). Node
+ * hands it over as a bare socket, which it closed without a word when nothing took it.
+ */
+function refuseConnect(req: IncomingMessage, socket: Duplex, log: Logger): void {
+  const { headers, body } = envelopeOf(req, 405, 'METHOD_NOT_ALLOWED', 'This server is not a proxy: CONNECT is not supported.', log);
+  const lines = Object.entries({ ...headers, allow: '' }).map(([name, value]) => `${name}: ${value}\r\n`);
+  socket.on('error', () => socket.destroy());
+  socket.end(`HTTP/1.1 405 ${statusMsg(405)}\r\n${lines.join('')}\r\n${body}`, () => socket.destroy());
 }
 
 /** The server `npm start` and the benchmark run: Node's refusals and these checks, then `handle` (the app). */
@@ -83,5 +103,6 @@ export function createHttpServer(options: http.ServerOptions, handle: Handler, l
     else refuse(req, res, refusal, log);
   });
   server.on('clientError', answerClientError);
+  server.on('connect', (req: IncomingMessage, socket: Duplex) => refuseConnect(req, socket, log));
   return server;
 }

@@ -1,7 +1,8 @@
 /**
  * What Node answers before the app sees a request, over raw sockets against the real server:
  * malformed requests and over-long heads get the error envelope, a long `q` works up to
- * MAX_HEADER_BYTES, and a keep-alive client answered during shutdown is told `Connection: close`.
+ * MAX_HEADER_BYTES, a keep-alive client answered during shutdown is told `Connection: close`,
+ * and a request target, Host or method (CONNECT) the app cannot take is refused before it routes.
  */
 import net from 'node:net';
 import { startServer, stop, waitFor, type Started } from './server-process.js';
@@ -172,6 +173,23 @@ describe('the request target and Host, checked before anything routes', () => {
 
   test('OPTIONS * is a 400 envelope, not a stack trace', async () => {
     expect(await expectRefused('OPTIONS * HTTP/1.1\r\nHost: x\r\n\r\n')).toMatch(/request target/);
+  });
+
+  test('CONNECT is a 405 envelope with an empty Allow, then the connection is closed: this server is no proxy', async () => {
+    for (const target of ['example.com:443', '127.0.0.1:5432', '/graphql']) {
+      // Nothing after the head is read as a tunnel's bytes: the answer comes, then the close.
+      const r = await exchange(`CONNECT ${target} HTTP/1.1\r\nHost: ${target}\r\n\r\n\x16\x03\x01`, g);
+      expect([target, r.head.split('\r\n')[0]]).toEqual([target, 'HTTP/1.1 405 Method Not Allowed']);
+      expect(r.head).toMatch(/\r\nallow: ?(\r\n|$)/i);
+      expect(r.head).toMatch(/\r\nconnection: close(\r\n|$)/i);
+      expect(r.head).toMatch(new RegExp(`\r\ncontent-length: ${Buffer.byteLength(r.body)}(\r\n|$)`, 'i'));
+      const message = 'This server is not a proxy: CONNECT is not supported.';
+      expect(JSON.parse(r.body)).toEqual({
+        meta: { status: 405, statusMsg: 'Method Not Allowed', method: 'CONNECT', errors: [{ code: 'METHOD_NOT_ALLOWED', message, developerMessage: message }] },
+      });
+      const id = /\r\nx-request-id: ([\w.-]+)/i.exec(r.head)?.[1];
+      await waitFor(g.child, g.stdout, new RegExp(`"requestId":"${id}".*"status":405`), 5000);
+    }
   });
 
   test('a Host the adapter cannot make a URL of is a 400 envelope, not a stack trace', async () => {
