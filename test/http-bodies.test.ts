@@ -108,3 +108,43 @@ describe('a body with a Content-Encoding', () => {
     expect([face, r.status]).toEqual([face, 401]);
   });
 });
+
+describe('a multipart /graphql request whose operations or map is wrong', () => {
+  const part = (name: string, value: string, file?: string) =>
+    `--XX\r\nContent-Disposition: form-data; name="${name}"${file ? `; filename="${file}"` : ''}\r\n\r\n${value}\r\n`;
+  const ops = part('operations', '{"query":"{ __typename }"}');
+  const refused: [string, string, RegExp][] = [
+    ['no operations', part('a', '1'), /^Missing multipart form field "operations"\.$/],
+    ['operations not JSON', part('operations', 'nope'), /^Multipart form field "operations" must be a valid JSON string\.$/],
+    ['operations null', part('operations', 'null'), /^Multipart form field "operations" must be a JSON object .*, got null\.$/],
+    ['operations a number', part('operations', '5'), /^Multipart form field "operations" must be a JSON object .*, got 5\.$/],
+    ['map not JSON', ops + part('map', 'nope'), /^Multipart form field "map" must be a valid JSON string\.$/],
+    ['map an array', ops + part('map', '[1]'), /^Multipart form field "map" must be a JSON object whose values are arrays of paths/],
+    ['a path not a string', ops + part('map', '{"0":[1]}') + part('0', 'hi', 'a.txt'), /^Multipart form field "map" must be a JSON object/],
+  ];
+
+  /** By Content-Length, or chunked (the body limit's own parser reads it first). */
+  const post = (body: string, chunked: boolean) =>
+    fetch(`http://127.0.0.1:${s.port}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'multipart/form-data; boundary=XX' },
+      body: chunked ? new Blob([body]).stream() : body,
+      duplex: 'half',
+    } as RequestInit);
+
+  test.each(refused)('%s is a 400 with code BAD_REQUEST, by Content-Length and chunked', async (_case, parts, message) => {
+    for (const chunked of [false, true]) {
+      const r = await post(`${parts}--XX--\r\n`, chunked);
+      const body = (await r.json()) as { errors: { message: string; extensions: { code: string } }[] };
+      expect([chunked, r.status]).toEqual([chunked, 400]);
+      expect(body.errors).toHaveLength(1);
+      expect(body.errors[0].message).toMatch(message);
+      expect(body.errors[0].extensions.code).toBe('BAD_REQUEST');
+    }
+  });
+
+  test('a well-formed one is parsed and goes on (here to the missing token)', async () => {
+    const r = await post(`${ops}${part('map', '{"0":["variables.file"]}')}${part('0', 'hi', 'a.txt')}--XX--\r\n`, false);
+    expect(r.status).toBe(401);
+  });
+});
