@@ -141,19 +141,6 @@ export const zipCannotBeBuilt = (err: unknown) => err instanceof LostSource || (
  */
 export async function writeZip(files: FileStore, tenantId: string, key: string, entries: ZipEntry[], maxBytes: number, signal: AbortSignal): Promise<StoredFile> {
   const zip = new yazl.ZipFile();
-  // Names a zip asked for before they were made safe (`..`) would fail it: safe ones again, the others unchanged.
-  const names = entryNames(entries.map((e) => e.name));
-  for (const [i, e] of entries.entries()) {
-    zip.addReadStreamLazy(names[i], { mtime: new Date(e.modified), size: e.size }, (cb) => {
-      const failed = (err: Error) => {
-        const what = `the stored bytes of file ${e.fileId} (document ${e.documentId})`;
-        // Bytes a row names but the store lacks are lost for good; any other error may pass.
-        cb(err instanceof AppError && err.code === 'NOT_FOUND' ? new LostSource(`${what} are not in the file store`) : new Error(`${what} could not be read: ${err.message}`), undefined as never);
-      };
-      files.get(fileKey(tenantId, e.fileId)).then((s) => cb(null, s), failed);
-    });
-  }
-  zip.end();
   const out = zip.outputStream as unknown as Readable;
   // A source that fails to open or read fails the zip's stream, and so the put; so does an abort.
   let failure: Error | undefined;
@@ -161,6 +148,24 @@ export async function writeZip(files: FileStore, tenantId: string, key: string, 
     failure ??= err;
     out.destroy(err);
   };
+  // Names a zip asked for before they were made safe (`..`) would fail it: safe ones again, the others unchanged.
+  const names = entryNames(entries.map((e) => e.name));
+  for (const [i, e] of entries.entries()) {
+    zip.addReadStreamLazy(names[i], { mtime: new Date(e.modified), size: e.size }, (cb) => {
+      const what = `the stored bytes of file ${e.fileId} (document ${e.documentId})`;
+      const failed = (err: Error) => {
+        // Bytes a row names but the store lacks are lost for good; any other error may pass.
+        cb(err instanceof AppError && err.code === 'NOT_FOUND' ? new LostSource(`${what} are not in the file store`) : new Error(`${what} could not be read: ${err.message}`), undefined as never);
+      };
+      files.get(fileKey(tenantId, e.fileId)).then((s) => {
+        // yazl pipes a lazy source without listening for its errors: one failing mid-way (a read
+        // error) would be an unhandled 'error' event, which stops the process.
+        s.on('error', (err: Error) => fail(new Error(`${what} could not be read: ${err.message}`)));
+        cb(null, s);
+      }, failed);
+    });
+  }
+  zip.end();
   zip.on('error', fail);
   const abort = () => fail(new Error('zip building stopped'));
   if (signal.aborted) abort();

@@ -5,7 +5,7 @@
  * and failures); the download; refusals that leave nothing behind; who may read a zip; and its expiry.
  */
 import { createHash } from 'node:crypto';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readlink, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import yauzl from 'yauzl';
@@ -357,4 +357,42 @@ test('GraphQL: createDocumentZipFile and documentZipFile', async () => {
   await buildAll();
   expect((await A.gql(`{ documentZipFile(downloadKey: "${key}") { status fileSize fileCount } }`)).body.data.documentZipFile).toEqual({ status: 'Ready', fileSize: expect.any(Number), fileCount: 1 });
   expect((await A.gql(`{ readyDocumentZipFile(downloadKey: "${key}") { downloadKey } }`)).body.data.readyDocumentZipFile.downloadKey).toBe(key);
+});
+
+/** The path of a stored file in the disk store the tests run on. */
+const storedPath = (fileId: string) => path.join(process.env.QUIRE_TEST_FILES_DIR!, A.t.tenantId, fileId);
+
+/** Whether this process still holds `file` open (a descriptor closes a moment after its stream is destroyed). */
+async function heldOpen(file: string): Promise<boolean> {
+  for (let i = 0; i < 50; i++) {
+    const links = await Promise.all((await readdir('/proc/self/fd')).map((fd) => readlink(`/proc/self/fd/${fd}`).catch(() => '')));
+    if (!links.includes(file)) return false;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  return true;
+}
+
+test('a stored file whose read fails mid-way (it opens, its bytes cannot be read): the try fails and is tried again, the file is closed, nothing is left', async () => {
+  const folder = await newFolder();
+  const ok = await docWith(folder.id, 'ok.txt', 'fine');
+  const bad = await docWith(folder.id, 'bad.txt', 'x'.repeat(1000));
+  const stored = storedPath((await A.get(`/documents/${bad.id}`)).body.data.fileId);
+  // A directory where its bytes were: opening it works, reading it fails (EISDIR), as a disk's read error would.
+  await rm(stored);
+  await mkdir(stored);
+  try {
+    const key = (await A.post('/documents/CreateDocumentZipFile', { documentDhIds: [ok.documentId, bad.documentId] })).body.data.downloadKey;
+    // Before, the source's 'error' had no listener: an uncaught exception (the server stopped), and the build never ended.
+    expect(await buildNextZip(h.services)).toBe('retried');
+    expect(await heldOpen(stored)).toBe(false);
+    const row = (await h.services.reads.query('select status, last_error from document_zip where tenant_id = $1 and id = $2', [A.t.tenantId, key])).rows[0];
+    expect(row.status).toBe(0);
+    expect(row.last_error).toMatch(/could not be read: EISDIR/);
+    await expect(h.services.files.get(fileKey(A.t.tenantId, key))).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    expect(await buildAll()).toEqual(['retried', 'failed']);
+    expect((await statusOf(key)).status).toBe('Failed');
+    expectError(await A.get(`/documents/DownloadDocumentZipFile?downloadKey=${key}`), 409, /could not be built/);
+  } finally {
+    await rm(stored, { recursive: true, force: true });
+  }
 });
