@@ -144,9 +144,13 @@ export async function writeZip(files: FileStore, tenantId: string, key: string, 
   const out = zip.outputStream as unknown as Readable;
   // A source that fails to open or read fails the zip's stream, and so the put; so does an abort.
   let failure: Error | undefined;
+  // The source being read (one at a time): closed when the zip fails or the put stops taking bytes
+  // (too large, an abort), or it would stay open, paused, until the garbage collector closed it.
+  let source: Readable | undefined;
   const fail = (err: Error) => {
     failure ??= err;
     out.destroy(err);
+    source?.destroy();
   };
   // Names a zip asked for before they were made safe (`..`) would fail it: safe ones again, the others unchanged.
   const names = entryNames(entries.map((e) => e.name));
@@ -158,9 +162,14 @@ export async function writeZip(files: FileStore, tenantId: string, key: string, 
         cb(err instanceof AppError && err.code === 'NOT_FOUND' ? new LostSource(`${what} are not in the file store`) : new Error(`${what} could not be read: ${err.message}`), undefined as never);
       };
       files.get(fileKey(tenantId, e.fileId)).then((s) => {
+        if (failure) return void s.destroy();
+        source = s;
         // yazl pipes a lazy source without listening for its errors: one failing mid-way (a read
         // error) would be an unhandled 'error' event, which stops the process.
         s.on('error', (err: Error) => fail(new Error(`${what} could not be read: ${err.message}`)));
+        s.once('close', () => {
+          if (source === s) source = undefined;
+        });
         cb(null, s);
       }, failed);
     });
@@ -176,5 +185,6 @@ export async function writeZip(files: FileStore, tenantId: string, key: string, 
     throw failure ?? err;
   } finally {
     signal.removeEventListener('abort', abort);
+    source?.destroy();
   }
 }

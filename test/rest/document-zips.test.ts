@@ -4,7 +4,7 @@
  * goes in, read back with a real zip reader; the background builder (its claims, leases, tries
  * and failures); the download; refusals that leave nothing behind; who may read a zip; and its expiry.
  */
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, mkdtemp, readdir, readlink, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -395,4 +395,18 @@ test('a stored file whose read fails mid-way (it opens, its bytes cannot be read
   } finally {
     await rm(stored, { recursive: true, force: true });
   }
+});
+
+test('a stored file grown past the limit after its upload: the zip fails when the store stops taking its bytes, and the file being read is closed', async () => {
+  const folder = await newFolder();
+  const d = await docWith(folder.id, 'grown.bin', 'small');
+  const stored = storedPath((await A.get(`/documents/${d.id}`)).body.data.fileId);
+  const key = (await A.post('/documents/CreateDocumentZipFile', { documentDhIds: [d.documentId] })).body.data.downloadKey;
+  // Bytes that do not compress, far more than FILE_MAX and than the streams between hold: the put refuses the zip while this file is still being read.
+  await writeFile(stored, randomBytes(64 * FILE_MAX));
+  expect(await buildNextZip(h.services)).toBe('failed');
+  // Before, it stayed open, paused, until the garbage collector closed it.
+  expect(await heldOpen(stored)).toBe(false);
+  expect((await statusOf(key)).status).toBe('Failed');
+  await expect(h.services.files.get(fileKey(A.t.tenantId, key))).rejects.toMatchObject({ code: 'NOT_FOUND' });
 });
