@@ -10,7 +10,7 @@ import { DateTime } from '../scalars.js';
 import { listPage, reread, type Page } from '../read/resolvers.js';
 import type { ListArgs } from '../read/paging.js';
 import { resource } from '../read/registry.js';
-import { selectRows } from '../read/rows.js';
+import { selectRows, type RowQuery } from '../read/rows.js';
 import { deleteRows, insertRows } from '../db/tenant-writes.js';
 import { sql } from '../sql.js';
 import { templateRow } from '../domain/template-row.js';
@@ -24,12 +24,14 @@ const FIELD = resource('FormField');
 
 /**
  * The instance a client's id names: a revision id (an older one reads as that revision: its
- * values and who made it when) or the form id. A 404 otherwise.
+ * values and who made it when) or the form id. A 404 otherwise. `lock`: the form's row stays
+ * locked to the end of the mutation (RowQuery.lock), so a delete committed meanwhile is that 404.
  */
-export async function instanceRow(ctx: AppContext, id: string): Promise<Row> {
+export async function instanceRow(ctx: AppContext, id: string, lock: RowQuery['lock'] = false): Promise<Row> {
   const key = id.toLowerCase();
   const [row] = await selectRows<Row>(ctx.reader, INSTANCE, {
     where: [sql`(t.revision_id = ${key} or t.id = ${key} or t.id = (select r.form_id from form_instance_revision r where r.tenant_id = t.tenant_id and r.id = ${key}))`],
+    lock,
   });
   if (!row) throw notFound(`Form instance '${id}' was not found.`);
   if (row.revisionId === key || row.formId === key) return row;
@@ -50,10 +52,10 @@ async function instanceByDocId(ctx: AppContext, docId: string): Promise<Row> {
   return rows[0];
 }
 
-/** The instance under the template the path names, or a 404. */
-async function instanceOf(ctx: AppContext, templateIdOrName: string, id: string): Promise<{ template: Row; instance: Row }> {
+/** The instance under the template the path names, or a 404; `lock` as instanceRow's. */
+async function instanceOf(ctx: AppContext, templateIdOrName: string, id: string, lock: RowQuery['lock'] = false): Promise<{ template: Row; instance: Row }> {
   const template = await templateRow(ctx, templateIdOrName);
-  const instance = await instanceRow(ctx, id);
+  const instance = await instanceRow(ctx, id, lock);
   if (instance.templateId !== template.id) throw notFound(`Form instance '${id}' was not found in form template '${templateIdOrName}'.`);
   return { template, instance };
 }
@@ -140,8 +142,10 @@ export const resolvers = {
       const revisionId = await createInstance(ctx, template, body);
       return reread(ctx, INSTANCE, revisionId);
     },
+    // Locked: a delete of the form committed meanwhile is the 404 of an unknown form, not the 409
+    // of a revision no longer the latest (a revision of the same revision still is that 409).
     reviseFormInstance: async (_: unknown, a: { templateId: string; revisionId: string; input?: unknown }, ctx: AppContext) =>
-      revise(ctx, (await instanceOf(ctx, a.templateId, a.revisionId)).instance, a.input),
+      revise(ctx, (await instanceOf(ctx, a.templateId, a.revisionId, true)).instance, a.input),
     reviseForm: async (_: unknown, a: { formId: string; input?: unknown }, ctx: AppContext) => {
       // On top of the latest revision (a revision id names its form), read under the form's row
       // lock: concurrent posts queue, and each becomes the next revision.

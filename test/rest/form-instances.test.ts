@@ -312,6 +312,16 @@ describe('GET and POST /formtemplates/{id}/forms/{revisionId}', () => {
     expect((await A.post(`/formtemplates/${t.id}/forms/${now.revisionId}`, { n: 'later' })).status).toBe(201);
   });
 
+  test('a post to a revision whose form is deleted meanwhile is the 404 of an unknown form, not a 409 "no longer the latest"', async () => {
+    const t = await formTemplateWith(A, ['a']);
+    const x = await create(A, t.id, { a: '1' });
+    // The delete, committed while the post waits for the form's row.
+    const other = { text: 'delete from form_instance where tenant_id = $1 and id = $2', values: [A.t.tenantId, x.formId] };
+    const r = await whileHeld(h, other, () => A.post(`/formtemplates/${t.id}/forms/${x.revisionId}`, { a: '2' }));
+    expectError(r, 404, `Form instance '${x.revisionId}' was not found.`);
+    expect((await h.services.reads.query('select count(*)::int as n from form_instance_revision where tenant_id = $1 and form_id = $2', [A.t.tenantId, x.formId])).rows[0].n).toBe(0);
+  });
+
   test('concurrent POST /forms/{formId} queue: every post is a kept revision, in order, nothing lost', async () => {
     const keys = Array.from({ length: 6 }, (_, i) => `k${i}`);
     const t = await formTemplateWith(A, keys);
