@@ -88,8 +88,12 @@ export interface RowQuery {
   /**
    * Lock the rows read (not the joined ones) until the transaction ends, `for no key update`:
    * checks made under such a lock wait for each other, but not for foreign-key checks.
+   * `'keyShare'`: hold them only against their delete, as a foreign key to them would (`for key
+   * share`): a write that adds to a row (a member, a link) waits for a delete of it begun first and
+   * then finds it gone, and a delete begun later waits for the write; such writes do not wait for
+   * each other, nor for other changes of the row.
    */
-  lock?: boolean;
+  lock?: boolean | 'keyShare';
   /**
    * The caller named the row by an id only its rightful reader holds (a scheduled run's token):
    * the definition's row rule does not apply to it.
@@ -121,7 +125,7 @@ export async function selectRows<T>(reader: Reader, def: ResourceDef, r: RowQuer
   if (p) q = sql`select * from (${q}) ranked where "__rank" > ${p.offset} and "__rank" <= ${p.offset + p.limit} order by "__rank"`;
   else if (r.order) q = sql`${q} order by ${raw(r.order)}`;
   if (r.limit !== undefined) q = sql`${q} limit ${r.limit} offset ${r.offset ?? 0}`;
-  if (r.lock) q = sql`${q} for no key update of t`;
+  if (r.lock) q = r.lock === 'keyShare' ? sql`${q} for key share of t` : sql`${q} for no key update of t`;
   const rows = await run<T>(reader, q);
   if (guarded && rows.length) reader.session!.confirmed = true;
   return rows;

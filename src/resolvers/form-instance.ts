@@ -46,7 +46,7 @@ export async function instanceRow(ctx: AppContext, id: string, lock: RowQuery['l
 
 /** The form `relateToDocId` names by its instance name (any case; a 409 when several forms share it). */
 async function instanceByDocId(ctx: AppContext, docId: string): Promise<Row> {
-  const rows = await selectRows<Row>(ctx.reader, INSTANCE, { where: [sql`lower(t.instance_name) = lower(${docId})`], limit: 2, withoutDynamic: true });
+  const rows = await selectRows<Row>(ctx.reader, INSTANCE, { where: [sql`lower(t.instance_name) = lower(${docId})`], limit: 2, withoutDynamic: true, lock: 'keyShare' });
   if (rows.length === 0) throw notFound(`Form instance '${docId}' was not found.`);
   if (rows.length > 1) throw conflict(`More than one form instance is named '${docId}': name it by its id.`);
   return rows[0];
@@ -90,9 +90,9 @@ async function revise(ctx: AppContext, instance: Row, input: unknown) {
   return reread(ctx, INSTANCE, revisionId);
 }
 
-/** The form ids of a relation: form `formId` (any of its ids) and the one `other` reads. */
+/** The form ids of a relation: form `formId` (any of its ids, held against its delete) and the one `other` reads. */
 async function relation(ctx: AppContext, formId: string, other: () => Promise<Row>) {
-  const [x, y] = [await instanceRow(ctx, formId), await other()];
+  const [x, y] = [await instanceRow(ctx, formId, 'keyShare'), await other()];
   if (x.formId === y.formId) throw badRequest('A form cannot be related to itself.');
   return [x.formId as string, y.formId as string];
 }
@@ -160,9 +160,9 @@ export const resolvers = {
       if (!(await deleteRows(ctx.reader, 'form_instance', sql`t.id = ${form.formId}`))) throw notFound(`Form instance '${id}' was not found.`);
       return true;
     },
-    relateForm: (_: unknown, a: ById, ctx: AppContext) => relate(ctx, a.formId, () => instanceRow(ctx, a.relateToId)),
+    relateForm: (_: unknown, a: ById, ctx: AppContext) => relate(ctx, a.formId, () => instanceRow(ctx, a.relateToId, 'keyShare')),
     relateFormByDocId: (_: unknown, a: ByDocId, ctx: AppContext) => relate(ctx, a.formId, () => instanceByDocId(ctx, a.relateToDocId)),
-    unrelateForm: (_: unknown, a: ById, ctx: AppContext) => unrelate(ctx, a.formId, () => instanceRow(ctx, a.relateToId)),
+    unrelateForm: (_: unknown, a: ById, ctx: AppContext) => unrelate(ctx, a.formId, () => instanceRow(ctx, a.relateToId, 'keyShare')),
     unrelateFormByDocId: (_: unknown, a: ByDocId, ctx: AppContext) => unrelate(ctx, a.formId, () => instanceByDocId(ctx, a.relateToDocId)),
   },
 };

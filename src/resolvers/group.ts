@@ -12,7 +12,7 @@ import { lowerEquals } from '../db/lookup.js';
 import { assertSiteExists, pathSite } from '../domain/users.js';
 import { guidOrUnset, maxLength, nameText, requireString, textChanges, uniquely } from '../domain/validate.js';
 import { insertRows } from '../db/tenant-writes.js';
-import { loadRow, reread } from '../read/resolvers.js';
+import { heldRow, reread } from '../read/resolvers.js';
 import { resource } from '../read/registry.js';
 
 type Input = Record<string, unknown>;
@@ -50,7 +50,7 @@ async function updateGroup(ctx: AppContext, group: Group, input: Input) {
 }
 
 async function addMembers(ctx: AppContext, groupId: string, userIds: string[]) {
-  const group = await loadRow(ctx, GROUP, groupId);
+  const group = await heldRow(ctx, GROUP, groupId);
   const found = await accessibleIds(ctx, resource('User'), userIds, 'change');
   const missing = userIds.filter((id) => !found.has(id));
   if (missing.length) throw notFound(`User ${missing.map((m) => `'${m}'`).join(', ')} was not found.`);
@@ -103,9 +103,9 @@ export const resolvers = {
     addGroupUsers: (_: unknown, { groupId, input }: { groupId: string; input: Input }, ctx: AppContext) =>
       addMembers(ctx, groupId, memberIds(input)),
     removeGroupUser: async (_: unknown, { groupId, userId }: { groupId: string; userId: string }, ctx: AppContext) =>
-      removeMember(ctx, await loadRow(ctx, GROUP, groupId), userId.toLowerCase(), userId),
+      removeMember(ctx, await heldRow(ctx, GROUP, groupId), userId.toLowerCase(), userId),
     removeGroupUserByName: async (_: unknown, a: { groupId: string; userName: string }, ctx: AppContext) => {
-      const group = await loadRow(ctx, GROUP, a.groupId);
+      const group = await heldRow(ctx, GROUP, a.groupId);
       const user = await ctx.em().findOne(User, lowerEquals('user_id', a.userName), { fields: ['id'] });
       return removeMember(ctx, group, user?.id, a.userName);
     },

@@ -15,7 +15,7 @@ import { HOME_SITE } from '../domain/tenants.js';
 import { assertSiteExists, assertUserIdFree, checkPassword, createUser, MAX_USERID, pathSite } from '../domain/users.js';
 import { guidOrUnset, maxLength, oneLine, optionalDate, optionalString, requireGuid, requireString, uniquely } from '../domain/validate.js';
 import { insertRows } from '../db/tenant-writes.js';
-import { loadRow, reread } from '../read/resolvers.js';
+import { heldRow, loadRow, reread } from '../read/resolvers.js';
 import { resource } from '../read/registry.js';
 
 type Input = Record<string, unknown>;
@@ -202,8 +202,8 @@ export const resolvers = {
       return updateUser(ctx, user, { userid: input.userId });
     },
     addUserSupervisor: async (_: unknown, { userId, input }: { userId: string; input: Input }, ctx: AppContext) => {
-      const user = await loadRow(ctx, USER, userId);
-      const supervisor = await loadRow(ctx, USER, requireGuid(input.supervisorId, 'supervisorId'));
+      const user = await heldRow(ctx, USER, userId);
+      const supervisor = await heldRow(ctx, USER, requireGuid(input.supervisorId, 'supervisorId'));
       if (supervisor.id === user.id) throw badRequest('A user cannot supervise themselves.');
       await insertRows(ctx.reader, 'user_supervisor', [{ user_id: user.id, supervisor_id: supervisor.id }], true);
       return user;

@@ -372,6 +372,19 @@ describe('/forminstance/{id}', () => {
     expectError(await whileHeld(h, other, () => A.del(`/forminstance/${x.revisionId}`)), 404, `Form instance '${x.revisionId}' was not found.`);
   });
 
+  test.each([
+    ['the form in the path', 'x'],
+    ['the form relateToId names', 'y'],
+  ])('relateForm racing a delete of %s committed meanwhile: the 404 of an unknown form, not the foreign key\'s', async (_, gone) => {
+    const t = await formTemplateWith(A, ['a']);
+    const [x, y] = [await create(A, t.id, {}), await create(A, t.id, {})];
+    const deleted = gone === 'x' ? x : y;
+    // The delete, committed while the relate waits for the form's row.
+    const other = { text: 'delete from form_instance where tenant_id = $1 and id = $2', values: [A.t.tenantId, deleted.formId] };
+    const r = await whileHeld(h, other, () => A.put(`/forminstance/${x.formId}/relateForm?relateToId=${y.formId}`));
+    expectError(r, 404, `Form instance '${deleted.formId}' was not found.`);
+  });
+
   test('relateForm / unrelateForm / forms: related either way round, idempotent, by form or revision id', async () => {
     const t = await formTemplateWith(A, ['a']);
     const [x, y, z] = [await create(A, t.id, {}), await create(A, t.id, {}), await create(A, t.id, {})];

@@ -378,6 +378,18 @@ describe('group membership', () => {
     g = await createGroup(A);
   });
 
+  test.each([
+    ['PUT groups/{id}/users/{userId}', (id: string) => A.put(`/groups/${id}/users/${u1.id}`)],
+    ['POST groups/{id}/users', (id: string) => A.post(`/groups/${id}/users`, { userIds: u1.id })],
+    ['DELETE groups/{id}/users/{userId}', (id: string) => A.del(`/groups/${id}/users/${u1.id}`)],
+    ['DELETE groups/{id}/users?userName=', (id: string) => A.del(`/groups/${id}/users?userName=${u1.userid}`)],
+  ])('%s racing a delete of the group committed meanwhile: the 404 of an unknown group, not the foreign key\'s or "not a member"', async (what, send) => {
+    if (what.startsWith('DELETE')) await A.put(`/groups/${g.id}/users/${u1.id}`);
+    // The delete, committed while the change waits for the group's row.
+    const other = { text: 'delete from user_group where tenant_id = $1 and id = $2', values: [A.t.tenantId, g.id] };
+    expectError(await whileHeld(h, other, () => send(g.id)), 404, `Group '${g.id}' was not found.`);
+  });
+
   describe('PUT /groups/{id}/users/{userId}', () => {
     test('adds one member: 201 with [{dataType: NotifyUser, id}]', async () => {
       const r = await A.put(`/groups/${g.id}/users/${u1.id}`);

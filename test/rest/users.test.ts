@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { Harness, TEST_ADDRESSES, type Reply, type TestTenant } from '../harness.js';
-import { expectError } from './support.js';
+import { expectError, whileHeld } from './support.js';
 
 const ZERO = '00000000-0000-0000-0000-000000000000';
 const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -283,6 +283,15 @@ describe('supervisors and supervisees', () => {
     const mine = await call('GET', `${R()}/users/${ZERO}/Supervisees`, { token: await tokenFor(boss) });
     expect(mine.status).toBe(200);
     expect(mine.body.data.map((x: { id: string }) => x.id)).toEqual([worker.id]);
+  });
+
+  test('racing a delete of the user committed meanwhile: the 404 of an unknown user, not the foreign key\'s', async () => {
+    const worker = await makeUser();
+    const boss = await makeUser();
+    // The delete, committed while addUserSupervisor waits for the user's row.
+    const other = { text: 'delete from app_user where tenant_id = $1 and id = $2', values: [t.tenantId, worker.id] };
+    const r = await whileHeld(h, other, () => h.request('POST', '/graphql', { token: admin, body: { query: ADD, variables: { u: worker.id, s: boss.id } } }));
+    expect(r.body.errors).toEqual([expect.objectContaining({ message: `User '${worker.id}' was not found.`, extensions: expect.objectContaining({ code: 'NOT_FOUND' }) })]);
   });
 
   test('removeUserSupervisor: the all-zero GUID names the caller, as in addUserSupervisor', async () => {
