@@ -10,7 +10,7 @@ import type { AppContext } from '../context.js';
 import { deleteRows, insertRows } from '../db/tenant-writes.js';
 import { badRequest, conflict, forbidden, notFound } from '../errors.js';
 import { isGuid, newId } from '../ids.js';
-import { loadRow } from '../read/resolvers.js';
+import { heldRow, loadRow } from '../read/resolvers.js';
 import { resource } from '../read/registry.js';
 import { run, selectRows } from '../read/rows.js';
 import { accessibleIds } from '../permissions/row-checks.js';
@@ -29,8 +29,9 @@ export interface AlertTarget {
   deleted?: boolean;
 }
 
-export async function folderTarget(ctx: AppContext, id: string): Promise<AlertTarget> {
-  const f = await loadRow(ctx, resource('Folder'), id);
+/** A folder by its id; `hold` (a subscription): held against its delete (heldRow), so one committed meanwhile is the 404 of an unknown folder. */
+export async function folderTarget(ctx: AppContext, id: string, hold = false): Promise<AlertTarget> {
+  const f = await (hold ? heldRow : loadRow)(ctx, resource('Folder'), id);
   return { kind: 'folder', id: f.id as string, folderId: f.id as string, label: `folder '${f.folderPath as string}'` };
 }
 

@@ -171,7 +171,8 @@ export async function folderIndexField(ctx: AppContext, folderId: string, id: st
  * The folder's row is locked first, so two adds at once take different places.
  */
 export async function relateToFolder(ctx: AppContext, id: string, folderId: string): Promise<void> {
-  const [definition] = await selectRows<DefinitionRow>(ctx.reader, DEFINITION, { where: [sql`t.id = ${id.toLowerCase()}`] });
+  // Held against its delete (RowQuery.lock): one committed meanwhile is this 404, not the foreign key's.
+  const [definition] = await selectRows<DefinitionRow>(ctx.reader, DEFINITION, { where: [sql`t.id = ${id.toLowerCase()}`], lock: 'keyShare' });
   if (!definition) throw notFound(`Index field '${id}' was not found.`);
   const folder = await lockedFolder(ctx, folderId);
   if (await folderIndexField(ctx, folder.id, definition.id)) return;

@@ -35,7 +35,7 @@ export const resolvers = {
     },
   },
   Mutation: {
-    subscribeFolderAlert: async (_: unknown, a: OnFolder, ctx: AppContext) => subscribed(ctx, await folderTarget(ctx, a.id), a),
+    subscribeFolderAlert: async (_: unknown, a: OnFolder, ctx: AppContext) => subscribed(ctx, await folderTarget(ctx, a.id, true), a),
     unsubscribeFolderAlert: async (_: unknown, a: OnFolder, ctx: AppContext) => unsubscribed(ctx, await folderTarget(ctx, a.id), a),
     subscribeDocumentAlert: async (_: unknown, a: OnDocument, ctx: AppContext) => subscribed(ctx, await documentTarget(ctx, a.documentId, true), a),
     unsubscribeDocumentAlert: async (_: unknown, a: OnDocument, ctx: AppContext) => unsubscribed(ctx, await documentTarget(ctx, a.documentId), a),

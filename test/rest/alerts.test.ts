@@ -119,6 +119,13 @@ describe('subscriptions', () => {
     expect((await A.del(`/documents/${doc.documentId}/alerts/${E.documentRevised}?usId=${watcher.id}`)).status).toBe(200);
   });
 
+  test('a folder delete that commits while a subscription to the folder waits for it: the 404 of an unknown folder, not the foreign key\'s', async () => {
+    const folder = await newFolder();
+    // The delete, committed while the subscription waits for the folder's row.
+    const deletion = { text: 'delete from folder where tenant_id = $1 and id = $2', values: [A.t.tenantId, folder.id] };
+    expectError(await whileHeld(h, deletion, () => A.post(`/folders/${folder.id}/alerts/${E.documentAdded}?usId=${watcher.id}`)), 404, `Folder '${folder.id}' was not found.`);
+  });
+
   test('a delete that commits while a subscription waits for the document is seen: a 409, no subscription', async () => {
     const folder = await newFolder();
     const doc = await newDocument(folder.id);

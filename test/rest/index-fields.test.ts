@@ -4,7 +4,7 @@
  * `dropDownListId`, `POST indexfields/MoveIndexFieldAfter`, `PUT indexfields/{id}/folders/{folderId}`
  * without a body): shapes, types, order, overrides, errors, races, other tenants and GraphQL.
  */
-import { type Api, expectEnvelope, expectError, GUID, keysOf, PAGINATION_KEYS, q, sorted, type TwoTenants, twoTenants, uniq, UNKNOWN_ID, ZERO_GUID } from './support.js';
+import { type Api, expectEnvelope, expectError, GUID, keysOf, PAGINATION_KEYS, q, sorted, type TwoTenants, twoTenants, uniq, UNKNOWN_ID, whileHeld, ZERO_GUID } from './support.js';
 
 const DEFINITION_KEYS = [
   'href', 'dataType', 'pkey', 'id', 'fieldType', 'label', 'description', 'required', 'connectionId', 'queryId', 'dropDownListId',
@@ -219,6 +219,15 @@ describe('index field definitions', () => {
 });
 
 describe("folders' index fields", () => {
+  test('PUT /indexfields/{id}/folders/{folderId} racing a delete of the index field committed meanwhile: the 404 of an unknown field, not the foreign key\'s', async () => {
+    const d = await newField();
+    const folder = await newFolder();
+    // The delete, committed while the add waits for the definition's row.
+    const other = { text: 'delete from index_field where tenant_id = $1 and id = $2', values: [A.t.tenantId, d.id] };
+    expectError(await whileHeld(h, other, () => A.put(`/indexfields/${d.id}/folders/${folder.id}`)), 404, `Index field '${d.id}' was not found.`);
+    expect((await A.get(`/folders/${folder.id}/indexfields`)).body.data).toEqual([]);
+  });
+
   test('PUT /indexfields/{id}/folders/{folderId} with no body: 200, a FolderIndexField; again: the same, nothing added', async () => {
     const d = await newField(uniq('Customer'), { defaultValue: 'ACME', fieldType: 'Text' });
     const folder = await newFolder();
