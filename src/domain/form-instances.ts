@@ -1,12 +1,12 @@
 /**
  * Form instance writes. An instance's name takes the next number of its template's sequence
  * (an UPDATE ... RETURNING: concurrent creates queue on the template's row, so no number repeats).
- * A revision replaces the current one only if it is still current (a conditional UPDATE): of
- * concurrent revisions of the same revision exactly one wins, the others are 409s.
+ * A revision is made on the form's latest revision, whose row its caller holds locked, so
+ * concurrent revisions queue and each is the next.
  */
 import type { AppContext } from '../context.js';
 import { insertRows, updateRows } from '../db/tenant-writes.js';
-import { badRequest, conflict } from '../errors.js';
+import { badRequest } from '../errors.js';
 import { newId } from '../ids.js';
 import { sql } from '../sql.js';
 import { templateFields } from './form-instance-fields.js';
@@ -119,9 +119,9 @@ async function keepRevision(ctx: AppContext, id: string, formId: string, revisio
 }
 
 /**
- * A new revision of `instance` (a row of the instance resource, read as of `instance.revisionId`):
- * its values plus `body`'s, checked against the fields of the template's current revision.
- * A 409 when `instance.revisionId` is no longer the latest. Returns the new revision's id.
+ * A new revision of `instance` (a row of the instance resource at its latest revision, read under
+ * the form row's lock): its values plus `body`'s, checked against the fields of the template's
+ * current revision. Returns the new revision's id.
  */
 export async function reviseInstance(ctx: AppContext, instance: Row, templateRevisionId: string, body: unknown): Promise<string> {
   const rules = await fieldRules(ctx, templateRevisionId);
@@ -136,7 +136,7 @@ export async function reviseInstance(ctx: AppContext, instance: Row, templateRev
     sql`t.id = ${instance.formId} and t.revision_id = ${instance.revisionId}`,
     sql`revision`,
   );
-  if (!won) throw conflict(`Form instance revision '${String(instance.revisionId)}' is no longer the latest revision; read the form again and post to its latest revision.`);
+  if (!won) throw new Error(`Form ${String(instance.formId)} was revised past ${String(instance.revisionId)} under its row lock`);
   await keepRevision(ctx, revisionId, instance.formId as string, won.revision, json);
   return revisionId;
 }

@@ -53,9 +53,9 @@ async function instanceByDocId(ctx: AppContext, docId: string): Promise<Row> {
 }
 
 /** The instance under the template the path names, or a 404; `lock` as instanceRow's. */
-async function instanceOf(ctx: AppContext, templateIdOrName: string, id: string, lock: RowQuery['lock'] = false): Promise<{ template: Row; instance: Row }> {
+async function instanceOf(ctx: AppContext, templateIdOrName: string, id: string): Promise<{ template: Row; instance: Row }> {
   const template = await templateRow(ctx, templateIdOrName);
-  const instance = await instanceRow(ctx, id, lock);
+  const instance = await instanceRow(ctx, id);
   if (instance.templateId !== template.id) throw notFound(`Form instance '${id}' was not found in form template '${templateIdOrName}'.`);
   return { template, instance };
 }
@@ -84,9 +84,16 @@ async function pdf(ctx: AppContext, templateIdOrName: string, id: string) {
   return { fileName: `${instance.instanceName as string}.pdf`, contentType: 'application/pdf', content: Buffer.from(bytes).toString('base64') };
 }
 
-async function revise(ctx: AppContext, instance: Row, input: unknown) {
-  const template = await templateRow(ctx, instance.templateId as string);
-  const revisionId = await reviseInstance(ctx, instance, template.revisionId as string, input);
+/**
+ * A new revision of `form` (any of its revisions, as `id` named it) on top of its latest revision,
+ * read under the form's row lock: concurrent posts queue, each the next revision, and nothing
+ * a revision in between changed is lost. A delete committed meanwhile is an unknown form's 404.
+ */
+async function revise(ctx: AppContext, form: Row, id: string, input: unknown) {
+  const [latest] = await selectRows<Row>(ctx.reader, INSTANCE, { where: [sql`t.id = ${form.formId}`], lock: true });
+  if (!latest) throw notFound(`Form instance '${id}' was not found.`);
+  const template = await templateRow(ctx, latest.templateId as string);
+  const revisionId = await reviseInstance(ctx, latest, template.revisionId as string, input);
   return reread(ctx, INSTANCE, revisionId);
 }
 
@@ -142,18 +149,10 @@ export const resolvers = {
       const revisionId = await createInstance(ctx, template, body);
       return reread(ctx, INSTANCE, revisionId);
     },
-    // Locked: a delete of the form committed meanwhile is the 404 of an unknown form, not the 409
-    // of a revision no longer the latest (a revision of the same revision still is that 409).
     reviseFormInstance: async (_: unknown, a: { templateId: string; revisionId: string; input?: unknown }, ctx: AppContext) =>
-      revise(ctx, (await instanceOf(ctx, a.templateId, a.revisionId, true)).instance, a.input),
-    reviseForm: async (_: unknown, a: { formId: string; input?: unknown }, ctx: AppContext) => {
-      // On top of the latest revision (a revision id names its form), read under the form's row
-      // lock: concurrent posts queue, and each becomes the next revision.
-      const form = await instanceRow(ctx, a.formId);
-      const [latest] = await selectRows<Row>(ctx.reader, INSTANCE, { where: [sql`t.id = ${form.formId}`], lock: true });
-      if (!latest) throw notFound(`Form instance '${a.formId}' was not found.`);
-      return revise(ctx, latest, a.input);
-    },
+      revise(ctx, (await instanceOf(ctx, a.templateId, a.revisionId)).instance, a.revisionId, a.input),
+    reviseForm: async (_: unknown, a: { formId: string; input?: unknown }, ctx: AppContext) =>
+      revise(ctx, await instanceRow(ctx, a.formId), a.formId, a.input),
     deleteFormInstance: async (_: unknown, { id }: Id, ctx: AppContext) => {
       const form = await instanceRow(ctx, id);
       // None deleted: another delete got it first (this one waited for its row).

@@ -291,28 +291,31 @@ describe('GET and POST /formtemplates/{id}/forms/{revisionId}', () => {
     expect((await A.get(`/formtemplates/${t.id}/forms`)).body.data.map((x: Instance) => x.revisionId)).toEqual([second.revisionId]);
   });
 
-  test('posting to a revision that is no longer the latest is a 409; unknown keys a 400', async () => {
-    const t = await formTemplateWith(A, ['a']);
+  test('posting to an older revision makes the next revision on top of the latest (spec: "posting to an existing revision creates a new revision"); unknown keys a 400', async () => {
+    const t = await formTemplateWith(A, ['a', 'b']);
     const first = await create(A, t.id, { a: '1' });
-    expect((await A.post(`/formtemplates/${t.id}/forms/${first.revisionId}`, { a: '2' })).status).toBe(201);
-    expectError(await A.post(`/formtemplates/${t.id}/forms/${first.revisionId}`, { a: '3' }), 409, /no longer the latest/);
+    expect((await A.post(`/formtemplates/${t.id}/forms/${first.revisionId}`, { b: '2' })).status).toBe(201);
+    const r = await A.post(`/formtemplates/${t.id}/forms/${first.revisionId}`, { a: '3' });
+    expectEnvelope(r, 'POST', A.url(`/formtemplates/${t.id}/forms/${first.revisionId}`), 201);
+    expect(Object.keys(r.body.data).sort()).toEqual(['dataType', 'href', 'instanceName', 'revisionId']);
+    // The second revision's b is kept: an older revision id names its form, not the values it had.
+    const now = (await A.get(`/formtemplates/${t.id}/forms/${r.body.data.revisionId}`)).body.data[0];
+    expect(now).toMatchObject({ a: '3', b: '2', revision: 3, formId: first.formId });
     expectError(await A.post(`/formtemplates/${t.id}/forms/${first.revisionId}`, { zz: '3' }), 400, /'zz'/);
   });
 
-  test('of concurrent posts to the same latest revision exactly one wins, the rest are 409s, nothing is lost', async () => {
-    const t = await formTemplateWith(A, ['a', 'n']);
+  test('concurrent posts to one revision queue: every post is a kept revision, nothing lost', async () => {
+    const keys = Array.from({ length: 8 }, (_, i) => `n${i}`);
+    const t = await formTemplateWith(A, ['a', ...keys]);
     const first = await create(A, t.id, { a: 'start' });
-    const replies = await Promise.all(Array.from({ length: 8 }, (_, i) => A.post(`/formtemplates/${t.id}/forms/${first.revisionId}`, { n: String(i) })));
-    const statuses = replies.map((r) => r.status).sort();
-    expect(statuses).toEqual([201, ...Array(7).fill(409)]);
-    const winner = replies.find((r) => r.status === 201)!;
-    const now = (await A.get(`/formtemplates/${t.id}/forms/${winner.body.data.revisionId}`)).body.data[0];
-    expect(now).toMatchObject({ a: 'start', n: String(replies.indexOf(winner)), revision: 2 });
-    // A second round on the winner's revision works: the losers changed nothing.
-    expect((await A.post(`/formtemplates/${t.id}/forms/${now.revisionId}`, { n: 'later' })).status).toBe(201);
+    const replies = await Promise.all(keys.map((k) => A.post(`/formtemplates/${t.id}/forms/${first.revisionId}`, { [k]: k })));
+    expect(replies.map((r) => r.status)).toEqual(Array(8).fill(201));
+    expect(new Set(replies.map((r) => r.body.data.revisionId)).size).toBe(8);
+    const now = (await A.get(`/formtemplates/${t.id}/forms/${first.formId}`)).body.data[0];
+    expect(now).toMatchObject({ a: 'start', revision: 9, ...Object.fromEntries(keys.map((k) => [k, k])) });
   });
 
-  test('a post to a revision whose form is deleted meanwhile is the 404 of an unknown form, not a 409 "no longer the latest"', async () => {
+  test('a post to a revision whose form is deleted meanwhile is the 404 of an unknown form', async () => {
     const t = await formTemplateWith(A, ['a']);
     const x = await create(A, t.id, { a: '1' });
     // The delete, committed while the post waits for the form's row.
