@@ -14,7 +14,7 @@ import { useRest } from './plugins/use-rest.js';
 import { useClientAddress } from './plugins/use-client-address.js';
 import { useReadBudget } from './plugins/use-read-budget.js';
 import { useVaryOrigin } from './plugins/use-vary-origin.js';
-import { corsFor } from './rest/cors.js';
+import { useCors } from './plugins/use-cors.js';
 import { useSessionCheck } from './plugins/use-session-check.js';
 import { useHealth } from './plugins/use-health.js';
 import { useMetrics } from './plugins/use-metrics.js';
@@ -62,7 +62,8 @@ export function createApp(services: Services): App {
     graphiql: { title: 'quire GraphQL', endpoint: '/graphql' },
     renderGraphiQL,
     landingPage: false,
-    cors: corsFor(services.config.corsOrigins),
+    // Ours (useCors, first below): Yoga's answered every OPTIONS with an empty 204.
+    cors: false,
     logging: false,
     // Enforced by useBodyLimit with the configured limit, without a stream per request.
     maxRequestBodySize: false,
@@ -79,6 +80,7 @@ export function createApp(services: Services): App {
     // Execution errors are mapped with their request id (useErrorMapping); this catches the rest.
     maskedErrors: { maskError: (error) => mapError(error, randomUUID(), services.log) },
     plugins: [
+      useCors(services.config.corsOrigins),
       useMetrics(services),
       useRequestLog(services.log),
       useClientAddress(services.config.trustedProxies),

@@ -25,6 +25,8 @@ const knownOperationType: ValidationRule = (context) => ({
 export function useGraphQLTransport(log: Logger): Plugin {
   return {
     onRequestParse({ request, url, requestParser, setRequestParser, endResponse }) {
+      // Yoga's method check answers any other (OPTIONS, PUT): a 405 with Allow, not this 415.
+      if (request.method !== 'GET' && request.method !== 'POST') return;
       if (!requestParser) {
         const type = request.headers.get('content-type') ?? 'none';
         const message = `A GraphQL request is sent as application/json (or GET with a query string), not ${type}.`;

@@ -1,5 +1,6 @@
 /** CORS: only the origins of CORS_ORIGINS get cross-origin access; every other origin gets no CORS headers. */
 import { Harness } from '../harness.js';
+import { startServer, stop, type Started } from '../server-process.js';
 
 const ALLOWED = 'https://app.example.com';
 const OTHER = 'https://evil.example.net';
@@ -55,5 +56,52 @@ describe('by default (no CORS_ORIGINS)', () => {
     expect(g.status).toBe(401);
     expect(g.headers.get('access-control-allow-origin')).toBeNull();
     expect(g.headers.get('access-control-allow-credentials')).toBeNull();
+  });
+});
+
+describe('OPTIONS that is not a preflight, on the real server', () => {
+  let s: Started;
+  beforeAll(async () => {
+    s = await startServer({ DATABASE_URL: process.env.QUIRE_TEST_DATABASE_URL!, CORS_ORIGINS: ALLOWED });
+  }, 60_000);
+  afterAll(async () => {
+    if (s?.child.exitCode === null) await stop(s);
+  });
+  const options = (path: string, headers: Record<string, string> = {}) => fetch(`http://127.0.0.1:${s.port}${path}`, { method: 'OPTIONS', headers });
+
+  test('a preflight is still the empty 204, with CORS headers for an allowed origin only', async () => {
+    for (const path of ['/api/v1/c/d/users', '/graphql', '/nothing']) {
+      const allowed = await options(path, { origin: ALLOWED, 'access-control-request-method': 'PUT' });
+      expect([path, allowed.status, await allowed.text()]).toEqual([path, 204, '']);
+      expect(allowed.headers.get('access-control-allow-origin')).toBe(ALLOWED);
+      const other = await options(path, { origin: OTHER, 'access-control-request-method': 'PUT' });
+      expect([path, other.status]).toEqual([path, 204]);
+      expect(other.headers.get('access-control-allow-origin')).toBeNull();
+    }
+  });
+
+  test('is routed like any method: the 405 envelope with Allow on a REST path, the 404 envelope off it', async () => {
+    // Without Origin, or with one but no Access-Control-Request-Method: no preflight either way.
+    for (const headers of [{}, { origin: ALLOWED }] as Record<string, string>[]) {
+      const rest = await options('/api/v1/c/d/users', headers);
+      expect(rest.status).toBe(405);
+      expect(rest.headers.get('allow')).toMatch(/GET/);
+      expect(await rest.json()).toMatchObject({ meta: { status: 405, method: 'OPTIONS', errors: [{ code: 'METHOD_NOT_ALLOWED' }] } });
+      const token = await options('/oauth/token', headers);
+      expect([token.status, token.headers.get('allow')]).toEqual([405, 'POST']);
+      const unknown = await options('/nothing', headers);
+      expect(unknown.status).toBe(404);
+      expect(await unknown.json()).toMatchObject({ meta: { status: 404, errors: [{ code: 'NOT_FOUND' }] } });
+    }
+    // An allowed origin still gets its CORS headers on the envelope.
+    expect((await options('/nothing', { origin: ALLOWED })).headers.get('access-control-allow-origin')).toBe(ALLOWED);
+  });
+
+  test('on /graphql is a 405 GraphQL error with a code and Allow, as any method but GET and POST', async () => {
+    for (const method of ['OPTIONS', 'PUT', 'DELETE']) {
+      const r = await fetch(`http://127.0.0.1:${s.port}/graphql`, { method, headers: { 'content-type': 'application/json' } });
+      expect([method, r.status, r.headers.get('allow')]).toEqual([method, 405, 'GET, POST']);
+      expect(await r.json()).toEqual({ errors: [{ message: 'GraphQL only supports GET and POST requests.', extensions: { code: 'BAD_REQUEST' } }] });
+    }
   });
 });
