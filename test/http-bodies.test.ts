@@ -76,6 +76,44 @@ describe('a body over MAX_BODY_BYTES', () => {
   });
 });
 
+describe('an answer sent before the body has arrived', () => {
+  const closes = (r: Answer) => {
+    expect(r.head).toMatch(/\r\nconnection: close(\r\n|$)/i);
+    expect(r.ended).toBe(true);
+  };
+
+  test('a 401 on an upload closes the connection: the rest of a gigabyte is not read', async () => {
+    const r = await send(request('/api/v1/acme/main/files', 'Authorization: Bearer nope\r\nContent-Type: multipart/form-data; boundary=XX\r\nContent-Length: 1000000000\r\n') + '--XX\r\n');
+    expect(r.status).toBe(401);
+    expect(r.body.meta.errors[0].code).toBe('UNAUTHORIZED');
+    closes(r);
+  });
+
+  test.each(faces)('%s: a 415 closes the connection', async (face, path, type) => {
+    const r = await send(request(path, `Content-Type: ${type}\r\nContent-Encoding: gzip\r\nContent-Length: 1000\r\n`) + 'a'.repeat(10));
+    expect([face, r.status]).toEqual([face, 415]);
+    closes(r);
+  });
+
+  test('a 404 or 405 closes the connection, the body chunked', async () => {
+    for (const [method, path, status] of [['PUT', '/nothing', 404], ['PATCH', '/api/v1/acme/main/sites', 405]] as const) {
+      const r = await send(`${method} ${path} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n`);
+      expect([method, r.status]).toEqual([method, status]);
+      expect(r.body.meta.status).toBe(status);
+      closes(r);
+    }
+  });
+
+  test('an answer after the whole body, or to a request without one, keeps the connection', async () => {
+    const body = '{"name":"x"}';
+    for (const raw of [request('/api/v1/acme/main/sites', `Content-Type: application/json\r\nContent-Length: ${body.length}\r\n`) + body, 'GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n', 'GET /nothing HTTP/1.1\r\nHost: x\r\n\r\n']) {
+      const r = await send(raw, 500);
+      expect([raw, r.head]).toEqual([raw, expect.stringMatching(/\r\nconnection: keep-alive(\r\n|$)/i)]);
+      expect([raw, r.ended]).toEqual([raw, false]);
+    }
+  });
+});
+
 describe('a body with a Content-Encoding', () => {
   const bodies: Record<string, string> = {
     REST: '{"name":"compressed"}',
