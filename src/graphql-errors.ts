@@ -46,9 +46,19 @@ export function mapError(error: unknown, requestId: string, log: Logger): GraphQ
   }
   // Errors without a path come from parsing, validation or variable coercion: the request was
   // bad and the message says how. An error with a path and no AppError behind it is our fault.
-  if (ge instanceof GraphQLError && !ge.path) return ge;
+  if (ge instanceof GraphQLError && !ge.path) return withoutOriginalError(ge);
   log.error({ err: ge?.originalError ?? error, requestId }, 'unexpected error');
   return unexpected(requestId);
+}
+
+/**
+ * The error without `extensions.originalError`, which Yoga adds to its refusal of a body that is
+ * not JSON (the parser's own error): internal detail, while the wire carries code and message.
+ */
+function withoutOriginalError(e: GraphQLError): GraphQLError {
+  if (!e.extensions || !('originalError' in e.extensions)) return e;
+  const { originalError: _internal, ...extensions } = e.extensions;
+  return new GraphQLError(e.message, { nodes: e.nodes, source: e.source, positions: e.positions, originalError: e.originalError, extensions });
 }
 
 /**

@@ -1,5 +1,6 @@
 /** /graphql's refusals: every client mistake a 4xx with a GraphQL error body, never a 500 or an empty answer. */
 import { Harness } from '../harness.js';
+import { startServer, stop, type Started } from '../server-process.js';
 
 let h: Harness;
 let token: string;
@@ -103,5 +104,34 @@ describe('limits and variables are refused as GraphQL-over-HTTP asks: a code, an
     const r = await byAccept({ query: `{ site(id: "${'0'.repeat(8)}-0000-0000-0000-${'0'.repeat(12)}") { id } }` }, 'application/graphql-response+json');
     expect(r.status).toBe(404);
     expect(r.body.errors[0]).toMatchObject({ path: ['site'], extensions: { code: 'NOT_FOUND' } });
+  });
+});
+
+describe('errors on the wire carry a code and a message, no internal detail, whatever NODE_ENV', () => {
+  let servers: Started[] = [];
+  beforeAll(async () => {
+    servers = await Promise.all(['production', 'development'].map((NODE_ENV) => startServer({ DATABASE_URL: process.env.QUIRE_TEST_DATABASE_URL!, NODE_ENV })));
+  }, 60_000);
+  afterAll(async () => {
+    await Promise.all(servers.filter((s) => s.child.exitCode === null).map((s) => stop(s)));
+  });
+
+  const bodies = ['{bad', '{"query": "{ __typename }"', '{"query": "{ nope }"}', '{"query": "{ sites { totalRecords } }"}', '{"query": "{ sites(limit: \\"x\\") { totalRecords } }"}'];
+
+  test('invalid JSON is a 400 BAD_REQUEST without the parser\'s own error; other errors have none either, in production and development alike', async () => {
+    const answers = await Promise.all(
+      servers.map(async (s) => {
+        const out = [];
+        for (const body of bodies) {
+          const r = await fetch(`http://127.0.0.1:${s.port}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/graphql-response+json' }, body });
+          out.push({ status: r.status, body: await r.json() });
+        }
+        return out;
+      }),
+    );
+    const invalid = { status: 400, body: { errors: [{ message: 'POST body sent invalid JSON.', extensions: { code: 'BAD_REQUEST' } }] } };
+    expect(answers[0].slice(0, 2)).toEqual([invalid, invalid]);
+    for (const a of answers[0]) expect(JSON.stringify(a.body)).not.toMatch(/originalError|stack/);
+    expect(answers[1]).toEqual(answers[0]);
   });
 });
