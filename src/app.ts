@@ -96,8 +96,9 @@ export function createApp(services: Services): App {
       useHealth(services),
       useNoNul(services.log),
       useContentEncoding(services.log),
-      useBodyLimit(services.config.maxBodyBytes, bodyLimitOf(services.config), services.log),
+      // Before the body limit: its multipart parser wraps Yoga's own, not the limit's.
       useGraphQLTransport(services.log),
+      useBodyLimit(services.config.maxBodyBytes, bodyLimitOf(services.config), services.log),
       EnvelopArmorPlugin({
         maxDepth: { n: 8, ...asValidationError },
         maxAliases: { n: 15, ...asValidationError },

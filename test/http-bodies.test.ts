@@ -159,6 +159,10 @@ describe('a multipart /graphql request whose operations or map is wrong', () => 
     ['map not JSON', ops + part('map', 'nope'), /^Multipart form field "map" must be a valid JSON string\.$/],
     ['map an array', ops + part('map', '[1]'), /^Multipart form field "map" must be a JSON object whose values are arrays of paths/],
     ['a path not a string', ops + part('map', '{"0":[1]}') + part('0', 'hi', 'a.txt'), /^Multipart form field "map" must be a JSON object/],
+    ['a path not in an array', ops + part('map', '{"0":"variables.file"}') + part('0', 'hi', 'a.txt'), /^Multipart form field "map" must be a JSON object .* Got "variables.file" for "0"\.$/],
+    ['map null', ops + part('map', 'null'), /^Multipart form field "map" must be a JSON object/],
+    ['a file part the request lacks', ops + part('map', '{"1":["variables.file"]}') + part('0', 'hi', 'a.txt'), /^Multipart form field "map" names the file part "1", which the request does not have\.$/],
+    ['a text part, not a file', ops + part('map', '{"0":["variables.file"]}') + part('0', 'hi'), /^Multipart form field "map" names the part "0", which is a text field, not a file\.$/],
   ];
 
   /** By Content-Length, or chunked (the body limit's own parser reads it first). */
@@ -182,7 +186,9 @@ describe('a multipart /graphql request whose operations or map is wrong', () => 
   });
 
   test('a well-formed one is parsed and goes on (here to the missing token)', async () => {
-    const r = await post(`${ops}${part('map', '{"0":["variables.file"]}')}${part('0', 'hi', 'a.txt')}--XX--\r\n`, false);
-    expect(r.status).toBe(401);
+    for (const chunked of [false, true]) {
+      const r = await post(`${ops}${part('map', '{"0":["variables.file"]}')}${part('0', 'hi', 'a.txt')}--XX--\r\n`, chunked);
+      expect([chunked, r.status]).toEqual([chunked, 401]);
+    }
   });
 });

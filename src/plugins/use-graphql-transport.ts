@@ -54,13 +54,18 @@ type Parsed = GraphQLParams | GraphQLParams[] | Response;
 /**
  * Yoga's multipart parser, its refusals made 400s with a code: it throws a missing or non-JSON
  * `operations` or `map` without one, a `map` entry that is not an array of paths as a TypeError,
- * and passes on `operations` that is not an object (a TypeError later). Refusals that have a
- * code (not multipart at all, a 413) pass as they are.
+ * and passes on `operations` that is not an object (a TypeError later), a path given as a string
+ * (each letter taken as a path) and a map naming a part the request lacks (its variable set to
+ * null). Refusals that have a code (not multipart at all, a 413) pass as they are. Given Yoga's
+ * own parser (this plugin is before the body limit's), it keeps the form to check the map against.
  */
 async function parseMultipart(request: Request, parse: (request: Request) => Parsed | Promise<Parsed>): Promise<Parsed> {
+  let form: FormData | undefined;
+  // Yoga's multipart parser reads nothing of the request but its form.
+  const keeping = { formData: () => request.formData().then((f) => (form = f)) } as unknown as Request;
   let operations: Parsed;
   try {
-    operations = await parse(request);
+    operations = await parse(keeping);
   } catch (e) {
     if (findAppError(e) || (e instanceof GraphQLError && e.extensions?.code)) throw e;
     if (e instanceof GraphQLError) throwAsGraphQL(badRequest(`${e.message}.`));
@@ -70,7 +75,26 @@ async function parseMultipart(request: Request, parse: (request: Request) => Par
   if (typeof operations !== 'object' || operations === null) {
     throwAsGraphQL(badRequest(`Multipart form field "operations" must be a JSON object (the GraphQL request: query, variables), got ${JSON.stringify(operations)?.slice(0, 64)}.`));
   }
+  const problem = form && mapProblem(form);
+  if (problem) throwAsGraphQL(badRequest(problem));
   return operations;
+}
+
+/** What is wrong with the form's `map`, which Yoga parsed as JSON: its shape, or a part it names that is no file of the request. */
+function mapProblem(form: FormData): string | undefined {
+  const text = form.get('map');
+  if (typeof text !== 'string') return undefined;
+  const map: unknown = JSON.parse(text);
+  if (typeof map !== 'object' || map === null || Array.isArray(map)) return MAP_RULE;
+  for (const [part, paths] of Object.entries(map)) {
+    if (!Array.isArray(paths) || !paths.every((p) => typeof p === 'string')) {
+      return `${MAP_RULE} Got ${JSON.stringify(paths).slice(0, 64)} for "${part.slice(0, 64)}".`;
+    }
+    const file = form.get(part);
+    if (file === null) return `Multipart form field "map" names the file part "${part.slice(0, 64)}", which the request does not have.`;
+    if (typeof file === 'string') return `Multipart form field "map" names the part "${part.slice(0, 64)}", which is a text field, not a file.`;
+  }
+  return undefined;
 }
 
 function isJson(text: string): boolean {
