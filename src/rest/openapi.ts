@@ -77,6 +77,9 @@ const ERRORS: Record<string, string> = {
   '404': 'No such record (or no such route).',
 };
 
+/** A body with a Content-Encoding is refused before it is read (src/plugins/use-content-encoding.ts). */
+const COMPRESSED = 'The body was sent compressed (a Content-Encoding other than identity): send it uncompressed.';
+
 const errorResponse = (description: string) => ({ description, content: { 'application/json': { schema: ref('ErrorEnvelope') } } });
 
 const queryParameter = (name: string, description: string, schema: Schema = { type: 'string' }) => ({ name, in: 'query', required: false, description, schema });
@@ -157,6 +160,7 @@ function sofaRowOperation(doc: SofaDoc, schema: GraphQLSchema, row: SofaRoute, a
   for (const [status, description] of Object.entries(ERRORS)) responses[status] = errorResponse(description);
   if (row.body) {
     responses['413'] = errorResponse(row.upload ? 'The file is larger than FILE_MAX_BYTES, or the other parts than MAX_BODY_BYTES.' : 'The body is larger than MAX_BODY_BYTES.');
+    responses['415'] = errorResponse(COMPRESSED);
     responses['409'] = errorResponse('The change conflicts with the current state.');
   }
   return {

@@ -187,6 +187,7 @@ export const tokenOperation = {
     '400': oauthError('invalid_request, invalid_grant or unsupported_grant_type'),
     '401': oauthError('invalid_client'),
     '413': oauthError('invalid_request: the body is over MAX_BODY_BYTES'),
+    '415': oauthError('invalid_request: the body was sent compressed (a Content-Encoding other than identity)'),
     '429': oauthError('temporarily_unavailable: too many failed logins, locked out until meta.retryTime'),
   },
   security: [],

@@ -65,6 +65,16 @@ test('answers are shown in their envelope: shapes, paging and errors as the rout
   }
 });
 
+test('an operation that takes a body documents its 413 and the 415 of a compressed one; one without a body neither', () => {
+  for (const [path, method] of [['/sites', 'post'], ['/formtemplates/{id}/import', 'put'], ['/oauth/token', 'post']]) {
+    const responses = doc.paths[path][method].responses;
+    expect([path, method, '413' in responses, '415' in responses]).toEqual([path, method, true, true]);
+  }
+  expect(doc.paths['/sites/{id}'].put.responses['415'].content!['application/json'].schema).toEqual({ $ref: '#/components/schemas/ErrorEnvelope' });
+  expect(Object.keys(doc.paths['/sites/{id}'].get.responses)).not.toContain('415');
+  expect(Object.keys(doc.paths['/sites/{id}'].get.responses)).not.toContain('413');
+});
+
 test('bodies are JSON, form-encoded or multipart (the form template import sends its XML as a file part)', () => {
   const body = (doc.paths['/formtemplates/{id}/import'].put as unknown as { requestBody: { content: Record<string, { schema: object }> } }).requestBody;
   expect(Object.keys(body.content)).toEqual(['application/json', 'application/x-www-form-urlencoded', 'multipart/form-data']);
