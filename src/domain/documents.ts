@@ -8,7 +8,7 @@ import { copyRows, deleteRows, insertRows, mapped, updateRows } from '../db/tena
 import { Document, DocumentRevision } from '../entities/document.js';
 import { badRequest, conflict, forbidden, notFound } from '../errors.js';
 import { isGuid, newId } from '../ids.js';
-import { loadRow } from '../read/resolvers.js';
+import { heldRow } from '../read/resolvers.js';
 import { resource } from '../read/registry.js';
 import { namedBy } from '../resources/document.js';
 import { listedOf, selectRows } from '../read/rows.js';
@@ -109,9 +109,15 @@ function documentName(raw: string): string {
   return maxLength(name, LIMITS.name, 'name');
 }
 
+/**
+ * The folder `input.folderId` names, for a document to be put in: held against its delete
+ * (heldRow), so one committed meanwhile is the 404 of an unknown folder, not the foreign key's.
+ */
+const destinationFolder = (ctx: AppContext, input: Input): Promise<Row> => heldRow(ctx, resource('Folder'), requireGuid(input.folderId, 'folderId'));
+
 /** A new document (its first revision, "1") in the folder `input.folderId`; returns its revision id. */
 export async function createDocument(ctx: AppContext, input: Input): Promise<string> {
-  const folder = await loadRow(ctx, resource('Folder'), requireGuid(input.folderId, 'folderId'));
+  const folder = await destinationFolder(ctx, input);
   const name = documentName(requireString(input, 'name'));
   const text = (key: keyof typeof LIMITS) => maxLength(optionalString(input, key) ?? '', LIMITS[key], key);
   const state = input.documentState ?? input.releaseState ?? 1;
@@ -174,7 +180,7 @@ export async function copyDocument(ctx: AppContext, id: string, input: Input): P
   const doc = await documentRow(ctx, id, true);
   // As a folder copy leaves its deleted documents behind: a copy of one would be born deleted.
   if (doc.archive === DELETED) throw conflict(`Document '${doc.name as string}' is deleted: it can be read, not copied.`);
-  const folder = await loadRow(ctx, resource('Folder'), requireGuid(input.folderId, 'folderId'));
+  const folder = await destinationFolder(ctx, input);
   const name = optionalString(input, 'name')?.trim() || (doc.name as string);
   const [revisionId] = await copyDocuments(ctx, [doc], () => ({ folderId: folder.id as string, name: documentName(name) }));
   return revisionId;
@@ -183,7 +189,7 @@ export async function copyDocument(ctx: AppContext, id: string, input: Input): P
 /** Moves the document into folder `input.folderId` (the folder it is in: nothing changes); returns its revision id. */
 export async function moveDocument(ctx: AppContext, id: string, input: Input): Promise<string> {
   const doc = await changeableDocument(ctx, id);
-  const folder = await loadRow(ctx, resource('Folder'), requireGuid(input.folderId, 'folderId'));
+  const folder = await destinationFolder(ctx, input);
   if (folder.id === doc.folderId) return doc.id;
   await updateRows(ctx.reader, 'document', { folder_id: folder.id, modified_at: sql`now()`, modified_by_id: ctx.caller.userId }, sql`t.id = ${doc.documentId}`);
   await sendAlerts(ctx, 'documentAdded', [doc.documentId]);

@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto';
 import {
   type Api,
   expectEnvelope,
+  expectAsUnknown,
   expectError,
   formTemplateWith,
   GUID,
@@ -243,6 +244,23 @@ describe('copy, move, expiration', () => {
     expect(r.body.data).toMatchObject({ id: d.id, documentId: d.documentId, folderId: other.id, folderPath: other.folderPath });
     expect((await A.get(`/folders/${other.id}/documents`)).body.data.map((x: Doc) => x.id)).toEqual([d.id]);
     expectError(await A.put(`/documents/${d.id}/move`, { folderId: UNKNOWN_ID }), 404);
+  });
+
+  test.each([
+    ['POST documents', (d: Doc, to: string) => A.post('/documents', { folderId: to, name: d.name })],
+    ['POST documents/{id}/copy', (d: Doc, to: string) => A.post(`/documents/${d.documentId}/copy`, { folderId: to, name: d.name })],
+    ['PUT documents/{id}/move', (d: Doc, to: string) => A.put(`/documents/${d.documentId}/move`, { folderId: to })],
+  ])('%s racing a delete of the folder folderId names, committed meanwhile: the 404 of an unknown folder, not the foreign key\'s; nothing written', async (_, send) => {
+    const d = await newDoc(uniq('Racer'));
+    const target = (await A.post(`/folders/${folder.id}`, { name: uniq('Vanishing') })).body.data;
+    // The delete, committed while the write waits for the folder's row.
+    const other = { text: 'delete from folder where tenant_id = $1 and id = $2', values: [A.t.tenantId, target.id] };
+    const r = await whileHeld(h, other, () => send(d, target.id));
+    expectError(r, 404, `Folder '${target.id}' was not found.`);
+    expectAsUnknown(r, await send(d, UNKNOWN_ID), target.id);
+    // The document as it was, where it was, and no other of its name.
+    expect((await A.get(`/documents/${d.documentId}`)).body.data).toEqual(d);
+    expect((await A.get(`/documents?q=${encodeURIComponent(`name eq '${d.name}'`)}`)).body.data.map((x: Doc) => x.documentId)).toEqual([d.documentId]);
   });
 
   test('PUT /documents/{id}/expiration sets expireDate (UTC, a zone honoured), null clears it, junk is a 400', async () => {

@@ -273,3 +273,14 @@ export async function whileHeld(h: Harness, hold: { text: string; values: unknow
     other.release();
   }
 }
+
+/**
+ * `race` answers exactly what `unknown` (the same request naming UNKNOWN_ID instead of `id`)
+ * answers: status and every error's code and message, `id` in place of UNKNOWN_ID.
+ */
+export function expectAsUnknown(race: Reply, unknown: Reply, id: string) {
+  const errors = (r: Reply) => (r.body.meta?.errors ?? r.body.errors ?? []).map((e: { code?: string; message: string; extensions?: { code?: string } }) => ({ code: e.code ?? e.extensions?.code, message: e.message }));
+  expect(unknown.status).toBeGreaterThanOrEqual(400);
+  const expected = JSON.parse(JSON.stringify(errors(unknown)).split(UNKNOWN_ID).join(id));
+  expect({ status: race.status, errors: errors(race) }).toEqual({ status: unknown.status, errors: expected });
+}
