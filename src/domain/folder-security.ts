@@ -27,13 +27,17 @@ export function roleOf(v: unknown, label = 'securityRole'): number {
   return code;
 }
 
-/** Which column names the member: a user's id or a group's, as `memberType` says (0 user, 1 group) or, left out, as the id turns out. */
+/**
+ * Which column names the member: a user's id or a group's, as `memberType` says (0 user, 1 group)
+ * or, left out, as the id turns out. The member's row is held against its delete (RowQuery.lock
+ * 'keyShare'): one committed meanwhile is the 404 of an unknown id, not the foreign key's.
+ */
 async function memberColumn(ctx: AppContext, memberId: string, memberType: unknown): Promise<'user_id' | 'group_id'> {
   if (!isGuid(memberId)) throw badRequest(`The member id must be a GUID, got '${String(memberId).slice(0, 64)}'.`);
   const id = memberId.toLowerCase();
   const type = memberType === undefined || memberType === null || memberType === '' ? undefined : String(memberType).trim().toLowerCase();
   if (type !== undefined && !['0', '1', 'user', 'group'].includes(type)) throw badRequest(`The field 'memberType' must be 0 (user) or 1 (group), got '${type.slice(0, 32)}'.`);
-  const exists = async (typeName: string) => (await selectRows(ctx.reader, resource(typeName), { where: [sql`t.id = ${id}`] })).length > 0;
+  const exists = async (typeName: string) => (await selectRows(ctx.reader, resource(typeName), { where: [sql`t.id = ${id}`], lock: 'keyShare' })).length > 0;
   if (type !== '1' && type !== 'group' && (await exists('User'))) return 'user_id';
   if (type !== '0' && type !== 'user' && (await exists('Group'))) return 'group_id';
   throw notFound(type === undefined ? `No user or group has the id '${memberId}'.` : `${type === '0' || type === 'user' ? 'User' : 'Group'} '${memberId}' was not found.`);

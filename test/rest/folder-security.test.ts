@@ -4,7 +4,7 @@
  * the Node client's generic `securitymembers` routes): members and roles, cascades, inheritance,
  * and what a folder with members hides from everyone else, its documents and index fields included.
  */
-import { type Api, createGroup, createUser, expectEnvelope, expectError, keysOf, q, sorted, type TwoTenants, twoTenants, uniq, UNKNOWN_ID } from './support.js';
+import { type Api, createGroup, createUser, expectAsUnknown, expectEnvelope, expectError, keysOf, q, sorted, type TwoTenants, twoTenants, uniq, UNKNOWN_ID, whileHeld } from './support.js';
 
 const MEMBER_KEYS = ['href', 'dataType', 'parentId', 'memberId', 'memberName', 'memberType', 'memberRole', 'memberRoleValue'];
 
@@ -74,6 +74,24 @@ describe('members', () => {
     expectError(await A.del(`/folders/${folder.id}/securitymembers/${group.id}`), 404, /not a security member/);
     expectError(await A.del(`/folders/${folder.id}/securitymembers/${user.id}?cascadeSecurityChanges=maybe`), 400, /true or false/);
     expect((await members(folder.id)).map((m) => [m.memberId, m.memberRole])).toEqual([[user.id, 4]]);
+  });
+
+  test.each([
+    ['a user, PUT folders/{id}/securitymembers/{memberId}', 'user', (f: string, m: string) => member(f, m, { securityRole: 2 })],
+    ['a user named as one (memberType 0)', 'user', (f: string, m: string) => member(f, m, { securityRole: 2, memberType: 0 })],
+    ['a group, PUT folders/{id}/securitymembers/{memberId}', 'group', (f: string, m: string) => member(f, m, { securityRole: 2 })],
+    ['a group named as one (memberType 1)', 'group', (f: string, m: string) => member(f, m, { securityRole: 2, memberType: 1 })],
+    ['a user, POST securitymembers', 'user', (f: string, m: string) => A.post('/securitymembers', { parentId: f, memberId: m, role: 4, isGroup: false })],
+    ['a group, PUT securitymembers', 'group', (f: string, m: string) => A.put('/securitymembers', { parentId: f, memberId: m, role: 4 })],
+  ])('%s racing a delete of the member committed meanwhile: what an unknown id gets, not the foreign key\'s 404; no member added', async (_, kind, send) => {
+    const folder = await newFolder();
+    const m = kind === 'user' ? await createUser(A) : await createGroup(A);
+    // The delete, committed while the change waits for the member's row.
+    const other = { text: `delete from ${kind === 'user' ? 'app_user' : 'user_group'} where tenant_id = $1 and id = $2`, values: [A.t.tenantId, m.id] };
+    const r = await whileHeld(h, other, () => send(folder.id, m.id));
+    expectError(r, 404, /No user or group has the id|was not found/);
+    expectAsUnknown(r, await send(folder.id, UNKNOWN_ID), m.id);
+    expect(await members(folder.id)).toEqual([]);
   });
 
   test('cascadeSecurityChanges gives and takes the role on every folder under it too; without it, the folder alone', async () => {
