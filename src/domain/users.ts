@@ -38,9 +38,20 @@ export function checkPassword(pw: string, label = 'password'): string {
   return pw;
 }
 
-export async function assertSiteExists(em: EntityManager, siteId: string): Promise<void> {
-  const n = await em.count(Site, { id: siteId });
-  if (n === 0) throw badRequest(`The site '${siteId}' does not exist.`);
+/**
+ * A 400 unless site `siteId` (a body's siteId or newSiteId) exists. Its row is held against its
+ * delete to the end of the transaction (`for key share`, as the foreign key to it would hold it,
+ * only earlier): a delete committed meanwhile is this 400 too, not the foreign key's 404, and one
+ * begun later waits for the write.
+ */
+export async function assertSiteExists(em: EntityManager, tenantId: string, siteId: string): Promise<void> {
+  const found = await em.getConnection().execute(
+    'select 1 from site where tenant_id = ? and id = ? for key share',
+    [tenantId, siteId],
+    'all',
+    em.getTransactionContext(),
+  );
+  if (found.length === 0) throw badRequest(`The site '${siteId}' does not exist.`);
 }
 
 /**
@@ -87,7 +98,7 @@ export async function createUser(
   const lastName = oneLine(text('lastName', 128), 'lastName');
   const emailAddress = text('emailaddress', 256);
   const password = checkPassword(requireString(rec, 'password'));
-  await assertSiteExists(em, siteId);
+  await assertSiteExists(em, tenantId, siteId);
   await assertUserIdFree(em, userid);
   const user = em.create(User, {
     id: newId(),

@@ -27,7 +27,7 @@ async function assertNameFree(ctx: AppContext, name: string, exceptId?: string) 
 async function createGroup(ctx: AppContext, input: Input, siteId: string | undefined) {
   const name = nameText(requireString(input, 'name'), 256);
   const description = maxLength(requireString(input, 'description'), 4000, 'description');
-  if (siteId) await assertSiteExists(ctx.em(), siteId);
+  if (siteId) await assertSiteExists(ctx.em(), ctx.tenantId, siteId);
   await assertNameFree(ctx, name);
   const group = ctx.em().create(Group, { id: newId(), siteId: siteId ?? null, name, description });
   await uniquely(`A group named '${name}'`, () => ctx.em().flush());

@@ -175,7 +175,7 @@ export const resolvers = {
       if (user.siteId !== a.siteId.toLowerCase()) throw notFound(`User '${a.userId}' was not found in site '${a.siteId}'.`);
       const siteId = guidOrUnset(a.input.siteId, 'siteId');
       if (siteId && siteId !== user.siteId) {
-        await assertSiteExists(ctx.em(), siteId);
+        await assertSiteExists(ctx.em(), ctx.tenantId, siteId);
         user.siteId = siteId;
       }
       return updateUser(ctx, user, a.input);

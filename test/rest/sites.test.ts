@@ -9,6 +9,7 @@ import {
   createGroup,
   createSite,
   createUser,
+  expectAsUnknown,
   expectEnvelope,
   expectError,
   expectGroup,
@@ -613,6 +614,31 @@ describe('PUT /sites/changegroupsite', () => {
     expectError(await A.put('/sites/changegroupsite', { groupId: UNKNOWN_ID, newSiteId: A.t.homeSiteId }), 404);
     expectError(await A.put('/sites/changegroupsite', { groupId: g.id, newSiteId: UNKNOWN_ID }), 400, UNKNOWN_ID);
     expect((await A.get(`/groups/${g.id}`)).body.data[0].siteId).toBe(ZERO_GUID);
+  });
+});
+
+describe('a site a body names (newSiteId, siteId), deleted while the write waits for it', () => {
+  const userBody = (userid: string, siteId: string) => ({ userid, firstName: 'Ann', lastName: 'Lee', emailaddress: `${userid}@x.test`, password: 'secret-1', siteId });
+  test.each([
+    ['PUT sites/changeusersite', 'user', (u: Fixture, _g: Fixture, _n: string, to: string) => A.put('/sites/changeusersite', { UserId: u.id, NewSiteId: to })],
+    ['PUT sites/changegroupsite', 'group', (_u: Fixture, g: Fixture, _n: string, to: string) => A.put('/sites/changegroupsite', { groupId: g.id, newSiteId: to })],
+    ['PUT sites/{id}/users/{userId} {siteId}', 'user', (u: Fixture, _g: Fixture, _n: string, to: string) => A.put(`/sites/${A.t.homeSiteId}/users/${u.id}`, { siteId: to })],
+    ['POST users {siteId}', 'new user', (_u: Fixture, _g: Fixture, n: string, to: string) => A.post('/users', userBody(n, to))],
+    ['POST groups {siteId}', 'new group', (_u: Fixture, _g: Fixture, n: string, to: string) => A.post('/groups', { name: n, description: 'd', siteId: to })],
+  ])('%s: the 400 of an unknown site, not the foreign key\'s 404; nothing changed', async (_, what, send) => {
+    const s = await createSite(A);
+    const u = await createUser(A);
+    const g = await createGroup(A, { siteId: A.t.homeSiteId });
+    const name = uniq('late');
+    // The delete, committed while the write waits for the site's row.
+    const deletion = { text: 'delete from site where tenant_id = $1 and id = $2', values: [A.t.tenantId, s.id] };
+    const r = await whileHeld(h, deletion, () => send(u, g, name, s.id));
+    expectError(r, 400, `The site '${s.id}' does not exist.`);
+    expectAsUnknown(r, await send(u, g, uniq('late'), UNKNOWN_ID), s.id);
+    expect([(await A.get(`/sites/${A.t.homeSiteId}/users/${u.id}`)).body.data].flat()[0].siteId).toBe(A.t.homeSiteId);
+    expect((await A.get(`/groups/${g.id}`)).body.data[0].siteId).toBe(A.t.homeSiteId);
+    if (what === 'new user') expect((await A.get(`/users?q=${encodeURIComponent(`userid eq '${name}'`)}`)).body.data).toEqual([]);
+    if (what === 'new group') expect((await A.get(`/groups?q=${encodeURIComponent(`name eq '${name}'`)}`)).body.data).toEqual([]);
   });
 });
 
