@@ -20,6 +20,8 @@ export async function accessibleIds(
   ids: readonly string[],
   action: 'see' | 'change',
   userId = ctx.caller.userId,
+  /** Hold the rows found against their delete (RowQuery.lock 'keyShare'): for a write that links to them. */
+  hold = false,
 ): Promise<Set<string>> {
   if (ids.length === 0) return new Set();
   const who = def.access[action];
@@ -29,7 +31,7 @@ export async function accessibleIds(
   const id = idOf(def);
   const rows = await run<{ id: string }>(
     ctx.reader,
-    sql`select ${id} as id from ${raw(def.table)} t where ${join([sql`t.tenant_id = ${ctx.tenantId}`, sql`${id} = any(${ids}::uuid[])`, ...conditions], ' and ')}`,
+    sql`select ${id} as id from ${raw(def.table)} t where ${join([sql`t.tenant_id = ${ctx.tenantId}`, sql`${id} = any(${ids}::uuid[])`, ...conditions], ' and ')}${raw(hold ? ' for key share of t' : '')}`,
   );
   return new Set(rows.map((r) => r.id));
 }

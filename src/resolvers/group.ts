@@ -51,7 +51,8 @@ async function updateGroup(ctx: AppContext, group: Group, input: Input) {
 
 async function addMembers(ctx: AppContext, groupId: string, userIds: string[]) {
   const group = await heldRow(ctx, GROUP, groupId);
-  const found = await accessibleIds(ctx, resource('User'), userIds, 'change');
+  // Held against their delete, as the group is: a user deleted meanwhile is the 404 of an unknown one.
+  const found = await accessibleIds(ctx, resource('User'), userIds, 'change', ctx.caller.userId, true);
   const missing = userIds.filter((id) => !found.has(id));
   if (missing.length) throw notFound(`User ${missing.map((m) => `'${m}'`).join(', ')} was not found.`);
   await insertRows(ctx.reader, 'group_member', userIds.map((userId) => ({ group_id: group.id, user_id: userId })), true);

@@ -10,6 +10,7 @@ import {
   createSite,
   createUser,
   createUsers,
+  expectAsUnknown,
   expectEnvelope,
   expectError,
   expectGroup,
@@ -388,6 +389,20 @@ describe('group membership', () => {
     // The delete, committed while the change waits for the group's row.
     const other = { text: 'delete from user_group where tenant_id = $1 and id = $2', values: [A.t.tenantId, g.id] };
     expectError(await whileHeld(h, other, () => send(g.id)), 404, `Group '${g.id}' was not found.`);
+  });
+
+  test.each([
+    ['PUT groups/{id}/users/{userId}', (u: string) => A.put(`/groups/${g.id}/users/${u}`)],
+    ['POST groups/{id}/users {userIds}', (u: string) => A.post(`/groups/${g.id}/users`, { userIds: [u1.id, u] })],
+    ['PUT groups/{id}/users {userIds}', (u: string) => A.put(`/groups/${g.id}/users`, { userIds: `${u1.id},${u}` })],
+  ])('%s racing a delete of a user added, committed meanwhile: the 404 of an unknown user, not the foreign key\'s; no member added', async (_, send) => {
+    const u = await createUser(A);
+    // The delete, committed while the add waits for the user's row.
+    const other = { text: 'delete from app_user where tenant_id = $1 and id = $2', values: [A.t.tenantId, u.id] };
+    const r = await whileHeld(h, other, () => send(u.id));
+    expectError(r, 404, `User '${u.id}' was not found.`);
+    expectAsUnknown(r, await send(UNKNOWN_ID), u.id);
+    expect((await A.get(`/groups/${g.id}/users`)).body.data).toEqual([]);
   });
 
   describe('PUT /groups/{id}/users/{userId}', () => {
