@@ -10,7 +10,7 @@ import { badRequest, notFound } from '../errors.js';
 import { newId, ZERO_GUID } from '../ids.js';
 import { compileQText } from '../query/compile.js';
 import { queryFieldMap } from '../read/fields.js';
-import { loadRow } from '../read/resolvers.js';
+import { heldRow, loadRow } from '../read/resolvers.js';
 import { resource } from '../read/registry.js';
 import { selectRows } from '../read/rows.js';
 import { raw, sql, type Sql } from '../sql.js';
@@ -43,12 +43,14 @@ async function scopeOf(ctx: AppContext, input: Input): Promise<string | null | u
     const segments = pathSegments(path);
     if (segments.length === 0) return null;
     const folder = await folderAt(ctx, joinPath(segments));
-    if (!folder) throw notFound(`Folder '${joinPath(segments).slice(0, 256)}' was not found.`);
+    // Held against its delete, as by id: one committed meanwhile is this 404, not the foreign key's.
+    const held = folder && (await selectRows<FolderRow>(ctx.reader, resource('Folder'), { where: [sql`t.id = ${folder.id}`], lock: 'keyShare' })).length;
+    if (!held) throw notFound(`Folder '${joinPath(segments).slice(0, 256)}' was not found.`);
     return folder.id;
   }
   if (!sentId) return undefined;
   const id = input.folderId === ZERO_GUID ? undefined : guidOrUnset(input.folderId, 'folderId');
-  return id ? ((await loadRow(ctx, resource('Folder'), id)).id as string) : null;
+  return id ? ((await heldRow(ctx, resource('Folder'), id)).id as string) : null;
 }
 
 function sharedOf(input: Input): boolean | undefined {

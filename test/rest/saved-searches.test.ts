@@ -3,7 +3,7 @@
  * as an array whose records carry `asid` (and `id`, which its tests read), then `GET savedSearchIndexFields?savedSearchId=` and
  * `GET savedsearchdocuments/{asid}?q=`): keeping them, who sees which, and running them.
  */
-import { type Api, expectEnvelope, expectError, q, type TwoTenants, twoTenants, uniq, UNKNOWN_ID, whileHeld, ZERO_GUID } from './support.js';
+import { type Api, expectAsUnknown, expectEnvelope, expectError, q, type TwoTenants, twoTenants, uniq, UNKNOWN_ID, whileHeld, ZERO_GUID } from './support.js';
 
 let h: TwoTenants['h'];
 let A: Api;
@@ -89,6 +89,25 @@ describe('saved searches', () => {
     expect((await A.get(`/savedSearchIndexFields?savedSearchId=${s.asid}`)).body.pagination.totalRecords).toBe((await A.get('/indexfields?limit=1')).body.pagination.totalRecords);
     expect((await A.del(`/savedsearches/${s.asid}`)).status).toBe(200);
     expectError(await A.get(`/savedsearchdocuments/${s.asid}`), 404, /Saved search/);
+  });
+
+  test.each([
+    ['POST savedsearches {folderId}', 'id', (_s: Search, f: { id: string; folderPath: string }) => A.post('/savedsearches', { name: uniq('Late'), folderId: f.id })],
+    ['POST savedsearches {folderPath}', 'path', (_s: Search, f: { id: string; folderPath: string }) => A.post('/savedsearches', { name: uniq('Late'), folderPath: f.folderPath })],
+    ['PUT savedsearches/{id} {folderId}', 'id', (s: Search, f: { id: string; folderPath: string }) => A.put(`/savedsearches/${s.asid}`, { folderId: f.id })],
+    ['PUT savedsearches/{id} {folderPath}', 'path', (s: Search, f: { id: string; folderPath: string }) => A.put(`/savedsearches/${s.asid}`, { folderPath: f.folderPath })],
+  ])('%s racing a delete of the folder, committed meanwhile: the 404 of an unknown folder, not the foreign key\'s; nothing changed', async (_, by, send) => {
+    const s = (await A.post('/savedsearches', { name: uniq('Kept') })).body.data as Search;
+    const before = (await A.get('/savedsearches?limit=1')).body.pagination.totalRecords;
+    const f = (await A.post('/folders', { folderpath: `/${uniq('Doomed')}` })).body.data as { id: string; folderPath: string };
+    // The delete, committed while the write waits for the folder's row.
+    const other = { text: 'delete from folder where tenant_id = $1 and id = $2', values: [A.t.tenantId, f.id] };
+    const r = await whileHeld(h, other, () => send(s, f));
+    expectError(r, 404, by === 'id' ? `Folder '${f.id}' was not found.` : /^Folder '.+' was not found\.$/);
+    if (by === 'id') expectAsUnknown(r, await send(s, { id: UNKNOWN_ID, folderPath: '' }), f.id);
+    else expect(r.body.meta.errors).toEqual((await send(s, f)).body.meta.errors);
+    expect((await A.get(`/savedsearches/${s.asid}`)).body.data).toEqual(s);
+    expect((await A.get('/savedsearches?limit=1')).body.pagination.totalRecords).toBe(before);
   });
 
   test('refusals: a bad q names the field, a missing or long name, a taken name, a folder not found, both folder keys; nothing changes', async () => {
