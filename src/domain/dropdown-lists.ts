@@ -88,10 +88,13 @@ export async function deleteItems(ctx: AppContext, id: string, itemIds: string):
   if (removed !== ids.length) throw notFound(`Some of the items are not items of drop-down list '${list.listName as string}'.`);
 }
 
-/** The list `dropDownListId` names (unset: the all-zero GUID or null), or a 404. */
+/**
+ * The list `dropDownListId` names (unset: the all-zero GUID or null), or a 404; held against its
+ * delete (RowQuery.lock 'keyShare'), so one committed meanwhile is this 404, not the foreign key's.
+ */
 export async function existingList(ctx: AppContext, id: string | undefined): Promise<string | undefined> {
   if (!id) return undefined;
-  const [list] = await selectRows<Row>(ctx.reader, LIST, { where: [sql`t.id = ${id}`] });
+  const [list] = await selectRows<Row>(ctx.reader, LIST, { where: [sql`t.id = ${id}`], lock: 'keyShare' });
   if (!list) throw notFound(`Drop-down list '${id}' was not found.`);
   return id;
 }

@@ -4,7 +4,7 @@
  * `dropDownListId`, `POST indexfields/MoveIndexFieldAfter`, `PUT indexfields/{id}/folders/{folderId}`
  * without a body): shapes, types, order, overrides, errors, races, other tenants and GraphQL.
  */
-import { type Api, expectEnvelope, expectError, GUID, keysOf, PAGINATION_KEYS, q, sorted, type TwoTenants, twoTenants, uniq, UNKNOWN_ID, whileHeld, ZERO_GUID } from './support.js';
+import { type Api, expectAsUnknown, expectEnvelope, expectError, GUID, keysOf, PAGINATION_KEYS, q, sorted, type TwoTenants, twoTenants, uniq, UNKNOWN_ID, whileHeld, ZERO_GUID } from './support.js';
 
 const DEFINITION_KEYS = [
   'href', 'dataType', 'pkey', 'id', 'fieldType', 'label', 'description', 'required', 'connectionId', 'queryId', 'dropDownListId',
@@ -331,6 +331,29 @@ describe("folders' index fields", () => {
     expectError(await A.del(`/folders/${one.id}/indexfields/${d.id}`), 404);
     await A.del(`/folders/${two.id}`);
     expect((await A.get(`/indexfields/${d.id}`)).status).toBe(200);
+  });
+});
+
+describe('a drop-down list dropDownListId names, deleted while the write waits for it', () => {
+  test.each([
+    ['POST indexfields', (d: Definition, _f: string, list: string) => A.post('/indexfields', nodeBody(d.label, { dropDownListId: list }))],
+    ['PUT indexfields/{id}', (d: Definition, _f: string, list: string) => A.put(`/indexfields/${d.id}`, { dropDownListId: list })],
+    ['PUT folders/{id}/indexfields/{id}', (d: Definition, f: string, list: string) => A.put(`/folders/${f}/indexfields/${d.id}`, { dropDownListId: list })],
+  ])('%s: the 404 of an unknown list, not the foreign key\'s; nothing changed', async (what, send) => {
+    const d = await newField();
+    const folder = await newFolder();
+    await A.put(`/indexfields/${d.id}/folders/${folder.id}`);
+    const before = [(await A.get(`/indexfields/${d.id}`)).body.data, (await A.get(`/folders/${folder.id}/indexfields`)).body.data];
+    // A new field's label is free again once the one made here is gone.
+    const fresh = what === 'POST indexfields' ? { ...d, label: uniq('Late') } : d;
+    const list = { id: (await A.post('/lists', { Name: uniq('Doomed'), Items: [{ itemName: 'a', itemValue: 'a' }] })).body.data.listID as string };
+    // The delete, committed while the write waits for the list's row.
+    const other = { text: 'delete from dropdown_list where tenant_id = $1 and id = $2', values: [A.t.tenantId, list.id] };
+    const r = await whileHeld(h, other, () => send(fresh, folder.id, list.id));
+    expectError(r, 404, `Drop-down list '${list.id}' was not found.`);
+    expectAsUnknown(r, await send(fresh, folder.id, UNKNOWN_ID), list.id);
+    expect([(await A.get(`/indexfields/${d.id}`)).body.data, (await A.get(`/folders/${folder.id}/indexfields`)).body.data]).toEqual(before);
+    expect((await A.get(`/indexfields?${q(`label eq '${fresh.label}'`)}`)).body.data).toHaveLength(fresh === d ? 1 : 0);
   });
 });
 
