@@ -11,13 +11,13 @@ import { inTransaction } from '../db/transaction.js';
 import { RUN_STATUS, ScheduledProcess } from '../entities/scheduled-process.js';
 import { Script } from '../entities/script.js';
 import { AppError, badRequest, conflict, notFound } from '../errors.js';
-import { newId } from '../ids.js';
+import { isGuid, newId } from '../ids.js';
 import { resource } from '../read/registry.js';
 import { selectRows } from '../read/rows.js';
 import { isoInstant } from '../scalars.js';
 import { sql } from '../sql.js';
 import { editable } from './editable.js';
-import { callScriptServer, scriptNamed } from './scripts.js';
+import { callScriptServer } from './scripts.js';
 import { maxLength, nameText, optionalString, uniquely } from './validate.js';
 
 type Input = Record<string, unknown>;
@@ -37,11 +37,18 @@ function runDate(v: string): Date {
   return at;
 }
 
-/** The script a process runs, by its id or its name (any case). */
-async function scriptOf(ctx: AppContext, idOrName: string): Promise<Script> {
-  const script = await scriptNamed(ctx, idOrName);
-  if (!script) throw badRequest(`The field 'script' names no script: '${idOrName.trim().slice(0, 64)}'.`);
-  return script;
+/**
+ * The id of the script a process runs, by its id or its name (any case). Its row is held against
+ * its delete (RowQuery.lock 'keyShare'), as the foreign key to it would hold it, only earlier: a
+ * delete committed meanwhile is this 400 of an unknown script, not the foreign key's 404, and one
+ * begun later waits and then finds the process (deleteScript's 409).
+ */
+async function scriptOf(ctx: AppContext, idOrName: string): Promise<string> {
+  const key = idOrName.trim();
+  const where = isGuid(key) ? sql`t.id = ${key.toLowerCase()}` : sql`lower(t.name) = lower(${key})`;
+  const [script] = await selectRows<{ id: string }>(ctx.reader, resource('Script'), { where: [where], lock: 'keyShare' });
+  if (!script) throw badRequest(`The field 'script' names no script: '${key.slice(0, 64)}'.`);
+  return script.id;
 }
 
 /** `lock` for a delete: of two at once, the second finds it gone (404). */
@@ -59,7 +66,7 @@ export async function createProcess(ctx: AppContext, input: Input): Promise<stri
     id: newId(),
     name,
     description: maxLength(optionalString(input, 'description') ?? '', LIMITS.description, 'description'),
-    scriptId: (await scriptOf(ctx, scriptRef)).id,
+    scriptId: await scriptOf(ctx, scriptRef),
     intervalMinutes: interval(input.intervalMinutes),
     enabled: input.enabled !== false,
     nextRunAt: next?.trim() ? runDate(next) : new Date(),
@@ -80,7 +87,7 @@ export async function updateProcess(ctx: AppContext, id: string, input: Input): 
   const description = optionalString(input, 'description');
   if (description !== undefined) p.description = maxLength(description, LIMITS.description, 'description');
   const scriptRef = optionalString(input, 'script');
-  if (scriptRef !== undefined) p.scriptId = (await scriptOf(ctx, scriptRef)).id;
+  if (scriptRef !== undefined) p.scriptId = await scriptOf(ctx, scriptRef);
   if (input.intervalMinutes !== undefined && input.intervalMinutes !== null) p.intervalMinutes = interval(input.intervalMinutes);
   if (typeof input.enabled === 'boolean') p.enabled = input.enabled;
   const next = optionalString(input, 'nextRunDate');

@@ -6,7 +6,7 @@
  */
 import type { TestScriptServer } from '../script-server.js';
 import type { Harness } from '../harness.js';
-import { type Api, expectEnvelope, expectError, GUID, uniq, UNKNOWN_ID, whileHeld, withScriptServer } from './support.js';
+import { type Api, expectAsUnknown, expectEnvelope, expectError, GUID, uniq, UNKNOWN_ID, whileHeld, withScriptServer } from './support.js';
 
 let peer: TestScriptServer;
 let h: Harness;
@@ -200,6 +200,33 @@ describe('managing processes (administrators)', () => {
     const other = { text: 'delete from scheduled_process where tenant_id = $1 and id = $2', values: [A.t.tenantId, p.id] };
     const r = await whileHeld(h, other, () => A.gql('mutation ($id: UUID!) { deleteScheduledProcess(id: $id) { success } }', { id: p.id }));
     expect(r.body.errors?.[0]).toMatchObject({ message: `Scheduled process '${p.id}' was not found.`, extensions: { code: 'NOT_FOUND' } });
+  });
+
+  test.each([
+    ['createScheduledProcess', 'id'],
+    ['createScheduledProcess', 'name'],
+    ['updateScheduledProcess', 'id'],
+    ['updateScheduledProcess', 'name'],
+  ] as const)("%s naming the script by its %s, racing the script's delete committed meanwhile: the 400 of an unknown script, not the foreign key's 404; nothing written", async (mutation, by) => {
+    const kept = await script(A);
+    const p = await process(A, { name: uniq('racer'), script: kept.id, intervalMinutes: 5, nextRunDate: '2099-01-01' });
+    const name = uniq('made');
+    const send = (ref: string) =>
+      mutation === 'createScheduledProcess'
+        ? A.gql('mutation ($input: ScheduledProcessInput!) { createScheduledProcess(input: $input) { id } }', { input: { name, script: ref, intervalMinutes: 5 } })
+        : A.gql('mutation ($id: UUID!, $input: ScheduledProcessInput!) { updateScheduledProcess(id: $id, input: $input) { id } }', { id: p.id, input: { script: ref } });
+    const doomed = await script(A);
+    const ref = doomed[by];
+    // The delete, committed while the write waits for the script's row.
+    const other = { text: 'delete from script where tenant_id = $1 and id = $2', values: [A.t.tenantId, doomed.id] };
+    const r = await whileHeld(h, other, () => send(ref));
+    expect(r.body.errors?.[0]).toMatchObject({ message: `The field 'script' names no script: '${ref}'.`, extensions: { code: 'BAD_REQUEST' } });
+    // Now the script is gone: the same request names an unknown script.
+    expectAsUnknown(r, await send(ref), doomed.id);
+    expect(r.body.data).toBeNull();
+    const processes = (await A.gql('query { scheduledProcesses(limit: 1000) { items { id name scriptId } } }')).body.data.scheduledProcesses.items;
+    expect(processes.filter((x: { name: string }) => x.name === name)).toEqual([]);
+    expect(processes.find((x: { id: string }) => x.id === p.id)).toMatchObject({ scriptId: kept.id });
   });
 
   test('an ordinary user neither runs nor changes processes (403)', async () => {
