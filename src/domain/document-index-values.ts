@@ -8,6 +8,7 @@ import type { AppContext } from '../context.js';
 import { deleteRows, upsertRows } from '../db/tenant-writes.js';
 import { badRequest, notFound } from '../errors.js';
 import { isGuid } from '../ids.js';
+import { accessibleIds } from '../permissions/row-checks.js';
 import { resource } from '../read/registry.js';
 import { selectRows } from '../read/rows.js';
 import { sql } from '../sql.js';
@@ -43,11 +44,25 @@ export function fieldsOf(ctx: AppContext, revisionId: string): Promise<IndexFiel
   return selectRows<IndexFieldRow>(ctx.reader, FIELDS, { where: [sql`t.revision_id = ${revisionId}`], order: FIELDS.order });
 }
 
-/** The revision's field that `id` names (the definition's id or the record's own), or a 404 that says the folder lacks it. */
-export async function fieldOf(ctx: AppContext, revisionId: string, id: string): Promise<IndexFieldRow> {
+/**
+ * The ids of `fields` whose definitions are still there, held against their delete to the end of
+ * the transaction (accessibleIds' hold, as the value's foreign key would hold them, only earlier):
+ * a definition deleted meanwhile is missing, so its value is refused as an unknown field's, not with
+ * the foreign key's 404, and a delete begun later waits for the write. (The view the fields are read
+ * from cannot be locked: it outer-joins the values.)
+ */
+async function heldFieldIds(ctx: AppContext, fields: IndexFieldRow[]): Promise<Set<string>> {
+  return accessibleIds(ctx, resource('IndexFieldDefinition'), [...new Set(fields.map((f) => f.fieldId))], 'see', ctx.caller.userId, true);
+}
+
+/**
+ * The revision's field that `id` names (the definition's id or the record's own), or a 404 that
+ * says the folder lacks it. `hold` (a value to be set): its definition is held (heldFieldIds).
+ */
+export async function fieldOf(ctx: AppContext, revisionId: string, id: string, hold = false): Promise<IndexFieldRow> {
   const key = id.toLowerCase();
   const [row] = await selectRows<IndexFieldRow>(ctx.reader, FIELDS, { where: [sql`t.revision_id = ${revisionId}`, sql`(t.field_id = ${key} or t.id = ${key})`] });
-  if (!row) throw notFound(`Index field '${id}' is not an index field of this document's folder.`);
+  if (!row || (hold && !(await heldFieldIds(ctx, [row])).has(row.fieldId))) throw notFound(`Index field '${id}' is not an index field of this document's folder.`);
   return row;
 }
 
@@ -90,7 +105,7 @@ async function store(ctx: AppContext, revisionId: string, values: Map<IndexField
 /** Sets one field of the document's current revision; returns the revision id. */
 export async function setIndexField(ctx: AppContext, documentId: string, fieldId: string, input: Row): Promise<string> {
   const doc = await changeableDocument(ctx, documentId);
-  const field = await fieldOf(ctx, doc.id, fieldId);
+  const field = await fieldOf(ctx, doc.id, fieldId, true);
   if (input.value === undefined) throw badRequest("The mandatory field 'value' is missing ('' clears the value).");
   await store(ctx, doc.id, new Map([[field, checkedValue(field, input.value)]]));
   return doc.id;
@@ -122,11 +137,15 @@ export async function setIndexFields(ctx: AppContext, documentId: string, input:
   const entries = entriesOf(input.indexFields);
   const doc = await changeableDocument(ctx, documentId);
   const fields = await fieldsOf(ctx, doc.id);
-  const values = new Map<IndexFieldRow, string>();
-  for (const [key, value] of entries) {
+  const named = entries.map(([key, value]) => {
     const k = key.trim().toLowerCase();
-    const field = isGuid(k) ? fields.find((f) => f.fieldId === k) : fields.find((f) => f.label.toLowerCase() === k);
-    if (!field) throw badRequest(`'${key.slice(0, 64)}' is not an index field of this document's folder (name one by its id or label).`);
+    return { key, value, field: isGuid(k) ? fields.find((f) => f.fieldId === k) : fields.find((f) => f.label.toLowerCase() === k) };
+  });
+  // Held before any value is checked: one deleted meanwhile is refused where an unknown one would be.
+  const held = await heldFieldIds(ctx, named.flatMap((n) => (n.field ? [n.field] : [])));
+  const values = new Map<IndexFieldRow, string>();
+  for (const { key, value, field } of named) {
+    if (!field || !held.has(field.fieldId)) throw badRequest(`'${key.slice(0, 64)}' is not an index field of this document's folder (name one by its id or label).`);
     values.set(field, checkedValue(field, value));
   }
   await store(ctx, doc.id, values);

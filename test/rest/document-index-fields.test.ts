@@ -4,7 +4,7 @@
  * `PUT documents/{id}/indexfields` with `{indexFields: "<JSON string>"}`, keys ids or labels, the
  * Python client's single quotes): shapes, typed values, revisions, copies, races, who may, GraphQL.
  */
-import { type Api, expectEnvelope, expectError, GUID, keysOf, multipart, sorted, type TwoTenants, twoTenants, uniq, UNKNOWN_ID } from './support.js';
+import { type Api, expectAsUnknown, expectEnvelope, expectError, GUID, keysOf, multipart, sorted, type TwoTenants, twoTenants, uniq, UNKNOWN_ID, whileHeld } from './support.js';
 
 const KEYS = [
   'href', 'dataType', 'id', 'dhId', 'fieldId', 'fieldType', 'label', 'description', 'ordinalPosition', 'required', 'units', 'value',
@@ -222,6 +222,30 @@ describe("a document's index fields", () => {
     expect(fields[0]).toMatchObject({ defaultValue: 'folder default' });
     const copiedDoc = (await A.get(`/folders/${copy.id}/documents`)).body.data[0];
     expect(await values(`/documents/${copiedDoc.documentId}/indexfields`)).toMatchObject({ [text.label]: 'folder default', [required.label]: 'set' });
+  });
+
+  test.each([
+    ['PUT documents/{id}/indexfields, a value', (d: { id: string }, f: string) => A.put(`/documents/${d.id}/indexfields`, { indexFields: JSON.stringify([{ [f]: 'raced' }]) })],
+    // The field is refused before a bad value after it is looked at, as an unknown one is.
+    ['PUT documents/{id}/indexfields, a value and a bad one after it', (d: { id: string }, f: string) => A.put(`/documents/${d.id}/indexfields`, { indexFields: JSON.stringify([{ [f]: 'raced' }, { Nope: 'x' }]) })],
+    ['PUT documents/{id}/indexfields, a value cleared', (d: { id: string }, f: string) => A.put(`/documents/${d.id}/indexfields`, { indexFields: { [f]: '' } })],
+    ['PUT documents/{id}/indexfields/{fieldId}', (d: { id: string }, f: string) => A.put(`/documents/${d.id}/indexfields/${f}`, { value: 'raced' })],
+    ['POST documents with indexFields', (_: { id: string }, f: string, folderId: string, name: string) => A.post('/documents', { folderId, name, indexFields: JSON.stringify([{ [f]: 'raced' }]) })],
+  ])("%s racing a delete of the index field, committed meanwhile: what an unknown field gets, not the foreign key's 404; nothing written", async (_, send) => {
+    const { folder, doc, text, number } = await indexedDocument();
+    await A.put(`/documents/${doc.id}/indexfields`, { indexFields: { [text.id]: 'kept', [number.id]: '3' } });
+    const before = await values(`/documents/${doc.id}/indexfields`);
+    const name = uniq('Never Made');
+    // The delete, committed while the write waits for the field's row.
+    const other = { text: 'delete from index_field where tenant_id = $1 and id = $2', values: [A.t.tenantId, text.id] };
+    const r = await whileHeld(h, other, () => send(doc, text.id, folder.id, name));
+    expectError(r, r.status === 404 ? 404 : 400, /is not an index field of this document's folder/);
+    expectAsUnknown(r, await send(doc, UNKNOWN_ID, folder.id, name), text.id);
+    // The values as they were, less the deleted field's; no document made, and no value left behind.
+    expect(await values(`/documents/${doc.id}/indexfields`)).toEqual(Object.fromEntries(Object.entries(before).filter(([label]) => label !== text.label)));
+    expect((await A.get(`/documents?q=name eq '${name}'`)).body.data).toEqual([]);
+    const { rows } = await h.services.reads.query('select count(*)::int as n from document_index_value where tenant_id = $1 and field_id = $2', [A.t.tenantId, text.id]);
+    expect(rows[0].n).toBe(0);
   });
 
   test('two changes of one document at once: both kept when they touch different fields, the last whole when the same', async () => {
