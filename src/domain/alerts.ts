@@ -56,11 +56,16 @@ interface Subscriber {
   userid: string;
 }
 
-/** The user `usId` names (an id or a user name, any case), or the caller; someone else only for an administrator. */
+/**
+ * The user `usId` names (an id or a user name, any case), or the caller; someone else only for an
+ * administrator. Held against their delete (RowQuery.lock 'keyShare'): one committed meanwhile is
+ * this 404 of an unknown user, not the foreign key's (a subscription) nor "has no alerts" (an
+ * unsubscription, the delete having taken the user's subscriptions with it).
+ */
 async function subscriber(ctx: AppContext, usId: string | null | undefined): Promise<Subscriber> {
   const key = usId?.trim() || ctx.caller.userId;
   const where = isGuid(key) ? sql`t.id = ${key.toLowerCase()}` : sql`lower(t.user_id) = lower(${key})`;
-  const [user] = await selectRows<Subscriber>(ctx.reader, resource('User'), { where: [where] });
+  const [user] = await selectRows<Subscriber>(ctx.reader, resource('User'), { where: [where], lock: 'keyShare' });
   if (!user) throw notFound(`User '${key.slice(0, 64)}' was not found.`);
   if (user.id !== ctx.caller.userId && !(await ctx.isAdmin())) throw forbidden('Only an administrator subscribes or unsubscribes another user.');
   return user;

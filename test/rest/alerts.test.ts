@@ -10,7 +10,7 @@ import { sendDueEmails, smtpTransport } from '../../src/jobs/email-sender.js';
 import { Harness } from '../harness.js';
 import { ownDatabase, type OwnDatabase } from '../own-database.js';
 import { startSmtp, type TestSmtp } from '../smtp-server.js';
-import { type Api, adminApi, createUser, expectEnvelope, expectError, multipart, ordinaryUser, uniq, UNKNOWN_ID, whileHeld, ZERO_GUID, type UserFixture } from './support.js';
+import { type Api, adminApi, createUser, expectAsUnknown, expectEnvelope, expectError, multipart, ordinaryUser, uniq, UNKNOWN_ID, whileHeld, ZERO_GUID, type UserFixture } from './support.js';
 
 const E = Object.fromEntries(Object.entries(ALERT_EVENTS).map(([k, e]) => [k, e.id])) as Record<keyof typeof ALERT_EVENTS, string>;
 const KEYS = ['href', 'dataType', 'id', 'eventId', 'eventName', 'folderId', 'documentId', 'userId', 'userName', 'createDate', 'createById', 'createBy'];
@@ -124,6 +124,31 @@ describe('subscriptions', () => {
     // The delete, committed while the subscription waits for the folder's row.
     const deletion = { text: 'delete from folder where tenant_id = $1 and id = $2', values: [A.t.tenantId, folder.id] };
     expectError(await whileHeld(h, deletion, () => A.post(`/folders/${folder.id}/alerts/${E.documentAdded}?usId=${watcher.id}`)), 404, `Folder '${folder.id}' was not found.`);
+  });
+
+  type Target = { folder: string; doc: string };
+  test.each([
+    ['POST folders/{id}/alerts/{eventId}?usId=<id>', 'id', false, (t: Target, us: string) => A.post(`/folders/${t.folder}/alerts/${E.documentAdded}?usId=${us}`)],
+    ['POST documents/{id}/alerts/{eventId}?usId=<user name>', 'userid', false, (t: Target, us: string) => A.post(`/documents/${t.doc}/alerts/${E.documentRevised}?usId=${us}`)],
+    ['DELETE folders/{id}/alerts/{eventId}?usId=<user name>', 'userid', true, (t: Target, us: string) => A.del(`/folders/${t.folder}/alerts/${E.documentAdded}?usId=${us}`)],
+    ['DELETE documents/{id}/alerts/{eventId}?usId=<id>', 'id', true, (t: Target, us: string) => A.del(`/documents/${t.doc}/alerts/${E.documentRevised}?usId=${us}`)],
+  ] as const)("%s racing a delete of the user usId names, committed meanwhile: the 404 of an unknown user, not the foreign key's nor 'has no alerts'; nothing written", async (_, by, subscribed, send) => {
+    const folder = await newFolder();
+    const t = { folder: folder.id, doc: (await newDocument(folder.id)).documentId };
+    const u = await createUser(A);
+    if (subscribed) {
+      expect((await A.post(`/folders/${t.folder}/alerts/${E.documentAdded}?usId=${u.id}`)).status).toBe(200);
+      expect((await A.post(`/documents/${t.doc}/alerts/${E.documentRevised}?usId=${u.id}`)).status).toBe(200);
+    }
+    const us = u[by];
+    // The delete, committed while the write waits for the user's row.
+    const deletion = { text: 'delete from app_user where tenant_id = $1 and id = $2', values: [A.t.tenantId, u.id] };
+    const r = await whileHeld(h, deletion, () => send(t, us));
+    expectError(r, 404, `User '${us}' was not found.`);
+    // Now the user is gone: the same request names an unknown user.
+    expectAsUnknown(r, await send(t, us), u.id);
+    expect((await A.get(`/folders/${t.folder}/alerts`)).body.data).toEqual([]);
+    expect((await A.get(`/documents/${t.doc}/alerts`)).body.data).toEqual([]);
   });
 
   test('a delete that commits while a subscription waits for the document is seen: a 409, no subscription', async () => {
