@@ -66,6 +66,36 @@ describe('uploads', () => {
     expect((await A.get(`/documents/${doc.documentId}/revisions`)).body.data).toHaveLength(1);
   });
 
+  test('checkInDocumentState releases (Released, any case, or 1) or unreleases (Unreleased, 0) the document with the upload, unless checkIn is false; other values are a 400', async () => {
+    const unreleased = async () => (await A.post('/documents', { folderId: folder.id, name: uniq('Draft'), documentState: 0 })).body.data as { id: string; documentId: string; releaseState: number };
+    const doc = await unreleased();
+    expect(doc.releaseState).toBe(0);
+    // As the Node client's callers send it: no checkIn (its default is a check-in).
+    const up = await upload(doc.documentId, 'v1', { revision: '1', changeReason: '', checkInDocumentState: 'Released', name: 'x' }, 'a.txt');
+    expect(up.body.data).toMatchObject({ releaseState: 1, fileName: 'a.txt' });
+    expect((await A.get(`/documents/${doc.documentId}`)).body.data.releaseState).toBe(1);
+    expect((await upload(doc.documentId, 'v2', { checkInDocumentState: 'unreleased', checkIn: 'true' })).body.data.releaseState).toBe(0);
+    expect((await upload(doc.documentId, 'v3', { checkInDocumentState: ' RELEASED ' })).body.data.releaseState).toBe(1);
+    expect((await upload(doc.documentId, 'v4', { checkInDocumentState: '0' })).body.data.releaseState).toBe(0);
+    expect((await upload(doc.documentId, 'v5', { checkInDocumentState: '1' })).body.data.releaseState).toBe(1);
+    // checkIn false: no check-in, so no check-in state; '' is none.
+    expect((await upload(doc.documentId, 'v6', { checkInDocumentState: 'Unreleased', checkIn: 'false' })).body.data.releaseState).toBe(1);
+    expect((await upload(doc.documentId, 'v7', { checkInDocumentState: '' })).body.data.releaseState).toBe(1);
+    // Anything else (Replace, which replaces a revision's file in VisualVault, included) refuses the upload whole.
+    for (const bad of ['Replace', '2', 'yes']) {
+      let refused: Awaited<ReturnType<typeof upload>> | undefined;
+      expect(await filesLeftBy(async () => (refused = await upload(doc.documentId, 'no', { checkInDocumentState: bad })))).toEqual([]);
+      expectError(refused!, 400, /'checkInDocumentState' must be Released \(or 1\) or Unreleased \(or 0\)/);
+    }
+    expect((await A.get(`/documents/${doc.documentId}/revisions`)).body.data).toHaveLength(7);
+    // GraphQL's uploadFile takes the same argument.
+    const other = await unreleased();
+    const gql = await A.gql('mutation ($id: UUID!, $b: String!) { uploadFile(input: { documentId: $id, checkInDocumentState: "Released", fileUpload: { name: "g.txt", base64: $b } }) { releaseState } }', { id: other.documentId, b: Buffer.from('gql').toString('base64') });
+    expect(gql.body.data.uploadFile.releaseState).toBe(1);
+    const bad = await A.gql('mutation ($id: UUID!, $b: String!) { uploadFile(input: { documentId: $id, checkInDocumentState: "Replace", fileUpload: { name: "g.txt", base64: $b } }) { releaseState } }', { id: other.documentId, b: Buffer.from('gql').toString('base64') });
+    expect(bad.body.errors[0]).toMatchObject({ message: expect.stringContaining("'checkInDocumentState' must be"), extensions: { code: 'BAD_REQUEST' } });
+  });
+
   test('GET files/{id} answers the bytes exactly, by revision id, file id or document id; GET files?q=[id] eq too', async () => {
     const doc = await newDoc();
     const up = (await upload(doc.documentId, BINARY, {}, 'every byte.bin')).body.data;
