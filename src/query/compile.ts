@@ -19,6 +19,11 @@
  * - A field whose NULL means unset (QueryField.nullIsEmpty: a form key the row lacks) reads NULL as ''
  *   when compared with the literal '' (`x eq ''`, `x ne ''`, `x in ('', ...)`, `x not in ('', ...)`):
  *   `coalesce(x, '')`, and no eqHint. Other literals keep the plain, index-friendly comparison.
+ * - Datetime fields compare as the API shows them, to the millisecond (the database keeps microseconds,
+ *   the DateTime scalar writes milliseconds, cut): `date_trunc('milliseconds', field)` on the field
+ *   side of every comparison, between and in (like reads to_char's MS, which cuts too), so the value a
+ *   record shows finds it with eq and gt/lt/between agree with what is shown. Against a literal (or a
+ *   dateadd of one), an index-friendly range on the stored value that the comparison implies is AND-ed before it (dateHint).
  * - null: `x eq null` / `x is null` -> `x IS NULL`; `ne null` / `is not null` -> `IS NOT NULL`; other
  *   operators, `like` and `between` with null are a 400. `x in ('a', null)` -> `(x IN (...) OR x IS NULL)`.
  *   Otherwise SQL three-valued logic applies: `name ne 'x'` and `not (name eq 'x')` skip rows whose name is NULL.
@@ -58,6 +63,16 @@ type Fragment = Sql;
 const param = (value: unknown, cast: string): Fragment => sql`${value}${raw(cast)}`;
 
 const COMPARE_SQL = { eq: '=', ne: '<>', gt: '>', ge: '>=', lt: '<', le: '<=' } as const;
+/** `a op b` is `b FLIPPED[op] a`. */
+const FLIPPED = { eq: 'eq', ne: 'ne', gt: 'lt', ge: 'le', lt: 'gt', le: 'ge' } as const;
+
+/**
+ * A datetime field as the API shows it: to the millisecond, cut (not rounded), as the DateTime
+ * scalar writes the stored microseconds (src/scalars.ts) and `like` reads them (to_char's MS).
+ * Every comparison takes the field so, so a value a record shows finds that record.
+ */
+const shownDateTime = (field: Fragment): Fragment => sql`date_trunc('milliseconds', ${field})`;
+const ONE_MS = "interval '1 millisecond'";
 
 /** The only interval texts that can reach the SQL. */
 const INTERVAL_SQL: Record<DatePart, string> = {
@@ -88,6 +103,10 @@ interface Typed {
   shiftYears: number;
   eqHint?: (value: string) => Fragment;
   nullIsEmpty?: boolean;
+  /** A datetime field's own SQL, before shownDateTime: what the index hint of a comparison with a literal uses. */
+  stored?: Fragment;
+  /** Names no field: a dateadd of a literal, the same for every row. */
+  constant?: boolean;
 }
 
 type Side = { typed: Typed } | { literal: QLiteral };
@@ -138,7 +157,7 @@ class Compiler {
         const ctx = this.unify([left, right], e.pos);
         const [l, r] = [emptyAware(left, [right]), emptyAware(right, [left])];
         const exact = sql`${this.cased(l, ctx)} ${raw(COMPARE_SQL[e.op])} ${this.cased(r, ctx)}`;
-        const hint = e.op === 'eq' ? eqHintOf(l, r) ?? eqHintOf(r, l) : undefined;
+        const hint = (e.op === 'eq' ? eqHintOf(l, r) ?? eqHintOf(r, l) : undefined) ?? this.dateHint(l, e.op, r, ctx) ?? this.dateHint(r, FLIPPED[e.op], l, ctx);
         return hint ? sql`${hint} AND ${exact}` : exact;
       }
       case 'isNull':
@@ -158,7 +177,9 @@ class Compiler {
         if (sides.some(isNullSide)) throw qError(`'between' cannot be used with null`, e.pos);
         const ctx = this.unify(sides, e.pos);
         const [value, low, high] = sides.map((s) => this.cased(s, ctx));
-        return sql`${value} ${raw(e.negated ? 'NOT BETWEEN' : 'BETWEEN')} ${low} AND ${high}`;
+        const exact = sql`${value} ${raw(e.negated ? 'NOT BETWEEN' : 'BETWEEN')} ${low} AND ${high}`;
+        const hints = e.negated ? [] : [this.dateHint(sides[0], 'ge', sides[1], ctx), this.dateHint(sides[0], 'le', sides[2], ctx)];
+        return hints[0] && hints[1] ? sql`${hints[0]} AND ${hints[1]} AND ${exact}` : exact;
       }
       case 'in':
         return this.inList(e.value, e.list, e.negated, e.pos);
@@ -189,7 +210,9 @@ class Compiler {
   private nullTest(side: Side, negated: boolean): Fragment {
     if (isNullSide(side)) return negated ? FALSE : TRUE;
     const ctx = 'typed' in side ? { type: side.typed.type, literalOnly: false } : this.unify([side], undefined);
-    return sql`${this.render(side, { ...ctx, literalOnly: true })} ${raw(negated ? 'IS NOT NULL' : 'IS NULL')}`;
+    // A datetime field is NULL just when its stored value is.
+    const tested = 'typed' in side && side.typed.stored ? side.typed.stored : this.render(side, { ...ctx, literalOnly: true });
+    return sql`${tested} ${raw(negated ? 'IS NOT NULL' : 'IS NULL')}`;
   }
 
   private side(o: QOperand): Side {
@@ -247,7 +270,8 @@ class Compiler {
         if (!field) {
           throw qError(`unknown field ${quote(o.name)}`, o.pos, '', `Known fields: ${[...this.fields.keys()].join(', ')}.`);
         }
-        return { frag: field.sql, type: field.type, label: quote(o.name), shiftYears: 0, eqHint: field.eqHint, nullIsEmpty: field.nullIsEmpty };
+        const typed: Typed = { frag: field.sql, type: field.type, label: quote(o.name), shiftYears: 0, eqHint: field.eqHint, nullIsEmpty: field.nullIsEmpty };
+        return field.type === 'datetime' ? { ...typed, frag: shownDateTime(field.sql), stored: field.sql } : typed;
       }
       case 'substring': {
         const value = this.side(o.value);
@@ -267,7 +291,9 @@ class Compiler {
         const value = this.side(o.value);
         let base: Fragment;
         let shiftYears = 0;
+        let constant = true;
         if ('typed' in value) {
+          constant = value.typed.constant === true;
           if (value.typed.type !== 'datetime') {
             throw qError(`dateadd needs a date-time, but ${value.typed.label} is ${article(value.typed.type)}`, o.pos);
           }
@@ -287,8 +313,33 @@ class Compiler {
           type: 'datetime',
           label: 'dateadd(...)',
           shiftYears,
+          constant,
         };
       }
+    }
+  }
+
+  /**
+   * An index-friendly condition on a datetime field's stored value that `field op literal` (or a
+   * dateadd of one) implies (the shown value is the stored one cut to the millisecond: never above it, less than
+   * a millisecond below), AND-ed before the exact comparison, which still decides.
+   */
+  private dateHint(field: Side, op: keyof typeof COMPARE_SQL, other: Side, ctx: Context): Fragment | undefined {
+    if (!('typed' in field) || !field.typed.stored || ctx.type !== 'datetime') return undefined;
+    if ('typed' in other && !other.typed.constant) return undefined;
+    const at = this.render(other, ctx);
+    const stored = field.typed.stored;
+    switch (op) {
+      case 'eq':
+        return sql`${stored} >= ${at} AND ${stored} < ${at} + ${raw(ONE_MS)}`;
+      case 'gt':
+      case 'ge':
+        return sql`${stored} ${raw(COMPARE_SQL[op])} ${at}`;
+      case 'lt':
+      case 'le':
+        return sql`${stored} < ${at} + ${raw(ONE_MS)}`;
+      case 'ne':
+        return undefined;
     }
   }
 
@@ -326,6 +377,7 @@ const SIMPLE_COLUMN = /^(?:"(?:[^"]|"")+"|[A-Za-z_][A-Za-z0-9_$]*)(?:\.(?:"(?:[^
 
 function asText(t: Typed): Fragment {
   if (t.type === 'string') return t.frag;
+  // to_char's MS cuts as shownDateTime does (and t.frag is a field already cut so).
   if (t.type === 'datetime') return sql`to_char(${t.frag}, 'YYYY-MM-DD"T"HH24:MI:SS.MS')`;
   const plain = t.frag.values.length === 0 && SIMPLE_COLUMN.test(t.frag.strings[0]);
   return plain ? sql`${t.frag}::text` : sql`(${t.frag})::text`;

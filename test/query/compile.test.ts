@@ -40,11 +40,15 @@ describe('compileQ: comparisons by type', () => {
     ['enabled eq 0', '"t"."enabled" = ?::boolean', [false]],
     ['enabled ne true', '"t"."enabled" <> ?::boolean', [true]],
     [`id eq '${GUID}'`, '"t"."id" = ?::uuid', [GUID.toLowerCase()]],
-    ["createDate gt '2024-01-01'", '"t"."create_date" > ?::timestamp', ['2024-01-01T00:00:00']],
-    ["createDate le '2024-01-01T13:45'", '"t"."create_date" <= ?::timestamp', ['2024-01-01T13:45:00']],
-    ["createDate lt '2024-02-29 23:59:59.123456Z'", '"t"."create_date" < ?::timestamp', ['2024-02-29T23:59:59.123456']],
+    // A datetime field as shown (cut to the millisecond), after an index-friendly range on the stored value.
+    ["createDate gt '2024-01-01'", `"t"."create_date" > ?::timestamp AND date_trunc('milliseconds', "t"."create_date") > ?::timestamp`, ['2024-01-01T00:00:00', '2024-01-01T00:00:00']],
+    ["createDate le '2024-01-01T13:45'", `"t"."create_date" < ?::timestamp + interval '1 millisecond' AND date_trunc('milliseconds', "t"."create_date") <= ?::timestamp`, ['2024-01-01T13:45:00', '2024-01-01T13:45:00']],
+    ["createDate lt '2024-02-29 23:59:59.123456Z'", `"t"."create_date" < ?::timestamp + interval '1 millisecond' AND date_trunc('milliseconds', "t"."create_date") < ?::timestamp`, ['2024-02-29T23:59:59.123456', '2024-02-29T23:59:59.123456']],
+    ["createDate eq '2024-01-01T13:45:00.123'", `"t"."create_date" >= ?::timestamp AND "t"."create_date" < ?::timestamp + interval '1 millisecond' AND date_trunc('milliseconds', "t"."create_date") = ?::timestamp`, Array(3).fill('2024-01-01T13:45:00.123')],
+    ["'2024-01-01' lt createDate", `"t"."create_date" > ?::timestamp AND ?::timestamp < date_trunc('milliseconds', "t"."create_date")`, ['2024-01-01T00:00:00', '2024-01-01T00:00:00']],
+    ["createDate ne '2024-01-01'", `date_trunc('milliseconds', "t"."create_date") <> ?::timestamp`, ['2024-01-01T00:00:00']],
     ['name eq description', 'lower("t"."name") = lower("t"."description")', []],
-    ['createDate lt modifyDate', '"t"."create_date" < "t"."modify_date"', []],
+    ['createDate lt modifyDate', `date_trunc('milliseconds', "t"."create_date") < date_trunc('milliseconds', "t"."modify_date")`, []],
     ['id eq ownerId', '"t"."id" = "t"."owner_id"', []],
     ['id eq name', 'lower("t"."id"::text) = lower("t"."name")', []],
     ["'x' eq name", 'lower(?) = lower("t"."name")', ['x']],
@@ -88,7 +92,7 @@ describe('compileQ: like', () => {
     ["name like 'C:\\dir\\'", `"t"."name" ILIKE ? ESCAPE ''`, ['C:\\dir\\']],
     ["scope like '1%'", `"t"."scope"::text ILIKE ? ESCAPE ''`, ['1%']],
     ["id like '0f8f%'", `"t"."id"::text ILIKE ? ESCAPE ''`, ['0f8f%']],
-    ["createDate like '2024-01%'", `to_char("t"."create_date", 'YYYY-MM-DD"T"HH24:MI:SS.MS') ILIKE ? ESCAPE ''`, ['2024-01%']],
+    ["createDate like '2024-01%'", `to_char(date_trunc('milliseconds', "t"."create_date"), 'YYYY-MM-DD"T"HH24:MI:SS.MS') ILIKE ? ESCAPE ''`, ['2024-01%']],
     ['name like 5', `"t"."name" ILIKE ? ESCAPE ''`, ['5']],
     ['name like description', `"t"."name" ILIKE "t"."description" ESCAPE ''`, []],
     ["'abc' like 'a%'", `?::text ILIKE ?::text ESCAPE ''`, ['abc', 'a%']],
@@ -101,9 +105,11 @@ describe('compileQ: between and in', () => {
   it.each([
     [
       "createDate between '2024-01-01' and '2024-02-01'",
-      '"t"."create_date" BETWEEN ?::timestamp AND ?::timestamp',
-      ['2024-01-01T00:00:00', '2024-02-01T00:00:00'],
+      `"t"."create_date" >= ?::timestamp AND "t"."create_date" < ?::timestamp + interval '1 millisecond' AND date_trunc('milliseconds', "t"."create_date") BETWEEN ?::timestamp AND ?::timestamp`,
+      ['2024-01-01T00:00:00', '2024-02-01T00:00:00', '2024-01-01T00:00:00', '2024-02-01T00:00:00'],
     ],
+    ["createDate not between '2024-01-01' and '2024-02-01'", `date_trunc('milliseconds', "t"."create_date") NOT BETWEEN ?::timestamp AND ?::timestamp`, ['2024-01-01T00:00:00', '2024-02-01T00:00:00']],
+    ["createDate in ('2024-01-01', null)", `(date_trunc('milliseconds', "t"."create_date") IN (?::timestamp) OR date_trunc('milliseconds', "t"."create_date") IS NULL)`, ['2024-01-01T00:00:00']],
     ['scope not between 1 and 3', '"t"."scope" NOT BETWEEN ?::bigint AND ?::bigint', [1, 3]],
     ["name between 'a' and 'm'", 'lower("t"."name") BETWEEN lower(?) AND lower(?)', ['a', 'm']],
     ["name in ('a','b')", 'lower("t"."name") IN (lower(?), lower(?))', ['a', 'b']],
@@ -145,7 +151,7 @@ describe('compileQ: boolean structure', () => {
     const { sql, params } = compile("substring(name, 2, 3) in ('a', 'b') or not (scope between 1 and 9 and dateadd(hour, 4, createDate) gt '2024-01-01')");
     expect(sql).toBe(
       '(lower(substring("t"."name" from ?::int for ?::int)) IN (lower(?), lower(?)) OR ' +
-        `NOT ("t"."scope" BETWEEN ?::bigint AND ?::bigint AND ("t"."create_date" + (?::int * interval '1 hour')) > ?::timestamp))`,
+        `NOT ("t"."scope" BETWEEN ?::bigint AND ?::bigint AND (date_trunc('milliseconds', "t"."create_date") + (?::int * interval '1 hour')) > ?::timestamp))`,
     );
     expect(params).toEqual([2, 3, 'a', 'b', 1, 9, 4, '2024-01-01T00:00:00']);
   });
@@ -158,20 +164,20 @@ describe('compileQ: functions', () => {
     ["substring('abc', '2', 0) eq ''", 'lower(substring(?::text from ?::int for ?::int)) = lower(?)', ['abc', 2, 0, '']],
     [
       "modifyDate gt dateadd(day,-7,'2024-05-01')",
-      `"t"."modify_date" > (?::timestamp + (?::int * interval '1 day'))`,
-      ['2024-05-01T00:00:00', -7],
+      `"t"."modify_date" > (?::timestamp + (?::int * interval '1 day')) AND date_trunc('milliseconds', "t"."modify_date") > (?::timestamp + (?::int * interval '1 day'))`,
+      ['2024-05-01T00:00:00', -7, '2024-05-01T00:00:00', -7],
     ],
     [
       "dateadd(month,1,[createDate]) lt '2025-01-01'",
-      `("t"."create_date" + (?::int * interval '1 month')) < ?::timestamp`,
+      `(date_trunc('milliseconds', "t"."create_date") + (?::int * interval '1 month')) < ?::timestamp`,
       [1, '2025-01-01T00:00:00'],
     ],
     [
       "dateadd('YEAR', 1, dateadd(second, 30, createDate)) eq modifyDate",
-      `(("t"."create_date" + (?::int * interval '1 second')) + (?::int * interval '1 year')) = "t"."modify_date"`,
+      `((date_trunc('milliseconds', "t"."create_date") + (?::int * interval '1 second')) + (?::int * interval '1 year')) = date_trunc('milliseconds', "t"."modify_date")`,
       [30, 1],
     ],
-    ["dateadd(minute, 5, createDate) like '2024%'", `to_char(("t"."create_date" + (?::int * interval '1 minute')), 'YYYY-MM-DD"T"HH24:MI:SS.MS') ILIKE ? ESCAPE ''`, [5, '2024%']],
+    ["dateadd(minute, 5, createDate) like '2024%'", `to_char((date_trunc('milliseconds', "t"."create_date") + (?::int * interval '1 minute')), 'YYYY-MM-DD"T"HH24:MI:SS.MS') ILIKE ? ESCAPE ''`, [5, '2024%']],
   ])('%s', (q, sql, params) => {
     expect(compile(q)).toEqual({ sql, params });
   });
