@@ -49,7 +49,7 @@ export async function instanceFieldMap(ctx: AppContext, base: QueryFieldMap, tem
   for (const f of fields) {
     const key = f.key.toLowerCase();
     let field: QueryField | undefined;
-    if (f.fieldType === FIELD_TYPES.calendarfield) field = { sql: sql`form_value_timestamp(t.values ->> ${key})`, type: 'datetime' };
+    if (f.fieldType === FIELD_TYPES.calendarfield) field = { sql: sql`form_value_timestamp(t.values ->> ${key})`, type: 'datetime', shownAsKept: true };
     if (f.fieldType === FIELD_TYPES.cellfield) field = { sql: sql`form_value_numeric(t.values ->> ${key})`, type: 'numeric' };
     if (!f.deleted) {
       // A base field of the same name (`revision`) wins, as it does in the record.

@@ -24,6 +24,7 @@
  *   side of every comparison, between and in (like reads to_char's MS, which cuts too), so the value a
  *   record shows finds it with eq and gt/lt/between agree with what is shown. Against a literal (or a
  *   dateadd of one), an index-friendly range on the stored value that the comparison implies is AND-ed before it (dateHint).
+ *   A field shown as the text it is kept as (QueryField.shownAsKept: a form's calendar value) is not cut.
  * - null: `x eq null` / `x is null` -> `x IS NULL`; `ne null` / `is not null` -> `IS NOT NULL`; other
  *   operators, `like` and `between` with null are a 400. `x in ('a', null)` -> `(x IN (...) OR x IS NULL)`.
  *   Otherwise SQL three-valued logic applies: `name ne 'x'` and `not (name eq 'x')` skip rows whose name is NULL.
@@ -271,7 +272,7 @@ class Compiler {
           throw qError(`unknown field ${quote(o.name)}`, o.pos, '', `Known fields: ${[...this.fields.keys()].join(', ')}.`);
         }
         const typed: Typed = { frag: field.sql, type: field.type, label: quote(o.name), shiftYears: 0, eqHint: field.eqHint, nullIsEmpty: field.nullIsEmpty };
-        return field.type === 'datetime' ? { ...typed, frag: shownDateTime(field.sql), stored: field.sql } : typed;
+        return field.type === 'datetime' && !field.shownAsKept ? { ...typed, frag: shownDateTime(field.sql), stored: field.sql } : typed;
       }
       case 'substring': {
         const value = this.side(o.value);

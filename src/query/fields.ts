@@ -17,6 +17,11 @@ export interface QueryField {
    * '' (eq, ne, ..., in, not in), the field is `coalesce(field, '')`. Other comparisons keep the plain field.
    */
   nullIsEmpty?: boolean;
+  /**
+   * A datetime field shown as the text it is kept as (a form's calendar value), not by the DateTime
+   * scalar: compared at the precision it holds, not cut to the millisecond as other datetime fields are.
+   */
+  shownAsKept?: boolean;
 }
 
 /**

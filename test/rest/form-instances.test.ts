@@ -236,6 +236,23 @@ describe('GET /formtemplates/{id}/forms', () => {
     expectError(await A.get(`/formtemplates/${typed.id}/forms?${q("amount gt 'x'")}`), 400);
   });
 
+  test('q compares a calendar value as the text it is shown as, not cut to the millisecond as a record\'s own dates are', async () => {
+    const typed = await formTemplateWith(A, ['due', 'label'], [], { due: 5 });
+    for (const [due, label] of [['2026-01-15T10:00:00.1234', 'a'], ['2026-01-15T10:00:00.123', 'b']]) await create(A, typed.id, { due, label });
+    const labels = async (expr: string) => {
+      const r = await A.get(`/formtemplates/${typed.id}/forms?fields=label,due&${q(expr)}`);
+      expect([expr, r.status]).toEqual([expr, 200]);
+      return r.body.data.map((d: { label: string }) => d.label).sort();
+    };
+    const shown = (await A.get(`/formtemplates/${typed.id}/forms?fields=label,due&${q("label eq 'a'")}`)).body.data[0].due;
+    expect(shown).toBe('2026-01-15T10:00:00.1234');
+    expect(await labels(`due eq '${shown}'`)).toEqual(['a']);
+    expect(await labels("due eq '2026-01-15T10:00:00.123'")).toEqual(['b']);
+    expect(await labels("due gt '2026-01-15T10:00:00.1231'")).toEqual(['a']);
+    expect(await labels("due le '2026-01-15T10:00:00.1233'")).toEqual(['b']);
+    expect(await labels(`due between '${shown}' and '${shown}'`)).toEqual(['a']);
+  });
+
   test('a list that shows no form values does not read them (a row\'s values may be megabytes); one that does, does', async () => {
     const readsValues = async (run: () => Promise<unknown>) => (await h.countQueries(run)).statements.some((st) => /t\.values as "values"/.test(st));
     expect(await readsValues(() => A.get(`/formtemplates/${t.id}/forms`))).toBe(false);
