@@ -4,7 +4,7 @@ import { badRequest, notFound } from '../errors.js';
 import { copyFolder, moveFolder } from '../domain/folder-moves.js';
 import { createFolder, createFolderPath, deleteFolder, folderAt, joinPath, pathSegments, updateFolder, type FolderRow } from '../domain/folders.js';
 import type { ListArgs } from '../read/paging.js';
-import { listPage, loadRow, reread } from '../read/resolvers.js';
+import { listPage, loadRow, matchingQ, reread } from '../read/resolvers.js';
 import { resource } from '../read/registry.js';
 import { sql } from '../sql.js';
 
@@ -15,12 +15,12 @@ const FOLDER = resource('Folder');
 
 export const resolvers = {
   Query: {
-    folderByPath: async (_: unknown, a: { folderPath: string }, ctx: AppContext) => {
+    folderByPath: async (_: unknown, a: { folderPath: string; q?: string | null }, ctx: AppContext) => {
       const segments = pathSegments(a.folderPath);
       if (segments.length === 0) throw badRequest("'/' names the library, not a folder: GET folders?folderPath=/ lists its top-level folders (GraphQL: topFolders).");
       const folder = await folderAt(ctx, joinPath(segments));
       if (!folder) throw notFound(`No folder has the path '${joinPath(segments)}'.`);
-      return folder;
+      return matchingQ(ctx, FOLDER, folder, a.q, a.folderPath);
     },
     topFolders: (_: unknown, args: ListArgs, ctx: AppContext) => listPage(ctx, FOLDER, args, [sql`t.parent_id is null`]),
   },

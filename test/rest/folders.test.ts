@@ -100,6 +100,19 @@ describe('shapes', () => {
     for (const p of ['//', ' / ', '///']) expect((await A.get(`/folders?folderPath=${enc(p)}`)).body.data).toEqual(top.body.data);
     expectError(await A.get(`/folders?folderPath=${enc('/ /')}`), 400, /GET folders\?folderPath=\/ lists/);
   });
+
+  test('q on GET /folders/{id} and GET /folders?folderpath=: the folder when it matches, a 404 saying so when not, a 400 for a bad q', async () => {
+    const f = await make(`/${uniq('Query')}`, 'kept');
+    const byId = `/folders/${f.id}`;
+    const byPath = `/folders?folderpath=${enc(f.folderPath)}`;
+    for (const path of [byId, byPath]) {
+      const join = path.includes('?') ? '&' : '?';
+      const hit = await A.get(`${path}${join}${q("description eq 'kept'")}`);
+      expect([path, hit.status, hit.body.data?.id]).toEqual([path, 200, f.id]);
+      expectError(await A.get(`${path}${join}${q("description eq 'other'")}`), 404, 'does not match the query (q)');
+      expectError(await A.get(`${path}${join}${q('description eq')}`), 400);
+    }
+  });
 });
 
 describe('paths', () => {
