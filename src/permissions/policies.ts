@@ -1,7 +1,8 @@
 /** Named access policies for root fields (`@allow(to: POLICY, policy: "...")`), each a 403 when refused. */
 import type { AppContext } from '../context.js';
 import { forbidden, notFound } from '../errors.js';
-import { isGuid, ZERO_GUID } from '../ids.js';
+import { ZERO_GUID } from '../ids.js';
+import { requireGuid } from '../domain/validate.js';
 import { resource } from '../read/registry.js';
 import { ROLES } from '../resources/folder-member.js';
 import { assertFolderRole, assertOwnsSubfolders, folderOfDocument } from './folder-roles.js';
@@ -19,15 +20,20 @@ type Args = Record<string, unknown>;
 /** An argument by its path (`input.folderId`). */
 const argAt = (args: Args, path: string): unknown => path.split('.').reduce<unknown>((o, k) => (o && typeof o === 'object' ? (o as Args)[k] : undefined), args);
 
+/**
+ * The id an argument names. A path argument is a GUID (its type says so); a body key the write
+ * requires is checked as the write checks it, so one not sent, or no GUID, is the same 400 for
+ * everyone: a refusal would send an ordinary user to seek a role where the fault is their body.
+ */
+const idAt = (args: Args, path: string): string => (path.includes('.') ? requireGuid(argAt(args, path), path.split('.').pop()!) : (args[path] as string));
+
 /** A role on the folder the argument `arg` names. */
-const onFolder = (needed: number, what: string) => (ctx: AppContext, args: Args, arg: string) => assertFolderRole(ctx, argAt(args, arg), needed, what);
+const onFolder = (needed: number, what: string) => (ctx: AppContext, args: Args, arg: string) => assertFolderRole(ctx, idAt(args, arg), needed, what);
 
 /** A role on the folder of the document (or revision: `named`) the argument `arg` names (404 when the caller cannot see it). */
 const onDocumentFolder = (needed: number, what: string, named = 'Document') => async (ctx: AppContext, args: Args, arg: string) => {
+  const id = idAt(args, arg);
   if (await ctx.isAdmin()) return;
-  const id = argAt(args, arg);
-  // No document named: nothing to hold a role on (the same refusal assertFolderRole gives).
-  if (!isGuid(id)) return assertFolderRole(ctx, undefined, needed, what);
   const folder = await folderOfDocument(ctx, id);
   if (!folder) throw notFound(`${named} '${id}' was not found.`);
   return assertFolderRole(ctx, folder, needed, what);

@@ -96,7 +96,7 @@ beforeAll(async () => {
   const templates = [];
   for (let i = 0; i < 3; i++) templates.push((await A.post('/formtemplates', { name: uniq('template'), description: '' })).body.data);
   template = templates[0];
-  formTemplate = await formTemplateWith(A, ['name', 'description', 'firstName', 'userIds', 'persistedData', 'recipients', 'documentDhIds']); // every key of bodyOf
+  formTemplate = await formTemplateWith(A, ['name', 'description', 'firstName', 'userIds', 'persistedData', 'recipients', 'documentDhIds', 'folderId', 'documentId', 'parentId']); // every key of bodyOf
   formTemplateField = (await A.gql('query ($id: String!) { formTemplate(id: $id) { revisions { fields(limit: 1) { id } } } }', { id: formTemplate.id })).body.data.formTemplate.revisions.at(-1).fields[0].id;
   const forms = [];
   for (let i = 0; i < 6; i++) forms.push((await A.post(`/formtemplates/${formTemplate.id}/forms`, {})).body.data);
@@ -243,8 +243,15 @@ function pathOf(r: SofaRoute): string {
   return query.size ? `${path}?${query}` : path;
 }
 
-/** A body every route can parse and whose keys its checks accept; refused calls never act on it. */
-const bodyOf = (r: SofaRoute) => (r.body ? { name: 'conformance', description: 'refused', firstName: 'Changed', userIds: member.id, persistedData: '{}', recipients: 'conformance@example.com', documentDhIds: docs[1].documentId } : undefined);
+/**
+ * A body every route can parse and whose keys its checks accept; refused calls never act on it.
+ * It names the folder and document a write goes to, since one that names none is a 400 to
+ * everyone (src/permissions/policies.ts), not the refusal checked here.
+ */
+const bodyOf = (r: SofaRoute) =>
+  r.body
+    ? { name: 'conformance', description: 'refused', firstName: 'Changed', userIds: member.id, persistedData: '{}', recipients: 'conformance@example.com', documentDhIds: docs[1].documentId, folderId: folder.id, documentId: docs[0].documentId, parentId: folder.id }
+    : undefined;
 
 const call = (api: Api, r: SofaRoute) => api.request(r.method, pathOf(r), bodyOf(r) === undefined ? {} : { body: bodyOf(r) });
 

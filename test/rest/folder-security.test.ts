@@ -251,6 +251,23 @@ describe('what roles allow', () => {
     expect((await U.del(`/folders/${folder.id}`)).status).toBe(200);
     expectError(await A.get(`/folders/${folder.id}`), 404);
   });
+
+  test('a body that names no folder or document (or no GUID) is the 400 an administrator gets, not a refusal', async () => {
+    const doc = (await A.post('/documents', { folderId: (await newFolder()).id, name: uniq('Body') })).body.data;
+    const writes: [string, string, Record<string, unknown>, RegExp][] = [
+      ['POST', '/documents', { name: 'no folder' }, /'folderId' is missing/],
+      ['POST', '/documents', { folderId: 'not-a-guid', name: 'bad' }, /'folderId' must be a GUID/],
+      ['POST', `/documents/${doc.documentId}/copy`, {}, /'folderId' is missing/],
+      ['POST', '/files', { fileName: 'a.txt' }, /'documentId' is missing/],
+      ['POST', '/securitymembers', { memberId: plain.id, memberType: 0, securityRole: 4 }, /'parentId' is missing/],
+    ];
+    const documents = async () => (await A.get('/documents?limit=1')).body.pagination.totalRecords as number;
+    const before = await documents();
+    for (const [method, path, body, message] of writes) {
+      for (const api of [A, U]) expectError(await api.request(method, path, { body }), 400, message);
+    }
+    expect(await documents()).toBe(before);
+  });
 });
 
 describe('what an Owner of a folder may do to the folders under it', () => {
