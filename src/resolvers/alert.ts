@@ -1,6 +1,7 @@
 /** Alerts: the events, and subscriptions to them (src/domain/alerts.ts). Who may call each: schema/alert.graphql. */
-import { alertEvents } from '../alert-events.js';
+import { alertEventById, alertEvents, type AlertEvent } from '../alert-events.js';
 import type { AppContext } from '../context.js';
+import { notFound } from '../errors.js';
 import { deleteSubscription, documentTarget, folderTarget, subscribe, unsubscribe, type AlertTarget } from '../domain/alerts.js';
 import type { ListArgs } from '../read/paging.js';
 import { listPage, reread } from '../read/resolvers.js';
@@ -27,8 +28,17 @@ const unsubscribed = async (ctx: AppContext, target: AlertTarget, a: OnFolder | 
 };
 
 export const resolvers = {
+  AlertEvent: {
+    href: (e: AlertEvent) => `~/alertevents/${e.id}`,
+    dataType: () => 'AlertEvent',
+  },
   Query: {
     alertEvents: () => alertEvents,
+    alertEvent: (_: unknown, { eventId }: { eventId: string }) => {
+      const event = alertEventById(eventId);
+      if (!event) throw notFound(`Alert event '${eventId}' was not found (GET alertevents lists them).`);
+      return event;
+    },
     documentAlerts: async (_: unknown, args: ListArgs & { documentId: string }, ctx: AppContext) => {
       const target = await documentTarget(ctx, args.documentId);
       return listPage(ctx, SUBSCRIPTION, args, [sql`t.document_id = ${target.id}`]);

@@ -235,6 +235,7 @@ export const routes: Route[] = [
   { method: 'DELETE', path: '/documenttypes/:id', field: 'Mutation.deleteDocumentType', shape: 'none' },
   // Alerts (docs/decisions.md, "Alerts"): the clients' subscribe and unsubscribe calls, and reads of them
   { method: 'GET', path: '/alertevents', field: 'Query.alertEvents', shape: 'list' },
+  { method: 'GET', path: '/alertevents/:eventId', field: 'Query.alertEvent', shape: 'object' },
   { method: 'GET', path: '/alerts', field: 'Query.alertSubscriptions', shape: 'list', paged: true },
   { method: 'GET', path: '/alerts/:id', field: 'Query.alertSubscription', shape: 'object' },
   { method: 'DELETE', path: '/alerts/:id', field: 'Mutation.deleteAlertSubscription', shape: 'none' },

@@ -57,8 +57,19 @@ describe('events', () => {
   test('GET alertevents: the fixed events, with what each applies to', async () => {
     const r = await A.get('/alertevents');
     expectEnvelope(r, 'GET', A.url('/alertevents'));
-    expect(r.body.data).toEqual(Object.values(ALERT_EVENTS).map((e) => ({ ...e, appliesTo: [...e.appliesTo] })));
+    const events = Object.values(ALERT_EVENTS).map((e) => ({ href: `~/alertevents/${e.id}`, dataType: 'AlertEvent', ...e, appliesTo: [...e.appliesTo] }));
+    expect(r.body.data).toEqual(events);
+    expect(Object.keys(r.body.data[0]).slice(0, 2)).toEqual(['href', 'dataType']);
     expect((await A.gql('{ alertEvents { id name } }')).body.data.alertEvents).toHaveLength(5);
+  });
+
+  test('GET alertevents/{id}: the event its href names (any case); an id no event has is a 404', async () => {
+    const e = ALERT_EVENTS.documentRevised;
+    const r = await A.get(`/alertevents/${e.id.toUpperCase()}`);
+    expectEnvelope(r, 'GET', A.url(`/alertevents/${e.id.toUpperCase()}`));
+    expect(r.body.data).toEqual({ href: `~/alertevents/${e.id}`, dataType: 'AlertEvent', ...e, appliesTo: [...e.appliesTo] });
+    expectError(await A.get(`/alertevents/${UNKNOWN_ID}`), 404, /Alert event .* was not found/);
+    expectError(await A.get('/alertevents/not-a-guid'), 400);
   });
 });
 
