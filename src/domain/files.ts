@@ -17,6 +17,7 @@ import { queryFieldMap } from '../read/fields.js';
 import { resource } from '../read/registry.js';
 import { loadRow } from '../read/resolvers.js';
 import { countRows, selectRows } from '../read/rows.js';
+import { namedBy } from '../resources/document.js';
 import { sql, type Sql } from '../sql.js';
 import { setIndexFields } from './document-index-values.js';
 import { fileKey, storingFiles } from './stored-files.js';
@@ -203,9 +204,9 @@ async function recordUpload(ctx: AppContext, doc: Row, u: Upload, file: StoredFi
 }
 
 /** The first file `where` finds that the caller may see. */
-async function fileWhere(ctx: AppContext, where: Sql[], missing: string): Promise<FoundFile> {
+async function findFile(ctx: AppContext, where: Sql[]): Promise<FoundFile | undefined> {
   const [f] = await selectRows<FileRecord>(ctx.reader, FILE, { where, order: FILE.order, limit: 1 });
-  if (!f) throw notFound(missing);
+  if (!f) return undefined;
   const key = fileKey(ctx.tenantId, f.fileId);
   return { ...f, open: () => ctx.services.files.get(key) };
 }
@@ -229,16 +230,18 @@ export async function fileById(ctx: AppContext, id: string): Promise<FoundFile> 
   // Text that is no GUID names no file (and would make PostgreSQL's uuid comparison fail).
   if (!isGuid(id)) throw notFound(missing);
   const key = id.toLowerCase();
-  return fileWhere(
-    ctx,
-    [sql`(t.revision_id = ${key} or t.id = ${key} or t.revision_id = (select d.revision_id from document d where d.tenant_id = t.tenant_id and d.id = ${key}))`],
-    missing,
-  );
+  const file = await findFile(ctx, [sql`(t.revision_id = ${key} or t.id = ${key} or t.revision_id = (select d.revision_id from document d where d.tenant_id = t.tenant_id and d.id = ${key}))`]);
+  if (file) return file;
+  // A document the caller sees, without a file (only its current revision can lack one): say so, and how to add one.
+  const [doc] = await selectRows<{ name: string }>(ctx.reader, resource('Document'), { where: [namedBy(key)] });
+  throw notFound(doc ? `Document '${doc.name}' has no file yet: POST files uploads one.` : missing);
 }
 
 /** The first file `q` finds (`[id] eq '<revision id>'`, as the clients ask; `fileId` is the file's own). */
-export function fileByQuery(ctx: AppContext, q: string): Promise<FoundFile> {
+export async function fileByQuery(ctx: AppContext, q: string): Promise<FoundFile> {
   const where = compileQText(q, queryFieldMap(FILE));
   if (!where) throw badRequest("The query parameter 'q' names no condition.");
-  return fileWhere(ctx, [where], 'No file matches the query.');
+  const file = await findFile(ctx, [where]);
+  if (!file) throw notFound('No file matches the query.');
+  return file;
 }

@@ -21,7 +21,7 @@ beforeAll(async () => {
 });
 afterAll(() => h.stop());
 
-const newDoc = async () => (await A.post('/documents', { folderId: folder.id, name: uniq('Doc'), description: 'd', documentState: 1 })).body.data as { id: string; documentId: string };
+const newDoc = async () => (await A.post('/documents', { folderId: folder.id, name: uniq('Doc'), description: 'd', documentState: 1 })).body.data as { id: string; documentId: string; name: string };
 /** Every byte value, twice: what a text round trip would break. */
 const BINARY = new Uint8Array([...Array(256).keys(), ...Array(256).keys()]);
 
@@ -119,7 +119,7 @@ describe('uploads', () => {
     expectError(await A.get(`/files?${q(`[id] eq '${UNKNOWN_ID}'`)}`), 404, /No file/);
     expectError(await A.get(`/files/${UNKNOWN_ID}`), 404, /No file/);
     const empty = await newDoc();
-    expectError(await A.get(`/files/${empty.documentId}`), 404, /No file/);
+    for (const id of [empty.documentId, empty.id]) expectError(await A.get(`/files/${id}`), 404, `Document '${empty.name}' has no file yet: POST files uploads one.`);
   });
 
   test('a second upload makes a new revision, numbered on, with the index field values of the one before; every revision keeps its file', async () => {
@@ -369,8 +369,9 @@ describe('who may', () => {
     expect((await U.get(`/files/${doc.documentId}`)).text).toBe('yes');
     await A.put(`/folders/${secured.id}/securitymembers/${(await A.get('/users/me')).body.data.id}`, { securityRole: 1 });
     await A.del(`/folders/${secured.id}/securitymembers/${plain.id}`);
-    expectError(await U.get(`/files/${doc.documentId}`), 404);
-    expectError(await B.get(`/files/${doc.documentId}`), 404);
+    // Hidden or another tenant's: not even its name is told.
+    expectError(await U.get(`/files/${doc.documentId}`), 404, /^No file has the id/);
+    expectError(await B.get(`/files/${doc.documentId}`), 404, /^No file has the id/);
     expectError(await upload(doc.documentId, 'no', {}, 'x.txt', 'fileUpload', B), 404);
   });
 
