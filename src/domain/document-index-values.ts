@@ -7,13 +7,13 @@ import JSON5 from 'json5';
 import type { AppContext } from '../context.js';
 import { deleteRows, upsertRows } from '../db/tenant-writes.js';
 import { badRequest, notFound } from '../errors.js';
-import { isGuid } from '../ids.js';
+import { isGuid, ZERO_GUID } from '../ids.js';
 import { accessibleIds } from '../permissions/row-checks.js';
 import { resource } from '../read/registry.js';
 import { selectRows } from '../read/rows.js';
 import { sql } from '../sql.js';
 import { changeableDocument, documentRow } from './documents.js';
-import { DATE_FIELD, NUMERIC_FIELD, typedValue } from './index-field-types.js';
+import { DATE_FIELD, LIST_FIELD, NUMERIC_FIELD, typedValue } from './index-field-types.js';
 
 type Row = Record<string, unknown>;
 export type IndexFieldRow = Row & { fieldId: string; label: string; fieldType: number; required: boolean; dhId: string };
@@ -80,8 +80,31 @@ export function checkedValue(field: IndexFieldRow, raw: unknown): string {
     return '';
   }
   const typed = typedValue(field.fieldType, `Index field '${field.label}'`, s);
-  // Text keeps its spaces; numbers and dates are kept trimmed.
-  return field.fieldType === NUMERIC_FIELD || field.fieldType === DATE_FIELD ? typed : value;
+  // Text keeps its spaces; numbers, dates and a list's values are kept trimmed.
+  return field.fieldType === NUMERIC_FIELD || field.fieldType === DATE_FIELD || field.fieldType === LIST_FIELD ? typed : value;
+}
+
+/**
+ * Throws a 400 unless every value of a drop-down list field is one of its list's item values (the
+ * folder's list, else the definition's; a field with neither list takes any text). Two statements.
+ */
+async function assertListed(ctx: AppContext, folderId: string, values: Map<IndexFieldRow, string>): Promise<void> {
+  const listed = [...values].filter(([f, v]) => f.fieldType === LIST_FIELD && v !== '');
+  if (listed.length === 0) return;
+  const inFolder = await selectRows<{ id: string; dropDownListId: string }>(ctx.reader, resource('FolderIndexField'), {
+    where: [sql`t.folder_id = ${folderId}`, sql`t.field_id = any(${listed.map(([f]) => f.fieldId)}::uuid[])`],
+  });
+  const listOf = new Map(inFolder.filter((f) => f.dropDownListId !== ZERO_GUID).map((f) => [f.id, f.dropDownListId]));
+  const items = await selectRows<{ dropDownListId: string; itemValue: string }>(ctx.reader, resource('DropDownListItem'), {
+    where: [sql`t.list_id = any(${[...new Set(listOf.values())]}::uuid[])`, sql`t.value = any(${listed.map(([, v]) => v)}::text[])`],
+  });
+  const offered = new Set(items.map((i) => `${i.dropDownListId}\n${i.itemValue}`));
+  for (const [field, value] of listed) {
+    const list = listOf.get(field.fieldId);
+    if (list && !offered.has(`${list}\n${value}`)) {
+      throw badRequest(`Index field '${field.label}' is a drop-down list: '${value.slice(0, 64)}' is none of its values (GET folders/{folderId}/indexfields/{id}/selectoptions lists them).`);
+    }
+  }
 }
 
 /**
@@ -107,7 +130,9 @@ export async function setIndexField(ctx: AppContext, documentId: string, fieldId
   const doc = await changeableDocument(ctx, documentId);
   const field = await fieldOf(ctx, doc.id, fieldId, true);
   if (input.value === undefined) throw badRequest("The mandatory field 'value' is missing ('' clears the value).");
-  await store(ctx, doc.id, new Map([[field, checkedValue(field, input.value)]]));
+  const values = new Map([[field, checkedValue(field, input.value)]]);
+  await assertListed(ctx, doc.folderId as string, values);
+  await store(ctx, doc.id, values);
   return doc.id;
 }
 
@@ -148,6 +173,7 @@ export async function setIndexFields(ctx: AppContext, documentId: string, input:
     if (!field || !held.has(field.fieldId)) throw badRequest(`'${key.slice(0, 64)}' is not an index field of this document's folder (name one by its id or label).`);
     values.set(field, checkedValue(field, value));
   }
+  await assertListed(ctx, doc.folderId as string, values);
   await store(ctx, doc.id, values);
   return doc.id;
 }

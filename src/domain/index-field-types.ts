@@ -8,6 +8,10 @@ import { formatDateTime, isoInstant } from '../scalars.js';
 
 export const NUMERIC_FIELD = 5;
 export const DATE_FIELD = 4;
+/** A drop-down list: a value is one of its list's items' values (src/domain/document-index-values.ts). */
+export const LIST_FIELD = 6;
+/** A modifiable drop-down list: the list offers values, any text may be kept. */
+export const MODIFIABLE_LIST_FIELD = 8;
 
 /** A month/day/year date as the US-locale clients write it. */
 const US_DATE = /^(\d{1,2})\/(\d{1,2})\/(\d{4})$/;

@@ -1,6 +1,7 @@
 /** Drop-down list writes and the options of drop-down index fields (src/domain/dropdown-lists.ts). Who may call each: schema/dropdown-list.graphql. */
 import type { AppContext } from '../context.js';
 import { createList, deleteItems, deleteList, updateList } from '../domain/dropdown-lists.js';
+import { LIST_FIELD, MODIFIABLE_LIST_FIELD } from '../domain/index-field-types.js';
 import { folderIndexField } from '../domain/index-fields.js';
 import { notFound } from '../errors.js';
 import { ZERO_GUID } from '../ids.js';
@@ -14,7 +15,7 @@ type Row = Record<string, unknown>;
 
 const LIST = resource('DropDownList');
 /** Field types whose options are a drop-down list's items, and the users drop-down. */
-const LIST_TYPES = new Set([6, 8]);
+const LIST_TYPES = new Set([LIST_FIELD, MODIFIABLE_LIST_FIELD]);
 const USERS_TYPE = 7;
 /** More options than a person can pick from. */
 const MAX_OPTIONS = 10_000;

@@ -144,6 +144,31 @@ describe("a document's index fields", () => {
     expect(await values(`/documents/${doc.id}/indexfields`)).toEqual(before);
   });
 
+  test("a drop-down list field takes one of its list's values (the folder's list where it overrides), trimmed; a modifiable one any text", async () => {
+    const list = async (values: string[]) =>
+      (await A.post('/lists', { Name: uniq('Choices'), Items: values.map((v) => ({ itemName: `Name ${v}`, itemValue: v })) })).body.data.listID as string;
+    const [colours, sizes] = [await list(['red', 'green']), await list(['small', 'large'])];
+    const { folder, doc } = await indexedDocument();
+    const fixed = await field(6, { dropdownListId: colours });
+    const open = await field(8, { dropdownListId: colours });
+    const bare = await field(6);
+    for (const f of [fixed, open, bare]) await A.put(`/indexfields/${f.id}/folders/${folder.id}`);
+    const at = (f: Field) => `/documents/${doc.id}/indexfields/${f.id}`;
+
+    expect((await A.put(at(fixed), { value: ' green ' })).body.data.value).toBe('green');
+    expectError(await A.put(at(fixed), { value: 'Name red' }), 400, new RegExp(`'${fixed.label}' is a drop-down list: 'Name red' is none of its values`));
+    expectError(await A.put(`/documents/${doc.id}/indexfields`, { indexFields: JSON.stringify([{ [open.id]: 'lost' }, { [fixed.id]: 'blue' }]) }), 400, /'blue' is none of its values/);
+    expect((await A.put(at(open), { value: 'blue' })).body.data.value).toBe('blue');
+    expect((await A.put(at(bare), { value: 'anything' })).body.data.value).toBe('anything');
+    expect((await A.put(at(fixed), { value: '' })).body.data.value).toBe('');
+
+    // The folder's own list replaces the definition's.
+    await A.put(`/folders/${folder.id}/indexfields/${fixed.id}`, { dropdownListId: sizes });
+    expectError(await A.put(at(fixed), { value: 'red' }), 400, /'red' is none of its values/);
+    expect((await A.put(`/documents/${doc.id}/indexfields`, { indexFields: JSON.stringify({ [fixed.label]: 'large' }) })).status).toBe(200);
+    expect(await values(`/documents/${doc.id}/indexfields`)).toMatchObject({ [fixed.label]: 'large', [open.label]: 'blue', [bare.label]: 'anything' });
+  });
+
   test('PUT documents/{id}/indexfields {indexFields: JSON string} as the Node client sends it, by id or label, all or nothing', async () => {
     const { doc, text, number, date } = await indexedDocument();
     const r = await A.put(`/documents/${doc.documentId}/indexfields`, { indexFields: JSON.stringify([{ [text.id]: 'by id' }, { [number.label.toUpperCase()]: '42' }]) });
