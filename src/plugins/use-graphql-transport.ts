@@ -25,8 +25,12 @@ const knownOperationType: ValidationRule = (context) => ({
 export function useGraphQLTransport(log: Logger): Plugin {
   return {
     onRequestParse({ request, url, requestParser, setRequestParser, endResponse }) {
-      // Yoga's method check answers any other (OPTIONS, PUT): a 405 with Allow, not this 415.
-      if (request.method !== 'GET' && request.method !== 'POST') return;
+      // Yoga's own 405 says BAD_REQUEST: this one has the code every other 405 has.
+      if (request.method !== 'GET' && request.method !== 'POST') {
+        const answer = errorAnswer(request, url, new AppError('METHOD_NOT_ALLOWED', `${request.method} is not allowed on /graphql; use GET or POST.`), log);
+        answer.headers.set('allow', 'GET, POST');
+        return endResponse(answer);
+      }
       if (!requestParser) {
         const type = request.headers.get('content-type') ?? 'none';
         const message = `A GraphQL request is sent as application/json (or GET with a query string), not ${type}.`;

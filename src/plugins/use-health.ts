@@ -5,7 +5,7 @@
  */
 import type { Plugin } from 'graphql-yoga';
 import type { Services } from '../context.js';
-import { jsonResponse } from '../rest/envelope.js';
+import { jsonResponse, methodNotAllowed } from '../rest/envelope.js';
 import { withoutTrailingSlashes } from '../rest/match.js';
 
 /** How long /readyz waits for the database before it calls it down: under a probe's usual 1 s timeout. */
@@ -28,10 +28,11 @@ export function useHealth(services: Services): Plugin {
     // Synchronous for every other path: a promise here would put each request's remaining
     // onRequest hooks on the asynchronous path.
     onRequest({ url, request, endResponse }) {
-      if (request.method !== 'GET' && request.method !== 'HEAD') return;
       const path = withoutTrailingSlashes(url.pathname).toLowerCase();
+      if (path !== '/healthz' && path !== '/readyz') return;
+      if (request.method !== 'GET' && request.method !== 'HEAD') return endResponse(methodNotAllowed(request, ['GET', 'HEAD']));
       if (path === '/healthz') return endResponse(jsonResponse(200, { status: 'ok' }));
-      if (path === '/readyz') return ready().then(endResponse);
+      return ready().then(endResponse);
     },
   };
 }

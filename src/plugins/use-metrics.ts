@@ -8,7 +8,7 @@ import type { Plugin } from 'graphql-yoga';
 import { Response } from '@whatwg-node/fetch';
 import type { Services } from '../context.js';
 import { createMetrics } from '../metrics.js';
-import { errorEnvelope } from '../rest/envelope.js';
+import { errorEnvelope, methodNotAllowed } from '../rest/envelope.js';
 import { withoutTrailingSlashes } from '../rest/match.js';
 import { routeLabelOf } from '../rest/route-label.js';
 import { isGraphQLPath } from './error-answer.js';
@@ -44,7 +44,8 @@ export function useMetrics(services: Services): Plugin {
   return {
     onRequest({ request, url, endResponse }) {
       started.set(request, performance.now());
-      if (request.method !== 'GET' || withoutTrailingSlashes(url.pathname).toLowerCase() !== '/metrics') return;
+      if (withoutTrailingSlashes(url.pathname).toLowerCase() !== '/metrics') return;
+      if (request.method !== 'GET' && request.method !== 'HEAD') return endResponse(methodNotAllowed(request, ['GET', 'HEAD']));
       return scrape(request).then(endResponse);
     },
     onResponse({ request, response }) {

@@ -11,7 +11,7 @@ import type { DataTypes } from '../datatypes.js';
 import { badRequest } from '../errors.js';
 import { checkRouteTable } from '../rest/check-routes.js';
 import { setConnection, type ConnectionContext } from '../rest/connection.js';
-import { errorEnvelope, httpOk } from '../rest/envelope.js';
+import { errorEnvelope, httpOk, methodNotAllowed } from '../rest/envelope.js';
 import { handleDocs } from '../rest/docs.js';
 import { buildOpenApi } from '../rest/openapi.js';
 import { RouteMatcher, segmentsOf } from '../rest/match.js';
@@ -35,11 +35,7 @@ export function useRest(services: Services, schema: GraphQLSchema, dataTypes: Da
     if (!segments) throw badRequest('The request path is not valid percent-encoding.');
     const result = matcher.match(method, segments, url.searchParams);
     if ('status' in result) {
-      if (result.status === 405) {
-        const allow = result.allowed.join(', ');
-        const message = `${request.method} is not allowed here; use ${result.allowed.join(' or ')}.`;
-        return errorEnvelope(request, 405, [{ code: 'METHOD_NOT_ALLOWED', message, developerMessage: message }], {}, { allow });
-      }
+      if (result.status === 405) return methodNotAllowed(request, result.allowed);
       const message = `No resource matches ${request.method} ${url.pathname}.`;
       return errorEnvelope(request, 404, [{ code: 'NOT_FOUND', message, developerMessage: message }]);
     }

@@ -47,6 +47,12 @@ export function errorEnvelope(
   return jsonResponse(status, { meta: meta(status, request, { ...metaExtra, errors }) }, { 'x-request-id': requestIdOf(request), ...headers });
 }
 
+/** The 405 of a path that answers only `allowed` methods, which Allow lists. */
+export function methodNotAllowed(request: Request, allowed: string[]): Response {
+  const message = `${request.method} is not allowed here; use ${allowed.join(' or ')}.`;
+  return errorEnvelope(request, 405, [{ code: 'METHOD_NOT_ALLOWED', message, developerMessage: message }], {}, { allow: allowed.join(', ') });
+}
+
 export interface Projection {
   /** Lower-cased names from `fields=`; undefined when not sent. */
   fields?: Set<string>;

@@ -97,11 +97,12 @@ describe('OPTIONS that is not a preflight, on the real server', () => {
     expect((await options('/nothing', { origin: ALLOWED })).headers.get('access-control-allow-origin')).toBe(ALLOWED);
   });
 
-  test('on /graphql is a 405 GraphQL error with a code and Allow, as any method but GET and POST', async () => {
+  test('on /graphql is a 405 GraphQL error with the code every 405 has (METHOD_NOT_ALLOWED) and Allow, as any method but GET and POST', async () => {
     for (const method of ['OPTIONS', 'PUT', 'DELETE']) {
       const r = await fetch(`http://127.0.0.1:${s.port}/graphql`, { method, headers: { 'content-type': 'application/json' } });
       expect([method, r.status, r.headers.get('allow')]).toEqual([method, 405, 'GET, POST']);
-      expect(await r.json()).toEqual({ errors: [{ message: 'GraphQL only supports GET and POST requests.', extensions: { code: 'BAD_REQUEST' } }] });
+      const message = `${method} is not allowed on /graphql; use GET or POST.`;
+      expect(await r.json()).toEqual({ errors: [{ message, extensions: { code: 'METHOD_NOT_ALLOWED', developerMessage: message } }] });
     }
   });
 });
