@@ -66,13 +66,22 @@ export function assertNotHeldByOther(ctx: AppContext, doc: DocumentRow): void {
 }
 
 /**
- * Checks the document out to the caller (`checkIn` 0 or false) or in (1 or true). Checking out
- * what someone else has checked out is a 409; checking in what someone else checked out needs an
- * administrator. Asking for the state it is in changes nothing.
+ * Whether `PUT documents/{id}/status` asks to check in: its `checkIn` is the check-in status asked
+ * for, as the clients send it and `checkInStatus` reads, 0 checked in and 1 checked out.
  */
-export async function setCheckIn(ctx: AppContext, id: string, input: Input): Promise<string> {
-  const checkIn = input.checkIn;
-  if (typeof checkIn !== 'boolean') throw badRequest("The mandatory field 'checkIn' is missing: 1 (or true) checks in, 0 (or false) out.");
+export function checksIn(input: Input): boolean {
+  const status = input.checkIn;
+  if (status === undefined || status === null) throw badRequest("The mandatory field 'checkIn' is missing: 0 checks the document in, 1 checks it out (the values of checkInStatus).");
+  if (status !== 0 && status !== 1) throw badRequest(`The field 'checkIn' must be 0 (check in) or 1 (check out), the values of checkInStatus, got ${String(status).slice(0, 32)}.`);
+  return status === 0;
+}
+
+/**
+ * Checks the document in, or out to the caller. Checking out what someone else has checked out is
+ * a 409; checking in what someone else checked out needs an administrator. Asking for the state
+ * it is in changes nothing.
+ */
+export async function setCheckIn(ctx: AppContext, id: string, checkIn: boolean): Promise<string> {
   const doc = await documentRow(ctx, id, true);
   if (doc.archive === DELETED) throw conflict(`Document '${doc.name as string}' is deleted: it cannot be checked out or in.`);
   const holder = doc.checkedOutById as string;
@@ -120,7 +129,7 @@ export async function createDocument(ctx: AppContext, input: Input): Promise<str
   const folder = await destinationFolder(ctx, input);
   const name = documentName(requireString(input, 'name'));
   const text = (key: keyof typeof LIMITS) => maxLength(optionalString(input, key) ?? '', LIMITS[key], key);
-  const state = input.documentState ?? input.releaseState ?? 1;
+  const state = input.documentState ?? 1;
   if (!STATES.has(state as number)) throw badRequest(`The field 'documentState' must be 1 (released) or 0 (not released), got '${String(state).slice(0, 32)}'.`);
   const changeText = optionalString(input, 'changeText');
   const [reviewDate, expireDate] = [dateOf(input, 'reviewDate'), dateOf(input, 'expirationDate')];

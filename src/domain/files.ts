@@ -97,7 +97,7 @@ export async function uploadFile(ctx: AppContext, input: Input): Promise<string>
   return recordFile(ctx, doc, input, async () => {
     await sendAlerts(ctx, 'documentRevised', [doc.documentId as string]);
     // `checkIn` true with the upload: the uploader's check-out ends with it.
-    if (input.checkIn === true) await setCheckIn(ctx, doc.documentId as string, { checkIn: true });
+    if (input.checkIn === true) await setCheckIn(ctx, doc.documentId as string, true);
     // The state the document is checked in with (the clients' check-in is the default: unless
     // `checkIn` is false) is its releaseState from this upload on.
     if (state !== undefined && input.checkIn !== false && state !== doc.releaseState) {

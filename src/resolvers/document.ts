@@ -7,6 +7,7 @@ import { deleteRows, insertRows, updateRows } from '../db/tenant-writes.js';
 import { conflict, notFound } from '../errors.js';
 import {
   assertNotHeldByOther,
+  checksIn,
   DELETED,
   deleteRevision,
   copyDocument,
@@ -94,7 +95,7 @@ export const resolvers = {
       reread(ctx, DOCUMENT, await setDates(ctx, a.documentId, a.input, ['expirationDate'])),
     setDocumentDates: async (_: unknown, a: { documentId: string; input: Input }, ctx: AppContext) =>
       reread(ctx, DOCUMENT, await setDates(ctx, a.documentId, a.input, ['reviewDate', 'expirationDate'])),
-    setDocumentCheckIn: async (_: unknown, a: { documentId: string; input: Input }, ctx: AppContext) => reread(ctx, DOCUMENT, await setCheckIn(ctx, a.documentId, a.input)),
+    setDocumentCheckIn: async (_: unknown, a: { documentId: string; input: Input }, ctx: AppContext) => reread(ctx, DOCUMENT, await setCheckIn(ctx, a.documentId, checksIn(a.input))),
     // Marked deleted (archive 2), every revision, file and relation kept: read by id, no longer listed.
     deleteDocument: async (_: unknown, { documentId }: { documentId: string }, ctx: AppContext) => {
       // Locked first: of two deletes at once, the second finds it deleted.

@@ -229,8 +229,8 @@ describe('alert e-mail', () => {
     const name = uniq('Watched');
     const doc = await newDocument(folder.id, name);
     expect((await A.post('/files', undefined, await multipart({ documentId: doc.documentId }, 'bytes', 'a.txt'))).status).toBe(200);
-    expect((await A.put(`/documents/${doc.id}/status`, { checkIn: 0 })).status).toBe(200);
     expect((await A.put(`/documents/${doc.id}/status`, { checkIn: 1 })).status).toBe(200);
+    expect((await A.put(`/documents/${doc.id}/status`, { checkIn: 0 })).status).toBe(200);
     expect((await A.del(`/documents/${doc.documentId}`)).status).toBe(200);
     expect(await subjectsFor(watcher, name)).toEqual([
       `Document added: ${name}`, `Document revised: ${name}`, `Document checked out: ${name}`, `Document checked in: ${name}`, `Document deleted: ${name}`,
@@ -269,14 +269,14 @@ describe('alert e-mail', () => {
     await A.post(`/folders/${folder.id}/alerts/${E.documentCheckedOut}?usId=${watcher.id}`);
     await A.post(`/documents/${doc.id}/alerts/${E.documentCheckedOut}?usId=${watcher.id}`);
     await A.post(`/folders/${folder.id}/alerts/${E.documentCheckedIn}?usId=${plain.id}`);
-    await A.put(`/documents/${doc.id}/status`, { checkIn: 0 });
+    await A.put(`/documents/${doc.id}/status`, { checkIn: 1 });
     expect(await subjectsFor(watcher, name)).toEqual([`Document checked out: ${name}`]);
     expect((await queued(`${watcher.userid}@example.test`, name))[0].body).toContain('alerts on this document.');
 
     // The folder now has members, the plain user not among them.
     await A.put(`/folders/${folder.id}/securitymembers/${watcher.id}`, { memberType: 0, securityRole: 2 });
     expectError(await U.get(`/folders/${folder.id}`), 404);
-    await A.put(`/documents/${doc.id}/status`, { checkIn: 1 });
+    await A.put(`/documents/${doc.id}/status`, { checkIn: 0 });
     expect(await subjectsFor(plain, name)).toEqual([]);
   });
 

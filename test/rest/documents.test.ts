@@ -159,7 +159,7 @@ describe('documents', () => {
     expect((await A.get(`/forminstance/${form.formId}/documents`)).body.data).toEqual([]);
     expectError(await A.put(`/documents/${d.documentId}/expiration`, { expirationDate: null }), 409, /deleted/);
     expectError(await A.put(`/forminstance/${(await newForm()).formId}/relateDocument?relateToId=${d.id}`), 409, /deleted/);
-    expectError(await A.put(`/documents/${d.documentId}/status`, { checkIn: 0 }), 409, /deleted/);
+    expectError(await A.put(`/documents/${d.documentId}/status`, { checkIn: 1 }), 409, /deleted/);
     expectError(await A.del(`/documents/${d.documentId}`), 404, /already deleted/);
     const e = await newDoc();
     const both = await Promise.all([A.del(`/documents/${e.documentId}`), A.del(`/documents/${e.id}`)]);
@@ -380,17 +380,17 @@ describe('check-out', () => {
     return { folder: f, doc, U: A.as(plain.token) };
   }
 
-  test('PUT documents/{id}/status {checkIn: 0} checks out to the caller; others get a 409 on every change until it is checked in', async () => {
+  test('PUT documents/{id}/status {checkIn: 1} (the CheckInStatus the .NET and Python clients send) checks out to the caller; others get a 409 on every change until it is checked in', async () => {
     const { folder: f, doc, U } = await shared();
-    const out = await U.put(`/documents/${doc.documentId}/status`, { checkIn: 0 });
+    const out = await U.put(`/documents/${doc.documentId}/status`, { checkIn: 1 });
     expectEnvelope(out, 'PUT', A.url(`/documents/${doc.documentId}/status`));
     expect(out.body.data).toMatchObject({ checkInStatus: 1, checkedOutById: plain.id, checkedOutBy: plain.name });
     expect(out.body.data.checkOutDate).toMatch(DATE);
     // The same answer again: no change.
-    expect((await U.put(`/documents/${doc.documentId}/status`, { checkIn: 'false' })).body.data.checkOutDate).toBe(out.body.data.checkOutDate);
+    expect((await U.put(`/documents/${doc.documentId}/status`, { checkIn: '1' })).body.data.checkOutDate).toBe(out.body.data.checkOutDate);
     expect((await A.get(`/documents/${doc.documentId}/revisions`)).body.data[0]).toMatchObject({ checkInStatus: 1, checkedOutBy: plain.name });
     // The administrator, too, must wait for the check-in.
-    expectError(await A.put(`/documents/${doc.documentId}/status`, { checkIn: 0 }), 409, /already checked out/);
+    expectError(await A.put(`/documents/${doc.documentId}/status`, { checkIn: 1 }), 409, /already checked out/);
     expectError(await A.put(`/documents/${doc.documentId}/expiration`, { expirationDate: '2030-01-01T00:00:00Z' }), 409, /checked out by/);
     expectError(await A.put(`/documents/${doc.documentId}/move`, { folderId: f.id }), 409, /checked out/);
     expectError(await A.del(`/documents/${doc.documentId}`), 409, /checked out/);
@@ -404,27 +404,29 @@ describe('check-out', () => {
 
   test('only the holder or an administrator checks it in; bad values are 400s', async () => {
     const { doc, U } = await shared();
-    await A.put(`/documents/${doc.documentId}/status`, { checkIn: 0 });
-    expectError(await U.put(`/documents/${doc.documentId}/status`, { checkIn: 1 }), 403, /only they or an administrator/);
+    await A.put(`/documents/${doc.documentId}/status`, { checkIn: 1 });
+    expectError(await U.put(`/documents/${doc.documentId}/status`, { checkIn: 0 }), 403, /only they or an administrator/);
     expectError(await U.put(`/documents/${doc.documentId}/status`, { checkIn: 'maybe' }), 400, /checkIn/);
+    expectError(await U.put(`/documents/${doc.documentId}/status`, { checkIn: 2 }), 400, "The field 'checkIn' must be 0 (check in) or 1 (check out)");
+    expectError(await U.put(`/documents/${doc.documentId}/status`, { checkIn: true }), 400, /checkIn/);
     expectError(await U.put(`/documents/${doc.documentId}/status`, {}), 400, /checkIn/);
-    const back = await A.put(`/documents/${doc.documentId}/status`, { checkIn: 1 });
+    const back = await A.put(`/documents/${doc.documentId}/status`, { checkIn: 0 });
     expect(back.body.data).toMatchObject({ checkInStatus: 0, checkedOutById: '' });
     // Forced by an administrator: the holder's check-out is gone.
-    await U.put(`/documents/${doc.documentId}/status`, { checkIn: 0 });
-    expect((await A.put(`/documents/${doc.documentId}/status`, { checkIn: true })).body.data.checkInStatus).toBe(0);
+    await U.put(`/documents/${doc.documentId}/status`, { checkIn: 1 });
+    expect((await A.put(`/documents/${doc.documentId}/status`, { checkIn: 0 })).body.data.checkInStatus).toBe(0);
   });
 
   test('checkedInBy names who last checked the document in: its creator until someone does', async () => {
     const { doc, U } = await shared();
     expect(doc.checkedInBy).toBe(admin.name);
-    await U.put(`/documents/${doc.documentId}/status`, { checkIn: 0 });
-    const back = await U.put(`/documents/${doc.documentId}/status`, { checkIn: 1 });
+    await U.put(`/documents/${doc.documentId}/status`, { checkIn: 1 });
+    const back = await U.put(`/documents/${doc.documentId}/status`, { checkIn: 0 });
     expect(back.body.data).toMatchObject({ checkInStatus: 0, checkedInBy: plain.name });
     expect((await A.get(`/documents/${doc.documentId}`)).body.data.checkedInBy).toBe(plain.name);
     // Forced in by an administrator: the administrator.
-    await U.put(`/documents/${doc.documentId}/status`, { checkIn: 0 });
-    expect((await A.put(`/documents/${doc.documentId}/status`, { checkIn: 1 })).body.data.checkedInBy).toBe(admin.name);
+    await U.put(`/documents/${doc.documentId}/status`, { checkIn: 1 });
+    expect((await A.put(`/documents/${doc.documentId}/status`, { checkIn: 0 })).body.data.checkedInBy).toBe(admin.name);
   });
 
   test('a Viewer may not check a document out or in: a 403 that says so', async () => {
@@ -432,13 +434,13 @@ describe('check-out', () => {
     await A.put(`/folders/${f.id}/securitymembers/${plain.id}`, { securityRole: 4 });
     const doc = (await A.post('/documents', { folderId: f.id, name: uniq('Read') })).body.data as Doc;
     const U = A.as(plain.token);
-    expectError(await U.put(`/documents/${doc.documentId}/status`, { checkIn: 0 }), 403, /^Checking a document out or in needs the Publisher role/);
+    expectError(await U.put(`/documents/${doc.documentId}/status`, { checkIn: 1 }), 403, /^Checking a document out or in needs the Publisher role/);
     expect((await A.get(`/documents/${doc.documentId}`)).body.data.checkInStatus).toBe(0);
   });
 
   test('two check-outs at once: exactly one holds it', async () => {
     const { doc, U } = await shared();
-    const replies = await Promise.all([A.put(`/documents/${doc.documentId}/status`, { checkIn: 0 }), U.put(`/documents/${doc.documentId}/status`, { checkIn: 0 })]);
+    const replies = await Promise.all([A.put(`/documents/${doc.documentId}/status`, { checkIn: 1 }), U.put(`/documents/${doc.documentId}/status`, { checkIn: 1 })]);
     expect(replies.map((r) => r.status).sort()).toEqual([200, 409]);
     const holder = (await A.get(`/documents/${doc.documentId}`)).body.data.checkedOutById;
     expect([admin.id, plain.id]).toContain(holder);
@@ -448,7 +450,7 @@ describe('check-out', () => {
     const { doc } = await shared();
     // Another user's check-out, committed while the request waits for the document's row.
     const checkOut = { text: 'update document set checked_out_by_id = $3, checked_out_at = now() where tenant_id = $1 and id = $2', values: [A.t.tenantId, doc.documentId, plain.id] };
-    expectError(await whileHeld(h, checkOut, () => A.put(`/documents/${doc.documentId}/status`, { checkIn: 0 })), 409, `checked out by ${plain.name}`);
+    expectError(await whileHeld(h, checkOut, () => A.put(`/documents/${doc.documentId}/status`, { checkIn: 1 })), 409, `checked out by ${plain.name}`);
   });
 });
 

@@ -212,13 +212,13 @@ describe('deleting a folder with checked-out documents', () => {
 
   test('DELETE /folders/{id} while a document under it is checked out by another user: a 409 naming it and its holder, administrators included; nothing deleted', async () => {
     const { inner, doc, U } = await held();
-    expect((await U.put(`/documents/${doc.documentId}/status`, { checkIn: 0 })).status).toBe(200);
+    expect((await U.put(`/documents/${doc.documentId}/status`, { checkIn: 1 })).status).toBe(200);
     expectError(await A.del(`/folders/${inner.topLevelFolderId}`), 409, `document '${doc.name}' in it is checked out by ${plain.name}`);
     expect((await A.get(`/folders/${inner.id}`)).status).toBe(200);
     expect((await A.get(`/documents/${doc.documentId}`)).body.data).toMatchObject({ checkInStatus: 1, checkedOutById: plain.id, archive: 0 });
     // Checked in, it goes with the folder; the caller's own check-out does not stop it.
-    expect((await U.put(`/documents/${doc.documentId}/status`, { checkIn: 1 })).status).toBe(200);
-    expect((await A.put(`/documents/${doc.documentId}/status`, { checkIn: 0 })).status).toBe(200);
+    expect((await U.put(`/documents/${doc.documentId}/status`, { checkIn: 0 })).status).toBe(200);
+    expect((await A.put(`/documents/${doc.documentId}/status`, { checkIn: 1 })).status).toBe(200);
     expect((await A.del(`/folders/${inner.topLevelFolderId}`)).status).toBe(200);
     expectError(await A.get(`/documents/${doc.documentId}`), 404);
   });
