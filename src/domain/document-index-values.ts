@@ -151,16 +151,21 @@ function entriesOf(sent: unknown): [string, unknown][] {
     throw badRequest("The field 'indexFields' must hold objects such as {\"<field id or label>\": \"<value>\"}.");
   }
   const entries = objects.flatMap((o) => Object.entries(o as Row));
-  if (entries.length === 0) throw badRequest("The field 'indexFields' names no index field.");
   if (entries.length > MAX_ENTRIES) throw badRequest(`The field 'indexFields' may set at most ${MAX_ENTRIES} values at once.`);
   return entries;
 }
 
-/** Sets several fields of the document's current revision, named by id or label (any case), all or none; returns the revision id. */
-export async function setIndexFields(ctx: AppContext, documentId: string, input: Row): Promise<string> {
+/**
+ * Sets several fields of the document's current revision, named by id or label (any case), all or
+ * none; returns the revision id. `noneIsNothing`: a request that names none (`{}`, which the
+ * Python and .NET clients send with every new document and upload) sets nothing; else it is a 400.
+ */
+export async function setIndexFields(ctx: AppContext, documentId: string, input: Row, noneIsNothing = false): Promise<string> {
   if (input.indexFields === undefined || input.indexFields === null) throw badRequest("The mandatory field 'indexFields' is missing.");
   const entries = entriesOf(input.indexFields);
+  if (entries.length === 0 && !noneIsNothing) throw badRequest("The field 'indexFields' names no index field.");
   const doc = await changeableDocument(ctx, documentId);
+  if (entries.length === 0) return doc.id;
   const fields = await fieldsOf(ctx, doc.id);
   const named = entries.map(([key, value]) => {
     const k = key.trim().toLowerCase();

@@ -114,7 +114,7 @@ export async function uploadFile(ctx: AppContext, input: Input): Promise<string>
 export async function createDocumentWithFile(ctx: AppContext, input: Input): Promise<string> {
   const revisionId = await createDocument(ctx, input);
   if (input.fileUpload) return recordFile(ctx, await changeableDocument(ctx, revisionId), input, async () => {});
-  if (sentIndexFields(input)) await setIndexFields(ctx, revisionId, { indexFields: input.indexFields });
+  if (sentIndexFields(input)) await setIndexFields(ctx, revisionId, { indexFields: input.indexFields }, true);
   return revisionId;
 }
 
@@ -157,7 +157,7 @@ async function recordFile(ctx: AppContext, doc: Row, input: Input, after: () => 
   return storingFiles(ctx, ctx.upload ? [] : [key], async () => {
     const stored = ctx.upload ?? (await ctx.services.files.put(key, bytes!, ctx.services.config.fileMaxBytes));
     const revisionId = await recordUpload(ctx, doc, upload, { id: fileId, size: stored.size, sha256: stored.sha256 });
-    if (sentIndexFields(input)) await setIndexFields(ctx, doc.documentId as string, { indexFields: input.indexFields });
+    if (sentIndexFields(input)) await setIndexFields(ctx, doc.documentId as string, { indexFields: input.indexFields }, true);
     await after();
     return revisionId;
   });

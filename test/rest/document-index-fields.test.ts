@@ -199,6 +199,19 @@ describe("a document's index fields", () => {
     expect((await A.get(`/documents?q=name eq '${refused}'`)).body.data).toEqual([]);
   });
 
+  test("indexFields '{}' with a new document or an upload (the Python and .NET clients always send it) sets nothing; on PUT it is still a 400", async () => {
+    const { folder, text } = await indexedDocument();
+    // The Python client's new_document, form-encoded.
+    const form = new URLSearchParams({ folderId: folder.id, documentState: '1', name: uniq('Py'), description: 'd', revision: '0', allowNoFile: 'True', fileLength: '0', fileName: 'a.txt', indexFields: '{}' });
+    const made = await A.post('/documents', undefined, { raw: form.toString(), headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    expect([made.status, made.text.slice(0, 200)]).toEqual([200, expect.any(String)]);
+    const doc = made.body.data as { id: string; documentId: string };
+    const up = await A.post('/files', undefined, await multipart({ documentId: doc.documentId, indexFields: '{}' }, 'bytes', 'a.txt'));
+    expect(up.status).toBe(200);
+    expect((await values(`/documents/${doc.documentId}/indexfields`))[text.label]).toBe('none');
+    expectError(await A.put(`/documents/${doc.id}/indexfields`, { indexFields: '{}' }), 400, /no index field/);
+  });
+
   test('the Node client flow: a field added to a folder, a new document there, its first field set by id', async () => {
     const { folder, text } = await indexedDocument();
     const fields = (await A.get(`/folders/${folder.id}/indexfields`)).body.data as Field[];
