@@ -1,7 +1,7 @@
 /**
  * Scalars: JSON from graphql-scalars; UUID checked on input only (output comes from uuid columns,
  * and validating thousands of ids per page showed in profiles); DateTime renders UTC without a
- * zone designator.
+ * zone designator; ReleaseState (input only) takes a release state's number or name.
  */
 import { GraphQLError, GraphQLScalarType, Kind, type ValueNode } from 'graphql';
 import { GraphQLJSON } from 'graphql-scalars';
@@ -20,6 +20,25 @@ export const UUID = new GraphQLScalarType({
   parseLiteral(ast) {
     if (ast.kind !== Kind.STRING) throw new GraphQLError('UUID must be a string');
     return parseUuid(ast.value);
+  },
+});
+
+/** A release state by its number or its name (any case), as the clients send `documentState` and `checkInDocumentState`. */
+const RELEASE_STATES: Record<string, number> = { released: 1, '1': 1, unreleased: 0, '0': 0 };
+
+function parseReleaseState(value: unknown): number {
+  const state = typeof value === 'number' ? RELEASE_STATES[String(value)] : typeof value === 'string' ? RELEASE_STATES[value.trim().toLowerCase()] : undefined;
+  if (state === undefined) throw new GraphQLError(`Expected 1 (or Released) or 0 (or Unreleased), got ${JSON.stringify(value)?.slice(0, 64)}`);
+  return state;
+}
+
+export const ReleaseState = new GraphQLScalarType({
+  name: 'ReleaseState',
+  serialize: (v) => v,
+  parseValue: parseReleaseState,
+  parseLiteral(ast) {
+    if (ast.kind !== Kind.INT && ast.kind !== Kind.STRING) throw new GraphQLError('ReleaseState must be 1, 0, "Released" or "Unreleased"');
+    return parseReleaseState(ast.kind === Kind.INT ? Number(ast.value) : ast.value);
   },
 });
 
@@ -133,4 +152,4 @@ const JSONScalar = new GraphQLScalarType({
  * description schema/base.graphql gives it with its own (none, or graphql-scalars' text).
  */
 const behaviour = (s: GraphQLScalarType) => ({ serialize: s.serialize, parseValue: s.parseValue, parseLiteral: s.parseLiteral });
-export const scalarResolvers = { UUID: behaviour(UUID), JSON: behaviour(JSONScalar), DateTime: behaviour(DateTime) };
+export const scalarResolvers = { UUID: behaviour(UUID), JSON: behaviour(JSONScalar), DateTime: behaviour(DateTime), ReleaseState: behaviour(ReleaseState) };

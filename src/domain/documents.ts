@@ -23,8 +23,6 @@ export type DocumentRow = Record<string, unknown> & { id: string; documentId: st
 
 const DOCUMENT = resource('Document');
 export const LIMITS = { name: 256, description: 4000, abstract: 4000, keywords: 4000, changeText: 4000 } as const;
-/** `documentState` as the clients send it, kept as `releaseState`. */
-const STATES = new Set([0, 1]);
 
 /**
  * The document a client's id names: its own id, its current revision's, or an older revision's;
@@ -129,8 +127,8 @@ export async function createDocument(ctx: AppContext, input: Input): Promise<str
   const folder = await destinationFolder(ctx, input);
   const name = documentName(requireString(input, 'name'));
   const text = (key: keyof typeof LIMITS) => maxLength(optionalString(input, key) ?? '', LIMITS[key], key);
+  // A ReleaseState: 0 or 1 when sent.
   const state = input.documentState ?? 1;
-  if (!STATES.has(state as number)) throw badRequest(`The field 'documentState' must be 1 (released) or 0 (not released), got '${String(state).slice(0, 32)}'.`);
   const changeText = optionalString(input, 'changeText');
   const [reviewDate, expireDate] = [dateOf(input, 'reviewDate'), dateOf(input, 'expirationDate')];
   const revisionId = newId();

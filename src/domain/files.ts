@@ -74,25 +74,11 @@ async function assertLabelFree(ctx: AppContext, doc: Row, label: string, revisio
   if (await countRows(ctx.reader, REVISION, { where })) throw conflict(`Document '${doc.name as string}' already has a revision '${label}': a revision's label is its own.`);
 }
 
-/** `checkInDocumentState` values (any case, trimmed) and the `releaseState` each leaves. */
-const CHECK_IN_STATES: Record<string, number> = { released: 1, '1': 1, unreleased: 0, '0': 0 };
-
-/**
- * The `releaseState` an upload's `checkInDocumentState` asks for: `Released` (or 1) 1,
- * `Unreleased` (or 0) 0; undefined when not sent (or ''); a 400 for anything else, `Replace` included.
- */
-export function checkInStateOf(input: Input): number | undefined {
-  const sent = optionalString(input, 'checkInDocumentState')?.trim();
-  if (sent === undefined || sent === '') return undefined;
-  const state = CHECK_IN_STATES[sent.toLowerCase()];
-  if (state === undefined) throw badRequest(`The field 'checkInDocumentState' must be Released (or 1) or Unreleased (or 0), got '${sent.slice(0, 32)}'.`);
-  return state;
-}
-
 /** Records an upload on the document `input.documentId` names; returns the id of the revision that holds it. */
 export async function uploadFile(ctx: AppContext, input: Input): Promise<string> {
   fileOf(input);
-  const state = checkInStateOf(input);
+  // `checkInDocumentState`, a ReleaseState: 0 or 1 when sent.
+  const state = (input.checkInDocumentState ?? undefined) as number | undefined;
   const doc = await changeableDocument(ctx, requireGuid(input.documentId, 'documentId'));
   return recordFile(ctx, doc, input, async () => {
     await sendAlerts(ctx, 'documentRevised', [doc.documentId as string]);

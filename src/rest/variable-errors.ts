@@ -14,6 +14,7 @@ const EXPECTED: Record<string, string> = {
   UUID: 'a GUID',
   DateTime: 'a date-time like 2024-01-31T13:45:00',
   JSON: 'JSON',
+  ReleaseState: '1 (or Released) or 0 (or Unreleased)',
 };
 
 const MISSING = /^Variable "\$(\w+)" of (?:required|non-null) type "[^"]+" (?:was not provided|must not be null)\.$/;

@@ -141,8 +141,19 @@ describe('documents', () => {
     expectError(await A.post('/documents', { folderId: folder.id, name: '  ' }), 400, "'name'");
     expectError(await A.post('/documents', { folderId: folder.id, name: 'x'.repeat(257) }), 400, 'longer than 256');
     expectError(await A.post('/documents', { folderId: folder.id, name: 'bad\u0007' }), 400, 'control characters');
-    expectError(await A.post('/documents', { folderId: folder.id, name: 'x', documentState: 7 }), 400, "'documentState'");
+    expectError(await A.post('/documents', { folderId: folder.id, name: 'x', documentState: 7 }), 400, "The field 'documentState' must be 1 (or Released) or 0 (or Unreleased), got 7.");
+    expectError(await A.post('/documents', { folderId: folder.id, name: 'x', documentState: 'Draft' }), 400, "The field 'documentState' must be 1 (or Released) or 0 (or Unreleased)");
     expectError(await A.post('/documents', { folderId: UNKNOWN_ID, name: 'x' }), 404, 'Folder');
+  });
+
+  test('documentState by name as the .NET client sends it (Released, Unreleased, any case), in JSON and in a multipart form, or by number', async () => {
+    const states: [unknown, number][] = [['Released', 1], ['unreleased', 0], [' UNRELEASED ', 0], ['1', 1], [0, 0], [1, 1]];
+    for (const [sent, kept] of states) {
+      const r = await A.post('/documents', { folderId: folder.id, name: uniq('State'), documentState: sent });
+      expect([sent, r.status, r.body.data?.releaseState]).toEqual([sent, 200, kept]);
+    }
+    const form = await A.post('/documents', undefined, await multipart({ folderId: folder.id, name: uniq('Form'), documentState: 'Unreleased' }, 'bytes', 'f.txt', 'fileupload_0'));
+    expect([form.status, form.body.data?.releaseState]).toEqual([200, 0]);
   });
 
   test('DELETE /documents/{id} (the client deletes by revision id): 200 without data; it then reads archive 2, is listed nowhere and changes no more; twice at once: one 200, one 404', async () => {
