@@ -76,8 +76,9 @@ async function ensureChild(ctx: AppContext, parentAsRead: FolderRow | undefined,
     true,
   );
   const folder = await folderAt(ctx, path);
-  // Deleted (with an ancestor) between the two statements.
-  if (!folder) throw notFound(`The folder '${parent?.folderPath ?? '/'}' was deleted while '${f.name}' was being created in it.`);
+  // The path is taken, by a folder the caller may not see (the parent is locked, so it is still
+  // there; at the top level the other folder may also have gone this instant): a name to change.
+  if (!folder) throw conflict(`A folder named '${f.name}' already exists in '${parent?.folderPath ?? '/'}' (one you may not see): choose another name.`);
   const created = folder.id === id;
   // A new folder starts with the security members of the folder it is made in.
   if (created && parent) {

@@ -202,6 +202,19 @@ describe('what members see', () => {
     expect(ids).toContain(mine.id);
     expect(ids).not.toContain(theirs.id);
   });
+
+  test('a new folder whose name a hidden folder beside it has: a 409 to choose another name, and nothing made', async () => {
+    const top = await newFolder();
+    await member(top.id, plain.id, { securityRole: 2 });
+    const hidden = (await A.post(`/folders/${top.id}`, { name: 'Hidden' })).body.data as Folder;
+    // Its members: the administrator alone (a folder without members is open to everyone).
+    await member(hidden.id, (await A.get('/users/me')).body.data.id, { securityRole: 1 });
+    await A.del(`/folders/${hidden.id}/securitymembers/${plain.id}`);
+    expectError(await U.get(`/folders/${hidden.id}`), 404);
+    const message = `A folder named 'hidden' already exists in '${top.folderPath}' (one you may not see): choose another name.`;
+    expectError(await U.post(`/folders/${top.id}`, { name: 'hidden' }), 409, message);
+    expect((await A.get(`/folders/${top.id}/folders`)).body.data.map((f: Folder) => f.name)).toEqual(['Hidden']);
+  });
 });
 
 describe('what roles allow', () => {
