@@ -28,6 +28,8 @@ export function checkName(raw: string, label = 'name'): string {
   if (name === '') throw badRequest(`The folder's '${label}' must not be empty.`);
   if (name.includes('/')) throw badRequest(`A folder name may not contain '/' (it separates the segments of a folder path): '${name.slice(0, 64)}'.`);
   if (/[\u0000-\u001f]/.test(name)) throw badRequest(`A folder name may not contain control characters: '${name.slice(0, 64)}'.`);
+  // Clients that tidy paths read them as the folder itself and its parent.
+  if (name === '.' || name === '..') throw badRequest(`A folder may not be named '${name}': in a path it means the folder itself or its parent.`);
   return maxLength(name, LIMITS.name, label);
 }
 

@@ -134,12 +134,19 @@ describe('paths', () => {
     expect(sibling.parentFolderId).toBe(f.parentFolderId);
   });
 
-  test('names and paths: blank, "/", control characters, too long, too deep, a name that is not the last segment: 400s naming the problem', async () => {
+  test('names and paths: blank, "/", control characters, "." and "..", too long, too deep, a name that is not the last segment: 400s naming the problem', async () => {
     expectError(await A.post('/folders', { description: 'no name' }), 400, "'name'");
     expectError(await A.post('/folders', { name: '   ' }), 400, "'name'");
     expectError(await A.post('/folders', { name: 'a/b' }), 400, "may not contain '/'");
     expectError(await A.post('/folders', { name: 'tab\there' }), 400, 'control characters');
     expectError(await A.post('/folders', { name: 'x'.repeat(257) }), 400, 'longer than 256');
+    const top = (await A.post('/folders', { name: uniq('Dots') })).body.data;
+    for (const name of ['.', ' .. ']) {
+      expectError(await A.post('/folders', { name }), 400, `may not be named '${name.trim()}'`);
+      expectError(await A.put(`/folders/${top.id}`, { name }), 400, `may not be named '${name.trim()}'`);
+    }
+    expectError(await A.post('/folders', { folderpath: `${top.folderPath}/../etc` }), 400, "may not be named '..'");
+    expect((await A.get(`/folders/${top.id}/folders`)).body.data).toEqual([]);
     expectError(await A.post('/folders', { folderpath: '/' }), 400, 'must name a folder');
     expectError(await A.post('/folders', { folderpath: `/${Array.from({ length: 65 }, (_, i) => `l${i}`).join('/')}` }), 400, 'at most 64 levels');
     expectError(await A.post('/folders', { folderpath: '/a/b', name: 'c' }), 400, 'last segment');
