@@ -17,7 +17,6 @@ import { subtreeOf } from '../resources/folder.js';
 
 type Input = Record<string, unknown>;
 
-
 /** `securityRole` (or `role`) as a code 1-4 or a name. */
 export function roleOf(v: unknown, label = 'securityRole'): number {
   const s = String(v ?? '').trim();
@@ -27,20 +26,27 @@ export function roleOf(v: unknown, label = 'securityRole'): number {
   return code;
 }
 
+/** `memberType` as sent: 0 (or `user`) a user, 1 (or `group`) a group, undefined when left out. */
+function memberTypeOf(v: unknown, label = 'memberType'): 'user' | 'group' | undefined {
+  const type = v === undefined || v === null || v === '' ? undefined : String(v).trim().toLowerCase();
+  if (type === undefined) return undefined;
+  if (type === '0' || type === 'user') return 'user';
+  if (type === '1' || type === 'group') return 'group';
+  throw badRequest(`The field '${label}' must be 0 (user) or 1 (group), got '${type.slice(0, 32)}'.`);
+}
+
 /**
- * Which column names the member: a user's id or a group's, as `memberType` says (0 user, 1 group)
- * or, left out, as the id turns out. The member's row is held against its delete (RowQuery.lock
- * 'keyShare'): one committed meanwhile is the 404 of an unknown id, not the foreign key's.
+ * Which column names the member: a user's id or a group's, as `type` says or, left out, as the id
+ * turns out. The member's row is held against its delete (RowQuery.lock 'keyShare'): one
+ * committed meanwhile is the 404 of an unknown id, not the foreign key's.
  */
-async function memberColumn(ctx: AppContext, memberId: string, memberType: unknown): Promise<'user_id' | 'group_id'> {
+async function memberColumn(ctx: AppContext, memberId: string, type: 'user' | 'group' | undefined): Promise<'user_id' | 'group_id'> {
   if (!isGuid(memberId)) throw badRequest(`The member id must be a GUID, got '${String(memberId).slice(0, 64)}'.`);
   const id = memberId.toLowerCase();
-  const type = memberType === undefined || memberType === null || memberType === '' ? undefined : String(memberType).trim().toLowerCase();
-  if (type !== undefined && !['0', '1', 'user', 'group'].includes(type)) throw badRequest(`The field 'memberType' must be 0 (user) or 1 (group), got '${type.slice(0, 32)}'.`);
   const exists = async (typeName: string) => (await selectRows(ctx.reader, resource(typeName), { where: [sql`t.id = ${id}`], lock: 'keyShare' })).length > 0;
-  if (type !== '1' && type !== 'group' && (await exists('User'))) return 'user_id';
-  if (type !== '0' && type !== 'user' && (await exists('Group'))) return 'group_id';
-  throw notFound(type === undefined ? `No user or group has the id '${memberId}'.` : `${type === '0' || type === 'user' ? 'User' : 'Group'} '${memberId}' was not found.`);
+  if (type !== 'group' && (await exists('User'))) return 'user_id';
+  if (type !== 'user' && (await exists('Group'))) return 'group_id';
+  throw notFound(type === undefined ? `No user or group has the id '${memberId}'.` : `${type === 'user' ? 'User' : 'Group'} '${memberId}' was not found.`);
 }
 
 /** The folder, or it and every folder under it. */
@@ -49,14 +55,10 @@ async function foldersOf(ctx: AppContext, folder: FolderRow, cascade: boolean): 
   return (await selectRows<FolderRow>(ctx.reader, resource('Folder'), { where: [subtreeOf(folder)] })).map((f) => f.id);
 }
 
-
-/** Gives the member its role on the folder (and, cascading, every folder under it); returns the folder's id. */
-export async function setMember(ctx: AppContext, folderId: string, memberId: string, input: Input): Promise<string> {
-  const role = roleOf(input.securityRole ?? input.role, input.securityRole === undefined && input.role !== undefined ? 'role' : 'securityRole');
-  const folder = await lockedFolder(ctx, folderId);
-  const column = await memberColumn(ctx, memberId, input.memberType ?? (typeof input.isGroup === 'boolean' ? Number(input.isGroup) : undefined));
+/** Gives the member `role` on `folders` (the locked folder first); returns how many folders that is. */
+async function giveRole(ctx: AppContext, folders: string[], memberId: string, type: 'user' | 'group' | undefined, role: number): Promise<number> {
+  const column = await memberColumn(ctx, memberId, type);
   const by = ctx.caller.userId;
-  const folders = await foldersOf(ctx, folder, input.cascadeSecurityChanges === true);
   await upsertRows(
     ctx.reader,
     'folder_member',
@@ -64,15 +66,34 @@ export async function setMember(ctx: AppContext, folderId: string, memberId: str
     ['folder_id', 'member_id'],
     ['role', 'modified_at', 'modified_by_id'],
   );
-  return folder.id;
+  return folders.length;
 }
 
-/** Takes the member off the folder (and, cascading, every folder under it); a 404 when it is not a member of the folder itself. */
-export async function removeMember(ctx: AppContext, folderId: string, memberId: string, cascade: boolean | null | undefined): Promise<void> {
-  const folder = await lockedFolder(ctx, folderId);
+/** Takes the member off `folders` (the locked `folder` first): a 404 when it is not a member of `folder` itself; returns how many folders it left. */
+async function takeOff(ctx: AppContext, folder: FolderRow, folders: string[], memberId: string): Promise<number> {
   const id = memberId.toLowerCase();
   const [own] = await selectRows(ctx.reader, resource('SecurityMember'), { where: [sql`t.folder_id = ${folder.id}`, sql`t.member_id = ${id}`] });
   if (!own) throw notFound(`'${memberId}' is not a security member of folder '${folder.folderPath}'.`);
-  const folders = await foldersOf(ctx, folder, cascade === true);
-  await deleteRows(ctx.reader, 'folder_member', sql`t.member_id = ${id} and t.folder_id = any(${folders}::uuid[])`);
+  return deleteRows(ctx.reader, 'folder_member', sql`t.member_id = ${id} and t.folder_id = any(${folders}::uuid[])`);
+}
+
+/**
+ * Gives the member its role on the folder (and, cascading, every folder under it); returns the
+ * folder's id and the number of folders (the .NET client's `successCount`).
+ */
+export async function setMember(ctx: AppContext, folderId: string, memberId: string, input: Input): Promise<{ folderId: string; successCount: number }> {
+  const role = roleOf(input.securityRole ?? input.role, input.securityRole === undefined && input.role !== undefined ? 'role' : 'securityRole');
+  const type = memberTypeOf(input.memberType ?? (typeof input.isGroup === 'boolean' ? Number(input.isGroup) : undefined));
+  const folder = await lockedFolder(ctx, folderId);
+  const successCount = await giveRole(ctx, await foldersOf(ctx, folder, input.cascadeSecurityChanges === true), memberId, type, role);
+  return { folderId: folder.id, successCount };
+}
+
+/**
+ * Takes the member off the folder (and, cascading, every folder under it that has it); a 404 when
+ * it is not a member of the folder itself. Returns the number of folders it left.
+ */
+export async function removeMember(ctx: AppContext, folderId: string, memberId: string, cascade: boolean | null | undefined): Promise<number> {
+  const folder = await lockedFolder(ctx, folderId);
+  return takeOff(ctx, folder, await foldersOf(ctx, folder, cascade === true), memberId);
 }

@@ -32,15 +32,16 @@ export const resolvers = {
     },
   },
   Mutation: {
-    setFolderSecurityMember: async (_: unknown, a: { folderId: string; memberId: string; input: Input }, ctx: AppContext) =>
-      memberOf(ctx, await setMember(ctx, a.folderId, a.memberId, a.input), a.memberId),
-    removeFolderSecurityMember: async (_: unknown, a: { folderId: string; memberId: string; cascadeSecurityChanges?: boolean | null }, ctx: AppContext) => {
-      await removeMember(ctx, a.folderId, a.memberId, a.cascadeSecurityChanges);
-      return true;
+    setFolderSecurityMember: async (_: unknown, a: { folderId: string; memberId: string; input: Input }, ctx: AppContext) => {
+      const { folderId, successCount } = await setMember(ctx, a.folderId, a.memberId, a.input);
+      return { successCount, member: await memberOf(ctx, folderId, a.memberId) };
     },
+    removeFolderSecurityMember: async (_: unknown, a: { folderId: string; memberId: string; cascadeSecurityChanges?: boolean | null }, ctx: AppContext) => ({
+      successCount: await removeMember(ctx, a.folderId, a.memberId, a.cascadeSecurityChanges),
+    }),
     addSecurityMember: async (_: unknown, { input }: { input: Input }, ctx: AppContext) => {
       const [parentId, memberId] = [requireGuid(input.parentId, 'parentId'), requireGuid(input.memberId, 'memberId')];
-      return memberOf(ctx, await setMember(ctx, parentId, memberId, input), memberId);
+      return memberOf(ctx, (await setMember(ctx, parentId, memberId, input)).folderId, memberId);
     },
     removeSecurityMember: async (_: unknown, a: { parentId: string; memberId: string }, ctx: AppContext) => {
       await removeMember(ctx, a.parentId, a.memberId, false);

@@ -174,7 +174,7 @@ export const routes: Route[] = [
   { method: 'GET', path: '/folders/:folderId/securitymembers', field: 'Query.folderSecurityMembers', shape: 'list', paged: true },
   { method: 'GET', path: '/folders/:folderId/securitymembers/:memberId', field: 'Query.folderSecurityMember', shape: 'object' },
   { method: 'PUT', path: '/folders/:folderId/securitymembers/:memberId', field: 'Mutation.setFolderSecurityMember', shape: 'object', body: 'input' },
-  { method: 'DELETE', path: '/folders/:folderId/securitymembers/:memberId', field: 'Mutation.removeFolderSecurityMember', shape: 'none' },
+  { method: 'DELETE', path: '/folders/:folderId/securitymembers/:memberId', field: 'Mutation.removeFolderSecurityMember', shape: 'object' },
   { method: 'GET', path: '/securitymembers', field: 'Query.securityMembers', shape: 'list', paged: true },
   { method: 'POST', path: '/securitymembers', field: 'Mutation.addSecurityMember', shape: 'object', body: 'input', status: 201 },
   { method: 'PUT', path: '/securitymembers', field: 'Mutation.addSecurityMember', shape: 'object', body: 'input' },

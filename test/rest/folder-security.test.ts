@@ -7,6 +7,8 @@
 import { type Api, createGroup, createUser, expectAsUnknown, expectEnvelope, expectError, keysOf, q, sorted, type TwoTenants, twoTenants, uniq, UNKNOWN_ID, whileHeld } from './support.js';
 
 const MEMBER_KEYS = ['href', 'dataType', 'parentId', 'memberId', 'memberName', 'memberType', 'memberRole', 'memberRoleValue'];
+/** What `fields=` or `expand=data` adds to a member in a list, and what a change's `member` carries whole. */
+const AUDIT_KEYS = ['createDate', 'modifyDate', 'createById', 'modifyById', 'createBy', 'modifyBy'];
 
 let h: TwoTenants['h'];
 let A: Api;
@@ -27,13 +29,15 @@ const member = (folderId: string, memberId: string, body: Record<string, unknown
 const members = async (folderId: string) => (await A.get(`/folders/${folderId}/securitymembers`)).body.data as Record<string, unknown>[];
 
 describe('members', () => {
-  test('PUT folders/{id}/securitymembers/{memberId} as the Node client sends it: 200, the member; GET lists it', async () => {
+  test('PUT folders/{id}/securitymembers/{memberId} as the Node client sends it: 200, successCount and the member; GET lists it', async () => {
     const folder = await newFolder();
     const user = await createUser(A);
     const r = await member(folder.id, user.id, { memberType: 0, securityRole: 2, cascadeSecurityChanges: false });
     expectEnvelope(r, 'PUT', A.url(`/folders/${folder.id}/securitymembers/${user.id}`));
-    expect(keysOf(r.body.data)).toEqual(sorted(MEMBER_KEYS));
-    expect(r.body.data).toMatchObject({
+    expect(keysOf(r.body.data)).toEqual(['member', 'successCount']);
+    expect(r.body.data.successCount).toBe(1);
+    expect(keysOf(r.body.data.member)).toEqual(sorted([...MEMBER_KEYS, ...AUDIT_KEYS]));
+    expect(r.body.data.member).toMatchObject({
       dataType: 'SecurityMember',
       href: `~/folders/${folder.id}/securitymembers/${user.id}`,
       parentId: folder.id,
@@ -44,9 +48,9 @@ describe('members', () => {
       memberRoleValue: 'Editor',
     });
     const group = await createGroup(A);
-    expect((await member(folder.id, group.id, { memberType: 1, securityRole: 'Viewer' })).body.data).toMatchObject({ memberType: 1, memberRole: 4, memberName: group.name });
+    expect((await member(folder.id, group.id, { memberType: 1, securityRole: 'Viewer' })).body.data.member).toMatchObject({ memberType: 1, memberRole: 4, memberName: group.name });
     // Found from the id when memberType is left out; a new role replaces the old.
-    expect((await member(folder.id, user.id, { securityRole: 1 })).body.data.memberRoleValue).toBe('Owner');
+    expect((await member(folder.id, user.id, { securityRole: 1 })).body.data.member.memberRoleValue).toBe('Owner');
     const list = await A.get(`/folders/${folder.id}/securitymembers`);
     expectEnvelope(list, 'GET', A.url(`/folders/${folder.id}/securitymembers`));
     expect(list.body.pagination.totalRecords).toBe(2);
@@ -99,13 +103,16 @@ describe('members', () => {
     const child = await newFolder(`${top.folderPath}/child`);
     const grandchild = await newFolder(`${child.folderPath}/grandchild`);
     const [one, two] = [await createUser(A), await createUser(A)];
-    await member(top.id, one.id, { securityRole: 2, cascadeSecurityChanges: true });
-    await member(top.id, two.id, { securityRole: 3, cascadeSecurityChanges: false });
+    // successCount: the folders the change reached.
+    expect((await member(top.id, one.id, { securityRole: 2, cascadeSecurityChanges: true })).body.data.successCount).toBe(3);
+    expect((await member(top.id, two.id, { securityRole: 3, cascadeSecurityChanges: false })).body.data.successCount).toBe(1);
     for (const f of [child, grandchild]) expect((await members(f.id)).map((m) => m.memberId)).toEqual([one.id]);
     expect(await members(top.id)).toHaveLength(2);
+    // Taken off the grandchild alone first, the cascade then takes it off two folders.
+    expect((await A.del(`/folders/${grandchild.id}/securitymembers/${one.id}`)).body.data).toEqual({ successCount: 1 });
     const r = await A.del(`/folders/${top.id}/securitymembers/${one.id}?cascadeSecurityChanges=true`);
     expectEnvelope(r, 'DELETE', A.url(`/folders/${top.id}/securitymembers/${one.id}?cascadeSecurityChanges=true`));
-    expect(r.body).not.toHaveProperty('data');
+    expect(r.body.data).toEqual({ successCount: 2 });
     for (const f of [child, grandchild]) expect(await members(f.id)).toEqual([]);
     expect((await members(top.id)).map((m) => m.memberId)).toEqual([two.id]);
   });
@@ -149,6 +156,33 @@ describe('members', () => {
     await member(folder.id, group.id, { securityRole: 4 });
     await A.del(`/groups/${group.id}`);
     expect(await members(folder.id)).toEqual([]);
+  });
+});
+
+describe("the .NET client's FoldersManager (it reads data.successCount)", () => {
+  test('AddSecurityMember and RemoveSecurityMember: successCount 1, as its FolderTests expect', async () => {
+    const folder = await newFolder();
+    const group = await createGroup(A);
+    // AddSecurityMember(folderId, memberId, MemberType.Group, RoleType.Editor): its ExpandoObject, enums as numbers.
+    const added = await member(folder.id, group.id, { memberType: 1, securityRole: 2, cascadeSecurityChanges: false });
+    expect(added.body.data).toMatchObject({ successCount: 1, member: { memberId: group.id, memberType: 1, memberRole: 2 } });
+    const removed = await A.del(`/folders/${folder.id}/securitymembers/${group.id}?cascadeSecurityChanges=false`);
+    expectEnvelope(removed, 'DELETE', A.url(`/folders/${folder.id}/securitymembers/${group.id}?cascadeSecurityChanges=false`));
+    expect(removed.body.data).toEqual({ successCount: 1 });
+    expect(await members(folder.id)).toEqual([]);
+  });
+
+  test('GraphQL: setFolderSecurityMember answers successCount and the member, removeFolderSecurityMember successCount', async () => {
+    const top = await newFolder();
+    await newFolder(`${top.folderPath}/child`);
+    const user = await createUser(A);
+    const set = await A.gql(
+      'mutation ($f: UUID!, $m: UUID!) { setFolderSecurityMember(folderId: $f, memberId: $m, input: { securityRole: "Viewer", cascadeSecurityChanges: true }) { successCount member { memberId memberRole } } }',
+      { f: top.id, m: user.id },
+    );
+    expect(set.body).toEqual({ data: { setFolderSecurityMember: { successCount: 2, member: { memberId: user.id, memberRole: 4 } } } });
+    const removed = await A.gql('mutation ($f: UUID!, $m: UUID!) { removeFolderSecurityMember(folderId: $f, memberId: $m) { successCount } }', { f: top.id, m: user.id });
+    expect(removed.body).toEqual({ data: { removeFolderSecurityMember: { successCount: 1 } } });
   });
 });
 
