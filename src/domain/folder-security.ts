@@ -8,6 +8,7 @@ import type { AppContext } from '../context.js';
 import { deleteRows, upsertRows } from '../db/tenant-writes.js';
 import { badRequest, notFound } from '../errors.js';
 import { isGuid } from '../ids.js';
+import { requireGuid } from './validate.js';
 import { resource } from '../read/registry.js';
 import { selectRows } from '../read/rows.js';
 import { sql } from '../sql.js';
@@ -96,4 +97,52 @@ export async function setMember(ctx: AppContext, folderId: string, memberId: str
 export async function removeMember(ctx: AppContext, folderId: string, memberId: string, cascade: boolean | null | undefined): Promise<number> {
   const folder = await lockedFolder(ctx, folderId);
   return takeOff(ctx, folder, await foldersOf(ctx, folder, cascade === true), memberId);
+}
+
+/** At most this many actions in one `PUT folders/{id}/securitymembers`: all run under the folder's lock. */
+const MAX_ACTIONS = 1000;
+
+/** One action of that PUT (the .NET client's SecurityMemberApplyAction): a role to give, or none to take the member off. */
+interface Action {
+  memberId: string;
+  type: 'user' | 'group' | undefined;
+  role: number | undefined;
+}
+
+/**
+ * An action as sent, checked before anything changes; its refusals name its index and key. The
+ * .NET client's serializer leaves out a property at its enum's default (DefaultValueHandling.Ignore),
+ * so `action` left out is 0, Add, and `memberType` left out is a User (found from the id here, as on
+ * the single-member route). A Remove reads no role (the client's is None, so left out).
+ */
+function actionOf(a: Input, i: number): Action {
+  const key = `securityActions[${i}]`;
+  const kind = String(a.action ?? '').trim().toLowerCase();
+  if (!['', '0', 'add', '1', 'remove'].includes(kind)) throw badRequest(`The field '${key}.action' must be 0 (Add) or 1 (Remove), got '${kind.slice(0, 32)}'.`);
+  const remove = kind === '1' || kind === 'remove';
+  return {
+    memberId: requireGuid(a.memberId, `${key}.memberId`),
+    type: memberTypeOf(a.memberType, `${key}.memberType`),
+    role: remove ? undefined : roleOf(a.roleType, `${key}.roleType`),
+  };
+}
+
+/**
+ * Applies `securityActions` in order on the folder (and, cascading, every folder under it), all or
+ * none: the first refusal undoes the transaction. Each is checked as the single-member routes
+ * check theirs. Returns the number of actions, the .NET client's `successCount` (its tests expect
+ * 2 for two actions with `cascadeSecurityChanges`).
+ */
+export async function applyActions(ctx: AppContext, folderId: string, input: Input): Promise<number> {
+  const sent = input.securityActions as Input[] | null | undefined;
+  if (!sent) throw badRequest("The mandatory field 'securityActions' is missing.");
+  if (sent.length > MAX_ACTIONS) throw badRequest(`The field 'securityActions' may hold at most ${MAX_ACTIONS} actions, got ${sent.length}.`);
+  const actions = sent.map(actionOf);
+  const folder = await lockedFolder(ctx, folderId);
+  const folders = await foldersOf(ctx, folder, input.cascadeSecurityChanges === true);
+  for (const a of actions) {
+    if (a.role === undefined) await takeOff(ctx, folder, folders, a.memberId);
+    else await giveRole(ctx, folders, a.memberId, a.type, a.role);
+  }
+  return actions.length;
 }

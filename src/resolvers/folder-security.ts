@@ -1,6 +1,6 @@
 /** Folder security members, by folder and through the generic `securitymembers` routes (src/domain/folder-security.ts). Who may call each: schema/folder-security.graphql. */
 import type { AppContext } from '../context.js';
-import { removeMember, setMember } from '../domain/folder-security.js';
+import { applyActions, removeMember, setMember } from '../domain/folder-security.js';
 import { requireGuid } from '../domain/validate.js';
 import { notFound } from '../errors.js';
 import type { ListArgs } from '../read/paging.js';
@@ -38,6 +38,9 @@ export const resolvers = {
     },
     removeFolderSecurityMember: async (_: unknown, a: { folderId: string; memberId: string; cascadeSecurityChanges?: boolean | null }, ctx: AppContext) => ({
       successCount: await removeMember(ctx, a.folderId, a.memberId, a.cascadeSecurityChanges),
+    }),
+    updateFolderSecurityMembers: async (_: unknown, a: { folderId: string; input: Input }, ctx: AppContext) => ({
+      successCount: await applyActions(ctx, a.folderId, a.input),
     }),
     addSecurityMember: async (_: unknown, { input }: { input: Input }, ctx: AppContext) => {
       const [parentId, memberId] = [requireGuid(input.parentId, 'parentId'), requireGuid(input.memberId, 'memberId')];

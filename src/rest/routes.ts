@@ -172,6 +172,7 @@ export const routes: Route[] = [
   { method: 'GET', path: '/files/:id', field: 'Query.documentFile', shape: 'object', file: 'stored' },
   // Folder security (docs/decisions.md, "Folder security")
   { method: 'GET', path: '/folders/:folderId/securitymembers', field: 'Query.folderSecurityMembers', shape: 'list', paged: true },
+  { method: 'PUT', path: '/folders/:folderId/securitymembers', field: 'Mutation.updateFolderSecurityMembers', shape: 'object', body: 'input' },
   { method: 'GET', path: '/folders/:folderId/securitymembers/:memberId', field: 'Query.folderSecurityMember', shape: 'object' },
   { method: 'PUT', path: '/folders/:folderId/securitymembers/:memberId', field: 'Mutation.setFolderSecurityMember', shape: 'object', body: 'input' },
   { method: 'DELETE', path: '/folders/:folderId/securitymembers/:memberId', field: 'Mutation.removeFolderSecurityMember', shape: 'object' },

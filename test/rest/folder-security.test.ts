@@ -1,7 +1,8 @@
 /**
  * Folder security (client-compatibility.md: `GET folders/{id}/securitymembers`, `PUT|DELETE
  * folders/{id}/securitymembers/{memberId}` with `{memberType, securityRole, cascadeSecurityChanges}`;
- * the Node client's generic `securitymembers` routes): members and roles, cascades, inheritance,
+ * the .NET client's `PUT folders/{id}/securitymembers` and `data.successCount`; the Node client's
+ * generic `securitymembers` routes): members and roles, cascades, inheritance,
  * and what a folder with members hides from everyone else, its documents and index fields included.
  */
 import { type Api, createGroup, createUser, expectAsUnknown, expectEnvelope, expectError, keysOf, q, sorted, type TwoTenants, twoTenants, uniq, UNKNOWN_ID, whileHeld } from './support.js';
@@ -27,6 +28,10 @@ type Folder = { id: string; folderPath: string; name: string };
 const newFolder = async (path = `/${uniq('Secure')}`): Promise<Folder> => (await A.post('/folders', { folderpath: path })).body.data;
 const member = (folderId: string, memberId: string, body: Record<string, unknown>) => A.put(`/folders/${folderId}/securitymembers/${memberId}`, body);
 const members = async (folderId: string) => (await A.get(`/folders/${folderId}/securitymembers`)).body.data as Record<string, unknown>[];
+/** Members as [id, role], in the list's order. */
+const roles = (list: Record<string, unknown>[]) => list.map((m) => [m.memberId, m.memberRole]);
+/** The .NET client's UpdateSecurityMembers. */
+const bulk = (folderId: string, body: Record<string, unknown>) => A.put(`/folders/${folderId}/securitymembers`, body);
 
 describe('members', () => {
   test('PUT folders/{id}/securitymembers/{memberId} as the Node client sends it: 200, successCount and the member; GET lists it', async () => {
@@ -170,6 +175,113 @@ describe("the .NET client's FoldersManager (it reads data.successCount)", () => 
     expectEnvelope(removed, 'DELETE', A.url(`/folders/${folder.id}/securitymembers/${group.id}?cascadeSecurityChanges=false`));
     expect(removed.body.data).toEqual({ successCount: 1 });
     expect(await members(folder.id)).toEqual([]);
+  });
+
+  // UpdateSecurityMembers: Newtonsoft with camelCase names and DefaultValueHandling.Ignore, so an
+  // enum at 0 (Action Add, MemberType User, RoleType None) is left out; the others are numbers.
+  test('UpdateSecurityMembers: PUT folders/{id}/securitymembers {securityActions, cascadeSecurityChanges}; successCount counts the actions', async () => {
+    const top = await newFolder();
+    const child = await newFolder(`${top.folderPath}/child`);
+    const [group, user] = [await createGroup(A), await createUser(A)];
+    // Its FolderTests' SetSecurityMembersOnFolder: two Adds, cascading, expect 2.
+    const body = { securityActions: [{ roleType: 4, memberId: group.id, memberType: 1 }, { roleType: 1, memberId: user.id }], cascadeSecurityChanges: true };
+    const r = await bulk(top.id, body);
+    expectEnvelope(r, 'PUT', A.url(`/folders/${top.id}/securitymembers`));
+    expect(r.body.data).toEqual({ successCount: 2 });
+    for (const f of [top, child]) expect(roles(await members(f.id))).toEqual([[user.id, 1], [group.id, 4]]);
+    // A Remove (action 1, role None left out) without the cascade: the folder alone.
+    expect((await bulk(top.id, { securityActions: [{ memberId: user.id, action: 1 }], cascadeSecurityChanges: false })).body.data).toEqual({ successCount: 1 });
+    expect(roles(await members(top.id))).toEqual([[group.id, 4]]);
+    expect(roles(await members(child.id))).toEqual([[user.id, 1], [group.id, 4]]);
+    // The enums by name, keys in any case; applied in order (Add, then a new role, then Remove).
+    const named = [
+      { Action: 'Add', MemberId: user.id, MemberType: 'User', RoleType: 'Publisher' },
+      { ACTION: 'add', memberid: user.id, roletype: 'editor' },
+      { action: 'Remove', memberId: group.id, memberType: 'Group', roleType: 'None' },
+    ];
+    expect((await bulk(top.id, { SecurityActions: named, CascadeSecurityChanges: true })).body.data).toEqual({ successCount: 3 });
+    for (const f of [top, child]) expect(roles(await members(f.id))).toEqual([[user.id, 2]]);
+    // An empty list changes nothing.
+    expect((await bulk(top.id, { securityActions: [] })).body.data).toEqual({ successCount: 0 });
+  });
+
+  test('UpdateSecurityMembers, all or none: a bad action is a 400 naming its index and key, an unknown member a 404 naming it; nothing changes', async () => {
+    const folder = await newFolder();
+    const [user, other] = [await createUser(A), await createUser(A)];
+    await member(folder.id, user.id, { securityRole: 4 });
+    const add = { memberId: other.id, roleType: 2 };
+    const refusals: [unknown, number, RegExp][] = [
+      [[add, { memberId: user.id, roleType: 5 }], 400, /'securityActions\[1\]\.roleType' must be 1 \(Owner\)/],
+      [[add, { memberId: user.id, roleType: 'None' }], 400, /'securityActions\[1\]\.roleType'/],
+      [[add, { memberId: user.id }], 400, /'securityActions\[1\]\.roleType' is missing/],
+      [[add, add, { memberId: user.id, action: 2 }], 400, /'securityActions\[2\]\.action' must be 0 \(Add\) or 1 \(Remove\)/],
+      [[add, { memberId: user.id, roleType: 1, memberType: 3 }], 400, /'securityActions\[1\]\.memberType'/],
+      [[add, { roleType: 1 }], 400, /'securityActions\[1\]\.memberId' is missing/],
+      [[add, { memberId: 'nobody', roleType: 1 }], 400, /'memberId' must be a GUID, got "nobody"/],
+      [[add, null], 400, /not to be null at value\.securityActions\[1\]/],
+      [undefined, 400, /'securityActions' is missing/],
+      [Array.from({ length: 1001 }, () => add), 400, /at most 1000 actions/],
+      // Refused after the first action was written: the transaction undoes it.
+      [[add, { memberId: UNKNOWN_ID, roleType: 1 }], 404, new RegExp(`No user or group has the id '${UNKNOWN_ID}'`)],
+      [[add, { memberId: user.id, memberType: 1, roleType: 1 }], 404, new RegExp(`Group '${user.id}' was not found`)],
+      [[add, { memberId: user.id, action: 1 }, { memberId: user.id, action: 1 }], 404, new RegExp(`'${user.id}' is not a security member`)],
+    ];
+    for (const [securityActions, status, message] of refusals) {
+      expectError(await bulk(folder.id, { securityActions, cascadeSecurityChanges: false }), status, message);
+      expect(roles(await members(folder.id))).toEqual([[user.id, 4]]);
+    }
+    expectError(await bulk(UNKNOWN_ID, { securityActions: [add] }), 404, /Folder/);
+  });
+
+  test('UpdateSecurityMembers needs what the single-member writes need: Owner, and with the cascade Owner of every folder under it; refused, nothing changes', async () => {
+    const top = await newFolder();
+    const sub = await newFolder(`${top.folderPath}/sub`);
+    const other = await createUser(A);
+    const add = { securityActions: [{ memberId: other.id, roleType: 4 }] };
+    await member(top.id, plain.id, { securityRole: 2, cascadeSecurityChanges: true });
+    expectError(await U.put(`/folders/${top.id}/securitymembers`, add), 403, /Owner/);
+    await member(top.id, plain.id, { securityRole: 1 });
+    expectError(await U.put(`/folders/${top.id}/securitymembers`, { ...add, cascadeSecurityChanges: true }), 403, /not an Owner of 1 of them/);
+    expect(roles(await members(top.id))).toEqual([[plain.id, 1]]);
+    expect(roles(await members(sub.id))).toEqual([[plain.id, 2]]);
+    // A folder the caller may not see is a 404, as its read is.
+    const hidden = await newFolder();
+    await member(hidden.id, other.id, { securityRole: 1 });
+    expectError(await U.put(`/folders/${hidden.id}/securitymembers`, add), 404, /Folder/);
+    expectError(await B.put(`/folders/${top.id}/securitymembers`, add), 404, /Folder/);
+    expect(roles(await members(hidden.id))).toEqual([[other.id, 1]]);
+    // The Owner of the folder alone changes it without the cascade.
+    expect((await U.put(`/folders/${top.id}/securitymembers`, add)).body.data).toEqual({ successCount: 1 });
+    expect(roles(await members(top.id))).toEqual([[plain.id, 1], [other.id, 4]]);
+  });
+
+  test("UpdateSecurityMembers waits for the folder's lock: a Remove racing a delete of the member committed meanwhile is the 404 of a non-member; nothing changes", async () => {
+    const folder = await newFolder();
+    const [user, other] = [await createUser(A), await createUser(A)];
+    await member(folder.id, user.id, { securityRole: 4 });
+    const hold = {
+      text: 'delete from folder_member where tenant_id = $1 and member_id = $3 and folder_id = (select id from folder where tenant_id = $1 and id = $2 for update)',
+      values: [A.t.tenantId, folder.id, user.id],
+    };
+    const r = await whileHeld(h, hold, () => bulk(folder.id, { securityActions: [{ memberId: user.id, action: 1 }, { memberId: other.id, roleType: 2 }] }));
+    expectError(r, 404, /is not a security member/);
+    expect(await members(folder.id)).toEqual([]);
+  });
+
+  test('GraphQL: updateFolderSecurityMembers', async () => {
+    const folder = await newFolder();
+    const user = await createUser(A);
+    const r = await A.gql('mutation ($f: UUID!, $i: SecurityActionsInput!) { updateFolderSecurityMembers(folderId: $f, input: $i) { successCount } }', {
+      f: folder.id,
+      i: { securityActions: [{ memberId: user.id, roleType: 'Owner' }, { memberId: user.id, action: 'Add', roleType: '3' }] },
+    });
+    expect(r.body).toEqual({ data: { updateFolderSecurityMembers: { successCount: 2 } } });
+    expect(roles(await members(folder.id))).toEqual([[user.id, 3]]);
+    // A folder without members: only administrators change it.
+    const open = await newFolder();
+    const refused = await U.gql('mutation ($f: UUID!, $m: UUID!) { updateFolderSecurityMembers(folderId: $f, input: { securityActions: [{ memberId: $m, roleType: "1" }] }) { successCount } }', { f: open.id, m: plain.id });
+    expect(refused.body.errors[0].extensions.code).toBe('FORBIDDEN');
+    expect(await members(open.id)).toEqual([]);
   });
 
   test('GraphQL: setFolderSecurityMember answers successCount and the member, removeFolderSecurityMember successCount', async () => {
