@@ -12,8 +12,13 @@ import { assertMayChange } from './row-checks.js';
 export const isCaller = (ctx: AppContext, id: unknown): boolean =>
   typeof id === 'string' && (id === ZERO_GUID || id.toLowerCase() === ctx.caller.userId);
 
-/** What an ordinary user may send when changing their own account through `PUT users/{id}`. */
-const SELF_EDITABLE = new Set(['newPassword', 'oldPassword']);
+/**
+ * What an ordinary user may send when changing their own account (`PUT users/{id}`, `PUT
+ * sites/{siteId}/users/{userId}`): the profile and the password change the Node client documents
+ * for one's own account (putUsersEndpoint). Everything else (enabled, siteId, userid ...) is an
+ * administrator's.
+ */
+const SELF_EDITABLE = new Set(['firstName', 'middleInitial', 'lastName', 'emailaddress', 'newPassword', 'oldPassword']);
 
 type Args = Record<string, unknown>;
 
@@ -71,10 +76,10 @@ export const policies: Record<string, (ctx: AppContext, args: Args, arg: string)
     await onDocumentFolder(ROLES.editor, 'Moving a document out of its folder')(ctx, args, arg);
     await onFolder(ROLES.publisher, 'Moving a document into a folder')(ctx, args, 'input.folderId');
   },
-  /** Administrators change any user; users change only their own password (as the Node client does). */
-  async ownPasswordOrAdmin(ctx, args) {
+  /** Administrators change any user (the argument `arg` names it); users change their own profile and password only. */
+  async ownProfileOrAdmin(ctx, args, arg) {
     if (await ctx.isAdmin()) return;
-    if (!isCaller(ctx, args.id)) throw forbidden('You may act only on your own account; this needs a tenant administrator.');
+    if (!isCaller(ctx, args[arg])) throw forbidden('You may act only on your own account; this needs a tenant administrator.');
     const denied = Object.keys((args.input as object | undefined) ?? {}).filter((k) => !SELF_EDITABLE.has(k));
     if (denied.length) throw forbidden(`Only an administrator may change ${denied.join(', ')}.`);
   },

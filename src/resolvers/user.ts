@@ -109,6 +109,13 @@ async function changePassword(ctx: AppContext, user: User, input: Input) {
   await ctx.em().flush();
 }
 
+/** `PUT users/{id}` and `PUT sites/{siteId}/users/{userId}`: a password change (newPassword) and the other keys, alike on both routes. */
+async function changeUser(ctx: AppContext, user: User, input: Input) {
+  if (input.newPassword !== undefined) await changePassword(ctx, user, input);
+  const { newPassword: _n, oldPassword, ...profile } = input;
+  return Object.keys(profile).length ? updateUser(ctx, user, { ...profile, oldPassword }) : reread(ctx, USER, user.id);
+}
+
 /** Without a siteId a new user goes to the tenant's Home site, as the legacy clients expect. */
 async function homeSiteId(ctx: AppContext): Promise<string> {
   const home = await ctx.em().findOne(Site, lowerEquals('name', HOME_SITE), { fields: ['id'], orderBy: { createdAt: 'asc' } });
@@ -163,13 +170,8 @@ export const resolvers = {
     createSiteUser: async (_: unknown, { siteId, input }: { siteId: string; input: Input }, ctx: AppContext) =>
       // The site is in the path: an unknown one, or one deleted meanwhile, is a 404, not a bad body value.
       newUser(ctx, await pathSite(ctx.em(), siteId), input),
-    // Ordinary users get here only for their own password (the ownPasswordOrAdmin policy).
-    updateUser: async (_: unknown, { id, input }: { id: string; input: Input }, ctx: AppContext) => {
-      const user = await editUser(ctx, id);
-      if (input.newPassword !== undefined) await changePassword(ctx, user, input);
-      const { newPassword: _n, oldPassword, ...profile } = input;
-      return Object.keys(profile).length ? updateUser(ctx, user, { ...profile, oldPassword }) : reread(ctx, USER, user.id);
-    },
+    // Ordinary users get here only for their own profile and password (the ownProfileOrAdmin policy).
+    updateUser: async (_: unknown, { id, input }: { id: string; input: Input }, ctx: AppContext) => changeUser(ctx, await editUser(ctx, id), input),
     updateSiteUser: async (_: unknown, a: { siteId: string; userId: string; input: Input }, ctx: AppContext) => {
       const user = await editUser(ctx, a.userId);
       if (user.siteId !== a.siteId.toLowerCase()) throw notFound(`User '${a.userId}' was not found in site '${a.siteId}'.`);
@@ -178,7 +180,7 @@ export const resolvers = {
         await assertSiteExists(ctx.em(), ctx.tenantId, siteId);
         user.siteId = siteId;
       }
-      return updateUser(ctx, user, a.input);
+      return changeUser(ctx, user, a.input);
     },
     deleteUser: async (_: unknown, { id }: { id: string }, ctx: AppContext) => {
       const user = await editUser(ctx, id);

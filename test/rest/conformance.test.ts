@@ -312,7 +312,7 @@ test('an ordinary user: 403 wherever the root field needs more, the data unchang
     const rule = ruleOf(h.app.schema, r);
     const before = await snapshot();
     const reply = await call(asUser, r);
-    // The sample user is not the caller, so self-or-admin and the own-password policy refuse too.
+    // The sample user is not the caller, so self-or-admin and the own-profile policy refuse too.
     if (rule && rule.to !== 'TENANT') {
       refused.push(label(r));
       expect([label(r), reply.status]).toEqual([label(r), 403]);

@@ -834,6 +834,15 @@ describe('site-scoped user routes', () => {
     expectError(await call('PUT', `${R()}/sites/${t.homeSiteId}/users/${u.id}`, { token: admin, body: { lastName: 'x' } }), 404);
   });
 
+  test('PUT /sites/{id}/users/{userId} takes newPassword as PUT users/{id} does (it was dropped without a word)', async () => {
+    const u = await makeUser({}, siteId);
+    const next = `pw-${randomUUID()}`;
+    secrets.add(next);
+    expect((await call('PUT', `${R()}/sites/${siteId}/users/${u.id}`, { token: admin, body: { newPassword: next } })).status).toBe(200);
+    expect((await passwordGrant(u.userid, next)).status).toBe(200);
+    expect((await passwordGrant(u.userid, u.password)).status).not.toBe(200);
+  });
+
   test('validation and unknown ids', async () => {
     secrets.add('pw-sv');
     expectError(
@@ -898,14 +907,63 @@ describe('an ordinary user', () => {
     expect((await call('GET', `${R()}/users?q=${q}`, { token: admin })).body.data).toEqual([]);
   });
 
-  test('changes their own password through PUT users/{id}, as the Node client documents, and nothing else', async () => {
+  test('changes their own password through PUT users/{id}, as the Node client documents', async () => {
     const me = await makeUser();
     const myToken = await tokenFor(me);
-    expectError(await call('PUT', `${R()}/users/${me.id}`, { token: myToken, body: { firstName: 'Renamed' } }), 403, /firstName/);
     expectError(await call('PUT', `${R()}/users/${me.id}`, { token: myToken, body: { newPassword: 'pw-new-1' } }), 400, /oldPassword/);
     expect((await call('PUT', `${R()}/users/${me.id}`, { token: myToken, body: { newPassword: 'pw-new-1', oldPassword: me.password } })).status).toBe(200);
     secrets.add('pw-new-1');
     expect((await tokenFor({ ...me, password: 'pw-new-1' })).length).toBeGreaterThan(20);
+  });
+
+  test('changes their own first, middle and last name and e-mail address (as the Node client documents), by id, the all-zero GUID or their site\'s route', async () => {
+    const me = await makeUser({ middleInitial: 'M' });
+    let myToken = await tokenFor(me);
+    const put = (path: string, body: Record<string, unknown>) => call('PUT', `${R()}${path}`, { token: myToken, body });
+    const byId = await put(`/users/${me.id}`, { firstName: 'Own', lastName: 'Name', emailAddress: 'own@x.test' });
+    expect(byId.status).toBe(200);
+    expect(byId.body.data).toMatchObject({ id: me.id, firstName: 'Own', middleInitial: 'M', lastName: 'Name', emailAddress: 'own@x.test', userid: me.userid, enabled: true });
+    expect((await put(`/users/${ZERO}`, { middleInitial: 'Q', emailaddress: '' })).body.data).toMatchObject({ id: me.id, middleInitial: 'Q', emailAddress: '' });
+    // A form body, and the password beside the profile: both change, in one call.
+    secrets.add('pw-own-profile');
+    const formed = await call('PUT', `${R()}/users/${me.id}`, { token: myToken, ...form({ firstname: 'Formed', newPassword: 'pw-own-profile', oldPassword: me.password }) });
+    expect(formed.body.data).toMatchObject({ firstName: 'Formed', lastName: 'Name' });
+    // The change ended the session, as every password change does.
+    myToken = await tokenFor({ ...me, password: 'pw-own-profile' });
+    // The site-scoped route takes the same keys under the same rule.
+    const sited = await put(`/sites/${t.homeSiteId}/users/${me.id}`, { lastName: 'Sited' });
+    expect(sited.status).toBe(200);
+    expect(sited.body.data).toMatchObject({ id: me.id, firstName: 'Formed', lastName: 'Sited', siteId: t.homeSiteId });
+    expect((await put(`/sites/${t.homeSiteId}/users/${ZERO}`, { firstName: 'Zero' })).body.data.firstName).toBe('Zero');
+    // The profile's own checks still apply.
+    expectError(await put(`/users/${me.id}`, { firstName: 'a\nb' }), 400, 'control characters');
+    expectError(await put(`/users/${me.id}`, { lastName: 'x'.repeat(129) }), 400, /lastName/);
+    expect((await call('GET', `${R()}/users/${me.id}`, { token: admin })).body.data).toMatchObject({ firstName: 'Zero', middleInitial: 'Q', lastName: 'Sited', emailAddress: '' });
+  });
+
+  test('anything else of their own account stays an administrator\'s: a 403 naming it, and nothing changes', async () => {
+    const me = await makeUser();
+    const myToken = await tokenFor(me);
+    const site = await call('POST', `${R()}/sites`, { token: admin, body: { name: uniq('s'), description: 'd' } });
+    secrets.add('pw-own-admin');
+    const refused: [string, Record<string, unknown>, string][] = [
+      [`/users/${me.id}`, { enabled: false }, 'enabled'],
+      [`/users/${me.id}`, { firstName: 'Own', isVaultAccess: true }, 'isVaultAccess'],
+      [`/users/${me.id}`, { firstName: 'Own', siteId: site.body.data.id }, 'siteId'],
+      [`/users/${me.id}`, { lastName: 'Own', userid: uniq() }, 'userid'],
+      [`/users/${me.id}`, { password: 'pw-own-admin', oldPassword: me.password }, 'password'],
+      [`/users/${me.id}`, { emailAddress: 'e@x.test', passwordNeverExpires: false }, 'passwordNeverExpires'],
+      [`/users/${ZERO}`, { mustChangePassword: true }, 'mustChangePassword'],
+      [`/sites/${t.homeSiteId}/users/${me.id}`, { firstName: 'Own', siteId: site.body.data.id }, 'siteId'],
+      [`/sites/${t.homeSiteId}/users/${me.id}`, { enabled: false }, 'enabled'],
+    ];
+    for (const [path, body, key] of refused) {
+      const r = await call('PUT', `${R()}${path}`, { token: myToken, body });
+      expect([path, JSON.stringify(body), r.status]).toEqual([path, JSON.stringify(body), 403]);
+      expectError(r, 403, `Only an administrator may change ${key}.`);
+    }
+    expect((await call('GET', `${R()}/users/${me.id}`, { token: admin })).body.data).toMatchObject({ firstName: 'First', lastName: 'Last', userid: me.userid, siteId: t.homeSiteId, enabled: true, passwordNeverExpires: true });
+    expect((await passwordGrant(me.userid, me.password)).status).toBe(200);
   });
 
   test('a password change ends other sessions: their refresh tokens stop working', async () => {
