@@ -112,7 +112,7 @@ export const routes: Route[] = [
   { method: 'DELETE', path: '/groups/:groupId/users/:userId', field: 'Mutation.removeGroupUser', shape: 'none' },
 
   // Users
-  { method: 'GET', path: '/users', field: 'Query.users', shape: 'list' },
+  { method: 'GET', path: '/users', field: 'Query.users', shape: 'list', paged: true },
   { method: 'POST', path: '/users', field: 'Mutation.createUser', shape: 'object', body: 'input' },
   { method: 'GET', path: '/users/me', field: 'Query.me', shape: 'object' },
   { method: 'GET', path: '/users/getjwt', field: 'Query.getJwt', shape: 'object' },

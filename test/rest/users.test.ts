@@ -4,7 +4,7 @@
  * userid changes, deletion, the site-scoped user routes, and who may do what.
  */
 import { randomUUID } from 'node:crypto';
-import { Harness, TEST_ADDRESSES, type Reply, type TestTenant } from '../harness.js';
+import { BASE, Harness, TEST_ADDRESSES, type Reply, type TestTenant } from '../harness.js';
 import { expectError, whileHeld } from './support.js';
 
 const ZERO = '00000000-0000-0000-0000-000000000000';
@@ -158,6 +158,39 @@ describe('GET /users', () => {
     const dotnet = await call('GET', `${t2.root}/users?q=&fields=&expand=true&limit=2&offset=0`, { token: tok });
     expect(dotnet.status).toBe(200);
     expect(dotnet.body.data).toHaveLength(2);
+  });
+
+  test('carries pagination (the .NET client reads it through GetPagedResult): totalRecords and links that page through', async () => {
+    const t2 = await h.tenant();
+    const tok = await h.login(t2);
+    for (let i = 0; i < 4; i++) {
+      const r = await call('POST', `${t2.root}/users`, { token: tok, body: { userid: `n${i}`, firstName: 'F', lastName: 'L', emailaddress: `n${i}@x.test`, password: 'pw' } });
+      expect(r.status).toBe(200);
+    }
+    const whole = await call('GET', `${t2.root}/users`, { token: tok });
+    const url = (qs: string) => `${BASE}${t2.root}/users${qs}`;
+    expect(whole.body.pagination).toEqual({
+      dataType: 'PagedData',
+      href: url(''),
+      first: url('?limit=200&offset=0'),
+      last: url('?limit=200&offset=0'),
+      next: '',
+      previous: '',
+      limit: 200,
+      totalRecords: 5,
+    });
+    const userids = (r: Reply) => r.body.data.map((u: { userid: string }) => u.userid);
+    const middle = await call('GET', `${t2.root}/users?limit=2&offset=2`, { token: tok });
+    expect(userids(middle)).toEqual(['n1', 'n2']);
+    expect(middle.body.pagination).toMatchObject({ limit: 2, totalRecords: 5, first: url('?limit=2&offset=0'), last: url('?limit=2&offset=4') });
+    const follow = (link: string) => call('GET', link.slice(BASE.length), { token: tok });
+    expect(userids(await follow(middle.body.pagination.next))).toEqual(['n3']);
+    expect(userids(await follow(middle.body.pagination.previous))).toEqual(['admin', 'n0']);
+    expect((await follow(middle.body.pagination.next)).body.pagination.next).toBe('');
+    // q counts in totalRecords and stays in the links.
+    const filtered = await call('GET', `${t2.root}/users?q=${encodeURIComponent("userid like 'n%'")}&limit=3`, { token: tok });
+    expect(filtered.body.pagination.totalRecords).toBe(4);
+    expect(userids(await follow(filtered.body.pagination.next))).toEqual(['n3']);
   });
 
   test('expand=data and expanded relations carry no secrets either', async () => {
