@@ -1,4 +1,4 @@
-/** User writes, web tokens and JWT renewal (reads come from src/resources/user.ts). Who may call each: schema/user.graphql. */
+/** User writes, web tokens, JWT renewal and GET users' `enabled` (other reads come from src/resources/user.ts). Who may call each: schema/user.graphql. */
 import { randomUUID } from 'node:crypto';
 import type { AppContext } from '../context.js';
 import { ApiClient, RefreshToken, WebToken } from '../entities/auth.js';
@@ -15,8 +15,11 @@ import { HOME_SITE } from '../domain/tenants.js';
 import { assertSiteExists, assertUserIdFree, checkPassword, createUser, MAX_USERID, pathSite } from '../domain/users.js';
 import { guidOrUnset, maxLength, oneLine, optionalDate, optionalString, requireGuid, requireString, uniquely } from '../domain/validate.js';
 import { insertRows } from '../db/tenant-writes.js';
-import { heldRow, loadRow, reread } from '../read/resolvers.js';
+import { queryFieldMap } from '../read/fields.js';
+import type { ListArgs } from '../read/paging.js';
+import { heldRow, listPage, loadRow, reread } from '../read/resolvers.js';
 import { resource } from '../read/registry.js';
+import { sql, type Sql } from '../sql.js';
 
 type Input = Record<string, unknown>;
 
@@ -140,8 +143,21 @@ async function newUser(ctx: AppContext, siteId: string | undefined, input: Input
   return reread(ctx, USER, user.id);
 }
 
+/**
+ * The condition of `enabled` on GET users, as the .NET client sends it (GetDisabledUsers: `false`,
+ * GetAllEnabledAndDisabledUsers: `all`), in any case. Not sent, enabled users only: what the
+ * client's GetUsers implies (docs/decisions.md). The same SQL as `q`'s field `enabled`.
+ */
+function enabledFilter(enabled: string | null | undefined): Sql[] {
+  const v = (enabled ?? '').trim().toLowerCase() || 'true';
+  if (v === 'all') return [];
+  if (v !== 'true' && v !== 'false') throw badRequest(`enabled must be true, false or all (in any case), got '${String(enabled).slice(0, 64)}'.`);
+  return [sql`${queryFieldMap(USER).get('enabled')!.sql} = ${v === 'true'}`];
+}
+
 export const resolvers = {
   Query: {
+    users: (_: unknown, args: ListArgs & { enabled?: string | null }, ctx: AppContext) => listPage(ctx, USER, args, enabledFilter(args.enabled)),
     me: (_: unknown, __: unknown, ctx: AppContext) => loadRow(ctx, USER, ctx.caller.userId),
     userWebToken: async (_: unknown, a: { userId: string; expiration?: Date | null }, ctx: AppContext) => {
       const user = await loadRow(ctx, USER, a.userId);

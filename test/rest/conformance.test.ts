@@ -259,7 +259,7 @@ const ruleOf = (schema: GraphQLSchema, r: SofaRoute) => getDirective(schema, fie
 
 /** Tenant A as its administrator reads it: anything a refused call changed shows here. */
 async function snapshot(): Promise<string> {
-  const reads = await Promise.all(['/sites', '/groups?expand=users', '/users?expand=data', '/persistedData?expand=data', `/folders/${folder.id}/folders`, '/folders?folderPath=/'].map((p) => A.get(p)));
+  const reads = await Promise.all(['/sites', '/groups?expand=users', '/users?expand=data&enabled=all', '/persistedData?expand=data', `/folders/${folder.id}/folders`, '/folders?folderPath=/'].map((p) => A.get(p)));
   return JSON.stringify(reads.map((r) => r.body.data));
 }
 

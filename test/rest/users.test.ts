@@ -193,6 +193,65 @@ describe('GET /users', () => {
     expect(userids(await follow(filtered.body.pagination.next))).toEqual(['n3']);
   });
 
+  describe('enabled, as the .NET client sends it', () => {
+    let t3: TestTenant;
+    let tok: string;
+    beforeAll(async () => {
+      t3 = await h.tenant();
+      tok = await h.login(t3);
+      for (const [userid, enabled] of [['on1', true], ['off1', false], ['on2', true], ['off2', false]] as const) {
+        const r = await call('POST', `${t3.root}/users`, { token: tok, body: { userid, firstName: 'F', lastName: 'L', emailaddress: `${userid}@x.test`, password: 'pw', enabled } });
+        expect(r.status).toBe(200);
+      }
+    });
+    const list = (qs: string) => call('GET', `${t3.root}/users${qs}`, { token: tok });
+    const userids = (r: Reply) => r.body.data.map((u: { userid: string }) => u.userid);
+
+    test('not sent (GetUsers) or empty: the enabled users only; true the same', async () => {
+      for (const qs of ['', '?enabled=', '?enabled=true', '?enabled=TRUE', '?q=&fields=&expand=true&limit=200&offset=0']) {
+        const r = await list(qs);
+        expect([qs, userids(r)]).toEqual([qs, ['admin', 'on1', 'on2']]);
+        expect(r.body.pagination.totalRecords).toBe(3);
+      }
+    });
+
+    test('false (GetDisabledUsers): the disabled ones; all (GetAllEnabledAndDisabledUsers), in any case: everyone', async () => {
+      expect(userids(await list('?enabled=false'))).toEqual(['off1', 'off2']);
+      expect(userids(await list('?enabled=False'))).toEqual(['off1', 'off2']);
+      for (const qs of ['?enabled=all', '?enabled=ALL', '?enabled=All']) {
+        const r = await list(qs);
+        expect([qs, userids(r)]).toEqual([qs, ['admin', 'off1', 'on1', 'off2', 'on2'].sort()]);
+        expect(r.body.pagination.totalRecords).toBe(5);
+      }
+    });
+
+    test('it goes with q and paging, and the links keep it', async () => {
+      const r = await list(`?enabled=all&q=${encodeURIComponent("userid like 'o%'")}&limit=3`);
+      expect(userids(r)).toEqual(['off1', 'off2', 'on1']);
+      expect(r.body.pagination.totalRecords).toBe(4);
+      const next = await call('GET', r.body.pagination.next.slice(BASE.length), { token: tok });
+      expect(userids(next)).toEqual(['on2']);
+      expect(userids(await list(`?enabled=false&q=${encodeURIComponent("userid eq 'off2'")}`))).toEqual(['off2']);
+      // A q on enabled alone sees only the users the default lets through.
+      expect(userids(await list(`?q=${encodeURIComponent('enabled eq false')}`))).toEqual([]);
+    });
+
+    test('any other value is a 400 naming the allowed ones', async () => {
+      for (const v of ['yes', '1', 'disabled', 'true,false']) {
+        expectError(await list(`?enabled=${encodeURIComponent(v)}`), 400, `enabled must be true, false or all (in any case), got '${v}'.`);
+      }
+    });
+
+    test('GraphQL takes the same argument', async () => {
+      const q = `query ($e: String) { users(enabled: $e) { totalRecords items { userid } } }`;
+      expect(await graphql(tok, q, {})).toEqual({ users: { totalRecords: 3, items: ['admin', 'on1', 'on2'].map((userid) => ({ userid })) } });
+      expect((await graphql(tok, q, { e: 'false' })).users.totalRecords).toBe(2);
+      expect((await graphql(tok, q, { e: 'all' })).users.totalRecords).toBe(5);
+      const bad = await h.request('POST', '/graphql', { token: tok, body: { query: q, variables: { e: 'maybe' } } });
+      expect(bad.body.errors[0]).toMatchObject({ message: "enabled must be true, false or all (in any case), got 'maybe'.", extensions: { code: 'BAD_REQUEST' } });
+    });
+  });
+
   test('expand=data and expanded relations carry no secrets either', async () => {
     for (const qs of ['expand=data', 'expand=groups', 'expand=site', 'expand=supervisors,supervisees', 'fields=password,passwordHash,id']) {
       const r = await call('GET', `${R()}/users?${qs}`, { token: admin });
