@@ -146,7 +146,6 @@ async function run(argv: string[]): Promise<void> {
           lastName: values['last-name'] ?? '',
           emailaddress: values.email ?? '',
         },
-        ['userid', 'password'],
       );
       if (values.administrator) {
         await em.getConnection().execute(

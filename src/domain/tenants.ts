@@ -91,7 +91,6 @@ export async function createTenant(rootEm: EntityManager, t: NewTenant): Promise
       tenantId,
       home.id,
       { userid: t.admin, firstName: 'Admin', lastName: 'User', emailaddress: t.email ?? '', password: t.password },
-      ['userid', 'password'],
     );
     const group = em.create(Group, {
       id: newId(),

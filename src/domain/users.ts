@@ -7,7 +7,7 @@ import { User } from '../entities/user.js';
 import { lowerEquals } from '../db/lookup.js';
 import { badRequest, conflict, notFound } from '../errors.js';
 import { newId } from '../ids.js';
-import { maxLength, oneLine, optionalDate, optionalString, requireString, uniquely } from './validate.js';
+import { maxLength, oneLine, optionalDate, optionalString, requireString, requireText, uniquely } from './validate.js';
 
 export interface NewUser {
   userid?: unknown;
@@ -76,27 +76,17 @@ function bool(v: unknown, label: string, fallback: boolean): boolean {
   throw badRequest(`The field '${label}' must be true or false.`);
 }
 
-/** What the API demands of a new user; the CLI's tenant admin needs only userid and password. */
-export const USER_MANDATORY = ['userid', 'firstName', 'lastName', 'emailaddress', 'password'] as const;
-
-export async function createUser(
-  em: EntityManager,
-  tenantId: string,
-  siteId: string,
-  input: NewUser,
-  mandatory: readonly string[] = USER_MANDATORY,
-): Promise<User> {
+export async function createUser(em: EntityManager, tenantId: string, siteId: string, input: NewUser): Promise<User> {
   const rec = input as Record<string, unknown>;
-  const text = (key: string, max: number) => {
-    const v = mandatory.includes(key) ? requireString(rec, key) : (optionalString(rec, key) ?? '');
-    return maxLength(v, max, key);
-  };
-  const userid = oneLine(text('userid', MAX_USERID).trim(), 'userid');
-  if (!userid) throw badRequest("The mandatory field 'userid' is missing.");
+  // The spec's mandatory keys: a userid and a password may not be blank; the other texts must be
+  // sent but may be empty, the spec's unset value.
+  const text = (key: string, max: number) => maxLength(requireText(rec, key), max, key);
+  const userid = oneLine(maxLength(requireString(rec, 'userid'), MAX_USERID, 'userid').trim(), 'userid');
   // Names of a person: one line, kept as sent.
   const firstName = oneLine(text('firstName', 128), 'firstName');
   const lastName = oneLine(text('lastName', 128), 'lastName');
   const emailAddress = text('emailaddress', 256);
+  const middleInitial = oneLine(maxLength(optionalString(rec, 'middleInitial') ?? '', 8, 'middleInitial'), 'middleInitial');
   const password = checkPassword(requireString(rec, 'password'));
   await assertSiteExists(em, tenantId, siteId);
   await assertUserIdFree(em, userid);
@@ -108,7 +98,7 @@ export async function createUser(
     // The legacy service names a new user after its userid (the spec's examples show name == userid).
     name: userid,
     firstName,
-    middleInitial: oneLine(text('middleInitial', 8), 'middleInitial'),
+    middleInitial,
     lastName,
     emailAddress,
     passwordHash: await hashPassword(password),

@@ -5,12 +5,20 @@ import { isGuid, ZERO_GUID } from '../ids.js';
 
 type Input = Record<string, unknown> | null | undefined;
 
-/** A mandatory string: present and not blank. */
+/** A mandatory string that may not be blank (a name, a password): sent, and more than spaces. */
 export function requireString(input: Input, key: string, label = key): string {
+  const v = requireText(input, key, label);
+  if (v.trim() === '') throw badRequest(`The field '${label}' must not be blank.`);
+  return v;
+}
+
+/**
+ * A mandatory text that may be empty (a description, an e-mail address): the key must be sent,
+ * but `''` is a value, the spec's "unset" text (the seeded administrator's emailAddress is one).
+ */
+export function requireText(input: Input, key: string, label = key): string {
   const v = input?.[key];
-  if (v === undefined || v === null || (typeof v === 'string' && v.trim() === '')) {
-    throw badRequest(`The mandatory field '${label}' is missing.`);
-  }
+  if (v === undefined || v === null) throw badRequest(`The mandatory field '${label}' is missing.`);
   if (typeof v !== 'string') throw badRequest(`The field '${label}' must be a string.`);
   return v;
 }

@@ -7,7 +7,7 @@ import { conflict } from '../errors.js';
 import { newId } from '../ids.js';
 import { editable } from '../domain/editable.js';
 import { assertSiteExists } from '../domain/users.js';
-import { maxLength, nameText, optionalString, requireGuid, requireString, textChanges } from '../domain/validate.js';
+import { maxLength, nameText, optionalString, requireGuid, requireString, requireText, textChanges } from '../domain/validate.js';
 import { reread } from '../read/resolvers.js';
 import { resource } from '../read/registry.js';
 
@@ -22,7 +22,7 @@ export const resolvers = {
   Mutation: {
     createSite: async (_: unknown, { input }: { input: Input }, ctx: AppContext) => {
       const name = nameText(requireString(input, 'name'), 256);
-      const description = maxLength(requireString(input, 'description'), 4000, 'description');
+      const description = maxLength(requireText(input, 'description'), 4000, 'description');
       const type = siteType(input);
       const site = ctx.em().create(Site, {
         id: newId(),

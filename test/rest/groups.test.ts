@@ -192,12 +192,21 @@ describe('POST /groups', () => {
   });
 
   test.each([
-    [{ description: 'd' }, "'name'"],
-    [{ name: '  ', description: 'd' }, "'name'"],
-    [{ name: 'x' }, "'description'"],
-    [{}, "'name'"],
-  ])('a missing mandatory field (%j) is a 400 naming it', async (body, field) => {
-    expectError(await A.post('/groups', body), 400, field);
+    [{ description: 'd' }, "The mandatory field 'name' is missing."],
+    [{ name: '  ', description: 'd' }, "The field 'name' must not be blank."],
+    [{ name: '', description: '' }, "The field 'name' must not be blank."],
+    [{ name: 'x' }, "The mandatory field 'description' is missing."],
+    [{}, "The mandatory field 'name' is missing."],
+  ])('a missing mandatory field or a blank name (%j) is a 400 saying which', async (body, message) => {
+    expectError(await A.post('/groups', body), 400, message);
+  });
+
+  test('an empty description is taken as sent (the spec shows empty strings for unset values)', async () => {
+    const name = uniq('Bare');
+    const r = await A.post('/groups', { name, description: '', siteId: A.t.homeSiteId });
+    expect(r.status).toBe(200);
+    expect(r.body.data).toMatchObject({ name, description: '', siteId: A.t.homeSiteId });
+    expect((await A.get(`/groups/${r.body.data.id}`)).body.data[0].description).toBe('');
   });
 
   test('an unknown siteId is a 400 naming it; a malformed one too', async () => {

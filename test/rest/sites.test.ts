@@ -222,13 +222,29 @@ describe('POST /sites', () => {
   });
 
   test.each([
-    [{ description: 'd' }, "'name'"],
-    [{ name: '   ', description: 'd' }, "'name'"],
-    [{ name: null, description: 'd' }, "'name'"],
-    [{ name: 'x' }, "'description'"],
-    [{}, "'name'"],
-  ])('a missing mandatory field (%j) is a 400 naming it', async (body, field) => {
-    expectError(await A.post('/sites', body), 400, field);
+    [{ description: 'd' }, "The mandatory field 'name' is missing."],
+    [{ name: '   ', description: 'd' }, "The field 'name' must not be blank."],
+    [{ name: '', description: '' }, "The field 'name' must not be blank."],
+    [{ name: null, description: 'd' }, "The mandatory field 'name' is missing."],
+    [{ name: 'x' }, "The mandatory field 'description' is missing."],
+    [{ name: 'x', description: null }, "The mandatory field 'description' is missing."],
+    [{}, "The mandatory field 'name' is missing."],
+  ])('a missing mandatory field or a blank name (%j) is a 400 saying which', async (body, message) => {
+    expectError(await A.post('/sites', body), 400, message);
+  });
+
+  test('an empty description is taken as sent (the spec shows empty strings for unset values), from JSON and from a form', async () => {
+    const name = uniq('Bare');
+    const r = await A.post('/sites', { name, description: '' });
+    expect(r.status).toBe(200);
+    expect(r.body.data).toMatchObject({ name, description: '' });
+    const form = await A.post('/sites', undefined, { raw: `name=${uniq('BareForm')}&description=`, headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    expect(form.status).toBe(200);
+    expect(form.body.data.description).toBe('');
+    // A site's group, too.
+    const g = await A.post(`/sites/${r.body.data.id}/groups`, { name: uniq('BareGroup'), description: '' });
+    expect(g.status).toBe(200);
+    expect(g.body.data).toMatchObject({ siteId: r.body.data.id, description: '' });
   });
 
   test('a name with control characters (newline, tab, ESC) is a 400, as other names are; the description may hold them', async () => {
@@ -401,9 +417,10 @@ describe('POST /sites/{id}/groups', () => {
     expect((await A.get(`/sites/${s.id}/groups`)).body.data.map((g: Fixture) => g.id)).toEqual([r.body.data.id]);
   });
 
-  test('both name and description are mandatory', async () => {
-    expectError(await A.post(`/sites/${A.t.homeSiteId}/groups`, { description: 'd' }), 400, "'name'");
-    expectError(await A.post(`/sites/${A.t.homeSiteId}/groups`, { name: uniq('g') }), 400, "'description'");
+  test('both name and description are mandatory; the name may not be blank', async () => {
+    expectError(await A.post(`/sites/${A.t.homeSiteId}/groups`, { description: 'd' }), 400, "The mandatory field 'name' is missing.");
+    expectError(await A.post(`/sites/${A.t.homeSiteId}/groups`, { name: ' ', description: '' }), 400, "The field 'name' must not be blank.");
+    expectError(await A.post(`/sites/${A.t.homeSiteId}/groups`, { name: uniq('g') }), 400, "The mandatory field 'description' is missing.");
   });
 
   test('a duplicate name (any case) is a 409', async () => {
