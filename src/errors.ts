@@ -55,3 +55,16 @@ export const unauthorized = (msg = 'Authorization is required: send a valid bear
 export const forbidden = (msg = 'You do not have permission to do this.') => new AppError('FORBIDDEN', msg);
 export const notFound = (msg: string) => new AppError('NOT_FOUND', msg);
 export const conflict = (msg: string) => new AppError('CONFLICT', msg);
+
+/** How many items of a list an error message names before it only counts the rest. */
+const MAX_NAMED = 10;
+
+/**
+ * Items a message names, quoted (each cut to 256 characters, the longest name this service keeps):
+ * at most MAX_NAMED, then "and N more". A list sized by the caller stays a line: 5000 unknown ids
+ * were echoed whole (~400 KB).
+ */
+export function namedList(items: readonly string[]): string {
+  const named = items.slice(0, MAX_NAMED).map((i) => `'${i.slice(0, 256)}'`).join(', ');
+  return items.length > MAX_NAMED ? `${named} and ${items.length - MAX_NAMED} more` : named;
+}

@@ -6,7 +6,7 @@
  */
 import type { AppContext } from '../context.js';
 import { insertRows, updateRows } from '../db/tenant-writes.js';
-import { badRequest } from '../errors.js';
+import { badRequest, namedList } from '../errors.js';
 import { newId } from '../ids.js';
 import { sql } from '../sql.js';
 import { templateFields } from './form-instance-fields.js';
@@ -37,9 +37,6 @@ async function fieldRules(ctx: AppContext, revisionId: string): Promise<FieldRul
   };
 }
 
-/** Unknown keys a refusal names before it only counts the rest. */
-const MAX_NAMED = 20;
-
 /**
  * A posted body as lower-case key -> string. Each posted key names a field by its key or id, in any
  * case; unknown keys, a field named twice and non-scalar values are 400s naming them.
@@ -66,18 +63,13 @@ function checkValues(body: unknown, rules: FieldRules): Values {
     if (text.length > MAX_VALUE) throw badRequest(`The value of form field '${k}' is longer than ${MAX_VALUE} characters.`);
     out[key] = text;
   }
-  if (unknown.length) {
-    // Named up to a point: a body of thousands of unknown keys gets a message of a few lines.
-    const named = unknown.slice(0, MAX_NAMED).map((k) => `'${k.slice(0, 100)}'`).join(', ');
-    const more = unknown.length > MAX_NAMED ? ` and ${unknown.length - MAX_NAMED} more` : '';
-    throw badRequest(`The template has no form field named ${named}${more}.`);
-  }
+  if (unknown.length) throw badRequest(`The template has no form field named ${namedList(unknown)}.`);
   return out;
 }
 
 function checkRequired(values: Values, rules: FieldRules) {
-  const missing = [...rules.byKey].filter(([key, r]) => r.required && !values[key]?.trim()).map(([, r]) => `'${r.key}'`);
-  if (missing.length) throw badRequest(`The required form field${missing.length > 1 ? 's' : ''} ${missing.join(', ')} must have a value.`);
+  const missing = [...rules.byKey].filter(([key, r]) => r.required && !values[key]?.trim()).map(([, r]) => r.key);
+  if (missing.length) throw badRequest(`The required form field${missing.length > 1 ? 's' : ''} ${namedList(missing)} must have a value.`);
 }
 
 /**

@@ -9,7 +9,7 @@ import type { AppContext } from '../context.js';
 import { lowerEquals } from '../db/lookup.js';
 import { ScheduledProcess } from '../entities/scheduled-process.js';
 import { Script } from '../entities/script.js';
-import { AppError, badRequest, conflict, notFound } from '../errors.js';
+import { AppError, badRequest, conflict, namedList, notFound } from '../errors.js';
 import { isGuid, newId } from '../ids.js';
 import { readAtMost } from '../read-at-most.js';
 import { editable } from './editable.js';
@@ -68,8 +68,8 @@ export async function deleteScript(ctx: AppContext, id: string): Promise<void> {
   const script = await scriptById(ctx, id, true);
   const users = await ctx.em().find(ScheduledProcess, { scriptId: script.id }, { orderBy: { name: 'asc' }, fields: ['name'] });
   if (users.length > 0) {
-    const named = users.map((p) => `'${p.name}'`);
-    throw conflict(`Script '${script.name}' is run by the scheduled process${named.length > 1 ? 'es' : ''} ${named.join(', ')}: delete ${named.length > 1 ? 'them' : 'it'} or give ${named.length > 1 ? 'them' : 'it'} another script first.`);
+    const many = users.length > 1;
+    throw conflict(`Script '${script.name}' is run by the scheduled process${many ? 'es' : ''} ${namedList(users.map((p) => p.name))}: delete ${many ? 'them' : 'it'} or give ${many ? 'them' : 'it'} another script first.`);
   }
   ctx.em().remove(script);
   await ctx.em().flush();

@@ -2,7 +2,7 @@
 import type { AppContext } from '../context.js';
 import { Group, GroupMember } from '../entities/group.js';
 import { User } from '../entities/user.js';
-import { badRequest, conflict, notFound } from '../errors.js';
+import { badRequest, conflict, namedList, notFound } from '../errors.js';
 import { isGuid, newId } from '../ids.js';
 import { ADMIN_GROUP } from '../roles.js';
 import { accessibleIds } from '../permissions/row-checks.js';
@@ -54,7 +54,7 @@ async function addMembers(ctx: AppContext, groupId: string, userIds: string[]) {
   // Held against their delete, as the group is: a user deleted meanwhile is the 404 of an unknown one.
   const found = await accessibleIds(ctx, resource('User'), userIds, 'change', ctx.caller.userId, true);
   const missing = userIds.filter((id) => !found.has(id));
-  if (missing.length) throw notFound(`User ${missing.map((m) => `'${m}'`).join(', ')} was not found.`);
+  if (missing.length) throw notFound(missing.length === 1 ? `User '${missing[0]}' was not found.` : `Users ${namedList(missing)} were not found.`);
   await insertRows(ctx.reader, 'group_member', userIds.map((userId) => ({ group_id: group.id, user_id: userId })), true);
   return userIds.map((id) => ({ dataType: 'NotifyUser', id }));
 }

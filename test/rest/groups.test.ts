@@ -2,6 +2,7 @@
  * HTTP-level tests of the Groups routes (rest-api-v1.md "Groups" plus the client-compatibility
  * extras: DELETE /groups/{id} and the membership calls PUT/DELETE /groups/{id}/users[/{userId}]).
  */
+import { randomUUID } from 'node:crypto';
 import { Harness, type Reply } from '../harness.js';
 import {
   adminApi,
@@ -492,6 +493,16 @@ describe('group membership', () => {
       expectError(await A.put(`/groups/${g.id}/users`, { userIds: '' }), 400, 'userIds');
       expectError(await A.put(`/groups/${g.id}/users`, { userIds: ' , ' }), 400, 'userIds');
       expectError(await A.put(`/groups/${g.id}/users`, { userIds: `${u1.id},${UNKNOWN_ID}` }), 404);
+      expect(await members(A, g.id)).toEqual([]);
+    });
+
+    test('unknown users are named, at most ten of them, and the rest counted: 5000 make a message of a line', async () => {
+      const unknown = Array.from({ length: 5000 }, () => randomUUID());
+      const many = await A.put(`/groups/${g.id}/users`, { userIds: [u1.id, ...unknown].join(',') });
+      expectError(many, 404, `Users ${unknown.slice(0, 10).map((id) => `'${id}'`).join(', ')} and 4990 more were not found.`);
+      expect(many.text.length).toBeLessThan(2000);
+      const two = await A.put(`/groups/${g.id}/users`, { userIds: `${unknown[0]},${u1.id},${unknown[1]}` });
+      expectError(two, 404, `Users '${unknown[0]}', '${unknown[1]}' were not found.`);
       expect(await members(A, g.id)).toEqual([]);
     });
   });
