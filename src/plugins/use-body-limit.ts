@@ -13,7 +13,7 @@
 import type { Plugin } from 'graphql-yoga';
 import type { Logger } from '../log.js';
 import { throwAsGraphQL } from '../graphql-errors.js';
-import { declaredLength, escapesAreUtf8, isMultipart, readBodyBytes, refuseNotUtf8 } from '../rest/body.js';
+import { declaredLength, isMultipart, nonUtf8Escape, readBodyBytes, refuseNotUtf8 } from '../rest/body.js';
 import { badRequest } from '../errors.js';
 import { errorAnswer } from './error-answer.js';
 
@@ -38,7 +38,7 @@ export function useBodyLimit(maxBytes: number, limitOf: (request: Request, url: 
         if (text) {
           try {
             refuseNotUtf8(body, 'request body');
-            if (/application\/x-www-form-urlencoded/i.test(contentType ?? '') && !escapesAreUtf8(body.toString('utf8'))) {
+            if (/application\/x-www-form-urlencoded/i.test(contentType ?? '') && nonUtf8Escape(body.toString('utf8')) !== undefined) {
               throw badRequest('The form-encoded request body has percent-escapes that are not valid UTF-8 (such as %FF): escape the text\'s UTF-8 bytes.');
             }
           } catch (e) {

@@ -7,7 +7,7 @@
  */
 import type { Plugin } from 'graphql-yoga';
 import type { Logger } from '../log.js';
-import { escapesAreUtf8, isMultipart, refuseNul, refuseReplaced } from '../rest/body.js';
+import { isMultipart, nonUtf8Escape, refuseNul, refuseReplaced } from '../rest/body.js';
 import { throwAsGraphQL } from '../graphql-errors.js';
 import { badRequest } from '../errors.js';
 import { errorAnswer } from './error-answer.js';
@@ -28,8 +28,11 @@ export function useNoNul(log: Logger): Plugin {
   return {
     onRequest({ request, url, endResponse }) {
       // Escapes that are not UTF-8 (`%FF`) would reach a query parameter as U+FFFD; in the path they are refused where it is split.
-      if (!escapesAreUtf8(url.search)) {
-        endResponse(errorAnswer(request, url, badRequest('The request query string has percent-escapes that are not valid UTF-8 (such as %FF): escape the text\'s UTF-8 bytes.'), log));
+      // The likeliest cause is a % sent raw, a like wildcard before two hex digits (`like '%ad%'`).
+      const escape = nonUtf8Escape(url.search);
+      if (escape !== undefined) {
+        const message = `The request query string has percent-escapes that are not valid UTF-8, such as '${escape}': send a literal % (such as a like wildcard) as %25, and other text escaped as its UTF-8 bytes.`;
+        endResponse(errorAnswer(request, url, badRequest(message), log));
         return;
       }
       if (!/%00/.test(url.pathname + url.search)) return;

@@ -34,16 +34,26 @@ const notUtf8 = (what: string) =>
 const ESCAPE_RUN = /(?:%[0-9a-fA-F]{2})+/g;
 
 /**
- * Whether the bytes that `%XX` escapes stand for are UTF-8. URLSearchParams decodes `%FF` as
- * U+FFFD; the text around the escapes is already text. One pass, each run checked on its own: an
- * ASCII character between two runs would break any sequence they formed.
+ * The first percent-escape that stands for no UTF-8 character, as sent (`%ad`), or undefined when
+ * every escape's bytes are UTF-8. URLSearchParams decodes `%FF` as U+FFFD; the text around the
+ * escapes is already text. One pass, each run checked on its own: an ASCII character between two
+ * runs would break any sequence they formed. In a failing run, the escape named is the one where
+ * decoding fails: a byte that starts no character, or the start of a sequence left incomplete.
  */
-export function escapesAreUtf8(text: string): boolean {
-  if (!text.includes('%')) return true;
+export function nonUtf8Escape(text: string): string | undefined {
+  if (!text.includes('%')) return undefined;
   for (const [run] of text.matchAll(ESCAPE_RUN)) {
-    if (/%[89a-fA-F]/.test(run) && !isUtf8(Buffer.from(run.replace(/%/g, ''), 'hex'))) return false;
+    if (!/%[89a-fA-F]/.test(run)) continue;
+    const bytes = Buffer.from(run.replace(/%/g, ''), 'hex');
+    if (isUtf8(bytes)) continue;
+    for (let i = 0; i < bytes.length; ) {
+      const b = bytes[i];
+      const length = b < 0x80 ? 1 : b >= 0xc2 && b <= 0xdf ? 2 : b >= 0xe0 && b <= 0xef ? 3 : b >= 0xf0 && b <= 0xf4 ? 4 : 0;
+      if (length === 0 || !isUtf8(bytes.subarray(i, i + length)) || i + length > bytes.length) return run.slice(3 * i, 3 * i + 3);
+      i += length;
+    }
   }
-  return true;
+  return undefined;
 }
 
 export const isMultipart = (contentType: string | null) => /^\s*multipart\/form-data/i.test(contentType ?? '');
@@ -70,9 +80,9 @@ const tooLarge = (max: number) =>
 const FORM = /^[^=&{}[\]"\s]+=[^&]*(&[^=&]+=[^&]*)*&?$/;
 
 export function parseForm(text: string): Record<string, unknown> {
-  if (!escapesAreUtf8(text)) {
+  if (nonUtf8Escape(text) !== undefined) {
     // Named by its key, as far as that key can be read.
-    const pair = text.split('&').find((p) => !escapesAreUtf8(p)) ?? '';
+    const pair = text.split('&').find((p) => nonUtf8Escape(p) !== undefined) ?? '';
     const key = [...new URLSearchParams(pair).keys()][0] ?? '';
     throw badRequest(`The form-encoded request body's value of '${key.slice(0, 64)}' has percent-escapes that are not valid UTF-8 (such as %FF, or Latin-1 text escaped byte by byte): escape the text's UTF-8 bytes.`);
   }

@@ -121,6 +121,21 @@ describe('GET /users', () => {
     expect(none.body.data).toEqual([]);
   });
 
+  test('a like wildcard sent as a raw % before two hex digits is a 400 naming that escape as sent and asking for %25', async () => {
+    const u = await makeUser();
+    const hint = 'send a literal % (such as a like wildcard) as %25, and other text escaped as its UTF-8 bytes.';
+    // What a client that does not escape q sends: `%ad` is the byte 0xAD, no UTF-8 character.
+    const raw = await call('GET', `${R()}/users?q=userid like '%ad%'`, { token: admin });
+    expectError(raw, 400, `The request query string has percent-escapes that are not valid UTF-8, such as '%ad': ${hint}`);
+    // The escape where decoding fails, after any that decode: Latin-1, a sequence cut short, one after a whole character.
+    for (const [escaped, named] of [['%E9t%E9', '%E9'], ['%C3%28', '%C3'], ['x%e2%82', '%e2'], ['%C3%A9%FF', '%FF']]) {
+      expectError(await call('GET', `${R()}/users?q=${encodeURIComponent("userid eq '")}${escaped}'`, { token: admin }), 400, `such as '${named}': ${hint}`);
+    }
+    // Sent as %25, the wildcard works.
+    const ok = await call('GET', `${R()}/users?q=${encodeURIComponent(`userid like '%${u.userid.slice(1)}%'`)}`, { token: admin });
+    expect(ok.body.data.map((x: { id: string }) => x.id)).toEqual([u.id]);
+  });
+
   test('a q that does not parse, or names an unknown field, is a 400', async () => {
     expectError(await call('GET', `${R()}/users?q=${encodeURIComponent("userid eq 'x")}`, { token: admin }), 400);
     expectError(await call('GET', `${R()}/users?q=${encodeURIComponent("passwordHash eq 'x'")}`, { token: admin }), 400);
