@@ -6,20 +6,22 @@
 import { LockMode } from '@mikro-orm/core';
 import type { AppContext } from '../context.js';
 import { FormTemplate, FormTemplateField, FormTemplateRevision } from '../entities/form-template.js';
-import { conflict, notFound } from '../errors.js';
-import { isGuid, newId } from '../ids.js';
+import { conflict } from '../errors.js';
+import { newId } from '../ids.js';
 import { lowerEquals } from '../db/lookup.js';
 import type { FieldSpec } from './form-xml.js';
+import { templateRow } from './template-row.js';
 
 /** Revision `status` codes. */
 export const STATUS = { draft: 0, released: 1, superseded: 2 } as const;
 
-/** A template by id or by name (the clients send either), locked for the rest of the mutation. */
+/**
+ * A template as every route names one (templateRow), locked for the rest of the mutation.
+ * Templates are never deleted, so the row found is there to lock.
+ */
 export async function lockTemplate(ctx: AppContext, idOrName: string): Promise<FormTemplate> {
-  const byId = isGuid(idOrName) ? await ctx.em().findOne(FormTemplate, { id: idOrName.toLowerCase() }, { lockMode: LockMode.PESSIMISTIC_WRITE }) : null;
-  const t = byId ?? (await ctx.em().findOne(FormTemplate, lowerEquals('name', idOrName), { lockMode: LockMode.PESSIMISTIC_WRITE }));
-  if (!t) throw notFound(`Form template '${idOrName}' was not found.`);
-  return t;
+  const { id } = await templateRow(ctx, idOrName);
+  return ctx.em().findOneOrFail(FormTemplate, { id: id as string }, { lockMode: LockMode.PESSIMISTIC_WRITE });
 }
 
 export async function assertNameFree(ctx: AppContext, name: string) {

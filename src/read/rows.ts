@@ -113,8 +113,23 @@ function whereOf(reader: Reader, def: ResourceDef, r: RowQuery): { where: Sql; g
   const alive = guarded
     ? [sql`exists (select 1 from app_user session_user_ where session_user_.tenant_id = ${reader.tenantId} and session_user_.id = ${s.userId} and session_user_.enabled and session_user_.session_epoch = ${s.epoch})`]
     : [];
-  const seen = seeConditions(def, reader.tenantId, s?.userId, r.byToken);
-  return { where: join([sql`t.tenant_id = ${reader.tenantId}`, ...alive, ...seen, ...(r.where ?? [])], ' and '), guarded };
+  return { where: join([...visible(reader, def, r.byToken), ...alive, ...(r.where ?? [])], ' and '), guarded };
+}
+
+/** The tenant's condition and the definition's row conditions for the caller, on alias `t`. */
+const visible = (reader: Reader, def: ResourceDef, byToken?: boolean): Sql[] => [
+  sql`t.tenant_id = ${reader.tenantId}`,
+  ...seeConditions(def, reader.tenantId, reader.session?.userId, byToken),
+];
+
+/**
+ * A subquery of one field of the rows of `def` the caller may read that meet `where` (alias `t`,
+ * its own), for a statement that names its rows by another table's key. It depends on no outer
+ * row, so PostgreSQL runs it once and the outer statement still probes its indexes (a correlated
+ * one ran per row of the tenant). The outer statement checks the session.
+ */
+export function fieldOf(reader: Reader, def: ResourceDef, field: string, where: Sql[]): Sql {
+  return sql`(select ${raw(def.fields[field].sql)} from ${raw(def.table)} t${joinsOf(def)} where ${join([...visible(reader, def), ...where], ' and ')})`;
 }
 
 export async function selectRows<T>(reader: Reader, def: ResourceDef, r: RowQuery = {}): Promise<T[]> {

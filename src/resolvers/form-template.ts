@@ -1,4 +1,4 @@
-/** Form template reads by id or name, the fields descriptions, and the writes (src/domain/form-templates.ts). Who may call each: schema/form-template.graphql. */
+/** Form template reads by id, revision id or name, the fields descriptions, and the writes (src/domain/form-templates.ts). Who may call each: schema/form-template.graphql. */
 import type { AppContext } from '../context.js';
 import { FormTemplate, FormTemplateField, type FormTemplateRevision } from '../entities/form-template.js';
 import { badRequest, conflict, notFound } from '../errors.js';
@@ -106,7 +106,7 @@ async function onDraft(ctx: AppContext, idOrName: string, edit: (draft: FormTemp
 
 const label = (input: Input, fallback: string) => maxLength(optionalString(input, 'label')?.trim() || fallback, 400, 'label');
 
-/** A revision of the template (by id or name), or a 404: another template's revision is not found here. */
+/** A revision of the template (as templateRow names it), or a 404: another template's revision is not found here. */
 async function revisionOf(ctx: AppContext, templateIdOrName: string, id: string) {
   const template = await templateRow(ctx, templateIdOrName);
   const revision = await ctx.loaders.byId(REVISION).load(id.toLowerCase());

@@ -126,7 +126,7 @@ export const routes: Route[] = [
   { method: 'PUT', path: '/users/:id/password', field: 'Mutation.changeUserPassword', shape: 'object', body: 'input' },
   { method: 'PUT', path: '/users/:id/userid', field: 'Mutation.changeUserId', shape: 'object', body: 'input' },
 
-  // Form templates: `:id` is a template's id or its name
+  // Form templates: `:id` is a template's id, one of its revision ids or its name
   { method: 'GET', path: '/formtemplates', field: 'Query.formTemplates', shape: 'list' },
   { method: 'POST', path: '/formtemplates', field: 'Mutation.createFormTemplate', shape: 'object', body: 'input', allFields: true },
   { method: 'GET', path: '/formtemplates/:id', field: 'Query.formTemplate', shape: 'one', allFields: true },

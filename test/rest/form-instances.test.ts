@@ -370,6 +370,40 @@ describe('GET and POST /formtemplates/{id}/forms/{revisionId}', () => {
   });
 });
 
+describe('/formtemplates/{revisionId}/forms: a template named by one of its revision ids (the .NET client)', () => {
+  test('FormTemplate.CreateNewFormInstance and FormInstance.CreateNewRevision by the released revision id: create, revise, list, get, pdf, new', async () => {
+    const t = await formTemplateWith(A, ['a']);
+    const base = `/formtemplates/${t.revisionId}/forms`;
+    const made = await A.post(`${base}/`, { a: '1' });
+    expectEnvelope(made, 'POST', A.url(`${base}/`), 201);
+    const x: Instance = made.body.data;
+    expect(x).toMatchObject({ templateId: t.id, href: `~/formtemplates/${t.id}/forms/${x.revisionId}`, a: '1' });
+    const revised = await A.post(`${base}/${x.revisionId}/`, { a: '2' });
+    expectEnvelope(revised, 'POST', A.url(`${base}/${x.revisionId}/`), 201);
+    expect((await A.get(base)).body.data.map((f: Instance) => f.revisionId)).toEqual([revised.body.data.revisionId]);
+    expect((await A.get(`${base}/${x.formId}`)).body.data[0]).toMatchObject({ a: '2', revision: 2, templateId: t.id });
+    const pdf = await A.get(`${base}/${x.formId}/pdf`);
+    expect([pdf.status, pdf.headers.get('content-type')]).toEqual([200, 'application/pdf']);
+    expect((await A.get(`${base}/new`)).body.data).toMatchObject({ templateId: t.id, revisionId: t.revisionId });
+  });
+
+  test('a draft or older revision id names the template too, whose released revision the form follows; another template\'s revision id is a 404', async () => {
+    const t = await formTemplateWith(A, ['a']);
+    // A field added after the release is in the draft only.
+    const g = await A.gql('mutation ($id: String!) { addFormTemplateField(id: $id, input: { name: "later" }) { id } }', { id: t.id });
+    const draft = g.body.data.addFormTemplateField.id as string;
+    expect(draft).not.toBe(t.revisionId);
+    const x = await create(A, draft, { a: '1' });
+    expect(x.templateId).toBe(t.id);
+    expectError(await A.post(`/formtemplates/${draft}/forms`, { later: '1' }), 400, /'later'/);
+    expect((await A.get(`/formtemplates/${draft}/forms/${x.revisionId}`)).body.data[0].revisionId).toBe(x.revisionId);
+    const other = await formTemplateWith(A, ['a']);
+    expectError(await A.get(`/formtemplates/${other.revisionId}/forms/${x.revisionId}`), 404, `Form instance '${x.revisionId}' was not found in form template '${other.revisionId}'.`);
+    expectError(await A.post(`/formtemplates/${other.revisionId}/forms/${x.revisionId}`, {}), 404);
+    expectError(await B.post(`/formtemplates/${draft}/forms`, {}), 404, `Form template '${draft}' was not found.`);
+  });
+});
+
 describe('/forminstance/{id}', () => {
   test('DELETE by revision id or form id removes the form with every revision', async () => {
     const t = await formTemplateWith(A, ['a']);

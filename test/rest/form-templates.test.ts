@@ -174,6 +174,57 @@ describe('GET /formtemplates/{id}', () => {
     expectError(await A.put('/formtemplates/nosuch/release'), 404);
     expectError(await importXml(A, 'nosuch'), 404);
   });
+
+  test('a revision id names its template, as the .NET client sends the template\'s revisionId: released, draft and superseded revisions alike, on every template route', async () => {
+    const t = await releasedTemplate(A);
+    expect((await importXml(A, t.id)).status).toBe(200);
+    expect((await A.put(`/formtemplates/${t.id}/release`)).status).toBe(200);
+    const draft = (await importXml(A, t.id)).body.data.latestRevisionId as string;
+    const revisions = (await A.gql('query ($id: String!) { formTemplate(id: $id) { revisions { id status } } }', { id: t.id })).body.data.formTemplate.revisions;
+    const released = revisions.find((r: { status: number }) => r.status === 1).id as string;
+    const superseded = revisions.find((r: { status: number }) => r.status === 2).id as string;
+    expect(new Set([released, draft, superseded]).size).toBe(3);
+    const template = (await A.get(`/formtemplates/${t.id}`)).body.data;
+    const fields = (await A.get(`/formtemplates/${t.id}/fields`)).body.data;
+    const designer = (await A.get(`/formdesigner/forms/formtemplates/${t.id}/fields`)).body.data;
+    for (const revisionId of [released, draft, superseded]) {
+      const r = await A.get(`/formtemplates/${revisionId}`);
+      expectEnvelope(r, 'GET', A.url(`/formtemplates/${revisionId}`));
+      // The template as a get by its id answers it: its released revision, whichever revision named it.
+      expect(r.body.data).toEqual(template);
+      expect((await A.get(`/formtemplates/${revisionId.toUpperCase()}/fields`)).body.data).toEqual(fields);
+      expect((await A.get(`/formdesigner/forms/formtemplates/${revisionId}/fields`)).body.data).toEqual(designer);
+      expect((await A.get(`/formtemplates/${revisionId}/revisions/${superseded}`)).body.data).toMatchObject({ id: superseded, templateId: t.id });
+      expect((await A.gql('query ($id: String!) { formTemplate(id: $id) { id } }', { id: revisionId })).body.data.formTemplate.id).toBe(t.id);
+    }
+    const release = await A.put(`/formtemplates/${draft}/release`);
+    expect(release.body.data).toMatchObject({ id: t.id, revisionId: draft, status: 1 });
+    const imported = await importXml(A, superseded);
+    expect(imported.status).toBe(200);
+    expect(imported.body.data).toMatchObject({ id: t.id, revisionId: draft });
+    expect(imported.body.data.latestRevisionId).not.toBe(draft);
+    // Another tenant's revision id names nothing there; an unknown GUID is still a 404 naming it.
+    expectError(await B.get(`/formtemplates/${draft}`), 404, `Form template '${draft}' was not found.`);
+    expectError(await importXml(B, draft), 404);
+  });
+
+  test('a GUID that is one template\'s revision id and another\'s name names the first: an id is tried first', async () => {
+    const t = await releasedTemplate(A);
+    const named = await createTemplate(A, t.revisionId.toUpperCase());
+    expect((await A.get(`/formtemplates/${t.revisionId}`)).body.data[0].id).toBe(t.id);
+    expect((await A.get(`/formtemplates/${named.id}`)).body.data[0].id).toBe(named.id);
+  });
+
+  test('naming a template by id, revision id or name costs the same statements', async () => {
+    const t = await releasedTemplate(A);
+    const counts = [];
+    for (const idOrName of [t.id, t.revisionId, encodeURIComponent(t.name as string)]) {
+      const { result, statements } = await h.countQueries(() => A.get(`/formtemplates/${idOrName}/forms`));
+      expect(result.status).toBe(200);
+      counts.push(statements.length);
+    }
+    expect(new Set(counts).size).toBe(1);
+  });
 });
 
 describe('PUT /formtemplates/{id}/import', () => {
