@@ -135,6 +135,13 @@ export interface SuccessInput {
   recordType: string | undefined;
   projection: Projection;
   page?: { limit: number; offset: number };
+  /** The keys a record leads with, in this order (the route's `keyOrder`). */
+  keyOrder?: readonly string[];
+}
+
+/** The record with `keys` (those it has) first, in that order, then the rest as they were. */
+function leading(record: Record<string, unknown>, keys: readonly string[]): Record<string, unknown> {
+  return { ...Object.fromEntries(keys.filter((k) => Object.hasOwn(record, k)).map((k) => [k, record[k]])), ...record };
 }
 
 /** Page results (`{totalRecords, items}`) unwrap to their items. */
@@ -146,7 +153,11 @@ function isPage(v: unknown): v is { items: unknown[]; totalRecords?: number } {
 export function successBody(s: SuccessInput): Record<string, unknown> {
   const dt = s.recordType ? s.dataTypes.byTypeName.get(s.recordType) : undefined;
   let records = isPage(s.result) ? s.result.items : s.result;
-  const shapeOne = (r: unknown) => (dt ? project(r as Record<string, unknown>, dt, s.projection) : r);
+  const shapeOne = (r: unknown) => {
+    if (!dt) return r;
+    const record = project(r as Record<string, unknown>, dt, s.projection);
+    return s.keyOrder && record ? leading(record, s.keyOrder) : record;
+  };
   const body: Record<string, unknown> = { meta: meta(s.status, s.request) };
   // A paged list whose field answers every record (a plain list, not a page): the page is cut here.
   const whole = s.page && s.shape === 'list' && !isPage(s.result) && Array.isArray(records) ? records.length : undefined;

@@ -31,6 +31,8 @@ export interface SofaRoute {
   scope?: 'tenant';
   /** Answers every available field unless `fields` names some (a record read or written whole). */
   allFields?: true;
+  /** The keys a record leads with, in this order, where the spec shows one its data type's order differs from. */
+  keyOrder?: readonly string[];
   /**
    * The route sends a file's bytes with its Content-Type, not an envelope: `content`, the bytes
    * the field answers (a FileContent, base64); `stored`, the bytes of the DocumentFile it answers,
@@ -63,6 +65,9 @@ export interface HandlerRoute {
 export type Route = SofaRoute | HandlerRoute;
 
 export const isSofaRoute = (r: Route): r is SofaRoute => 'field' in r;
+
+/** A new form revision's answer as the spec shows it: "href, dataType, instanceName, revisionId" (a list's elements lead with revisionId). */
+const NEW_REVISION_KEYS = ['href', 'dataType', 'instanceName', 'revisionId'];
 
 export const routes: Route[] = [
   // Auth
@@ -141,8 +146,8 @@ export const routes: Route[] = [
   { method: 'POST', path: '/formtemplates/:templateId/forms', field: 'Mutation.createFormInstance', shape: 'object', status: 201, body: 'input', allFields: true },
   { method: 'GET', path: '/formtemplates/:templateId/forms/:revisionId', field: 'Query.formInstance', shape: 'one', allFields: true },
   { method: 'GET', path: '/formtemplates/:templateId/forms/:revisionId/pdf', field: 'Query.formInstancePdf', shape: 'object', file: 'content' },
-  { method: 'POST', path: '/formtemplates/:templateId/forms/:revisionId', field: 'Mutation.reviseFormInstance', shape: 'object', status: 201, body: 'input' },
-  { method: 'POST', path: '/forms/:formId', field: 'Mutation.reviseForm', shape: 'object', status: 201, body: 'input' },
+  { method: 'POST', path: '/formtemplates/:templateId/forms/:revisionId', field: 'Mutation.reviseFormInstance', shape: 'object', status: 201, body: 'input', keyOrder: NEW_REVISION_KEYS },
+  { method: 'POST', path: '/forms/:formId', field: 'Mutation.reviseForm', shape: 'object', status: 201, body: 'input', keyOrder: NEW_REVISION_KEYS },
   { method: 'PUT', path: '/forminstance/:formId/relateForm', field: 'Mutation.relateFormByDocId', shape: 'none', when: { param: 'relateToDocId', values: ['*'] } },
   { method: 'PUT', path: '/forminstance/:formId/relateForm', field: 'Mutation.relateForm', shape: 'none' },
   { method: 'PUT', path: '/forminstance/:formId/unrelateForm', field: 'Mutation.unrelateFormByDocId', shape: 'none', when: { param: 'relateToDocId', values: ['*'] } },

@@ -155,6 +155,7 @@ export function createRouteRunner(services: Services, schema: GraphQLSchema, dat
             dataTypes,
             recordType: info.recordType,
             projection,
+            keyOrder: route.keyOrder,
             page: route.paged ? { limit: effectiveLimit(services.config, page.limit), offset: page.offset ?? 0 } : undefined,
           });
     const call: RestCall = {

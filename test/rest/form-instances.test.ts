@@ -26,6 +26,8 @@ import {
 const AUDIT = ['createDate', 'modifyDate', 'createById', 'modifyById', 'createBy', 'modifyBy'];
 const BASE = ['href', 'dataType', 'revisionId', 'instanceName'];
 const FULL = [...BASE, 'formId', 'templateId', 'revision', ...AUDIT];
+/** The new-revision answer, in the spec's order (rest-api-v1.md, POST formtemplates/{id}/forms/{revisionId}). */
+const NEW_REVISION = ['href', 'dataType', 'instanceName', 'revisionId'];
 
 let h: Harness;
 let A: Api;
@@ -56,6 +58,8 @@ describe('POST /formtemplates/{id}/forms', () => {
     const t = await formTemplateWith(A, ['Color', 'size']);
     const d = await create(A, t.id, { COLOR: 'Red', size: 3 });
     expect(keysOf(d)).toEqual(sorted([...FULL, 'color', 'size']));
+    // The FormInstance table's order (the create's answer names no keys of its own); values after the base fields.
+    expect(Object.keys(d).slice(0, FULL.length)).toEqual(FULL);
     expect(d).toMatchObject({
       dataType: 'FormInstance', href: `~/formtemplates/${t.id}/forms/${d.revisionId}`, instanceName: `${t.name}-000001`,
       color: 'Red', size: '3', revision: 1, templateId: t.id, createById: A.t.adminId, createBy: A.t.adminUserId,
@@ -160,7 +164,8 @@ describe('GET /formtemplates/{id}/forms', () => {
   test('lists revisionId and instanceName in creation order; `fields` adds form fields (any case)', async () => {
     const r = await A.get(`/formtemplates/${t.id}/forms`);
     expectEnvelope(r, 'GET', A.url(`/formtemplates/${t.id}/forms`));
-    expect(r.body.data.map(keysOf)).toEqual(Array(3).fill(sorted(BASE)));
+    // In the spec's order: "href, dataType, revisionId, instanceName, plus requested fields".
+    expect(r.body.data.map(Object.keys)).toEqual(Array(3).fill(BASE));
     expect(r.body.data.map((d: Instance) => d.revisionId)).toEqual(made.map((m) => m.revisionId));
     const f = await A.get(`/formtemplates/${t.id}/forms?fields=${encodeURIComponent('City, ZIP')}`);
     // Added to the base keys, as the spec lists them: "revisionId, instanceName, plus requested fields".
@@ -296,7 +301,8 @@ describe('GET and POST /formtemplates/{id}/forms/{revisionId}', () => {
     const r = await A.post(`/formtemplates/${t.id}/forms/${first.revisionId}`, { B: 'two', c: '3' });
     expectEnvelope(r, 'POST', A.url(`/formtemplates/${t.id}/forms/${first.revisionId}`), 201);
     const second = r.body.data;
-    expect(keysOf(second)).toEqual(sorted(BASE));
+    // In the spec's order for this answer: "href, dataType, instanceName, revisionId".
+    expect(Object.keys(second)).toEqual(NEW_REVISION);
     expect(second.instanceName).toBe(first.instanceName);
     expect(second.revisionId).not.toBe(first.revisionId);
     const now = (await A.get(`/formtemplates/${t.id}/forms/${second.revisionId}`)).body.data[0];
@@ -314,7 +320,7 @@ describe('GET and POST /formtemplates/{id}/forms/{revisionId}', () => {
     expect((await A.post(`/formtemplates/${t.id}/forms/${first.revisionId}`, { b: '2' })).status).toBe(201);
     const r = await A.post(`/formtemplates/${t.id}/forms/${first.revisionId}`, { a: '3' });
     expectEnvelope(r, 'POST', A.url(`/formtemplates/${t.id}/forms/${first.revisionId}`), 201);
-    expect(Object.keys(r.body.data).sort()).toEqual(['dataType', 'href', 'instanceName', 'revisionId']);
+    expect(Object.keys(r.body.data)).toEqual(NEW_REVISION);
     // The second revision's b is kept: an older revision id names its form, not the values it had.
     const now = (await A.get(`/formtemplates/${t.id}/forms/${r.body.data.revisionId}`)).body.data[0];
     expect(now).toMatchObject({ a: '3', b: '2', revision: 3, formId: first.formId });
@@ -364,6 +370,7 @@ describe('GET and POST /formtemplates/{id}/forms/{revisionId}', () => {
     await A.post(`/formtemplates/${t.id}/forms/${first.revisionId}`, { b: '2' });
     const r = await A.post(`/forms/${first.formId}`, { a: '3' });
     expectEnvelope(r, 'POST', A.url(`/forms/${first.formId}`), 201);
+    expect(Object.keys(r.body.data)).toEqual(NEW_REVISION);
     const now = (await A.get(`/formtemplates/${t.id}/forms/${r.body.data.revisionId}`)).body.data[0];
     expect(now).toMatchObject({ a: '3', b: '2', revision: 3 });
     expectError(await A.post(`/forms/${UNKNOWN_ID}`, {}), 404);
