@@ -111,9 +111,12 @@ async function relate(ctx: AppContext, formId: string, other: () => Promise<Row>
   return true;
 }
 
-async function unrelate(ctx: AppContext, formId: string, other: () => Promise<Row>) {
+/** Removes the relation both ways round; forms that are not related are a 404, as unrelateDocument's. */
+async function unrelate(ctx: AppContext, formId: string, other: () => Promise<Row>, named: string) {
   const [x, y] = await relation(ctx, formId, other);
-  await deleteRows(ctx.reader, 'form_instance_relation', sql`(t.form_id = ${x} and t.related_id = ${y}) or (t.form_id = ${y} and t.related_id = ${x})`);
+  if (!(await deleteRows(ctx.reader, 'form_instance_relation', sql`(t.form_id = ${x} and t.related_id = ${y}) or (t.form_id = ${y} and t.related_id = ${x})`))) {
+    throw notFound(`Form '${formId}' is not related to form '${named}'.`);
+  }
   return true;
 }
 
@@ -161,7 +164,7 @@ export const resolvers = {
     },
     relateForm: (_: unknown, a: ById, ctx: AppContext) => relate(ctx, a.formId, () => instanceRow(ctx, a.relateToId, 'keyShare')),
     relateFormByDocId: (_: unknown, a: ByDocId, ctx: AppContext) => relate(ctx, a.formId, () => instanceByDocId(ctx, a.relateToDocId)),
-    unrelateForm: (_: unknown, a: ById, ctx: AppContext) => unrelate(ctx, a.formId, () => instanceRow(ctx, a.relateToId, 'keyShare')),
-    unrelateFormByDocId: (_: unknown, a: ByDocId, ctx: AppContext) => unrelate(ctx, a.formId, () => instanceByDocId(ctx, a.relateToDocId)),
+    unrelateForm: (_: unknown, a: ById, ctx: AppContext) => unrelate(ctx, a.formId, () => instanceRow(ctx, a.relateToId, 'keyShare'), a.relateToId),
+    unrelateFormByDocId: (_: unknown, a: ByDocId, ctx: AppContext) => unrelate(ctx, a.formId, () => instanceByDocId(ctx, a.relateToDocId), a.relateToDocId),
   },
 };

@@ -99,13 +99,14 @@ beforeAll(async () => {
   formTemplate = await formTemplateWith(A, ['name', 'description', 'firstName', 'userIds', 'persistedData', 'recipients', 'documentDhIds', 'folderId', 'documentId', 'parentId']); // every key of bodyOf
   formTemplateField = (await A.gql('query ($id: String!) { formTemplate(id: $id) { revisions { fields(limit: 1) { id } } } }', { id: formTemplate.id })).body.data.formTemplate.revisions.at(-1).fields[0].id;
   const forms = [];
-  for (let i = 0; i < 6; i++) forms.push((await A.post(`/formtemplates/${formTemplate.id}/forms`, {})).body.data);
+  for (let i = 0; i < 7; i++) forms.push((await A.post(`/formtemplates/${formTemplate.id}/forms`, {})).body.data);
   form = forms[0];
-  // Related to four: the route table's unrelateForm (after relateForm) leaves three for the paged list.
-  for (const other of forms.slice(1, 5)) await A.put(`/forminstance/${form.formId}/relateForm?relateToId=${other.formId}`);
-  relateTo = forms[4].formId;
+  // Related to five: the route table's unrelateForm and unrelateFormByDocId (each after its relateForm)
+  // end a relation each, two forms since a second unrelate of one is a 404, and leave three for the paged list.
+  for (const other of forms.slice(1, 6)) await A.put(`/forminstance/${form.formId}/relateForm?relateToId=${other.formId}`);
+  relateTo = forms[5].formId;
   relateToName = forms[4].instanceName;
-  doomed = forms[5].formId;
+  doomed = forms[6].formId;
   // Global, so every user of the tenant reads it; only its creator (or an administrator) deletes it.
   const dictionaries = [];
   for (let i = 0; i < 3; i++) dictionaries.push((await A.post('/persistedData', { name: uniq('dictionary'), scope: 1, persistedData: '{}' })).body.data);

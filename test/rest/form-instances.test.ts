@@ -446,7 +446,7 @@ describe('/forminstance/{id}', () => {
     expectError(r, 404, `Form instance '${deleted.formId}' was not found.`);
   });
 
-  test('relateForm / unrelateForm / forms: related either way round, idempotent, by form or revision id', async () => {
+  test('relateForm / unrelateForm / forms: related either way round, idempotent, by form or revision id; unrelating forms not related is a 404', async () => {
     const t = await formTemplateWith(A, ['a']);
     const [x, y, z] = [await create(A, t.id, {}), await create(A, t.id, {}), await create(A, t.id, {})];
     const rel = await A.put(`/forminstance/${x.revisionId}/relateForm?relateToId=${y.formId}`);
@@ -459,6 +459,9 @@ describe('/forminstance/{id}', () => {
     expect((await A.put(`/forminstance/${y.formId}/unrelateForm?relateToId=${x.formId}`)).status).toBe(200);
     expect(await related(x)).toEqual([z.instanceName]);
     expect(await related(y)).toEqual([]);
+    // Forms that are not related are a 404, as unrelateDocument's; nothing changes.
+    expectError(await A.put(`/forminstance/${y.formId}/unrelateForm?relateToId=${x.revisionId}`), 404, `Form '${y.formId}' is not related to form '${x.revisionId}'.`);
+    expect(await related(x)).toEqual([z.instanceName]);
     expectError(await A.put(`/forminstance/${x.formId}/relateForm?relateToId=${x.revisionId}`), 400, /itself/);
     expectError(await A.put(`/forminstance/${x.formId}/relateForm?relateToId=${UNKNOWN_ID}`), 404);
     expectError(await A.put(`/forminstance/${x.formId}/relateForm`), 400);
@@ -473,6 +476,7 @@ describe('/forminstance/{id}', () => {
     expect(await related(y)).toEqual([x.instanceName]);
     expect((await A.put(`/forminstance/${y.formId}/unrelateForm?relateToDocId=${encodeURIComponent(x.instanceName.toLowerCase())}`)).status).toBe(200);
     expect(await related(x)).toEqual([]);
+    expectError(await A.put(`/forminstance/${y.formId}/unrelateForm?relateToDocId=${encodeURIComponent(x.instanceName)}`), 404, `Form '${y.formId}' is not related to form '${x.instanceName}'.`);
     expectError(await A.put(`/forminstance/${x.formId}/relateForm?relateToDocId=${encodeURIComponent(x.instanceName)}`), 400, /itself/);
     expectError(await A.put(`/forminstance/${x.formId}/relateForm?relateToDocId=No-000001`), 404, /'No-000001'/);
     expectError(await A.put(`/forminstance/${x.formId}/unrelateForm?relateToDocId=No-000001`), 404, /'No-000001'/);
