@@ -36,7 +36,7 @@ import { forRestCaller } from './variable-errors.js';
 import { withSessionCheck } from '../auth/session.js';
 import { fitInput } from './input.js';
 import { queryParam, type Match } from './match.js';
-import type { SofaRoute } from './routes.js';
+import { isSofaRoute, routes, type SofaRoute } from './routes.js';
 import { rootField } from './check-routes.js';
 import { createSofaRouter, SOFA_BASE, sofaFields, sofaPath } from './sofa-setup.js';
 import { requestIdOf } from './request-id.js';
@@ -174,7 +174,7 @@ export function createRouteRunner(services: Services, schema: GraphQLSchema, dat
     if (!answer.ok) {
       // What errorHandler above made of SOFA's errors.
       const { errors, meta } = (await answer.json()) as { errors: EnvelopeError[]; meta: Record<string, unknown> };
-      return errorEnvelope(request, answer.status, errors.map((e) => whereMissing(inSentSpelling(e, sentAs), route)), meta);
+      return errorEnvelope(request, answer.status, errors.map((e) => whereMissing(inSentSpelling(e, sentAs), route, url)), meta);
     }
     if (reply) {
       // SOFA answers with its first row's status (src/rest/sofa-setup.ts); a row of the same field may differ.
@@ -307,13 +307,31 @@ function inSentSpelling(e: EnvelopeError, sentAs: Map<string, string>): Envelope
 }
 
 /**
- * A GraphQL variable missing, other than the body's, is a query parameter (the path's are there when
- * a row matches): say so. A resolver's own "mandatory field" refusals are about body fields.
+ * The parameter of the row a row stands in for when it is absent or blank: `relateForm` runs when
+ * `relateToDocId`, which chooses `relateFormByDocId`, has no value.
  */
-function whereMissing(e: EnvelopeError, route: SofaRoute): EnvelopeError {
+const standsInFor = new Map<SofaRoute, string>();
+const sofaRows = routes.filter(isSofaRoute);
+for (const r of sofaRows) {
+  const other = sofaRows.find((o) => o.method === r.method && o.path === r.path && o.when?.values.includes('*'));
+  if (!r.when && other) standsInFor.set(r, other.when!.param);
+}
+
+/**
+ * A GraphQL variable missing, other than the body's, is a query parameter (the path's are there when
+ * a row matches): say so, and name the other row's parameter when the caller could send that one
+ * instead (or sent it blank). A resolver's own "mandatory field" refusals are about body fields.
+ */
+function whereMissing(e: EnvelopeError, route: SofaRoute, url: URL): EnvelopeError {
   const name = /^The mandatory field '([^']+)' is missing\.$/.exec(e.message)?.[1];
   const variable = e.developerMessage?.startsWith(`Variable "$${name}"`);
-  return name && variable && name !== route.body ? { ...e, message: `The mandatory query parameter '${name}' is missing.` } : e;
+  if (!name || !variable || name === route.body) return e;
+  const other = standsInFor.get(route);
+  if (!other) return { ...e, message: `The mandatory query parameter '${name}' is missing.` };
+  const message = queryParam(url.searchParams, other) === undefined
+    ? `The mandatory query parameter '${name}' (or '${other}') is missing.`
+    : `The query parameter '${other}' was sent without a value: give it one, or send '${name}' instead.`;
+  return { ...e, message };
 }
 
 /** The data type of a root field's records: its type, or its page's `items` type. */

@@ -351,7 +351,12 @@ describe('form <-> document relations', () => {
 
   test('refusals: no document named, unknown form or document, a name two documents share', async () => {
     const form = await newForm();
-    expectError(await A.put(`/forminstance/${form.formId}/relateDocument`), 400, 'relateToId');
+    expectError(await A.put(`/forminstance/${form.formId}/relateDocument`), 400, /^The mandatory query parameter 'relateToId' \(or 'relateToDocId'\) is missing\.$/);
+    // Sent blank, relateToDocId chooses no row of its own: the message names it, not only relateToId.
+    for (const blank of ['', '%20']) {
+      const r = await A.put(`/forminstance/${form.formId}/relateDocument?relateToDocId=${blank}`);
+      expectError(r, 400, /^The query parameter 'relateToDocId' was sent without a value: give it one, or send 'relateToId' instead\.$/);
+    }
     expectError(await A.put(`/forminstance/${form.formId}/relateDocument?relateToId=nope`), 400);
     expectError(await A.put(`/forminstance/${UNKNOWN_ID}/relateDocument?relateToId=${(await newDoc()).id}`), 404, 'Form instance');
     expectError(await A.put(`/forminstance/${form.formId}/relateDocument?relateToId=${UNKNOWN_ID}`), 404, 'Document');

@@ -464,7 +464,8 @@ describe('/forminstance/{id}', () => {
     expect(await related(x)).toEqual([z.instanceName]);
     expectError(await A.put(`/forminstance/${x.formId}/relateForm?relateToId=${x.revisionId}`), 400, /itself/);
     expectError(await A.put(`/forminstance/${x.formId}/relateForm?relateToId=${UNKNOWN_ID}`), 404);
-    expectError(await A.put(`/forminstance/${x.formId}/relateForm`), 400);
+    expectError(await A.put(`/forminstance/${x.formId}/relateForm`), 400, "The mandatory query parameter 'relateToId' (or 'relateToDocId') is missing.");
+    expectError(await A.put(`/forminstance/${x.formId}/unrelateForm?relateToDocId=`), 400, "The query parameter 'relateToDocId' was sent without a value");
   });
 
   test('relateForm / unrelateForm ?relateToDocId=: the other form by its instance name (any case), as the Node client sends it', async () => {
