@@ -28,7 +28,7 @@ import { isGuid } from '../ids.js';
 import { isoInstant } from '../scalars.js';
 import { effectiveLimit } from '../read/paging.js';
 import { mapError, outcomeOf, type EnvelopeError } from '../graphql-errors.js';
-import { isMultipart, readBody, parseAnyBody, parseBody, parseMultipart } from './body.js';
+import { isMultipart, readBody, parseAnyBody, parseBody, parseMultipart, RepeatedKey } from './body.js';
 import { errorEnvelope, jsonResponse, successBody, type Projection } from './envelope.js';
 import { variantOf, type Variant } from './expand.js';
 import { createRestExecute } from './execute.js';
@@ -203,7 +203,8 @@ export function createRouteRunner(services: Services, schema: GraphQLSchema, dat
     const type = getNullableType(arg.type);
     if (isMultipart(contentType)) {
       const parts = received?.parts ?? (await parseMultipart(request, services.config.maxBodyBytes));
-      return isInputObjectType(type) ? fitInput(type, parts, sentAs) : parts;
+      if (isInputObjectType(type)) return fitInput(type, parts, sentAs);
+      return route.anyJson ? parts : oneValueEach(parts);
     }
     const text = await readBody(request, services.config.maxBodyBytes);
     if (isInputObjectType(type)) return fitInput(type, parseBody(text, contentType), sentAs);
@@ -213,7 +214,7 @@ export function createRouteRunner(services: Services, schema: GraphQLSchema, dat
     // as everywhere (a form's values: a raw `null` made a blank form), unless the row takes any JSON
     // (a script's input is often an array).
     if (text.trim() === '') return undefined;
-    return route.anyJson ? parseAnyBody(text, contentType) : parseBody(text, contentType);
+    return route.anyJson ? parseAnyBody(text, contentType) : oneValueEach(parseBody(text, contentType));
   }
 
   function projectionOf(url: URL, dt: ReturnType<DataTypes['get']>, allFields = false): Projection {
@@ -304,6 +305,17 @@ function inSentSpelling(e: EnvelopeError, sentAs: Map<string, string>): Envelope
   const field = /^The field '([^']+)'/.exec(e.message)?.[1];
   const sent = field && sentAs.get(field);
   return sent ? { ...e, message: e.message.replace(`'${field}'`, `'${sent}'`) } : e;
+}
+
+/**
+ * A JSON body argument that is not `anyJson` takes one value per key (a form's values): a form or
+ * multipart key sent more than once is a 400 saying so, not a list refused later as "an object or array".
+ */
+function oneValueEach(body: unknown): unknown {
+  for (const [k, v] of Object.entries(body ?? {})) {
+    if (v instanceof RepeatedKey) throw badRequest(`The key '${k.slice(0, 64)}' was sent ${v.length} times in the request body: send it once, with one value.`);
+  }
+  return body;
 }
 
 /**

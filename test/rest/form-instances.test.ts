@@ -111,6 +111,22 @@ describe('POST /formtemplates/{id}/forms', () => {
     expect((await create(A, t.id, { MUST: 'ok' })).instanceName).toBe(`${t.name}-000001`);
   });
 
+  test('a form-encoded or multipart key sent more than once is a 400 saying so, on creates and revisions; nothing is made', async () => {
+    const t = await formTemplateWith(A, ['FirstName']);
+    const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
+    const twice = /^The key 'FirstName' was sent 2 times in the request body: send it once, with one value\.$/;
+    expectError(await A.post(`/formtemplates/${t.id}/forms`, undefined, { raw: 'FirstName=a&FirstName=b', headers: FORM }), 400, twice);
+    const parts = new FormData();
+    for (const v of ['a', 'b']) parts.append('FirstName', v);
+    const req = new Request('http://x/', { method: 'POST', body: parts });
+    const multipart = { raw: new Uint8Array(await req.arrayBuffer()), headers: { 'content-type': req.headers.get('content-type')! } };
+    expectError(await A.post(`/formtemplates/${t.id}/forms`, undefined, multipart), 400, twice);
+    expect((await A.get(`/formtemplates/${t.id}/forms`)).body.data).toEqual([]);
+    const x = await create(A, t.id, { FirstName: 'a' });
+    expectError(await A.post(`/forms/${x.formId}`, undefined, { raw: 'FirstName=b&FirstName=c', headers: FORM }), 400, twice);
+    expect((await A.post(`/forms/${x.formId}`, undefined, { raw: 'FirstName=b', headers: FORM })).status).toBe(201);
+  });
+
   test('a key may name a field by its id (any case), on creates and on both revision routes', async () => {
     const t = await formTemplateWith(A, ['Applicant', 'Note']);
     const id = await fieldIds(t.id);
