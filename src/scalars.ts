@@ -1,7 +1,8 @@
 /**
  * Scalars: JSON from graphql-scalars; UUID checked on input only (output comes from uuid columns,
  * and validating thousands of ids per page showed in profiles); DateTime renders UTC without a
- * zone designator; ReleaseState (input only) takes a release state's number or name.
+ * zone designator; ReleaseState (input only) takes a release state's number or name; DataScope
+ * (input only) a persisted data dictionary's scope.
  */
 import { GraphQLError, GraphQLScalarType, Kind, type ValueNode } from 'graphql';
 import { GraphQLJSON } from 'graphql-scalars';
@@ -39,6 +40,27 @@ export const ReleaseState = new GraphQLScalarType({
   parseLiteral(ast) {
     if (ast.kind !== Kind.INT && ast.kind !== Kind.STRING) throw new GraphQLError('ReleaseState must be 1, 0, "Released" or "Unreleased"');
     return parseReleaseState(ast.kind === Kind.INT ? Number(ast.value) : ast.value);
+  },
+});
+
+/** What a persisted data dictionary's scope takes, in the words of every refusal of one. */
+export const DATA_SCOPES = "0 (the creator's own) or 1 (global)";
+
+/** A scope as a number, or as its text (a form or a query string sends `scope=1`). */
+export const isDataScope = (value: unknown): boolean => ['0', '1'].includes(typeof value === 'number' ? String(value) : typeof value === 'string' ? value.trim() : '');
+
+function parseDataScope(value: unknown): number {
+  if (!isDataScope(value)) throw new GraphQLError(`Expected ${DATA_SCOPES}, got ${JSON.stringify(value)?.slice(0, 64)}`);
+  return Number(value);
+}
+
+export const DataScope = new GraphQLScalarType({
+  name: 'DataScope',
+  serialize: (v) => v,
+  parseValue: parseDataScope,
+  parseLiteral(ast) {
+    if (ast.kind !== Kind.INT && ast.kind !== Kind.STRING) throw new GraphQLError(`DataScope must be ${DATA_SCOPES}`);
+    return parseDataScope(ast.value);
   },
 });
 
@@ -152,4 +174,4 @@ const JSONScalar = new GraphQLScalarType({
  * description schema/base.graphql gives it with its own (none, or graphql-scalars' text).
  */
 const behaviour = (s: GraphQLScalarType) => ({ serialize: s.serialize, parseValue: s.parseValue, parseLiteral: s.parseLiteral });
-export const scalarResolvers = { UUID: behaviour(UUID), JSON: behaviour(JSONScalar), DateTime: behaviour(DateTime), ReleaseState: behaviour(ReleaseState) };
+export const scalarResolvers = { UUID: behaviour(UUID), JSON: behaviour(JSONScalar), DateTime: behaviour(DateTime), ReleaseState: behaviour(ReleaseState), DataScope: behaviour(DataScope) };

@@ -12,15 +12,9 @@ import { isoInstant } from '../scalars.js';
 
 type Input = Record<string, unknown>;
 
-export const SCOPE = { user: 0, global: 1 } as const;
 /** The linked object types the clients use (client-compatibility.md): 0-16 and 99. */
 const LINKED_OBJECT_TYPES = new Set([...Array.from({ length: 17 }, (_, i) => i), 99]);
 export const LIMITS = { name: 256, persistedData: 1_000_000, dataMimeType: 100, linkedObjectId: 256 } as const;
-
-export function checkScope(v: unknown, label = 'scope'): number {
-  if (v !== SCOPE.user && v !== SCOPE.global) throw badRequest(`The field '${label}' must be 0 (the caller's own) or 1 (global), got '${String(v).slice(0, 64)}'.`);
-  return v;
-}
 
 /** The dictionary as JSON text of an object (sent as that text, or as the object itself). */
 function dictionaryText(v: unknown): string {
@@ -59,7 +53,8 @@ function expiry(input: Input): Date | null {
 /** A new dictionary owned by the caller; every field checked, each refusal a 400 naming it. */
 export function createPersistedData(ctx: AppContext, input: Input): PersistedData {
   const name = nameText(requireString(input, 'name'), LIMITS.name);
-  const scope = input.scope === undefined || input.scope === null ? SCOPE.user : checkScope(input.scope);
+  // A DataScope (src/scalars.ts): 0 or 1 when sent; the caller's own (0) when not.
+  const scope = (input.scope as number | null | undefined) ?? 0;
   const data = dictionaryText(input.persistedData);
   const dataMimeType = maxLength(optionalString(input, 'dataMimeType')?.trim() || 'application/json', LIMITS.dataMimeType, 'dataMimeType');
   const linkedObjectId = maxLength(optionalString(input, 'linkedObjectId') ?? '', LIMITS.linkedObjectId, 'linkedObjectId');

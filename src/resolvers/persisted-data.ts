@@ -2,7 +2,7 @@
 import type { AppContext } from '../context.js';
 import { PersistedData } from '../entities/persisted-data.js';
 import { notFound } from '../errors.js';
-import { checkScope, createPersistedData } from '../domain/persisted-data.js';
+import { createPersistedData } from '../domain/persisted-data.js';
 import { prefilledFields } from '../domain/prefill.js';
 import type { ListArgs } from '../read/paging.js';
 import { listPage, reread } from '../read/resolvers.js';
@@ -16,7 +16,7 @@ const DEF = resource('PersistedData');
 export const resolvers = {
   Query: {
     persistedDataList: (_: unknown, args: ListArgs & { scope?: number | null }, ctx: AppContext) =>
-      listPage(ctx, DEF, args, args.scope == null ? [] : [sql`t.scope = ${checkScope(args.scope)}`]),
+      listPage(ctx, DEF, args, args.scope == null ? [] : [sql`t.scope = ${args.scope}`]),
     newForm: (_: unknown, a: { id: string; persistedDataId?: string | null }, ctx: AppContext) => prefilledFields(ctx, a.id, a.persistedDataId),
   },
   Mutation: {

@@ -63,7 +63,7 @@ function fitValue(type: GraphQLInputType, value: unknown, label: string): unknow
     if (s === '') return undefined;
     return /^-?\d+(\.\d+)?$/.test(s) ? Number(s) : value;
   }
-  if (isScalarType(t) && (t.name === 'UUID' || t.name === 'DateTime' || t.name === 'ReleaseState') && s === '') return undefined;
+  if (isScalarType(t) && (t.name === 'UUID' || t.name === 'DateTime' || t.name === 'ReleaseState' || t.name === 'DataScope') && s === '') return undefined;
   return value;
 }
 

@@ -4,6 +4,7 @@
  * path segment and never a variable. The original stays as the developer message.
  */
 import type { EnvelopeError } from '../graphql-errors.js';
+import { DATA_SCOPES } from '../scalars.js';
 
 /** What each scalar takes, in words. */
 const EXPECTED: Record<string, string> = {
@@ -15,6 +16,7 @@ const EXPECTED: Record<string, string> = {
   DateTime: 'a date-time like 2024-01-31T13:45:00',
   JSON: 'JSON',
   ReleaseState: '1 (or Released) or 0 (or Unreleased)',
+  DataScope: DATA_SCOPES,
 };
 
 const MISSING = /^Variable "\$(\w+)" of (?:required|non-null) type "[^"]+" (?:was not provided|must not be null)\.$/;

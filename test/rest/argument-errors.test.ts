@@ -42,7 +42,7 @@ test('through the REST face: a missing query parameter, wrong types in the body,
   // Sent in the body, where the route does not read it.
   expectError(await A.del('/lists/00000000-0000-0000-0000-000000000001/items', { body: { itemIds: 'a' } }), 400, /^The mandatory query parameter 'itemIds' is missing\.$/);
   expectError(await A.post('/folders', { name: 'Typed', description: 'd', allowRevisions: 'yes' }), 400, `The field 'allowRevisions' must be true or false, got "yes".`);
-  expectError(await A.post('/persisteddata', { name: 'p', scope: 'x' }), 400, /^The field 'scope' must be a whole number/);
+  expectError(await A.post('/persisteddata', { name: 'p', scope: 'x' }), 400, /^The field 'scope' must be 0 \(the creator's own\) or 1 \(global\), got "x"\.$/);
   // Named as the caller spelled the key (keys match without regard to case).
   expectError(await A.put('/sites/changeusersite', { UserId: 5, NewSiteId: 'x' }), 400, "The field 'UserId' must be a GUID, got 5.");
   expectError(await A.put('/sites/changeusersite', { userId: 5, NewSiteId: 'x' }), 400, "The field 'userId' must be a GUID, got 5.");

@@ -112,7 +112,9 @@ describe('POST /persistedData', () => {
     [{ name: 'esc\u001b[31m' }, "'name' may not contain control characters"],
     [{ scope: 2 }, "'scope' must be 0"],
     [{ scope: -1 }, "'scope' must be 0"],
-    [{ scope: 'global' }, 'scope'],
+    // The names a person might try: the 400 says which values scope takes.
+    [{ scope: 'global' }, `The field 'scope' must be 0 (the creator's own) or 1 (global), got "global".`],
+    [{ scope: 1.5 }, "'scope' must be 0 (the creator's own) or 1 (global), got 1.5"],
     [{ linkedObjectType: 17 }, "'linkedObjectType' must be a whole number from 0 to 16, or 99"],
     [{ linkedObjectType: 'abc' }, 'linkedObjectType'],
     [{ linkedObjectId: 'i'.repeat(257) }, "'linkedObjectId' is longer than 256"],
@@ -206,7 +208,7 @@ describe('scope: a user sees their own and the global ones, an administrator all
     expect(await visible(U2, '&scope=1')).toEqual([adminGlobal.id, u1Global.id].sort());
     expect(await visible(A, '&scope=0')).toEqual([adminOwn.id, u1Own.id, u2Own.id].sort());
     expectError(await U2.get('/persistedData?scope=5'), 400, "'scope' must be 0");
-    expectError(await U2.get('/persistedData?scope=x'), 400, "'scope' must be a whole number");
+    expectError(await U2.get('/persistedData?scope=user'), 400, "The query parameter 'scope' must be 0 (the creator's own) or 1 (global), got 'user'.");
   });
 
   test('gets: another user\'s own dictionary is a 404, as if it did not exist', async () => {
