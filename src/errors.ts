@@ -64,7 +64,7 @@ const MAX_NAMED = 10;
  * at most MAX_NAMED, then "and N more". A list sized by the caller stays a line: 5000 unknown ids
  * were echoed whole (~400 KB).
  */
-export function namedList(items: readonly string[]): string {
-  const named = items.slice(0, MAX_NAMED).map((i) => `'${i.slice(0, 256)}'`).join(', ');
+export function namedList(items: readonly string[], show = (item: string) => `'${item.slice(0, 256)}'`): string {
+  const named = items.slice(0, MAX_NAMED).map(show).join(', ');
   return items.length > MAX_NAMED ? `${named} and ${items.length - MAX_NAMED} more` : named;
 }

@@ -9,7 +9,7 @@ import { insertRows, updateRows } from '../db/tenant-writes.js';
 import { badRequest, namedList } from '../errors.js';
 import { newId } from '../ids.js';
 import { sql } from '../sql.js';
-import { templateFields } from './form-instance-fields.js';
+import { deletedKey, templateFields } from './form-instance-fields.js';
 
 export type Values = Record<string, string>;
 type Row = Record<string, unknown>;
@@ -27,13 +27,17 @@ interface FieldRules {
   byKey: Map<string, FieldRule>;
   /** The lower-case key of the live field a posted key names: its key or its id, in any case. */
   named: Map<string, string>;
+  /** A deleted field's `__<key>`, as reads name it, by what a post may name it: key, id or `__<key>`. To say why a post naming one is refused. */
+  deleted: Map<string, string>;
 }
 
 async function fieldRules(ctx: AppContext, revisionId: string): Promise<FieldRules> {
-  const live = (await templateFields(ctx, revisionId)).filter((f) => !f.deleted);
+  const fields = await templateFields(ctx, revisionId);
+  const live = fields.filter((f) => !f.deleted);
   return {
     byKey: new Map(live.map((f) => [f.key.toLowerCase(), { key: f.key, required: f.required }])),
     named: new Map(live.flatMap((f) => [[f.id.toLowerCase(), f.key.toLowerCase()], [f.key.toLowerCase(), f.key.toLowerCase()]])),
+    deleted: new Map(fields.filter((f) => f.deleted).flatMap((f) => [f.id.toLowerCase(), f.key.toLowerCase(), deletedKey(f.key)].map((n) => [n, deletedKey(f.key)]))),
   };
 }
 
@@ -47,10 +51,11 @@ function checkValues(body: unknown, rules: FieldRules): Values {
   const out: Values = {};
   const sentAs = new Map<string, string>();
   const unknown: string[] = [];
+  const deleted: string[] = [];
   for (const [k, v] of Object.entries(body)) {
     const key = rules.named.get(k.trim().toLowerCase());
     if (key === undefined) {
-      unknown.push(k);
+      (rules.deleted.has(k.trim().toLowerCase()) ? deleted : unknown).push(k);
       continue;
     }
     const earlier = sentAs.get(key);
@@ -63,7 +68,14 @@ function checkValues(body: unknown, rules: FieldRules): Values {
     if (text.length > MAX_VALUE) throw badRequest(`The value of form field '${k}' is longer than ${MAX_VALUE} characters.`);
     out[key] = text;
   }
-  if (unknown.length) throw badRequest(`The template has no form field named ${namedList(unknown)}.`);
+  const refusals = [];
+  if (deleted.length) {
+    const one = deleted.length === 1;
+    const fields = namedList(deleted, (k) => `'${k.slice(0, 100)}' (read as '${rules.deleted.get(k.trim().toLowerCase())}')`);
+    refusals.push(`The form field${one ? '' : 's'} ${fields} ${one ? 'was' : 'were'} deleted from the template: no value can be posted for ${one ? 'it' : 'them'}.`);
+  }
+  if (unknown.length) refusals.push(`The template has no form field named ${namedList(unknown)}.`);
+  if (refusals.length) throw badRequest(refusals.join(' '));
   return out;
 }
 

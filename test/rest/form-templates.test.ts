@@ -273,8 +273,14 @@ describe('PUT /formtemplates/{id}/import', () => {
     // q names what the display names: the plain key of a deleted field is no field.
     expectError(await A.get(`/formtemplates/${t.id}/forms?${q("beta like 'b%'")}`), 400, /unknown field 'beta'/);
     expectError(await A.get(`/formtemplates/${t.id}/forms?${q("[BETA] eq 'b1'")}`), 400, /unknown field/);
-    // Hidden from the form: a new value for it is no field of the template.
-    expectError(await A.post(`/formtemplates/${t.id}/forms`, { alpha: 'a2', __beta: 'b2' }), 400, /no form field named '__beta'/);
+    // Hidden from the form: a value for it, by its key, its __ key or its id, is a 400 saying it was deleted.
+    for (const key of ['Beta', '__beta', '2b2b2b2b-2b2b-2b2b-2b2b-2b2b2b2b2b2b']) {
+      const r = await A.post(`/formtemplates/${t.id}/forms`, { alpha: 'a2', [key]: 'b2' });
+      expectError(r, 400, `The form field '${key}' (read as '__beta') was deleted from the template: no value can be posted for it.`);
+    }
+    expectError(await A.post(`/forms/${made.formId}`, { Beta: 'b2', nosuch: 'x' }), 400,
+      "The form field 'Beta' (read as '__beta') was deleted from the template: no value can be posted for it. The template has no form field named 'nosuch'.");
+    expect((await A.get(`/formtemplates/${t.id}/forms`)).body.data).toHaveLength(1);
   });
 
   test('form keys that Object.prototype also has (constructor, toString), and a deleted proto__ read as __proto__, show in every REST read', async () => {
