@@ -67,7 +67,8 @@ async function importTemplate(ctx: AppContext, idOrName: string, input: Input) {
   // An unknown template is a 404 whatever the body holds.
   const t = await lockTemplate(ctx, idOrName);
   const xml = optionalString(input, 'fileUpload', 'fileUpload');
-  if (!xml?.trim()) throw badRequest("The mandatory file part 'fileUpload' (the template XML) is missing.");
+  if (xml === undefined) throw badRequest("The mandatory file part 'fileUpload' (the template XML) is missing.");
+  if (!xml.trim()) throw badRequest("The file part 'fileUpload' (the template XML) is empty: send the designer's XML export in it.");
   const fields = designerFields(xml, ctx.services.config.formImportMaxBytes);
   const description = optionalString(input, 'description');
   const templateRevision = optionalString(input, 'revision')?.trim() || undefined;

@@ -466,7 +466,8 @@ describe('PUT /formtemplates/{id}/import', () => {
     expectError(await importXml(A, t.id, doc(field('TextBox', 'a', 'not-a-guid'))), 400, 'not a GUID');
     expectError(await importXml(A, t.id, doc(field('TextBox', 'CreateDate'))), 400, 'taken by a base field');
     expectError(await importXml(A, t.id, doc(field('TextBox', '__x'))), 400, "may not start with '__'");
-    expectError(await importXml(A, t.id, null, { description: 'no file' }), 400, "'fileUpload'");
+    expectError(await importXml(A, t.id, null, { description: 'no file' }), 400, "The mandatory file part 'fileUpload' (the template XML) is missing.");
+    for (const blank of ['', ' \r\n']) expectError(await importXml(A, t.id, blank), 400, "The file part 'fileUpload' (the template XML) is empty: send the designer's XML export in it.");
     const broken = { raw: new TextEncoder().encode('--b\r\nnot a part'), headers: { 'content-type': 'multipart/form-data; boundary=b' } };
     expectError(await A.put(`/formtemplates/${t.id}/import`, undefined, broken), 400, 'multipart');
     expect((await A.get(`/formtemplates/${t.id}`)).body.data[0].revision).toBe(1);
