@@ -7,7 +7,7 @@ import { sendAlerts } from './alert-mail.js';
 import { copyRows, deleteRows, insertRows, mapped, updateRows } from '../db/tenant-writes.js';
 import { Document, DocumentRevision } from '../entities/document.js';
 import { badRequest, conflict, forbidden, notFound } from '../errors.js';
-import { isGuid, newId } from '../ids.js';
+import { isGuid, newId, requireGuid } from '../ids.js';
 import { heldRow } from '../read/resolvers.js';
 import { resource } from '../read/registry.js';
 import { namedBy } from '../resources/document.js';
@@ -15,7 +15,7 @@ import { listedOf, selectRows } from '../read/rows.js';
 import { isoInstant } from '../scalars.js';
 import { sql } from '../sql.js';
 import { copyFiles } from './stored-files.js';
-import { maxLength, optionalString, requireGuid, requireString } from './validate.js';
+import { maxLength, optionalString, requireString } from './validate.js';
 
 type Input = Record<string, unknown>;
 type Row = Record<string, unknown>;

@@ -11,7 +11,7 @@ import { sendAlerts } from './alert-mail.js';
 import { copyRows, insertRows, updateRows } from '../db/tenant-writes.js';
 import { AppError, badRequest, conflict, notFound } from '../errors.js';
 import type { StoredFile } from '../storage/file-store.js';
-import { isGuid, newId } from '../ids.js';
+import { isGuid, newId, requireGuid } from '../ids.js';
 import { compileQText } from '../query/index.js';
 import { queryFieldMap } from '../read/fields.js';
 import { resource } from '../read/registry.js';
@@ -22,7 +22,7 @@ import { sql, type Sql } from '../sql.js';
 import { setIndexFields } from './document-index-values.js';
 import { fileKey, storingFiles } from './stored-files.js';
 import { changeableDocument, createDocument, setCheckIn } from './documents.js';
-import { base64Bytes, maxLength, optionalString, requireGuid } from './validate.js';
+import { base64Bytes, maxLength, optionalString } from './validate.js';
 
 type Input = Record<string, unknown>;
 type Row = Record<string, unknown>;

@@ -7,14 +7,14 @@
 import type { AppContext } from '../context.js';
 import { copyRows, insertRows, mapped, updateRows } from '../db/tenant-writes.js';
 import { badRequest, conflict, notFound } from '../errors.js';
-import { newId } from '../ids.js';
+import { guidOrUnset, newId } from '../ids.js';
 import { resource } from '../read/registry.js';
 import { countRows, listedOf, selectRows } from '../read/rows.js';
 import { sql } from '../sql.js';
 import { copyDocuments } from './documents.js';
 import { ensurePath, folderAt, joinPath, LIMITS, pathSegments, rewriteSubtree, type FolderRow } from './folders.js';
 import { subtreeOf } from '../resources/folder.js';
-import { guidOrUnset, optionalString } from './validate.js';
+import { optionalString } from './validate.js';
 
 type Input = Record<string, unknown>;
 type Row = Record<string, unknown>;

@@ -7,8 +7,7 @@
 import type { AppContext } from '../context.js';
 import { deleteRows, upsertRows } from '../db/tenant-writes.js';
 import { badRequest, notFound } from '../errors.js';
-import { isGuid } from '../ids.js';
-import { requireGuid } from './validate.js';
+import { isGuid, requireGuid } from '../ids.js';
 import { resource } from '../read/registry.js';
 import { selectRows } from '../read/rows.js';
 import { sql } from '../sql.js';

@@ -5,14 +5,14 @@
 import type { AppContext } from '../context.js';
 import { deleteRows, insertRows, updateRows } from '../db/tenant-writes.js';
 import { badRequest, conflict, notFound } from '../errors.js';
-import { newId } from '../ids.js';
+import { guidOrUnset, newId, requireGuid } from '../ids.js';
 import { resource } from '../read/registry.js';
 import { selectRows } from '../read/rows.js';
 import { sql, type Sql } from '../sql.js';
 import { existingList } from './dropdown-lists.js';
 import { lockedFolder } from './folders.js';
 import { typedValue } from './index-field-types.js';
-import { guidOrUnset, maxLength, optionalString, requireGuid, requireString } from './validate.js';
+import { maxLength, optionalString, requireString } from './validate.js';
 
 type Input = Record<string, unknown>;
 type Row = Record<string, unknown>;

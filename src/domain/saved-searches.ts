@@ -7,7 +7,7 @@
 import type { AppContext } from '../context.js';
 import { SavedSearch } from '../entities/saved-search.js';
 import { badRequest, notFound } from '../errors.js';
-import { newId, ZERO_GUID } from '../ids.js';
+import { guidOrUnset, newId, ZERO_GUID } from '../ids.js';
 import { compileQText } from '../query/compile.js';
 import { queryFieldMap } from '../read/fields.js';
 import { heldRow, loadRow } from '../read/resolvers.js';
@@ -17,7 +17,7 @@ import { raw, sql, type Sql } from '../sql.js';
 import { editable } from './editable.js';
 import { folderAt, joinPath, pathSegments, type FolderRow } from './folders.js';
 import { subtreeOf } from '../resources/folder.js';
-import { guidOrUnset, maxLength, nameText, optionalString, uniquely } from './validate.js';
+import { maxLength, nameText, optionalString, uniquely } from './validate.js';
 
 type Input = Record<string, unknown>;
 

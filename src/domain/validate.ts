@@ -1,7 +1,6 @@
 /** Input checks shared by every mutation: clear 400s that name the field. */
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import { badRequest, conflict } from '../errors.js';
-import { isGuid, ZERO_GUID } from '../ids.js';
 
 type Input = Record<string, unknown> | null | undefined;
 
@@ -57,19 +56,6 @@ export function nameText(raw: string, max: number, label = 'name'): string {
 export function oneLine(s: string, label: string): string {
   if (/[\u0000-\u001f]/.test(s)) throw badRequest(`The field '${label}' may not contain control characters.`);
   return s;
-}
-
-/** A GUID argument or body value; the all-zero GUID counts as unset (undefined). */
-export function guidOrUnset(v: unknown, label: string): string | undefined {
-  if (v === undefined || v === null || v === '' || v === ZERO_GUID) return undefined;
-  if (!isGuid(v)) throw badRequest(`The field '${label}' must be a GUID, got '${String(v).slice(0, 64)}'.`);
-  return (v as string).toLowerCase();
-}
-
-export function requireGuid(v: unknown, label: string): string {
-  const id = guidOrUnset(v, label);
-  if (!id) throw badRequest(`The mandatory field '${label}' is missing.`);
-  return id;
 }
 
 /** Runs a write, turning a unique-constraint race into the same 409 a pre-check would give. */

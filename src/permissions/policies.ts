@@ -1,8 +1,7 @@
 /** Named access policies for root fields (`@allow(to: POLICY, policy: "...")`), each a 403 when refused. */
 import type { AppContext } from '../context.js';
 import { forbidden, notFound } from '../errors.js';
-import { ZERO_GUID } from '../ids.js';
-import { requireGuid } from '../domain/validate.js';
+import { requireGuid, ZERO_GUID } from '../ids.js';
 import { resource } from '../read/registry.js';
 import { ROLES } from '../resources/folder-member.js';
 import { assertFolderRole, assertOwnsSubfolders, folderOfDocument } from './folder-roles.js';

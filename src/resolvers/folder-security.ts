@@ -1,8 +1,8 @@
 /** Folder security members, by folder and through the generic `securitymembers` routes (src/domain/folder-security.ts). Who may call each: schema/folder-security.graphql. */
 import type { AppContext } from '../context.js';
 import { applyActions, removeMember, setMember } from '../domain/folder-security.js';
-import { requireGuid } from '../domain/validate.js';
 import { notFound } from '../errors.js';
+import { requireGuid } from '../ids.js';
 import type { ListArgs } from '../read/paging.js';
 import { listPage, loadRow } from '../read/resolvers.js';
 import { resource } from '../read/registry.js';

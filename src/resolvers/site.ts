@@ -4,10 +4,10 @@ import { Group } from '../entities/group.js';
 import { Site } from '../entities/site.js';
 import { User } from '../entities/user.js';
 import { conflict } from '../errors.js';
-import { newId } from '../ids.js';
+import { newId, requireGuid } from '../ids.js';
 import { editable } from '../domain/editable.js';
 import { assertSiteExists } from '../domain/users.js';
-import { maxLength, nameText, optionalString, requireGuid, requireString, requireText, textChanges } from '../domain/validate.js';
+import { maxLength, nameText, optionalString, requireString, requireText, textChanges } from '../domain/validate.js';
 import { reread } from '../read/resolvers.js';
 import { resource } from '../read/registry.js';
 
