@@ -106,7 +106,7 @@ describe('POST /persistedData', () => {
     // Deep enough to overflow JSON.stringify when a form is pre-filled from it (a 500 there, before).
     [{ persistedData: `{"a":${'['.repeat(100_000)}${']'.repeat(100_000)}}` }, "'persistedData' nests more than 64 levels deep"],
     [{ persistedData: `{"a":"${'x'.repeat(1_000_000)}"}` }, "'persistedData' is longer than 1000000"],
-    [{ name: '' }, "mandatory field 'name'"],
+    [{ name: '' }, "The field 'name' must not be blank."],
     [{ name: 'n'.repeat(257) }, "'name' is longer than 256"],
     [{ name: 'two\nlines' }, "'name' may not contain control characters"],
     [{ name: 'esc\u001b[31m' }, "'name' may not contain control characters"],
