@@ -129,12 +129,18 @@ export class Harness {
    * ORM's writes and the direct read path pass.
    */
   async countQueries<T>(fn: () => Promise<T>): Promise<{ result: T; statements: string[] }> {
-    const statements: string[] = [];
+    const { result, statements } = await this.captureQueries(fn);
+    return { result, statements: statements.map((s) => s.text) };
+  }
+
+  /** The statements `fn` sends, with their values (to EXPLAIN one as it ran). */
+  async captureQueries<T>(fn: () => Promise<T>): Promise<{ result: T; statements: { text: string; values: unknown[] }[] }> {
+    const statements: { text: string; values: unknown[] }[] = [];
     const proto = pg.Client.prototype as unknown as { query: (...args: unknown[]) => unknown };
     const original = proto.query;
     proto.query = function (this: unknown, ...args: unknown[]) {
-      const q = args[0] as string | { text: string };
-      statements.push(typeof q === 'string' ? q : q.text);
+      const q = args[0] as string | { text: string; values?: unknown[] };
+      statements.push(typeof q === 'string' ? { text: q, values: Array.isArray(args[1]) ? args[1] : [] } : { text: q.text, values: q.values ?? [] });
       return original.apply(this, args);
     };
     try {
@@ -144,4 +150,5 @@ export class Harness {
       proto.query = original;
     }
   }
+
 }

@@ -10,7 +10,7 @@ import { badRequest, conflict, forbidden, notFound } from '../errors.js';
 import { isGuid, newId, requireGuid } from '../ids.js';
 import { heldRow } from '../read/resolvers.js';
 import { resource } from '../read/registry.js';
-import { namedBy } from '../resources/document.js';
+import { namedBy } from '../resources/document-revision.js';
 import { listedOf, selectRows } from '../read/rows.js';
 import { isoInstant } from '../scalars.js';
 import { sql } from '../sql.js';
@@ -31,7 +31,7 @@ export const LIMITS = { name: 256, description: 4000, abstract: 4000, keywords: 
 export async function documentRow(ctx: AppContext, id: string, lock = false, what = 'Document'): Promise<DocumentRow> {
   const key = id.toLowerCase();
   const [row] = await selectRows<DocumentRow>(ctx.reader, DOCUMENT, {
-    where: [namedBy(key)],
+    where: [namedBy(ctx.reader, key)],
     lock,
   });
   if (!row) throw notFound(`${what} '${id}' was not found.`);

@@ -16,8 +16,8 @@ import { compileQText } from '../query/index.js';
 import { queryFieldMap } from '../read/fields.js';
 import { resource } from '../read/registry.js';
 import { loadRow } from '../read/resolvers.js';
-import { countRows, selectRows } from '../read/rows.js';
-import { namedBy } from '../resources/document.js';
+import { countRows, fieldOf, selectRows } from '../read/rows.js';
+import { namedBy } from '../resources/document-revision.js';
 import { sql, type Sql } from '../sql.js';
 import { setIndexFields } from './document-index-values.js';
 import { fileKey, storingFiles } from './stored-files.js';
@@ -216,10 +216,10 @@ export async function fileById(ctx: AppContext, id: string): Promise<FoundFile> 
   // Text that is no GUID names no file (and would make PostgreSQL's uuid comparison fail).
   if (!isGuid(id)) throw notFound(missing);
   const key = id.toLowerCase();
-  const file = await findFile(ctx, [sql`(t.revision_id = ${key} or t.id = ${key} or t.revision_id = (select d.revision_id from document d where d.tenant_id = t.tenant_id and d.id = ${key}))`]);
+  const file = await findFile(ctx, [sql`(t.revision_id = ${key} or t.id = ${key} or t.revision_id = ${fieldOf(ctx.reader, resource('Document'), 'id', [sql`t.id = ${key}`])})`]);
   if (file) return file;
   // A document the caller sees, without a file (only its current revision can lack one): say so, and how to add one.
-  const [doc] = await selectRows<{ name: string }>(ctx.reader, resource('Document'), { where: [namedBy(key)] });
+  const [doc] = await selectRows<{ name: string }>(ctx.reader, resource('Document'), { where: [namedBy(ctx.reader, key)] });
   throw notFound(doc ? `Document '${doc.name}' has no file yet: POST files uploads one.` : missing);
 }
 

@@ -9,7 +9,7 @@ import { forbidden, notFound } from '../errors.js';
 import { isGuid } from '../ids.js';
 import { resource } from '../read/registry.js';
 import { run, selectRows } from '../read/rows.js';
-import { namedBy } from '../resources/document.js';
+import { namedBy } from '../resources/document-revision.js';
 import { ROLE_NAMES, ROLES } from '../resources/folder-member.js';
 import { isMember, subtreeOf } from '../resources/folder.js';
 import { sql } from '../sql.js';
@@ -57,6 +57,6 @@ export async function assertOwnsSubfolders(ctx: AppContext, folderId: string, wh
 export async function folderOfDocument(ctx: AppContext, documentId: unknown): Promise<string | undefined> {
   if (!isGuid(documentId)) return undefined;
   const key = documentId.toLowerCase();
-  const [doc] = await selectRows<{ folderId: string }>(ctx.reader, resource('Document'), { where: [namedBy(key)] });
+  const [doc] = await selectRows<{ folderId: string }>(ctx.reader, resource('Document'), { where: [namedBy(ctx.reader, key)] });
   return doc?.folderId;
 }

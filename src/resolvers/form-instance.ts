@@ -10,7 +10,7 @@ import { DateTime } from '../scalars.js';
 import { listPage, reread, type Page } from '../read/resolvers.js';
 import type { ListArgs } from '../read/paging.js';
 import { resource } from '../read/registry.js';
-import { selectRows, type RowQuery } from '../read/rows.js';
+import { fieldOf, selectRows, type RowQuery } from '../read/rows.js';
 import { deleteRows, insertRows } from '../db/tenant-writes.js';
 import { sql } from '../sql.js';
 import { templateRow } from '../domain/template-row.js';
@@ -30,7 +30,7 @@ const FIELD = resource('FormField');
 export async function instanceRow(ctx: AppContext, id: string, lock: RowQuery['lock'] = false): Promise<Row> {
   const key = id.toLowerCase();
   const [row] = await selectRows<Row>(ctx.reader, INSTANCE, {
-    where: [sql`(t.revision_id = ${key} or t.id = ${key} or t.id = (select r.form_id from form_instance_revision r where r.tenant_id = t.tenant_id and r.id = ${key}))`],
+    where: [sql`(t.revision_id = ${key} or t.id = ${key} or t.id = ${fieldOf(ctx.reader, REVISION, 'formId', [sql`t.id = ${key}`])})`],
     lock,
   });
   if (!row) throw notFound(`Form instance '${id}' was not found.`);

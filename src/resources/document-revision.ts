@@ -1,5 +1,7 @@
 import { ZERO_GUID } from '../ids.js';
 import { column, defineResource, joined } from '../read/define.js';
+import { fieldOf, type Reader } from '../read/rows.js';
+import { sql, type Sql } from '../sql.js';
 import { checkOutFields, checkOutJoin, FILE_FIELDS, fileJoin } from './document.js';
 import { FOLDER_OF_DOCUMENT, folderSeenBy } from './folder.js';
 
@@ -7,7 +9,7 @@ import { FOLDER_OF_DOCUMENT, folderSeenBy } from './folder.js';
  * One kept revision of a document, shaped as a Document (the spec's revision list): its own id,
  * revision, name, description and change text; the rest as the document has them now.
  */
-export default defineResource({
+const DocumentRevision = defineResource({
   dataType: 'Document',
   typeName: 'DocumentRevision',
   table: 'document_revision',
@@ -57,3 +59,13 @@ export default defineResource({
   order: 't.document_id, t.created_at, t.id',
   access: { see: folderSeenBy(FOLDER_OF_DOCUMENT), change: 'admin' },
 });
+
+export default DocumentRevision;
+
+/**
+ * The document (alias `t`) a client's id names: its own id, its current revision's, or an older
+ * revision's. The revision's document is an uncorrelated subquery (fieldOf): correlated on
+ * `t.tenant_id`, PostgreSQL ran it once per document and read every document of the tenant.
+ */
+export const namedBy = (reader: Reader, key: string): Sql =>
+  sql`(t.id = ${key} or t.revision_id = ${key} or t.id = ${fieldOf(reader, DocumentRevision, 'documentId', [sql`t.id = ${key}`])})`;

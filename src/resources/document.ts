@@ -1,6 +1,5 @@
 import { ZERO_GUID } from '../ids.js';
 import { AUDIT_JOINS, auditFields, column, computed, defineResource, joined, type Join } from '../read/define.js';
-import { sql, type Sql } from '../sql.js';
 import { extensionOf } from './document-file.js';
 import { folderSeenBy } from './folder.js';
 
@@ -30,10 +29,6 @@ export const checkOutFields = (doc: string) => ({
   checkOutDate: computed(`case when ${doc}.checked_out_by_id is null then null else ${doc}.checked_out_at end`, 'datetime'),
 });
 export const checkOutJoin = (doc: string): Join => ({ table: 'app_user', on: `cou.id = ${doc}.checked_out_by_id` });
-
-/** The document (alias `t`) a client's id names: its own id, its current revision's, or an older revision's. */
-export const namedBy = (key: string): Sql =>
-  sql`(t.id = ${key} or t.revision_id = ${key} or t.id = (select r.document_id from document_revision r where r.tenant_id = t.tenant_id and r.id = ${key}))`;
 
 /** The file of the revision `revision` (SQL on `t`), joined as `df` for FILE_FIELDS. */
 export const fileJoin = (revision: string): Join => ({ table: 'document_file', on: `df.revision_id = ${revision}` });
