@@ -27,9 +27,12 @@ export const UUID = new GraphQLScalarType({
 /** A release state by its number or its name (any case), as the clients send `documentState` and `checkInDocumentState`. */
 const RELEASE_STATES: Record<string, number> = { released: 1, '1': 1, unreleased: 0, '0': 0 };
 
+/** What a release state takes, in the words of every refusal of one. */
+export const RELEASE_STATE_VALUES = '1 (or Released) or 0 (or Unreleased)';
+
 function parseReleaseState(value: unknown): number {
   const state = typeof value === 'number' ? RELEASE_STATES[String(value)] : typeof value === 'string' ? RELEASE_STATES[value.trim().toLowerCase()] : undefined;
-  if (state === undefined) throw new GraphQLError(`Expected 1 (or Released) or 0 (or Unreleased), got ${JSON.stringify(value)?.slice(0, 64)}`);
+  if (state === undefined) throw new GraphQLError(`Expected ${RELEASE_STATE_VALUES}, got ${JSON.stringify(value)?.slice(0, 64)}`);
   return state;
 }
 
@@ -38,7 +41,7 @@ export const ReleaseState = new GraphQLScalarType({
   serialize: (v) => v,
   parseValue: parseReleaseState,
   parseLiteral(ast) {
-    if (ast.kind !== Kind.INT && ast.kind !== Kind.STRING) throw new GraphQLError('ReleaseState must be 1, 0, "Released" or "Unreleased"');
+    if (ast.kind !== Kind.INT && ast.kind !== Kind.STRING) throw new GraphQLError(`ReleaseState must be ${RELEASE_STATE_VALUES}`);
     return parseReleaseState(ast.kind === Kind.INT ? Number(ast.value) : ast.value);
   },
 });

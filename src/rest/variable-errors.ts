@@ -4,7 +4,7 @@
  * path segment and never a variable. The original stays as the developer message.
  */
 import type { EnvelopeError } from '../graphql-errors.js';
-import { DATA_SCOPES } from '../scalars.js';
+import { DATA_SCOPES, RELEASE_STATE_VALUES } from '../scalars.js';
 
 /** What each scalar takes, in words. */
 const EXPECTED: Record<string, string> = {
@@ -15,7 +15,7 @@ const EXPECTED: Record<string, string> = {
   UUID: 'a GUID',
   DateTime: 'a date-time like 2024-01-31T13:45:00',
   JSON: 'JSON',
-  ReleaseState: '1 (or Released) or 0 (or Unreleased)',
+  ReleaseState: RELEASE_STATE_VALUES,
   DataScope: DATA_SCOPES,
 };
 
