@@ -11,6 +11,7 @@ import { ScheduledProcess } from '../entities/scheduled-process.js';
 import { Script } from '../entities/script.js';
 import { AppError, badRequest, conflict, namedList, notFound } from '../errors.js';
 import { isGuid, newId } from '../ids.js';
+import { MAX_JSON_DEPTH, nestsDeeperThan } from '../nesting.js';
 import { readAtMost } from '../read-at-most.js';
 import { editable } from './editable.js';
 import { maxLength, nameText, optionalString, uniquely } from './validate.js';
@@ -115,30 +116,42 @@ export async function callScriptServer(ctx: AppContext, route: 'scripts' | 'sche
     headers.authorization = `Basic ${Buffer.from(`${decodeURIComponent(target.username)}:${decodeURIComponent(target.password)}`).toString('base64')}`;
     [target.username, target.password] = ['', ''];
   }
-  let response: Response;
-  try {
-    response = await fetch(target, {
-      method: 'POST',
-      headers,
-      body: JSON.stringify(body),
-      signal: AbortSignal.timeout(scriptTimeoutSeconds * 1000),
-    });
-  } catch (err) {
+  // One deadline for the whole exchange, its answer's body included.
+  const signal = AbortSignal.timeout(scriptTimeoutSeconds * 1000);
+  const failed = (err: unknown, what: string) => {
+    if (err instanceof AppError) return err;
     if ((err as Error).name === 'TimeoutError') {
-      throw new AppError('GATEWAY_TIMEOUT', `The script '${script.name}' ran longer than SCRIPT_TIMEOUT_SECONDS (${scriptTimeoutSeconds} s).`);
+      return new AppError('GATEWAY_TIMEOUT', `The script '${script.name}' ran longer than SCRIPT_TIMEOUT_SECONDS (${scriptTimeoutSeconds} s).`);
     }
     // The address is the operator's and may hold credentials: the cause is named, never the URL or a message that may quote it.
     const cause = (err as { cause?: { code?: string } }).cause?.code ?? (err as Error).name;
-    throw new AppError('BAD_GATEWAY', `The outside process that runs scripts could not be reached (${cause}).`);
+    return new AppError('BAD_GATEWAY', `${what} (${cause}).`);
+  };
+  let response: Response;
+  try {
+    // A redirect is not followed: the script would choose the address this service calls.
+    response = await fetch(target, { method: 'POST', headers, body: JSON.stringify(body), signal, redirect: 'manual' });
+  } catch (err) {
+    throw failed(err, 'The outside process that runs scripts could not be reached or gave no answer');
   }
   if (!response.ok) {
     await response.body?.cancel().catch(() => undefined);
-    throw new AppError('BAD_GATEWAY', `The outside process answered HTTP ${response.status} for the script '${script.name}'.`);
+    const redirect = response.status >= 300 && response.status < 400 ? ' (a redirect, which is not followed)' : '';
+    throw new AppError('BAD_GATEWAY', `The outside process answered HTTP ${response.status}${redirect} for the script '${script.name}'.`);
   }
-  const bytes = await readAtMost(response.body, maxBodyBytes, () => new AppError('BAD_GATEWAY', `The script '${script.name}' answered more than ${maxBodyBytes} bytes (MAX_BODY_BYTES).`));
+  let bytes: Buffer;
   try {
-    return JSON.parse(bytes.toString('utf8')) as unknown;
+    bytes = await readAtMost(response.body, maxBodyBytes, () => new AppError('BAD_GATEWAY', `The script '${script.name}' answered more than ${maxBodyBytes} bytes (MAX_BODY_BYTES).`));
+  } catch (err) {
+    throw failed(err, `The outside process broke off its answer for the script '${script.name}'`);
+  }
+  let answer: unknown;
+  try {
+    answer = JSON.parse(bytes.toString('utf8'));
   } catch {
     throw new AppError('BAD_GATEWAY', `The script '${script.name}' answered something that is not JSON.`);
   }
+  // Written back out recursively (a stack overflow past some thousands of levels).
+  if (nestsDeeperThan(answer, MAX_JSON_DEPTH)) throw new AppError('BAD_GATEWAY', `The script '${script.name}' answered JSON nested more than ${MAX_JSON_DEPTH} levels deep.`);
+  return answer;
 }

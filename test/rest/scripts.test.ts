@@ -135,10 +135,42 @@ describe('what goes wrong is a clear error, never a 500', () => {
       const api = await adminApi(down);
       const s = await createScript(api, ECHO);
       const r = await api.post(`/scripts?name=${s.name}`, []);
-      expectError(r, 502, 'could not be reached (ECONNREFUSED)');
+      expectError(r, 502, 'could not be reached or gave no answer (ECONNREFUSED)');
       expect(r.text).not.toContain('secret');
     } finally {
       await down.stop();
+    }
+  });
+
+  test('an outside process that breaks off, trickles, redirects or answers JSON nested too deep: 502 or 504 saying so, never a 500; a redirect is not followed', async () => {
+    // A real HTTP server that misbehaves by the script's name, as the `id` it is called with tells.
+    const behaviour = new Map<string, (res: http.ServerResponse) => void>();
+    const visited: string[] = [];
+    const odd = http.createServer((req, res) => {
+      visited.push(req.url ?? '');
+      req.resume();
+      req.on('end', () => behaviour.get(new URL(req.url ?? '/', 'http://x').searchParams.get('id') ?? '')?.(res));
+    });
+    await new Promise<void>((resolve) => odd.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(odd.address() as AddressInfo).port}`;
+    const app = await Harness.start({ scriptServerUrl: url, scriptTimeoutSeconds: 1 });
+    try {
+      const api = await adminApi(app);
+      const run = async (act: (res: http.ServerResponse) => void) => {
+        const s = await createScript(api, ECHO);
+        behaviour.set(s.id, act);
+        return api.post(`/scripts?name=${s.name}`, []);
+      };
+      expectError(await run((res) => { res.writeHead(200, { 'content-type': 'application/json', 'content-length': '100' }); res.write('["half'); setTimeout(() => res.destroy(), 100); }), 502, 'broke off its answer');
+      expectError(await run((res) => res.destroy()), 502, 'could not be reached or gave no answer (UND_ERR_SOCKET)');
+      expectError(await run((res) => { res.writeHead(200, { 'content-type': 'application/json' }); res.write('['); }), 504, 'SCRIPT_TIMEOUT_SECONDS');
+      expectError(await run((res) => res.writeHead(302, { location: `${url}/elsewhere` }).end()), 502, 'HTTP 302 (a redirect, which is not followed)');
+      expect(visited.some((v) => v.startsWith('/elsewhere'))).toBe(false);
+      expectError(await run((res) => res.writeHead(200, { 'content-type': 'application/json' }).end(`${'['.repeat(100_000)}${']'.repeat(100_000)}`)), 502, 'nested more than 64 levels deep');
+    } finally {
+      await app.stop();
+      odd.closeAllConnections();
+      await new Promise((resolve) => odd.close(resolve));
     }
   });
 
