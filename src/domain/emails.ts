@@ -25,8 +25,12 @@ const ADDRESS = /^[^\s@<>()[\]\\,;:"]+@[^\s@<>()[\]\\,;:"]+$/;
 export function addressList(input: Input, key: string): string[] {
   // A string or a list of them (GraphQL's [String!], which a single string also fills).
   const sent = input[key];
-  const raw = (Array.isArray(sent) ? sent : sent === undefined || sent === null ? [] : [sent]).join(',');
-  if (raw.trim() === '') return [];
+  const joined = (Array.isArray(sent) ? sent : sent === undefined || sent === null ? [] : [sent]).join(',');
+  // Line breaks and tabs separate addresses (a column pasted in), and so do spaces in a list of bare
+  // addresses: the parser took `a@b c@d` as one address with the name `c@d`, and mailed only a@b.
+  // Where a name is written (`"Name" <a@b>`, `Name <a@b>`) spaces belong to it.
+  const raw = /[<"]/.test(joined) ? joined.replace(/[\r\n\t]+/g, ',') : joined.replace(/\s+/g, ',');
+  if (raw.replace(/[,;]/g, '').trim() === '') return [];
   return addressparser(raw, { flatten: true }).map(({ name, address }) => {
     if (!address || address.length > 254 || !ADDRESS.test(address) || /[\u0000-\u001f\u007f]/.test(address)) {
       const shown = (address || name || '').slice(0, 64);

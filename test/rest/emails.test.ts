@@ -81,6 +81,21 @@ async function multipartWith(parts: Record<string, string>, files: { name: strin
 }
 
 describe('POST emails', () => {
+  test('addresses separated by line breaks, tabs, or spaces between bare addresses: each one is a recipient, none lost in a display name', async () => {
+    const cases: [string, string][] = [
+      ['sp1@example.com sp2@example.com', 'sp1@example.com, sp2@example.com'],
+      ['nl1@example.com\r\nnl2@example.com\n\tnl3@example.com', 'nl1@example.com, nl2@example.com, nl3@example.com'],
+      ['"Ada Lovelace" <ada@example.com>\nbob@example.com', '"Ada Lovelace" <ada@example.com>, bob@example.com'],
+      ['Ada Lovelace <ada@example.com>', '"Ada Lovelace" <ada@example.com>'],
+    ];
+    for (const [recipients, kept] of cases) {
+      const subject = uniq('Separated');
+      expect((await A.post('/emails', { recipients, subject, body: 'x' })).status).toBe(201);
+      expect((await messages(A, subject))[0].recipients).toBe(kept);
+    }
+    expectRefusal(await A.post('/emails', { recipients: 'ada@example.com not-an-address', subject: 'x' }), 400, "'not-an-address' in 'recipients' is not an e-mail address");
+  });
+
   test('201 with data {success: true}; the next batch sends it to every recipient with the subject, body and From', async () => {
     const subject = uniq('Welcome');
     const r = await A.post('/emails', { recipients: 'ada@example.com; "Bob, Jr." <bob@example.com>', ccrecipients: 'carol@example.com', subject, body: 'Plain words.' });
