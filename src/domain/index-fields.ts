@@ -148,8 +148,11 @@ export async function moveIndexFieldAfter(ctx: AppContext, input: Input): Promis
   const source = requireGuid(input.sourceFieldId, 'sourceFieldId');
   const destination = requireGuid(input.destinationFieldId, 'destinationFieldId');
   if (source === destination) throw badRequest("'sourceFieldId' and 'destinationFieldId' name the same index field.");
-  const all = await selectRows<{ id: string }>(ctx.reader, DEFINITION, { order: DEFINITION.order, lock: true });
-  const ids = all.map((r) => r.id);
+  // Every definition locked in id order, which no move changes (in the order of their places, which
+  // moves change, two moves at once could lock the same rows in opposite orders: a deadlock); then
+  // their places read with every lock held.
+  await selectRows(ctx.reader, DEFINITION, { order: 't.id', lock: true });
+  const ids = (await selectRows<{ id: string }>(ctx.reader, DEFINITION, { order: DEFINITION.order })).map((r) => r.id);
   for (const [id, key] of [[source, 'sourceFieldId'], [destination, 'destinationFieldId']]) {
     if (!ids.includes(id)) throw notFound(`Index field '${id}' (${key}) was not found.`);
   }
