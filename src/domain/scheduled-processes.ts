@@ -126,16 +126,33 @@ export async function runDueProcesses(ctx: AppContext): Promise<string[]> {
   });
   await Promise.all(
     runs.map(async (r) => {
+      // Only a run still running changes: one the script already reported complete keeps that report.
+      const stillRunning = sql`t.id = ${r.id} and t.status = ${RUN_STATUS.running}`;
+      const notStarted = (message: string) => updateRows(ctx.reader, 'scheduled_run', { status: RUN_STATUS.notStarted, message, completed_at: sql`now()` }, stillRunning);
       try {
-        await callScriptServer(ctx, 'scheduledscripts', scripts.get(r.process.script_id)!, { token: r.id });
+        const failure = reportedFailure(await callScriptServer(ctx, 'scheduledscripts', scripts.get(r.process.script_id)!, { token: r.id }));
+        if (failure) await notStarted(failure);
       } catch (err) {
-        const message = err instanceof AppError ? err.message : 'The run could not be started.';
-        // Only a run still running: one the script already reported complete keeps that report.
-        await updateRows(ctx.reader, 'scheduled_run', { status: RUN_STATUS.notStarted, message, completed_at: sql`now()` }, sql`t.id = ${r.id} and t.status = ${RUN_STATUS.running}`);
+        // A script may answer only when its work is done (the public samples do): it still runs, and reports.
+        if (err instanceof AppError && err.code === 'GATEWAY_TIMEOUT') {
+          await updateRows(ctx.reader, 'scheduled_run', { message: `No answer within SCRIPT_TIMEOUT_SECONDS: the run waits for its script's report.` }, stillRunning);
+          return;
+        }
+        await notStarted(err instanceof AppError ? err.message : 'The run could not be started.');
       }
     }),
   );
   return runs.map((r) => r.id);
+}
+
+/**
+ * The failure the script server reports in its answer, as the public one does with HTTP 200
+ * `{code, error}` (its token could not be had, the script threw): a code of 400 or more.
+ */
+function reportedFailure(answer: unknown): string | undefined {
+  const a = answer as { code?: unknown; error?: unknown } | null;
+  if (!a || typeof a !== 'object' || typeof a.code !== 'number' || a.code < 400) return undefined;
+  return `The outside process reported code ${a.code}: ${String(a.error ?? '').slice(0, 1000)}`;
 }
 
 /** A script reports its run back: once, with `action` complete. */

@@ -151,6 +151,31 @@ test('a script server that fails to take a run: the run is marked not started wi
   expect((await runsOf(A, b.id)).runs[0]).toMatchObject({ status: 0 });
 });
 
+test('a script server that answers {code, error} (HTTP 200, as the public one reports a failure): the run is marked not started with it', async () => {
+  const s = await script(A, 'module.exports.main = function (vvClient, response) { response.json(200, { code: 401, error: "Unable to acquire access token" }); };');
+  const p = await process(A, { name: uniq('refused'), script: s.id, intervalMinutes: 10 });
+  expect(startedOf(await A.put('/scheduledProcess/Run'), p.id)).toHaveLength(1);
+  expect((await runsOf(A, p.id)).runs[0]).toMatchObject({ status: 2, message: 'The outside process reported code 401: Unable to acquire access token' });
+});
+
+test('a script that answers only after SCRIPT_TIMEOUT_SECONDS, when its work is done: the run waits, and takes its later report', async () => {
+  const s = await script(A, `module.exports.main = function (vvClient, response, token) {
+    setTimeout(async () => {
+      await fetch(baseUrl + '${A.t.root}/scheduledProcess/' + token + '?action=complete&result=true&message=late', { method: 'POST', headers: { authorization: 'Bearer ${A.token}' } });
+      response.json(200, 'done');
+    }, 3000);
+  };`);
+  const p = await process(A, { name: uniq('slow'), script: s.id, intervalMinutes: 10 });
+  expect(startedOf(await fetch(`${origin}${A.t.root}/scheduledProcess/Run`, { method: 'PUT', headers: { authorization: `Bearer ${A.token}` } }).then((r) => r.json()).then((body) => ({ body })), p.id)).toHaveLength(1);
+  expect((await runsOf(A, p.id)).runs[0]).toMatchObject({ status: 0, message: expect.stringContaining('waits for its script') });
+  let run = (await runsOf(A, p.id)).runs[0];
+  for (let i = 0; i < 100 && run.status === 0; i++) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    run = (await runsOf(A, p.id)).runs[0];
+  }
+  expect(run).toMatchObject({ status: 1, result: true, message: 'late' });
+});
+
 test('a script that reports its run complete and then answers an HTTP error: the run keeps the completion it reported', async () => {
   const s = await script(A, `module.exports.main = async function (vvClient, response, token) {
     const reported = await fetch(baseUrl + '${A.t.root}/scheduledProcess/' + token + '?action=complete&result=true&message=' + encodeURIComponent('done first'),
