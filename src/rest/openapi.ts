@@ -108,6 +108,8 @@ function recordSchema(op: Operation, schemas: Record<string, Schema>): Schema | 
   const name = typeof result?.$ref === 'string' ? result.$ref.split('/').pop()! : undefined;
   const items = name ? (schemas[name]?.properties as Record<string, Schema> | undefined)?.items : undefined;
   if (items) return (items.items as Schema | undefined) ?? items;
+  // A plain list (no page type): its elements are the records, which the envelope's `data` lists.
+  if (result?.type === 'array') return (result.items as Schema | undefined) ?? {};
   return result;
 }
 
