@@ -5,10 +5,11 @@
  * prefix as server variables, path and query parameters, the body, and the envelope around
  * every answer. Every documented row of the route table is here, and nothing else.
  */
-import type { GraphQLSchema } from 'graphql';
+import { getNamedType, isInputObjectType, isNonNullType, isObjectType, type GraphQLInputType, type GraphQLSchema } from 'graphql';
+import { dataTypes } from '../datatypes.js';
 import { tokenOperation } from './token.js';
 import { isSofaRoute, routes as allRoutes, type Route, type SofaRoute } from './routes.js';
-import { sofaPath } from './sofa-setup.js';
+import { DATE_TIME_PATTERN, sofaPath } from './sofa-setup.js';
 import { rootField } from './check-routes.js';
 
 type Schema = Record<string, unknown>;
@@ -140,7 +141,7 @@ function sofaRowOperation(doc: SofaDoc, schema: GraphQLSchema, row: SofaRoute, a
   const described = descriptionsOf(schema, row.field);
   const parameter = (name: string, where: 'path' | 'query', required: boolean, s: Schema): Schema => {
     const description = described.args.get(name);
-    return { name, in: where, required, ...(description ? { description } : {}), schema: s };
+    return { name, in: where, required, ...(description ? { description } : {}), schema: asDateTimeInput(s) };
   };
   const pathParams = [...row.path.matchAll(/:([A-Za-z0-9_]+)/g)].map((m) => m[1]);
   const parameters: Schema[] = pathParams.map((name) => parameter(name, 'path', true, args.properties[name] ?? { type: 'string' }));
@@ -194,6 +195,68 @@ const tagOf = (path: string) => {
   return first.charAt(0).toUpperCase() + first.slice(1);
 };
 
+/**
+ * A record's `required` keys: those every default answer carries (href, dataType and the data
+ * type's default fields, src/resources/), since `fields=` and the defaults decide what is sent;
+ * a field only `expand=` or `fields=` brings is optional.
+ */
+/**
+ * A DateTime the server takes (a body's key, a query parameter): any ISO 8601 date or date-time,
+ * UTC when it names no zone (src/scalars.ts), not only the form it writes.
+ */
+function asDateTimeInput(s: Schema | undefined): Schema | undefined {
+  if (!s || s.pattern !== DATE_TIME_PATTERN) return s;
+  const { pattern: _, ...rest } = s;
+  return { ...rest, description: [rest.description, 'An ISO 8601 date or date-time (`2024-01-31`, `2024-01-31T13:45:00`, a zone optional: UTC without one).'].filter(Boolean).join(' ') };
+}
+
+/**
+ * GraphQL's nullable fields as `nullable` (OpenAPI 3.0): SOFA leaves them out, and a record's
+ * field can be null (a pending zip's size, a document's reviewDate). Input types' DateTime keys
+ * take what the scalar reads.
+ */
+function nullsAndInputs(schemas: Record<string, Schema>, schema: GraphQLSchema): void {
+  for (const [name, s] of Object.entries(schemas)) {
+    const type = schema.getType(name);
+    const properties = s.properties as Record<string, Schema> | undefined;
+    if (!properties || !(isObjectType(type) || isInputObjectType(type))) continue;
+    for (const [fieldName, field] of Object.entries(type.getFields())) {
+      let p = properties[fieldName];
+      if (!p) continue;
+      if (isInputObjectType(type) && getNamedType(field.type as GraphQLInputType)?.name === 'DateTime') p = properties[fieldName] = asDateTimeInput(p)!;
+      // A list of input objects: its elements' type (SOFA writes a bare object).
+      const named = getNamedType(field.type as GraphQLInputType);
+      const items = p.items as Schema | undefined;
+      if (isInputObjectType(named) && p.type === 'array' && items?.type === 'object' && !items.properties && schemas[named.name]) p.items = ref(named.name);
+      // Only beside `type`: OpenAPI 3.0 ignores `nullable` without one (a $ref'd type is left as it is).
+      if (!isNonNullType(field.type) && typeof p.type === 'string') p.nullable = true;
+    }
+  }
+}
+
+function requiredOfRecords(schemas: Record<string, Schema>): void {
+  for (const [name, s] of Object.entries(schemas)) {
+    const dt = dataTypes.byTypeName.get(name);
+    if (!dt || !Array.isArray(s.required)) continue;
+    const sent = new Set(['href', 'dataType', ...dt.defaultFields]);
+    s.required = (s.required as string[]).filter((f) => sent.has(f));
+  }
+}
+
+/** SOFA's component schemas, made to say what the server sends (a copy: SOFA's stay as they are). */
+export function truthfulSchemas(schemas: Record<string, Schema>, schema: GraphQLSchema): Record<string, Schema> {
+  const out = structuredClone(schemas);
+  requiredOfRecords(out);
+  nullsAndInputs(out, schema);
+  // A type code or its name (src/domain/index-fields.ts); clients send the code as a JSON number.
+  const fieldType = (out.IndexFieldInput?.properties as Record<string, Schema> | undefined)?.fieldType;
+  if (fieldType) {
+    const { type: _, nullable: __, ...rest } = fieldType;
+    (out.IndexFieldInput.properties as Record<string, Schema>).fieldType = { ...rest, oneOf: [{ type: 'integer' }, { type: 'string' }] };
+  }
+  return out;
+}
+
 /** Rows the document describes: API routes, not the document and its reference page. */
 export const documentedRows = (table: readonly Route[] = allRoutes) => table.filter((r) => isSofaRoute(r) || r.handler === 'token');
 
@@ -220,7 +283,7 @@ export function buildOpenApi(sofaDoc: SofaDoc, schema: GraphQLSchema, publicUrl 
     // Paths served at the root (the token endpoint) name their servers; the rest use the tenant server.
     if (s.has('root')) paths[key].servers = [rootServer(publicUrl), ...(s.has('tenant') ? [tenantServer(publicUrl)] : [])];
   }
-  const schemas = { ...(sofaDoc.components?.schemas ?? {}) };
+  const schemas = truthfulSchemas(sofaDoc.components?.schemas ?? {}, schema);
   for (const internal of ['Query', 'Mutation', 'Audience']) delete schemas[internal];
   return {
     openapi: '3.0.3',

@@ -18,6 +18,9 @@ import { isSofaRoute, routes, type SofaRoute } from './routes.js';
 
 export const SOFA_BASE = '/sofa';
 
+/** A DateTime as the server writes it (src/scalars.ts): UTC, milliseconds, no zone. */
+export const DATE_TIME_PATTERN = '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}\\.\\d{3}$';
+
 type SofaConfig = Parameters<typeof useSofa>[0];
 type RouteConfig = NonNullable<SofaConfig['routes']>[string];
 export type SofaRouter = ReturnType<typeof useSofa>;
@@ -68,7 +71,8 @@ export function createSofaRouter<Call extends object, Ctx>(schema: GraphQLSchema
     // How the OpenAPI document (src/rest/openapi.ts) shows our scalars.
     customScalars: {
       UUID: { type: 'string', format: 'uuid' },
-      DateTime: { type: 'string', format: 'date-time', description: 'UTC, written yyyy-mm-ddThh:mm:ss.fff (no zone)' },
+      // Not `format: date-time`: RFC 3339 wants a zone, which the legacy format has none of.
+      DateTime: { type: 'string', pattern: DATE_TIME_PATTERN, description: 'UTC, written yyyy-mm-ddThh:mm:ss.fff (no zone)' },
       JSON: {},
       DataScope: { oneOf: [{ type: 'integer', enum: [0, 1] }, { type: 'string', enum: ['0', '1'] }], description: "0 the creator's own, 1 global" },
       ReleaseState: { oneOf: [{ type: 'integer', enum: [0, 1] }, { type: 'string', description: 'Released or Unreleased (any case), or "1" or "0"' }] },
