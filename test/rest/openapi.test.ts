@@ -1,9 +1,11 @@
 /** /api/openapi.json describes exactly the route table, validly; /api/docs browses it with nothing from elsewhere. */
 import SwaggerParser from '@apidevtools/swagger-parser';
+import { Ajv } from 'ajv';
+import addFormatsModule from 'ajv-formats';
 import { Harness } from '../harness.js';
 import { documentedRows, openApiPath } from '../../src/rest/openapi.js';
 import { routes } from '../../src/rest/routes.js';
-import { adminApi, type Api } from './support.js';
+import { adminApi, createGroup, createUser, multipart, type Api } from './support.js';
 
 type Doc = {
   servers: { url: string; variables?: Record<string, unknown> }[];
@@ -142,4 +144,68 @@ test("routes and their parameters are described from the schema, the shared name
     }
   }
   expect(undescribed).toEqual([]);
+});
+
+describe('real answers fit the documented response schemas', () => {
+  const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
+  /** The document's schemas as one JSON Schema, with OpenAPI 3.0's `nullable` (which Ajv reads) and the formats it names. */
+  let ajv: Ajv;
+  beforeAll(() => {
+    ajv = new Ajv({ strict: false, allErrors: true });
+    addFormats(ajv);
+    ajv.addFormat('int32', { type: 'number', validate: (n: number) => Number.isInteger(n) && n >= -(2 ** 31) && n < 2 ** 31 });
+    ajv.addSchema({ components: doc.components }, 'doc');
+  });
+
+  /** Validates a reply against the schema of its path, method and status. */
+  const fits = (path: string, method: string, r: { status: number; body: unknown }) => {
+    const schema = doc.paths[path][method].responses[String(r.status)]?.content?.['application/json'].schema;
+    expect([path, method, r.status, schema === undefined]).toEqual([path, method, r.status, false]);
+    const rewritten = JSON.parse(JSON.stringify(schema).replace(/"#\/components/g, '"doc#/components'));
+    const validate = ajv.compile(rewritten);
+    const ok = validate(r.body);
+    expect([path, method, ok ? [] : validate.errors!.map((e) => `${e.instancePath} ${e.message}`)]).toEqual([path, method, []]);
+  };
+
+  test('lists, records with nulls and expand-only fields, zips, plain lists and bodies taken', async () => {
+    const folder = (await A.post('/folders', { name: `oa-${Date.now()}` })).body.data;
+    const list = (await A.post('/lists', { name: `oa-list-${Date.now()}`, items: [{ itemName: 'Red', itemValue: 'R' }] })).body.data;
+    const listField = (await A.post('/indexfields', { label: `oa-colour-${Date.now()}`, fieldType: 'DropDownList', dropdownListId: list.listID ?? list.id })).body.data;
+    const textField = (await A.post('/indexfields', { label: `oa-text-${Date.now()}`, fieldType: 1 })).body.data;
+    for (const f of [listField, textField]) await A.put(`/indexfields/${f.id}/folders/${folder.id}`);
+    fits('/folders/{folderId}/indexfields/{id}/selectoptions', 'get', await A.get(`/folders/${folder.id}/indexfields/${listField.id}/selectoptions`));
+    fits('/indexfields', 'get', await A.get('/indexfields'));
+    fits('/folders/{id}/indexfields', 'get', await A.get(`/folders/${folder.id}/indexfields`));
+    fits('/alertevents', 'get', await A.get('/alertevents'));
+
+    // A document with none of its optional dates: reviewDate, expireDate, checkOutDate and changeText are null.
+    const d = (await A.post('/documents', { folderId: folder.id, name: 'oa-doc' })).body.data;
+    const docs = await A.get(`/folders/${folder.id}/documents`);
+    expect(docs.body.data[0]).toMatchObject({ reviewDate: null, checkOutDate: null });
+    fits('/folders/{id}/documents', 'get', docs);
+    fits('/documents', 'get', await A.get('/documents'));
+    expect((await A.post('/files', undefined, await multipart({ documentId: d.documentId, fileName: 'a.txt' }, 'x', 'a.txt'))).status).toBe(200);
+    const zip = await A.post('/documents/CreateDocumentZipFile', { documentDhIds: [d.documentId ?? d.id] });
+    fits('/documents/CreateDocumentZipFile', 'post', zip);
+    const pending = await A.get(`/documents/GetDocumentZipFileStatus?downloadKey=${zip.body.data.downloadKey}`);
+    expect(pending.body.data).toMatchObject({ status: 'Pending', fileSize: null, sha256: null });
+    fits('/documents/GetDocumentZipFileStatus', 'get', pending);
+
+    const g = await createGroup(A);
+    const u = await createUser(A);
+    fits('/groups/{groupId}/users', 'post', await A.post(`/groups/${g.id}/users`, { userIds: [u.id] }));
+    fits('/groups/{groupId}/users', 'put', await A.put(`/groups/${g.id}/users`, { userIds: [u.id] }));
+    fits('/groups/{groupId}/users/{userId}', 'put', await A.put(`/groups/${g.id}/users/${u.id}`));
+    fits('/groups/{groupId}/users', 'get', await A.get(`/groups/${g.id}/users`));
+    fits('/users', 'get', await A.get('/users'));
+    fits('/sites', 'get', await A.get('/sites'));
+    fits('/scheduledProcess/Run', 'put', await A.put('/scheduledProcess/Run', undefined, { headers: { 'content-type': 'application/json' } }));
+  });
+
+  test('bodies: fieldType takes a code or a name, a list its items as DropDownListItemInput', () => {
+    const s = doc.components.schemas as Record<string, { properties?: Record<string, any> }>;
+    const fieldType = s.IndexFieldInput.properties!.fieldType;
+    expect(ajv.validate(fieldType, 1) && ajv.validate(fieldType, 'Text')).toBe(true);
+    expect(s.DropDownListInput.properties!.items.items).toEqual({ $ref: '#/components/schemas/DropDownListItemInput' });
+  });
 });
