@@ -36,15 +36,19 @@ function parseReleaseState(value: unknown): number {
   return state;
 }
 
-export const ReleaseState = new GraphQLScalarType({
-  name: 'ReleaseState',
-  serialize: (v) => v,
-  parseValue: parseReleaseState,
-  parseLiteral(ast) {
-    if (ast.kind !== Kind.INT && ast.kind !== Kind.STRING) throw new GraphQLError(`ReleaseState must be ${RELEASE_STATE_VALUES}`);
-    return parseReleaseState(ast.kind === Kind.INT ? Number(ast.value) : ast.value);
-  },
-});
+/** An input scalar of codes, taken as a number or as text (a form sends text): `parse` reads either, `values` words them. */
+const codeScalar = (name: string, values: string, parse: (value: unknown) => number) =>
+  new GraphQLScalarType({
+    name,
+    serialize: (v) => v,
+    parseValue: parse,
+    parseLiteral(ast) {
+      if (ast.kind !== Kind.INT && ast.kind !== Kind.STRING) throw new GraphQLError(`${name} must be ${values}`);
+      return parse(ast.kind === Kind.INT ? Number(ast.value) : ast.value);
+    },
+  });
+
+export const ReleaseState = codeScalar('ReleaseState', RELEASE_STATE_VALUES, parseReleaseState);
 
 /** What a persisted data dictionary's scope takes, in the words of every refusal of one. */
 export const DATA_SCOPES = "0 (the creator's own) or 1 (global)";
@@ -57,15 +61,7 @@ function parseDataScope(value: unknown): number {
   return Number(value);
 }
 
-export const DataScope = new GraphQLScalarType({
-  name: 'DataScope',
-  serialize: (v) => v,
-  parseValue: parseDataScope,
-  parseLiteral(ast) {
-    if (ast.kind !== Kind.INT && ast.kind !== Kind.STRING) throw new GraphQLError(`DataScope must be ${DATA_SCOPES}`);
-    return parseDataScope(ast.value);
-  },
-});
+export const DataScope = codeScalar('DataScope', DATA_SCOPES, parseDataScope);
 
 const ISO = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,7})?)?)?(Z|[+-]\d{2}(?::?\d{2})?)?$/i;
 
