@@ -142,6 +142,17 @@ export async function sendDueEmails(services: SenderServices, transport: Transpo
   return result;
 }
 
+/**
+ * What the sender reads of a failure (`lastError`): the mail server's own reply when it gave one,
+ * else the kind of failure. A connection error's text names the mail server's address, which is
+ * the operator's; the log keeps it.
+ */
+function lastErrorOf(err: unknown): string {
+  const e = err as { response?: unknown; code?: unknown; message?: unknown };
+  if (typeof e?.response === 'string' && e.response !== '') return (typeof e.message === 'string' ? e.message : e.response).slice(0, MAX_TEXT);
+  return `The mail server could not be reached or did not take the message (${typeof e?.code === 'string' ? e.code : 'error'}).`;
+}
+
 /** Sends one claimed message under its renewed lease, then writes how it went. */
 async function sendClaimed(services: SenderServices, transport: Transporter, c: Connection, m: Claimed): Promise<'sent' | 'retried' | 'failed'> {
   const log = services.log.child({ emailId: m.id, tenantId: m.tenant_id, attempt: m.attempts });
@@ -162,15 +173,15 @@ async function sendClaimed(services: SenderServices, transport: Transporter, c: 
     });
   } catch (err) {
     await lease.end();
-    const error = (err instanceof Error ? err.message : String(err)).slice(0, MAX_TEXT);
+    const error = lastErrorOf(err);
     if (refusedForGood(err) || m.attempts >= services.config.emailMaxAttempts) {
       await settle(c, m, `status = ${EMAIL_STATUS.failed}, finished_at = now(), last_error = ?`, [error], log);
-      log.warn({ error }, 'e-mail failed: not trying again');
+      log.warn({ error, cause: (err as Error)?.message }, 'e-mail failed: not trying again');
       return 'failed';
     }
     const wait = Math.min(FIRST_RETRY_SECONDS * 2 ** (m.attempts - 1), MAX_RETRY_SECONDS);
     await settle(c, m, 'next_attempt_at = now() + make_interval(secs => ?), last_error = ?', [wait, error], log);
-    log.warn({ error, retryInSeconds: wait }, 'e-mail not sent: trying again later');
+    log.warn({ error, cause: (err as Error)?.message, retryInSeconds: wait }, 'e-mail not sent: trying again later');
     return 'retried';
   }
   await lease.end();

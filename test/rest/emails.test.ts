@@ -6,6 +6,7 @@
  * claims every tenant's messages, and sent another file's to this file's mail server (an alert of
  * test/rest/alerts.test.ts, running at the same time, never reached its own).
  */
+import net, { type AddressInfo } from 'node:net';
 import { Harness } from '../harness.js';
 import { ownDatabase, type OwnDatabase } from '../own-database.js';
 import { startSmtp, type TestSmtp } from '../smtp-server.js';
@@ -284,6 +285,25 @@ describe('the batches', () => {
     const [m] = await messages(A, subject);
     expect(m).toMatchObject({ status: 1, attempts: 1 });
     expect(m.lastError).toMatch(/^Refused by the server: refuse5@example\.com \(550 .*No such mailbox here\)$/);
+  });
+
+  test("a mail server that cannot be reached: tried again later; lastError names the cause, never the server's address", async () => {
+    const closed = net.createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise((resolve) => closed.close(resolve));
+    const subject = uniq('Down');
+    await A.post('/emails', { recipients: 'ada@example.com', subject, body: 'x' });
+    const config = { ...h.services.config, smtpUrl: `smtp://127.0.0.1:${port}` };
+    const transport = smtpTransport(config);
+    try {
+      await sendDueEmails({ ...h.services, config }, transport);
+    } finally {
+      transport.close();
+    }
+    const [m] = await messages(A, subject);
+    expect(m).toMatchObject({ status: 0, attempts: 1, lastError: expect.stringMatching(/^The mail server could not be reached or did not take the message \(E[A-Z]+\)\.$/) });
+    expect(m.lastError).not.toContain(String(port));
   });
 
   test('a passing refusal (4xx) is tried again later, then fails after EMAIL_MAX_ATTEMPTS tries', async () => {
