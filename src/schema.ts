@@ -102,6 +102,19 @@ function withAccessChecks(schema: GraphQLSchema): GraphQLSchema {
   });
 }
 
+/**
+ * One source for each root read: a resource definition declares it (`queries`), or src/resolvers/
+ * writes it, never both (the hand-written one would silently replace the declared one).
+ */
+export function checkOneSource(generated: Resolvers, written: Resolvers[]): void {
+  const declared = new Set(Object.keys((generated.Query as object | undefined) ?? {}));
+  for (const r of written) {
+    for (const field of Object.keys((r.Query as object | undefined) ?? {})) {
+      if (declared.has(field)) throw new Error(`src/resolvers: Query.${field} is written by hand and declared by a resource definition in src/resources: keep one`);
+    }
+  }
+}
+
 export function buildSchema(): GraphQLSchema {
   const typeDefs = readSdl();
   const plain = makeExecutableSchema({ typeDefs });
@@ -113,6 +126,8 @@ export function buildSchema(): GraphQLSchema {
       pages[type.name] = { items: (p: Page<unknown>, _: unknown, __: unknown, info: GraphQLResolveInfo) => p.items(info), totalRecords: (p: Page<unknown>) => p.totalRecords() };
     }
   }
-  const resolvers = mergeResolvers([scalarResolvers, generatedResolvers(), pages, ...handWritten]);
+  const generated = generatedResolvers();
+  checkOneSource(generated, handWritten);
+  const resolvers = mergeResolvers([scalarResolvers, generated, pages, ...handWritten]);
   return withAccessChecks(withTransactions(withConventionalDescriptions(makeExecutableSchema({ typeDefs, resolvers }))));
 }

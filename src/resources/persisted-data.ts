@@ -31,7 +31,7 @@ export default defineResource({
   },
   // Ids are time-ordered (UUID v7): the primary key gives creation order.
   order: 't.id',
-  queries: { persistedDataList: { op: 'list' }, persistedData: { op: 'get' } },
+  queries: { persistedData: { op: 'get' } },
   live: 't.expires_at is null or t.expires_at > now()',
   access: {
     see: (caller) => sql`(t.scope = 1 or t.created_by_id = ${caller})`,

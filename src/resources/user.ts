@@ -40,7 +40,6 @@ export default defineResource({
     supervisees: { kind: 'through', target: 'User', link: SUPERVISEES },
   },
   queries: {
-    users: { op: 'list' },
     user: { op: 'get' },
     siteUsers: { op: 'list', parent: IN_SITE },
     siteUser: { op: 'get', arg: 'userId', parent: IN_SITE },

@@ -9,7 +9,7 @@ import { makeExecutableSchema } from '@graphql-tools/schema';
 import { modulesIn } from '../../src/discover.js';
 import { column, defineResource, type ResourceDef } from '../../src/read/define.js';
 import { resources } from '../../src/read/registry.js';
-import { buildSchema, checkDefinitions, readSdl } from '../../src/schema.js';
+import { buildSchema, checkDefinitions, checkOneSource, readSdl } from '../../src/schema.js';
 import { dataTypes } from '../../src/datatypes.js';
 import { hrefOf } from '../../src/read/resolvers.js';
 
@@ -36,6 +36,14 @@ const thing = (over: Partial<ResourceDef> = {}): ResourceDef =>
     access: { see: 'tenant', change: 'admin' },
     ...over,
   });
+
+describe('checkOneSource', () => {
+  test('refuses a root read both declared by a definition and written by hand, naming it; others pass', () => {
+    const generated = { Query: { things: () => [] } };
+    expect(() => checkOneSource(generated, [{ Query: { others: () => [] } }, { Mutation: { things: () => true } }])).not.toThrow();
+    expect(() => checkOneSource(generated, [{ Query: { things: () => [] } }])).toThrow('Query.things is written by hand and declared by a resource definition');
+  });
+});
 
 describe('checkDefinitions', () => {
   test('accepts a definition that matches its type', () => {
