@@ -1,5 +1,6 @@
 import { defineEntity, type InferEntity } from '@mikro-orm/core';
 import { creatingTenant, tenantFilter } from '../db/tenant-filter.js';
+import { nowOnInsert } from '../db/clock.js';
 
 /** An API client: the client_id/client_secret pair a tenant issues. */
 export const ApiClient = defineEntity({
@@ -13,7 +14,7 @@ export const ApiClient = defineEntity({
     secretHash: p.string().hidden(),
     /** The user a client_credentials grant acts as. */
     userId: p.uuid(),
-    createdAt: p.datetime().onCreate(() => new Date()),
+    createdAt: nowOnInsert(),
     revokedAt: p.datetime().nullable(),
   }),
 });
@@ -37,7 +38,7 @@ export const RefreshToken = defineEntity({
     expiresAt: p.datetime(),
     usedAt: p.datetime().nullable(),
     revokedAt: p.datetime().nullable(),
-    createdAt: p.datetime().onCreate(() => new Date()),
+    createdAt: nowOnInsert(),
   }),
 });
 export type RefreshToken = InferEntity<typeof RefreshToken>;
@@ -54,7 +55,7 @@ export const WebToken = defineEntity({
     userId: p.uuid(),
     expiresAt: p.datetime(),
     usedAt: p.datetime().nullable(),
-    createdAt: p.datetime().onCreate(() => new Date()),
+    createdAt: nowOnInsert(),
   }),
 });
 export type WebToken = InferEntity<typeof WebToken>;
@@ -70,7 +71,7 @@ export const SigningKey = defineEntity({
     privateJwk: p.json<Record<string, unknown>>().hidden().nullable(),
     privateKeySealed: p.text().hidden().nullable(),
     publicJwk: p.json<Record<string, unknown>>(),
-    createdAt: p.datetime().onCreate(() => new Date()),
+    createdAt: nowOnInsert(),
     /** Replaced by a newer key: signs nothing more, verifies until its tokens have expired. */
     retiredAt: p.datetime().nullable(),
   }),

@@ -1,4 +1,5 @@
 import { defineEntity, type InferEntity } from '@mikro-orm/core';
+import { nowOnInsert } from '../db/clock.js';
 
 /** A customer (organisation). Its databases are the tenants. */
 export const Customer = defineEntity({
@@ -8,7 +9,7 @@ export const Customer = defineEntity({
     id: p.uuid().primary(),
     alias: p.string(),
     name: p.string(),
-    createdAt: p.datetime().onCreate(() => new Date()),
+    createdAt: nowOnInsert(),
   }),
 });
 export type Customer = InferEntity<typeof Customer>;
@@ -22,7 +23,7 @@ export const CustomerDatabase = defineEntity({
     customerId: p.uuid(),
     alias: p.string(),
     name: p.string(),
-    createdAt: p.datetime().onCreate(() => new Date()),
+    createdAt: nowOnInsert(),
   }),
 });
 export type CustomerDatabase = InferEntity<typeof CustomerDatabase>;

@@ -1,5 +1,6 @@
 import { defineEntity, type InferEntity } from '@mikro-orm/core';
 import { creatingTenant, tenantFilter } from '../db/tenant-filter.js';
+import { nowOnInsert, nowOnWrite } from '../db/clock.js';
 
 /** A tenant's document type (migrations/Migration20261127000000_document_types.ts). */
 export const DocumentType = defineEntity({
@@ -11,9 +12,9 @@ export const DocumentType = defineEntity({
     id: p.uuid().primary(),
     name: p.string(),
     description: p.string().default(''),
-    createdAt: p.datetime().onCreate(() => new Date()),
+    createdAt: nowOnInsert(),
     createdById: p.uuid().nullable(),
-    modifiedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+    modifiedAt: nowOnWrite(),
     modifiedById: p.uuid().nullable(),
   }),
 });

@@ -1,5 +1,6 @@
 import { defineEntity, type InferEntity } from '@mikro-orm/core';
 import { creatingTenant, tenantFilter } from '../db/tenant-filter.js';
+import { nowOnInsert, nowOnWrite } from '../db/clock.js';
 
 /** A document with its current revision's fields (migrations/Migration20261125140000_documents.ts). */
 export const Document = defineEntity({
@@ -28,9 +29,9 @@ export const Document = defineEntity({
     abstract: p.string().default(''),
     keywords: p.string().default(''),
     changeText: p.string().nullable(),
-    createdAt: p.datetime().onCreate(() => new Date()),
+    createdAt: nowOnInsert(),
     createdById: p.uuid().nullable(),
-    modifiedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+    modifiedAt: nowOnWrite(),
     modifiedById: p.uuid().nullable(),
   }),
 });
@@ -49,7 +50,7 @@ export const DocumentRevision = defineEntity({
     name: p.string(),
     description: p.string().default(''),
     changeText: p.string().nullable(),
-    createdAt: p.datetime().onCreate(() => new Date()),
+    createdAt: nowOnInsert(),
     createdById: p.uuid().nullable(),
   }),
 });
@@ -70,7 +71,7 @@ export const DocumentFile = defineEntity({
     sha256: p.string(),
     // Only files stored before the file store (src/storage/) keep their bytes here.
     content: p.blob().lazy().nullable(),
-    createdAt: p.datetime().onCreate(() => new Date()),
+    createdAt: nowOnInsert(),
     createdById: p.uuid().nullable(),
   }),
 });

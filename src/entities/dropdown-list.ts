@@ -1,5 +1,6 @@
 import { defineEntity, type InferEntity } from '@mikro-orm/core';
 import { creatingTenant, tenantFilter } from '../db/tenant-filter.js';
+import { nowOnInsert, nowOnWrite } from '../db/clock.js';
 
 /** A drop-down list (migrations/Migration20261125180000_dropdown_lists.ts). */
 export const DropDownList = defineEntity({
@@ -11,9 +12,9 @@ export const DropDownList = defineEntity({
     id: p.uuid().primary(),
     name: p.string(),
     description: p.string().default(''),
-    createdAt: p.datetime().onCreate(() => new Date()),
+    createdAt: nowOnInsert(),
     createdById: p.uuid().nullable(),
-    modifiedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+    modifiedAt: nowOnWrite(),
     modifiedById: p.uuid().nullable(),
   }),
 });

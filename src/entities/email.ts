@@ -1,5 +1,6 @@
 import { defineEntity, type InferEntity } from '@mikro-orm/core';
 import { creatingTenant, tenantFilter } from '../db/tenant-filter.js';
+import { nowOnInsert } from '../db/clock.js';
 
 /** Where a message stands in the queue (src/jobs/email-sender.ts). */
 export const EMAIL_STATUS = { queued: 0, sent: 1, failed: 2 } as const;
@@ -19,14 +20,14 @@ export const EmailMessage = defineEntity({
     body: p.text().default(''),
     status: p.smallint().default(EMAIL_STATUS.queued),
     attempts: p.integer().default(0),
-    nextAttemptAt: p.datetime().onCreate(() => new Date()),
+    nextAttemptAt: nowOnInsert(),
     leaseUntil: p.datetime().nullable(),
     lastError: p.text().default(''),
     smtpResponse: p.text().default(''),
     sentAt: p.datetime().nullable(),
     /** When it was sent or failed for good: the purge counts EMAIL_KEEP_DAYS from it. */
     finishedAt: p.datetime().nullable(),
-    createdAt: p.datetime().onCreate(() => new Date()),
+    createdAt: nowOnInsert(),
     createdById: p.uuid().nullable(),
   }),
 });

@@ -1,5 +1,6 @@
 import { defineEntity, type InferEntity } from '@mikro-orm/core';
 import { creatingTenant, tenantFilter } from '../db/tenant-filter.js';
+import { nowOnInsert, nowOnWrite } from '../db/clock.js';
 
 /** A user or group with a role on a folder (migrations/Migration20261125170000_folder_security.ts). */
 export const FolderMember = defineEntity({
@@ -15,9 +16,9 @@ export const FolderMember = defineEntity({
     groupId: p.uuid().nullable(),
     /** 1 Owner, 2 Editor, 3 Publisher, 4 Viewer. */
     role: p.smallint(),
-    createdAt: p.datetime().onCreate(() => new Date()),
+    createdAt: nowOnInsert(),
     createdById: p.uuid().nullable(),
-    modifiedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+    modifiedAt: nowOnWrite(),
     modifiedById: p.uuid().nullable(),
   }),
 });

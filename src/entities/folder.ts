@@ -1,5 +1,6 @@
 import { defineEntity, type InferEntity } from '@mikro-orm/core';
 import { creatingTenant, tenantFilter } from '../db/tenant-filter.js';
+import { nowOnInsert, nowOnWrite } from '../db/clock.js';
 
 /** A folder of the document library (migrations/Migration20261125130000_folders.ts). */
 export const Folder = defineEntity({
@@ -20,9 +21,9 @@ export const Folder = defineEntity({
     allowRevisions: p.boolean().default(true),
     folderType: p.smallint().default(0),
     status: p.smallint().default(0),
-    createdAt: p.datetime().onCreate(() => new Date()),
+    createdAt: nowOnInsert(),
     createdById: p.uuid().nullable(),
-    modifiedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+    modifiedAt: nowOnWrite(),
     modifiedById: p.uuid().nullable(),
   }),
 });

@@ -1,5 +1,6 @@
 import { defineEntity, type InferEntity } from '@mikro-orm/core';
 import { creatingTenant, tenantFilter } from '../db/tenant-filter.js';
+import { nowOnInsert, nowOnWrite } from '../db/clock.js';
 
 export const FormTemplate = defineEntity({
   name: 'FormTemplate',
@@ -16,9 +17,9 @@ export const FormTemplate = defineEntity({
     latestRevisionId: p.uuid().nullable(),
     /** The revision a get answers; null until the first release. */
     releasedRevisionId: p.uuid().nullable(),
-    createdAt: p.datetime().onCreate(() => new Date()),
+    createdAt: nowOnInsert(),
     createdById: p.uuid().nullable(),
-    modifiedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+    modifiedAt: nowOnWrite(),
     modifiedById: p.uuid().nullable(),
   }),
 });
@@ -36,9 +37,9 @@ export const FormTemplateRevision = defineEntity({
     templateRevision: p.string(),
     /** src/domain/form-templates.ts: STATUS. */
     status: p.smallint(),
-    createdAt: p.datetime().onCreate(() => new Date()),
+    createdAt: nowOnInsert(),
     createdById: p.uuid().nullable(),
-    modifiedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+    modifiedAt: nowOnWrite(),
     modifiedById: p.uuid().nullable(),
   }),
 });

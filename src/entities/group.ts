@@ -1,5 +1,6 @@
 import { defineEntity, type InferEntity } from '@mikro-orm/core';
 import { creatingTenant, tenantFilter } from '../db/tenant-filter.js';
+import { nowOnInsert, nowOnWrite } from '../db/clock.js';
 
 export const Group = defineEntity({
   name: 'Group',
@@ -12,8 +13,8 @@ export const Group = defineEntity({
     siteId: p.uuid().nullable(),
     name: p.string(),
     description: p.string().default(''),
-    createdAt: p.datetime().onCreate(() => new Date()).hidden(),
-    modifiedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()).hidden(),
+    createdAt: nowOnInsert().hidden(),
+    modifiedAt: nowOnWrite().hidden(),
   }),
 });
 export type Group = InferEntity<typeof Group>;
@@ -26,7 +27,7 @@ export const GroupMember = defineEntity({
     tenantId: p.uuid().primary().onCreate(creatingTenant),
     groupId: p.uuid().primary(),
     userId: p.uuid().primary(),
-    createdAt: p.datetime().onCreate(() => new Date()).hidden(),
+    createdAt: nowOnInsert().hidden(),
   }),
 });
 export type GroupMember = InferEntity<typeof GroupMember>;

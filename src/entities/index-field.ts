@@ -1,5 +1,6 @@
 import { defineEntity, type InferEntity } from '@mikro-orm/core';
 import { creatingTenant, tenantFilter } from '../db/tenant-filter.js';
+import { nowOnInsert, nowOnWrite } from '../db/clock.js';
 
 /** An index field definition (migrations/Migration20261125150000_index_fields.ts). */
 export const IndexField = defineEntity({
@@ -24,9 +25,9 @@ export const IndexField = defineEntity({
     queryDisplayField: p.string().default(''),
     queryValueField: p.string().default(''),
     defaultValue: p.string().default(''),
-    createdAt: p.datetime().onCreate(() => new Date()),
+    createdAt: nowOnInsert(),
     createdById: p.uuid().nullable(),
-    modifiedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+    modifiedAt: nowOnWrite(),
     modifiedById: p.uuid().nullable(),
   }),
 });
@@ -49,9 +50,9 @@ export const FolderIndexField = defineEntity({
     queryDisplayField: p.string().nullable(),
     queryValueField: p.string().nullable(),
     defaultValue: p.string().nullable(),
-    createdAt: p.datetime().onCreate(() => new Date()),
+    createdAt: nowOnInsert(),
     createdById: p.uuid().nullable(),
-    modifiedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+    modifiedAt: nowOnWrite(),
     modifiedById: p.uuid().nullable(),
   }),
 });
@@ -67,9 +68,9 @@ export const DocumentIndexValue = defineEntity({
     revisionId: p.uuid().primary(),
     fieldId: p.uuid().primary(),
     value: p.string(),
-    createdAt: p.datetime().onCreate(() => new Date()),
+    createdAt: nowOnInsert(),
     createdById: p.uuid().nullable(),
-    modifiedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+    modifiedAt: nowOnWrite(),
     modifiedById: p.uuid().nullable(),
   }),
 });

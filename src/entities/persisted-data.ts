@@ -1,5 +1,6 @@
 import { defineEntity, type InferEntity } from '@mikro-orm/core';
 import { creatingTenant, tenantFilter } from '../db/tenant-filter.js';
+import { nowOnInsert, nowOnWrite } from '../db/clock.js';
 
 /** A persisted data dictionary: `data` is JSON text of an object (src/domain/persisted-data.ts). */
 export const PersistedData = defineEntity({
@@ -18,9 +19,9 @@ export const PersistedData = defineEntity({
     expiresAt: p.datetime().nullable(),
     linkedObjectId: p.string().default(''),
     linkedObjectType: p.integer().default(0),
-    createdAt: p.datetime().onCreate(() => new Date()),
+    createdAt: nowOnInsert(),
     createdById: p.uuid(),
-    modifiedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+    modifiedAt: nowOnWrite(),
     modifiedById: p.uuid(),
   }),
 });

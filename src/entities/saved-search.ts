@@ -1,5 +1,6 @@
 import { defineEntity, type InferEntity } from '@mikro-orm/core';
 import { creatingTenant, tenantFilter } from '../db/tenant-filter.js';
+import { nowOnInsert, nowOnWrite } from '../db/clock.js';
 
 /** A user's saved document search (migrations/Migration20261127020000_saved_searches.ts). */
 export const SavedSearch = defineEntity({
@@ -15,9 +16,9 @@ export const SavedSearch = defineEntity({
     q: p.text().default(''),
     folderId: p.uuid().nullable(),
     shared: p.boolean().default(false),
-    createdAt: p.datetime().onCreate(() => new Date()),
+    createdAt: nowOnInsert(),
     createdById: p.uuid().nullable(),
-    modifiedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+    modifiedAt: nowOnWrite(),
     modifiedById: p.uuid().nullable(),
   }),
 });

@@ -1,5 +1,6 @@
 import { defineEntity, type InferEntity } from '@mikro-orm/core';
 import { creatingTenant, tenantFilter } from '../db/tenant-filter.js';
+import { nowOnInsert, nowOnWrite } from '../db/clock.js';
 
 /** A script run on a schedule (migrations/Migration20261125230000_scheduled_processes.ts). */
 export const ScheduledProcess = defineEntity({
@@ -15,9 +16,9 @@ export const ScheduledProcess = defineEntity({
     intervalMinutes: p.integer(),
     enabled: p.boolean().default(true),
     nextRunAt: p.datetime(),
-    createdAt: p.datetime().onCreate(() => new Date()),
+    createdAt: nowOnInsert(),
     createdById: p.uuid().nullable(),
-    modifiedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+    modifiedAt: nowOnWrite(),
     modifiedById: p.uuid().nullable(),
   }),
 });

@@ -1,5 +1,6 @@
 import { defineEntity, type InferEntity } from '@mikro-orm/core';
 import { creatingTenant, tenantFilter } from '../db/tenant-filter.js';
+import { nowOnInsert, nowOnWrite } from '../db/clock.js';
 
 /** A tenant's script, run by the outside process (migrations/Migration20261125220000_scripts.ts). */
 export const Script = defineEntity({
@@ -12,9 +13,9 @@ export const Script = defineEntity({
     name: p.string(),
     description: p.string().default(''),
     source: p.text(),
-    createdAt: p.datetime().onCreate(() => new Date()),
+    createdAt: nowOnInsert(),
     createdById: p.uuid().nullable(),
-    modifiedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+    modifiedAt: nowOnWrite(),
     modifiedById: p.uuid().nullable(),
   }),
 });

@@ -1,5 +1,6 @@
 import { defineEntity, type InferEntity } from '@mikro-orm/core';
 import { creatingTenant, tenantFilter } from '../db/tenant-filter.js';
+import { nowOnInsert, nowOnWrite } from '../db/clock.js';
 
 export const Site = defineEntity({
   name: 'Site',
@@ -12,8 +13,8 @@ export const Site = defineEntity({
     description: p.string().default(''),
     siteType: p.string().default('Location'),
     status: p.string().default('Open'),
-    createdAt: p.datetime().onCreate(() => new Date()).hidden(),
-    modifiedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()).hidden(),
+    createdAt: nowOnInsert().hidden(),
+    modifiedAt: nowOnWrite().hidden(),
   }),
 });
 export type Site = InferEntity<typeof Site>;

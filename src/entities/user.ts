@@ -1,5 +1,6 @@
 import { defineEntity, type InferEntity } from '@mikro-orm/core';
 import { creatingTenant, tenantFilter } from '../db/tenant-filter.js';
+import { nowOnInsert, nowOnWrite } from '../db/clock.js';
 
 export const User = defineEntity({
   name: 'User',
@@ -25,8 +26,8 @@ export const User = defineEntity({
     lastIpAddress: p.string().default(''),
     /** Bumped by the database when `enabled` or the password changes: older tokens stop working. */
     sessionEpoch: p.integer().default(0).hidden(),
-    createdAt: p.datetime().onCreate(() => new Date()).hidden(),
-    modifiedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()).hidden(),
+    createdAt: nowOnInsert().hidden(),
+    modifiedAt: nowOnWrite().hidden(),
   }),
 });
 export type User = InferEntity<typeof User>;
