@@ -16,7 +16,7 @@ import { compileQText } from '../query/index.js';
 import { queryFieldMap } from '../read/fields.js';
 import { resource } from '../read/registry.js';
 import { loadRow } from '../read/resolvers.js';
-import { countRows, fieldOf, selectRows } from '../read/rows.js';
+import { countRows, fieldOf, run, selectRows } from '../read/rows.js';
 import { namedBy } from '../resources/document-revision.js';
 import { sql, type Sql } from '../sql.js';
 import { setIndexFields } from './document-index-values.js';
@@ -167,16 +167,20 @@ async function recordUpload(ctx: AppContext, doc: Row, u: Upload, file: StoredFi
     if (!folder.allowRevisions) throw conflict(`Folder '${folder.name as string}' does not allow revisions: document '${doc.name as string}' already has its file.`);
   }
   if (u.label) await assertLabelFree(ctx, doc, u.label, revisionId);
+  // When a new revision is made: under the document's lock (not when the transaction began, before
+  // it waited for that lock), so that revisions uploaded at once are ordered as they were made. The
+  // revision, its file and the document's modifyDate show this one instant.
+  let made: Sql | undefined;
   if (taken) {
     // A new revision, named as sent or numbered on, with the index field values of the one before.
     const revision = u.label || (await nextLabel(ctx, doc.documentId as string));
+    const [{ at }] = await run<{ at: string }>(ctx.reader, sql`select clock_timestamp()::text as at`);
+    made = sql`${at}::timestamptz`;
     await insertRows(ctx.reader, 'document_revision', [
-      // Dated when made, under the document's lock (not when the transaction began, before it
-      // waited for that lock): revisions uploaded at once are ordered as they were made.
-      { id: revisionId, document_id: doc.documentId, revision, name: doc.name, description: doc.description, change_text: u.changeText ?? null, created_at: sql`clock_timestamp()`, created_by_id: by },
+      { id: revisionId, document_id: doc.documentId, revision, name: doc.name, description: doc.description, change_text: u.changeText ?? null, created_at: made, created_by_id: by },
     ]);
     await copyRows(ctx.reader, 'document_index_value', ['field_id', 'value'], { revision_id: revisionId, created_by_id: by, modified_by_id: by }, sql`t.revision_id = ${doc.id}`);
-    await updateRows(ctx.reader, 'document', { revision_id: revisionId, revision, change_text: u.changeText ?? null, modified_at: sql`now()`, modified_by_id: by }, sql`t.id = ${doc.documentId}`);
+    await updateRows(ctx.reader, 'document', { revision_id: revisionId, revision, change_text: u.changeText ?? null, modified_at: made, modified_by_id: by }, sql`t.id = ${doc.documentId}`);
   } else {
     // The first file changes the document (its modify fields name the uploader), and may relabel its revision.
     const set: Row = { ...(u.label ? { revision: u.label } : {}), ...(u.changeText !== undefined ? { change_text: u.changeText } : {}) };
@@ -184,7 +188,7 @@ async function recordUpload(ctx: AppContext, doc: Row, u: Upload, file: StoredFi
     await updateRows(ctx.reader, 'document', { ...set, modified_at: sql`now()`, modified_by_id: by }, sql`t.id = ${doc.documentId}`);
   }
   await insertRows(ctx.reader, 'document_file', [
-    { id: file.id, revision_id: revisionId, file_name: u.fileName, content_type: u.contentType, size: file.size, sha256: file.sha256, created_by_id: by },
+    { id: file.id, revision_id: revisionId, file_name: u.fileName, content_type: u.contentType, size: file.size, sha256: file.sha256, created_at: made ?? sql`now()`, created_by_id: by },
   ]);
   return revisionId;
 }

@@ -43,3 +43,16 @@ test('POST documents with its file: one instant for the document, its revision a
   const stored = await storedDates(made.documentId);
   expect(stored).toEqual({ created: stored.created, modified: stored.created, revision: stored.created, file: stored.created });
 });
+
+test('a new revision: the document\'s modifyDate is when the revision and its file were made', async () => {
+  const doc = (await A.post('/documents', undefined, await multipart({ folderId: folder.id, name: uniq('Revised') }, 'one', '1.txt'))).body.data;
+  const r = await A.post('/files', undefined, await multipart({ documentId: doc.documentId }, 'two', '2.txt'));
+  expect(r.status).toBe(200);
+  const got = (await A.get(`/documents/${doc.documentId}`)).body.data;
+  expect(got.id).not.toBe(doc.id);
+  expect(got.createDate).toBe(doc.createDate);
+  expect(got.modifyDate >= got.createDate).toBe(true);
+  expect((await A.get(`/documents/${doc.documentId}/revisions/${got.id}`)).body.data.createDate).toBe(got.modifyDate);
+  const stored = await storedDates(doc.documentId);
+  expect([stored.revision, stored.file]).toEqual([stored.modified, stored.modified]);
+});
