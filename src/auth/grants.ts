@@ -7,6 +7,7 @@ import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import { RefreshToken, WebToken } from '../entities/auth.js';
 import { User } from '../entities/user.js';
 import { TENANT_FILTER } from '../db/tenant-filter.js';
+import { dbNow } from '../db/clock.js';
 import { isGuid, newId } from '../ids.js';
 import { lowerEquals } from '../db/lookup.js';
 import { signAccessToken, type JwtSettings } from './jwt.js';
@@ -135,7 +136,7 @@ async function webTokenLogin(em: EntityManager, token: string): Promise<User | u
   const row = await em.findOne(WebToken, { tokenHash: hashToken(token.toLowerCase()) });
   if (!row || row.usedAt || row.expiresAt < new Date()) return undefined;
   // Claimed in one conditional update, so that two concurrent logins cannot both use it.
-  if (!(await em.nativeUpdate(WebToken, { id: row.id, usedAt: null }, { usedAt: new Date() }))) return undefined;
+  if (!(await em.nativeUpdate(WebToken, { id: row.id, usedAt: null }, { usedAt: dbNow() }))) return undefined;
   // The user may have been disabled, or the account expired, since the token was issued.
   const user = await em.findOne(User, { id: row.userId });
   assertActive(user);
@@ -213,10 +214,10 @@ async function grantOf(services: Services, p: Params, scopedTenantId: string | u
     if (p.client_id && p.client_id.toLowerCase() !== row.clientId) throw invalid;
     if (p.client_id && p.client_secret) await authenticateClient(services, p.client_id, p.client_secret, tenantId);
     // Claimed in one conditional update, so that of two concurrent uses only one wins.
-    const claimed = row.usedAt ? 0 : await em.nativeUpdate(RefreshToken, { id: row.id, usedAt: null }, { usedAt: new Date() });
+    const claimed = row.usedAt ? 0 : await em.nativeUpdate(RefreshToken, { id: row.id, usedAt: null }, { usedAt: dbNow() });
     if (!claimed) {
       // A rotated token came back: someone holds a copy. Revoke the whole family.
-      await em.nativeUpdate(RefreshToken, { familyId: row.familyId, revokedAt: null }, { revokedAt: new Date() });
+      await em.nativeUpdate(RefreshToken, { familyId: row.familyId, revokedAt: null }, { revokedAt: dbNow() });
       throw invalid;
     }
     // The session ends with the account (disabled or expired), and with a password change (a new epoch).

@@ -69,7 +69,7 @@ export async function createProcess(ctx: AppContext, input: Input): Promise<stri
     scriptId: await scriptOf(ctx, scriptRef),
     intervalMinutes: interval(input.intervalMinutes),
     enabled: input.enabled !== false,
-    nextRunAt: next?.trim() ? runDate(next) : new Date(),
+    nextRunAt: next?.trim() ? runDate(next) : undefined,
     createdById: by,
     modifiedById: by,
   } as ScheduledProcess);

@@ -15,7 +15,8 @@ export const ScheduledProcess = defineEntity({
     scriptId: p.uuid(),
     intervalMinutes: p.integer(),
     enabled: p.boolean().default(true),
-    nextRunAt: p.datetime(),
+    /** Sent, or when the process was made (the column's default: the database's clock). */
+    nextRunAt: nowOnInsert(),
     createdAt: nowOnInsert(),
     createdById: p.uuid().nullable(),
     modifiedAt: nowOnWrite(),

@@ -1,6 +1,6 @@
 import { defineEntity, type InferEntity } from '@mikro-orm/core';
 import { creatingTenant, tenantFilter } from '../db/tenant-filter.js';
-import { nowOnInsert, nowOnWrite } from '../db/clock.js';
+import { DbTimestamp, nowOnInsert, nowOnWrite } from '../db/clock.js';
 
 export const User = defineEntity({
   name: 'User',
@@ -18,7 +18,8 @@ export const User = defineEntity({
     lastName: p.string().default(''),
     emailAddress: p.string().default(''),
     passwordHash: p.string().hidden(),
-    passwordExpires: p.datetime().nullable(),
+    /** `mustChangePassword` sets it to now(): DbTimestamp holds that raw value until the flush. */
+    passwordExpires: p.type(DbTimestamp).nullable(),
     userIdExpires: p.datetime().nullable(),
     userIdNeverExpires: p.boolean().default(true),
     passwordNeverExpires: p.boolean().default(true),

@@ -11,6 +11,7 @@ import { signAccessToken } from '../auth/jwt.js';
 import { assertAdminsRemain, LAST_ADMIN } from '../domain/admins.js';
 import { editable } from '../domain/editable.js';
 import { lowerEquals } from '../db/lookup.js';
+import { dbNow } from '../db/clock.js';
 import { HOME_SITE } from '../domain/tenants.js';
 import { assertSiteExists, assertUserIdFree, checkPassword, createUser, MAX_USERID, pathSite } from '../domain/users.js';
 import { maxLength, oneLine, optionalDate, optionalString, requireString, uniquely } from '../domain/validate.js';
@@ -65,7 +66,7 @@ async function updateUser(ctx: AppContext, user: User, input: Input) {
   set('userIdNeverExpires', optionalBool(input.userIdNeverExpires, 'userIdNeverExpires'));
   set('passwordExpires', optionalDate(input.passwordExpires, 'passwordExpires'));
   set('userIdExpires', optionalDate(input.userIdExpires, 'userIdExpires'));
-  if (input.mustChangePassword === true) Object.assign(changes, { passwordExpires: new Date(), passwordNeverExpires: false });
+  if (input.mustChangePassword === true) Object.assign(changes, { passwordExpires: dbNow(), passwordNeverExpires: false });
   const password = optionalString(input, 'password');
   if (password !== undefined) {
     checkPassword(password);
@@ -90,7 +91,7 @@ async function updateUser(ctx: AppContext, user: User, input: Input) {
 
 /** Other sessions end with a password change: their refresh tokens stop working. */
 async function revokeRefreshTokens(ctx: AppContext, userId: string) {
-  await ctx.em().nativeUpdate(RefreshToken, { userId, revokedAt: null }, { revokedAt: new Date() });
+  await ctx.em().nativeUpdate(RefreshToken, { userId, revokedAt: null }, { revokedAt: dbNow() });
 }
 
 async function setPassword(ctx: AppContext, user: User, password: string) {
@@ -137,7 +138,7 @@ async function assertOwnsNoClient(ctx: AppContext, user: User) {
 async function newUser(ctx: AppContext, siteId: string | undefined, input: Input) {
   const user = await createUser(ctx.em(), ctx.tenantId, siteId ?? (await homeSiteId(ctx)), input);
   if (input.mustChangePassword === true) {
-    Object.assign(user, { passwordExpires: new Date(), passwordNeverExpires: false });
+    Object.assign(user, { passwordExpires: dbNow(), passwordNeverExpires: false });
     await ctx.em().flush();
   }
   return reread(ctx, USER, user.id);
