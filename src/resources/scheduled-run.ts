@@ -4,7 +4,7 @@ import { sql } from '../sql.js';
 
 /**
  * One run of a scheduled process; its id is the token the script reports back with
- * (`POST scheduledProcess/{token}`). `status` 0 running, 1 completed, 2 not started (the script
+ * (`POST scheduledProcess/{token}`), and its href (`GET` there) reads it. `status` 0 running, 1 completed, 2 not started (the script
  * server could not be reached or refused it; `message` says why). Administrators see runs: a
  * token is what lets a report in, so nobody else may read one (the report itself reads its run
  * `byToken`).

@@ -1,6 +1,9 @@
 /** The route table checked against the schema at start-up: a row that cannot work stops the start. */
 import type { GraphQLField, GraphQLSchema } from 'graphql';
-import { isSofaRoute, type Route } from './routes.js';
+import { isSofaRoute, type Route, type SofaRoute } from './routes.js';
+
+/** The argument a row's path parameter fills: its own name unless the row's `params` renames it. */
+export const argumentOf = (row: SofaRoute, param: string): string => row.params?.[param] ?? param;
 
 /** The root field a route row names (`Query.x` or `Mutation.x`), if the schema has it. */
 export function rootField(schema: GraphQLSchema, field: string): GraphQLField<unknown, unknown> | undefined {
@@ -17,7 +20,9 @@ export function checkRouteTable(schema: GraphQLSchema, table: readonly Route[]):
     if (!field) throw new Error(`${row} names ${r.field}, which the schema does not have`);
     const args = new Set(field.args.map((a) => a.name));
     for (const seg of r.path.split('/')) {
-      if (seg.startsWith(':') && !args.has(seg.slice(1))) throw new Error(`${row}: ${r.field} has no argument '${seg.slice(1)}' for the path parameter`);
+      if (!seg.startsWith(':')) continue;
+      const arg = argumentOf(r, seg.slice(1));
+      if (!args.has(arg)) throw new Error(`${row}: ${r.field} has no argument '${arg}' for the path parameter`);
     }
     if (r.body && !args.has(r.body)) throw new Error(`${row}: ${r.field} has no argument '${r.body}' to receive the body`);
   }

@@ -10,7 +10,7 @@ import { dataTypes } from '../datatypes.js';
 import { tokenOperation } from './token.js';
 import { isSofaRoute, routes as allRoutes, type Route, type SofaRoute } from './routes.js';
 import { DATE_TIME_PATTERN, sofaPath } from './sofa-setup.js';
-import { rootField } from './check-routes.js';
+import { argumentOf, rootField } from './check-routes.js';
 
 type Schema = Record<string, unknown>;
 type Operation = Record<string, unknown>;
@@ -139,14 +139,16 @@ function sofaRowOperation(doc: SofaDoc, schema: GraphQLSchema, row: SofaRoute, a
   const schemas = doc.components?.schemas ?? {};
   const args = argumentSchemas(op);
   const described = descriptionsOf(schema, row.field);
-  const parameter = (name: string, where: 'path' | 'query', required: boolean, s: Schema): Schema => {
-    const description = described.args.get(name);
+  // `arg`: the argument a parameter fills (a path parameter's may differ from its name: the row's `params`).
+  const parameter = (name: string, where: 'path' | 'query', required: boolean, s: Schema, arg = name): Schema => {
+    const description = described.args.get(arg);
     return { name, in: where, required, ...(description ? { description } : {}), schema: asDateTimeInput(s) };
   };
   const pathParams = [...row.path.matchAll(/:([A-Za-z0-9_]+)/g)].map((m) => m[1]);
-  const parameters: Schema[] = pathParams.map((name) => parameter(name, 'path', true, args.properties[name] ?? { type: 'string' }));
+  const pathArgs = pathParams.map((name) => argumentOf(row, name));
+  const parameters: Schema[] = pathParams.map((name, i) => parameter(name, 'path', true, args.properties[pathArgs[i]] ?? { type: 'string' }, pathArgs[i]));
   for (const [name, s] of Object.entries(args.properties)) {
-    if (name === row.body || pathParams.includes(name)) continue;
+    if (name === row.body || pathArgs.includes(name)) continue;
     parameters.push(parameter(name, 'query', args.required.includes(name), s));
   }
   const record = recordSchema(op, schemas);

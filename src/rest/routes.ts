@@ -3,7 +3,8 @@
  * the path matcher and the OpenAPI paths are all generated from it.
  *
  * Paths are relative to `/api/v1/{customeralias}/{databasealias}` unless `scope` is 'root'.
- * `:name` segments are path parameters and must match the root field's argument names.
+ * `:name` segments are path parameters and must match the root field's argument names (or be
+ * renamed onto one by the row's `params`).
  */
 export type Shape = 'list' | 'one' | 'object' | 'none';
 export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
@@ -20,6 +21,12 @@ export interface SofaRoute {
   paged?: boolean;
   /** The argument that receives the whole request body. */
   body?: string;
+  /**
+   * A path parameter that fills an argument of another name (`{ token: 'id' }`): two rows on one
+   * path shape must name its parameters alike, as OpenAPI holds paths that differ only in those
+   * names to be one path. Any other path parameter fills the argument of its own name.
+   */
+  params?: Record<string, string>;
   /**
    * The body argument (of the JSON scalar) takes whatever JSON is sent: a script's input, which
    * the clients send as an array. Without it a body is a JSON object or a form, as on every route:
@@ -273,6 +280,7 @@ export const routes: Route[] = [
   { method: 'GET', path: '/outsideprocesses', field: 'Query.scheduledProcesses', shape: 'list', paged: true },
   { method: 'GET', path: '/outsideprocesses/:id', field: 'Query.scheduledProcess', shape: 'object' },
   { method: 'PUT', path: '/scheduledProcess/Run', field: 'Mutation.runScheduledProcesses', shape: 'list' },
+  { method: 'GET', path: '/scheduledProcess/:token', field: 'Query.scheduledRun', shape: 'object', params: { token: 'id' } },
   { method: 'POST', path: '/scheduledProcess/:token', field: 'Mutation.completeScheduledRun', shape: 'object' },
   // E-mail (docs/decisions.md, "E-mail")
   { method: 'GET', path: '/emails', field: 'Query.emails', shape: 'list', paged: true },

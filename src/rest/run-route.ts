@@ -37,7 +37,7 @@ import { withSessionCheck } from '../auth/session.js';
 import { fitInput } from './input.js';
 import { queryParam, type Match } from './match.js';
 import { isSofaRoute, routes, type SofaRoute } from './routes.js';
-import { rootField } from './check-routes.js';
+import { argumentOf, rootField } from './check-routes.js';
 import { createSofaRouter, SOFA_BASE, sofaFields, sofaPath } from './sofa-setup.js';
 import { requestIdOf } from './request-id.js';
 import { cutConnection } from './connection.js';
@@ -136,7 +136,7 @@ export function createRouteRunner(services: Services, schema: GraphQLSchema, dat
         args[arg.name] = await requestBody(request, route, arg, received, sentAs);
         continue;
       }
-      const fromPath = m.params[arg.name];
+      const fromPath = fromPathOf(route, m.params, arg.name);
       const v = fromPath ?? queryParam(url.searchParams, arg.name);
       if (v !== undefined && v !== '') args[arg.name] = checkArg(arg.name, type, v, fromPath === undefined ? 'query parameter' : 'path segment');
     }
@@ -234,6 +234,12 @@ export function createRouteRunner(services: Services, schema: GraphQLSchema, dat
 }
 
 const JSON_TYPE = { 'content-type': 'application/json' };
+
+/** The path segment that fills an argument, through the row's renamed parameters. */
+function fromPathOf(route: SofaRoute, params: Record<string, string>, arg: string): string | undefined {
+  for (const [name, value] of Object.entries(params)) if (argumentOf(route, name) === arg) return value;
+  return undefined;
+}
 
 interface FileContent {
   fileName: string;

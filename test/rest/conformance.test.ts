@@ -236,7 +236,7 @@ const sampleOf = (r: SofaRoute, name: string, previous = '') => {
 function pathOf(r: SofaRoute): string {
   const segments = r.path.split('/');
   const path = segments.map((s, i) => (s.startsWith(':') ? sampleOf(r, s.slice(1), segments[i - 1]) : s)).join('/');
-  const inPath = new Set(segments.filter((s) => s.startsWith(':')).map((s) => s.slice(1)));
+  const inPath = new Set(segments.filter((s) => s.startsWith(':')).map((s) => r.params?.[s.slice(1)] ?? s.slice(1)));
   const required = fieldOf(h.app.schema, r).args.filter((a) => a.type.toString().endsWith('!') && !inPath.has(a.name) && a.name !== r.body);
   const query = new URLSearchParams(required.map((a) => [a.name, sampleOf(r, a.name)]));
   // A row chosen by a query parameter's value gets it, or the row without it would answer.

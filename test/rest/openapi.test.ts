@@ -43,6 +43,15 @@ test('every documented route row is in the document, and the document names noth
   expect(fromDoc.has('GET /api/openapi.json')).toBe(false);
 });
 
+test('no two paths differ only in the names of their parameters (OpenAPI holds them to be one path)', () => {
+  const shapes = Object.keys(doc.paths).map((p) => p.replace(/\{[^}]+\}/g, '{}').toLowerCase());
+  expect(shapes.filter((p, i) => shapes.indexOf(p) !== i)).toEqual([]);
+  // A run is read where its script reports it, the parameter named alike and described as the argument it fills.
+  const read = (doc.paths['/scheduledProcess/{token}'].get as unknown as { parameters: { name: string; in: string; description?: string }[] }).parameters;
+  expect(read.filter((p) => p.in === 'path')).toEqual([expect.objectContaining({ name: 'token', description: expect.stringContaining('token') })]);
+  expect(read.some((p) => p.name === 'id')).toBe(false);
+});
+
 test('the tenant prefix is a pair of server variables; the token endpoint also lives at the root', () => {
   expect(doc.servers[0].url).toBe('/api/v1/{customeralias}/{databasealias}');
   expect(Object.keys(doc.servers[0].variables ?? {})).toEqual(['customeralias', 'databasealias']);

@@ -40,7 +40,7 @@ const runsOf = async (api: Api, id: string) =>
   (await api.gql('query ($id: UUID!) { scheduledProcess(id: $id) { nextRunDate runs { id status result message completeDate } } }', { id })).body.data.scheduledProcess;
 
 /** The processes of this test that a Run started (other tests' processes in the tenant may be due too). */
-type Run = { id: string; processId: string; status: number; result: boolean | null };
+type Run = { id: string; href: string; processId: string; status: number; result: boolean | null };
 const startedOf = (r: { body: { data: Run[] } }, ...ids: string[]) => r.body.data.filter((run) => ids.includes(run.processId));
 
 test('PUT scheduledProcess/Run starts what is due with a token, moves it to its next date, and leaves the rest', async () => {
@@ -124,9 +124,26 @@ test('only administrators see runs: a token lets a report in, so an ordinary use
   expect(await expanded(U)).toEqual([]);
   expect((await runsOf(U, p.id)).runs).toEqual([]);
   const byId = await U.gql('query ($id: UUID!) { scheduledRun(id: $id) { id } }', { id: run.id });
-  expect(byId.body.errors[0].message).toMatch(/not found/);
+  expect(byId.body.errors[0].extensions.code).toBe('FORBIDDEN');
+  expectError(await U.get(run.href.slice(1)), 403);
   // Nothing was reported through what the user could read: the run still waits for its script.
   expect((await runsOf(A, p.id)).runs[0]).toMatchObject({ id: run.id, status: 0 });
+});
+
+test("a run's href reads it (GET scheduledProcess/{token}), for administrators of its tenant", async () => {
+  const s = await script(A);
+  const p = await process(A, { name: uniq('read'), script: s.id, intervalMinutes: 10 });
+  const [run] = startedOf(await A.put('/scheduledProcess/Run'), p.id);
+  expect(run.href).toBe(`~/scheduledProcess/${run.id}`);
+  const r = await A.get(run.href.slice(1));
+  expectEnvelope(r, 'GET', A.url(run.href.slice(1)));
+  expect(r.body.data).toMatchObject({ href: run.href, dataType: 'ScheduledRun', id: run.id, processId: p.id, status: 0 });
+  expect(r.body.data.startDate).toMatch(/^\d{4}-/);
+  // The same record whoever answers it: the Run's answer and the read agree.
+  expect((await A.get(`/scheduledProcess/${run.id}?fields=id,status`)).body.data).toEqual({ href: run.href, dataType: 'ScheduledRun', id: run.id, status: 0 });
+  expectError(await A.get(`/scheduledProcess/${UNKNOWN_ID}`), 404);
+  expectError(await B.get(`/scheduledProcess/${run.id}`), 404);
+  expectError(await A.get('/scheduledProcess/not-a-token'), 400);
 });
 
 test('two callers at once start each due process once', async () => {
