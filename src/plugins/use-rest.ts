@@ -1,7 +1,7 @@
 /**
  * The REST face as a Yoga plugin: every path but /graphql is matched against the route table
  * and answered here, by the route's SOFA operation (src/rest/run-route.ts) or its dedicated
- * handler (the token endpoint).
+ * handler (the token endpoint), or with the 404 of a route the clients call that is not served.
  */
 import type { Plugin } from 'graphql-yoga';
 import { Response } from '@whatwg-node/fetch';
@@ -53,6 +53,10 @@ export function useRest(services: Services, schema: GraphQLSchema, dataTypes: Da
         return new Response(openApi, { headers: { 'content-type': 'application/json; charset=utf-8' } });
       case 'docs':
         return handleDocs(request, result.match);
+      case 'notServed': {
+        const message = `${route.method} ${route.path.slice(1)} is not served: ${route.reason}.`;
+        return errorEnvelope(request, 404, [{ code: 'NOT_FOUND', message, developerMessage: message }]);
+      }
     }
   }
 

@@ -63,10 +63,13 @@ export interface HandlerRoute {
   path: string;
   /**
    * A dedicated handler in src/rest/ (binary, form or token routes; the OpenAPI document and its
-   * reference page, which the document itself does not list).
+   * reference page, which the document itself does not list), or `notServed`: a route the clients
+   * call that this service does not serve, answered 404 with the row's `reason` (not documented).
    */
-  handler: 'token' | 'openapi' | 'docs';
+  handler: 'token' | 'openapi' | 'docs' | 'notServed';
   scope: 'tenant' | 'root';
+  /** Why a `notServed` route is not served, as its 404 says it. */
+  reason?: string;
 }
 
 export type Route = SofaRoute | HandlerRoute;
@@ -276,6 +279,8 @@ export const routes: Route[] = [
   { method: 'GET', path: '/scripts/:id', field: 'Query.script', shape: 'object' },
   { method: 'POST', path: '/scripts', field: 'Mutation.runScript', shape: 'object', body: 'input', anyJson: true },
   { method: 'POST', path: '/scripts/:id', field: 'Mutation.runScript', shape: 'object', body: 'input', anyJson: true },
+  // The clients' completion of a workflow's script (docs/decisions.md, "Not served")
+  { method: 'POST', path: '/scripts/CompleteWorkflowScript', handler: 'notServed', scope: 'tenant', reason: 'workflows do not exist in this service, so there is no workflow execution to complete' },
   // Scheduled processes (docs/decisions.md, "Scheduled processes")
   { method: 'GET', path: '/outsideprocesses', field: 'Query.scheduledProcesses', shape: 'list', paged: true },
   { method: 'GET', path: '/outsideprocesses/:id', field: 'Query.scheduledProcess', shape: 'object' },

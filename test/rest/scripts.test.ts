@@ -102,6 +102,18 @@ describe('what goes wrong is a clear error, never a 500', () => {
     expectError(await B.post(`/scripts/${s.id}`, []), 404);
   });
 
+  test("POST scripts/CompleteWorkflowScript (the clients' completion of a workflow's script): 404 saying workflows do not exist here, not a 400 about a GUID", async () => {
+    const calls = peer.calls.length;
+    for (const path of ['/scripts/CompleteWorkflowScript', '/Scripts/completeworkflowscript/']) {
+      // As the Node and .NET clients send it.
+      const r = await U.post(path, { executionId: UNKNOWN_ID, workflowVariables: {} });
+      expectError(r, 404, 'POST scripts/CompleteWorkflowScript is not served: workflows do not exist in this service');
+      expect(r.body.meta.errors[0].code).toBe('NOT_FOUND');
+      expect(r.text).not.toMatch(/GUID|UUID/);
+    }
+    expect(peer.calls.length).toBe(calls);
+  });
+
   test('a script that runs longer than SCRIPT_TIMEOUT_SECONDS: 504', async () => {
     const s = await createScript(A, 'module.exports.main = function (f, c, response) { setTimeout(() => response.json(200, "late"), 5000); };');
     expectError(await A.post(`/scripts?name=${s.name}`, []), 504, 'SCRIPT_TIMEOUT_SECONDS');
