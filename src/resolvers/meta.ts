@@ -35,9 +35,10 @@ const describe = (dt: DataTypeInfo) => ({
 
 /**
  * Records made by a resolver rather than read through a definition, by data type, with the field
- * that tells them apart (an option has no id: its value is what a document stores).
+ * that tells them apart (an option has no id: its value is what a document stores; an alert
+ * event, one of a fixed list in src/alert-events.ts, has its fixed id).
  */
-const COMPUTED: Record<string, { idField: string }> = { IndexFieldSelectOption: { idField: 'value' } };
+const COMPUTED: Record<string, { idField: string }> = { IndexFieldSelectOption: { idField: 'value' }, AlertEvent: { idField: 'id' } };
 
 /** A computed type, described from its GraphQL type (every field but href and dataType). */
 function describeComputed(info: GraphQLResolveInfo, name: string) {

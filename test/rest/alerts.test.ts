@@ -71,6 +71,17 @@ describe('events', () => {
     expectError(await A.get(`/alertevents/${UNKNOWN_ID}`), 404, /Alert event .* was not found/);
     expectError(await A.get('/alertevents/not-a-guid'), 400);
   });
+
+  test('/meta describes AlertEvent as it describes every record: /meta/AlertEvent (any case) and /meta?expand=true', async () => {
+    const described = { dataType: 'AlertEvent', availableFields: ['id', 'name', 'description', 'appliesTo'], defaultFields: ['id', 'name', 'description', 'appliesTo'], idField: 'id' };
+    const r = await U.get('/meta/alertevent');
+    expectEnvelope(r, 'GET', U.url('/meta/alertevent'));
+    expect(r.body.data).toEqual(described);
+    expect((await U.get('/meta?expand=true')).body.data).toContainEqual(described);
+    // What it describes is what the events carry.
+    const [event] = (await U.get('/alertevents')).body.data;
+    expect(Object.keys(event)).toEqual(['href', 'dataType', ...described.availableFields]);
+  });
 });
 
 describe('subscriptions', () => {
