@@ -1,6 +1,7 @@
 /**
  * The legacy data types as the REST face and /meta see them, taken from the resource
- * definitions (src/resources/): the one source for /meta, the REST field projection and `expand`.
+ * definitions (src/resources/) and the few records a resolver makes (COMPUTED_TYPES): the one
+ * source for /meta, the REST field projection and `expand`.
  */
 import type { FieldType } from './query/fields.js';
 import { resources } from './read/registry.js';
@@ -21,6 +22,25 @@ export interface DataTypeInfo {
   scalarTypes: Map<string, FieldType>;
 }
 
+/** A record a resolver makes rather than reads through a resource definition: its API fields, each with its `q` type (null: `q` cannot name it). */
+export interface ComputedType {
+  idField: string;
+  fields: Record<string, FieldType | null>;
+}
+
+/**
+ * Records no table holds, by GraphQL type (also their data type), with their fields in the order
+ * records show them (their GraphQL type's, but href and dataType: the start checks,
+ * checkComputedTypes in src/schema.ts). Every field is a default one. The resolver that makes them
+ * applies `q` over the fields with a type.
+ */
+export const COMPUTED_TYPES: Record<string, ComputedType> = {
+  // An option of a drop-down index field has no id: its value is what a document stores.
+  IndexFieldSelectOption: { idField: 'value', fields: { display: 'string', value: 'string' } },
+  // One of the fixed events of src/alert-events.ts; what it applies to is a list, which q cannot compare.
+  AlertEvent: { idField: 'id', fields: { id: 'guid', name: 'string', description: 'string', appliesTo: null } },
+};
+
 export class DataTypes {
   readonly byName = new Map<string, DataTypeInfo>();
   readonly byTypeName = new Map<string, DataTypeInfo>();
@@ -39,9 +59,26 @@ export class DataTypes {
         scalarTypes: new Map(fields.map(([n, f]) => [n, f.type])),
         dynamic: def.dynamic?.field,
       };
-      this.byName.set(info.name.toLowerCase(), info);
-      this.byTypeName.set(def.typeName, info);
+      this.add(info);
     }
+    for (const [name, c] of Object.entries(COMPUTED_TYPES)) {
+      const fields = Object.keys(c.fields);
+      this.add({
+        name,
+        typeName: name,
+        idField: c.idField,
+        availableFields: fields,
+        defaultFields: fields,
+        alwaysFields: [],
+        relations: new Map(),
+        scalarTypes: new Map(Object.entries(c.fields).filter((e): e is [string, FieldType] => e[1] !== null)),
+      });
+    }
+  }
+
+  private add(info: DataTypeInfo): void {
+    this.byName.set(info.name.toLowerCase(), info);
+    this.byTypeName.set(info.typeName, info);
   }
 
   get(name: string): DataTypeInfo | undefined {

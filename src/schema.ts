@@ -14,6 +14,7 @@ import { enforce, type AllowRule } from './permissions/access.js';
 import type { AppContext } from './context.js';
 import { modulesIn } from './discover.js';
 import type { ResourceDef } from './read/define.js';
+import { COMPUTED_TYPES, type ComputedType } from './datatypes.js';
 import { generatedResolvers, type Page } from './read/resolvers.js';
 import { resources } from './read/registry.js';
 import { scalarResolvers } from './scalars.js';
@@ -73,6 +74,22 @@ export function checkDefinitions(schema: GraphQLSchema, defs: readonly ResourceD
   }
 }
 
+/** Stops the start when a record a resolver makes (src/datatypes.ts) and its GraphQL type disagree, naming what to fix. */
+export function checkComputedTypes(schema: GraphQLSchema, declared: Record<string, ComputedType> = COMPUTED_TYPES): void {
+  for (const [name, c] of Object.entries(declared)) {
+    const type = schema.getType(name);
+    if (!isObjectType(type)) throw new Error(`src/datatypes.ts: ${name} is not an object type in schema/`);
+    const typeFields = type.getFields();
+    for (const field of Object.keys(c.fields)) {
+      if (!typeFields[field]) throw new Error(`src/datatypes.ts: ${name}.${field} is declared but the GraphQL type has no such field`);
+    }
+    for (const field of Object.keys(typeFields)) {
+      if (field !== 'href' && field !== 'dataType' && !(field in c.fields)) throw new Error(`schema/: ${name}.${field} is not declared in COMPUTED_TYPES (src/datatypes.ts)`);
+    }
+    if (!(c.idField in c.fields)) throw new Error(`src/datatypes.ts: ${name}'s idField '${c.idField}' is not one of its fields`);
+  }
+}
+
 /** Runs every Mutation field in one transaction (src/db/transaction.ts), after its access check, but those marked `@outsideTransaction`. */
 function withTransactions(schema: GraphQLSchema): GraphQLSchema {
   return mapSchema(schema, {
@@ -119,6 +136,7 @@ export function buildSchema(): GraphQLSchema {
   const typeDefs = readSdl();
   const plain = makeExecutableSchema({ typeDefs });
   checkDefinitions(plain, resources);
+  checkComputedTypes(plain);
   // Pages compute their items and total only when selected (see src/read/resolvers.ts).
   const pages: Resolvers = {};
   for (const type of Object.values(plain.getTypeMap())) {

@@ -9,8 +9,8 @@ import { makeExecutableSchema } from '@graphql-tools/schema';
 import { modulesIn } from '../../src/discover.js';
 import { column, defineResource, type ResourceDef } from '../../src/read/define.js';
 import { resources } from '../../src/read/registry.js';
-import { buildSchema, checkDefinitions, checkOneSource, readSdl } from '../../src/schema.js';
-import { dataTypes } from '../../src/datatypes.js';
+import { buildSchema, checkComputedTypes, checkDefinitions, checkOneSource, readSdl } from '../../src/schema.js';
+import { dataTypes, type ComputedType } from '../../src/datatypes.js';
 import { hrefOf } from '../../src/read/resolvers.js';
 
 const schema = makeExecutableSchema({
@@ -72,6 +72,28 @@ describe('checkDefinitions', () => {
       'AlertSubscription', 'Document', 'DocumentFile', 'DocumentIndexField', 'DocumentRevision', 'DocumentType', 'DocumentZip', 'DropDownList', 'DropDownListItem', 'Email', 'EmailAttachment', 'Folder', 'FolderIndexField', 'FormField', 'FormInstance', 'FormInstanceRevision', 'FormTemplate', 'FormTemplateRevision', 'Group', 'IndexFieldDefinition',
       'PersistedData', 'SavedSearch', 'ScheduledProcess', 'ScheduledRun', 'Script', 'SecurityMember', 'Site', 'User',
     ]);
+  });
+});
+
+describe('checkComputedTypes', () => {
+  const computed = makeExecutableSchema({ typeDefs: 'type Query { a: Int } type Option { href: String!, dataType: String!, display: String!, value: String! }' });
+  test('accepts records a resolver makes whose declared fields are their GraphQL type\'s', () => {
+    expect(() => checkComputedTypes(computed, { Option: { idField: 'value', fields: { display: 'string', value: 'string' } } })).not.toThrow();
+    expect(() => checkComputedTypes(buildSchema())).not.toThrow();
+  });
+
+  test.each<[string, Record<string, ComputedType>, string]>([
+    ['a field the type lacks', { Option: { idField: 'value', fields: { display: 'string', value: 'string', colour: 'string' } } }, 'Option.colour is declared but the GraphQL type has no such field'],
+    ['a type field the declaration lacks', { Option: { idField: 'value', fields: { value: 'string' } } }, 'schema/: Option.display is not declared'],
+    ['an id field it does not declare', { Option: { idField: 'id', fields: { display: 'string', value: 'string' } } }, "Option's idField 'id' is not one of its fields"],
+    ['a type the schema lacks', { Gadget: { idField: 'id', fields: { id: 'guid' } } }, 'Gadget is not an object type'],
+  ])('refuses %s, naming it', (_, declared, message) => {
+    expect(() => checkComputedTypes(computed, declared)).toThrow(message);
+  });
+
+  test('they are data types as the definitions are: /meta, fields= and q read them', () => {
+    expect(dataTypes.get('alertevent')).toMatchObject({ typeName: 'AlertEvent', idField: 'id', availableFields: ['id', 'name', 'description', 'appliesTo'], defaultFields: ['id', 'name', 'description', 'appliesTo'] });
+    expect(dataTypes.get('IndexFieldSelectOption')).toMatchObject({ idField: 'value', availableFields: ['display', 'value'] });
   });
 });
 

@@ -72,6 +72,13 @@ describe('events', () => {
     expectError(await A.get('/alertevents/not-a-guid'), 400);
   });
 
+  test('GET alertevents and alertevents/{id} take fields= (any case) as every record does: href and dataType stay', async () => {
+    const r = await U.get('/alertevents?fields=Name,APPLIESTO');
+    expect(r.body.data).toEqual(Object.values(ALERT_EVENTS).map((e) => ({ href: `~/alertevents/${e.id}`, dataType: 'AlertEvent', name: e.name, appliesTo: [...e.appliesTo] })));
+    const e = ALERT_EVENTS.documentAdded;
+    expect((await U.get(`/alertevents/${e.id}?fields=id`)).body.data).toEqual({ href: `~/alertevents/${e.id}`, dataType: 'AlertEvent', id: e.id });
+  });
+
   test('/meta describes AlertEvent as it describes every record: /meta/AlertEvent (any case) and /meta?expand=true', async () => {
     const described = { dataType: 'AlertEvent', availableFields: ['id', 'name', 'description', 'appliesTo'], defaultFields: ['id', 'name', 'description', 'appliesTo'], idField: 'id' };
     const r = await U.get('/meta/alertevent');

@@ -151,6 +151,11 @@ describe('drop-down index fields', () => {
       { href: expect.stringMatching(new RegExp(`^~/lists/${colours.listID}/items/`)), dataType: 'IndexFieldSelectOption', display: 'Red', value: 'R' },
       { href: expect.any(String), dataType: 'IndexFieldSelectOption', display: 'Green', value: 'G' },
     ]);
+    // fields= keeps what it names, href and dataType staying, as on every record.
+    expect((await A.get(`${path}?fields=Value`)).body.data).toEqual([
+      { href: r.body.data[0].href, dataType: 'IndexFieldSelectOption', value: 'R' },
+      { href: r.body.data[1].href, dataType: 'IndexFieldSelectOption', value: 'G' },
+    ]);
     // The folder's own list overrides the definition's; null gives it back.
     await A.put(`/folders/${folder.id}/indexfields/${listField.id}`, { dropDownListId: sizes.listID });
     expect((await A.get(path)).body.data.map((o: Record<string, unknown>) => o.value)).toEqual(['S']);
