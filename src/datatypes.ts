@@ -3,7 +3,8 @@
  * definitions (src/resources/) and the few records a resolver makes (COMPUTED_TYPES): the one
  * source for /meta, the REST field projection and `expand`.
  */
-import type { FieldType } from './query/fields.js';
+import type { FieldType, QueryField, QueryFieldMap } from './query/fields.js';
+import type { Sql } from './sql.js';
 import { resources } from './read/registry.js';
 
 export interface DataTypeInfo {
@@ -87,3 +88,13 @@ export class DataTypes {
 }
 
 export const dataTypes = new DataTypes();
+
+/**
+ * The `q` field map of a computed type (COMPUTED_TYPES): its fields that have a `q` type, each
+ * compared as `sqlOf` says it is held where the resolver reads its records.
+ */
+export function computedQueryFields(typeName: string, sqlOf: (field: string) => Sql): QueryFieldMap {
+  const fields = new Map<string, QueryField>();
+  for (const [name, type] of Object.entries(COMPUTED_TYPES[typeName].fields)) if (type) fields.set(name.toLowerCase(), { sql: sqlOf(name), type });
+  return fields;
+}

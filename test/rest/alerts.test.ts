@@ -10,7 +10,7 @@ import { sendDueEmails, smtpTransport } from '../../src/jobs/email-sender.js';
 import { Harness } from '../harness.js';
 import { ownDatabase, type OwnDatabase } from '../own-database.js';
 import { startSmtp, type TestSmtp } from '../smtp-server.js';
-import { type Api, adminApi, createUser, expectAsUnknown, expectEnvelope, expectError, multipart, ordinaryUser, uniq, UNKNOWN_ID, whileHeld, ZERO_GUID, type UserFixture } from './support.js';
+import { type Api, adminApi, createUser, expectAsUnknown, expectEnvelope, expectError, multipart, ordinaryUser, q, uniq, UNKNOWN_ID, whileHeld, ZERO_GUID, type UserFixture } from './support.js';
 
 const E = Object.fromEntries(Object.entries(ALERT_EVENTS).map(([k, e]) => [k, e.id])) as Record<keyof typeof ALERT_EVENTS, string>;
 const KEYS = ['href', 'dataType', 'id', 'eventId', 'eventName', 'folderId', 'documentId', 'userId', 'userName', 'createDate', 'createById', 'createBy'];
@@ -77,6 +77,22 @@ describe('events', () => {
     expect(r.body.data).toEqual(Object.values(ALERT_EVENTS).map((e) => ({ href: `~/alertevents/${e.id}`, dataType: 'AlertEvent', name: e.name, appliesTo: [...e.appliesTo] })));
     const e = ALERT_EVENTS.documentAdded;
     expect((await U.get(`/alertevents/${e.id}?fields=id`)).body.data).toEqual({ href: `~/alertevents/${e.id}`, dataType: 'AlertEvent', id: e.id });
+  });
+
+  test('GET alertevents?q= filters them over their fields as other lists do (GraphQL too); an empty q is none; a bad q is a 400 saying what is wrong', async () => {
+    const ids = async (query: string) => (await U.get(`/alertevents?${q(query)}`)).body.data.map((e: { id: string }) => e.id);
+    expect(await ids("name like 'Document checked%'")).toEqual([E.documentCheckedOut, E.documentCheckedIn]);
+    expect(await ids(`[id] eq '${E.documentDeleted.toUpperCase()}' or name eq 'Document added'`)).toEqual([E.documentAdded, E.documentDeleted]);
+    expect(await ids("description like '%in the folder%'")).toEqual([E.documentAdded]);
+    expect(await ids("name eq 'nothing'")).toEqual([]);
+    expect(await ids('')).toHaveLength(5);
+    expect((await U.get(`/alertevents?${q("name eq 'Document revised'")}&fields=name`)).body.data).toEqual([{ href: `~/alertevents/${E.documentRevised}`, dataType: 'AlertEvent', name: 'Document revised' }]);
+    const unknown = await U.get(`/alertevents?${q("appliesTo eq 'folder'")}`);
+    expectError(unknown, 400, "unknown field 'appliesTo'");
+    expect(unknown.body.meta.errors[0].developerMessage).toContain('Known fields: id, name, description.');
+    expectError(await U.get(`/alertevents?${q("name eq")}`), 400);
+    const g = await U.gql('{ alertEvents(q: "name like \'%deleted\'") { id } }');
+    expect(g.body.data.alertEvents).toEqual([{ id: E.documentDeleted }]);
   });
 
   test('/meta describes AlertEvent as it describes every record: /meta/AlertEvent (any case) and /meta?expand=true', async () => {

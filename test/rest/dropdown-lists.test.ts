@@ -156,6 +156,13 @@ describe('drop-down index fields', () => {
       { href: r.body.data[0].href, dataType: 'IndexFieldSelectOption', value: 'R' },
       { href: r.body.data[1].href, dataType: 'IndexFieldSelectOption', value: 'G' },
     ]);
+    // q= filters the options over display and value, as other lists are filtered; a bad q is a 400.
+    expect((await A.get(`${path}?${q("value eq 'G'")}`)).body.data.map((o: Record<string, unknown>) => o.display)).toEqual(['Green']);
+    expect((await A.get(`${path}?${q("display like 'r%' or value in ('x', 'y')")}`)).body.data.map((o: Record<string, unknown>) => o.value)).toEqual(['R']);
+    expect((await A.get(`${path}?q=`)).body.data).toHaveLength(2);
+    const unknown = await A.get(`${path}?${q("itemName eq 'Red'")}`);
+    expectError(unknown, 400, "unknown field 'itemName'");
+    expect(unknown.body.meta.errors[0].developerMessage).toContain('Known fields: display, value.');
     // The folder's own list overrides the definition's; null gives it back.
     await A.put(`/folders/${folder.id}/indexfields/${listField.id}`, { dropDownListId: sizes.listID });
     expect((await A.get(path)).body.data.map((o: Record<string, unknown>) => o.value)).toEqual(['S']);
@@ -165,6 +172,9 @@ describe('drop-down index fields', () => {
 
     const users = (await A.get(`/folders/${folder.id}/indexfields/${userField.id}/selectoptions`)).body.data as Record<string, unknown>[];
     expect(users.map((u) => u.value)).toContain(plain.userid);
+    const one = (await A.get(`/folders/${folder.id}/indexfields/${userField.id}/selectoptions?${q(`value eq '${plain.userid}'`)}`)).body.data as Record<string, unknown>[];
+    expect(one).toEqual([users.find((u) => u.value === plain.userid)]);
+    expectError(await A.get(`/folders/${folder.id}/indexfields/${textField.id}/selectoptions?${q('nosuch eq 1')}`), 400, /unknown field/);
     expect((await A.get(`/folders/${folder.id}/indexfields/${textField.id}/selectoptions`)).body.data).toEqual([]);
     expectError(await A.get(`/folders/${folder.id}/indexfields/${UNKNOWN_ID}/selectoptions`), 404, /not in folder/);
 
