@@ -159,7 +159,10 @@ function sofaRowOperation(doc: SofaDoc, schema: GraphQLSchema, row: SofaRoute, a
   const notes = alternatives.map((a) => `With \`${a.when!.param}=${a.when!.values.join('|')}\`: the answer of \`${a.field}\`.`);
   const responses: Record<string, unknown> = {
     [String(row.status ?? 200)]: row.file
-      ? { description: 'The file', content: { '*/*': { schema: { type: 'string', format: 'binary' } } } }
+      ? {
+          description: row.fileType ? 'The file' : "The file, with the Content-Type it was stored with (application/octet-stream when it has none)",
+          content: { [row.fileType ?? '*/*']: { schema: { type: 'string', format: 'binary' } } },
+        }
       : { description: 'Success', content: { 'application/json': { schema: successSchema(row, record) } } },
   };
   for (const [status, description] of Object.entries(ERRORS)) responses[status] = errorResponse(description);

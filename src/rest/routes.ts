@@ -47,6 +47,11 @@ export interface SofaRoute {
    */
   file?: 'content' | 'stored';
   /**
+   * The Content-Type a file route's bytes always go out with (a zip's, a PDF's), as the OpenAPI
+   * document declares it; without it, the file's own type (any: a document's file, an attachment).
+   */
+  fileType?: string;
+  /**
    * A multipart body's first file part streams into the file store (src/rest/upload.ts), up to
    * FILE_MAX_BYTES beside MAX_BODY_BYTES of text parts; the field finds it in its context.
    */
@@ -155,7 +160,7 @@ export const routes: Route[] = [
   { method: 'GET', path: '/formtemplates/:templateId/forms', field: 'Query.formInstances', shape: 'list' },
   { method: 'POST', path: '/formtemplates/:templateId/forms', field: 'Mutation.createFormInstance', shape: 'object', status: 201, body: 'input', allFields: true },
   { method: 'GET', path: '/formtemplates/:templateId/forms/:revisionId', field: 'Query.formInstance', shape: 'one', allFields: true },
-  { method: 'GET', path: '/formtemplates/:templateId/forms/:revisionId/pdf', field: 'Query.formInstancePdf', shape: 'object', file: 'content' },
+  { method: 'GET', path: '/formtemplates/:templateId/forms/:revisionId/pdf', field: 'Query.formInstancePdf', shape: 'object', file: 'content', fileType: 'application/pdf' },
   { method: 'POST', path: '/formtemplates/:templateId/forms/:revisionId', field: 'Mutation.reviseFormInstance', shape: 'object', status: 201, body: 'input', keyOrder: NEW_REVISION_KEYS },
   { method: 'POST', path: '/forms/:formId', field: 'Mutation.reviseForm', shape: 'object', status: 201, body: 'input', keyOrder: NEW_REVISION_KEYS },
   { method: 'PUT', path: '/forminstance/:formId/relateForm', field: 'Mutation.relateFormByDocId', shape: 'none', when: { param: 'relateToDocId', values: ['*'] } },
@@ -220,7 +225,7 @@ export const routes: Route[] = [
   // Zip files of documents (docs/decisions.md, "Zip files"), as the Node client names them
   { method: 'POST', path: '/documents/CreateDocumentZipFile', field: 'Mutation.createDocumentZipFile', shape: 'object', body: 'input' },
   { method: 'GET', path: '/documents/GetDocumentZipFileStatus', field: 'Query.documentZipFile', shape: 'object' },
-  { method: 'GET', path: '/documents/DownloadDocumentZipFile', field: 'Query.readyDocumentZipFile', shape: 'object', file: 'stored' },
+  { method: 'GET', path: '/documents/DownloadDocumentZipFile', field: 'Query.readyDocumentZipFile', shape: 'object', file: 'stored', fileType: 'application/zip' },
   { method: 'GET', path: '/lastdocuments', field: 'Query.lastDocuments', shape: 'list', paged: true },
   { method: 'GET', path: '/frequentdocuments', field: 'Query.frequentDocuments', shape: 'list', paged: true },
   { method: 'DELETE', path: '/documents/:documentId', field: 'Mutation.deleteDocument', shape: 'none' },

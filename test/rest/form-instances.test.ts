@@ -558,7 +558,7 @@ describe('GET /formtemplates/{t}/forms/{id}/pdf', () => {
   test('the OpenAPI document describes the answer as a file', async () => {
     const doc = (await h.request('GET', '/api/openapi.json')).body;
     const op = doc.paths['/formtemplates/{templateId}/forms/{revisionId}/pdf'].get;
-    expect(op.responses['200'].content).toEqual({ '*/*': { schema: { type: 'string', format: 'binary' } } });
+    expect(op.responses['200'].content).toEqual({ 'application/pdf': { schema: { type: 'string', format: 'binary' } } });
   });
 
   test('an unknown instance is an enveloped 404', async () => {

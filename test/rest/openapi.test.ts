@@ -2,6 +2,7 @@
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { Ajv } from 'ajv';
 import addFormatsModule from 'ajv-formats';
+import { buildNextZip } from '../../src/jobs/zip-builder.js';
 import { Harness } from '../harness.js';
 import { documentedRows, openApiPath } from '../../src/rest/openapi.js';
 import { routes } from '../../src/rest/routes.js';
@@ -74,6 +75,13 @@ test('answers are shown in their envelope: shapes, paging and errors as the rout
   for (const status of ['400', '401', '403', '404']) {
     expect(doc.paths['/sites/{id}'].get.responses[status].content!['application/json'].schema).toEqual({ $ref: '#/components/schemas/ErrorEnvelope' });
   }
+});
+
+test('file downloads declare the type their bytes go out as: a zip application/zip, a form PDF application/pdf, a stored file or attachment its own (any)', () => {
+  const types = (path: string) => Object.keys(doc.paths[path].get.responses['200'].content!);
+  expect(types('/documents/DownloadDocumentZipFile')).toEqual(['application/zip']);
+  expect(types('/formtemplates/{templateId}/forms/{revisionId}/pdf')).toEqual(['application/pdf']);
+  for (const path of ['/files/{id}', '/files', '/emails/{messageId}/attachments/{id}']) expect([path, types(path)]).toEqual([path, ['*/*']]);
 });
 
 test('an operation that takes a body documents its 413 and the 415 of a compressed one; one without a body neither', () => {
@@ -199,6 +207,12 @@ describe('real answers fit the documented response schemas', () => {
     const pending = await A.get(`/documents/GetDocumentZipFileStatus?downloadKey=${zip.body.data.downloadKey}`);
     expect(pending.body.data).toMatchObject({ status: 'Pending', fileSize: null, sha256: null });
     fits('/documents/GetDocumentZipFileStatus', 'get', pending);
+    // Built, its download goes out as the document says.
+    for (let i = 0; i < 200 && (await A.get(`/documents/GetDocumentZipFileStatus?downloadKey=${zip.body.data.downloadKey}`)).body.data.status === 'Pending'; i++) {
+      if ((await buildNextZip(h.services)) === undefined) await new Promise((r) => setTimeout(r, 50));
+    }
+    const download = await A.get(`/documents/DownloadDocumentZipFile?downloadKey=${zip.body.data.downloadKey}`);
+    expect([download.status, download.headers.get('content-type')]).toEqual([200, Object.keys(doc.paths['/documents/DownloadDocumentZipFile'].get.responses['200'].content!)[0]]);
 
     const g = await createGroup(A);
     const u = await createUser(A);
