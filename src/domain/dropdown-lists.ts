@@ -4,7 +4,7 @@
  */
 import type { AppContext } from '../context.js';
 import { deleteRows, insertRows, updateRows } from '../db/tenant-writes.js';
-import { badRequest, conflict, notFound } from '../errors.js';
+import { badRequest, conflict, namedList, notFound } from '../errors.js';
 import { isGuid, newId } from '../ids.js';
 import { resource } from '../read/registry.js';
 import { selectRows } from '../read/rows.js';
@@ -72,8 +72,32 @@ export async function updateList(ctx: AppContext, id: string, input: Input): Pro
   }
 }
 
+/**
+ * Deletes a list; one an index field names (a definition, or a folder's override) is a 409 naming
+ * them, definitions first in their order, each override with its folder. One named at that moment
+ * meets the foreign key, whose 409 names no field.
+ */
 export async function deleteList(ctx: AppContext, id: string): Promise<void> {
-  if (!(await deleteRows(ctx.reader, 'dropdown_list', sql`t.id = ${id.toLowerCase()}`))) throw notFound(`Drop-down list '${id}' was not found.`);
+  const [list] = await selectRows<Row>(ctx.reader, LIST, { where: [sql`t.id = ${id.toLowerCase()}`], lock: true });
+  if (!list) throw notFound(`Drop-down list '${id}' was not found.`);
+  const listId = list.listID as string;
+  const definitions = await selectRows<Row>(ctx.reader, resource('IndexFieldDefinition'), { where: [sql`t.drop_down_list_id = ${listId}`] });
+  const overrides = await selectRows<Row>(ctx.reader, resource('FolderIndexField'), { where: [sql`t.drop_down_list_id = ${listId}`], order: 'd.label, t.folder_id' });
+  const users: { label: string; folderId?: string }[] = [
+    ...definitions.map((d) => ({ label: d.label as string })),
+    ...overrides.map((o) => ({ label: o.label as string, folderId: o.folderId as string })),
+  ];
+  if (users.length > 0) {
+    // The paths of the folders the message names (it names at most 10 fields).
+    const folderIds = [...new Set(users.slice(0, 10).flatMap((u) => (u.folderId ? [u.folderId] : [])))];
+    const folders = folderIds.length ? await selectRows<Row>(ctx.reader, resource('Folder'), { where: [sql`t.id = any(${folderIds}::uuid[])`] }) : [];
+    const pathOf = new Map(folders.map((f) => [f.id as string, f.folderPath as string]));
+    const shown = users.map((u) => `'${u.label.slice(0, 256)}'${u.folderId ? ` (in folder '${pathOf.get(u.folderId) ?? u.folderId}')` : ''}`);
+    const named = namedList(shown, (text) => text);
+    const many = users.length > 1;
+    throw conflict(`Drop-down list '${list.listName as string}' is used by the index field${many ? 's' : ''} ${named}: point ${many ? 'them' : 'it'} at another list, or at none, first.`);
+  }
+  await deleteRows(ctx.reader, 'dropdown_list', sql`t.id = ${listId}`);
 }
 
 /** Deletes the items named in `itemIds` (comma-separated), all of them items of the list, or none. */

@@ -179,10 +179,32 @@ describe('drop-down index fields', () => {
     expectError(await A.get(`/folders/${folder.id}/indexfields/${UNKNOWN_ID}/selectoptions`), 404, /not in folder/);
 
     // A list in use cannot go; a definition may be pointed elsewhere, or at none.
-    expectError(await A.del(`/lists/${colours.listID}`), 409, /still referenced/);
+    expectError(await A.del(`/lists/${colours.listID}`), 409, `Drop-down list '${colours.listName}' is used by the index field '${listField.label}': point it at another list, or at none, first.`);
     expectError(await A.post('/indexfields', { label: uniq('Bad'), fieldType: 6, dropDownListId: UNKNOWN_ID }), 404, /Drop-down list/);
     expect((await A.put(`/indexfields/${listField.id}`, { dropDownListId: ZERO_GUID })).body.data.dropDownListId).toBe(ZERO_GUID);
     expect((await A.del(`/lists/${colours.listID}`)).status).toBe(200);
+  });
+});
+
+describe('deleting a list in use', () => {
+  test('a 409 names the index fields that use it, definitions and folder overrides (with the folder), at most 10 and then how many more; nothing is deleted', async () => {
+    const list = await newList(uniq('Used'));
+    const folder = (await A.post('/folders', { name: uniq('Uses') })).body.data;
+    const own = (await A.post('/indexfields', { label: uniq('Own'), fieldType: 'DropDownList', dropdownListId: list.listID })).body.data;
+    const other = (await A.post('/indexfields', { label: uniq('Overridden'), fieldType: 'DropDownList' })).body.data;
+    await A.put(`/indexfields/${other.id}/folders/${folder.id}`);
+    await A.put(`/folders/${folder.id}/indexfields/${other.id}`, { dropDownListId: list.listID });
+    expectError(
+      await A.del(`/lists/${list.listID}`),
+      409,
+      `Drop-down list '${list.listName}' is used by the index fields '${own.label}', '${other.label}' (in folder '${folder.folderPath}'): point them at another list, or at none, first.`,
+    );
+    const tag = uniq('Many');
+    for (let i = 0; i < 11; i++) await A.post('/indexfields', { label: `${tag}-${String(i).padStart(2, '0')}`, fieldType: 'DropDownList', dropdownListId: list.listID });
+    const many = await A.del(`/lists/${list.listID}`);
+    expectError(many, 409, / and 3 more: point them at another list, or at none, first\.$/);
+    expect(many.body.meta.errors[0].message.match(/'/g)).toHaveLength(2 * 11);
+    expect((await A.get(`/lists/${list.listID}/items`)).body.data).toHaveLength(2);
   });
 });
 
