@@ -100,16 +100,27 @@ export async function deleteList(ctx: AppContext, id: string): Promise<void> {
   await deleteRows(ctx.reader, 'dropdown_list', sql`t.id = ${listId}`);
 }
 
-/** Deletes the items named in `itemIds` (comma-separated), all of them items of the list, or none. */
+/**
+ * Deletes the items named in `itemIds` (comma-separated), all of them items of the list, or none:
+ * a 404 names those that are not, as sent. The list's row is locked, so its items stay as read.
+ */
 export async function deleteItems(ctx: AppContext, id: string, itemIds: string): Promise<void> {
   const [list] = await selectRows<Row>(ctx.reader, LIST, { where: [sql`t.id = ${id.toLowerCase()}`], lock: true });
   if (!list) throw notFound(`Drop-down list '${id}' was not found.`);
-  const ids = [...new Set(itemIds.split(',').map((s) => s.trim().toLowerCase()).filter(Boolean))];
+  // Each id once, in the spelling first sent.
+  const sent = new Map<string, string>();
+  for (const s of itemIds.split(',').map((x) => x.trim()).filter(Boolean)) if (!sent.has(s.toLowerCase())) sent.set(s.toLowerCase(), s);
+  const ids = [...sent.keys()];
   if (ids.length === 0) throw badRequest("The query parameter 'itemIds' names no item.");
   const bad = ids.find((i) => !isGuid(i));
-  if (bad) throw badRequest(`The query parameter 'itemIds' must hold item ids (GUIDs), got '${String(bad).slice(0, 64)}'.`);
-  const removed = await deleteRows(ctx.reader, 'dropdown_item', sql`t.list_id = ${list.listID as string} and t.id = any(${ids}::uuid[])`);
-  if (removed !== ids.length) throw notFound(`Some of the items are not items of drop-down list '${list.listName as string}'.`);
+  if (bad) throw badRequest(`The query parameter 'itemIds' must hold item ids (GUIDs), got '${String(sent.get(bad)).slice(0, 64)}'.`);
+  const listId = list.listID as string;
+  const found = await selectRows<Row>(ctx.reader, resource('DropDownListItem'), { where: [sql`t.list_id = ${listId} and t.id = any(${ids}::uuid[])`] });
+  const mine = new Set(found.map((i) => i.listId as string));
+  const missing = ids.filter((i) => !mine.has(i)).map((i) => sent.get(i)!);
+  if (missing.length === 1) throw notFound(`Item '${missing[0].slice(0, 64)}' is not an item of drop-down list '${list.listName as string}'; nothing was deleted.`);
+  if (missing.length > 1) throw notFound(`Items ${namedList(missing)} are not items of drop-down list '${list.listName as string}'; nothing was deleted.`);
+  await deleteRows(ctx.reader, 'dropdown_item', sql`t.list_id = ${listId} and t.id = any(${ids}::uuid[])`);
 }
 
 /**

@@ -80,7 +80,15 @@ describe('lists', () => {
     const r = await A.del(`/lists/${list.listID}/items?itemIds=${items[0].listId},${items[2].listId}`);
     expectEnvelope(r, 'DELETE', A.url(`/lists/${list.listID}/items?itemIds=${items[0].listId},${items[2].listId}`));
     expect((await itemsOf(list.listID)).map((i) => i.itemValue)).toEqual(['Two']);
-    expectError(await A.del(`/lists/${list.listID}/items?itemIds=${items[1].listId},${UNKNOWN_ID}`), 404, /not items/);
+    expectError(await A.del(`/lists/${list.listID}/items?itemIds=${items[1].listId},${UNKNOWN_ID.toUpperCase()}`), 404, `Item '${UNKNOWN_ID.toUpperCase()}' is not an item of drop-down list '${list.listName}'; nothing was deleted.`);
+    // Those already deleted and those of another list, named as sent.
+    const other = await newList();
+    const theirs = (await itemsOf(other.listID))[0].listId as string;
+    expectError(
+      await A.del(`/lists/${list.listID}/items?itemIds=${items[0].listId},${items[1].listId},${theirs}`),
+      404,
+      `Items '${items[0].listId}', '${theirs}' are not items of drop-down list '${list.listName}'; nothing was deleted.`,
+    );
     expect(await itemsOf(list.listID)).toHaveLength(1);
     expectError(await A.del(`/lists/${list.listID}/items?itemIds=nope`), 400, /itemIds/);
     expectError(await A.del(`/lists/${list.listID}/items`), 400, /itemIds/);
