@@ -79,6 +79,8 @@ export function createRouteRunner(services: Services, schema: GraphQLSchema, dat
     infoOf.set(fieldName, { field, recordType: recordTypeOf(field), args: field.args.map((arg) => ({ arg, type: getNamedType(arg.type).name })) });
   }
 
+  // The keys of each input object type, for refusals of a value that is not one (src/rest/variable-errors.ts).
+  const inputShapes = new Map(Object.values(schema.getTypeMap()).filter(isInputObjectType).map((t) => [t.name, Object.keys(t.getFields())]));
   const execute = withSessionCheck(createRestExecute());
   const sofa = createSofaRouter<RestCall, RestContext>(schema, {
     async context({ rest: { legacy, tenant, variant, upload, reply } }) {
@@ -107,7 +109,7 @@ export function createRouteRunner(services: Services, schema: GraphQLSchema, dat
     },
     errorHandler(errors) {
       const o = outcomeOf(errors);
-      return jsonResponse(o.status, { errors: o.errors.map(forRestCaller), meta: o.meta });
+      return jsonResponse(o.status, { errors: o.errors.map((e) => forRestCaller(e, inputShapes)), meta: o.meta });
     },
   });
 

@@ -28,7 +28,17 @@ function keyOf(variable: string, path: string | undefined): string {
   return path.startsWith('input.') ? path.slice('input.'.length) : path;
 }
 
-export function forRestCaller(e: EnvelopeError): EnvelopeError {
+/** Names in words: `a`, `a and b`, `a, b and c`. */
+const inWords = (names: readonly string[]) => (names.length < 2 ? names.join('') : `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`);
+
+const NOT_AN_OBJECT = /^Expected type "?(\w+)"? to be an object\.?$/;
+
+/**
+ * A REST caller's refusal. `shapes` holds the keys of each input object type (src/rest/run-route.ts
+ * gives the schema's): a value that should have been one is told the keys it takes, not the type's
+ * name, which a REST caller never sees.
+ */
+export function forRestCaller(e: EnvelopeError, shapes?: ReadonlyMap<string, readonly string[]>): EnvelopeError {
   const missing = MISSING.exec(e.message);
   if (missing) return { ...e, message: `The mandatory field '${missing[1]}' is missing.` };
   const invalid = INVALID.exec(e.message);
@@ -38,6 +48,8 @@ export function forRestCaller(e: EnvelopeError): EnvelopeError {
   const type = /Expected type "?(\w+)"?/.exec(reason)?.[1];
   const expected = type && EXPECTED[type];
   const shown = value.length > 80 ? `${value.slice(0, 80)}…` : value;
+  const keys = shapes?.get(NOT_AN_OBJECT.exec(reason)?.[1] ?? '');
+  if (keys) return { ...e, message: `The field '${key}' takes objects with the keys ${inWords(keys)}, got ${shown}.` };
   return {
     ...e,
     message: expected ? `The field '${key}' must be ${expected}, got ${shown}.` : `The field '${key}' has a value that cannot be taken (${shown}): ${reason.replace(/^Expected type [^;]+; /, '')}`,

@@ -29,6 +29,14 @@ test('a value of a type it does not know is named with GraphQL\'s reason', () =>
   expect(forRestCaller(error(graphql)).message).toBe(`The field 'items' has a value that cannot be taken ({}): Expected type "Item" to be an object.`);
 });
 
+test("an input object's refusal says what shape it takes, with the keys of its type, never the type's name", () => {
+  const graphql = 'Variable "$items" got invalid value "a"; Expected type DropDownListItemInput to be an object.';
+  const shapes = new Map([['DropDownListItemInput', ['itemName', 'itemValue']], ['Action', ['action', 'memberId', 'roleType']]]);
+  expect(forRestCaller(error(graphql), shapes).message).toBe(`The field 'items' takes objects with the keys itemName and itemValue, got "a".`);
+  const three = 'Variable "$input" got invalid value 5 at "input.actions[1]"; Expected type "Action" to be an object.';
+  expect(forRestCaller(error(three), shapes).message).toBe(`The field 'actions[1]' takes objects with the keys action, memberId and roleType, got 5.`);
+});
+
 test('other messages pass unchanged', () => {
   const e = error("The mandatory field 'description' is missing.");
   expect(forRestCaller(e)).toBe(e);
@@ -47,6 +55,10 @@ test('through the REST face: a missing query parameter, wrong types in the body,
   expectError(await A.put('/sites/changeusersite', { UserId: 5, NewSiteId: 'x' }), 400, "The field 'UserId' must be a GUID, got 5.");
   expectError(await A.put('/sites/changeusersite', { userId: 5, NewSiteId: 'x' }), 400, "The field 'userId' must be a GUID, got 5.");
   expectError(await A.post('/indexfields', { label: 'Spelled', fieldType: 'Text', dropdownListId: 'bad' }), 400, /^The field 'dropdownListId' must be a GUID/);
+  // A drop-down list's items as plain text: the shape an item takes, not the input type's name.
+  const items = await A.post('/lists', { Name: 'Shaped', Items: ['Red'] });
+  expectError(items, 400, `The field 'Items' takes objects with the keys itemName and itemValue, got "Red".`);
+  expect(items.body.meta.errors.map((e: { message: string }) => e.message).join(' ')).not.toMatch(/DropDownListItemInput/);
   // A DateTime query parameter (SOFA gives it to the scalar's serialize, which named none).
   expectError(await A.get(`/users/${ZERO_GUID}/webtoken?expiration=junk`), 400, "The query parameter 'expiration' must be a date-time like 2024-01-31T13:45:00, got 'junk'.");
   expect((await A.get(`/users/${ZERO_GUID}/webtoken?expiration=${new Date(Date.now() + 60_000).toISOString()}`)).status).toBe(200);
