@@ -1,7 +1,7 @@
 /**
  * Matches a request path against the route table the way legacy clients need: case-insensitive,
  * trailing and doubled slashes ignored, literal segments preferred over parameters
- * (`/users/me` before `/users/:id`).
+ * (`/users/me` before `/users/:id`; `PUT /users/me` is a 405, not `/users/:id` with the id `me`).
  */
 import { routes as allRoutes, type Method, type Route } from './routes.js';
 
@@ -64,10 +64,16 @@ export class RouteMatcher {
   }
 
   private matchIn(candidates: Compiled[], method: string, rest: string[], query: URLSearchParams, tenant: Match['tenant']): MatchResult {
-    const allowed = new Set<Method>();
+    const matching: { c: Compiled; params: Record<string, string> }[] = [];
     for (const c of candidates) {
       const params = matchSegments(c.segments, rest);
-      if (!params) continue;
+      if (params) matching.push({ c, params });
+    }
+    const allowed = new Set<Method>();
+    for (const { c, params } of matching) {
+      // A row that spells out a segment this row takes as a parameter owns the path: its other
+      // methods are a 405, not this row with that word as an id (`GET documents/CreateDocumentZipFile`).
+      if (matching.some((other) => outranks(other.c.segments, c.segments))) continue;
       if (c.route.method !== method.toUpperCase()) {
         allowed.add(c.route.method);
         continue;
@@ -78,6 +84,23 @@ export class RouteMatcher {
     }
     return allowed.size ? { status: 405, allowed: [...allowed] } : { status: 404 };
   }
+}
+
+/**
+ * `a` spells out every segment `b` spells out and more, where `b` has parameters (both matched one
+ * path, so their spelled-out segments agree): `/documents/CreateDocumentZipFile` outranks
+ * `/documents/:documentId`; rows with literals in different places (`/documents/revisions/:id`,
+ * `/documents/:id/indexfields`) outrank neither.
+ */
+function outranks(a: string[], b: string[]): boolean {
+  let more = false;
+  for (let i = 0; i < b.length; i++) {
+    const aParam = a[i].startsWith(':');
+    const bParam = b[i].startsWith(':');
+    if (aParam && !bParam) return false;
+    if (!aParam && bParam) more = true;
+  }
+  return more;
 }
 
 function matchSegments(pattern: string[], actual: string[]): Record<string, string> | undefined {

@@ -207,6 +207,17 @@ test('refusals: no ids, a bad id, an unknown or hidden document, one without a f
   expect(await zipCount()).toBe(before);
 });
 
+test('the zip routes under their own names only: GET or DELETE documents/CreateDocumentZipFile is a 405 with Allow: POST, not a read of a document with that id', async () => {
+  for (const method of ['GET', 'DELETE'] as const) {
+    const r = await A.request(method, '/documents/CreateDocumentZipFile');
+    expectError(r, 405, 'use POST');
+    expect([r.headers.get('allow'), r.body.meta.errors[0].code]).toEqual(['POST', 'METHOD_NOT_ALLOWED']);
+  }
+  const status = await A.request('DELETE', '/documents/getdocumentzipfilestatus');
+  expectError(status, 405);
+  expect(status.headers.get('allow')).toBe('GET');
+});
+
 test('a document whose bytes are missing from the store: the zip fails at once, its reason logged and not on the wire; nothing is left', async () => {
   const folder = await newFolder();
   const ok = await docWith(folder.id, 'ok.txt', 'fine');

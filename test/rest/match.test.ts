@@ -53,3 +53,22 @@ test('unknown paths are a 404; known tenant paths with another method a 405', ()
   expect(match('GET', '/nowhere')).toEqual({ status: 404 });
   expect(match('DELETE', '/api/v1/a/b/users/me')).toEqual({ status: 405, allowed: ['GET'] });
 });
+
+test('a row that spells out a segment owns that path: its other methods are a 405, not a row that reads the word as a parameter', () => {
+  const rows: Route[] = [
+    { method: 'GET', path: '/documents/:documentId', field: 'Query.document', shape: 'object' },
+    { method: 'DELETE', path: '/documents/:documentId', field: 'Mutation.deleteDocument', shape: 'none' },
+    { method: 'POST', path: '/documents/CreateDocumentZipFile', field: 'Mutation.createDocumentZipFile', shape: 'object' },
+    { method: 'DELETE', path: '/documents/revisions/:revisionId', field: 'Mutation.deleteDocumentRevision', shape: 'none' },
+    { method: 'GET', path: '/documents/:documentId/indexfields', field: 'Query.documentIndexFields', shape: 'list' },
+  ];
+  const docs = new RouteMatcher(rows);
+  const at = (method: string, path: string) => docs.match(method, seg(`/api/v1/a/b${path}`), new URLSearchParams());
+  for (const method of ['GET', 'DELETE', 'PUT']) expect([method, at(method, '/documents/createdocumentzipfile')]).toEqual([method, { status: 405, allowed: ['POST'] }]);
+  expect(at('POST', '/documents/CreateDocumentZipFile')).toMatchObject({ match: { route: rows[2] } });
+  // Ids still reach the parameter rows.
+  expect(at('DELETE', '/documents/42')).toMatchObject({ match: { route: rows[1], params: { documentId: '42' } } });
+  // Literals in different places outrank neither: each row still answers its own method.
+  expect(at('GET', '/documents/revisions/indexfields')).toMatchObject({ match: { route: rows[4], params: { documentId: 'revisions' } } });
+  expect(at('DELETE', '/documents/revisions/indexfields')).toMatchObject({ match: { route: rows[3], params: { revisionId: 'indexfields' } } });
+});
