@@ -152,7 +152,7 @@ async function newUser(ctx: AppContext, siteId: string | undefined, input: Input
 function enabledFilter(enabled: string | null | undefined): Sql[] {
   const v = (enabled ?? '').trim().toLowerCase() || 'true';
   if (v === 'all') return [];
-  if (v !== 'true' && v !== 'false') throw badRequest(`enabled must be true, false or all (in any case), got '${String(enabled).slice(0, 64)}'.`);
+  if (v !== 'true' && v !== 'false') throw badRequest(`The value of 'enabled' must be true, false or all (any case), got '${String(enabled).slice(0, 64)}'.`);
   return [sql`${queryFieldMap(USER).get('enabled')!.sql} = ${v === 'true'}`];
 }
 

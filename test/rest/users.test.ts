@@ -253,7 +253,7 @@ describe('GET /users', () => {
 
     test('any other value is a 400 naming the allowed ones', async () => {
       for (const v of ['yes', '1', 'disabled', 'true,false']) {
-        expectError(await list(`?enabled=${encodeURIComponent(v)}`), 400, `enabled must be true, false or all (in any case), got '${v}'.`);
+        expectError(await list(`?enabled=${encodeURIComponent(v)}`), 400, `The value of 'enabled' must be true, false or all (any case), got '${v}'.`);
       }
     });
 
@@ -263,7 +263,7 @@ describe('GET /users', () => {
       expect((await graphql(tok, q, { e: 'false' })).users.totalRecords).toBe(2);
       expect((await graphql(tok, q, { e: 'all' })).users.totalRecords).toBe(5);
       const bad = await h.request('POST', '/graphql', { token: tok, body: { query: q, variables: { e: 'maybe' } } });
-      expect(bad.body.errors[0]).toMatchObject({ message: "enabled must be true, false or all (in any case), got 'maybe'.", extensions: { code: 'BAD_REQUEST' } });
+      expect(bad.body.errors[0]).toMatchObject({ message: "The value of 'enabled' must be true, false or all (any case), got 'maybe'.", extensions: { code: 'BAD_REQUEST' } });
     });
   });
 
