@@ -163,6 +163,13 @@ describe('GET /groups', () => {
   ])('a bad query string (%s) is a 400', async (qs, message) => {
     expectError(await T.get(`/groups?${qs}`), 400, message);
   });
+
+  test("a GUID field compared with the text 'null' (what the clients send for an unset setting) is a 400 naming the literal; bare null is IS NULL", async () => {
+    const r = await T.get(`/groups?${q("siteId eq 'null'")}`);
+    expectError(r, 400, "Invalid q: 'null' is not a GUID (compared with 'siteId') at position 11");
+    expect(r.body.meta.errors[0].developerMessage).toMatch(/A GUID has 36 characters/);
+    expect((await T.get(`/groups?${q('siteId eq null')}`)).status).toBe(200);
+  });
 });
 
 describe('POST /groups', () => {
