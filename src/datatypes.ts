@@ -40,6 +40,11 @@ export const COMPUTED_TYPES: Record<string, ComputedType> = {
   IndexFieldSelectOption: { idField: 'value', fields: { display: 'string', value: 'string' } },
   // One of the fixed events of src/alert-events.ts; what it applies to is a list, which q cannot compare.
   AlertEvent: { idField: 'id', fields: { id: 'guid', name: 'string', description: 'string', appliesTo: null } },
+  // A field documents have (src/domain/document-fields.ts), named by its API name.
+  DocumentField: {
+    idField: 'name',
+    fields: { name: 'string', label: 'string', databaseField: 'string', fieldType: 'integer', valueType: 'string', queryable: 'boolean' },
+  },
 };
 
 export class DataTypes {

@@ -4,14 +4,31 @@
  * the API writes date-times; a date alone stays a date). Other types take any text.
  */
 import { badRequest } from '../errors.js';
+import type { FieldType } from '../query/fields.js';
 import { formatDateTime, isoInstant } from '../scalars.js';
 
+/** Single-line text (the Node client's `Text`). */
+export const TEXT_FIELD = 1;
 export const NUMERIC_FIELD = 5;
 export const DATE_FIELD = 4;
 /** A drop-down list: a value is one of its list's items' values (src/domain/document-index-values.ts). */
 export const LIST_FIELD = 6;
 /** A modifiable drop-down list: the list offers values, any text may be kept. */
 export const MODIFIABLE_LIST_FIELD = 8;
+
+/**
+ * The index field type a value of each `q` type is entered with, for fields that are not index
+ * fields (the document fields of `GET documentfields`): numbers numeric, date-times calendar, and
+ * text, GUIDs and booleans single-line text (no index field type holds a GUID or a boolean).
+ */
+export const FIELD_TYPE_OF_VALUE: Record<FieldType, number> = {
+  string: TEXT_FIELD,
+  guid: TEXT_FIELD,
+  boolean: TEXT_FIELD,
+  integer: NUMERIC_FIELD,
+  numeric: NUMERIC_FIELD,
+  datetime: DATE_FIELD,
+};
 
 /** A month/day/year date as the US-locale clients write it. */
 const US_DATE = /^(\d{1,2})\/(\d{1,2})\/(\d{4})$/;

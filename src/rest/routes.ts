@@ -218,6 +218,9 @@ export const routes: Route[] = [
   { method: 'PUT', path: '/indexfields/:id', field: 'Mutation.updateIndexField', shape: 'object', body: 'input' },
   { method: 'DELETE', path: '/indexfields/:id', field: 'Mutation.deleteIndexField', shape: 'none' },
   { method: 'PUT', path: '/indexfields/:id/folders/:folderId', field: 'Mutation.relateIndexFieldToFolder', shape: 'object' },
+  // The fields documents have, as the Node client's getDocumentFields reads them (docs/decisions.md, "Document fields")
+  { method: 'GET', path: '/documentfields', field: 'Query.documentFields', shape: 'list' },
+  { method: 'GET', path: '/documentfields/:name', field: 'Query.documentField', shape: 'object' },
   // Documents (docs/decisions.md, "Documents")
   { method: 'GET', path: '/documents', field: 'Query.documents', shape: 'list', paged: true },
   { method: 'POST', path: '/documents', field: 'Mutation.createDocument', shape: 'object', body: 'input', upload: true },

@@ -207,7 +207,7 @@ const SAMPLES: Record<string, (previous: string, r: SofaRoute) => string> = {
   groupId: () => group.id,
   userId: () => member.id,
   datatype: () => 'Site',
-  name: () => 'formsapi',
+  name: (_, r) => (r.field === 'Query.documentField' ? 'documentId' : 'formsapi'),
   userName: () => member.userid,
   token: () => runToken,
   action: () => 'complete',
