@@ -38,9 +38,9 @@ export interface Caller extends AccessClaims {
 export interface ReceivedUpload extends StoredFile {
   key: string;
   fileId: string;
-  /** As the file part declared them. */
+  /** As the file part declared them (`type` undefined when it has no Content-Type). */
   name: string;
-  type: string;
+  type: string | undefined;
 }
 
 export interface AppContext {

@@ -54,6 +54,11 @@ export function fileNameOf(raw: string): string {
   return maxLength(name, LIMITS.fileName, 'fileName');
 }
 
+/**
+ * A file's media type: `sent` (the `contentType` text part), else the type its multipart part
+ * declared (undefined when it has no Content-Type; the generic application/octet-stream the
+ * clients' blobs carry counts as none), else application/octet-stream.
+ */
 export function contentTypeOf(sent: string | undefined, declared: string | undefined): string {
   const type = sent?.trim() || (declared && declared !== 'application/octet-stream' ? declared : '') || 'application/octet-stream';
   if (!MEDIA_TYPE.test(type) || type.length > 256) throw badRequest(`The field 'contentType' must be a media type such as text/plain, got '${type.slice(0, 64)}'.`);
@@ -128,10 +133,9 @@ async function recordFile(ctx: AppContext, doc: Row, input: Input, after: () => 
   if (length && length !== String(size)) throw badRequest(`'fileLength' says ${length.slice(0, 20)} bytes, but the file has ${size}.`);
   const upload: Upload = {
     fileName: fileNameOf(optionalString(input, 'fileName') || file.name || ''),
-    // The clients say a file's type in `contentType`. A file part's `text/plain` counts as none: the
-    // multipart parser says so of a part that declares nothing (RFC 7578's default), as the older
-    // Node client's do, and such a file is bytes (application/octet-stream) until `contentType` says more.
-    contentType: contentTypeOf(optionalString(input, 'contentType'), file.type === 'text/plain' ? undefined : (file.type ?? undefined)),
+    // The clients say a file's type in `contentType`; a part that declares none (the older Node
+    // client's) is bytes, application/octet-stream, until `contentType` says more.
+    contentType: contentTypeOf(optionalString(input, 'contentType'), file.type ?? undefined),
     label: optionalString(input, 'revision')?.trim(),
     changeText: optionalString(input, 'changeText') ?? optionalString(input, 'changeReason'),
   };

@@ -7,6 +7,7 @@ import { isUtf8 } from 'node:buffer';
 import { Busboy, type BusboyInstance } from '@fastify/busboy';
 import { AppError, badRequest } from '../errors.js';
 import { readAtMost } from '../read-at-most.js';
+import { partTypes } from './part-types.js';
 
 /** The body as text: UTF-8, or a 400 (`utf8Text`). */
 export async function readBody(request: Request, maxBytes: number): Promise<string> {
@@ -210,17 +211,21 @@ function parseValue(text: string, contentType: string | null): unknown {
 /**
  * A multipart body as an object of its parts, parsed by busboy (as lenient as the clients need:
  * `form-Data`, a file part without a Content-Type, a leading CRLF) after the size check. A text
- * part sent twice is a list, in order; so are several file parts.
+ * part sent twice is a list, in order; so are several file parts. A file part's type is the one it
+ * declared, or none (not busboy's text/plain) when it has no Content-Type (src/rest/part-types.ts).
  */
 export async function parseMultipart(request: Request, maxBytes: number): Promise<Record<string, unknown>> {
   const bytes = await readBodyBytes(request, maxBytes);
   const texts: Record<string, unknown> = {};
   const files: UploadedFile[] = [];
   const malformed = (err: unknown) => badRequest(`The multipart request body is malformed: ${err instanceof Error ? err.message : String(err)}`);
+  const contentType = request.headers.get('content-type')!;
+  const types = partTypes(contentType);
+  types.see(bytes);
   await new Promise<void>((resolve, reject) => {
     let bb: BusboyInstance;
     try {
-      bb = Busboy({ headers: { 'content-type': request.headers.get('content-type')! }, defCharset: 'utf-8', limits: { fieldSize: maxBytes } });
+      bb = Busboy({ headers: { 'content-type': contentType }, defCharset: 'utf-8', limits: { fieldSize: maxBytes }, isPartAFile: types.isPartAFile });
     } catch (err) {
       return reject(malformed(err));
     }
@@ -239,10 +244,11 @@ export async function parseMultipart(request: Request, maxBytes: number): Promis
         stream.resume();
         return reject(err);
       }
+      const type = types.declared(mimeType);
       const chunks: Buffer[] = [];
-      const at = files.push(new UploadedFile(filename, mimeType, Buffer.alloc(0))) - 1;
+      const at = files.push(new UploadedFile(filename, type, Buffer.alloc(0))) - 1;
       stream.on('data', (c: Buffer) => chunks.push(c));
-      stream.on('end', () => (files[at] = new UploadedFile(filename, mimeType, Buffer.concat(chunks))));
+      stream.on('end', () => (files[at] = new UploadedFile(filename, type, Buffer.concat(chunks))));
     });
     bb.on('error', (err) => reject(malformed(err)));
     bb.on('finish', resolve);
@@ -256,11 +262,11 @@ export async function parseMultipart(request: Request, maxBytes: number): Promis
 /** The key a multipart body's file part is read under. */
 const FILE_PART = 'fileUpload';
 
-/** A file part of a multipart body: its name, its declared type and its bytes. */
+/** A file part of a multipart body: its name, the type it declared (undefined when it has no Content-Type) and its bytes. */
 export class UploadedFile {
   constructor(
     readonly name: string,
-    readonly type: string,
+    readonly type: string | undefined,
     readonly bytes: Buffer,
   ) {}
 }

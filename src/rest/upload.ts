@@ -17,6 +17,7 @@ import { newId } from '../ids.js';
 import type { Match } from './match.js';
 import { requestIdOf } from './request-id.js';
 import { addTextPart, checkFileName, refuseNul } from './body.js';
+import { partTypes, type PartTypes } from './part-types.js';
 
 export interface Received {
   /** The text parts, as parseMultipart gives them; the file part as `fileUpload: {name, type}`. */
@@ -35,7 +36,8 @@ export async function receiveUpload(services: Services, request: Request, m: Mat
   const parts: Record<string, unknown> = {};
   let textBytes = 0;
   let upload: Promise<ReceivedUpload> | undefined;
-  const bb = newBusboy(request, maxBodyBytes);
+  const types = partTypes(request.headers.get('content-type') ?? '');
+  const bb = newBusboy(request, maxBodyBytes, types);
   bb.on('field', (name, value, _nameTruncated, valueTruncated) => {
     textBytes += Buffer.byteLength(name) + Buffer.byteLength(value);
     if (valueTruncated || textBytes > maxBodyBytes) return bb.destroy(textTooLarge(maxBodyBytes));
@@ -46,7 +48,7 @@ export async function receiveUpload(services: Services, request: Request, m: Mat
     }
   });
   let fileStream: Readable | undefined;
-  bb.on('file', (field, stream, name, _encoding, type) => {
+  bb.on('file', (field, stream, name, _encoding, mimeType) => {
     if (upload) return stream.resume();
     try {
       checkFileName(field, name);
@@ -54,6 +56,7 @@ export async function receiveUpload(services: Services, request: Request, m: Mat
       stream.resume();
       return bb.destroy(err as Error);
     }
+    const type = types.declared(mimeType);
     fileStream = stream;
     upload = services.files.put(key, stream, fileMaxBytes).then(
       (stored) => ({ key, fileId, name, type, ...stored }),
@@ -64,7 +67,7 @@ export async function receiveUpload(services: Services, request: Request, m: Mat
       },
     );
   });
-  const readError = await pipeline(Readable.from(chunksOf(request.body)), bb).then(
+  const readError = await pipeline(Readable.from(seenBy(types, chunksOf(request.body))), bb).then(
     () => undefined,
     (err: unknown) => {
       // The body failed (malformed, the client went away): the file part ends with it.
@@ -89,9 +92,9 @@ export async function receiveUpload(services: Services, request: Request, m: Mat
   return { parts: file ? { ...parts, fileUpload: { name: file.name, type: file.type, base64: '' } } : parts, upload: file };
 }
 
-function newBusboy(request: Request, maxTextBytes: number) {
+function newBusboy(request: Request, maxTextBytes: number, types: PartTypes) {
   try {
-    return Busboy({ headers: { 'content-type': request.headers.get('content-type')! }, defCharset: 'utf-8', limits: { fieldSize: maxTextBytes } });
+    return Busboy({ headers: { 'content-type': request.headers.get('content-type')! }, defCharset: 'utf-8', limits: { fieldSize: maxTextBytes }, isPartAFile: types.isPartAFile });
   } catch (err) {
     throw malformedOr(err);
   }
@@ -103,6 +106,14 @@ const textTooLarge = (max: number) => new AppError('PAYLOAD_TOO_LARGE', `The tex
 function malformedOr(err: unknown): Error {
   if (err instanceof AppError) return err;
   return badRequest(`The multipart request body is malformed: ${err instanceof Error ? err.message : String(err)}`);
+}
+
+/** The chunks as they pass, each shown to `types` before busboy gets it. */
+async function* seenBy(types: PartTypes, chunks: AsyncIterable<Uint8Array>): AsyncGenerator<Uint8Array> {
+  for await (const chunk of chunks) {
+    types.see(chunk);
+    yield chunk;
+  }
 }
 
 /** A web body stream's chunks, for a Node pipeline; cancelled when the pipeline stops early. */

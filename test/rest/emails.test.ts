@@ -186,6 +186,27 @@ describe('POST emails', () => {
     ]);
   });
 
+  test('a file part sent with no Content-Type is not text/plain (what the multipart parser says of it); one that says text/plain keeps it', async () => {
+    const subject = uniq('Untyped');
+    const b = 'quire-boundary';
+    const part = (head: string, content: string) => `--${b}\r\nContent-Disposition: form-data; ${head}\r\n\r\n${content}\r\n`;
+    const raw = [
+      part('name="recipients"', 'ada@example.com'),
+      part('name="subject"', subject),
+      part('name="fileUpload"; filename="scan.bin"', '%PDF-1.4 not text'),
+      part('name="fileUpload"; filename="notes.txt"\r\nContent-Type: text/plain', 'words'),
+      `--${b}--\r\n`,
+    ].join('');
+    // As the older Node client writes it: a leading CRLF, form-Data.
+    const r = await A.post('/emails', undefined, { raw: `\r\n${raw.replaceAll('form-data', 'form-Data')}`, headers: { 'content-type': `multipart/form-data; boundary=${b}` } });
+    expect([r.status, r.body.meta.status]).toEqual([201, 201]);
+    const [got] = await deliver(subject);
+    expect(got.mail.attachments.map((a) => [a.filename, a.contentType])).toEqual([
+      ['scan.bin', 'application/octet-stream'],
+      ['notes.txt', 'text/plain'],
+    ]);
+  });
+
   test('`documents` attaches the current file of each document named (by document or revision id)', async () => {
     const folder = (await A.post('/folders', { name: uniq('Mail') })).body.data;
     const doc = (await A.post('/documents', { folderId: folder.id, name: uniq('Lease'), description: 'd', documentState: 1 })).body.data;

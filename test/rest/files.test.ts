@@ -242,6 +242,23 @@ describe('uploads', () => {
     expect(file.text).toBe('%PDF-1.4 bytes');
   });
 
+  test('a file part that says text/plain is stored and served as text/plain (it read as no type before), POST files and POST documents alike', async () => {
+    const doc = await newDoc();
+    const b = 'quire-boundary';
+    const file = (type: string) => `--${b}\r\nContent-Disposition: form-data; name="fileUpload"; filename="notes.txt"\r\n${type}\r\nsome words\r\n`;
+    const headers = { 'content-type': `multipart/form-data; boundary=${b}` };
+    const typed = file('Content-Type: text/plain\r\n');
+    const r = await A.post('/files', undefined, { raw: `--${b}\r\nContent-Disposition: form-data; name="documentId"\r\n\r\n${doc.documentId}\r\n${typed}--${b}--\r\n`, headers });
+    expect(r.body.data).toMatchObject({ fileName: 'notes.txt', contentType: 'text/plain' });
+    const got = await A.get(`/files/${doc.documentId}`);
+    expect([got.headers.get('content-type'), got.text]).toEqual(['text/plain', 'some words']);
+    const made = (name: string, part: string) =>
+      A.post('/documents', undefined, { raw: `--${b}\r\nContent-Disposition: form-data; name="folderId"\r\n\r\n${folder.id}\r\n--${b}\r\nContent-Disposition: form-data; name="name"\r\n\r\n${name}\r\n${part}--${b}--\r\n`, headers });
+    expect((await made(uniq('Typed'), typed)).body.data).toMatchObject({ fileName: 'notes.txt', contentType: 'text/plain' });
+    // No type on the part: bytes, as before.
+    expect((await made(uniq('Untyped'), file(''))).body.data).toMatchObject({ fileName: 'notes.txt', contentType: 'application/octet-stream' });
+  });
+
   test('a text part that is not UTF-8 is a 400 naming it, and its file is not kept; one declaring Latin-1 is read as Latin-1', async () => {
     const doc = await newDoc();
     const b = 'quire-boundary';
