@@ -47,10 +47,16 @@ interface File {
   bytes: Buffer;
 }
 
-/** The multipart body's file parts, as the REST face fits them (`{name, type, base64}`). */
+/**
+ * The multipart body's file parts, as the REST face fits them (`{name, type, base64}`); one that
+ * declares no type (or the generic application/octet-stream) is of the type its extension names.
+ */
 function uploadedFiles(input: Input): File[] {
   const parts = (input.fileUpload ?? []) as { name?: string | null; type?: string | null; base64: string }[];
-  return parts.map((p) => ({ fileName: fileNameOf(p.name ?? ''), contentType: contentTypeOf(undefined, p.type ?? undefined), bytes: base64Bytes(p.base64, 'fileUpload.base64') }));
+  return parts.map((p) => {
+    const fileName = fileNameOf(p.name ?? '');
+    return { fileName, contentType: contentTypeOf(undefined, p.type ?? undefined, fileName), bytes: base64Bytes(p.base64, 'fileUpload.base64') };
+  });
 }
 
 /**

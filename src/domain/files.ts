@@ -4,8 +4,10 @@
  * The document's row is locked first, so uploads to one document at once make one revision each.
  * The bytes live in the file store (src/storage/) under `<tenant>/<file id>` (src/domain/stored-files.ts).
  */
+import { extname } from 'node:path';
 import type { Readable } from 'node:stream';
 import { buffer } from 'node:stream/consumers';
+import { detectMimeType } from 'nodemailer/lib/mime-funcs';
 import type { AppContext } from '../context.js';
 import { sendAlerts } from './alert-mail.js';
 import { copyRows, insertRows, updateRows } from '../db/tenant-writes.js';
@@ -57,12 +59,27 @@ export function fileNameOf(raw: string): string {
 /**
  * A file's media type: `sent` (the `contentType` text part), else the type its multipart part
  * declared (undefined when it has no Content-Type; the generic application/octet-stream the
- * clients' blobs carry counts as none), else application/octet-stream.
+ * clients' blobs carry counts as none), else, given `guessFrom`, the type its extension names,
+ * else application/octet-stream.
  */
-export function contentTypeOf(sent: string | undefined, declared: string | undefined): string {
-  const type = sent?.trim() || (declared && declared !== 'application/octet-stream' ? declared : '') || 'application/octet-stream';
+export function contentTypeOf(sent: string | undefined, declared: string | undefined, guessFrom?: string): string {
+  const type = sent?.trim() || (declared && declared !== OCTET_STREAM ? declared : '') || (guessFrom === undefined ? '' : typeByExtension(guessFrom)) || OCTET_STREAM;
   if (!MEDIA_TYPE.test(type) || type.length > 256) throw badRequest(`The field 'contentType' must be a media type such as text/plain, got '${type.slice(0, 64)}'.`);
   return type;
+}
+
+const OCTET_STREAM = 'application/octet-stream';
+
+/**
+ * The media type a file name's extension names, or '' when it names none: by nodemailer's table,
+ * so an attachment gets the type nodemailer itself gives one sent without a type. Only an
+ * extension counts (the table reads a name without one, `pdf`, as if it were one), and only a type
+ * that is one (the table has a malformed entry or two).
+ */
+function typeByExtension(fileName: string): string {
+  if (extname(fileName).length < 2) return '';
+  const type = detectMimeType(fileName);
+  return type !== OCTET_STREAM && MEDIA_TYPE.test(type) ? type : '';
 }
 
 /** A new revision's label: one more than the highest number among the document's labels, or (when none is a number) than its revisions. */

@@ -186,25 +186,46 @@ describe('POST emails', () => {
     ]);
   });
 
-  test('a file part sent with no Content-Type is not text/plain (what the multipart parser says of it); one that says text/plain keeps it', async () => {
+  test('a file part sent with no Content-Type (not text/plain, what the multipart parser says of it) is of the type its extension names, else application/octet-stream; one that says text/plain keeps it', async () => {
     const subject = uniq('Untyped');
     const b = 'quire-boundary';
     const part = (head: string, content: string) => `--${b}\r\nContent-Disposition: form-data; ${head}\r\n\r\n${content}\r\n`;
+    const file = (name: string, type?: string) => part(`name="fileUpload"; filename="${name}"${type ? `\r\nContent-Type: ${type}` : ''}`, 'bytes');
     const raw = [
       part('name="recipients"', 'ada@example.com'),
       part('name="subject"', subject),
-      part('name="fileUpload"; filename="scan.bin"', '%PDF-1.4 not text'),
-      part('name="fileUpload"; filename="notes.txt"\r\nContent-Type: text/plain', 'words'),
-      `--${b}--\r\n`,
+      file('scan.pdf'),
+      file('C:\\photos\\Photo.JPG'),
+      file('notes.txt', 'text/plain'),
+      file('table.csv', 'text/plain'),
+      file('report.docx', 'application/octet-stream'),
+      file('scan.bin'),
+      file('data.unknownext'),
+      // nodemailer's table has 'application/ccxml+xml,' for this one: no media type, so none.
+      file('flow.ccxml'),
+      // A name without an extension names no type (nodemailer's table would read `pdf` as one).
+      file('pdf'),
+      file('README'),
     ].join('');
     // As the older Node client writes it: a leading CRLF, form-Data.
-    const r = await A.post('/emails', undefined, { raw: `\r\n${raw.replaceAll('form-data', 'form-Data')}`, headers: { 'content-type': `multipart/form-data; boundary=${b}` } });
+    const r = await A.post('/emails', undefined, { raw: `\r\n${raw.replaceAll('form-data', 'form-Data')}--${b}--\r\n`, headers: { 'content-type': `multipart/form-data; boundary=${b}` } });
     expect([r.status, r.body.meta.status]).toEqual([201, 201]);
-    const [got] = await deliver(subject);
-    expect(got.mail.attachments.map((a) => [a.filename, a.contentType])).toEqual([
-      ['scan.bin', 'application/octet-stream'],
+    const sent = [
+      ['scan.pdf', 'application/pdf'],
+      ['Photo.JPG', 'image/jpeg'],
       ['notes.txt', 'text/plain'],
-    ]);
+      ['table.csv', 'text/plain'],
+      ['report.docx', 'application/vnd.openxmlformats-officedocument.wordprocessingml.document'],
+      ['scan.bin', 'application/octet-stream'],
+      ['data.unknownext', 'application/octet-stream'],
+      ['flow.ccxml', 'application/octet-stream'],
+      ['pdf', 'application/octet-stream'],
+      ['README', 'application/octet-stream'],
+    ];
+    expect((await messages(A, subject))[0].attachments.map((a: { fileName: string; contentType: string }) => [a.fileName, a.contentType])).toEqual(sent);
+    // As the parts' headers say it (the test's mail parser puts its own guess in contentType for application/octet-stream).
+    const [got] = await deliver(subject);
+    expect(got.mail.attachments.map((a) => [a.filename, (a.headers.get('content-type') as { value: string }).value])).toEqual(sent);
   });
 
   test('`documents` attaches the current file of each document named (by document or revision id)', async () => {
