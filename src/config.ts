@@ -66,7 +66,7 @@ export interface Config {
   emailMaxAttempts: number;
   /** How long a message being sent is kept from other processes (src/jobs/email-sender.ts). */
   emailLeaseSeconds: number;
-  /** The most bytes of attachments one message may carry. */
+  /** The most bytes of attachments one message may carry; a multipart `POST emails` body may be this much over MAX_BODY_BYTES. */
   emailMaxAttachmentBytes: number;
   /** Days a sent or failed message is kept, as the queue's log, before the purge deletes it. */
   emailKeepDays: number;

@@ -1,5 +1,5 @@
 /**
- * MAX_BODY_BYTES on both faces (more on upload routes: `limitOf`, src/rest/body-limit.ts). A
+ * MAX_BODY_BYTES on both faces (more on routes that take files: `limitOf`, src/rest/body-limit.ts). A
  * Content-Length is checked up front for every request and bounds the body (the HTTP parser reads
  * no further). A body without one (chunked) is counted as
  * it streams in: by the REST runner's `readBody`, and on /graphql by the request parser set

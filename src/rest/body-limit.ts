@@ -1,18 +1,26 @@
 /**
- * How large a request body may be: MAX_BODY_BYTES, or on a route that streams an upload into the
- * file store (a row marked `upload`), FILE_MAX_BYTES more. Asked only of a body declared larger
- * than MAX_BODY_BYTES, so other requests are not matched twice.
+ * How large a request body may be: MAX_BODY_BYTES, and on a route whose multipart body carries
+ * files as well, as much more as they may come to: FILE_MAX_BYTES where a row is marked `upload`
+ * (streamed into the file store), EMAIL_MAX_ATTACHMENT_BYTES where it is marked `attachments`
+ * (`POST emails`). Asked only of a body declared larger than MAX_BODY_BYTES, so other requests are
+ * not matched twice.
  */
 import type { Config } from '../config.js';
 import { RouteMatcher, segmentsOf } from './match.js';
-import { isSofaRoute } from './routes.js';
+import { isSofaRoute, type SofaRoute } from './routes.js';
 
-export function bodyLimitOf(config: Pick<Config, 'maxBodyBytes' | 'fileMaxBytes'>): (request: Request, url: URL) => number {
+type Limits = Pick<Config, 'maxBodyBytes' | 'fileMaxBytes' | 'emailMaxAttachmentBytes'>;
+
+/** What a route's multipart body may carry in files beside MAX_BODY_BYTES of everything else. */
+export const fileBytesOf = (route: SofaRoute, config: Limits): number =>
+  route.upload ? config.fileMaxBytes : route.attachments ? config.emailMaxAttachmentBytes : 0;
+
+export function bodyLimitOf(config: Limits): (request: Request, url: URL) => number {
   const matcher = new RouteMatcher();
   return (request, url) => {
     const segments = segmentsOf(url.pathname);
     const found = segments && matcher.match(request.method, segments, url.searchParams);
     const route = found && 'match' in found ? found.match.route : undefined;
-    return route && isSofaRoute(route) && route.upload ? config.maxBodyBytes + config.fileMaxBytes : config.maxBodyBytes;
+    return route && isSofaRoute(route) ? config.maxBodyBytes + fileBytesOf(route, config) : config.maxBodyBytes;
   };
 }

@@ -77,6 +77,10 @@ export function declaredLength(request: Request, maxBytes: number): number | und
 const tooLarge = (max: number) =>
   new AppError('PAYLOAD_TOO_LARGE', `The request body is larger than the limit of ${max} bytes.`);
 
+/** Text parts over their limit, where files may come to more beside them. */
+export const textTooLarge = (max: number) =>
+  new AppError('PAYLOAD_TOO_LARGE', `The text parts of the request come to more than the limit of ${max} bytes (MAX_BODY_BYTES).`);
+
 /** `a=1&b=2` style text: what form-encoding looks like, whatever the Content-Type says. */
 const FORM = /^[^=&{}[\]"\s]+=[^&]*(&[^=&]+=[^&]*)*&?$/;
 
@@ -210,13 +214,15 @@ function parseValue(text: string, contentType: string | null): unknown {
 
 /**
  * A multipart body as an object of its parts, parsed by busboy (as lenient as the clients need:
- * `form-Data`, a file part without a Content-Type, a leading CRLF) after the size check. A text
- * part sent twice is a list, in order; so are several file parts. A file part's type is the one it
- * declared, or none (not busboy's text/plain) when it has no Content-Type (src/rest/part-types.ts).
+ * `form-Data`, a file part without a Content-Type, a leading CRLF) after the size check: at most
+ * `maxBytes` in all, of which at most `maxTextBytes` text parts. A text part sent twice is a list,
+ * in order; so are several file parts. A file part's type is the one it declared, or none (not
+ * busboy's text/plain) when it has no Content-Type (src/rest/part-types.ts).
  */
-export async function parseMultipart(request: Request, maxBytes: number): Promise<Record<string, unknown>> {
+export async function parseMultipart(request: Request, maxBytes: number, maxTextBytes = maxBytes): Promise<Record<string, unknown>> {
   const bytes = await readBodyBytes(request, maxBytes);
   const texts: Record<string, unknown> = {};
+  let textBytes = 0;
   const files: UploadedFile[] = [];
   const malformed = (err: unknown) => badRequest(`The multipart request body is malformed: ${err instanceof Error ? err.message : String(err)}`);
   const contentType = request.headers.get('content-type')!;
@@ -225,11 +231,13 @@ export async function parseMultipart(request: Request, maxBytes: number): Promis
   await new Promise<void>((resolve, reject) => {
     let bb: BusboyInstance;
     try {
-      bb = Busboy({ headers: { 'content-type': contentType }, defCharset: 'utf-8', limits: { fieldSize: maxBytes }, isPartAFile: types.isPartAFile });
+      bb = Busboy({ headers: { 'content-type': contentType }, defCharset: 'utf-8', limits: { fieldSize: maxTextBytes }, isPartAFile: types.isPartAFile });
     } catch (err) {
       return reject(malformed(err));
     }
-    bb.on('field', (name, value) => {
+    bb.on('field', (name, value, _nameTruncated, valueTruncated) => {
+      textBytes += Buffer.byteLength(name) + Buffer.byteLength(value);
+      if (valueTruncated || textBytes > maxTextBytes) return reject(textTooLarge(maxTextBytes));
       try {
         addTextPart(texts, name, value);
       } catch (err) {

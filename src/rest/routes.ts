@@ -57,6 +57,11 @@ export interface SofaRoute {
    */
   upload?: true;
   /**
+   * A multipart body's file parts are an e-mail's attachments: up to EMAIL_MAX_ATTACHMENT_BYTES of
+   * them beside MAX_BODY_BYTES of text parts (src/rest/body-limit.ts).
+   */
+  attachments?: true;
+  /**
    * A refusal of what was sent (400, 404, 413) goes out as HTTP 200 with the real status in
    * `meta.status`, as the real service answers `POST emails` and its clients expect.
    */
@@ -299,5 +304,5 @@ export const routes: Route[] = [
   { method: 'GET', path: '/emails', field: 'Query.emails', shape: 'list', paged: true },
   { method: 'GET', path: '/emails/:id', field: 'Query.email', shape: 'object' },
   { method: 'GET', path: '/emails/:messageId/attachments/:id', field: 'Query.emailAttachmentFile', shape: 'object', file: 'content' },
-  { method: 'POST', path: '/emails', field: 'Mutation.sendEmail', shape: 'object', body: 'input', status: 201, refusalsAs200: true },
+  { method: 'POST', path: '/emails', field: 'Mutation.sendEmail', shape: 'object', body: 'input', status: 201, attachments: true, refusalsAs200: true },
 ];

@@ -44,6 +44,7 @@ import { cutConnection } from './connection.js';
 import type { Logger } from '../log.js';
 import { discardFiles, fileKey } from '../domain/stored-files.js';
 import { receiveUpload, type Received } from './upload.js';
+import { fileBytesOf } from './body-limit.js';
 
 /** What SOFA writes for a successful call: the envelope's body, from the root field's result. */
 type Reply = (result: unknown) => unknown;
@@ -204,7 +205,9 @@ export function createRouteRunner(services: Services, schema: GraphQLSchema, dat
     const contentType = request.headers.get('content-type');
     const type = getNullableType(arg.type);
     if (isMultipart(contentType)) {
-      const parts = received?.parts ?? (await parseMultipart(request, services.config.maxBodyBytes));
+      // Files beside the text parts where the route takes them (an e-mail's attachments); the text parts are held to MAX_BODY_BYTES.
+      const { maxBodyBytes } = services.config;
+      const parts = received?.parts ?? (await parseMultipart(request, maxBodyBytes + fileBytesOf(route, services.config), maxBodyBytes));
       if (isInputObjectType(type)) return fitInput(type, parts, sentAs);
       return route.anyJson ? parts : oneValueEach(parts);
     }

@@ -16,7 +16,7 @@ import { AppError, badRequest } from '../errors.js';
 import { newId } from '../ids.js';
 import type { Match } from './match.js';
 import { requestIdOf } from './request-id.js';
-import { addTextPart, checkFileName, refuseNul } from './body.js';
+import { addTextPart, checkFileName, refuseNul, textTooLarge } from './body.js';
 import { partTypes, type PartTypes } from './part-types.js';
 
 export interface Received {
@@ -99,8 +99,6 @@ function newBusboy(request: Request, maxTextBytes: number, types: PartTypes) {
     throw malformedOr(err);
   }
 }
-
-const textTooLarge = (max: number) => new AppError('PAYLOAD_TOO_LARGE', `The text parts of the request come to more than the limit of ${max} bytes (MAX_BODY_BYTES).`);
 
 /** Our own errors as they are; the parser's as a 400 that says what it found. */
 function malformedOr(err: unknown): Error {

@@ -307,6 +307,57 @@ describe('refusals: HTTP 200 with meta.status, nothing queued', () => {
   });
 });
 
+describe('limits at their edges (MAX_BODY_BYTES 16 KiB, EMAIL_MAX_ATTACHMENT_BYTES 64 KiB here)', () => {
+  const LIMITS = { maxBodyBytes: 16 * 1024, emailMaxAttachmentBytes: 64 * 1024 };
+  let small: Harness;
+  let S: Api;
+  beforeAll(async () => {
+    small = await Harness.start({ databaseUrl: db.url, emailFrom: FROM, ...LIMITS });
+    S = await adminApi(small);
+  });
+  afterAll(() => small.stop());
+
+  /** A multipart body with these attachments' sizes, sent as it is and with its Content-Length declared. */
+  async function both(subject: string, sizes: number[], parts: Record<string, string> = {}) {
+    const form = await multipartWith({ recipients: 'ada@example.com', subject, ...parts }, sizes.map((n, i) => ({ name: `part${i}.bin`, content: new Uint8Array(n).fill(i + 1) })));
+    const declared = { ...form, headers: { ...form.headers, 'content-length': String(form.raw.length) } };
+    return [await S.post('/emails', undefined, form), await S.post('/emails', undefined, declared)];
+  }
+
+  test('attachments of EMAIL_MAX_ATTACHMENT_BYTES in all are taken, though the body is larger than MAX_BODY_BYTES; they arrive whole', async () => {
+    const subject = uniq('AtLimit');
+    for (const r of await both(subject, [32 * 1024, 32 * 1024])) expect([r.status, r.body.meta.status]).toEqual([201, 201]);
+    const queued = await messages(S, subject);
+    expect(queued.map((m: { attachments: { size: number }[] }) => m.attachments.map((a) => a.size))).toEqual([
+      [32 * 1024, 32 * 1024],
+      [32 * 1024, 32 * 1024],
+    ]);
+    const got = await deliver(subject);
+    expect(got.map((g) => g.mail.attachments.map((a) => Buffer.compare(a.content, Buffer.alloc(32 * 1024, a.filename === 'part0.bin' ? 1 : 2))))).toEqual([
+      [0, 0],
+      [0, 0],
+    ]);
+  });
+
+  test('one byte more is the 413 of EMAIL_MAX_ATTACHMENT_BYTES, in meta; text parts over MAX_BODY_BYTES the 413 of MAX_BODY_BYTES', async () => {
+    const subject = uniq('OverLimit');
+    for (const r of await both(subject, [32 * 1024, 32 * 1024 + 1])) expectRefusal(r, 413, 'more than the limit of 65536 bytes (EMAIL_MAX_ATTACHMENT_BYTES)');
+    for (const r of await both(subject, [1024], { body: 'x'.repeat(LIMITS.maxBodyBytes) })) expectRefusal(r, 413, `more than the limit of ${LIMITS.maxBodyBytes} bytes (MAX_BODY_BYTES)`);
+    // A JSON body carries no files: MAX_BODY_BYTES is its limit.
+    expectRefusal(await S.post('/emails', { recipients: 'ada@example.com', subject, body: 'x'.repeat(LIMITS.maxBodyBytes) }), 413, `larger than the limit of ${LIMITS.maxBodyBytes} bytes`);
+    expect(await messages(S, subject)).toEqual([]);
+  });
+
+  test('a body declared larger than both limits together is refused before it is read', async () => {
+    const subject = uniq('Declared');
+    const form = await multipartWith({ recipients: 'ada@example.com', subject }, [{ name: 'huge.bin', content: new Uint8Array(LIMITS.maxBodyBytes + LIMITS.emailMaxAttachmentBytes) }]);
+    const r = await S.post('/emails', undefined, { ...form, headers: { ...form.headers, 'content-length': String(form.raw.length) } });
+    expect([r.status, r.body.meta.status]).toEqual([413, 413]);
+    expect(r.body.meta.errors[0].message).toBe(`The request body is larger than the limit of ${LIMITS.maxBodyBytes + LIMITS.emailMaxAttachmentBytes} bytes.`);
+    expect(await messages(S, subject)).toEqual([]);
+  });
+});
+
 describe('the batches', () => {
   test('a recipient refused for good (5xx) fails the message at once, with the server\'s words', async () => {
     smtp.refuse.set('gone@example.com', { code: 550, message: 'No such mailbox here' });
