@@ -95,6 +95,13 @@ describe('an answer sent before the body has arrived', () => {
     closes(r);
   });
 
+  test('POST emails, whose refusals go out as HTTP 200: a Content-Length over its limit is a 413 in meta.status that closes the connection all the same', async () => {
+    const r = await send(request('/api/v1/acme/main/emails', 'Content-Type: multipart/form-data; boundary=XX\r\nContent-Length: 1000000000\r\n') + '--XX\r\n');
+    expect(r.status).toBe(200);
+    expect(r.body.meta).toMatchObject({ status: 413, errors: [{ code: 'PAYLOAD_TOO_LARGE' }] });
+    closes(r);
+  });
+
   test('a 404 or 405 closes the connection, the body chunked', async () => {
     for (const [method, path, status] of [['PUT', '/nothing', 404], ['PATCH', '/api/v1/acme/main/sites', 405]] as const) {
       const r = await send(`${method} ${path} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n`);

@@ -15,16 +15,20 @@ import type { Logger } from '../log.js';
 import { throwAsGraphQL } from '../graphql-errors.js';
 import { declaredLength, isMultipart, nonUtf8Escape, readBodyBytes, refuseNotUtf8 } from '../rest/body.js';
 import { badRequest } from '../errors.js';
+import type { BodyLimit } from '../rest/body-limit.js';
+import { asRouteSends } from '../rest/envelope.js';
 import { errorAnswer } from './error-answer.js';
 
-export function useBodyLimit(maxBytes: number, limitOf: (request: Request, url: URL) => number, log: Logger): Plugin {
+export function useBodyLimit(maxBytes: number, limitOf: (request: Request, url: URL) => BodyLimit, log: Logger): Plugin {
   return {
     onRequest({ request, url, endResponse }) {
+      // Number(null) is 0, and a malformed length NaN: declaredLength refuses it.
+      const limit = Number(request.headers.get('content-length')) <= maxBytes ? undefined : limitOf(request, url);
       try {
-        // Number(null) is 0, and a malformed length NaN: declaredLength refuses it.
-        declaredLength(request, Number(request.headers.get('content-length')) > maxBytes ? limitOf(request, url) : maxBytes);
+        declaredLength(request, limit?.bytes ?? maxBytes);
       } catch (e) {
-        endResponse(errorAnswer(request, url, e, log));
+        // In the form its route gives refusals: POST emails answers them as HTTP 200 (the connection still closes, src/plugins/use-connection-close.ts).
+        endResponse(asRouteSends(limit?.route, errorAnswer(request, url, e, log)));
       }
     },
     onRequestParse({ request, requestParser, setRequestParser, fetchAPI }) {

@@ -3,8 +3,9 @@
  * it once the answer is out. During shutdown, so a keep-alive client learns from its last answer
  * that the connection ends there, and does not send its next request into a reset. On any answer
  * sent before the request's body has all arrived (a 413, a 401 or a 415 refused up front): to keep
- * the connection Node would read, and the client have to send, the rest of it first. Every 413
- * closes too, also one for a body read whole.
+ * the connection Node would read, and the client have to send, the rest of it first (whatever the
+ * status: `POST emails` sends its refusals as HTTP 200). Every 413 closes too, also one for a body
+ * read whole.
  */
 import type { IncomingMessage } from 'node:http';
 import type { Plugin } from 'graphql-yoga';

@@ -11,7 +11,7 @@ import type { DataTypes } from '../datatypes.js';
 import { badRequest } from '../errors.js';
 import { checkRouteTable } from '../rest/check-routes.js';
 import { setConnection, type ConnectionContext } from '../rest/connection.js';
-import { errorEnvelope, httpOk, methodNotAllowed } from '../rest/envelope.js';
+import { asRouteSends, errorEnvelope, methodNotAllowed } from '../rest/envelope.js';
 import { handleDocs } from '../rest/docs.js';
 import { buildOpenApi } from '../rest/openapi.js';
 import { RouteMatcher, segmentsOf } from '../rest/match.js';
@@ -20,9 +20,6 @@ import { setRouteLabel } from '../rest/route-label.js';
 import { createRouteRunner } from '../rest/run-route.js';
 import { handleToken } from '../rest/token.js';
 import { errorAnswer, isGraphQLPath } from './error-answer.js';
-
-/** What `refusalsAs200` routes answer as HTTP 200: refusals of what was sent, not of who sent it. */
-const REFUSALS = new Set([400, 404, 413]);
 
 export function useRest(services: Services, schema: GraphQLSchema, dataTypes: DataTypes): Plugin {
   checkRouteTable(schema, routes);
@@ -43,8 +40,7 @@ export function useRest(services: Services, schema: GraphQLSchema, dataTypes: Da
     setRouteLabel(request, route);
     if (isSofaRoute(route)) {
       if (!route.refusalsAs200) return runner.run(request, url, route, result.match);
-      const r = await runner.run(request, url, route, result.match).catch((e) => errorAnswer(request, url, e, services.log));
-      return REFUSALS.has(r.status) ? httpOk(r) : r;
+      return asRouteSends(route, await runner.run(request, url, route, result.match).catch((e) => errorAnswer(request, url, e, services.log)));
     }
     switch (route.handler) {
       case 'token':

@@ -2,8 +2,8 @@
  * How large a request body may be: MAX_BODY_BYTES, and on a route whose multipart body carries
  * files as well, as much more as they may come to: FILE_MAX_BYTES where a row is marked `upload`
  * (streamed into the file store), EMAIL_MAX_ATTACHMENT_BYTES where it is marked `attachments`
- * (`POST emails`). Asked only of a body declared larger than MAX_BODY_BYTES, so other requests are
- * not matched twice.
+ * (`POST emails`). Asked only of a body declared larger than MAX_BODY_BYTES (or not declared as a
+ * number), so other requests are not matched twice.
  */
 import type { Config } from '../config.js';
 import { RouteMatcher, segmentsOf } from './match.js';
@@ -15,12 +15,18 @@ type Limits = Pick<Config, 'maxBodyBytes' | 'fileMaxBytes' | 'emailMaxAttachment
 export const fileBytesOf = (route: SofaRoute, config: Limits): number =>
   route.upload ? config.fileMaxBytes : route.attachments ? config.emailMaxAttachmentBytes : 0;
 
-export function bodyLimitOf(config: Limits): (request: Request, url: URL) => number {
+/** A request's body limit, and the route row it is of (whose answer a refusal takes the form of), if any. */
+export interface BodyLimit {
+  bytes: number;
+  route: SofaRoute | undefined;
+}
+
+export function bodyLimitOf(config: Limits): (request: Request, url: URL) => BodyLimit {
   const matcher = new RouteMatcher();
   return (request, url) => {
     const segments = segmentsOf(url.pathname);
     const found = segments && matcher.match(request.method, segments, url.searchParams);
-    const route = found && 'match' in found ? found.match.route : undefined;
-    return route && isSofaRoute(route) ? config.maxBodyBytes + fileBytesOf(route, config) : config.maxBodyBytes;
+    const route = found && 'match' in found && isSofaRoute(found.match.route) ? found.match.route : undefined;
+    return { bytes: config.maxBodyBytes + (route ? fileBytesOf(route, config) : 0), route };
   };
 }

@@ -9,7 +9,7 @@ import { requestIdOf } from './request-id.js';
 import { publicUrlOf } from './public-url.js';
 import type { DataTypeInfo, DataTypes } from '../datatypes.js';
 import type { EnvelopeError } from '../graphql-errors.js';
-import type { Shape } from './routes.js';
+import type { Shape, SofaRoute } from './routes.js';
 
 export const statusMsg = (status: number) => STATUS_CODES[status] ?? 'Unknown';
 
@@ -32,6 +32,16 @@ export function jsonResponse(status: number, body: unknown, headers: Record<stri
 
 /** The same answer as HTTP 200, `meta.status` keeping the real one (`suppress_response_codes`, refusals of `POST emails`). */
 export const httpOk = (response: Response): Response => new Response(response.body, { status: 200, headers: response.headers });
+
+/** What `refusalsAs200` routes answer as HTTP 200: refusals of what was sent, not of who sent it (401, 403, 429, 5xx). */
+const REFUSALS = new Set([400, 404, 413]);
+
+/**
+ * An answer as its route sends it: on a `refusalsAs200` row a refusal of what was sent goes out as
+ * HTTP 200, whichever step refused it (the body limit on the head, or the route's operation).
+ */
+export const asRouteSends = (route: Pick<SofaRoute, 'refusalsAs200'> | undefined, response: Response): Response =>
+  route?.refusalsAs200 && REFUSALS.has(response.status) ? httpOk(response) : response;
 
 function meta(status: number, request: Request, extra: Record<string, unknown> = {}) {
   return { status, statusMsg: statusMsg(status), method: request.method, href: publicUrlOf(request), ...extra };
