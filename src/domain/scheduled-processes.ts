@@ -157,7 +157,7 @@ function reportedFailure(answer: unknown): string | undefined {
 
 /** A script reports its run back: once, with `action` complete. */
 export async function completeRun(ctx: AppContext, args: { token: string; action?: string | null; result?: boolean | null; message?: string | null }): Promise<string> {
-  if ((args.action ?? '').trim().toLowerCase() !== 'complete') throw badRequest(`The query parameter 'action' must be 'complete', got '${(args.action ?? '').slice(0, 64)}'.`);
+  if ((args.action ?? '').trim().toLowerCase() !== 'complete') throw badRequest(`The parameter 'action' must be 'complete', got '${(args.action ?? '').slice(0, 64)}'.`);
   const message = maxLength(args.message ?? '', LIMITS.message, 'message');
   const token = args.token.toLowerCase();
   const done = await updateRows(

@@ -10,6 +10,7 @@
 import {
   getNamedType,
   getNullableType,
+  GraphQLInputObjectType,
   isInputObjectType,
   isObjectType,
   isScalarType,
@@ -82,6 +83,7 @@ export function createRouteRunner(services: Services, schema: GraphQLSchema, dat
 
   // The keys of each input object type, for refusals of a value that is not one (src/rest/variable-errors.ts).
   const inputShapes = new Map(Object.values(schema.getTypeMap()).filter(isInputObjectType).map((t) => [t.name, Object.keys(t.getFields())]));
+  const argsTypes = new Map<SofaRoute, GraphQLInputObjectType>();
   const execute = withSessionCheck(createRestExecute());
   const sofa = createSofaRouter<RestCall, RestContext>(schema, {
     async context({ rest: { legacy, tenant, variant, upload, reply } }) {
@@ -134,6 +136,7 @@ export function createRouteRunner(services: Services, schema: GraphQLSchema, dat
     // The arguments, from the path, the query string and the body, as SOFA reads them.
     const args: Record<string, unknown> = {};
     const sentAs = new Map<string, string>();
+    const inBody = route.argsInBody ? await fittedBody(request, route, argsTypeOf(route, info), received, sentAs) : undefined;
     for (const { arg, type } of info.args) {
       if (arg.name === route.body) {
         args[arg.name] = await requestBody(request, route, arg, received, sentAs);
@@ -142,6 +145,12 @@ export function createRouteRunner(services: Services, schema: GraphQLSchema, dat
       const fromPath = fromPathOf(route, m.params, arg.name);
       const v = fromPath ?? queryParam(url.searchParams, arg.name);
       if (v !== undefined && v !== '') args[arg.name] = checkArg(arg.name, type, v, fromPath === undefined ? 'query parameter' : 'path segment');
+      if (inBody?.[arg.name] === undefined || inBody[arg.name] === null || inBody[arg.name] === '') continue;
+      const b = isScalarType(getNamedType(arg.type)) ? checkBodyArg(sentAs.get(arg.name) ?? arg.name, type, inBody[arg.name]) : inBody[arg.name];
+      if (!(arg.name in args)) args[arg.name] = b;
+      else if (!sameValue(args[arg.name], b)) {
+        throw badRequest(`The query string and the request body give '${arg.name}' different values (${shown(args[arg.name])} and ${shown(b)}): send it in one of them, or the same in both.`);
+      }
     }
 
     const dt = info.recordType ? dataTypes.byTypeName.get(info.recordType) : undefined;
@@ -191,6 +200,18 @@ export function createRouteRunner(services: Services, schema: GraphQLSchema, dat
   }
   return { run, sofaDocument: sofa.openAPIDocument };
 
+  /** An `argsInBody` row's arguments that the path does not fill, as an input type for `fitInput` (never part of the schema). */
+  function argsTypeOf(route: SofaRoute, info: FieldInfo): GraphQLInputObjectType {
+    let type = argsTypes.get(route);
+    if (!type) {
+      const inPath = new Set([...route.path.matchAll(/:([A-Za-z0-9_]+)/g)].map((p) => argumentOf(route, p[1])));
+      const fields = Object.fromEntries(info.args.filter(({ arg }) => !inPath.has(arg.name)).map(({ arg }) => [arg.name, { type: arg.type }]));
+      type = new GraphQLInputObjectType({ name: `${route.field.split('.')[1]}Arguments`, fields });
+      argsTypes.set(route, type);
+    }
+    return type;
+  }
+
   /** A stored file's bytes, streamed from the file store (the tenant's, as the caller's token says). */
   async function storedFileResponse(request: Request, m: Match, f: StoredFileRecord): Promise<Response> {
     // HEAD answers the headers only: nothing to open.
@@ -200,19 +221,29 @@ export function createRouteRunner(services: Services, schema: GraphQLSchema, dat
     return fileResponse(request, tiedToRequest(request, bytes, services.log), f);
   }
 
+  /** The request body (or the parts of an upload already received), fitted onto an input type. */
+  /** A multipart body's parts: files beside the text parts where the route takes them (an e-mail's attachments); the text parts are held to MAX_BODY_BYTES. */
+  function multipartOf(request: Request, route: SofaRoute) {
+    const { maxBodyBytes } = services.config;
+    return parseMultipart(request, maxBodyBytes + fileBytesOf(route, services.config), maxBodyBytes);
+  }
+
+  async function fittedBody(request: Request, route: SofaRoute, type: GraphQLInputObjectType, received: Received | undefined, sentAs: Map<string, string>) {
+    const contentType = request.headers.get('content-type');
+    if (isMultipart(contentType)) return fitInput(type, received?.parts ?? (await multipartOf(request, route)), sentAs);
+    return fitInput(type, parseBody(await readBody(request, services.config.maxBodyBytes), contentType), sentAs);
+  }
+
   /** The request body (or the parts of an upload already received), fitted onto the argument's input type. */
   async function requestBody(request: Request, route: SofaRoute, arg: GraphQLArgument, received: Received | undefined, sentAs: Map<string, string>) {
     const contentType = request.headers.get('content-type');
     const type = getNullableType(arg.type);
+    if (isInputObjectType(type)) return fittedBody(request, route, type, received, sentAs);
     if (isMultipart(contentType)) {
-      // Files beside the text parts where the route takes them (an e-mail's attachments); the text parts are held to MAX_BODY_BYTES.
-      const { maxBodyBytes } = services.config;
-      const parts = received?.parts ?? (await parseMultipart(request, maxBodyBytes + fileBytesOf(route, services.config), maxBodyBytes));
-      if (isInputObjectType(type)) return fitInput(type, parts, sentAs);
+      const parts = received?.parts ?? (await multipartOf(request, route));
       return route.anyJson ? parts : oneValueEach(parts);
     }
     const text = await readBody(request, services.config.maxBodyBytes);
-    if (isInputObjectType(type)) return fitInput(type, parseBody(text, contentType), sentAs);
     if (!isScalarType(type) || type.name !== 'JSON') return parseBody(text, contentType);
     // An empty body leaves a JSON argument out, as GraphQL would, so the field's own default applies
     // (the Node client posts a form with no body when it has no values). A body sent is an object,
@@ -311,6 +342,23 @@ function unshownDynamic(dt: DataTypeInfo | undefined, p: Projection): string | u
   return dt.dynamic;
 }
 
+/**
+ * A body key that fills a scalar argument, checked as a query parameter is (`checkArg`): SOFA hands
+ * top-level values to the scalar's `serialize`, which takes any value for a Boolean (`"maybe"` is
+ * false). Values `fitInput` fitted (a form's `"true"`, a JSON number for text) are checked as text.
+ */
+function checkBodyArg(name: string, type: string, value: unknown): unknown {
+  if (typeof value === 'boolean' || typeof value === 'number') return checkArg(name, type, String(value), 'field');
+  if (typeof value === 'string') return checkArg(name, type, value, 'field');
+  throw badRequest(`The field '${name.slice(0, 64)}' takes one value, not a list or an object, got ${shown(value)}.`);
+}
+
+/** One argument given in the query string and the body: the same value, once each is fitted (`true` and `"True"` agree). */
+const sameValue = (a: unknown, b: unknown) => a === b || JSON.stringify(a) === JSON.stringify(b);
+
+/** A value as a refusal quotes it: text cut to 64 characters. */
+const shown = (v: unknown) => (typeof v === 'string' ? `'${v.slice(0, 64)}'` : JSON.stringify(v)?.slice(0, 64) ?? String(v));
+
 /** A refusal of a body field (`The field 'dropDownListId' ...`) names the key as the caller spelled it. */
 function inSentSpelling(e: EnvelopeError, sentAs: Map<string, string>): EnvelopeError {
   const field = /^The field '([^']+)'/.exec(e.message)?.[1];
@@ -349,6 +397,7 @@ function whereMissing(e: EnvelopeError, route: SofaRoute, url: URL): EnvelopeErr
   const name = /^The mandatory field '([^']+)' is missing\.$/.exec(e.message)?.[1];
   const variable = e.developerMessage?.startsWith(`Variable "$${name}"`);
   if (!name || !variable || name === route.body) return e;
+  if (route.argsInBody) return { ...e, message: `The mandatory parameter '${name}' is missing: send it in the query string or the request body.` };
   const other = standsInFor.get(route);
   if (!other) return { ...e, message: `The mandatory query parameter '${name}' is missing.` };
   const message = queryParam(url.searchParams, other) === undefined

@@ -115,6 +115,90 @@ test('a report with another action, an unknown token or another tenant\'s token 
   expectError(await U.post(`/scheduledProcess/${run.id}?action=complete`), 409, 'has ended already');
 });
 
+/** A run of a new process, started on the script server, waiting for its report. */
+async function waitingRun(api: Api = A) {
+  const p = await process(api, { name: uniq('report'), script: (await script(api)).id, intervalMinutes: 10 });
+  const [run] = startedOf(await api.put('/scheduledProcess/Run'), p.id);
+  return { ...run, processId: p.id };
+}
+
+/** The report of a run as each client sends it (file and lines in docs/decisions.md, "Scheduled processes"). */
+const REPORTS: [string, { path?: string; query: string; headers: Record<string, string>; raw?: string }, { result: boolean; message: string }][] = [
+  [
+    'the Node client (postCompletion): the query string, a JSON Content-Type and no body',
+    { query: '?action=complete&result=true&message=3+forms+closed', headers: { 'content-type': 'application/json' } },
+    { result: true, message: '3 forms closed' },
+  ],
+  [
+    'the .NET client (CallCompleteScheduledProcessUsingQueryString): the query string, result as bool.ToString(), an empty JSON body',
+    { path: '/ScheduledProcess/', query: '?action=Complete&message=Test+Message&result=True', headers: { 'content-type': 'application/json; charset=utf-8' }, raw: '' },
+    { result: true, message: 'Test Message' },
+  ],
+  [
+    'the .NET client (CallCompleteScheduledProcessUsingPostedData): an indented JSON body, result a string, no query string',
+    { path: '/ScheduledProcess/', query: '', headers: { 'content-type': 'application/json; charset=utf-8' }, raw: '{\r\n  "action": "Complete",\r\n  "message": "Test Message",\r\n  "result": "true"\r\n}' },
+    { result: true, message: 'Test Message' },
+  ],
+  [
+    'the .NET client\'s posted data without a message (it leaves a blank one out), result false',
+    { path: '/ScheduledProcess/', query: '', headers: { 'content-type': 'application/json; charset=utf-8' }, raw: '{\r\n  "action": "Complete",\r\n  "result": "false"\r\n}' },
+    { result: false, message: '' },
+  ],
+  [
+    'a form-encoded body, its keys in any case',
+    { query: '', headers: { 'content-type': 'application/x-www-form-urlencoded' }, raw: 'Action=complete&Result=false&Message=nothing+to+do' },
+    { result: false, message: 'nothing to do' },
+  ],
+  [
+    'multipart parts',
+    {
+      query: '',
+      headers: { 'content-type': 'multipart/form-data; boundary=b0' },
+      raw: ['--b0', 'Content-Disposition: form-data; name="action"', '', 'complete', '--b0', 'Content-Disposition: form-data; name="result"', '', 'true', '--b0--', ''].join('\r\n'),
+    },
+    { result: true, message: '' },
+  ],
+  [
+    'a JSON body with a JSON boolean, beside a query string that agrees',
+    { query: '?action=complete&result=true', headers: { 'content-type': 'application/json' }, raw: JSON.stringify({ action: 'complete', result: true, message: 'both' }) },
+    { result: true, message: 'both' },
+  ],
+];
+
+test.each(REPORTS)('a report as %s completes the run', async (_, shape, expected) => {
+  const run = await waitingRun();
+  const path = `${shape.path ?? '/scheduledProcess/'}${run.id}${shape.query}`;
+  const r = await U.post(path, undefined, { headers: shape.headers, raw: shape.raw });
+  expectEnvelope(r, 'POST', U.url(path));
+  expect(r.body.data).toMatchObject({ id: run.id, status: 1, ...expected });
+  expect((await runsOf(A, run.processId)).runs[0]).toMatchObject({ id: run.id, status: 1, ...expected });
+  // Once: a second report, by the same means, is the 409.
+  expectError(await U.post(path, undefined, { headers: shape.headers, raw: shape.raw }), 409, 'has ended already');
+});
+
+test('a report in the body is checked as one in the query string; given in both, a value must agree, else a 400 naming it', async () => {
+  const run = await waitingRun();
+  const post = (query: string, body: unknown) => A.post(`/scheduledProcess/${run.id}${query}`, body);
+  expectError(await post('', { action: 'start' }), 400, "'action' must be 'complete'");
+  expectError(await post('', { Action: 'complete', Result: 'maybe' }), 400, "The field 'Result' must be true or false, got 'maybe'.");
+  expectError(await post('', { action: 'complete', result: 2 }), 400, "The field 'result' must be true or false, got '2'.");
+  expectError(await post('', { action: ['complete'] }), 400, "The field 'action' takes one value, not a list or an object");
+  expectError(await post('', { action: 'complete', message: 'x'.repeat(4001) }), 400, 'message');
+  expectError(await post('', {}), 400, "The mandatory parameter 'action' is missing: send it in the query string or the request body.");
+  expectError(await A.post(`/scheduledProcess/${run.id}`, undefined, { raw: '{"action": "complete"', headers: { 'content-type': 'application/json' } }), 400, 'not valid JSON');
+  expectError(await post('?action=complete&result=true', { result: false }), 400, "The query string and the request body give 'result' different values (true and false)");
+  expectError(await post('?action=complete&message=a', { action: 'complete', message: 'b' }), 400, "give 'message' different values");
+  expectError(await post('?action=complete', { action: 'Complete' }), 400, "give 'action' different values");
+  // None of these reported anything.
+  expect((await runsOf(A, run.processId)).runs[0]).toMatchObject({ id: run.id, status: 0, result: null });
+  // A token in the body is not the path's: the path names the run.
+  const ok = await post('', { action: 'complete', result: true, token: UNKNOWN_ID });
+  expect(ok.body.data).toMatchObject({ id: run.id, status: 1, result: true });
+  expectError(await post('', { action: 'complete' }), 409, 'has ended already');
+  expectError(await A.post(`/scheduledProcess/${UNKNOWN_ID}`, { action: 'complete' }), 404, 'No scheduled run has the token');
+  expectError(await B.post(`/scheduledProcess/${run.id}`, { action: 'complete' }), 404);
+});
+
 test('only administrators see runs: a token lets a report in, so an ordinary user reads none (REST, GraphQL, by id)', async () => {
   const s = await script(A);
   const p = await process(A, { name: uniq('secret'), script: s.id, intervalMinutes: 10 });
