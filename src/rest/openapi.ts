@@ -147,9 +147,12 @@ function sofaRowOperation(doc: SofaDoc, schema: GraphQLSchema, row: SofaRoute, a
   const pathParams = [...row.path.matchAll(/:([A-Za-z0-9_]+)/g)].map((m) => m[1]);
   const pathArgs = pathParams.map((name) => argumentOf(row, name));
   const parameters: Schema[] = pathParams.map((name, i) => parameter(name, 'path', true, args.properties[pathArgs[i]] ?? { type: 'string' }, pathArgs[i]));
+  // An `argsInBody` row's arguments come from the query string or the body, so neither documents one as required.
+  const queryOrBody: Record<string, Schema> = {};
   for (const [name, s] of Object.entries(args.properties)) {
     if (name === row.body || pathArgs.includes(name)) continue;
-    parameters.push(parameter(name, 'query', args.required.includes(name), s));
+    queryOrBody[name] = asDateTimeInput(s)!;
+    parameters.push(parameter(name, 'query', args.required.includes(name) && !row.argsInBody, s));
   }
   const record = recordSchema(op, schemas);
   if (row.shape !== 'none' && record) parameters.push(...PROJECTION);
@@ -166,7 +169,7 @@ function sofaRowOperation(doc: SofaDoc, schema: GraphQLSchema, row: SofaRoute, a
       : { description: 'Success', content: { 'application/json': { schema: successSchema(row, record) } } },
   };
   for (const [status, description] of Object.entries(ERRORS)) responses[status] = errorResponse(description);
-  if (row.body) {
+  if (row.body || row.argsInBody) {
     responses['413'] = errorResponse(row.upload ? 'The file is larger than FILE_MAX_BYTES, or the other parts than MAX_BODY_BYTES.' : 'The body is larger than MAX_BODY_BYTES.');
     responses['415'] = errorResponse(COMPRESSED);
     responses['409'] = errorResponse('The change conflicts with the current state.');
@@ -177,23 +180,22 @@ function sofaRowOperation(doc: SofaDoc, schema: GraphQLSchema, row: SofaRoute, a
     ...(described.field || notes.length ? { description: [described.field, ...notes].filter(Boolean).join('\n\n') } : {}),
     tags: [tagOf(row.path)],
     parameters,
-    ...(row.body
-      ? {
-          requestBody: {
-            required: true,
-            content: {
-              'application/json': { schema: args.properties[row.body] ?? {} },
-              'application/x-www-form-urlencoded': { schema: args.properties[row.body] ?? {} },
-              // Each part a key of the body; a file part's content arrives as its text (src/rest/body.ts).
-              'multipart/form-data': { schema: args.properties[row.body] ?? {} },
-            },
-          },
-        }
-      : {}),
+    ...(row.body ? { requestBody: requestBody(true, args.properties[row.body] ?? {}) } : {}),
+    ...(row.argsInBody ? { requestBody: requestBody(false, { type: 'object', properties: queryOrBody }) } : {}),
     responses,
     security: [{ bearer: [] }],
   };
 }
+
+const requestBody = (required: boolean, schema: Schema) => ({
+  required,
+  content: {
+    'application/json': { schema },
+    'application/x-www-form-urlencoded': { schema },
+    // Each part a key of the body; a file part's content arrives as its text (src/rest/body.ts).
+    'multipart/form-data': { schema },
+  },
+});
 
 const tagOf = (path: string) => {
   const first = path.split('/').filter(Boolean)[0] ?? '';

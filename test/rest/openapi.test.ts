@@ -100,6 +100,24 @@ test('bodies are JSON, form-encoded or multipart (the form template import sends
   expect(body.content['multipart/form-data'].schema).toEqual(body.content['application/json'].schema);
 });
 
+test('a run report takes its values in the query string or in an optional body of the same keys (JSON, form or multipart), neither place required alone', () => {
+  type Op = { parameters: { name: string; in: string; required: boolean }[]; requestBody?: { required: boolean; content: Record<string, { schema: Record<string, any> }> }; responses: Record<string, unknown> };
+  const report = (doc.paths['/scheduledProcess/{token}'] as unknown as Record<string, Op>).post;
+  const query = report.parameters.filter((p) => ['action', 'result', 'message'].includes(p.name));
+  expect(query.map((p) => [p.name, p.in, p.required])).toEqual([['action', 'query', false], ['result', 'query', false], ['message', 'query', false]]);
+  expect(report.requestBody?.required).toBe(false);
+  expect(Object.keys(report.requestBody!.content)).toEqual(['application/json', 'application/x-www-form-urlencoded', 'multipart/form-data']);
+  const body = report.requestBody!.content['application/json'].schema;
+  expect(body).toMatchObject({ type: 'object', properties: { action: { type: 'string' }, result: { type: 'boolean' }, message: { type: 'string' } } });
+  // The path names the run; the body does not.
+  expect(Object.keys(body.properties)).toEqual(['action', 'result', 'message']);
+  for (const status of ['409', '413', '415']) expect([status, status in report.responses]).toEqual([status, true]);
+  // Rows without argsInBody keep a mandatory query parameter required.
+  const items = (doc.paths['/lists/{id}/items'] as unknown as Record<string, Op>).delete;
+  expect(items.parameters.find((p) => p.name === 'itemIds')?.required).toBe(true);
+  expect(items.requestBody).toBeUndefined();
+});
+
 test("a record's documented fields are the fields it really has", async () => {
   const site = (await A.get(`/sites/${A.t.homeSiteId}?expand=data`)).body.data[0];
   expect(Object.keys(doc.components.schemas.Site.properties ?? {}).sort()).toEqual(Object.keys(site).sort());
