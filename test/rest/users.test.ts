@@ -423,6 +423,37 @@ describe('supervisors and supervisees', () => {
     expect(sub.body.data).toEqual([]);
   });
 
+  test('supervisors and supervisees carry pagination, as the .NET client reads them (GetUserSupervisors and GetUserSupervisees through GetPagedResult)', async () => {
+    const worker = await makeUser();
+    const bosses = [await makeUser(), await makeUser(), await makeUser()].sort((a, b) => a.userid.localeCompare(b.userid));
+    for (const b of bosses) await graphql(admin, ADD, { u: worker.id, s: b.id });
+    const path = `${R()}/users/${worker.id}/supervisors`;
+    const url = (qs: string) => `${BASE}${path}${qs}`;
+    // What the client sends with no RequestOptions: limit at its default page size, offset 0.
+    const whole = await call('GET', `${path}?q=&fields=&expand=true&limit=200&offset=0`, { token: admin });
+    expect(whole.status).toBe(200);
+    expect(whole.body.data.map((x: { id: string }) => x.id)).toEqual(bosses.map((b) => b.id));
+    expect(whole.body.pagination).toEqual({
+      dataType: 'PagedData',
+      href: url('?q=&fields=&expand=true&limit=200&offset=0'),
+      first: url('?q=&fields=&expand=true&limit=200&offset=0'),
+      last: url('?q=&fields=&expand=true&limit=200&offset=0'),
+      next: '',
+      previous: '',
+      limit: 200,
+      totalRecords: 3,
+    });
+    const page = await call('GET', `${path}?limit=2`, { token: admin });
+    expect(page.body.data.map((x: { id: string }) => x.id)).toEqual([bosses[0].id, bosses[1].id]);
+    expect(page.body.pagination).toMatchObject({ limit: 2, totalRecords: 3, first: url('?limit=2&offset=0'), last: url('?limit=2&offset=2') });
+    const next = await call('GET', page.body.pagination.next.slice(BASE.length), { token: admin });
+    expect(next.body.data.map((x: { id: string }) => x.id)).toEqual([bosses[2].id]);
+    expect(next.body.pagination.next).toBe('');
+    const sub = await call('GET', `${R()}/users/${bosses[1].id}/supervisees?limit=1`, { token: admin });
+    expect(sub.body.data.map((x: { id: string }) => x.id)).toEqual([worker.id]);
+    expect(sub.body.pagination).toMatchObject({ limit: 1, totalRecords: 1, next: '' });
+  });
+
   test('unknown users are 404s', async () => {
     expectError(await call('GET', `${R()}/users/${randomUUID()}/supervisors`, { token: admin }), 404);
     expectError(await call('GET', `${R()}/users/${randomUUID()}/supervisees`, { token: admin }), 404);
