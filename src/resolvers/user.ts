@@ -156,9 +156,24 @@ function enabledFilter(enabled: string | null | undefined): Sql[] {
   return [sql`${queryFieldMap(USER).get('enabled')!.sql} = ${v === 'true'}`];
 }
 
+/**
+ * `isVaultAccess` on GET users is the .NET client's GetAccountOwnersList, the same flag its
+ * SetUserAsAccountOwner sets: this service keeps no account owners (PUT users/{id} accepts the
+ * flag and keeps nothing), so no list answers it honestly (docs/decisions.md). Empty counts as not sent.
+ */
+function refuseVaultAccess(isVaultAccess: string | null | undefined): void {
+  if ((isVaultAccess ?? '').trim() === '') return;
+  throw badRequest(
+    "'isVaultAccess' cannot be answered: it asks for the account owners (the .NET client's GetAccountOwnersList), and this service keeps no account owners. Leave it out to list users.",
+  );
+}
+
 export const resolvers = {
   Query: {
-    users: (_: unknown, args: ListArgs & { enabled?: string | null }, ctx: AppContext) => listPage(ctx, USER, args, enabledFilter(args.enabled)),
+    users: (_: unknown, args: ListArgs & { enabled?: string | null; isVaultAccess?: string | null }, ctx: AppContext) => {
+      refuseVaultAccess(args.isVaultAccess);
+      return listPage(ctx, USER, args, enabledFilter(args.enabled));
+    },
     me: (_: unknown, __: unknown, ctx: AppContext) => loadRow(ctx, USER, ctx.caller.userId),
     userWebToken: async (_: unknown, a: { userId: string; expiration?: Date | null }, ctx: AppContext) => {
       const user = await loadRow(ctx, USER, a.userId);

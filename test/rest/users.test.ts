@@ -257,6 +257,20 @@ describe('GET /users', () => {
       }
     });
 
+    test('isVaultAccess (the .NET client\'s GetAccountOwnersList) is a 400: this service keeps no account owners to list', async () => {
+      const message =
+        "'isVaultAccess' cannot be answered: it asks for the account owners (the .NET client's GetAccountOwnersList), and this service keeps no account owners. Leave it out to list users.";
+      for (const v of ['true', 'false', 'TRUE', 'yes']) {
+        expectError(await list(`?isVaultAccess=${v}&limit=200&offset=0`), 400, message);
+      }
+      expectError(await list('?isvaultaccess=true'), 400, message);
+      // Empty, it counts as not sent, as any blank query parameter does.
+      expect(userids(await list('?isVaultAccess='))).toEqual(['admin', 'on1', 'on2']);
+      const q = `query ($v: String) { users(isVaultAccess: $v) { totalRecords } }`;
+      const bad = await h.request('POST', '/graphql', { token: tok, body: { query: q, variables: { v: 'true' } } });
+      expect(bad.body.errors[0]).toMatchObject({ message, extensions: { code: 'BAD_REQUEST' } });
+    });
+
     test('GraphQL takes the same argument', async () => {
       const q = `query ($e: String) { users(enabled: $e) { totalRecords items { userid } } }`;
       expect(await graphql(tok, q, {})).toEqual({ users: { totalRecords: 3, items: ['admin', 'on1', 'on2'].map((userid) => ({ userid })) } });
