@@ -6,16 +6,13 @@
  * and its types. Index fields are not among them: documents' `q` does not name them, and
  * `GET indexfields` lists them.
  */
-import { COMPUTED_TYPES, computedQueryFields } from '../datatypes.js';
+import { computedMatching } from '../computed-records.js';
 import { notFound } from '../errors.js';
 import type { FieldType } from '../query/fields.js';
-import { compileQText } from '../query/index.js';
 import { queryFieldMap } from '../read/fields.js';
 import { paging, type ListArgs } from '../read/paging.js';
 import { resource } from '../read/registry.js';
 import type { Page, ReadContext } from '../read/resolvers.js';
-import { run } from '../read/rows.js';
-import { join, raw, sql, type Sql } from '../sql.js';
 import { FIELD_TYPE_OF_VALUE } from './index-field-types.js';
 
 export interface DocumentField {
@@ -63,29 +60,12 @@ const FIELDS: readonly DocumentField[] = Object.entries(DOCUMENT.fields).map(([n
   queryable: queryFieldMap(DOCUMENT).get(name.toLowerCase()) !== undefined,
 }));
 
-/** The record's fields as `q` reads them (src/datatypes.ts, DocumentField): columns of a VALUES list of the records. */
-const RECORD_FIELDS = Object.entries(COMPUTED_TYPES.DocumentField.fields).filter((e): e is [keyof DocumentField & string, FieldType] => e[1] !== null);
-const Q_FIELDS = computedQueryFields('DocumentField', (field) => raw(`t."${field}"`));
-const CAST: Record<FieldType, string> = { string: 'text', guid: 'uuid', integer: 'bigint', numeric: 'numeric', boolean: 'boolean', datetime: 'timestamp' };
-const COLUMNS = raw(RECORD_FIELDS.map(([n]) => `"${n}"`).join(', '));
-const ROWS = join(FIELDS.map((f) => sql`(${join(RECORD_FIELDS.map(([n, type]) => sql`${f[n]}${raw(`::${CAST[type]}`)}`), ', ')})`), ', ');
-
-/**
- * The fields a `q` condition matches: the fixed list is filtered in SQL, as the alert events are
- * (src/resolvers/alert.ts), so `q` means what it means on every other list. One statement.
- */
-async function matching(ctx: ReadContext, condition: Sql): Promise<readonly DocumentField[]> {
-  const rows = await run<{ name: string }>(ctx.reader, sql`select t."name" from (values ${ROWS}) as t(${COLUMNS}) where ${condition}`);
-  const names = new Set(rows.map((r) => r.name));
-  return FIELDS.filter((f) => names.has(f.name));
-}
+const fieldsMatching = computedMatching<DocumentField>('DocumentField');
 
 /** A page of the document fields `q` matches, in the definition's order; a bad `q` is a 400 before anything is read. */
 export function documentFields(ctx: ReadContext, args: ListArgs): Page<DocumentField> {
   const { limit, offset } = paging(ctx.services.config, args);
-  const condition = compileQText(args.q ?? undefined, Q_FIELDS);
-  let found: Promise<readonly DocumentField[]> | undefined;
-  const all = () => (found ??= condition ? matching(ctx, condition) : Promise.resolve(FIELDS));
+  const all = fieldsMatching(ctx.reader, FIELDS, args.q);
   return {
     items: async () => (await all()).slice(offset, offset + limit),
     totalRecords: async () => (await all()).length,

@@ -6,10 +6,8 @@ import { deleteSubscription, documentTarget, folderTarget, subscribe, unsubscrib
 import type { ListArgs } from '../read/paging.js';
 import { listPage, reread } from '../read/resolvers.js';
 import { resource } from '../read/registry.js';
-import { computedQueryFields } from '../datatypes.js';
-import { compileQText } from '../query/index.js';
-import { run } from '../read/rows.js';
-import { join, raw, sql } from '../sql.js';
+import { computedMatching } from '../computed-records.js';
+import { sql } from '../sql.js';
 
 const SUBSCRIPTION = resource('AlertSubscription');
 
@@ -30,21 +28,7 @@ const unsubscribed = async (ctx: AppContext, target: AlertTarget, a: OnFolder | 
   return { success: true };
 };
 
-/** What `q` compares: the fixed events' fields as a VALUES list's columns (src/datatypes.ts, AlertEvent). */
-const EVENT_FIELDS = computedQueryFields('AlertEvent', (field) => raw(`t."${field}"`));
-
-/**
- * The events a `q` finds, in their order: the fixed list is filtered in SQL, so `q` means what it
- * means on every other list (like, in, substring, ...). One statement, and none without a `q`.
- */
-async function eventsMatching(ctx: AppContext, q: string | null | undefined): Promise<readonly AlertEvent[]> {
-  const where = compileQText(q ?? undefined, EVENT_FIELDS);
-  if (!where) return alertEvents;
-  const rows = join(alertEvents.map((e) => sql`(${e.id}::uuid, ${e.name}::text, ${e.description}::text)`), ', ');
-  const hits = await run<{ id: string }>(ctx.reader, sql`select t."id" from (values ${rows}) as t("id", "name", "description") where ${where}`);
-  const found = new Set(hits.map((h) => h.id));
-  return alertEvents.filter((e) => found.has(e.id));
-}
+const eventsMatching = computedMatching<AlertEvent>('AlertEvent');
 
 export const resolvers = {
   AlertEvent: {
@@ -52,7 +36,7 @@ export const resolvers = {
     dataType: () => 'AlertEvent',
   },
   Query: {
-    alertEvents: (_: unknown, { q }: { q?: string | null }, ctx: AppContext) => eventsMatching(ctx, q),
+    alertEvents: (_: unknown, { q }: { q?: string | null }, ctx: AppContext) => eventsMatching(ctx.reader, alertEvents, q)(),
     alertEvent: (_: unknown, { eventId }: { eventId: string }) => {
       const event = alertEventById(eventId);
       if (!event) throw notFound(`Alert event '${eventId}' was not found (GET alertevents lists them).`);

@@ -102,7 +102,7 @@ describe('GET documentfields', () => {
     expect(names(filtered.result)).toEqual(['fileId', 'fileName', 'fileSize']);
     const added = filtered.statements.filter((s) => !plainList.statements.includes(s));
     expect(added).toHaveLength(1);
-    expect(added[0]).toMatch(/^select t\."name" from \(values \(\$1::text, /);
+    expect(added[0]).toMatch(/^select t\."row\$" as row from \(values \(\$1::int, /);
     expect(added[0]).not.toMatch(/tenant_id|\bdocument\b/);
   });
 
