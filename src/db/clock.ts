@@ -30,3 +30,11 @@ export const nowOnInsert = () => p.type(DbTimestamp).defaultRaw('now()');
 
 /** When the row last changed: `now()` on insert (its default) and on every update. */
 export const nowOnWrite = () => nowOnInsert().onUpdate(dbNow);
+
+/** When a record was made and last changed, and by whom (a user's id; null for the system). */
+export const stamps = () => ({
+  createdAt: nowOnInsert(),
+  createdById: p.uuid().nullable(),
+  modifiedAt: nowOnWrite(),
+  modifiedById: p.uuid().nullable(),
+});

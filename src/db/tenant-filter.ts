@@ -6,7 +6,7 @@
  * then say `where tenant_id = ? and id = ?`, the database's key (tenant_id, id). An entity made
  * without a tenantId gets its entity manager's tenant when it is flushed (`creatingTenant`).
  */
-import type { EntityManager } from '@mikro-orm/core';
+import { p, type EntityManager } from '@mikro-orm/core';
 
 export const TENANT_FILTER = 'tenant';
 
@@ -25,3 +25,9 @@ export function creatingTenant(_: unknown, em: EntityManager): string {
   if (!params?.id) throw new Error('A tenant-owned entity was created by an entity manager that has no tenant.');
   return params.id;
 }
+
+/** The key of a record that is its tenant's alone: (tenant_id, id), tenant_id given on flush. */
+export const tenantKey = () => ({
+  tenantId: p.uuid().hidden().primary().onCreate(creatingTenant),
+  id: p.uuid().primary(),
+});

@@ -1,6 +1,6 @@
 import { defineEntity, type InferEntity } from '@mikro-orm/core';
-import { creatingTenant, tenantFilter } from '../db/tenant-filter.js';
-import { nowOnInsert, nowOnWrite } from '../db/clock.js';
+import { tenantFilter, tenantKey } from '../db/tenant-filter.js';
+import { nowOnInsert, stamps } from '../db/clock.js';
 
 /** A document with its current revision's fields (migrations/Migration20261125140000_documents.ts). */
 export const Document = defineEntity({
@@ -8,8 +8,7 @@ export const Document = defineEntity({
   tableName: 'document',
   filters: tenantFilter,
   properties: (p) => ({
-    tenantId: p.uuid().hidden().primary().onCreate(creatingTenant),
-    id: p.uuid().primary(),
+    ...tenantKey(),
     folderId: p.uuid(),
     revisionId: p.uuid(),
     revision: p.string(),
@@ -29,10 +28,7 @@ export const Document = defineEntity({
     abstract: p.string().default(''),
     keywords: p.string().default(''),
     changeText: p.string().nullable(),
-    createdAt: nowOnInsert(),
-    createdById: p.uuid().nullable(),
-    modifiedAt: nowOnWrite(),
-    modifiedById: p.uuid().nullable(),
+    ...stamps(),
   }),
 });
 export type Document = InferEntity<typeof Document>;
@@ -43,8 +39,7 @@ export const DocumentRevision = defineEntity({
   tableName: 'document_revision',
   filters: tenantFilter,
   properties: (p) => ({
-    tenantId: p.uuid().hidden().primary().onCreate(creatingTenant),
-    id: p.uuid().primary(),
+    ...tenantKey(),
     documentId: p.uuid(),
     revision: p.string(),
     name: p.string(),
@@ -62,8 +57,7 @@ export const DocumentFile = defineEntity({
   tableName: 'document_file',
   filters: tenantFilter,
   properties: (p) => ({
-    tenantId: p.uuid().hidden().primary().onCreate(creatingTenant),
-    id: p.uuid().primary(),
+    ...tenantKey(),
     revisionId: p.uuid(),
     fileName: p.string(),
     contentType: p.string(),

@@ -1,6 +1,6 @@
 import { defineEntity, type InferEntity } from '@mikro-orm/core';
-import { creatingTenant, tenantFilter } from '../db/tenant-filter.js';
-import { nowOnInsert, nowOnWrite } from '../db/clock.js';
+import { tenantFilter, tenantKey } from '../db/tenant-filter.js';
+import { stamps } from '../db/clock.js';
 
 /** A drop-down list (migrations/Migration20261125180000_dropdown_lists.ts). */
 export const DropDownList = defineEntity({
@@ -8,14 +8,10 @@ export const DropDownList = defineEntity({
   tableName: 'dropdown_list',
   filters: tenantFilter,
   properties: (p) => ({
-    tenantId: p.uuid().hidden().primary().onCreate(creatingTenant),
-    id: p.uuid().primary(),
+    ...tenantKey(),
     name: p.string(),
     description: p.string().default(''),
-    createdAt: nowOnInsert(),
-    createdById: p.uuid().nullable(),
-    modifiedAt: nowOnWrite(),
-    modifiedById: p.uuid().nullable(),
+    ...stamps(),
   }),
 });
 export type DropDownList = InferEntity<typeof DropDownList>;
@@ -26,8 +22,7 @@ export const DropDownItem = defineEntity({
   tableName: 'dropdown_item',
   filters: tenantFilter,
   properties: (p) => ({
-    tenantId: p.uuid().hidden().primary().onCreate(creatingTenant),
-    id: p.uuid().primary(),
+    ...tenantKey(),
     listId: p.uuid(),
     position: p.integer(),
     name: p.string(),

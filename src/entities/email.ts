@@ -1,5 +1,5 @@
 import { defineEntity, type InferEntity } from '@mikro-orm/core';
-import { creatingTenant, tenantFilter } from '../db/tenant-filter.js';
+import { tenantFilter, tenantKey } from '../db/tenant-filter.js';
 import { nowOnInsert } from '../db/clock.js';
 
 /** Where a message stands in the queue (src/jobs/email-sender.ts). */
@@ -11,8 +11,7 @@ export const EmailMessage = defineEntity({
   tableName: 'email_message',
   filters: tenantFilter,
   properties: (p) => ({
-    tenantId: p.uuid().hidden().primary().onCreate(creatingTenant),
-    id: p.uuid().primary(),
+    ...tenantKey(),
     recipients: p.text(),
     ccRecipients: p.text().default(''),
     bccRecipients: p.text().default(''),

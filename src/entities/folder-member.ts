@@ -1,6 +1,6 @@
 import { defineEntity, type InferEntity } from '@mikro-orm/core';
 import { creatingTenant, tenantFilter } from '../db/tenant-filter.js';
-import { nowOnInsert, nowOnWrite } from '../db/clock.js';
+import { stamps } from '../db/clock.js';
 
 /** A user or group with a role on a folder (migrations/Migration20261125170000_folder_security.ts). */
 export const FolderMember = defineEntity({
@@ -16,10 +16,7 @@ export const FolderMember = defineEntity({
     groupId: p.uuid().nullable(),
     /** 1 Owner, 2 Editor, 3 Publisher, 4 Viewer. */
     role: p.smallint(),
-    createdAt: nowOnInsert(),
-    createdById: p.uuid().nullable(),
-    modifiedAt: nowOnWrite(),
-    modifiedById: p.uuid().nullable(),
+    ...stamps(),
   }),
 });
 export type FolderMember = InferEntity<typeof FolderMember>;

@@ -1,6 +1,6 @@
 import { defineEntity, type InferEntity } from '@mikro-orm/core';
-import { creatingTenant, tenantFilter } from '../db/tenant-filter.js';
-import { nowOnInsert, nowOnWrite } from '../db/clock.js';
+import { tenantFilter, tenantKey } from '../db/tenant-filter.js';
+import { stamps } from '../db/clock.js';
 
 /** A folder of the document library (migrations/Migration20261125130000_folders.ts). */
 export const Folder = defineEntity({
@@ -8,8 +8,7 @@ export const Folder = defineEntity({
   tableName: 'folder',
   filters: tenantFilter,
   properties: (p) => ({
-    tenantId: p.uuid().hidden().primary().onCreate(creatingTenant),
-    id: p.uuid().primary(),
+    ...tenantKey(),
     /** Null at the top level. */
     parentId: p.uuid().nullable(),
     /** The top-level folder above it; its own id at the top. */
@@ -21,10 +20,7 @@ export const Folder = defineEntity({
     allowRevisions: p.boolean().default(true),
     folderType: p.smallint().default(0),
     status: p.smallint().default(0),
-    createdAt: nowOnInsert(),
-    createdById: p.uuid().nullable(),
-    modifiedAt: nowOnWrite(),
-    modifiedById: p.uuid().nullable(),
+    ...stamps(),
   }),
 });
 export type Folder = InferEntity<typeof Folder>;

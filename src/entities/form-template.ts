@@ -1,14 +1,13 @@
 import { defineEntity, type InferEntity } from '@mikro-orm/core';
-import { creatingTenant, tenantFilter } from '../db/tenant-filter.js';
-import { nowOnInsert, nowOnWrite } from '../db/clock.js';
+import { tenantFilter, tenantKey } from '../db/tenant-filter.js';
+import { stamps } from '../db/clock.js';
 
 export const FormTemplate = defineEntity({
   name: 'FormTemplate',
   tableName: 'form_template',
   filters: tenantFilter,
   properties: (p) => ({
-    tenantId: p.uuid().hidden().primary().onCreate(creatingTenant),
-    id: p.uuid().primary(),
+    ...tenantKey(),
     name: p.string(),
     description: p.string().default(''),
     /** Instance names are this prefix and the next sequence number (the forms slice). */
@@ -17,10 +16,7 @@ export const FormTemplate = defineEntity({
     latestRevisionId: p.uuid().nullable(),
     /** The revision a get answers; null until the first release. */
     releasedRevisionId: p.uuid().nullable(),
-    createdAt: nowOnInsert(),
-    createdById: p.uuid().nullable(),
-    modifiedAt: nowOnWrite(),
-    modifiedById: p.uuid().nullable(),
+    ...stamps(),
   }),
 });
 export type FormTemplate = InferEntity<typeof FormTemplate>;
@@ -30,17 +26,13 @@ export const FormTemplateRevision = defineEntity({
   tableName: 'form_template_revision',
   filters: tenantFilter,
   properties: (p) => ({
-    tenantId: p.uuid().hidden().primary().onCreate(creatingTenant),
-    id: p.uuid().primary(),
+    ...tenantKey(),
     templateId: p.uuid(),
     revision: p.integer(),
     templateRevision: p.string(),
     /** src/domain/form-templates.ts: STATUS. */
     status: p.smallint(),
-    createdAt: nowOnInsert(),
-    createdById: p.uuid().nullable(),
-    modifiedAt: nowOnWrite(),
-    modifiedById: p.uuid().nullable(),
+    ...stamps(),
   }),
 });
 export type FormTemplateRevision = InferEntity<typeof FormTemplateRevision>;
@@ -50,8 +42,7 @@ export const FormTemplateField = defineEntity({
   tableName: 'form_template_field',
   filters: tenantFilter,
   properties: (p) => ({
-    tenantId: p.uuid().hidden().primary().onCreate(creatingTenant),
-    id: p.uuid().primary(),
+    ...tenantKey(),
     revisionId: p.uuid(),
     /** The field's own id, the same in every revision (the designer's `ID`). */
     fieldId: p.uuid(),

@@ -1,5 +1,5 @@
 import { defineEntity, type InferEntity } from '@mikro-orm/core';
-import { creatingTenant, tenantFilter } from '../db/tenant-filter.js';
+import { creatingTenant, tenantFilter, tenantKey } from '../db/tenant-filter.js';
 import { nowOnInsert, nowOnWrite } from '../db/clock.js';
 
 export const Group = defineEntity({
@@ -7,8 +7,7 @@ export const Group = defineEntity({
   tableName: 'user_group',
   filters: tenantFilter,
   properties: (p) => ({
-    tenantId: p.uuid().hidden().primary().onCreate(creatingTenant),
-    id: p.uuid().primary(),
+    ...tenantKey(),
     /** Null for a group without a site (rendered as the all-zero GUID). */
     siteId: p.uuid().nullable(),
     name: p.string(),

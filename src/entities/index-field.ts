@@ -1,6 +1,6 @@
 import { defineEntity, type InferEntity } from '@mikro-orm/core';
-import { creatingTenant, tenantFilter } from '../db/tenant-filter.js';
-import { nowOnInsert, nowOnWrite } from '../db/clock.js';
+import { creatingTenant, tenantFilter, tenantKey } from '../db/tenant-filter.js';
+import { stamps } from '../db/clock.js';
 
 /** An index field definition (migrations/Migration20261125150000_index_fields.ts). */
 export const IndexField = defineEntity({
@@ -8,8 +8,7 @@ export const IndexField = defineEntity({
   tableName: 'index_field',
   filters: tenantFilter,
   properties: (p) => ({
-    tenantId: p.uuid().hidden().primary().onCreate(creatingTenant),
-    id: p.uuid().primary(),
+    ...tenantKey(),
     /** Set by the database (an identity column), never written. */
     pkey: p.integer().persist(false),
     /** Null until the definitions are reordered: its order is then its pkey. */
@@ -25,10 +24,7 @@ export const IndexField = defineEntity({
     queryDisplayField: p.string().default(''),
     queryValueField: p.string().default(''),
     defaultValue: p.string().default(''),
-    createdAt: nowOnInsert(),
-    createdById: p.uuid().nullable(),
-    modifiedAt: nowOnWrite(),
-    modifiedById: p.uuid().nullable(),
+    ...stamps(),
   }),
 });
 export type IndexField = InferEntity<typeof IndexField>;
@@ -50,10 +46,7 @@ export const FolderIndexField = defineEntity({
     queryDisplayField: p.string().nullable(),
     queryValueField: p.string().nullable(),
     defaultValue: p.string().nullable(),
-    createdAt: nowOnInsert(),
-    createdById: p.uuid().nullable(),
-    modifiedAt: nowOnWrite(),
-    modifiedById: p.uuid().nullable(),
+    ...stamps(),
   }),
 });
 export type FolderIndexField = InferEntity<typeof FolderIndexField>;
@@ -68,10 +61,7 @@ export const DocumentIndexValue = defineEntity({
     revisionId: p.uuid().primary(),
     fieldId: p.uuid().primary(),
     value: p.string(),
-    createdAt: nowOnInsert(),
-    createdById: p.uuid().nullable(),
-    modifiedAt: nowOnWrite(),
-    modifiedById: p.uuid().nullable(),
+    ...stamps(),
   }),
 });
 export type DocumentIndexValue = InferEntity<typeof DocumentIndexValue>;

@@ -1,5 +1,5 @@
 import { defineEntity, type InferEntity } from '@mikro-orm/core';
-import { creatingTenant, tenantFilter } from '../db/tenant-filter.js';
+import { tenantFilter, tenantKey } from '../db/tenant-filter.js';
 import { nowOnInsert, nowOnWrite } from '../db/clock.js';
 
 /** A persisted data dictionary: `data` is JSON text of an object (src/domain/persisted-data.ts). */
@@ -8,8 +8,7 @@ export const PersistedData = defineEntity({
   tableName: 'persisted_data',
   filters: tenantFilter,
   properties: (p) => ({
-    tenantId: p.uuid().hidden().primary().onCreate(creatingTenant),
-    id: p.uuid().primary(),
+    ...tenantKey(),
     name: p.string(),
     /** 0: the creator's own; 1: the whole tenant's. */
     scope: p.smallint(),

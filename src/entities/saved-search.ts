@@ -1,6 +1,6 @@
 import { defineEntity, type InferEntity } from '@mikro-orm/core';
-import { creatingTenant, tenantFilter } from '../db/tenant-filter.js';
-import { nowOnInsert, nowOnWrite } from '../db/clock.js';
+import { tenantFilter, tenantKey } from '../db/tenant-filter.js';
+import { stamps } from '../db/clock.js';
 
 /** A user's saved document search (migrations/Migration20261127020000_saved_searches.ts). */
 export const SavedSearch = defineEntity({
@@ -8,18 +8,14 @@ export const SavedSearch = defineEntity({
   tableName: 'saved_search',
   filters: tenantFilter,
   properties: (p) => ({
-    tenantId: p.uuid().hidden().primary().onCreate(creatingTenant),
-    id: p.uuid().primary(),
+    ...tenantKey(),
     ownerId: p.uuid(),
     name: p.string(),
     description: p.string().default(''),
     q: p.text().default(''),
     folderId: p.uuid().nullable(),
     shared: p.boolean().default(false),
-    createdAt: nowOnInsert(),
-    createdById: p.uuid().nullable(),
-    modifiedAt: nowOnWrite(),
-    modifiedById: p.uuid().nullable(),
+    ...stamps(),
   }),
 });
 export type SavedSearch = InferEntity<typeof SavedSearch>;

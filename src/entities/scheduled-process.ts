@@ -1,6 +1,6 @@
 import { defineEntity, type InferEntity } from '@mikro-orm/core';
-import { creatingTenant, tenantFilter } from '../db/tenant-filter.js';
-import { nowOnInsert, nowOnWrite } from '../db/clock.js';
+import { tenantFilter, tenantKey } from '../db/tenant-filter.js';
+import { nowOnInsert, stamps } from '../db/clock.js';
 
 /** A script run on a schedule (migrations/Migration20261125230000_scheduled_processes.ts). */
 export const ScheduledProcess = defineEntity({
@@ -8,8 +8,7 @@ export const ScheduledProcess = defineEntity({
   tableName: 'scheduled_process',
   filters: tenantFilter,
   properties: (p) => ({
-    tenantId: p.uuid().hidden().primary().onCreate(creatingTenant),
-    id: p.uuid().primary(),
+    ...tenantKey(),
     name: p.string(),
     description: p.string().default(''),
     scriptId: p.uuid(),
@@ -17,10 +16,7 @@ export const ScheduledProcess = defineEntity({
     enabled: p.boolean().default(true),
     /** Sent, or when the process was made (the column's default: the database's clock). */
     nextRunAt: nowOnInsert(),
-    createdAt: nowOnInsert(),
-    createdById: p.uuid().nullable(),
-    modifiedAt: nowOnWrite(),
-    modifiedById: p.uuid().nullable(),
+    ...stamps(),
   }),
 });
 export type ScheduledProcess = InferEntity<typeof ScheduledProcess>;

@@ -1,6 +1,6 @@
 import { defineEntity, type InferEntity } from '@mikro-orm/core';
-import { creatingTenant, tenantFilter } from '../db/tenant-filter.js';
-import { nowOnInsert, nowOnWrite } from '../db/clock.js';
+import { tenantFilter, tenantKey } from '../db/tenant-filter.js';
+import { stamps } from '../db/clock.js';
 
 /** A tenant's script, run by the outside process (migrations/Migration20261125220000_scripts.ts). */
 export const Script = defineEntity({
@@ -8,15 +8,11 @@ export const Script = defineEntity({
   tableName: 'script',
   filters: tenantFilter,
   properties: (p) => ({
-    tenantId: p.uuid().hidden().primary().onCreate(creatingTenant),
-    id: p.uuid().primary(),
+    ...tenantKey(),
     name: p.string(),
     description: p.string().default(''),
     source: p.text(),
-    createdAt: nowOnInsert(),
-    createdById: p.uuid().nullable(),
-    modifiedAt: nowOnWrite(),
-    modifiedById: p.uuid().nullable(),
+    ...stamps(),
   }),
 });
 export type Script = InferEntity<typeof Script>;

@@ -1,5 +1,5 @@
 import { defineEntity, type InferEntity } from '@mikro-orm/core';
-import { creatingTenant, tenantFilter } from '../db/tenant-filter.js';
+import { tenantFilter, tenantKey } from '../db/tenant-filter.js';
 import { nowOnInsert, nowOnWrite } from '../db/clock.js';
 
 export const Site = defineEntity({
@@ -7,8 +7,7 @@ export const Site = defineEntity({
   tableName: 'site',
   filters: tenantFilter,
   properties: (p) => ({
-    tenantId: p.uuid().hidden().primary().onCreate(creatingTenant),
-    id: p.uuid().primary(),
+    ...tenantKey(),
     name: p.string(),
     description: p.string().default(''),
     siteType: p.string().default('Location'),

@@ -1,5 +1,5 @@
 import { defineEntity, type InferEntity } from '@mikro-orm/core';
-import { creatingTenant, tenantFilter } from '../db/tenant-filter.js';
+import { creatingTenant, tenantFilter, tenantKey } from '../db/tenant-filter.js';
 import { DbTimestamp, nowOnInsert, nowOnWrite } from '../db/clock.js';
 
 export const User = defineEntity({
@@ -7,8 +7,7 @@ export const User = defineEntity({
   tableName: 'app_user',
   filters: tenantFilter,
   properties: (p) => ({
-    tenantId: p.uuid().hidden().primary().onCreate(creatingTenant),
-    id: p.uuid().primary(),
+    ...tenantKey(),
     siteId: p.uuid(),
     /** The login name ("userid" on the wire); unique per tenant, case-insensitive. */
     userId: p.string(),
