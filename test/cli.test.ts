@@ -1,14 +1,17 @@
 /**
  * The `quire` CLI takes passwords from standard input (not only the command line), and manages
- * signing keys and the purge.
+ * signing keys and the purge. On a database of its own: other files add and rotate signing keys
+ * on the shared one, which would come between a rotation here and the list that shows it.
  */
 import { execFile, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { Harness, type TestTenant } from './harness.js';
+import { ownDatabase, type OwnDatabase } from './own-database.js';
 import { ROOT } from './server-process.js';
 
-const env = { ...process.env, NODE_OPTIONS: '', DATABASE_URL: process.env.QUIRE_TEST_DATABASE_URL! };
+let db: OwnDatabase;
+let env: NodeJS.ProcessEnv;
 
 /** Runs the CLI with `stdin` as its standard input (a pipe, not a terminal). */
 function cli(args: string[], stdin = ''): Promise<{ code: number | null; stdout: string; stderr: string }> {
@@ -23,10 +26,15 @@ function cli(args: string[], stdin = ''): Promise<{ code: number | null; stdout:
 let h: Harness;
 let t: TestTenant;
 beforeAll(async () => {
-  h = await Harness.start();
+  db = await ownDatabase('cli');
+  env = { ...process.env, NODE_OPTIONS: '', DATABASE_URL: db.url };
+  h = await Harness.start({ databaseUrl: db.url });
   t = await h.tenant();
+}, 60_000);
+afterAll(async () => {
+  await h?.stop();
+  await db?.drop();
 });
-afterAll(() => h.stop());
 
 describe('passwords', () => {
   test('user create --password-stdin reads the password from standard input; it works for a login', async () => {

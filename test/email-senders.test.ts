@@ -62,9 +62,10 @@ test('a send that outlasts its lease keeps its message: the other sender does no
   const subject = uniq('Slow');
   const to = await queue(subject, 3);
   smtp.slow.add(to[0]);
-  const first = batch('first', 1);
+  // 4 s, renewed every third of it: short renewals late by a second on a loaded machine would lose it.
+  const first = batch('first', 4);
   await smtp.waitForCount(subject, to[0], 1);
-  // The server holds the first message until the lease it was claimed with (1 s) is over by the
+  // The server holds the first message until the lease it was claimed with is over by the
   // database's clock: the lease's end as it stands now, or later if it was renewed.
   await h.orm.em.fork().getConnection().execute(
     'select pg_sleep(greatest(0, extract(epoch from lease_until - clock_timestamp()))) from email_message where subject = ? and recipients = ?',

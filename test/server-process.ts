@@ -91,7 +91,8 @@ export async function stop(s: Started, signal: NodeJS.Signals = 'SIGTERM'): Prom
   const pid = s.child.pid!;
   const code = await new Promise<number | null | 'still running'>((resolve) => {
     const timer = setTimeout(() => resolve('still running'), 20_000);
-    s.child.once('exit', (c) => {
+    // 'close', not 'exit': by then its output is all read, so stdout() holds its last lines.
+    s.child.once('close', (c) => {
       clearTimeout(timer);
       resolve(c);
     });

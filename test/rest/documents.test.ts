@@ -185,8 +185,7 @@ describe('documents', () => {
     await h.services.reads.query(`update document set modified_at = now() - make_interval(days => $3 + 1) where tenant_id = $1 and id = any($2::uuid[])`, [
       A.t.tenantId, [old.documentId, untouched.documentId], days,
     ]);
-    const purged = await purgeExpired(h.orm.em.fork(), h.services.config, h.services.files);
-    expect(purged.deletedDocuments).toBeGreaterThanOrEqual(1);
+    await purgeExpired(h.orm.em.fork(), h.services.config, h.services.files);
     expectError(await A.get(`/documents/${old.documentId}`), 404);
     expectError(await A.get(`/files/${old.id}`), 404);
     expect((await A.get(`/documents/${recent.documentId}`)).body.data.archive).toBe(2);

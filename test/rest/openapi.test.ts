@@ -223,7 +223,8 @@ describe('real answers fit the documented response schemas', () => {
     const zip = await A.post('/documents/CreateDocumentZipFile', { documentDhIds: [d.documentId ?? d.id] });
     fits('/documents/CreateDocumentZipFile', 'post', zip);
     const pending = await A.get(`/documents/GetDocumentZipFileStatus?downloadKey=${zip.body.data.downloadKey}`);
-    expect(pending.body.data).toMatchObject({ status: 'Pending', fileSize: null, sha256: null });
+    // Pending, with its nulls, unless another server process on this database has built it already.
+    expect(pending.body.data).toMatchObject(pending.body.data.status === 'Ready' ? { fileSize: expect.any(Number) } : { status: 'Pending', fileSize: null, sha256: null });
     fits('/documents/GetDocumentZipFileStatus', 'get', pending);
     // Built, its download goes out as the document says.
     for (let i = 0; i < 200 && (await A.get(`/documents/GetDocumentZipFileStatus?downloadKey=${zip.body.data.downloadKey}`)).body.data.status === 'Pending'; i++) {

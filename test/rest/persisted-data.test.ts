@@ -296,8 +296,7 @@ describe('expiry', () => {
       expectError(await api.get(`/persistedData/${gone.id}`), 404);
     }
     expectError(await A.del(`/persistedData/${gone.id}`), 404);
-    const purged = await purgeExpired(h.orm.em.fork(), h.services.config, h.services.files);
-    expect(purged.persistedData).toBeGreaterThanOrEqual(1);
+    await purgeExpired(h.orm.em.fork(), h.services.config, h.services.files);
     const left = await h.orm.em.getConnection().execute<{ id: string }[]>(`select id from persisted_data where id in (?, ?)`, [gone.id, kept.id]);
     expect(left.map((r) => r.id)).toEqual([kept.id]);
   });

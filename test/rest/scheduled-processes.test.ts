@@ -264,13 +264,13 @@ test('a script that answers only after SCRIPT_TIMEOUT_SECONDS, when its work is 
     setTimeout(async () => {
       await fetch(baseUrl + '${A.t.root}/scheduledProcess/' + token + '?action=complete&result=true&message=late', { method: 'POST', headers: { authorization: 'Bearer ${A.token}' } });
       response.json(200, 'done');
-    }, 3000);
+    }, 6000);
   };`);
   const p = await process(A, { name: uniq('slow'), script: s.id, intervalMinutes: 10 });
   expect(startedOf(await fetch(`${origin}${A.t.root}/scheduledProcess/Run`, { method: 'PUT', headers: { authorization: `Bearer ${A.token}` } }).then((r) => r.json()).then((body) => ({ body })), p.id)).toHaveLength(1);
   expect((await runsOf(A, p.id)).runs[0]).toMatchObject({ status: 0, message: expect.stringContaining('waits for its script') });
   let run = (await runsOf(A, p.id)).runs[0];
-  for (let i = 0; i < 100 && run.status === 0; i++) {
+  for (let i = 0; i < 200 && run.status === 0; i++) {
     await new Promise((resolve) => setTimeout(resolve, 100));
     run = (await runsOf(A, p.id)).runs[0];
   }

@@ -21,7 +21,8 @@ let origin: string;
 let stop: () => Promise<void>;
 
 beforeAll(async () => {
-  ({ peer, h, A, B, U, origin, stop } = await withScriptServer());
+  // 5 s: eight runs at once, each calling back, take their time on a loaded machine.
+  ({ peer, h, A, B, U, origin, stop } = await withScriptServer(5));
 });
 afterAll(() => stop());
 
@@ -115,7 +116,7 @@ describe('what goes wrong is a clear error, never a 500', () => {
   });
 
   test('a script that runs longer than SCRIPT_TIMEOUT_SECONDS: 504', async () => {
-    const s = await createScript(A, 'module.exports.main = function (f, c, response) { setTimeout(() => response.json(200, "late"), 5000); };');
+    const s = await createScript(A, 'module.exports.main = function (f, c, response) { setTimeout(() => response.json(200, "late"), 8000); };');
     expectError(await A.post(`/scripts?name=${s.name}`, []), 504, 'SCRIPT_TIMEOUT_SECONDS');
   });
 

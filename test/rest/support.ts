@@ -234,9 +234,9 @@ export async function multipart(parts: Record<string, string>, file: string | Ui
  * Two tenants' administrators and an ordinary user of the first on an app whose scripts run on a
  * real script server, the app also on a real socket (`origin`) so that scripts can call it back.
  */
-export async function withScriptServer(): Promise<{ peer: TestScriptServer; h: Harness; A: Api; B: Api; U: Api; origin: string; stop(): Promise<void> }> {
+export async function withScriptServer(scriptTimeoutSeconds = 2): Promise<{ peer: TestScriptServer; h: Harness; A: Api; B: Api; U: Api; origin: string; stop(): Promise<void> }> {
   const peer = await startScriptServer();
-  const h = await Harness.start({ scriptServerUrl: peer.url, scriptTimeoutSeconds: 2 });
+  const h = await Harness.start({ scriptServerUrl: peer.url, scriptTimeoutSeconds });
   const [A, B] = [await adminApi(h), await adminApi(h)];
   const U = A.as((await ordinaryUser(A)).token);
   const server = http.createServer(h.app.handle);
