@@ -22,6 +22,7 @@ export interface NewUser {
   passwordExpires?: unknown;
   userIdExpires?: unknown;
   enabled?: unknown;
+  isVaultAccess?: unknown;
 }
 
 export const MIN_PASSWORD = 1;
@@ -107,6 +108,7 @@ export async function createUser(em: EntityManager, tenantId: string, siteId: st
     userIdExpires: optionalDate(rec.userIdExpires, 'userIdExpires') ?? null,
     userIdNeverExpires: bool(rec.userIdNeverExpires, 'userIdNeverExpires', true),
     enabled: bool(rec.enabled, 'enabled', true),
+    isVaultAccess: bool(rec.isVaultAccess, 'isVaultAccess', false),
   });
   await uniquely(`A user with the userid '${userid}'`, () => em.flush());
   return user;

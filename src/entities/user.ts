@@ -23,6 +23,8 @@ export const User = defineEntity({
     userIdNeverExpires: p.boolean().default(true),
     passwordNeverExpires: p.boolean().default(true),
     enabled: p.boolean().default(true),
+    /** The account owner's flag (`isVaultAccess` on the wire). */
+    isVaultAccess: p.boolean().default(false),
     lastIpAddress: p.string().default(''),
     /** Bumped by the database when `enabled` or the password changes: older tokens stop working. */
     sessionEpoch: p.integer().default(0).hidden(),

@@ -1,4 +1,4 @@
-/** User writes, web tokens, JWT renewal and GET users' `enabled` (other reads come from src/resources/user.ts). Who may call each: schema/user.graphql. */
+/** User writes, web tokens, JWT renewal and GET users' `enabled` and `isVaultAccess` (other reads come from src/resources/user.ts). Who may call each: schema/user.graphql. */
 import { randomUUID } from 'node:crypto';
 import type { AppContext } from '../context.js';
 import { ApiClient, RefreshToken, WebToken } from '../entities/auth.js';
@@ -62,6 +62,7 @@ async function updateUser(ctx: AppContext, user: User, input: Input) {
   set('lastName', name('lastName', 128));
   set('emailAddress', text('emailaddress', 256));
   set('enabled', optionalBool(input.enabled, 'enabled'));
+  set('isVaultAccess', optionalBool(input.isVaultAccess, 'isVaultAccess'));
   set('passwordNeverExpires', optionalBool(input.passwordNeverExpires, 'passwordNeverExpires'));
   set('userIdNeverExpires', optionalBool(input.userIdNeverExpires, 'userIdNeverExpires'));
   set('passwordExpires', optionalDate(input.passwordExpires, 'passwordExpires'));
@@ -156,24 +157,16 @@ function enabledFilter(enabled: string | null | undefined): Sql[] {
   return [sql`${queryFieldMap(USER).get('enabled')!.sql} = ${v === 'true'}`];
 }
 
-/**
- * `isVaultAccess` on GET users is the .NET client's GetAccountOwnersList, the same flag its
- * SetUserAsAccountOwner sets: this service keeps no account owners (PUT users/{id} accepts the
- * flag and keeps nothing), so no list answers it honestly (docs/decisions.md). Empty counts as not sent.
- */
-function refuseVaultAccess(isVaultAccess: string | null | undefined): void {
-  if ((isVaultAccess ?? '').trim() === '') return;
-  throw badRequest(
-    "'isVaultAccess' cannot be answered: it asks for the account owners (the .NET client's GetAccountOwnersList), and this service keeps no account owners. Leave it out to list users.",
-  );
+/** `isVaultAccess` on GET users: true the account owners (the .NET client's GetAccountOwnersList), false the others. */
+function vaultAccessFilter(isVaultAccess: boolean | null | undefined): Sql[] {
+  if (isVaultAccess === undefined || isVaultAccess === null) return [];
+  return [sql`${queryFieldMap(USER).get('isvaultaccess')!.sql} = ${isVaultAccess}`];
 }
 
 export const resolvers = {
   Query: {
-    users: (_: unknown, args: ListArgs & { enabled?: string | null; isVaultAccess?: string | null }, ctx: AppContext) => {
-      refuseVaultAccess(args.isVaultAccess);
-      return listPage(ctx, USER, args, enabledFilter(args.enabled));
-    },
+    users: (_: unknown, args: ListArgs & { enabled?: string | null; isVaultAccess?: boolean | null }, ctx: AppContext) =>
+      listPage(ctx, USER, args, [...enabledFilter(args.enabled), ...vaultAccessFilter(args.isVaultAccess)]),
     me: (_: unknown, __: unknown, ctx: AppContext) => loadRow(ctx, USER, ctx.caller.userId),
     userWebToken: async (_: unknown, a: { userId: string; expiration?: Date | null }, ctx: AppContext) => {
       const user = await loadRow(ctx, USER, a.userId);

@@ -30,6 +30,8 @@ export default defineResource({
     passwordNeverExpires: column('password_never_expires', 'boolean'),
     enabled: column('enabled', 'boolean'),
     lastIpAddress: column('last_ip_address', 'string'),
+    // Beyond the spec's User fields, so not a default one: `fields=` or `expand=data` show it.
+    isVaultAccess: column('is_vault_access', 'boolean', { expandOnly: true }),
   },
   // User ids are unique per tenant, case-insensitively: the unique index gives this order.
   order: 'lower(t.user_id)',

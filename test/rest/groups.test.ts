@@ -16,6 +16,7 @@ import {
   expectError,
   expectGroup,
   expectSite,
+  expectExpandedUser,
   expectUser,
   type Fixture,
   keysOf,
@@ -123,7 +124,7 @@ describe('GET /groups', () => {
     const [admins, a, b] = r.body.data;
     expect(keysOf(admins)).toEqual(sorted(['href', 'dataType', 'id', 'name', 'description', 'siteId', 'users', 'site']));
     expect(admins.users.map((u: { userid: string }) => u.userid)).toEqual(['admin']);
-    admins.users.forEach(expectUser);
+    admins.users.forEach(expectExpandedUser);
     expectSite(admins.site);
     expect(admins.site.id).toBe(T.t.homeSiteId);
     expect(a.users).toEqual([]);
@@ -281,7 +282,7 @@ describe('GET /groups/{id}', () => {
     expect(keysOf(rec)).toEqual(['dataType', 'href', 'name', 'site', 'users']);
     expect(rec.site.id).toBe(A.t.homeSiteId);
     expect(rec.users.map((x: Fixture) => x.id)).toEqual([u.id]);
-    expectUser(rec.users[0]);
+    expectExpandedUser(rec.users[0]);
   });
 
   test('q (the spec\'s "query q, fields, expand"): the group when it matches, a 404 when not, a 400 when bad; the member read alike', async () => {

@@ -14,6 +14,7 @@ import {
   expectError,
   expectGroup,
   expectSite,
+  expectExpandedUser,
   expectUser,
   keysOf,
   uniq,
@@ -116,7 +117,7 @@ describe('GET /sites', () => {
     expect(b.groups).toEqual([]);
     expect(home.groups.map((x: Fixture) => x.name)).toEqual(['Administrators']);
     expect(home.users.map((u: { userid: string }) => u.userid)).toEqual(['admin']);
-    home.users.forEach(expectUser);
+    home.users.forEach(expectExpandedUser);
   });
 
   test.each([

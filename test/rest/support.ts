@@ -122,6 +122,8 @@ export function expectRecord(rec: Record<string, unknown>, dataType: string, pat
 export const expectSite = (rec: Record<string, unknown>) => expectRecord(rec, 'Site', 'sites', SITE_KEYS);
 export const expectGroup = (rec: Record<string, unknown>) => expectRecord(rec, 'Group', 'groups', GROUP_KEYS);
 export const expectUser = (rec: Record<string, unknown>) => expectRecord(rec, 'User', 'users', USER_KEYS);
+/** A User in an expanded relation, which shows every field of its records: `isVaultAccess` too. */
+export const expectExpandedUser = (rec: Record<string, unknown>) => expectRecord(rec, 'User', 'users', [...USER_KEYS, 'isVaultAccess']);
 
 /** Turns an absolute pagination link into a path the harness can request, checking it points at us. */
 export function pathOf(link: string): string {

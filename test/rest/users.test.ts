@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { BASE, Harness, TEST_ADDRESSES, type Reply, type TestTenant } from '../harness.js';
-import { expectError, whileHeld } from './support.js';
+import { expectError, USER_KEYS, whileHeld } from './support.js';
 
 const ZERO = '00000000-0000-0000-0000-000000000000';
 const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -257,20 +257,6 @@ describe('GET /users', () => {
       }
     });
 
-    test('isVaultAccess (the .NET client\'s GetAccountOwnersList) is a 400: this service keeps no account owners to list', async () => {
-      const message =
-        "'isVaultAccess' cannot be answered: it asks for the account owners (the .NET client's GetAccountOwnersList), and this service keeps no account owners. Leave it out to list users.";
-      for (const v of ['true', 'false', 'TRUE', 'yes']) {
-        expectError(await list(`?isVaultAccess=${v}&limit=200&offset=0`), 400, message);
-      }
-      expectError(await list('?isvaultaccess=true'), 400, message);
-      // Empty, it counts as not sent, as any blank query parameter does.
-      expect(userids(await list('?isVaultAccess='))).toEqual(['admin', 'on1', 'on2']);
-      const q = `query ($v: String) { users(isVaultAccess: $v) { totalRecords } }`;
-      const bad = await h.request('POST', '/graphql', { token: tok, body: { query: q, variables: { v: 'true' } } });
-      expect(bad.body.errors[0]).toMatchObject({ message, extensions: { code: 'BAD_REQUEST' } });
-    });
-
     test('GraphQL takes the same argument', async () => {
       const q = `query ($e: String) { users(enabled: $e) { totalRecords items { userid } } }`;
       expect(await graphql(tok, q, {})).toEqual({ users: { totalRecords: 3, items: ['admin', 'on1', 'on2'].map((userid) => ({ userid })) } });
@@ -278,6 +264,123 @@ describe('GET /users', () => {
       expect((await graphql(tok, q, { e: 'all' })).users.totalRecords).toBe(5);
       const bad = await h.request('POST', '/graphql', { token: tok, body: { query: q, variables: { e: 'maybe' } } });
       expect(bad.body.errors[0]).toMatchObject({ message: "The value of 'enabled' must be true, false or all (any case), got 'maybe'.", extensions: { code: 'BAD_REQUEST' } });
+    });
+  });
+
+  describe('isVaultAccess, the account owner\'s flag: set by SetUserAsAccountOwner, listed by GetAccountOwnersList', () => {
+    let t4: TestTenant;
+    let tok: string;
+    /** Users by userid, each made through POST users. */
+    const made = new Map<string, string>();
+    beforeAll(async () => {
+      t4 = await h.tenant();
+      tok = await h.login(t4);
+      for (const [userid, enabled] of [['p1', true], ['p2', true], ['p3', true], ['p4', false]] as const) {
+        const r = await call('POST', `${t4.root}/users`, { token: tok, body: { userid, firstName: 'F', lastName: 'L', emailaddress: `${userid}@x.test`, password: 'pw', enabled } });
+        expect(r.status).toBe(200);
+        made.set(userid, r.body.data.id);
+      }
+    });
+    const list = (qs: string) => call('GET', `${t4.root}/users${qs}`, { token: tok });
+    const userids = (r: Reply) => r.body.data.map((u: { userid: string }) => u.userid);
+    const owners = async () => userids(await list('?isVaultAccess=true&enabled=all'));
+    const put = (path: string, body: unknown) => call('PUT', `${t4.root}${path}`, { token: tok, ...(typeof body === 'string' ? form(Object.fromEntries(new URLSearchParams(body))) : { body }) });
+
+    test('no one is an owner until an administrator says so; false lists everyone else', async () => {
+      expect(await owners()).toEqual([]);
+      expect(userids(await list('?isVaultAccess=false'))).toEqual(['admin', 'p1', 'p2', 'p3']);
+    });
+
+    test('PUT users/{id} with true (SetUserAsAccountOwner) lists the user as an owner; false (RemoveUserFromAccountOwner) takes them off', async () => {
+      const set = await put(`/users/${made.get('p1')}`, { isVaultAccess: true });
+      expect(set.status).toBe(200);
+      expect(await owners()).toEqual(['p1']);
+      expect(userids(await list('?isVaultAccess=false'))).toEqual(['admin', 'p2', 'p3']);
+      // A change of something else leaves it as it is.
+      await put(`/users/${made.get('p1')}`, { firstName: 'Still' });
+      expect(await owners()).toEqual(['p1']);
+      expect((await put(`/users/${made.get('p1')}`, { isVaultAccess: false })).status).toBe(200);
+      expect(await owners()).toEqual([]);
+      expect(userids(await list('?isVaultAccess=false'))).toEqual(['admin', 'p1', 'p2', 'p3']);
+    });
+
+    test('every path that changes a user sets it, with the spellings of the other booleans; so does a create', async () => {
+      const p2 = made.get('p2')!;
+      const p3 = made.get('p3')!;
+      const steps: [string, unknown, string[]][] = [
+        [`/sites/${t4.homeSiteId}/users/${p2}`, { isVaultAccess: true }, ['p2']],
+        [`/users/${p3}`, 'isvaultaccess=True', ['p2', 'p3']],
+        [`/users/${p2}`, 'IsVaultAccess=0', ['p3']],
+        [`/users/${p2}`, { isVaultAccess: 1 }, ['p2', 'p3']],
+        [`/sites/${t4.homeSiteId}/users/${p2}`, 'isVaultAccess=FALSE', ['p3']],
+        [`/users/${p3}`, { IsVaultAccess: 'false' }, []],
+      ];
+      for (const [path, body, expected] of steps) {
+        const r = await put(path, body);
+        expect([path, body, r.status]).toEqual([path, body, 200]);
+        expect([path, body, await owners()]).toEqual([path, body, expected]);
+      }
+      const gql = `mutation ($id: UUID!, $v: Boolean) { updateUser(id: $id, input: { isVaultAccess: $v }) { isVaultAccess } }`;
+      expect(await graphql(tok, gql, { id: p3, v: true })).toEqual({ updateUser: { isVaultAccess: true } });
+      expect(await owners()).toEqual(['p3']);
+      expect(await graphql(tok, gql, { id: p3, v: false })).toEqual({ updateUser: { isVaultAccess: false } });
+      const created = await call('POST', `${t4.root}/users`, { token: tok, body: { userid: 'p5', firstName: 'F', lastName: 'L', emailaddress: 'p5@x.test', password: 'pw', isVaultAccess: true } });
+      expect(created.status).toBe(200);
+      expect(await owners()).toEqual(['p5']);
+      expect((await call('DELETE', `${t4.root}/users/${created.body.data.id}`, { token: tok })).status).toBe(200);
+      expectError(await put(`/users/${p2}`, { isVaultAccess: 'maybe' }), 400);
+      expect(await owners()).toEqual([]);
+    });
+
+    test('it goes with enabled, q (which takes the field too) and paging; empty counts as not sent; GraphQL takes the same argument', async () => {
+      for (const id of [made.get('p1'), made.get('p3'), made.get('p4')]) expect((await put(`/users/${id}`, { isVaultAccess: true })).status).toBe(200);
+      try {
+        expect(userids(await list('?isVaultAccess=true'))).toEqual(['p1', 'p3']);
+        expect(userids(await list('?isVaultAccess=TRUE&enabled=false'))).toEqual(['p4']);
+        expect(userids(await list('?isvaultaccess=1&enabled=all'))).toEqual(['p1', 'p3', 'p4']);
+        expect(userids(await list('?isVaultAccess=false&enabled=all'))).toEqual(['admin', 'p2']);
+        expect(userids(await list(`?isVaultAccess=true&q=${encodeURIComponent("userid ne 'p1'")}`))).toEqual(['p3']);
+        expect(userids(await list(`?q=${encodeURIComponent('isVaultAccess eq true')}`))).toEqual(['p1', 'p3']);
+        const paged = await list('?isVaultAccess=true&enabled=all&limit=2');
+        expect(userids(paged)).toEqual(['p1', 'p3']);
+        expect(paged.body.pagination.totalRecords).toBe(3);
+        expect(userids(await call('GET', paged.body.pagination.next.slice(BASE.length), { token: tok }))).toEqual(['p4']);
+        expect(userids(await list('?isVaultAccess='))).toEqual(['admin', 'p1', 'p2', 'p3']);
+        const q = `query ($v: Boolean, $e: String) { users(isVaultAccess: $v, enabled: $e) { totalRecords items { userid isVaultAccess } } }`;
+        expect(await graphql(tok, q, { v: true })).toEqual({ users: { totalRecords: 2, items: [{ userid: 'p1', isVaultAccess: true }, { userid: 'p3', isVaultAccess: true }] } });
+        expect((await graphql(tok, q, { v: false, e: 'all' })).users.totalRecords).toBe(2);
+        expect((await graphql(tok, q, {})).users.totalRecords).toBe(4);
+      } finally {
+        for (const id of [made.get('p1'), made.get('p3'), made.get('p4')]) await put(`/users/${id}`, { isVaultAccess: false });
+      }
+    });
+
+    test('a value that is not a boolean is a 400 naming the parameter', async () => {
+      for (const v of ['yes', 'all', '2', 'true,false']) {
+        expectError(await list(`?isVaultAccess=${encodeURIComponent(v)}`), 400, `The query parameter 'isVaultAccess' must be true or false, got '${v}'.`);
+      }
+      expectError(await list('?isvaultaccess=maybe'), 400, `The query parameter 'isVaultAccess' must be true or false, got 'maybe'.`);
+      const bad = await h.request('POST', '/graphql', { token: tok, body: { query: `query ($v: Boolean) { users(isVaultAccess: $v) { totalRecords } }`, variables: { v: 'yes' } } });
+      expect(bad.body.errors[0].message).toMatch(/Boolean/);
+    });
+
+    test('/meta lists it as an available field, not a default one: default records keep their keys; fields= and expand=data show it', async () => {
+      const meta = await call('GET', `${t4.root}/meta/User`, { token: tok });
+      expect(meta.body.data.availableFields).toEqual([...USER_KEYS.slice(2), 'isVaultAccess']);
+      expect(meta.body.data.defaultFields).toEqual(USER_KEYS.slice(2));
+      const owner = made.get('p2')!;
+      await put(`/users/${owner}`, { isVaultAccess: true });
+      try {
+        const one = await call('GET', `${t4.root}/users/${owner}`, { token: tok });
+        expect(Object.keys(one.body.data)).toEqual(USER_KEYS);
+        expect(Object.keys((await put(`/users/${owner}`, { firstName: 'F' })).body.data)).toEqual(USER_KEYS);
+        expect((await list('?isVaultAccess=true')).body.data.map((u: object) => Object.keys(u))).toEqual([USER_KEYS]);
+        expect((await call('GET', `${t4.root}/users/${owner}?fields=isVaultAccess`, { token: tok })).body.data).toEqual({ href: `~/users/${owner}`, dataType: 'User', isVaultAccess: true });
+        expect((await call('GET', `${t4.root}/users/${owner}?expand=data`, { token: tok })).body.data).toMatchObject({ enabled: true, isVaultAccess: true });
+        expect((await call('GET', `${t4.root}/users/${made.get('p1')}?fields=isvaultaccess`, { token: tok })).body.data.isVaultAccess).toBe(false);
+      } finally {
+        await put(`/users/${owner}`, { isVaultAccess: false });
+      }
     });
   });
 
@@ -1125,13 +1228,16 @@ describe('an ordinary user', () => {
       [`/users/${ZERO}`, { mustChangePassword: true }, 'mustChangePassword'],
       [`/sites/${t.homeSiteId}/users/${me.id}`, { firstName: 'Own', siteId: site.body.data.id }, 'siteId'],
       [`/sites/${t.homeSiteId}/users/${me.id}`, { enabled: false }, 'enabled'],
+      [`/sites/${t.homeSiteId}/users/${ZERO}`, { isVaultAccess: 'true' }, 'isVaultAccess'],
     ];
     for (const [path, body, key] of refused) {
       const r = await call('PUT', `${R()}${path}`, { token: myToken, body });
       expect([path, JSON.stringify(body), r.status]).toEqual([path, JSON.stringify(body), 403]);
       expectError(r, 403, `Only an administrator may change ${key}.`);
     }
-    expect((await call('GET', `${R()}/users/${me.id}`, { token: admin })).body.data).toMatchObject({ firstName: 'First', lastName: 'Last', userid: me.userid, siteId: t.homeSiteId, enabled: true, passwordNeverExpires: true });
+    const gql = await h.request('POST', '/graphql', { token: myToken, body: { query: `mutation ($id: UUID!) { updateUser(id: $id, input: { isVaultAccess: true }) { id } }`, variables: { id: me.id } } });
+    expect(gql.body.errors[0]).toMatchObject({ message: 'Only an administrator may change isVaultAccess.', extensions: { code: 'FORBIDDEN' } });
+    expect((await call('GET', `${R()}/users/${me.id}?expand=data`, { token: admin })).body.data).toMatchObject({ firstName: 'First', lastName: 'Last', userid: me.userid, siteId: t.homeSiteId, enabled: true, passwordNeverExpires: true, isVaultAccess: false });
     expect((await passwordGrant(me.userid, me.password)).status).toBe(200);
   });
 
