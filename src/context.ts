@@ -43,10 +43,19 @@ export interface ReceivedUpload extends StoredFile {
   type: string | undefined;
 }
 
+/** A file part the REST face read whole (an e-mail's attachment), with the name and type it declared (`type` undefined when it has no Content-Type). */
+export interface ReceivedFile {
+  name: string;
+  type: string | undefined;
+  bytes: Buffer;
+}
+
 export interface AppContext {
   services: Services;
   /** Set on `POST files` only (src/rest/upload.ts): the operation records it rather than bytes in its input. */
   upload?: ReceivedUpload;
+  /** Set on `POST emails` with a multipart body only (src/rest/run-route.ts): its file parts, in order, which the operation attaches rather than bytes in its input. */
+  attachments?: ReceivedFile[];
   request: Request;
   requestId: string;
   caller: Caller;

@@ -47,15 +47,20 @@ interface File {
   bytes: Buffer;
 }
 
+/** A file as the caller sent it: its bytes as the REST face received them, or in base64 (`fileUpload` on /graphql). */
+type SentFile = { name?: string | null; type?: string | null } & ({ bytes: Buffer } | { base64: string });
+
 /**
- * The multipart body's file parts, as the REST face fits them (`{name, type, base64}`); one that
- * declares no type (or the generic application/octet-stream) is of the type its extension names.
+ * The caller's files: the multipart body's file parts the REST face hands over beside the input
+ * (`ctx.attachments`), else `fileUpload` as /graphql sends it. One that declares no type (or the
+ * generic application/octet-stream) is of the type its extension names.
  */
-function uploadedFiles(input: Input): File[] {
-  const parts = (input.fileUpload ?? []) as { name?: string | null; type?: string | null; base64: string }[];
+function uploadedFiles(ctx: AppContext, input: Input): File[] {
+  const parts: SentFile[] = ctx.attachments ?? ((input.fileUpload ?? []) as SentFile[]);
   return parts.map((p) => {
     const fileName = fileNameOf(p.name ?? '');
-    return { fileName, contentType: contentTypeOf(undefined, p.type ?? undefined, fileName), bytes: base64Bytes(p.base64, 'fileUpload.base64') };
+    const contentType = contentTypeOf(undefined, p.type ?? undefined, fileName);
+    return { fileName, contentType, bytes: 'bytes' in p ? p.bytes : base64Bytes(p.base64, 'fileUpload.base64') };
   });
 }
 
@@ -94,7 +99,7 @@ export async function queueEmail(ctx: AppContext, input: Input): Promise<void> {
   const subject = maxLength((optionalString(input, 'subject') ?? '').replace(/[\r\n]+/g, ' '), LIMITS.subject, 'subject');
   const body = maxLength(optionalString(input, 'body') ?? '', LIMITS.body, 'body');
 
-  const uploaded = uploadedFiles(input);
+  const uploaded = uploadedFiles(ctx, input);
   const uploadedBytes = uploaded.reduce((n, f) => n + f.bytes.length, 0);
   if (uploadedBytes > ctx.services.config.emailMaxAttachmentBytes) throw tooLarge(ctx);
   const files = [...uploaded, ...(await documentFiles(ctx, input, ctx.services.config.emailMaxAttachmentBytes - uploadedBytes))];

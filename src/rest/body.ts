@@ -212,14 +212,20 @@ function parseValue(text: string, contentType: string | null): unknown {
   }
 }
 
+/** A multipart body's text parts, as an object, and its file parts, in order. */
+export interface Multipart {
+  texts: Record<string, unknown>;
+  files: UploadedFile[];
+}
+
 /**
- * A multipart body as an object of its parts, parsed by busboy (as lenient as the clients need:
- * `form-Data`, a file part without a Content-Type, a leading CRLF) after the size check: at most
- * `maxBytes` in all, of which at most `maxTextBytes` text parts. A text part sent twice is a list,
- * in order; so are several file parts. A file part's type is the one it declared, or none (not
- * busboy's text/plain) when it has no Content-Type (src/rest/part-types.ts).
+ * A multipart body's parts, parsed by busboy (as lenient as the clients need: `form-Data`, a file
+ * part without a Content-Type, a leading CRLF) after the size check: at most `maxBytes` in all, of
+ * which at most `maxTextBytes` text parts. A text part sent twice is a list, in order. A file
+ * part's type is the one it declared, or none (not busboy's text/plain) when it has no
+ * Content-Type (src/rest/part-types.ts).
  */
-export async function parseMultipart(request: Request, maxBytes: number, maxTextBytes = maxBytes): Promise<Record<string, unknown>> {
+export async function parseMultipart(request: Request, maxBytes: number, maxTextBytes = maxBytes): Promise<Multipart> {
   const bytes = await readBodyBytes(request, maxBytes);
   const texts: Record<string, unknown> = {};
   let textBytes = 0;
@@ -263,12 +269,15 @@ export async function parseMultipart(request: Request, maxBytes: number, maxText
     bb.end(bytes);
   });
   refuseNul(texts, 'request body');
-  // One file part is the upload; several are a list (an e-mail's attachments), in order.
-  return files.length === 0 ? texts : { ...texts, [FILE_PART]: files.length === 1 ? files[0] : files };
+  return { texts, files };
 }
 
-/** The key a multipart body's file part is read under. */
-const FILE_PART = 'fileUpload';
+/**
+ * The text parts with the file parts (or what stands for them) under `fileUpload`, the key they
+ * are read under, in place of a text part of that name: one as itself, several as a list, in order.
+ */
+export const withFiles = (texts: Record<string, unknown>, files: readonly unknown[]): Record<string, unknown> =>
+  files.length === 0 ? texts : { ...texts, fileUpload: files.length === 1 ? files[0] : files };
 
 /** A file part of a multipart body: its name, the type it declared (undefined when it has no Content-Type) and its bytes. */
 export class UploadedFile {

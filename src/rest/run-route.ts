@@ -22,14 +22,14 @@ import {
 import type { Readable } from 'node:stream';
 import contentDisposition from 'content-disposition';
 import { Request, Response } from '@whatwg-node/fetch';
-import { buildContext, type AppContext, type ReceivedUpload, type Services } from '../context.js';
+import { buildContext, type AppContext, type ReceivedFile, type ReceivedUpload, type Services } from '../context.js';
 import type { DataTypeInfo, DataTypes } from '../datatypes.js';
 import { badRequest } from '../errors.js';
 import { isGuid } from '../ids.js';
 import { DATA_SCOPES, isDataScope, isoInstant } from '../scalars.js';
 import { effectiveLimit } from '../read/paging.js';
 import { mapError, outcomeOf, type EnvelopeError } from '../graphql-errors.js';
-import { isMultipart, readBody, parseAnyBody, parseBody, parseMultipart, RepeatedKey } from './body.js';
+import { isMultipart, readBody, parseAnyBody, parseBody, parseMultipart, RepeatedKey, withFiles } from './body.js';
 import { errorEnvelope, jsonResponse, successBody, type Projection } from './envelope.js';
 import { variantOf, type Variant } from './expand.js';
 import { createRestExecute } from './execute.js';
@@ -51,11 +51,19 @@ import { fileBytesOf } from './body-limit.js';
 type Reply = (result: unknown) => unknown;
 
 /**
- * The server context of one SOFA call: the legacy request, its tenant path, the document variant
- * and the reply (none on file routes), under one key (the adapter copies the server context's own keys per call).
+ * The server context of one SOFA call: the legacy request, its tenant path, the document variant,
+ * the files received for the operation's context, and the reply (none on file routes), under one
+ * key (the adapter copies the server context's own keys per call).
  */
 interface RestCall {
-  rest: { legacy: Request; tenant: Match['tenant']; variant: Variant; upload?: ReceivedUpload; reply?: Reply };
+  rest: { legacy: Request; tenant: Match['tenant']; variant: Variant; upload?: ReceivedUpload; attachments?: ReceivedFile[]; reply?: Reply };
+}
+
+/** A multipart body read before the arguments are fitted: its parts, and the files the operation takes from its context. */
+interface ReadParts {
+  parts: Record<string, unknown>;
+  upload?: ReceivedUpload;
+  attachments?: ReceivedFile[];
 }
 
 type RestContext = AppContext & { variant: Variant; reply?: Reply };
@@ -86,9 +94,9 @@ export function createRouteRunner(services: Services, schema: GraphQLSchema, dat
   const argsTypes = new Map<SofaRoute, GraphQLInputObjectType>();
   const execute = withSessionCheck(createRestExecute());
   const sofa = createSofaRouter<RestCall, RestContext>(schema, {
-    async context({ rest: { legacy, tenant, variant, upload, reply } }) {
+    async context({ rest: { legacy, tenant, variant, upload, attachments, reply } }) {
       try {
-        return Object.assign(await buildContext(services, legacy, requestIdOf(legacy), tenant), { variant, upload, reply });
+        return Object.assign(await buildContext(services, legacy, requestIdOf(legacy), tenant), { variant, upload, attachments, reply });
       } catch (e) {
         throw mapError(e, requestIdOf(legacy), services.log);
       }
@@ -129,9 +137,10 @@ export function createRouteRunner(services: Services, schema: GraphQLSchema, dat
     return answer;
   };
 
-  async function runWith(request: Request, url: URL, route: SofaRoute, m: Match, received: Received | undefined): Promise<Response> {
+  async function runWith(request: Request, url: URL, route: SofaRoute, m: Match, uploaded: Received | undefined): Promise<Response> {
     const info = infoOf.get(route.field)!;
     const page = { limit: intParam(url, 'limit'), offset: intParam(url, 'offset') };
+    const received: ReadParts | undefined = uploaded ?? (await attachmentsOf(request, route));
 
     // The arguments, from the path, the query string and the body, as SOFA reads them.
     const args: Record<string, unknown> = {};
@@ -176,6 +185,7 @@ export function createRouteRunner(services: Services, schema: GraphQLSchema, dat
         tenant: m.tenant,
         variant: { recordType: info.recordType, relations: projection.relations, dropTotal: !route.paged, dropDynamic: unshownDynamic(dt, projection) },
         upload: received?.upload,
+        attachments: received?.attachments,
         reply,
       },
     };
@@ -221,26 +231,44 @@ export function createRouteRunner(services: Services, schema: GraphQLSchema, dat
     return fileResponse(request, tiedToRequest(request, bytes, services.log), f);
   }
 
-  /** The request body (or the parts of an upload already received), fitted onto an input type. */
   /** A multipart body's parts: files beside the text parts where the route takes them (an e-mail's attachments); the text parts are held to MAX_BODY_BYTES. */
   function multipartOf(request: Request, route: SofaRoute) {
     const { maxBodyBytes } = services.config;
     return parseMultipart(request, maxBodyBytes + fileBytesOf(route, services.config), maxBodyBytes);
   }
 
-  async function fittedBody(request: Request, route: SofaRoute, type: GraphQLInputObjectType, received: Received | undefined, sentAs: Map<string, string>) {
+  /** A multipart body's parts as one object, the file parts under `fileUpload`. */
+  async function partsOf(request: Request, route: SofaRoute) {
+    const { texts, files } = await multipartOf(request, route);
+    return withFiles(texts, files);
+  }
+
+  /**
+   * On a row marked `attachments`, a multipart body read before its arguments are fitted: its file
+   * parts go to the operation as they are (`AppContext.attachments`), and the input names each
+   * without its bytes, as an upload's does (src/rest/upload.ts): as base64 in the arguments they
+   * were held about five times over (docs/decisions.md, E-mail).
+   */
+  async function attachmentsOf(request: Request, route: SofaRoute): Promise<ReadParts | undefined> {
+    if (!route.attachments || !isMultipart(request.headers.get('content-type'))) return undefined;
+    const { texts, files } = await multipartOf(request, route);
+    return { parts: withFiles(texts, files.map((f) => ({ name: f.name, type: f.type, base64: '' }))), attachments: files };
+  }
+
+  /** The request body (or the parts already read), fitted onto an input type. */
+  async function fittedBody(request: Request, route: SofaRoute, type: GraphQLInputObjectType, received: ReadParts | undefined, sentAs: Map<string, string>) {
     const contentType = request.headers.get('content-type');
-    if (isMultipart(contentType)) return fitInput(type, received?.parts ?? (await multipartOf(request, route)), sentAs);
+    if (isMultipart(contentType)) return fitInput(type, received?.parts ?? (await partsOf(request, route)), sentAs);
     return fitInput(type, parseBody(await readBody(request, services.config.maxBodyBytes), contentType), sentAs);
   }
 
-  /** The request body (or the parts of an upload already received), fitted onto the argument's input type. */
-  async function requestBody(request: Request, route: SofaRoute, arg: GraphQLArgument, received: Received | undefined, sentAs: Map<string, string>) {
+  /** The request body (or the parts already read), fitted onto the argument's input type. */
+  async function requestBody(request: Request, route: SofaRoute, arg: GraphQLArgument, received: ReadParts | undefined, sentAs: Map<string, string>) {
     const contentType = request.headers.get('content-type');
     const type = getNullableType(arg.type);
     if (isInputObjectType(type)) return fittedBody(request, route, type, received, sentAs);
     if (isMultipart(contentType)) {
-      const parts = received?.parts ?? (await multipartOf(request, route));
+      const parts = received?.parts ?? (await partsOf(request, route));
       return route.anyJson ? parts : oneValueEach(parts);
     }
     const text = await readBody(request, services.config.maxBodyBytes);
