@@ -17,38 +17,69 @@ import {
   type GraphQLInputType,
 } from 'graphql';
 
-/** `sentAs`, when given, learns each top-level field the body spelled otherwise (`dropdownListId` for `dropDownListId`). */
-export function fitInput(type: GraphQLInputObjectType, body: Record<string, unknown>, sentAs?: Map<string, string>): Record<string, unknown> {
+/** Where a value sits: the schema's path to it and the path as the body spelled it (`items[0].itemName`, `Items[0].ItemName`). */
+interface At {
+  path: string;
+  sent: string;
+}
+
+const TOP: At = { path: '', sent: '' };
+const inside = (at: At, name: string, key: string): At => (at.path ? { path: `${at.path}.${name}`, sent: `${at.sent}.${key}` } : { path: name, sent: key });
+
+/**
+ * `sentAs`, when given, learns each field the body spelled otherwise, by the schema's path to it
+ * (`dropDownListId` sent as `dropdownListId`, `items[0].itemName` as `ItemName`), for `asSent`.
+ */
+export function fitInput(type: GraphQLInputObjectType, body: Record<string, unknown>, sentAs?: Map<string, string>, at = TOP): Record<string, unknown> {
   const fields = type.getFields();
   const byLower = new Map(Object.keys(fields).map((name) => [name.toLowerCase(), name]));
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(body)) {
     const name = byLower.get(key.toLowerCase());
     if (!name || value === undefined) continue;
-    if (key !== name) sentAs?.set(name, key);
-    const fitted = fitValue(fields[name].type, value, key);
+    const here = inside(at, name, key);
+    if (key !== name) sentAs?.set(here.path, key);
+    const fitted = fitValue(fields[name].type, value, here, sentAs);
     if (fitted !== undefined) out[name] = fitted;
   }
   return out;
 }
 
-/** `label` is the key as sent, for a refusal's message. */
-function fitValue(type: GraphQLInputType, value: unknown, label: string): unknown {
+/**
+ * A path of the schema's (`items[0].itemName`, as GraphQL's refusals and ours name it) as the body
+ * spelled it (`Items[0].ItemName`), by what `fitInput` learnt in `sentAs`.
+ */
+export function asSent(path: string, sentAs: ReadonlyMap<string, string>): string {
+  let schema = '';
+  let sent = '';
+  // A field's name at the start or after a dot; any other character (an index's) as it is.
+  for (const [step, dot, name] of path.matchAll(/(^|\.)(\w+)|[\s\S]/g)) {
+    schema += step;
+    sent += name === undefined ? step : dot + (sentAs.get(schema) ?? name);
+  }
+  return sent;
+}
+
+function fitValue(type: GraphQLInputType, value: unknown, at: At, sentAs: Map<string, string> | undefined): unknown {
   const t = getNullableType(type);
   if (value === null) return null;
-  if (isListType(t)) return (Array.isArray(value) ? value : [value]).map((v) => fitValue(t.ofType, v, label));
+  // One value where a list is wanted stays one: GraphQL makes it a list, and a refusal names it as sent, with no index.
+  if (isListType(t)) {
+    if (!Array.isArray(value)) return fitValue(t.ofType, value, at, sentAs);
+    return value.map((v, i) => fitValue(t.ofType, v, { path: `${at.path}[${i}]`, sent: `${at.sent}[${i}]` }, sentAs));
+  }
   if (value instanceof UploadedFile) return fitFile(t, value);
   // Several file parts where one file is wanted: the first is the upload.
   if (Array.isArray(value) && value[0] instanceof UploadedFile) return fitFile(t, value[0]);
   // A form sent a key twice where one value is wanted: the last one wins. A JSON array there is
   // left as it is, for GraphQL to refuse: nothing sent is dropped without a word.
-  if (value instanceof RepeatedKey && !(isScalarType(t) && t.name === 'JSON')) return fitValue(type, value[value.length - 1], label);
+  if (value instanceof RepeatedKey && !(isScalarType(t) && t.name === 'JSON')) return fitValue(type, value[value.length - 1], at, sentAs);
   if (isInputObjectType(t)) {
-    return value && typeof value === 'object' ? fitInput(t, value as Record<string, unknown>) : value;
+    return value && typeof value === 'object' ? fitInput(t, value as Record<string, unknown>, sentAs, at) : value;
   }
   if (typeof value !== 'string') {
     if (t === GraphQLBoolean && typeof value === 'number' && (value === 0 || value === 1)) return value === 1;
-    if (isScalarType(t) && t.name === 'String' && typeof value === 'number') return numberAsText(value, label);
+    if (isScalarType(t) && t.name === 'String' && typeof value === 'number') return numberAsText(value, at.sent);
     if (isScalarType(t) && t.name === 'String' && typeof value === 'boolean') return String(value);
     return value;
   }

@@ -35,7 +35,7 @@ import { variantOf, type Variant } from './expand.js';
 import { createRestExecute } from './execute.js';
 import { forRestCaller } from './variable-errors.js';
 import { withSessionCheck } from '../auth/session.js';
-import { fitInput } from './input.js';
+import { asSent, fitInput } from './input.js';
 import { queryParam, type Match } from './match.js';
 import { isSofaRoute, routes, type SofaRoute } from './routes.js';
 import { argumentOf, rootField } from './check-routes.js';
@@ -387,11 +387,10 @@ const sameValue = (a: unknown, b: unknown) => a === b || JSON.stringify(a) === J
 /** A value as a refusal quotes it: text cut to 64 characters. */
 const shown = (v: unknown) => (typeof v === 'string' ? `'${v.slice(0, 64)}'` : JSON.stringify(v)?.slice(0, 64) ?? String(v));
 
-/** A refusal of a body field (`The field 'dropDownListId' ...`) names the key as the caller spelled it. */
+/** A refusal of a body field (`The field 'items[0].itemName' ...`) names it as the caller spelled it (`Items[0].ItemName`). */
 function inSentSpelling(e: EnvelopeError, sentAs: Map<string, string>): EnvelopeError {
   const field = /^The field '([^']+)'/.exec(e.message)?.[1];
-  const sent = field && sentAs.get(field);
-  return sent ? { ...e, message: e.message.replace(`'${field}'`, `'${sent}'`) } : e;
+  return field ? { ...e, message: e.message.replace(`'${field}'`, `'${asSent(field, sentAs)}'`) } : e;
 }
 
 /**

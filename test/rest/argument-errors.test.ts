@@ -2,6 +2,7 @@
  * Arguments GraphQL could not take, as a REST caller reads the refusal: the key they sent and
  * what it must be, never a GraphQL variable (which stays in the developer message).
  */
+import { asSent } from '../../src/rest/input.js';
 import { forRestCaller } from '../../src/rest/variable-errors.js';
 import type { Harness } from '../harness.js';
 import { type Api, expectError, twoTenants, ZERO_GUID } from './support.js';
@@ -37,6 +38,14 @@ test("an input object's refusal says what shape it takes, with the keys of its t
   expect(forRestCaller(error(three), shapes).message).toBe(`The field 'actions[1]' takes objects with the keys action, memberId and roleType, got 5.`);
 });
 
+test("a field's path as the body spelled its keys, index by index; text that is no path stays as it is", () => {
+  const sentAs = new Map([['items', 'Items'], ['items[1].itemName', 'ItemName']]);
+  expect(asSent('items[1].itemName', sentAs)).toBe('Items[1].ItemName');
+  expect(asSent('items[0].itemName', sentAs)).toBe('Items[0].itemName');
+  expect(asSent('items', sentAs)).toBe('Items');
+  expect(asSent('Colour [a].b', sentAs)).toBe('Colour [a].b');
+});
+
 test('other messages pass unchanged', () => {
   const e = error("The mandatory field 'description' is missing.");
   expect(forRestCaller(e)).toBe(e);
@@ -62,4 +71,8 @@ test('through the REST face: a missing query parameter, wrong types in the body,
   // A DateTime query parameter (SOFA gives it to the scalar's serialize, which named none).
   expectError(await A.get(`/users/${ZERO_GUID}/webtoken?expiration=junk`), 400, "The query parameter 'expiration' must be a date-time like 2024-01-31T13:45:00, got 'junk'.");
   expect((await A.get(`/users/${ZERO_GUID}/webtoken?expiration=${new Date(Date.now() + 60_000).toISOString()}`)).status).toBe(200);
+});
+
+test('a value refused while the body is fitted is named by its path as sent', async () => {
+  expectError(await A.post('/lists', { Name: 'Placed', Items: [{ itemName: 'a' }, { ItemName: 1e21 }] }), 400, /^The field 'Items\[1\]\.ItemName' takes text: send this value as a string in quotes\./);
 });

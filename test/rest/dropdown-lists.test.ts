@@ -104,7 +104,7 @@ describe('lists', () => {
     expectError(await A.post('/lists', { Name: ' ', Items: TWO }), 400, "The field 'Name' must not be blank");
     expectError(await A.post('/lists', { Name: 'x'.repeat(257) }), 400, /256/);
     expectError(await A.post('/lists', { Name: uniq('x'), Items: 'One,Two' }), 400, `The field 'Items' takes objects with the keys itemName and itemValue, got "One,Two".`);
-    expectError(await A.post('/lists', { Name: uniq('x'), Items: [{ itemValue: 'no name' }] }), 400, /items\[0\]\.itemName/);
+    expectError(await A.post('/lists', { Name: uniq('x'), Items: [{ itemValue: 'no name' }] }), 400, "The field 'Items[0].itemName' is missing.");
     expectError(await A.post('/lists', { Name: uniq('x'), Items: [{ itemName: 'y'.repeat(1001) }] }), 400, /1000/);
     expectError(await A.post('/lists', { Name: taken.listName.toUpperCase() }), 409, /already exists/);
     expectError(await A.put(`/lists/${taken.listID}`, {}), 400, /at least one/);
