@@ -2,6 +2,7 @@
 import { GraphQLError } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { mapError } from '../graphql-errors.js';
+import { placedRefusals } from '../variable-refusals.js';
 import type { Logger } from '../log.js';
 
 export function useErrorMapping(log: Logger): Plugin {
@@ -11,7 +12,8 @@ export function useErrorMapping(log: Logger): Plugin {
       return {
         onExecuteDone({ result, setResult }) {
           if (!('errors' in result) || !result.errors?.length) return;
-          setResult({ ...result, errors: result.errors.map((e) => asRequestError(mapError(e, requestId, log))) });
+          const placed = placedRefusals(args, result);
+          setResult({ ...placed, errors: placed.errors?.map((e) => asRequestError(mapError(e, requestId, log))) });
         },
       };
     },

@@ -100,6 +100,43 @@ describe('limits and variables are refused as GraphQL-over-HTTP asks: a code, an
     expect(legacy.body.errors[0]).toMatchObject({ message: expect.stringMatching(message), extensions: { code: 'BAD_REQUEST' } });
   });
 
+  test.each([
+    [
+      'an element of a list',
+      'mutation($input: DropDownListInput!) { createDropDownList(input: $input) { listID } }',
+      { input: { name: 'n', items: [{ itemName: 'a' }, { itemName: 5 }] } },
+      'Variable "$input" got invalid value 5 at "input.items[1].itemName"; Expected type String; String cannot represent a non string value: 5',
+    ],
+    [
+      'a key an element does not take',
+      'mutation($input: DropDownListInput!) { createDropDownList(input: $input) { listID } }',
+      { input: { name: 'n', items: [{ itemName: 'a' }, { itemName: 'b', colour: 'red' }] } },
+      'Variable "$input" got invalid value { itemName: "b", colour: "red" } at "input.items[1]"; Field "colour" is not defined by type DropDownListItemInput.',
+    ],
+    [
+      'a null element where one is required',
+      'mutation($id: UUID!, $input: SecurityActionsInput!) { updateFolderSecurityMembers(folderId: $id, input: $input) { successCount } }',
+      { id: '00000000-0000-0000-0000-000000000000', input: { securityActions: [{ memberId: '00000000-0000-0000-0000-000000000000' }, null] } },
+      'Variable "$input" got invalid value null at "input.securityActions[1]"; Expected non-nullable type SecurityActionInput! not to be null at value.securityActions[1].',
+    ],
+    [
+      'an element missing a required key',
+      'mutation($input: EmailInput!) { sendEmail(input: $input) { success } }',
+      { input: { recipients: ['a@example.com'], fileUpload: [{ name: 'a.txt', base64: '' }, { name: 'b.txt' }] } },
+      'Variable "$input" got invalid value { name: "b.txt" } at "input.fileUpload[1]"; Field value.fileUpload[1].base64 of required type String! was not provided.',
+    ],
+    [
+      'a value in an object',
+      'mutation($input: SecurityActionsInput!) { updateFolderSecurityMembers(folderId: "00000000-0000-0000-0000-000000000000", input: $input) { successCount } }',
+      { input: { securityActions: [{ memberId: 'x' }] } },
+      'Variable "$input" got invalid value "x" at "input.securityActions[0].memberId"; Expected type UUID. Value is not a valid UUID: "x"',
+    ],
+  ])('a refused value inside a variable (%s) is named by its path, not as a variable of its own', async (_, query, variables, message) => {
+    const r = await byAccept({ query, variables }, 'application/graphql-response+json');
+    expect(r.status).toBe(400);
+    expect(r.body.errors).toEqual([expect.objectContaining({ message, extensions: { code: 'BAD_REQUEST' } })]);
+  });
+
   test('an error of a resolved field keeps its own code and status', async () => {
     const r = await byAccept({ query: `{ site(id: "${'0'.repeat(8)}-0000-0000-0000-${'0'.repeat(12)}") { id } }` }, 'application/graphql-response+json');
     expect(r.status).toBe(404);

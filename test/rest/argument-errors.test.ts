@@ -66,11 +66,25 @@ test('through the REST face: a missing query parameter, wrong types in the body,
   expectError(await A.post('/indexfields', { label: 'Spelled', fieldType: 'Text', dropdownListId: 'bad' }), 400, /^The field 'dropdownListId' must be a GUID/);
   // A drop-down list's items as plain text: the shape an item takes, not the input type's name.
   const items = await A.post('/lists', { Name: 'Shaped', Items: ['Red'] });
-  expectError(items, 400, `The field 'Items' takes objects with the keys itemName and itemValue, got "Red".`);
+  expectError(items, 400, `The field 'Items[0]' takes objects with the keys itemName and itemValue, got "Red".`);
   expect(items.body.meta.errors.map((e: { message: string }) => e.message).join(' ')).not.toMatch(/DropDownListItemInput/);
   // A DateTime query parameter (SOFA gives it to the scalar's serialize, which named none).
   expectError(await A.get(`/users/${ZERO_GUID}/webtoken?expiration=junk`), 400, "The query parameter 'expiration' must be a date-time like 2024-01-31T13:45:00, got 'junk'.");
   expect((await A.get(`/users/${ZERO_GUID}/webtoken?expiration=${new Date(Date.now() + 60_000).toISOString()}`)).status).toBe(200);
+});
+
+test('a refused value inside a list or an object is named by its path, with the keys as the body spelled them', async () => {
+  const item = await A.post('/lists', { Name: 'Placed', Items: [{ itemName: 'a' }, { ItemName: {} }] });
+  expectError(item, 400, "The field 'Items[1].ItemName' must be text, got {}.");
+  expect(item.body.meta.errors[0].developerMessage).toBe('Variable "$input" got invalid value {} at "input.items[1].itemName"; Expected type String; String cannot represent a non string value: {}');
+  const list = (await A.post('/lists', { Name: 'Placed' })).body.data.listID as string;
+  expectError(await A.put(`/lists/${list}`, { items: [{ itemName: 'a', itemValue: ['x'] }] }), 400, `The field 'items[0].itemValue' must be text, got ["x"].`);
+  // One object where a list is wanted: no index, since none was sent.
+  expectError(await A.post('/lists', { Name: 'Placed', Items: { ItemName: {} } }), 400, "The field 'Items.ItemName' must be text, got {}.");
+  expectError(await A.put(`/folders/${ZERO_GUID}/securitymembers`, { SecurityActions: [{ MemberId: 'x' }] }), 400, `The field 'SecurityActions[0].MemberId' must be a GUID, got "x".`);
+  // POST emails answers its refusals with HTTP 200 and the status in meta.
+  const email = await A.post('/emails', { recipients: ['a@example.com'], subject: 's', body: 'b', FileUpload: [{ name: 'a.txt', base64: '' }, { Name: {}, base64: '' }] });
+  expect([email.body.meta.status, email.body.meta.errors[0].message]).toEqual([400, "The field 'FileUpload[1].Name' must be text, got {}."]);
 });
 
 test('a value refused while the body is fitted is named by its path as sent', async () => {

@@ -217,8 +217,8 @@ describe("the .NET client's FoldersManager (it reads data.successCount)", () => 
       [[add, add, { memberId: user.id, action: 2 }], 400, /'securityActions\[2\]\.action' must be 0 \(Add\) or 1 \(Remove\)/],
       [[add, { memberId: user.id, roleType: 1, memberType: 3 }], 400, /'securityActions\[1\]\.memberType'/],
       [[add, { roleType: 1 }], 400, /'securityActions\[1\]\.memberId' is missing/],
-      [[add, { memberId: 'nobody', roleType: 1 }], 400, /'memberId' must be a GUID, got "nobody"/],
-      [[add, null], 400, /not to be null at value\.securityActions\[1\]/],
+      [[add, { memberId: 'nobody', roleType: 1 }], 400, /^The field 'securityActions\[1\]\.memberId' must be a GUID, got "nobody"\.$/],
+      [[add, null], 400, /^The field 'securityActions\[1\]' has a value that cannot be taken \(null\): .*not to be null/],
       [undefined, 400, /'securityActions' is missing/],
       [Array.from({ length: 1001 }, () => add), 400, /at most 1000 actions/],
       // Refused after the first action was written: the transaction undoes it.
