@@ -25,7 +25,5 @@ export function checkRouteTable(schema: GraphQLSchema, table: readonly Route[]):
       if (!args.has(arg)) throw new Error(`${row}: ${r.field} has no argument '${arg}' for the path parameter`);
     }
     if (r.body && !args.has(r.body)) throw new Error(`${row}: ${r.field} has no argument '${r.body}' to receive the body`);
-    // Both would read the one body: its keys as arguments, and the whole of it as one argument.
-    if (r.body && r.argsInBody) throw new Error(`${row} takes its arguments from the body (argsInBody) and gives the whole body to '${r.body}': choose one`);
   }
 }

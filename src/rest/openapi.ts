@@ -8,7 +8,7 @@
 import { getNamedType, isInputObjectType, isNonNullType, isObjectType, type GraphQLInputType, type GraphQLSchema } from 'graphql';
 import { dataTypes } from '../datatypes.js';
 import { tokenOperation } from './token.js';
-import { isSofaRoute, routes as allRoutes, type Route, type SofaRoute } from './routes.js';
+import { bodyHoldsArgs, isSofaRoute, routes as allRoutes, type Route, type SofaRoute } from './routes.js';
 import { DATE_TIME_PATTERN, sofaPath } from './sofa-setup.js';
 import { argumentOf, rootField } from './check-routes.js';
 
@@ -147,12 +147,12 @@ function sofaRowOperation(doc: SofaDoc, schema: GraphQLSchema, row: SofaRoute, a
   const pathParams = [...row.path.matchAll(/:([A-Za-z0-9_]+)/g)].map((m) => m[1]);
   const pathArgs = pathParams.map((name) => argumentOf(row, name));
   const parameters: Schema[] = pathParams.map((name, i) => parameter(name, 'path', true, args.properties[pathArgs[i]] ?? { type: 'string' }, pathArgs[i]));
-  // An `argsInBody` row's arguments come from the query string or the body, so neither documents one as required.
+  // A row whose body holds its arguments (`bodyHoldsArgs`) takes them from the query string or the body, so neither documents one as required.
   const queryOrBody: Record<string, Schema> = {};
   for (const [name, s] of Object.entries(args.properties)) {
     if (name === row.body || pathArgs.includes(name)) continue;
     queryOrBody[name] = asDateTimeInput(s)!;
-    parameters.push(parameter(name, 'query', args.required.includes(name) && !row.argsInBody, s));
+    parameters.push(parameter(name, 'query', args.required.includes(name) && !bodyHoldsArgs(row), s));
   }
   const record = recordSchema(op, schemas);
   if (row.shape !== 'none' && record) parameters.push(...PROJECTION);
@@ -169,7 +169,7 @@ function sofaRowOperation(doc: SofaDoc, schema: GraphQLSchema, row: SofaRoute, a
       : { description: 'Success', content: { 'application/json': { schema: successSchema(row, record) } } },
   };
   for (const [status, description] of Object.entries(ERRORS)) responses[status] = errorResponse(description);
-  if (row.body || row.argsInBody) {
+  if (row.body || bodyHoldsArgs(row)) {
     responses['413'] = errorResponse(row.upload ? 'The file is larger than FILE_MAX_BYTES, or the other parts than MAX_BODY_BYTES.' : 'The body is larger than MAX_BODY_BYTES.');
     responses['415'] = errorResponse(COMPRESSED);
     responses['409'] = errorResponse('The change conflicts with the current state.');
@@ -181,7 +181,8 @@ function sofaRowOperation(doc: SofaDoc, schema: GraphQLSchema, row: SofaRoute, a
     tags: [tagOf(row.path)],
     parameters,
     ...(row.body ? { requestBody: requestBody(true, args.properties[row.body] ?? {}) } : {}),
-    ...(row.argsInBody ? { requestBody: requestBody(false, { type: 'object', properties: queryOrBody }) } : {}),
+    // Shown where it has a key to hold: a row whose path fills every argument reads a body only to refuse a malformed one.
+    ...(bodyHoldsArgs(row) && Object.keys(queryOrBody).length ? { requestBody: requestBody(false, { type: 'object', properties: queryOrBody }) } : {}),
     responses,
     security: [{ bearer: [] }],
   };

@@ -33,14 +33,6 @@ export interface SofaRoute {
    * `null` or an array is a 400 (no body at all leaves the argument out).
    */
   anyJson?: true;
-  /**
-   * The field's arguments that the path does not fill come from the query string or from the
-   * body's keys (a JSON object, a form or multipart parts; keys in any case, values fitted as a
-   * body's are): the .NET client posts a scheduled run's report as JSON where the other clients
-   * put it in the query string. Given in both, a value must be the same in both, else a 400 naming
-   * it; a blank one counts as not given, as a blank query parameter does. Not with `body`.
-   */
-  argsInBody?: true;
   /** Chosen over a row with the same method and path when a query parameter has one of these values (`*`: any value). */
   when?: { param: string; values: string[] };
   scope?: 'tenant';
@@ -93,6 +85,17 @@ export interface HandlerRoute {
 export type Route = SofaRoute | HandlerRoute;
 
 export const isSofaRoute = (r: Route): r is SofaRoute => 'field' in r;
+
+/**
+ * A row without `body` whose method carries one (not GET) takes the field's arguments that the path
+ * does not fill from the query string or from the body's keys (a JSON object, a form or multipart
+ * parts; keys in any case, values fitted as a body's are; other keys ignored): the .NET client posts
+ * a scheduled run's report as JSON where the other clients put it in the query string, and a body
+ * sent anywhere is read, not thrown away unread. Given in both, a value must be the same in both,
+ * else a 400 naming it; a blank one counts as not given, as a blank query parameter does. An empty
+ * body is none.
+ */
+export const bodyHoldsArgs = (r: SofaRoute): boolean => !r.body && r.method !== 'GET';
 
 /** A new form revision's answer as the spec shows it: "href, dataType, instanceName, revisionId" (a list's elements lead with revisionId). */
 const NEW_REVISION_KEYS = ['href', 'dataType', 'instanceName', 'revisionId'];
@@ -307,7 +310,7 @@ export const routes: Route[] = [
   { method: 'GET', path: '/outsideprocesses/:id', field: 'Query.scheduledProcess', shape: 'object' },
   { method: 'PUT', path: '/scheduledProcess/Run', field: 'Mutation.runScheduledProcesses', shape: 'list' },
   { method: 'GET', path: '/scheduledProcess/:token', field: 'Query.scheduledRun', shape: 'object', params: { token: 'id' } },
-  { method: 'POST', path: '/scheduledProcess/:token', field: 'Mutation.completeScheduledRun', shape: 'object', argsInBody: true },
+  { method: 'POST', path: '/scheduledProcess/:token', field: 'Mutation.completeScheduledRun', shape: 'object' },
   // E-mail (docs/decisions.md, "E-mail")
   { method: 'GET', path: '/emails', field: 'Query.emails', shape: 'list', paged: true },
   { method: 'GET', path: '/emails/:id', field: 'Query.email', shape: 'object' },

@@ -37,7 +37,7 @@ import { forRestCaller } from './variable-errors.js';
 import { withSessionCheck } from '../auth/session.js';
 import { asSent, fitInput } from './input.js';
 import { queryParam, type Match } from './match.js';
-import { isSofaRoute, routes, type SofaRoute } from './routes.js';
+import { bodyHoldsArgs, isSofaRoute, routes, type SofaRoute } from './routes.js';
 import { argumentOf, rootField } from './check-routes.js';
 import { createSofaRouter, SOFA_BASE, sofaFields, sofaPath } from './sofa-setup.js';
 import { requestIdOf } from './request-id.js';
@@ -145,7 +145,7 @@ export function createRouteRunner(services: Services, schema: GraphQLSchema, dat
     // The arguments, from the path, the query string and the body, as SOFA reads them.
     const args: Record<string, unknown> = {};
     const sentAs = new Map<string, string>();
-    const inBody = route.argsInBody ? await fittedBody(request, route, argsTypeOf(route, info), received, sentAs) : undefined;
+    const inBody = bodyHoldsArgs(route) && !emptyMultipart(request) ? await fittedBody(request, route, argsTypeOf(route, info), received, sentAs) : undefined;
     for (const { arg, type } of info.args) {
       if (arg.name === route.body) {
         args[arg.name] = await requestBody(request, route, arg, received, sentAs);
@@ -210,7 +210,7 @@ export function createRouteRunner(services: Services, schema: GraphQLSchema, dat
   }
   return { run, sofaDocument: sofa.openAPIDocument };
 
-  /** An `argsInBody` row's arguments that the path does not fill, as an input type for `fitInput` (never part of the schema). */
+  /** The arguments the path does not fill of a row whose body holds them (`bodyHoldsArgs`), as an input type for `fitInput` (never part of the schema). */
   function argsTypeOf(route: SofaRoute, info: FieldInfo): GraphQLInputObjectType {
     let type = argsTypes.get(route);
     if (!type) {
@@ -304,6 +304,9 @@ function fromPathOf(route: SofaRoute, params: Record<string, string>, arg: strin
   for (const [name, value] of Object.entries(params)) if (argumentOf(route, name) === arg) return value;
   return undefined;
 }
+
+/** A multipart body declared empty: no parts, as an empty JSON body is no keys (busboy would call it cut short). */
+const emptyMultipart = (request: Request) => isMultipart(request.headers.get('content-type')) && request.headers.get('content-length') === '0';
 
 interface FileContent {
   fileName: string;
@@ -424,7 +427,7 @@ function whereMissing(e: EnvelopeError, route: SofaRoute, url: URL): EnvelopeErr
   const name = /^The mandatory field '([^']+)' is missing\.$/.exec(e.message)?.[1];
   const variable = e.developerMessage?.startsWith(`Variable "$${name}"`);
   if (!name || !variable || name === route.body) return e;
-  if (route.argsInBody) return { ...e, message: `The mandatory parameter '${name}' is missing: send it in the query string or the request body.` };
+  if (bodyHoldsArgs(route) && !standsInFor.has(route)) return { ...e, message: `The mandatory parameter '${name}' is missing: send it in the query string or the request body.` };
   const other = standsInFor.get(route);
   if (!other) return { ...e, message: `The mandatory query parameter '${name}' is missing.` };
   const message = queryParam(url.searchParams, other) === undefined

@@ -140,6 +140,32 @@ describe('subscriptions', () => {
     expect((await U.del(`/documents/${doc.id}/alerts/${E.documentCheckedIn}`)).status).toBe(200);
   });
 
+  test('usId in a body counts as in the query string (JSON, form or multipart); the two must agree; a malformed body is a 400 and subscribes nobody', async () => {
+    const folder = await newFolder();
+    const path = `/folders/${folder.id}/alerts/${E.documentAdded}`;
+    // Thrown away unread before: usId left out means the caller, so the administrator was subscribed.
+    const sub = (await A.post(path, { usId: watcher.id })).body.data;
+    expect(sub.userId).toBe(watcher.id);
+    const form = await A.post(path, undefined, { raw: `UsId=${watcher.userid}`, headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    expect(form.body.data.id).toBe(sub.id);
+    const multipart = `--b0\r\nContent-Disposition: form-data; name="usId"\r\n\r\n${watcher.id}\r\n--b0--\r\n`;
+    expect((await A.post(path, undefined, { raw: multipart, headers: { 'content-type': 'multipart/form-data; boundary=b0' } })).body.data.id).toBe(sub.id);
+    expectError(await A.post(`${path}?usId=${watcher.id}`, { usId: 'admin' }), 400, "The query string and the request body give 'usId' different values");
+    expectError(await A.post(path, undefined, { raw: '{"usId":', headers: { 'content-type': 'application/json' } }), 400, 'not valid JSON');
+    // A key the route does not know is ignored, as on every route.
+    expect((await A.post(path, { usId: watcher.id, note: 'x' })).body.data.id).toBe(sub.id);
+    expect((await A.get(`/folders/${folder.id}/alerts`)).body.data.map((s: { userId: string }) => s.userId)).toEqual([watcher.id]);
+    // An empty body is none, whatever its Content-Type says: the caller subscribes themself.
+    for (const type of ['application/json', 'multipart/form-data; boundary=b0']) {
+      const own = await A.post(path, undefined, { raw: '', headers: { 'content-type': type, 'content-length': '0' } });
+      expect([type, own.status, own.body.data?.userId]).toEqual([type, 200, A.t.adminId]);
+    }
+    expect((await A.del(path)).status).toBe(200);
+    // Sent in the body, it ends the subscription it names, not the caller's.
+    expect((await A.request('DELETE', path, { body: { usId: watcher.id } })).status).toBe(200);
+    expect((await A.get(`/folders/${folder.id}/alerts`)).body.data).toEqual([]);
+  });
+
   test('refusals: an unknown event, one that applies to folders only, a bad id, an unknown folder, document or user; nothing is made', async () => {
     const folder = await newFolder();
     const doc = await newDocument(folder.id);

@@ -18,7 +18,6 @@ test.each<[string, Route, string]>([
   ['a path parameter the field lacks', { method: 'GET', path: '/sites/:siteKey', field: 'Query.site', shape: 'one' }, "Query.site has no argument 'siteKey'"],
   ['a renamed path parameter whose argument the field lacks', { method: 'GET', path: '/sites/:siteKey', field: 'Query.site', shape: 'one', params: { siteKey: 'key' } }, "Query.site has no argument 'key'"],
   ['a body argument the field lacks', { method: 'POST', path: '/sites', field: 'Mutation.createSite', shape: 'object', body: 'payload' }, "Mutation.createSite has no argument 'payload'"],
-  ['a row that takes its arguments from the body and has a body argument', { method: 'POST', path: '/sites', field: 'Mutation.createSite', shape: 'object', body: 'input', argsInBody: true }, "Route POST /sites takes its arguments from the body (argsInBody) and gives the whole body to 'input'"],
 ])('stops at %s', (_, row, message) => {
   expect(() => checkRouteTable(schema, [row])).toThrow(message);
 });

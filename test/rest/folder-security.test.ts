@@ -82,6 +82,8 @@ describe('members', () => {
     expectError(await member(UNKNOWN_ID, user.id, { securityRole: 2 }), 404, /Folder/);
     expectError(await A.del(`/folders/${folder.id}/securitymembers/${group.id}`), 404, /not a security member/);
     expectError(await A.del(`/folders/${folder.id}/securitymembers/${user.id}?cascadeSecurityChanges=maybe`), 400, /true or false/);
+    // In a body it is checked as in the query string (it was a 200, the body unread).
+    expectError(await A.del(`/folders/${folder.id}/securitymembers/${user.id}`, { body: { cascadeSecurityChanges: 'perhaps' } }), 400, "The field 'cascadeSecurityChanges' must be true or false, got 'perhaps'.");
     expect((await members(folder.id)).map((m) => [m.memberId, m.memberRole])).toEqual([[user.id, 4]]);
   });
 

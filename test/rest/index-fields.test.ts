@@ -258,6 +258,9 @@ describe("folders' index fields", () => {
     });
     const again = await A.put(`/indexfields/${d.id}/folders/${folder.id}`);
     expect(again.body.data).toEqual(f);
+    // Its body is read though it names no argument: keys it does not know are ignored, a malformed one is a 400 (it was a 200, unread).
+    expect((await A.put(`/indexfields/${d.id}/folders/${folder.id}`, { required: true })).body.data).toEqual(f);
+    expectError(await A.request('PUT', `/indexfields/${d.id}/folders/${folder.id}`, { raw: '{"required":', headers: { 'content-type': 'application/json' } }), 400, 'The request body is not valid JSON');
     const list = await A.get(`/folders/${folder.id}/indexfields`);
     expectEnvelope(list, 'GET', A.url(`/folders/${folder.id}/indexfields`));
     expect(list.body).not.toHaveProperty('pagination');

@@ -112,10 +112,21 @@ test('a run report takes its values in the query string or in an optional body o
   // The path names the run; the body does not.
   expect(Object.keys(body.properties)).toEqual(['action', 'result', 'message']);
   for (const status of ['409', '413', '415']) expect([status, status in report.responses]).toEqual([status, true]);
-  // Rows without argsInBody keep a mandatory query parameter required.
-  const items = (doc.paths['/lists/{id}/items'] as unknown as Record<string, Op>).delete;
-  expect(items.parameters.find((p) => p.name === 'itemIds')?.required).toBe(true);
-  expect(items.requestBody).toBeUndefined();
+});
+
+test('every row without a body argument, but GET, takes its arguments in the query string or an optional body; GET keeps a mandatory one required', () => {
+  type Op = { parameters: { name: string; required: boolean }[]; requestBody?: { required: boolean; content: Record<string, { schema: Record<string, any> }> }; responses: Record<string, unknown> };
+  const path = (p: string) => doc.paths[p] as unknown as Record<string, Op>;
+  const items = path('/lists/{id}/items').delete;
+  expect(items.parameters.find((p) => p.name === 'itemIds')?.required).toBe(false);
+  expect(items.requestBody?.required).toBe(false);
+  expect(Object.keys(items.requestBody!.content['application/json'].schema.properties)).toEqual(['itemIds']);
+  expect(Object.keys(path('/folders/{id}/alerts/{eventId}').post.requestBody!.content['application/json'].schema.properties)).toEqual(['usId']);
+  // The path fills every argument: no body to show, though a malformed one is still refused (400) and a large one a 413.
+  expect(path('/sites/{id}').delete.requestBody).toBeUndefined();
+  expect('413' in path('/sites/{id}').delete.responses).toBe(true);
+  expect(path('/folders').get.parameters.find((p) => p.name === 'folderPath')?.required).toBe(true);
+  expect(path('/folders').get.requestBody).toBeUndefined();
 });
 
 test("a record's documented fields are the fields it really has", async () => {
