@@ -14,7 +14,7 @@ import { setConnection, type ConnectionContext } from '../rest/connection.js';
 import { asRouteSends, errorEnvelope, methodNotAllowed } from '../rest/envelope.js';
 import { handleDocs } from '../rest/docs.js';
 import { buildOpenApi } from '../rest/openapi.js';
-import { RouteMatcher, segmentsOf } from '../rest/match.js';
+import { queryParam, RouteMatcher, segmentsOf } from '../rest/match.js';
 import { isSofaRoute, routes } from '../rest/routes.js';
 import { setRouteLabel } from '../rest/route-label.js';
 import { createRouteRunner } from '../rest/run-route.js';
@@ -30,6 +30,8 @@ export function useRest(services: Services, schema: GraphQLSchema, dataTypes: Da
   async function handle(request: Request, url: URL, method: string): Promise<Response> {
     const segments = segmentsOf(url.pathname);
     if (!segments) throw badRequest('The request path is not valid percent-encoding.');
+    // Read by src/plugins/use-suppress-response-codes.ts, which cannot refuse: its copies are checked here.
+    queryParam(url.searchParams, 'suppress_response_codes');
     const result = matcher.match(method, segments, url.searchParams);
     if ('status' in result) {
       if (result.status === 405) return methodNotAllowed(request, result.allowed);

@@ -4,7 +4,7 @@
  */
 import type { Plugin } from 'graphql-yoga';
 import { httpOk } from '../rest/envelope.js';
-import { queryParam } from '../rest/match.js';
+import { queryParams } from '../rest/match.js';
 import { isGraphQLPath } from './error-answer.js';
 
 export function useSuppressResponseCodes(): Plugin {
@@ -13,7 +13,9 @@ export function useSuppressResponseCodes(): Plugin {
       // The cheap test first: nearly no request carries the parameter.
       if (response.status === 200 || !/suppress_response_codes/i.test(request.url)) return;
       const url = new URL(request.url);
-      if (isGraphQLPath(url) || (queryParam(url.searchParams, 'suppress_response_codes') ?? '').toLowerCase() !== 'true') return;
+      // Copies that disagree are the REST plugin's 400 (src/plugins/use-rest.ts), which keeps its status.
+      const copies = queryParams(url.searchParams, 'suppress_response_codes');
+      if (isGraphQLPath(url) || !copies.length || copies.some((v) => v.toLowerCase() !== 'true')) return;
       setResponse(httpOk(response));
     },
   };

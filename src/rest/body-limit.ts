@@ -25,8 +25,17 @@ export function bodyLimitOf(config: Limits): (request: Request, url: URL) => Bod
   const matcher = new RouteMatcher();
   return (request, url) => {
     const segments = segmentsOf(url.pathname);
-    const found = segments && matcher.match(request.method, segments, url.searchParams);
+    const found = segments && matchOrNone(matcher, request.method, segments, url.searchParams);
     const route = found && 'match' in found && isSofaRoute(found.match.route) ? found.match.route : undefined;
     return { bytes: config.maxBodyBytes + (route ? fileBytesOf(route, config) : 0), route };
   };
+}
+
+/** The match, or none where choosing a row refuses the query string (the REST plugin answers that 400). */
+function matchOrNone(matcher: RouteMatcher, method: string, segments: string[], query: URLSearchParams) {
+  try {
+    return matcher.match(method, segments, query);
+  } catch {
+    return undefined;
+  }
 }

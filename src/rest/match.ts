@@ -3,6 +3,7 @@
  * trailing and doubled slashes ignored, literal segments preferred over parameters
  * (`/users/me` before `/users/:id`; `PUT /users/me` is a 405, not `/users/:id` with the id `me`).
  */
+import { badRequest } from '../errors.js';
 import { routes as allRoutes, type Method, type Route } from './routes.js';
 
 const API_PREFIX = ['api', 'v1'];
@@ -123,9 +124,24 @@ function whenHolds(when: { values: string[] }, value: string | undefined): boole
   return when.values.includes((value ?? '').trim().replace(/\/{2,}/g, '/').toLowerCase());
 }
 
-/** A query parameter by case-insensitive name. */
-export function queryParam(query: URLSearchParams, name: string): string | undefined {
+/** Every value of a query parameter, by case-insensitive name, in order. */
+export function queryParams(query: URLSearchParams, name: string): string[] {
   const lower = name.toLowerCase();
-  for (const [k, v] of query) if (k.toLowerCase() === lower) return v;
-  return undefined;
+  const values: string[] = [];
+  for (const [k, v] of query) if (k.toLowerCase() === lower) values.push(v);
+  return values;
+}
+
+/**
+ * A query parameter by case-insensitive name. Sent more than once (`limit=5&Limit=-1`), its copies
+ * must agree, else a 400 naming it: taking one copy left the others unread, so a second filter or
+ * a bad value was dropped without a word, and which copy counted was the order's chance.
+ */
+export function queryParam(query: URLSearchParams, name: string): string | undefined {
+  const [first, ...rest] = queryParams(query, name);
+  const other = rest.find((v) => v !== first);
+  if (other !== undefined) {
+    throw badRequest(`The query parameter '${name}' was sent ${rest.length + 1} times with different values ('${first.slice(0, 64)}' and '${other.slice(0, 64)}'): send it once.`);
+  }
+  return first;
 }

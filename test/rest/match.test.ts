@@ -1,5 +1,5 @@
 /** The matcher's precedence: root-scoped rows before the tenant prefix, literals before parameters, `when` rows, 405 with what is allowed. */
-import { RouteMatcher } from '../../src/rest/match.js';
+import { queryParam, RouteMatcher } from '../../src/rest/match.js';
 import type { Route } from '../../src/rest/routes.js';
 
 const table: Route[] = [
@@ -47,6 +47,19 @@ test("a when-row for '*' is chosen when its parameter has any value that is not 
   };
   expect(route('NAME=Report%201')).toBe(table[6]);
   for (const q of ['', 'name=', 'name=%20', 'other=x']) expect([q, route(q)]).toEqual([q, table[7]]);
+});
+
+test('a parameter sent more than once, names compared in any case, is one value when every copy agrees, else a 400 naming it; so is the when-row parameter', () => {
+  const p = (query: string, name: string) => queryParam(new URLSearchParams(query), name);
+  expect(p('q=a&Q=a', 'q')).toBe('a');
+  expect(p('limit=', 'limit')).toBe('');
+  expect(p('x=1', 'limit')).toBeUndefined();
+  expect(() => p('q=a&q=b', 'q')).toThrow("The query parameter 'q' was sent 2 times with different values ('a' and 'b'): send it once.");
+  expect(() => p('limit=5&Limit=-1', 'limit')).toThrow("The query parameter 'limit' was sent 2 times with different values ('5' and '-1')");
+  expect(() => p('limit=5&limit=5&limit=', 'limit')).toThrow(/'limit' was sent 3 times/);
+  expect(() => match('GET', '/api/v1/a/b/meta', 'expand=true&Expand=other')).toThrow(/'expand' was sent 2 times/);
+  const same = match('GET', '/api/v1/a/b/meta', 'expand=true&EXPAND=true');
+  expect('match' in same && same.match.route).toBe(table[4]);
 });
 
 test('unknown paths are a 404; known tenant paths with another method a 405', () => {
