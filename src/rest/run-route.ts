@@ -145,6 +145,9 @@ export function createRouteRunner(services: Services, schema: GraphQLSchema, dat
     // The arguments, from the path, the query string and the body, as SOFA reads them.
     const args: Record<string, unknown> = {};
     const sentAs = new Map<string, string>();
+    if (!info.args.some(({ arg }) => arg.name === 'q') && (queryParam(url.searchParams, 'q') ?? '') !== '') {
+      throw badRequest(`${route.method} ${shownPath(route)} takes no q: it filters nothing, so leave the query parameter 'q' out.`);
+    }
     const inBody = bodyHoldsArgs(route) && !emptyMultipart(request) ? await fittedBody(request, route, argsTypeOf(route, info), received, sentAs) : undefined;
     for (const { arg, type } of info.args) {
       if (arg.name === route.body) {
@@ -304,6 +307,9 @@ function fromPathOf(route: SofaRoute, params: Record<string, string>, arg: strin
   for (const [name, value] of Object.entries(params)) if (argumentOf(route, name) === arg) return value;
   return undefined;
 }
+
+/** A row's path as the clients' documentation writes it: `sites/{id}`. */
+const shownPath = (route: SofaRoute) => route.path.slice(1).replace(/:([A-Za-z0-9_]+)/g, '{$1}');
 
 /** A multipart body declared empty: no parts, as an empty JSON body is no keys (busboy would call it cut short). */
 const emptyMultipart = (request: Request) => isMultipart(request.headers.get('content-type')) && request.headers.get('content-length') === '0';

@@ -70,6 +70,8 @@ describe('events', () => {
     expect(r.body.data).toEqual({ href: `~/alertevents/${e.id}`, dataType: 'AlertEvent', ...e, appliesTo: [...e.appliesTo] });
     expectError(await A.get(`/alertevents/${UNKNOWN_ID}`), 404, /Alert event .* was not found/);
     expectError(await A.get('/alertevents/not-a-guid'), 400);
+    // It takes no q: refused, not ignored.
+    expectError(await A.get(`/alertevents/${e.id}?q=${encodeURIComponent("name eq 'x'")}`), 400, "GET alertevents/{eventId} takes no q: it filters nothing, so leave the query parameter 'q' out.");
   });
 
   test('GET alertevents and alertevents/{id} take fields= (any case) as every record does: href and dataType stay', async () => {

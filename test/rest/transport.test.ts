@@ -145,6 +145,33 @@ describe('query strings', () => {
   });
 });
 
+describe('q on a route that takes none', () => {
+  test('is a 400 saying so, on reads and writes alike; a blank q is not sent; a route that takes q still filters by it', async () => {
+    const g = await h.request('POST', `${t.root}/groups`, { token, body: { name: `q${randomUUID().slice(0, 6)}`, description: 'd' } });
+    for (const [method, path] of [
+      ['GET', `sites/${t.homeSiteId}`],
+      ['GET', `users/${t.adminId}`],
+      ['GET', 'users/me'],
+      ['GET', `documents/${randomUUID()}`],
+      ['GET', `persisteddata/${randomUUID()}`],
+      ['GET', 'meta'],
+      ['DELETE', `sites/${randomUUID()}`],
+      ['PUT', `groups/${g.body.data.id}`],
+    ]) {
+      for (const value of ["name eq 'nomatch'", '((((']) {
+        const r = await h.request(method, `${t.root}/${path}?Q=${encodeURIComponent(value)}`, { token, body: method === 'PUT' ? { description: 'changed' } : undefined });
+        expectErrorEnvelope(r, 400);
+        expect([path, r.body.meta.errors[0].message]).toEqual([path, expect.stringMatching(/^(GET|DELETE|PUT) [^ ]+ takes no q: it filters nothing, so leave the query parameter 'q' out\.$/)]);
+      }
+    }
+    expect((await h.request('GET', `${t.root}/groups/${g.body.data.id}`, { token })).body.data[0].description).toBe('d');
+    expect((await h.request('GET', `${t.root}/sites/${t.homeSiteId}?q=`, { token })).status).toBe(200);
+    expectErrorEnvelope(await h.request('GET', `${t.root}/groups/${g.body.data.id}?q=${encodeURIComponent("name eq 'nomatch'")}`, { token }), 404);
+    // Other parameters a route does not read stay harmless (clients add their own).
+    expect((await h.request('GET', `${t.root}/sites/${t.homeSiteId}?cachebuster=1&suppress_response_codes=false`, { token })).status).toBe(200);
+  });
+});
+
 describe('input that once cost time out of proportion (each would time the test out before its fix)', () => {
   test('a form key sent 50,000 times, before any login: answered, every value kept', async () => {
     const body = 'grant_type=password&' + 'a=1&'.repeat(50_000);
