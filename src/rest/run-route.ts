@@ -155,8 +155,8 @@ export function createRouteRunner(services: Services, schema: GraphQLSchema, dat
         continue;
       }
       const fromPath = fromPathOf(route, m.params, arg.name);
-      const v = fromPath ?? queryParam(url.searchParams, arg.name);
-      if (v !== undefined && v !== '') args[arg.name] = checkArg(arg.name, type, v, fromPath === undefined ? 'query parameter' : 'path segment');
+      const v = fromPath ? fromPath.value : queryParam(url.searchParams, arg.name);
+      if (v !== undefined && v !== '') args[arg.name] = checkArg(fromPath?.segment ?? arg.name, type, v, fromPath ? 'path segment' : 'query parameter');
       if (inBody?.[arg.name] === undefined || inBody[arg.name] === null || inBody[arg.name] === '') continue;
       const b = isScalarType(getNamedType(arg.type)) ? checkBodyArg(sentAs.get(arg.name) ?? arg.name, type, inBody[arg.name]) : inBody[arg.name];
       if (!(arg.name in args)) args[arg.name] = b;
@@ -302,9 +302,9 @@ export function createRouteRunner(services: Services, schema: GraphQLSchema, dat
 
 const JSON_TYPE = { 'content-type': 'application/json' };
 
-/** The path segment that fills an argument, through the row's renamed parameters. */
-function fromPathOf(route: SofaRoute, params: Record<string, string>, arg: string): string | undefined {
-  for (const [name, value] of Object.entries(params)) if (argumentOf(route, name) === arg) return value;
+/** The path segment that fills an argument, through the row's renamed parameters: its name in the path (`token` for `id`) and its value. */
+function fromPathOf(route: SofaRoute, params: Record<string, string>, arg: string): { segment: string; value: string } | undefined {
+  for (const [segment, value] of Object.entries(params)) if (argumentOf(route, segment) === arg) return { segment, value };
   return undefined;
 }
 

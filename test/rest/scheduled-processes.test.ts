@@ -227,7 +227,8 @@ test("a run's href reads it (GET scheduledProcess/{token}), for administrators o
   expect((await A.get(`/scheduledProcess/${run.id}?fields=id,status`)).body.data).toEqual({ href: run.href, dataType: 'ScheduledRun', id: run.id, status: 0 });
   expectError(await A.get(`/scheduledProcess/${UNKNOWN_ID}`), 404);
   expectError(await B.get(`/scheduledProcess/${run.id}`), 404);
-  expectError(await A.get('/scheduledProcess/not-a-token'), 400);
+  // Named as the path names it: the row fills the field's `id` with its `{token}`.
+  expectError(await A.get('/scheduledProcess/not-a-token'), 400, "The path segment 'token' must be a GUID, got 'not-a-token'.");
 });
 
 test('two callers at once start each due process once', async () => {
