@@ -232,6 +232,7 @@ export async function parseMultipart(request: Request, maxBytes: number, maxText
   const files: UploadedFile[] = [];
   const malformed = (err: unknown) => badRequest(`The multipart request body is malformed: ${err instanceof Error ? err.message : String(err)}`);
   const contentType = request.headers.get('content-type')!;
+  refuseEmptyBoundary(contentType);
   const types = partTypes(contentType);
   types.see(bytes);
   await new Promise<void>((resolve, reject) => {
@@ -278,6 +279,16 @@ export async function parseMultipart(request: Request, maxBytes: number, maxText
  */
 export const withFiles = (texts: Record<string, unknown>, files: readonly unknown[]): Record<string, unknown> =>
   files.length === 0 ? texts : { ...texts, fileUpload: files.length === 1 ? files[0] : files };
+
+/**
+ * A multipart Content-Type whose boundary is empty (`boundary=`, `boundary=""`) is a 400 saying so:
+ * busboy takes it, finds no part and says "Unexpected end of multipart data".
+ */
+export function refuseEmptyBoundary(contentType: string): void {
+  if (/;[ \t]*boundary[ \t]*=[ \t]*(?:""[ \t]*)?(?:;|$)/i.test(contentType)) {
+    throw badRequest('The multipart request body is malformed: the boundary its Content-Type names is empty (boundary=); name the string that separates its parts.');
+  }
+}
 
 /** A file part of a multipart body: its name, the type it declared (undefined when it has no Content-Type) and its bytes. */
 export class UploadedFile {

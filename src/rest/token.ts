@@ -1,13 +1,13 @@
 /**
  * POST /oauth/token (any case, base or tenant-scoped). The body is read as a form whatever the
- * Content-Type says (two clients label it JSON); a real JSON object is accepted too. Failures
+ * Content-Type says (two clients label it JSON), unless it says multipart; a real JSON object is accepted too. Failures
  * carry both the OAuth keys clients test (`error`, `error_description`) and the envelope's meta.
  */
 import type { Services } from '../context.js';
 import { grant, OAuthError } from '../auth/grants.js';
 import { AppError } from '../errors.js';
 import type { EnvelopeError } from '../graphql-errors.js';
-import { parseForm, readBody, RepeatedKey, refuseNul } from './body.js';
+import { isMultipart, parseForm, parseMultipart, readBody, RepeatedKey, refuseNul, withFiles } from './body.js';
 import { jsonResponse, statusMsg } from './envelope.js';
 import { numberAsText } from './input.js';
 import { requestIdOf } from './request-id.js';
@@ -40,7 +40,13 @@ async function tokenParams(request: Request, maxBytes: number): Promise<Record<s
   const invalid = (e: unknown) => (e instanceof AppError && e.status === 400 ? new OAuthError(400, 'invalid_request', e.message) : e);
   let params: Record<string, unknown>;
   try {
-    params = parseParams((await readBody(request, maxBytes)).trim());
+    // A multipart body as REST reads one (a malformed one says so, not that grant_type is missing).
+    if (isMultipart(request.headers.get('content-type'))) {
+      const { texts, files } = await parseMultipart(request, maxBytes);
+      params = withFiles(texts, files);
+    } else {
+      params = parseParams((await readBody(request, maxBytes)).trim());
+    }
   } catch (e) {
     throw invalid(e);
   }
@@ -138,32 +144,33 @@ const oauthError = (description: string) => ({
   },
 });
 
+const TOKEN_PARAMS = {
+  type: 'object',
+  required: ['grant_type'],
+  properties: {
+    grant_type: { type: 'string', enum: ['password', 'client_credentials', 'refresh_token'] },
+    client_id: { type: 'string' },
+    client_secret: { type: 'string' },
+    username: { type: 'string' },
+    password: { type: 'string' },
+    refresh_token: { type: 'string' },
+  },
+};
+
 /** The endpoint as the OpenAPI document (src/rest/openapi.ts) describes it. */
 export const tokenOperation = {
   operationId: 'post_token',
   summary: 'Get an access token',
   description:
-    'OAuth 2 token endpoint. The body is read as a form whatever its Content-Type says; a JSON object is accepted too. ' +
+    'OAuth 2 token endpoint. The body is read as a form whatever its Content-Type says, unless it says multipart; a JSON object is accepted too. ' +
     '`password` logs a user in with the API client\'s credentials, `client_credentials` acts as the client\'s own user, ' +
     '`refresh_token` exchanges a refresh token (rotated on use; reusing an old one revokes its family).',
   tags: ['Oauth'],
   requestBody: {
     required: true,
     content: {
-      'application/x-www-form-urlencoded': {
-        schema: {
-          type: 'object',
-          required: ['grant_type'],
-          properties: {
-            grant_type: { type: 'string', enum: ['password', 'client_credentials', 'refresh_token'] },
-            client_id: { type: 'string' },
-            client_secret: { type: 'string' },
-            username: { type: 'string' },
-            password: { type: 'string' },
-            refresh_token: { type: 'string' },
-          },
-        },
-      },
+      'application/x-www-form-urlencoded': { schema: TOKEN_PARAMS },
+      'multipart/form-data': { schema: TOKEN_PARAMS },
     },
   },
   responses: {

@@ -16,7 +16,7 @@ import { AppError, badRequest } from '../errors.js';
 import { newId } from '../ids.js';
 import type { Match } from './match.js';
 import { requestIdOf } from './request-id.js';
-import { addTextPart, checkFileName, refuseNul, textTooLarge } from './body.js';
+import { addTextPart, checkFileName, refuseEmptyBoundary, refuseNul, textTooLarge } from './body.js';
 import { partTypes, type PartTypes } from './part-types.js';
 
 export interface Received {
@@ -93,6 +93,7 @@ export async function receiveUpload(services: Services, request: Request, m: Mat
 }
 
 function newBusboy(request: Request, maxTextBytes: number, types: PartTypes) {
+  refuseEmptyBoundary(request.headers.get('content-type')!);
   try {
     return Busboy({ headers: { 'content-type': request.headers.get('content-type')! }, defCharset: 'utf-8', limits: { fieldSize: maxTextBytes }, isPartAFile: types.isPartAFile });
   } catch (err) {

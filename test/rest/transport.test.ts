@@ -310,6 +310,26 @@ describe('headers and bodies', () => {
     expect(r.headers.get('transfer-encoding')).toBeNull();
   });
 
+  test('a multipart body that is not one says so: an empty boundary, garbage (the token endpoint reads it as REST does); a well-formed one gets a token', async () => {
+    const auth = { authorization: `Bearer ${token}` };
+    for (const type of ['multipart/form-data; boundary=', 'multipart/form-data; boundary=""', 'multipart/form-data; boundary=; charset=utf-8']) {
+      for (const path of [`${t.root}/sites`, `${t.root}/files`]) {
+        const r = await send('POST', path, '--x\r\nContent-Disposition: form-data; name="name"\r\n\r\nn\r\n--x--\r\n', { ...auth, 'content-type': type });
+        expectErrorEnvelope(r, 400);
+        expect([type, path, r.body.meta.errors[0].message]).toEqual([type, path, expect.stringMatching(/^The multipart request body is malformed: the boundary its Content-Type names is empty/)]);
+      }
+    }
+    const garbage = await send('POST', '/oauth/token', 'garbage', { 'content-type': 'multipart/form-data; boundary=XX' });
+    expect([garbage.status, garbage.body.error]).toEqual([400, 'invalid_request']);
+    expect(garbage.body.error_description).toMatch(/^The multipart request body is malformed/);
+    const empty = await send('POST', '/oauth/token', 'garbage', { 'content-type': 'multipart/form-data; boundary=' });
+    expect(empty.body.error_description).toMatch(/^The multipart request body is malformed: the boundary its Content-Type names is empty/);
+    const fields = { grant_type: 'password', client_id: t.clientId, client_secret: t.clientSecret, username: t.adminUserId, password: t.password };
+    const body = Object.entries(fields).map(([k, v]) => `--XX\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`).join('') + '--XX--\r\n';
+    const ok = await send('POST', '/oauth/token', body, { 'content-type': 'multipart/form-data; boundary=XX' });
+    expect([ok.status, typeof ok.body.access_token]).toEqual([200, 'string']);
+  });
+
   test('malformed JSON is a 400 envelope', async () => {
     for (const raw of ['{"name":', '{name: "x"}', "{'name':'x'}", '{"name":"x",}', '{"a":1}{"b":2}', '[1,2']) {
       const r = await h.request('POST', `${t.root}/sites`, { token, raw, headers: JSON_HEADERS });
