@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { initOrm } from '../../src/db/orm.js';
-import { createTenant } from '../../src/domain/tenants.js';
+import { newId } from '../../src/ids.js';
 
 const BEFORE = 'Migration20261124110000_sessions';
 const KEYS = 'Migration20261125000000_tenant_keys';
@@ -37,6 +37,24 @@ const counts = async () => {
   for (const t of TABLES) out[t] = Number((await orm.em.getConnection().execute(`select count(*) as n from ${t}`))[0].n);
   return out;
 };
+/**
+ * A tenant as the app made one then (a site, a group, its administrator in it, an API client), in
+ * SQL of the schema as it stood: today's entities write columns later migrations add.
+ */
+async function oldTenant(customer: string) {
+  const [c, t, site, group, user, client] = Array.from({ length: 6 }, newId);
+  await orm.em.getConnection().execute(
+    `insert into customer (id, alias, name) values (?, ?, ?);
+     insert into customer_database (id, customer_id, alias, name) values (?, ?, 'main', 'main');
+     insert into site (id, tenant_id, name) values (?, ?, 'Home');
+     insert into user_group (id, tenant_id, name) values (?, ?, 'Administrators');
+     insert into app_user (id, tenant_id, site_id, user_id, name, password_hash) values (?, ?, ?, 'admin', 'admin', 'x');
+     insert into group_member (group_id, user_id, tenant_id) values (?, ?, ?);
+     insert into api_client (id, tenant_id, name, secret_hash, user_id) values (?, ?, 'default', 'x', ?)`,
+    [c, customer, customer, t, c, site, t, group, t, user, t, site, group, user, t, client, t, user],
+  );
+}
+
 const primaryKey = async (table: string) =>
   (await orm.em.getConnection().execute(`select pg_get_constraintdef(oid) as def from pg_constraint where conname = '${table}_pkey'`))[0].def;
 
@@ -44,7 +62,7 @@ test('tenants made under the earlier keys are all there after the migration, and
   const migrator = orm.getMigrator();
   await migrator.up({ to: BEFORE });
   expect(await primaryKey('app_user')).toBe('PRIMARY KEY (id)');
-  for (const customer of ['one', 'two']) await createTenant(orm.em, { customer, database: 'main', admin: 'admin', password: 'Keys-1' });
+  for (const customer of ['one', 'two']) await oldTenant(customer);
   const before = await counts();
   expect(before).toEqual({ site: 2, user_group: 2, app_user: 2, group_member: 2, api_client: 2 });
 
