@@ -75,7 +75,8 @@ function fitValue(type: GraphQLInputType, value: unknown, at: At, sentAs: Map<st
   // left as it is, for GraphQL to refuse: nothing sent is dropped without a word.
   if (value instanceof RepeatedKey && !(isScalarType(t) && t.name === 'JSON')) return fitValue(type, value[value.length - 1], at, sentAs);
   if (isInputObjectType(t)) {
-    return value && typeof value === 'object' ? fitInput(t, value as Record<string, unknown>, sentAs, at) : value;
+    // Anything but an object (an array too: its indexes are no keys) is left for GraphQL to refuse.
+    return value && typeof value === 'object' && !Array.isArray(value) ? fitInput(t, value as Record<string, unknown>, sentAs, at) : value;
   }
   if (typeof value !== 'string') {
     if (t === GraphQLBoolean && typeof value === 'number' && (value === 0 || value === 1)) return value === 1;

@@ -32,6 +32,8 @@ function keyOf(variable: string, path: string | undefined): string {
 const inWords = (names: readonly string[]) => (names.length < 2 ? names.join('') : `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`);
 
 const NOT_AN_OBJECT = /^Expected type "?(\w+)"? to be an object\.?$/;
+/** An array where an input object belongs: GraphQL reads its indexes as the object's keys. */
+const AN_ARRAY = /^Field "\d+" is not defined by type "?(\w+)"?\./;
 
 /**
  * A REST caller's refusal. `shapes` holds the keys of each input object type (src/rest/run-route.ts
@@ -48,7 +50,7 @@ export function forRestCaller(e: EnvelopeError, shapes?: ReadonlyMap<string, rea
   const type = /Expected type "?(\w+)"?/.exec(reason)?.[1];
   const expected = type && EXPECTED[type];
   const shown = value.length > 80 ? `${value.slice(0, 80)}…` : value;
-  const keys = shapes?.get(NOT_AN_OBJECT.exec(reason)?.[1] ?? '');
+  const keys = shapes?.get(NOT_AN_OBJECT.exec(reason)?.[1] ?? (value.startsWith('[') ? AN_ARRAY.exec(reason)?.[1] : undefined) ?? '');
   if (keys) return { ...e, message: `The field '${key}' takes objects with the keys ${inWords(keys)}, got ${shown}.` };
   return {
     ...e,

@@ -69,6 +69,8 @@ test('through the REST face: a missing query parameter, wrong types in the body,
   const items = await A.post('/lists', { Name: 'Shaped', Items: ['Red'] });
   expectError(items, 400, `The field 'Items[0]' takes objects with the keys itemName and itemValue, got "Red".`);
   expect(items.body.meta.errors.map((e: { message: string }) => e.message).join(' ')).not.toMatch(/DropDownListItemInput/);
+  // An array where an item belongs is no item with its keys missing.
+  expectError(await A.post('/lists', { Name: 'Nested', Items: [[{ itemName: 'a', itemValue: 'a' }]] }), 400, /^The field 'Items\[0\]' takes objects with the keys itemName and itemValue, got \[/);
   // A DateTime query parameter (SOFA gives it to the scalar's serialize, which named none).
   expectError(await A.get(`/users/${ZERO_GUID}/webtoken?expiration=junk`), 400, "The query parameter 'expiration' must be a date-time like 2024-01-31T13:45:00, got 'junk'.");
   expect((await A.get(`/users/${ZERO_GUID}/webtoken?expiration=${new Date(Date.now() + 60_000).toISOString()}`)).status).toBe(200);
