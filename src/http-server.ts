@@ -31,10 +31,21 @@ function isHost(host: string): boolean {
   return URL.canParse(`http://${host}/`);
 }
 
-function hostLines(req: IncomingMessage): number {
-  let n = 0;
-  for (let i = 0; i < req.rawHeaders.length; i += 2) if (req.rawHeaders[i].length === 4 && req.rawHeaders[i].toLowerCase() === 'host') n++;
-  return n;
+/**
+ * Headers of which Node keeps the first line and drops the others without a word, though a second
+ * one changes what the request means: which host, whose credentials, what the body is.
+ */
+const ONCE = ['Host', 'Authorization', 'Content-Type'];
+
+/** How many lines of each of ONCE the request has (by lower-cased name). */
+function onceLines(req: IncomingMessage): Map<string, number> {
+  const lines = new Map(ONCE.map((name) => [name.toLowerCase(), 0]));
+  for (let i = 0; i < req.rawHeaders.length; i += 2) {
+    const name = req.rawHeaders[i].toLowerCase();
+    const n = lines.get(name);
+    if (n !== undefined) lines.set(name, n + 1);
+  }
+  return lines;
 }
 
 /**
@@ -42,9 +53,10 @@ function hostLines(req: IncomingMessage): number {
  * is turned into its path, its authority becoming the Host (RFC 9112 3.2.2).
  */
 function refusalOf(req: IncomingMessage): string | undefined {
-  const hosts = hostLines(req);
-  if (hosts > 1) return 'The request has more than one Host header.';
-  if (hosts === 0 && req.httpVersion !== '1.0') return 'The request has no Host header, which HTTP/1.1 requires.';
+  const lines = onceLines(req);
+  const repeated = ONCE.find((name) => lines.get(name.toLowerCase())! > 1);
+  if (repeated) return `The request has more than one ${repeated} header: send it once.`;
+  if (lines.get('host') === 0 && req.httpVersion !== '1.0') return 'The request has no Host header, which HTTP/1.1 requires.';
   const target = req.url ?? '';
   if (target.startsWith('/')) {
     const host = req.headers.host;

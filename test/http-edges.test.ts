@@ -210,6 +210,17 @@ describe('the request target and Host, checked before anything routes', () => {
     expect(await expectRefused('GET /healthz HTTP/1.1\r\n\r\n')).toMatch(/no Host/);
   });
 
+  test('two Authorization or Content-Type headers are a 400: Node kept the first and dropped the other unread', async () => {
+    const token = 'grant_type=password&client_id=x&client_secret=y&username=u&password=p';
+    for (const [name, headers] of [
+      ['Authorization', 'Authorization: Bearer a\r\nauthorization: Bearer b\r\n'],
+      ['Content-Type', 'Content-Type: application/x-www-form-urlencoded\r\nContent-Type: application/json\r\n'],
+    ]) {
+      const message = await expectRefused(`POST /oauth/token HTTP/1.1\r\nHost: x\r\n${headers}Content-Length: ${token.length}\r\n\r\n${token}`);
+      expect([name, message]).toEqual([name, `The request has more than one ${name} header: send it once.`]);
+    }
+  });
+
   test('a Host that is host[:port] is served, and HTTP/1.0 needs none', async () => {
     for (const host of ['localhost', 'localhost:8080', 'EXAMPLE.com.', 'my_service.internal', '127.0.0.1:1', '[::1]:65535', '[2001:db8::7]']) {
       const r = await exchange(`GET /healthz HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`, g);
