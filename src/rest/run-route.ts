@@ -73,6 +73,8 @@ interface FieldInfo {
   recordType: string | undefined;
   /** Each argument with its named type's name, for `checkArg`. */
   args: { arg: GraphQLArgument; type: string }[];
+  /** Whether the field filters by `q` (a `q` sent to one that does not is refused). */
+  takesQ: boolean;
 }
 
 export interface RouteRunner {
@@ -86,7 +88,8 @@ export function createRouteRunner(services: Services, schema: GraphQLSchema, dat
   for (const fieldName of sofaFields().keys()) {
     // Every row's field exists: checkRouteTable stops the start otherwise.
     const field = rootField(schema, fieldName)!;
-    infoOf.set(fieldName, { field, recordType: recordTypeOf(field), args: field.args.map((arg) => ({ arg, type: getNamedType(arg.type).name })) });
+    const args = field.args.map((arg) => ({ arg, type: getNamedType(arg.type).name }));
+    infoOf.set(fieldName, { field, recordType: recordTypeOf(field), args, takesQ: args.some(({ arg }) => arg.name === 'q') });
   }
 
   // The keys of each input object type, for refusals of a value that is not one (src/rest/variable-errors.ts).
@@ -145,7 +148,7 @@ export function createRouteRunner(services: Services, schema: GraphQLSchema, dat
     // The arguments, from the path, the query string and the body, as SOFA reads them.
     const args: Record<string, unknown> = {};
     const sentAs = new Map<string, string>();
-    if (!info.args.some(({ arg }) => arg.name === 'q') && (queryParam(url.searchParams, 'q') ?? '') !== '') {
+    if (!info.takesQ && (queryParam(url.searchParams, 'q') ?? '') !== '') {
       throw badRequest(`${route.method} ${shownPath(route)} takes no q: it filters nothing, so leave the query parameter 'q' out.`);
     }
     const inBody = bodyHoldsArgs(route) && !emptyMultipart(request) ? await fittedBody(request, route, argsTypeOf(route, info), received, sentAs) : undefined;
