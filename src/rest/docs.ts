@@ -24,12 +24,14 @@ const INIT = `window.ui = SwaggerUIBundle({
 });
 `;
 
-const ASSETS = new Map<string, { type: string; body: () => string }>(Object.entries({
+const ASSETS = new Map<string, { type: string; body: () => string | Uint8Array<ArrayBuffer> }>(Object.entries({
   'swagger-ui.css': { type: 'text/css; charset=utf-8', body: () => fs.readFileSync(path.join(dist, 'swagger-ui.css'), 'utf8') },
   'swagger-ui-bundle.js': { type: 'text/javascript; charset=utf-8', body: () => fs.readFileSync(path.join(dist, 'swagger-ui-bundle.js'), 'utf8') },
   'init.js': { type: 'text/javascript; charset=utf-8', body: () => INIT },
+  // Named by the page, so a browser does not ask for /favicon.ico (a 404 in its console).
+  'favicon-32x32.png': { type: 'image/png', body: () => new Uint8Array(fs.readFileSync(path.join(dist, 'favicon-32x32.png'))) },
 }));
-const loaded = new Map<string, string>();
+const loaded = new Map<string, string | Uint8Array<ArrayBuffer>>();
 
 const POLICY = "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; script-src 'self'; connect-src 'self'; frame-ancestors 'none'";
 
@@ -52,6 +54,7 @@ export function handleDocs(request: Request, m: Match): Response {
 <head>
 <meta charset="utf-8">
 <title>quire REST API v1 reference</title>
+<link rel="icon" type="image/png" href="${escape(page)}/favicon-32x32.png">
 <link rel="stylesheet" href="${escape(page)}/swagger-ui.css">
 </head>
 <body>

@@ -154,7 +154,9 @@ describe('/api/docs', () => {
       expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');
       expect(page.headers.get('content-security-policy')).toContain("default-src 'self'");
       const refs = [...page.text.matchAll(/(?:src|href|data-spec)="([^"]+)"/g)].map((m) => m[1]);
-      expect(refs).toHaveLength(4);
+      expect(refs).toHaveLength(5);
+      // An icon of its own, so the browser asks for no /favicon.ico.
+      expect(page.text).toMatch(/<link rel="icon" type="image\/png" href="\/api\/docs\/favicon-32x32.png">/i);
       for (const ref of refs) {
         expect(ref.startsWith('/')).toBe(true);
         const asset = await h.request('GET', ref);
