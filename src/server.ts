@@ -1,12 +1,12 @@
 /** Process entry point: config, database (embedded or DATABASE_URL), migrations, HTTP, shutdown. */
 import { createApp } from './app.js';
-import { ConfigError, loadConfig } from './config.js';
+import { loadConfig } from './config.js';
 import { openDatabase } from './db/database.js';
 import { startDraining } from './draining.js';
 import { ensureDemoTenant } from './first-run.js';
 import { createHttpServer } from './http-server.js';
 import { createLogger } from './log.js';
-import { serializeError } from './db-error-log.js';
+import { asConnectionFailure, startFailure } from './start-failure.js';
 import { createServices } from './services.js';
 import { startPurgeJob } from './purge.js';
 import { moveDatabaseFiles } from './domain/stored-files.js';
@@ -14,19 +14,12 @@ import { startEmailSender } from './jobs/email-sender.js';
 import { startZipBuilder } from './jobs/zip-builder.js';
 
 async function main() {
-  let config;
-  try {
-    config = loadConfig();
-  } catch (e) {
-    if (e instanceof ConfigError) {
-      process.stderr.write(`Configuration error: ${e.message}\n`);
-      process.exit(2);
-    }
-    throw e;
-  }
+  const config = loadConfig();
   const log = createLogger(config.logLevel);
   log.info({ embedded: !config.databaseUrl, dataDir: config.dataDir }, 'starting');
-  const db = await openDatabase(config, log);
+  const db = await openDatabase(config, log).catch((e: unknown) => {
+    throw asConnectionFailure(e, config.databaseUrl);
+  });
   const services = await createServices(config, db, log);
   // Before serving: every read and copy takes a file's bytes from the file store.
   const moved = await moveDatabaseFiles(db.orm.em.fork(), services.files);
@@ -79,7 +72,13 @@ async function main() {
   process.on('SIGINT', () => void stop('SIGINT'));
   process.on('SIGTERM', () => void stop('SIGTERM'));
 
-  await new Promise<void>((resolve) => server.listen(config.port, config.host, resolve));
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.port, config.host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
   const port = (server.address() as { port: number }).port;
   const baseUrl = config.publicUrl ?? `http://localhost:${port}`;
   await ensureDemoTenant(db.orm, baseUrl);
@@ -88,9 +87,7 @@ async function main() {
 }
 
 main().catch((e) => {
-  // A database error's message and stack carry its statement and values: show it as the log does.
-  const db = serializeError(e) as { type?: string; message?: string; code?: string; stack?: string };
-  const text = db?.type && db.code ? `${db.message} (${db.code})\n${db.stack ?? ''}` : e instanceof Error ? e.stack : String(e);
-  process.stderr.write(`Failed to start: ${text}\n`);
-  process.exit(1);
+  const failure = startFailure(e);
+  process.stderr.write(`${failure.text}\n`);
+  process.exit(failure.exitCode);
 });

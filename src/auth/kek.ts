@@ -7,7 +7,7 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import type { Config } from '../config.js';
+import { ConfigError, type Config } from '../config.js';
 
 export const KEK_FILE = 'key-encryption.key';
 const VERSION = 'v1';
@@ -58,6 +58,7 @@ export function unseal(kek: Buffer, sealed: string, context: string): string {
   try {
     return Buffer.concat([decipher.update(Buffer.from(body, 'base64url')), decipher.final()]).toString('utf8');
   } catch {
-    throw new Error(`signing key ${context} cannot be unsealed: KEY_ENCRYPTION_KEY (or DATA_DIR's ${KEK_FILE}) is not the key it was sealed with`);
+    // A setting the operator can correct, told as one (a line with no stack when the server starts).
+    throw new ConfigError(`signing key ${context} cannot be unsealed: KEY_ENCRYPTION_KEY (or DATA_DIR's ${KEK_FILE}) is not the key it was sealed with`);
   }
 }
