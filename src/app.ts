@@ -53,13 +53,33 @@ const asValidationError = {
   ],
 };
 
+/** GraphiQL's first query: every request needs a token, so it says how to get one and where it goes. */
+const GRAPHIQL_WELCOME = `# quire GraphQL. Every request needs a bearer token,
+# the schema's own (for Docs) included. Get one:
+#
+#   POST /oauth/token, form-encoded: grant_type=password,
+#   client_id, client_secret, username, password
+#
+# and put its access_token in Headers below:
+#   {"Authorization": "Bearer <access_token>"}
+# then reload the schema (the button bottom left).
+{
+  me {
+    id
+    name
+    firstName
+    lastName
+  }
+}
+`;
+
 export function createApp(services: Services): App {
   const schema = buildSchema();
   const yoga = createYoga({
     schema,
     // Any case, trailing slash optional, as REST paths match (isGraphQLPath); GraphiQL calls the plain one.
     graphqlEndpoint: '/([Gg][Rr][Aa][Pp][Hh][Qq][Ll]){/}?',
-    graphiql: { title: 'quire GraphQL', endpoint: '/graphql' },
+    graphiql: { title: 'quire GraphQL', endpoint: '/graphql', defaultQuery: GRAPHIQL_WELCOME, defaultEditorToolsVisibility: 'headers' },
     renderGraphiQL,
     landingPage: false,
     // Ours (useCors, first below): Yoga's answered every OPTIONS with an empty 204.

@@ -130,6 +130,9 @@ describe('/graphql', () => {
     expect(r.headers.get('content-type')).toMatch(/text\/html/);
     expect(r.text).toMatch(/graphiql/i);
     expect(r.text).not.toMatch(/unpkg\.com|cdn\.jsdelivr|esm\.sh/);
+    // Its first query says how to authenticate, since the schema's own query needs a token too.
+    expect(r.text).toContain('POST /oauth/token, form-encoded: grant_type=password');
+    expect(r.text).toContain('{\\"Authorization\\": \\"Bearer <access_token>\\"}');
   });
 
   test('an unknown data type is a NOT_FOUND error', async () => {
