@@ -11,6 +11,7 @@ import { mapError } from './graphql-errors.js';
 import { useErrorMapping } from './plugins/use-error-mapping.js';
 import { randomUUID } from 'node:crypto';
 import { useRest } from './plugins/use-rest.js';
+import { useSenderFirst } from './plugins/use-sender-first.js';
 import { useClientAddress } from './plugins/use-client-address.js';
 import { useReadBudget } from './plugins/use-read-budget.js';
 import { useVaryOrigin } from './plugins/use-vary-origin.js';
@@ -118,6 +119,7 @@ export function createApp(services: Services): App {
       useContentEncoding(services.log),
       // Before the body limit: its multipart parser wraps Yoga's own, not the limit's.
       useGraphQLTransport(services.log),
+      useSenderFirst(services),
       useBodyLimit(services.config.maxBodyBytes, bodyLimitOf(services.config), services.log),
       EnvelopArmorPlugin({
         maxDepth: { n: 8, ...asValidationError },

@@ -100,26 +100,39 @@ export function buildContext(
   requestId: string,
   tenantPath: TenantPath | undefined,
 ): AppContext | Promise<AppContext> {
+  const sender = senderOf(services, request, tenantPath);
+  const build = ({ token, claims }: Sender) => contextOf(services, request, requestId, token, claims);
+  return sender instanceof Promise ? sender.then(build) : build(sender);
+}
+
+/**
+ * Refuses a request whose token is missing, invalid or of another tenant (401, 403), for a check
+ * before its body is read: such a request then costs the server no body held in memory.
+ */
+export function authenticate(services: Services, request: Request, tenantPath: TenantPath | undefined): void | Promise<void> {
+  const sender = senderOf(services, request, tenantPath);
+  if (sender instanceof Promise) return sender.then(() => undefined);
+}
+
+interface Sender {
+  token: string;
+  claims: AccessClaims;
+}
+
+/** The request's verified token and its claims, of the path's tenant when there is one. */
+function senderOf(services: Services, request: Request, tenantPath: TenantPath | undefined): Sender | Promise<Sender> {
   const token = bearerToken(request);
   const claims = cachedClaims(services.keys, token);
   const own = claims && tenantPath ? services.tenants.cachedById(claims.tenantId) : undefined;
-  if (claims && (own || !tenantPath)) return contextOf(services, request, requestId, tenantPath, own, token, claims);
+  if (claims && (own || !tenantPath)) return ofTenant(tenantPath, own, { token, claims });
   return (async () => {
     const verified = claims ?? (await verifyAccessToken(services.keys, services.jwt, token));
     const tenant = tenantPath ? await services.tenants.byId(verified.tenantId) : undefined;
-    return contextOf(services, request, requestId, tenantPath, tenant, token, verified);
+    return ofTenant(tenantPath, tenant, { token, claims: verified });
   })();
 }
 
-function contextOf(
-  services: Services,
-  request: Request,
-  requestId: string,
-  tenantPath: TenantPath | undefined,
-  own: TenantRef | undefined,
-  token: string,
-  claims: AccessClaims,
-): AppContext {
+function ofTenant(tenantPath: TenantPath | undefined, own: TenantRef | undefined, sender: Sender): Sender {
   if (tenantPath) {
     const same =
       own &&
@@ -127,6 +140,10 @@ function contextOf(
       own.databaseAlias.toLowerCase() === tenantPath.databaseAlias.toLowerCase();
     if (!same) throw forbidden('This access token belongs to another customer database.');
   }
+  return sender;
+}
+
+function contextOf(services: Services, request: Request, requestId: string, token: string, claims: AccessClaims): AppContext {
   let em: EntityManager | undefined;
   const fork = () => {
     if (!em) {

@@ -65,6 +65,10 @@ export async function readBodyBytes(request: Request, maxBytes: number): Promise
   return readAtMost(request.body, maxBytes, () => tooLarge(maxBytes));
 }
 
+/** Whether the request says it has a body: a Content-Length above 0, or chunked. */
+export const carriesBody = (request: Request): boolean =>
+  request.headers.has('transfer-encoding') || Number(request.headers.get('content-length')) > 0;
+
 /** The Content-Length, if sent: a 400 when it is not a number of bytes, a 413 when over `maxBytes`. */
 export function declaredLength(request: Request, maxBytes: number): number | undefined {
   const declared = request.headers.get('content-length');

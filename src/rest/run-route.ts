@@ -22,14 +22,14 @@ import {
 import type { Readable } from 'node:stream';
 import contentDisposition from 'content-disposition';
 import { Request, Response } from '@whatwg-node/fetch';
-import { buildContext, type AppContext, type ReceivedFile, type ReceivedUpload, type Services } from '../context.js';
+import { authenticate, buildContext, type AppContext, type ReceivedFile, type ReceivedUpload, type Services } from '../context.js';
 import type { DataTypeInfo, DataTypes } from '../datatypes.js';
 import { badRequest } from '../errors.js';
 import { isGuid } from '../ids.js';
 import { DATA_SCOPES, isDataScope, isoInstant } from '../scalars.js';
 import { effectiveLimit } from '../read/paging.js';
 import { mapError, outcomeOf, type EnvelopeError } from '../graphql-errors.js';
-import { isMultipart, readBody, parseAnyBody, parseBody, parseMultipart, RepeatedKey, withFiles } from './body.js';
+import { carriesBody, isMultipart, readBody, parseAnyBody, parseBody, parseMultipart, RepeatedKey, withFiles } from './body.js';
 import { errorEnvelope, jsonResponse, successBody, type Projection } from './envelope.js';
 import { variantOf, type Variant } from './expand.js';
 import { createRestExecute } from './execute.js';
@@ -128,7 +128,11 @@ export function createRouteRunner(services: Services, schema: GraphQLSchema, dat
   });
 
   const run: RouteRunner['run'] = async (request, url, route, m) => {
-    if (!route.upload || !isMultipart(request.headers.get('content-type'))) return runWith(request, url, route, m, undefined);
+    if (!route.upload || !isMultipart(request.headers.get('content-type'))) {
+      // Who sends it, before a byte of its body is read (an upload's receiver checks it as it starts).
+      if (carriesBody(request)) await authenticate(services, request, m.tenant);
+      return runWith(request, url, route, m, undefined);
+    }
     const received = await receiveUpload(services, request, m);
     // Refused, the file it was to record goes again.
     const discard = () => discardFiles(services, received.upload ? [received.upload.key] : [], requestIdOf(request));

@@ -18,7 +18,7 @@ import type { Match } from './match.js';
 export async function handleToken(services: Services, request: Request, m: Match): Promise<Response> {
   const ip = clientAddressOf(request);
   try {
-    const p = await tokenParams(request, services.config.maxBodyBytes);
+    const p = await tokenParams(request, Math.min(services.config.maxBodyBytes, TOKEN_MAX_BODY_BYTES));
     const tenantId = m.tenant ? await scopedTenantId(services, m.tenant) : undefined;
     const token = await grant(services, p, tenantId, ip);
     return jsonResponse(200, token, { 'cache-control': 'no-store', pragma: 'no-cache', 'x-request-id': requestIdOf(request) });
@@ -27,6 +27,13 @@ export async function handleToken(services: Services, request: Request, m: Match
     return oauthErrorResponse(request, e.status, e.error, [{ code: e.error, message: e.description, developerMessage: e.description }], {});
   }
 }
+
+/**
+ * A token request's body limit (MAX_BODY_BYTES when that is lower). Anyone may send one, so the
+ * server holds no more than this for it; its parameters (a refresh token is the longest, under
+ * 2 KiB) fit many times over.
+ */
+export const TOKEN_MAX_BODY_BYTES = 64 * 1024;
 
 /** The parameters a token request takes; each must be one text value (a number is taken as its text). */
 const PARAMS = new Set(['grant_type', 'client_id', 'client_secret', 'username', 'password', 'refresh_token']);
