@@ -160,7 +160,9 @@ describe('errors on the wire carry a code and a message, no internal detail, wha
       servers.map(async (s) => {
         const out = [];
         for (const body of bodies) {
-          const r = await fetch(`http://127.0.0.1:${s.port}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/graphql-response+json' }, body });
+          // With a token: a body is read only for a sender with one.
+          const headers = { 'content-type': 'application/json', accept: 'application/graphql-response+json', authorization: `Bearer ${token}` };
+          const r = await fetch(`http://127.0.0.1:${s.port}/graphql`, { method: 'POST', headers, body });
           out.push({ status: r.status, body: await r.json() });
         }
         return out;
