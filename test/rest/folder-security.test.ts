@@ -157,6 +157,71 @@ describe('members', () => {
     expect([1, 2, 3, 4]).toContain(list[0].memberRole);
   });
 
+  /** /CasN/a/b/c, fresh for each race. */
+  async function subtree(prefix: string) {
+    const top = await newFolder(`/${uniq(prefix)}`);
+    const a = await newFolder(`${top.folderPath}/a`);
+    const b = await newFolder(`${a.folderPath}/b`);
+    const c = await newFolder(`${b.folderPath}/c`);
+    return { top, a, ids: [top.id, a.id, b.id, c.id].sort() };
+  }
+  /** Which of the folders `ids` exist, and which have the member, as stored (no row rule). */
+  async function stored(ids: string[], memberId: string) {
+    const read = async (text: string, values: unknown[]) => (await h.services.reads.query(text, [A.t.tenantId, ids, ...values])).rows.map((r: { id: string }) => r.id).sort();
+    return {
+      folders: await read('select id from folder where tenant_id = $1 and id = any($2::uuid[])', []),
+      member: await read('select folder_id as id from folder_member where tenant_id = $1 and folder_id = any($2::uuid[]) and member_id = $3', [memberId]),
+    };
+  }
+
+  test.each([
+    ['PUT folders/{id}/securitymembers/{memberId}', (f: string, m: string) => member(f, m, { memberType: 0, securityRole: 2, cascadeSecurityChanges: true }), [1, 4]],
+    ['PUT folders/{id}/securitymembers', (f: string, m: string) => bulk(f, { securityActions: [{ memberId: m, roleType: 2 }], cascadeSecurityChanges: true }), [1]],
+  ])('%s with the cascade racing a delete of a folder under it: both 200, in one order or the other; the member on every folder left', async (_, send, counts) => {
+    const user = await createUser(A);
+    for (let i = 0; i < 20; i++) {
+      const t = await subtree('cas');
+      const [set, gone] = await Promise.all([send(t.top.id, user.id), A.del(`/folders/${t.a.id}`)]);
+      expect([set.status, gone.status]).toEqual([200, 200]);
+      // The single PUT reached 4 folders when it went first (the delete then took the subtree and its members), 1 when the delete did.
+      expect(counts).toContain(set.body.data.successCount);
+      expect(await stored(t.ids, user.id)).toEqual({ folders: [t.top.id], member: [t.top.id] });
+    }
+  });
+
+  test('DELETE folders/{id}/securitymembers/{memberId} with the cascade racing a delete of a folder under it: both 200, the member off every folder left', async () => {
+    const user = await createUser(A);
+    for (let i = 0; i < 20; i++) {
+      const t = await subtree('uncas');
+      expect((await member(t.top.id, user.id, { securityRole: 2, cascadeSecurityChanges: true })).body.data.successCount).toBe(4);
+      const [off, gone] = await Promise.all([A.del(`/folders/${t.top.id}/securitymembers/${user.id}?cascadeSecurityChanges=true`), A.del(`/folders/${t.a.id}`)]);
+      expect([off.status, gone.status]).toEqual([200, 200]);
+      expect([1, 4]).toContain(off.body.data.successCount);
+      expect(await stored(t.ids, user.id)).toEqual({ folders: [t.top.id], member: [] });
+    }
+  });
+
+  test('a cascade racing a move of a folder under it out of it, or of the folder above it: both 200, no deadlock; a subtree moved out has the member everywhere or nowhere', async () => {
+    const user = await createUser(A);
+    const cascade = (f: Folder) => member(f.id, user.id, { memberType: 0, securityRole: 2, cascadeSecurityChanges: true });
+    for (let i = 0; i < 20; i++) {
+      const out = await newFolder();
+      let t = await subtree('casout');
+      const [set, moved] = await Promise.all([cascade(t.top), A.put('/folders/move', { sourceFolderId: t.a.id, targetFolderId: out.id })]);
+      expect([set.status, moved.status]).toEqual([200, 200]);
+      const under = t.ids.filter((id) => id !== t.top.id);
+      expect([[t.top.id], t.ids]).toContainEqual((await stored(t.ids, user.id)).member);
+      expect(set.body.data.successCount).toBe((await stored(under, user.id)).member.length + 1);
+
+      const above = await newFolder();
+      t = await subtree('casabove');
+      expect((await A.put('/folders/move', { sourceFolderId: t.top.id, targetFolderId: above.id })).status).toBe(200);
+      const replies = await Promise.all([cascade(t.top), A.put('/folders/move', { sourceFolderId: above.id, targetFolderPath: `/${uniq('elsewhere')}` })]);
+      expect(replies.map((r) => r.status)).toEqual([200, 200]);
+      expect(await stored(t.ids, user.id)).toEqual({ folders: t.ids, member: t.ids });
+    }
+  });
+
   test('a deleted user or group is no member any more', async () => {
     const folder = await newFolder();
     const group = await createGroup(A);
