@@ -45,7 +45,8 @@ export const joinPath = (segments: readonly string[]) => `/${segments.join('/')}
 
 /** The folder at `path` (any case), or undefined. */
 export async function folderAt(ctx: AppContext, path: string): Promise<FolderRow | undefined> {
-  const [row] = await selectRows<FolderRow>(ctx.reader, FOLDER, { where: [sql`lower(t.path) = lower(${path})`] });
+  // The md5 probes folder_path_uq (a btree cannot hold a whole long path); the paths themselves decide.
+  const [row] = await selectRows<FolderRow>(ctx.reader, FOLDER, { where: [sql`md5(lower(t.path)) = md5(lower(${path}::text)) and lower(t.path) = lower(${path}::text)`] });
   return row;
 }
 

@@ -56,7 +56,7 @@ export default defineResource({
     parentFolderId: column('parent_id', 'guid', { nullAs: ZERO_GUID }),
     allowRevisions: column('allow_revisions', 'boolean'),
   },
-  // Paths are unique per tenant without case: the unique index gives this order (a tree, depth first).
+  // A tree, depth first (paths are unique per tenant without case, so the order is total).
   order: 'lower(t.path)',
   relations: {
     parent: { kind: 'one', target: 'Folder', key: 'parentFolderId' },

@@ -46,3 +46,24 @@ test('a form by an older revision id: the revision is looked up once', async () 
   await A.post(`/formtemplates/${template.id}/forms/${form.revisionId}`, { name: 'second' });
   for (const plan of await plansOf('form_instance', () => A.get(`/formtemplates/${template.id}/forms/${form.revisionId}`))) expect(plan).not.toMatch(PER_ROW);
 });
+
+test('a folder by its path (GET folders?folderPath=) probes folder_path_uq, which holds an md5 of the path (a long path overflowed a btree of the path itself)', async () => {
+  const folder = (await A.post('/folders', { folderpath: `/${uniq('Plans')}/By Path` })).body.data;
+  const { result, statements } = await h.captureQueries(() => A.get(`/folders?folderPath=${encodeURIComponent(folder.folderPath.toUpperCase())}`));
+  expect(result.body.data.id).toBe(folder.id);
+  const lookup = statements.find((s) => /from folder t\b/.test(s.text) && /md5\(lower\(t\.path\)\)/.test(s.text));
+  expect(lookup).toBeDefined();
+  // A few rows would be read whole anyway: with that way shut, the plan shows whether the index can answer.
+  const c = await h.services.reads.connect();
+  try {
+    await c.query('begin');
+    await c.query('set local enable_seqscan = off');
+    const plan = (await c.query(`explain ${lookup!.text}`, lookup!.values)).rows.map((r: Record<string, string>) => r['QUERY PLAN']).join('\n');
+    expect(plan).toMatch(/Index Scan using folder_path_uq on folder t/);
+    const [index] = (await c.query("select indexdef from pg_indexes where indexname = 'folder_path_uq'")).rows;
+    expect(index.indexdef).toMatch(/UNIQUE INDEX .* \(tenant_id, md5\(lower\(path\)\)\)/);
+  } finally {
+    await c.query('rollback');
+    c.release();
+  }
+});

@@ -337,6 +337,64 @@ describe('move and copy', () => {
   });
 });
 
+describe('long paths', () => {
+  const pick = (from: number, n: number) => String.fromCodePoint(from + Math.floor(Math.random() * n));
+  /**
+   * `n` characters at random (random, so that PostgreSQL cannot compress them below an index's
+   * row limit): 3-byte CJK ones; with `astral`, every fourth a 4-byte emoji, two UTF-16 units in
+   * JavaScript but one character to PostgreSQL and to the limits.
+   */
+  const text = (n: number, astral = false) => Array.from({ length: n }, (_, i) => (astral && i % 4 === 3 ? pick(0x1f300, 0x100) : pick(0x4e00, 0x5000))).join('');
+  const chars = (s: string) => [...s].length;
+  const levels = (path: string) => path.split('/').length - 1;
+  /** A new top-level path of `depth` levels and exactly `length` characters. */
+  function pathOf(depth: number, length: number, astral = false): string {
+    let rest = length - depth;
+    const names = Array.from({ length: depth }, (_, i) => {
+      const n = Math.floor(rest / (depth - i));
+      rest -= n;
+      return text(n, astral);
+    });
+    expect(names.every((n) => chars(n) >= 1 && chars(n) <= 256)).toBe(true);
+    return `/${names.join('/')}`;
+  }
+  const pathOfFolder = async (id: string) => (await A.get(`/folders/${id}`)).body.data.folderPath as string;
+  const byPath = async (path: string) => {
+    const r = await A.get(`/folders?folderPath=${enc(path)}`);
+    expect([r.status, r.text.slice(0, 300)]).toEqual([200, expect.any(String)]);
+    return r.body.data as Rec;
+  };
+  /** A path's first `n` levels. */
+  const head = (path: string, n: number) => path.split('/').slice(0, n + 1).join('/');
+
+  test('a path of 4,000 3-byte characters and 64 levels is made, found by its path, renamed, moved and copied: 200s, never the index\'s 500', async () => {
+    const path = pathOf(64, 4000);
+    const leaf = await make(path);
+    expect(leaf.folderPath).toBe(path);
+    expect((await byPath(path)).id).toBe(leaf.id);
+    // A rename of its top to a name as long: every path rewritten, each found by its path.
+    const top = await byPath(head(path, 1));
+    const renamed = await A.put(`/folders/${top.id}`, { name: text(chars(top.name as string)) });
+    expect(renamed.status).toBe(200);
+    const now = await pathOfFolder(leaf.id);
+    expect([chars(now), levels(now)]).toEqual([4000, 64]);
+    expect((await byPath(now)).id).toBe(leaf.id);
+    // Its second level moved, then copied, under a top-level folder named as long as its top.
+    const second = await byPath(head(now, 2));
+    const movedTo = (await A.post('/folders', { name: text(chars(renamed.body.data.name)) })).body.data;
+    expect((await A.put('/folders/move', { sourceFolderId: second.id, targetFolderId: movedTo.id })).status).toBe(200);
+    const moved = await pathOfFolder(leaf.id);
+    expect([moved.startsWith(`${movedTo.folderPath}/`), chars(moved)]).toEqual([true, 4000]);
+    expect((await byPath(moved)).id).toBe(leaf.id);
+    const copiedTo = (await A.post('/folders', { name: text(chars(movedTo.name)) })).body.data;
+    const copy = await A.post('/folders/copy', { sourceFolderId: second.id, targetFolderId: copiedTo.id });
+    expect(copy.status).toBe(200);
+    const copied = await byPath(`${copiedTo.folderPath}${moved.slice(movedTo.folderPath.length)}`);
+    expect(copied.id).not.toBe(leaf.id);
+    expect(chars(copied.folderPath)).toBe(4000);
+  });
+});
+
 describe('at the same time', () => {
   test('ten requests making paths under the same new ancestors: every one succeeds, and each ancestor exists once', async () => {
     const root = `/${uniq('Race')}/shared/tree`;
