@@ -12,7 +12,7 @@ import { resource } from '../read/registry.js';
 import { countRows, listedOf, selectRows } from '../read/rows.js';
 import { sql } from '../sql.js';
 import { copyDocuments } from './documents.js';
-import { ensurePath, folderAt, joinPath, LIMITS, pathSegments, rewriteSubtree, type FolderRow } from './folders.js';
+import { checkSubtreeAt, ensurePath, folderAt, joinPath, pathSegments, rewriteSubtree, type FolderRow } from './folders.js';
 import { subtreeOf } from '../resources/folder.js';
 import { optionalString } from './validate.js';
 
@@ -62,14 +62,14 @@ async function sourceAndDestination(ctx: AppContext, input: Input): Promise<{ fo
   return { folder, dest: to ? byId.get(to) : undefined };
 }
 
-/** Where `folder` lands in `dest`: its new path, refused when that is inside itself, too long, or taken. */
+/** Where `folder` lands in `dest`: its new path, refused when that is inside itself, too deep or long for its subtree, or taken. */
 async function landing(ctx: AppContext, folder: FolderRow, dest: FolderRow | undefined): Promise<string> {
   const path = `${dest?.folderPath ?? ''}/${folder.name as string}`;
   const from = folder.folderPath.toLowerCase();
   if (dest && (dest.folderPath.toLowerCase() === from || dest.folderPath.toLowerCase().startsWith(`${from}/`))) {
     throw conflict(`The folder '${folder.folderPath}' cannot go into itself or a folder under it ('${dest.folderPath}').`);
   }
-  if (path.length > LIMITS.path) throw badRequest(`The folder path would be longer than ${LIMITS.path} characters.`);
+  await checkSubtreeAt(ctx, folder, path);
   const taken = await folderAt(ctx, path);
   if (taken && taken.id !== folder.id) throw conflict(`The folder '${path}' already exists.`);
   return path;

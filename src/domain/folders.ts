@@ -22,6 +22,11 @@ export type FolderRow = Record<string, unknown> & { id: string; folderPath: stri
 const FOLDER = resource('Folder');
 export const LIMITS = { name: 256, path: 4000, description: 4000, depth: 64 } as const;
 
+/** Characters as PostgreSQL counts them (code points; JavaScript's `length` counts UTF-16 units). */
+const chars = (s: string) => [...s].length;
+/** A path's levels: its `/`s (names have none). */
+const levelsOf = (path: string) => path.split('/').length - 1;
+
 /** A folder name: trimmed, not empty, no `/` (it separates a path's segments). */
 export function checkName(raw: string, label = 'name'): string {
   const name = raw.trim();
@@ -30,18 +35,58 @@ export function checkName(raw: string, label = 'name'): string {
   if (/[\u0000-\u001f]/.test(name)) throw badRequest(`A folder name may not contain control characters: '${name.slice(0, 64)}'.`);
   // Clients that tidy paths read them as the folder itself and its parent.
   if (name === '.' || name === '..') throw badRequest(`A folder may not be named '${name}': in a path it means the folder itself or its parent.`);
-  return maxLength(name, LIMITS.name, label);
+  if (chars(name) > LIMITS.name) throw badRequest(`The field '${label}' is longer than ${LIMITS.name} characters.`);
+  return name;
 }
 
 /** A path's folder names, from `/A/B`, `A/B/` or `/A//B`; `/` alone has none. */
 export function pathSegments(raw: string, label = 'folderPath'): string[] {
-  if (raw.length > LIMITS.path) throw badRequest(`The field '${label}' is longer than ${LIMITS.path} characters.`);
+  if (chars(raw) > LIMITS.path) throw badRequest(`The field '${label}' is longer than ${LIMITS.path} characters.`);
   const parts = raw.split('/').map((s) => s.trim()).filter((s) => s !== '');
   if (parts.length > LIMITS.depth) throw badRequest(`A folder path may have at most ${LIMITS.depth} levels.`);
   return parts.map((p) => checkName(p, label));
 }
 
 export const joinPath = (segments: readonly string[]) => `/${segments.join('/')}`;
+
+/** The most levels and characters a folder at a place reaches, and which folder has them. */
+interface Reach {
+  levels: number;
+  length: number;
+  deepest: string;
+  longest: string;
+}
+
+/** A 400 naming the folder that would pass the limit on levels or on characters. */
+function checkPlace(r: Reach): void {
+  if (r.levels > LIMITS.depth) throw badRequest(`A folder path may have at most ${LIMITS.depth} levels: the folder ${r.deepest} would have ${r.levels}.`);
+  if (r.length > LIMITS.path) throw badRequest(`The folder path would be longer than ${LIMITS.path} characters: that of the folder ${r.longest} would have ${r.length}.`);
+}
+
+const label = (name: string, id?: string) => `'${[...name].slice(0, 64).join('')}'${id ? ` (${id})` : ''}`;
+
+/**
+ * A 400 unless every folder of `folder`'s subtree fits the limits with `folder` at `path`: one
+ * statement finds the deepest and the longest. Run under the lock on `folder`, which a folder made
+ * anywhere below it waits for (`ensureChild` locks its ancestors); a move into the subtree locks
+ * only its source and target, and does not wait for it.
+ */
+export async function checkSubtreeAt(ctx: AppContext, folder: FolderRow, path: string): Promise<void> {
+  const [far] = await run<{ deepId: string; deepName: string; levels: number; longId: string; longName: string; length: number }>(
+    ctx.reader,
+    sql`with s as (
+          select t.id, t.name, char_length(t.path) - char_length(replace(t.path, '/', '')) as levels, char_length(t.path) as length
+            from folder t where t.tenant_id = ${ctx.tenantId} and ${subtreeOf(folder)})
+        select d.id as "deepId", d.name as "deepName", d.levels, l.id as "longId", l.name as "longName", l.length
+          from (select * from s order by levels desc limit 1) d cross join (select * from s order by length desc limit 1) l`,
+  );
+  checkPlace({
+    levels: far.levels - levelsOf(folder.folderPath) + levelsOf(path),
+    length: far.length - chars(folder.folderPath) + chars(path),
+    deepest: label(far.deepName, far.deepId),
+    longest: label(far.longName, far.longId),
+  });
+}
 
 /** The folder at `path` (any case), or undefined. */
 export async function folderAt(ctx: AppContext, path: string): Promise<FolderRow | undefined> {
@@ -70,7 +115,7 @@ async function ensureChild(ctx: AppContext, parentAsRead: FolderRow | undefined,
   const parent = parentAsRead && (await lockedFolder(ctx, parentAsRead.id));
   const id = newId();
   const path = parent ? `${parent.folderPath}/${f.name}` : `/${f.name}`;
-  if (path.length > LIMITS.path) throw badRequest(`The folder path would be longer than ${LIMITS.path} characters.`);
+  checkPlace({ levels: levelsOf(path), length: chars(path), deepest: label(f.name), longest: label(f.name) });
   const by = ctx.caller.userId;
   await insertRows(
     ctx.reader,
@@ -188,6 +233,7 @@ export async function updateFolder(ctx: AppContext, id: string, input: Input): P
     const old = folder.folderPath;
     const renamed = `${old.slice(0, old.length - (folder.name as string).length)}${name}`;
     if (renamed.toLowerCase() !== old.toLowerCase() && (await folderAt(ctx, renamed))) throw conflict(`A folder named '${name}' already exists beside '${old}'.`);
+    await checkSubtreeAt(ctx, folder, renamed);
     await rewriteSubtree(ctx, folder, renamed);
     set.name = name;
   }

@@ -337,7 +337,7 @@ describe('move and copy', () => {
   });
 });
 
-describe('long paths', () => {
+describe('limits: 64 levels and 4,000 characters, over the whole subtree', () => {
   const pick = (from: number, n: number) => String.fromCodePoint(from + Math.floor(Math.random() * n));
   /**
    * `n` characters at random (random, so that PostgreSQL cannot compress them below an index's
@@ -392,6 +392,61 @@ describe('long paths', () => {
     const copied = await byPath(`${copiedTo.folderPath}${moved.slice(movedTo.folderPath.length)}`);
     expect(copied.id).not.toBe(leaf.id);
     expect(chars(copied.folderPath)).toBe(4000);
+  });
+
+  test('a child: made at 64 levels and at 4,000 characters (counted as code points); one level or character more is a 400 naming it, nothing made', async () => {
+    const at63 = await make(`/${uniq('Deep')}/${Array.from({ length: 62 }, (_, i) => `l${i}`).join('/')}`);
+    const at64 = await A.post(`/folders/${at63.id}`, { name: 'c' });
+    expect(at64.status).toBe(200);
+    expect(levels(at64.body.data.folderPath)).toBe(64);
+    expectError(await A.post(`/folders/${at64.body.data.id}`, { name: 'd' }), 400, "at most 64 levels: the folder 'd' would have 65");
+    expect((await A.get(`/folders/${at64.body.data.id}/folders`)).body.data).toEqual([]);
+
+    const parent = await make(pathOf(20, 3990, true));
+    const [fits, over] = [text(9, true), text(10, true)];
+    expectError(await A.post(`/folders/${parent.id}`, { name: over }), 400, `longer than 4000 characters: that of the folder '${over}' would have 4001`);
+    const made = await A.post(`/folders/${parent.id}`, { name: fits });
+    expect(made.status).toBe(200);
+    expect(chars(made.body.data.folderPath)).toBe(4000);
+    expect((await A.get(`/folders/${parent.id}/folders`)).body.data.map((f: Rec) => f.name)).toEqual([fits]);
+  });
+
+  test('a rename: its subtree reaching 4,000 characters is renamed; one character more is a 400 naming its longest folder, no path changed', async () => {
+    const leaf = await make(pathOf(20, 3990, true));
+    const top = await byPath(head(leaf.folderPath, 1));
+    const name = top.name as string;
+    expectError(await A.put(`/folders/${top.id}`, { name: text(chars(name) + 11, true) }), 400, `longer than 4000 characters: that of the folder '${[...(leaf.name as string)].slice(0, 64).join('')}' (${leaf.id}) would have 4001`);
+    expect(await pathOfFolder(leaf.id)).toBe(leaf.folderPath);
+    expect((await A.get(`/folders/${top.id}`)).body.data.name).toBe(name);
+    expect((await A.put(`/folders/${top.id}`, { name: text(chars(name) + 10, true) })).status).toBe(200);
+    expect(chars(await pathOfFolder(leaf.id))).toBe(4000);
+  });
+
+  test.each([
+    ['move', 'put', '/folders/move'],
+    ['copy', 'post', '/folders/copy'],
+  ] as const)('a %s: a subtree reaching 64 levels or 4,000 characters in its new place goes; one more is a 400 naming its deepest or longest folder, nothing changed', async (_, method, route) => {
+    const send = (source: Rec, target: string) => A[method](route, { sourceFolderId: source.id, targetFolderId: target });
+    // Levels: a chain of 60 goes into a folder at level 4, not into one at level 5.
+    const chain = await make(`/${uniq('Chain')}/${Array.from({ length: 59 }, (_, i) => `c${i}`).join('/')}`);
+    const chainTop = await byPath(head(chain.folderPath, 1));
+    const at5 = await make(`/${uniq('Into')}/a/b/c/d`);
+    expectError(await send(chainTop, at5.id), 400, `at most 64 levels: the folder 'c58' (${chain.id}) would have 65`);
+    expect(await pathOfFolder(chain.id)).toBe(chain.folderPath);
+    expect((await A.get(`/folders/${at5.id}/folders`)).body.data).toEqual([]);
+    const deep = await send(chainTop, at5.parentFolderId as string);
+    expect(deep.status).toBe(200);
+    expect(levels(await byPath(`${head(at5.folderPath, 4)}/${chainTop.name}/${chain.folderPath.split('/').slice(2).join('/')}`).then((f) => f.folderPath))).toBe(64);
+
+    // Characters: a subtree whose longest path has 3,989 goes under a path of 11, not one of 12.
+    const long = await make(pathOf(20, 3989, true));
+    const longTop = await byPath(head(long.folderPath, 1));
+    const [to11, to12] = [await make(`/${text(10, true)}`), await make(`/${text(11, true)}`)];
+    expectError(await send(longTop, to12.id), 400, `longer than 4000 characters: that of the folder '${[...(long.name as string)].slice(0, 64).join('')}' (${long.id}) would have 4001`);
+    expect(await pathOfFolder(long.id)).toBe(long.folderPath);
+    expect((await A.get(`/folders/${to12.id}/folders`)).body.data).toEqual([]);
+    expect((await send(longTop, to11.id)).status).toBe(200);
+    expect(chars((await byPath(`${to11.folderPath}${long.folderPath}`)).folderPath)).toBe(4000);
   });
 });
 
