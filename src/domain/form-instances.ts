@@ -80,7 +80,8 @@ function checkValues(body: unknown, rules: FieldRules): Values {
 }
 
 function checkRequired(values: Values, rules: FieldRules) {
-  const missing = [...rules.byKey].filter(([key, r]) => r.required && !values[key]?.trim()).map(([, r]) => r.key);
+  // Own keys only: a required `constructor` without a value has none (not Object.prototype's).
+  const missing = [...rules.byKey].filter(([key, r]) => r.required && !(Object.hasOwn(values, key) && values[key].trim())).map(([, r]) => r.key);
   if (missing.length) throw badRequest(`The required form field${missing.length > 1 ? 's' : ''} ${namedList(missing)} must have a value.`);
 }
 

@@ -65,7 +65,12 @@ async function pdf(ctx: AppContext, templateIdOrName: string, id: string) {
   const { template, instance } = await instanceOf(ctx, templateIdOrName, id);
   const fields = await selectRows<Row>(ctx.reader, FIELD, { where: [sql`t.revision_id = ${template.revisionId}`], order: FIELD.order });
   const values = instance.values as Record<string, string>;
-  const shown = fields.filter((f) => !f.deleted || values[(f.key as string).toLowerCase()] !== undefined);
+  // Own keys only: a field named `constructor` or `toString` with no value has none, not Object.prototype's.
+  const valueOf = (f: Row): string | undefined => {
+    const key = (f.key as string).toLowerCase();
+    return Object.hasOwn(values, key) ? values[key] : undefined;
+  };
+  const shown = fields.filter((f) => !f.deleted || valueOf(f) !== undefined);
   const keys = new Set(shown.map((f) => (f.key as string).toLowerCase()));
   const bytes = await formPdf({
     templateName: template.name as string,
@@ -77,7 +82,7 @@ async function pdf(ctx: AppContext, templateIdOrName: string, id: string) {
     modifyDate: DateTime.serialize(instance.modifyDate) as string,
     modifyBy: instance.modifyBy as string,
     fields: [
-      ...shown.map((f) => ({ label: f.label as string, value: values[(f.key as string).toLowerCase()] ?? '' })),
+      ...shown.map((f) => ({ label: f.label as string, value: valueOf(f) ?? '' })),
       ...Object.entries(values).filter(([k]) => !keys.has(k)).map(([label, value]) => ({ label, value })),
     ],
   });

@@ -108,10 +108,11 @@ export class RepeatedKey extends Array<string> {}
 
 /** Adds a form value under its key: the value itself, or a RepeatedKey once the key comes again. */
 export function addPart(out: Record<string, unknown>, key: string, value: string): void {
-  const prev = out[key];
+  // Own keys only: `constructor=x` is sent once, and `__proto__=x` is a key, not the body's prototype.
+  const prev = Object.hasOwn(out, key) ? out[key] : undefined;
   // Added to in place: copying the list on every repeat made a body of one key sent 20,000 times cost seconds.
   if (prev instanceof RepeatedKey) prev.push(value);
-  else out[key] = prev === undefined ? value : RepeatedKey.from([prev as string, value]);
+  else Object.defineProperty(out, key, { value: prev === undefined ? value : RepeatedKey.from([prev as string, value]), enumerable: true, writable: true, configurable: true });
 }
 
 /**

@@ -127,6 +127,16 @@ describe('POST /formtemplates/{id}/forms', () => {
     expect((await A.post(`/forms/${x.formId}`, undefined, { raw: 'FirstName=b', headers: FORM })).status).toBe(201);
   });
 
+  test('fields named as Object.prototype\'s keys: a required one without a value is a 400 naming it; form-encoded, each is sent once and __proto__ is a key', async () => {
+    const t = await formTemplateWith(A, ['constructor', 'toString'], ['constructor', 'toString']);
+    expectError(await A.post(`/formtemplates/${t.id}/forms`, {}), 400, "The required form fields 'constructor', 'toString' must have a value.");
+    const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
+    const made = await A.post(`/formtemplates/${t.id}/forms`, undefined, { raw: 'constructor=c&toString=t', headers: FORM });
+    expect(made.status).toBe(201);
+    expect(made.body.data).toMatchObject({ constructor: 'c', tostring: 't' });
+    expectError(await A.post(`/forms/${made.body.data.formId}`, undefined, { raw: '__proto__=x', headers: FORM }), 400, "The template has no form field named '__proto__'.");
+  });
+
   test('a key may name a field by its id (any case), on creates and on both revision routes', async () => {
     const t = await formTemplateWith(A, ['Applicant', 'Note']);
     const id = await fieldIds(t.id);
@@ -564,6 +574,33 @@ describe('GET /formtemplates/{t}/forms/{id}/pdf', () => {
   test('an unknown instance is an enveloped 404', async () => {
     const t = await formTemplateWith(A, ['a']);
     expectError(await A.get(`/formtemplates/${t.id}/forms/${UNKNOWN_ID}/pdf`), 404);
+  });
+
+  test('fields named as Object.prototype\'s keys (constructor, toString, a deleted proto__ read as __proto__) print, with and without values (REST and GraphQL)', async () => {
+    const names = ['constructor', 'toString', 'valueOf', 'hasOwnProperty', 'proto__'];
+    const t = await formTemplateWith(A, names);
+    const filled = await create(A, t.id, { constructor: 'c1', tostring: 't1', valueof: 'v1', hasownproperty: 'h1', proto__: 'p1' });
+    const empty = await create(A, t.id, {});
+    // proto__ deleted: it prints while it holds a value, under its label.
+    expect((await A.gql('mutation ($id: String!) { deleteFormTemplateField(id: $id, key: "proto__") { id } }', { id: t.id })).body.errors).toBeUndefined();
+    expect((await A.put(`/formtemplates/${t.id}/release`)).status).toBe(200);
+    const textOf = async (bytes: Uint8Array) => (await new PDFParse({ data: bytes }).getText()).text.split('\n').map((l) => l.trim());
+    const rest = async (x: Instance) => {
+      const r = await A.get(`/formtemplates/${t.id}/forms/${x.revisionId}/pdf`);
+      expect(r.status).toBe(200);
+      return textOf(r.bytes);
+    };
+    const gql = async (x: Instance) => {
+      const r = await A.gql('query ($t: String!, $r: UUID!) { formInstancePdf(templateId: $t, revisionId: $r) { content } }', { t: t.id, r: x.revisionId });
+      expect(r.body.errors).toBeUndefined();
+      return textOf(Buffer.from(r.body.data.formInstancePdf.content, 'base64'));
+    };
+    for (const read of [rest, gql]) {
+      expect(await read(filled)).toEqual(expect.arrayContaining(['constructor c1', 'toString t1', 'valueOf v1', 'hasOwnProperty h1', 'proto__ p1']));
+      const lines = await read(empty);
+      expect(lines).toEqual(expect.arrayContaining(['constructor', 'toString', 'valueOf', 'hasOwnProperty']));
+      expect(lines.some((l) => l.startsWith('proto__'))).toBe(false);
+    }
   });
 });
 
