@@ -7,7 +7,7 @@ import { PersistedData } from '../entities/persisted-data.js';
 import { badRequest } from '../errors.js';
 import { newId } from '../ids.js';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from '../nesting.js';
-import { maxLength, nameText, optionalString, requireString } from './validate.js';
+import { maxLength, nameText, optionalString, requireString, unstorable } from './validate.js';
 import { isoInstant } from '../scalars.js';
 
 type Input = Record<string, unknown>;
@@ -30,7 +30,40 @@ function dictionaryText(v: unknown): string {
     throw badRequest("The field 'persistedData' must be JSON text of an object (a dictionary of names and values), not an array or a single value.");
   }
   if (nestsDeeperThan(parsed, MAX_JSON_DEPTH)) throw badRequest(`The field 'persistedData' nests more than ${MAX_JSON_DEPTH} levels deep.`);
+  refuseUnstorable(parsed);
   return maxLength(text, LIMITS.persistedData, 'persistedData');
+}
+
+interface At {
+  key: string;
+  parent?: At;
+}
+
+/** `outer.inner`: the keys down to a value, each shown as JSON shows it (`\u0000` visible), built only for a refusal. */
+function pathOf(at: At): string {
+  const keys: string[] = [];
+  for (let a: At | undefined = at; a; a = a.parent) keys.unshift(JSON.stringify(a.key).slice(1, -1).slice(0, 100));
+  return keys.join('.');
+}
+
+/**
+ * Refuses a dictionary (keys and values, nested too) holding text PostgreSQL cannot keep as sent:
+ * its escaped JSON text stores, but a form made from it could not (JSONB refuses `\u0000`).
+ */
+function refuseUnstorable(parsed: object): void {
+  const stack: [unknown, At | undefined][] = [[parsed, undefined]];
+  while (stack.length) {
+    const [v, at] = stack.pop()!;
+    const why = typeof v === 'string' ? unstorable(v) : undefined;
+    if (why) throw badRequest(`The field 'persistedData' holds ${why} in the value of '${pathOf(at!)}', which cannot be stored as sent.`);
+    if (!v || typeof v !== 'object') continue;
+    for (const [key, child] of Object.entries(v)) {
+      const here = { key, parent: at };
+      const inKey = unstorable(key);
+      if (inKey) throw badRequest(`The field 'persistedData' holds ${inKey} in the key '${pathOf(here)}', which cannot be stored as sent.`);
+      stack.push([child, here]);
+    }
+  }
 }
 
 function linkedObjectType(v: unknown): number {

@@ -5,11 +5,13 @@
  * from a dictionary takes `prefillValues` (posted values win there).
  */
 import type { AppContext } from '../context.js';
+import { badRequest } from '../errors.js';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from '../nesting.js';
 import { loadRow } from '../read/resolvers.js';
 import { resource } from '../read/registry.js';
 import { templateRow } from './template-row.js';
 import { MAX_FIELDS } from './form-fields.js';
+import { unstorable } from './validate.js';
 
 type Row = Record<string, unknown>;
 
@@ -86,5 +88,10 @@ export async function prefilledBody(ctx: AppContext, templateIdOrName: string, p
   if (posted != null && (typeof posted !== 'object' || Array.isArray(posted))) return posted;
   const given = new Set(Object.keys(posted ?? {}).map((k) => k.trim().toLowerCase()));
   const unnamed = (await prefilledFields(ctx, templateIdOrName, persistedDataId)).fields.filter((f) => !given.has(f.key.toLowerCase()) && !given.has(f.id.toLowerCase()));
+  // Dictionaries stored before such text was refused: a 400 naming the key, not JSONB's 500.
+  for (const f of unnamed) {
+    const why = f.value === null ? undefined : unstorable(f.value);
+    if (why) throw badRequest(`The persisted data's value for the form field '${f.key}' holds ${why}, which a form cannot store: post a value for '${f.key}' instead.`);
+  }
   return { ...filled(unnamed), ...(posted as Record<string, unknown> | null) };
 }

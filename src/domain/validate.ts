@@ -58,6 +58,19 @@ export function oneLine(s: string, label: string): string {
   return s;
 }
 
+/** A high surrogate not followed by a low one, or a low one not after a high one (UTF-16 code units). */
+export const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/**
+ * What in `s` PostgreSQL cannot keep as sent, or undefined: U+0000 (text and JSONB cannot hold
+ * it) or a lone UTF-16 surrogate (UTF-8 cannot encode it; JSONB refuses its `\ud800` escape).
+ */
+export function unstorable(s: string): string | undefined {
+  if (s.includes('\u0000')) return 'NUL (U+0000)';
+  const lone = LONE_SURROGATE.exec(s);
+  return lone ? `a lone UTF-16 surrogate (U+${lone[0].charCodeAt(0).toString(16).toUpperCase()})` : undefined;
+}
+
 /** Runs a write, turning a unique-constraint race into the same 409 a pre-check would give. */
 export async function uniquely<T>(what: string, fn: () => Promise<T>): Promise<T> {
   try {

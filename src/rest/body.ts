@@ -8,6 +8,7 @@ import { Busboy, type BusboyInstance } from '@fastify/busboy';
 import { AppError, badRequest } from '../errors.js';
 import { readAtMost } from '../read-at-most.js';
 import { partTypes } from './part-types.js';
+import { LONE_SURROGATE } from '../domain/validate.js';
 
 /** The body as text: UTF-8, or a 400 (`utf8Text`). */
 export async function readBody(request: Request, maxBytes: number): Promise<string> {
@@ -154,9 +155,6 @@ export function refuseReplaced(value: unknown, what: string): void {
 
 /** Deeper than any legacy body nests; input fitting and GraphQL coercion recurse. */
 const MAX_DEPTH = 32;
-
-/** A high surrogate not followed by a low one, or a low one not after a high one (UTF-16 code units). */
-const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
 /**
  * Refuses, as a 400, what would otherwise fail deeper down or be kept as something else: U+0000

@@ -160,3 +160,37 @@ describe('POST /formtemplates/{id}/forms?persistedDataId=', () => {
     expect((await A.get(`/formtemplates/${t.id}/forms`)).body.data).toHaveLength(before);
   });
 });
+
+describe('text no form can store: NUL and lone surrogates in a dictionary', () => {
+  const sent = (data: string) => U1.post('/persistedData', { name: uniq('nul'), persistedData: data });
+
+  test('POST persistedData refuses them in values and keys, nested too, with a 400 naming the key; nothing is stored', async () => {
+    const before = (await U1.get('/persistedData')).body.pagination.totalRecords;
+    expectError(await sent('{"plain":"a\\u0000b"}'), 400, "The field 'persistedData' holds NUL (U+0000) in the value of 'plain', which cannot be stored as sent.");
+    expectError(await sent('{"plain":"\\ud800"}'), 400, "holds a lone UTF-16 surrogate (U+D800) in the value of 'plain'");
+    expectError(await sent('{"plain":"x\\udfff"}'), 400, "holds a lone UTF-16 surrogate (U+DFFF) in the value of 'plain'");
+    expectError(await sent('{"outer":{"list":["ok","\\u0000"]}}'), 400, "holds NUL (U+0000) in the value of 'outer.list.1'");
+    expectError(await sent('{"outer":{"a\\u0000b":1}}'), 400, "holds NUL (U+0000) in the key 'outer.a\\u0000b'");
+    expect((await U1.get('/persistedData')).body.pagination.totalRecords).toBe(before);
+    // A pair of surrogates is one character, and is kept.
+    expect((await sent('{"plain":"\\ud83d\\ude00"}')).status).toBe(200);
+  });
+
+  test('a dictionary stored before they were refused: GET .../forms/new shows it, creating a form from it is a 400 naming the field, posting that field a value works', async () => {
+    const t = await template([['plain', 1], ['other', 1]]);
+    for (const text of ['a\\u0000b', '\\ud800', '\\udfff']) {
+      const pd = await dictionary(U1, { plain: 'x', other: 'fine' });
+      await h.orm.em.getConnection().execute('update persisted_data set data = ? where id = ?', [`{"plain":"${text}","other":"fine"}`, pd]);
+      const shown = await U1.get(`/formtemplates/${t.id}/forms/new?persistedDataId=${pd}`);
+      expect(shown.status).toBe(200);
+      expect(shown.body.data.fields[0].value).toBe(JSON.parse(`"${text}"`));
+      const refusal = /^The persisted data's value for the form field 'plain' holds (NUL \(U\+0000\)|a lone UTF-16 surrogate \(U\+D(800|FFF)\)), which a form cannot store: post a value for 'plain' instead\.$/;
+      expectError(await U1.post(`/formtemplates/${t.id}/forms?persistedDataId=${pd}`, {}), 400, refusal);
+      const g = await U1.gql('mutation ($t: String!, $pd: UUID) { createFormInstance(templateId: $t, persistedDataId: $pd) { revisionId } }', { t: t.id, pd });
+      expect(g.body.errors?.[0]?.message).toMatch(refusal);
+      const made = await U1.post(`/formtemplates/${t.id}/forms?persistedDataId=${pd}`, { plain: 'posted' });
+      expect(made.status).toBe(201);
+      expect(made.body.data).toMatchObject({ plain: 'posted', other: 'fine' });
+    }
+  });
+});
