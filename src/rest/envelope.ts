@@ -119,18 +119,34 @@ function pageHref(url: URL, limit: number, offset: number): string {
   return u.toString();
 }
 
+/**
+ * The offsets the links name, in step with the page asked for: `last` is the last page that has
+ * records among offset ± a multiple of limit (0 when none has), as next and previous step; past
+ * the end, `previous` is that page, not offset - limit (which may be as empty). Undefined: no link.
+ */
+export function pageOffsets({ limit, offset, totalRecords }: PageInfo): { last: number; next?: number; previous?: number } {
+  if (limit === 0) return { last: 0 };
+  const step = offset % limit;
+  const last = totalRecords > step ? step + Math.floor((totalRecords - 1 - step) / limit) * limit : 0;
+  return {
+    last,
+    next: offset + limit < totalRecords ? offset + limit : undefined,
+    previous: offset === 0 ? undefined : offset >= totalRecords ? (totalRecords > 0 ? last : undefined) : Math.max(0, offset - limit),
+  };
+}
+
 export function pagination(request: Request, p: PageInfo) {
   const href = publicUrlOf(request);
   const url = new URL(href);
-  const { limit, offset, totalRecords } = p;
-  const lastOffset = limit > 0 && totalRecords > 0 ? Math.floor((totalRecords - 1) / limit) * limit : 0;
+  const { limit, totalRecords } = p;
+  const { last, next, previous } = pageOffsets(p);
   return {
     dataType: 'PagedData',
     href,
     first: pageHref(url, limit, 0),
-    last: pageHref(url, limit, lastOffset),
-    next: limit > 0 && offset + limit < totalRecords ? pageHref(url, limit, offset + limit) : '',
-    previous: offset > 0 && limit > 0 ? pageHref(url, limit, Math.max(0, offset - limit)) : '',
+    last: pageHref(url, limit, last),
+    next: next === undefined ? '' : pageHref(url, limit, next),
+    previous: previous === undefined ? '' : pageHref(url, limit, previous),
     limit,
     totalRecords,
   };
