@@ -1,5 +1,6 @@
 /** Form field definitions: the type codes and the rules every revision's fields obey. */
 import { badRequest } from '../errors.js';
+import { escaped, refusedNameChar } from './validate.js';
 
 /**
  * Field type codes (also `formFieldType` of the designer's field list), by the designer's
@@ -45,10 +46,12 @@ export const BASE_KEYS = ['revisionid', 'instancename', 'modifydate', 'modifyby'
 export const MAX_FIELDS = 2000;
 const MAX_KEY = 100;
 
-/** A field key as designers name fields: not blank, not a base key, not the deleted-field prefix `__`. */
+/** A field key as designers name fields: not blank, one line without control characters, not a base key, not the deleted-field prefix `__`. */
 export function checkKey(name: string): string {
   const key = name.trim();
   if (key === '') throw badRequest('A form field needs a name.');
+  const refused = refusedNameChar(key);
+  if (refused) throw badRequest(`The form field name '${escaped(key).slice(0, 128)}' holds the character ${refused} (a control character or a lone surrogate), which a name may not hold.`);
   if (key.length > MAX_KEY) throw badRequest(`The form field name '${key.slice(0, 64)}...' is longer than ${MAX_KEY} characters.`);
   if (key.startsWith('__')) throw badRequest(`The form field name '${key}' may not start with '__' (it marks deleted fields).`);
   if (BASE_KEYS.includes(key.toLowerCase())) throw badRequest(`The form field name '${key}' is taken by a base field.`);

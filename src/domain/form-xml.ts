@@ -7,6 +7,7 @@ import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { AppError, badRequest } from '../errors.js';
 import { isGuid, newId } from '../ids.js';
 import { checkKey, DESIGNER_TYPE_ALIASES, FIELD_TYPES, LAYOUT_TYPES, MAX_FIELDS } from './form-fields.js';
+import { escaped, refusedNameChar } from './validate.js';
 
 export interface FieldSpec {
   fieldId: string;
@@ -18,10 +19,37 @@ export interface FieldSpec {
   deleted: boolean;
 }
 
+const NAMED: Record<string, string> = { lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" };
+
+/**
+ * The parser's entity decoder: XML's five named entities and every character reference decoded as
+ * written, so that the name checks see `&#1;` as U+0001 and refuse it (the library's own decoder
+ * dropped control characters and surrogates silently and left other references undecoded).
+ * No declared entity is ever expanded: DOCTYPEs are refused before parsing, and here too.
+ */
+const entityDecoder = {
+  decode: (text: string) =>
+    text.replace(/&(#x[0-9a-f]+|#[0-9]+|lt|gt|amp|quot|apos);/gi, (ref: string, name: string) => {
+      if (name[0] !== '#') return Object.hasOwn(NAMED, name) ? NAMED[name] : ref;
+      const code = name[1] === 'x' || name[1] === 'X' ? parseInt(name.slice(2), 16) : parseInt(name.slice(1), 10);
+      // fromCharCode keeps a surrogate reference a lone surrogate, which the checks refuse.
+      return code > 0x10ffff ? ref : code > 0xffff ? String.fromCodePoint(code) : String.fromCharCode(code);
+    }),
+  addInputEntities: () => {
+    throw badRequest('The template XML may not contain a DOCTYPE or entity declarations.');
+  },
+  setExternalEntities: () => {
+    throw badRequest('The template XML may not contain a DOCTYPE or entity declarations.');
+  },
+  reset: () => {},
+  setXmlVersion: () => {},
+};
+
 const parser = new XMLParser({
   ignoreAttributes: true,
   removeNSPrefix: true,
   parseTagValue: false,
+  entityDecoder,
   isArray: (name, jpath) => name === 'FormPage' || name === 'BaseField' || (name === 'string' && String(jpath).endsWith('.ItemList.string')),
 });
 
@@ -41,6 +69,8 @@ function optionsOf(f: Node, key: string): string[] {
   return items.map((item, i) => {
     const option = typeof item === 'string' ? item : '';
     if (option.length > 400) throw badRequest(`Item ${i + 1} of the field '${key}' is longer than 400 characters.`);
+    const refused = refusedNameChar(option);
+    if (refused) throw badRequest(`Item ${i + 1} of the field '${key}' ('${escaped(option).slice(0, 128)}') holds the character ${refused} (a control character or a lone surrogate), which an item may not hold.`);
     return option;
   });
 }

@@ -71,6 +71,15 @@ export function unstorable(s: string): string | undefined {
   return lone ? `a lone UTF-16 surrogate (U+${lone[0].charCodeAt(0).toString(16).toUpperCase()})` : undefined;
 }
 
+/** The first character a name may not hold, as `U+0001`: a control character (as `oneLine` refuses) or a lone surrogate. */
+export function refusedNameChar(s: string): string | undefined {
+  const m = /[\u0000-\u001f]/.exec(s) ?? LONE_SURROGATE.exec(s);
+  return m ? `U+${m[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}` : undefined;
+}
+
+/** Text as JSON writes it inside its quotes: control characters and lone surrogates readable as escapes. */
+export const escaped = (s: string): string => JSON.stringify(s).slice(1, -1);
+
 /** Runs a write, turning a unique-constraint race into the same 409 a pre-check would give. */
 export async function uniquely<T>(what: string, fn: () => Promise<T>): Promise<T> {
   try {

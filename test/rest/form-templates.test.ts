@@ -436,6 +436,29 @@ describe('PUT /formtemplates/{id}/import', () => {
     expect((await A.get(`/formtemplates/${t.id}`)).body.data[0].revision).toBe(1);
   });
 
+  test('a field name or item holding a control character or a lone surrogate, written raw or as a character reference, is a 400 naming both; nothing is imported', async () => {
+    const t = await createTemplate(A);
+    const field = (name: string, items: string[] = []) =>
+      `<BaseField><FieldType>${items.length ? 'DropDownList' : 'TextBox'}</FieldType><Name>${name}</Name>${items.length ? `<ItemList>${items.map((i) => `<string>${i}</string>`).join('')}</ItemList>` : ''}</BaseField>`;
+    const doc = (...f: string[]) => `<FormEntity><FormPages><FormPage><FieldList>${f.join('')}</FieldList></FormPage></FormPages></FormEntity>`;
+    const name = (shown: string, char: string) => `The form field name '${shown}' holds the character ${char} (a control character or a lone surrogate), which a name may not hold.`;
+    expectError(await importXml(A, t.id, doc(field('a&#1;b'))), 400, name('a\\u0001b', 'U+0001'));
+    expectError(await importXml(A, t.id, doc(field('a&#0;b'))), 400, name('a\\u0000b', 'U+0000'));
+    expectError(await importXml(A, t.id, doc(field('a&#xD800;b'))), 400, name('a\\ud800b', 'U+D800'));
+    expectError(await importXml(A, t.id, doc(field('a&#x1b;[31m'))), 400, name('a\\u001b[31m', 'U+001B'));
+    expectError(await importXml(A, t.id, doc(field('a\u0001b'))), 400, name('a\\u0001b', 'U+0001'));
+    expectError(await importXml(A, t.id, doc(field('Pick', ['fine', 'x&#1;y']))), 400,
+      "Item 2 of the field 'Pick' ('x\\u0001y') holds the character U+0001 (a control character or a lone surrogate), which an item may not hold.");
+    expect((await A.get(`/formtemplates/${t.id}`)).body.data[0].revision).toBe(1);
+    // GraphQL's field edits take names by the same rule.
+    const g = await A.gql('mutation ($id: String!) { addFormTemplateField(id: $id, input: { name: "a\\u0001b" }) { id } }', { id: t.id });
+    expect(g.body.errors?.[0]?.message).toBe(name('a\\u0001b', 'U+0001'));
+    // A reference to a character a name may hold reads as that character, and &amp; as &.
+    expect((await importXml(A, t.id, doc(field('Gr&#246;&#xDF;e'), field('Emoji &#x1F600;'), field('Pick', ['A &amp; B', '&#65;'])))).status).toBe(200);
+    const fields = (await A.gql('query ($id: String!) { formTemplate(id: $id) { revisions { fields { key options } } } }', { id: t.id })).body.data.formTemplate.revisions.at(-1).fields;
+    expect(fields).toEqual([{ key: 'Größe', options: [] }, { key: 'Emoji \u{1F600}', options: [] }, { key: 'Pick', options: ['A & B', 'A'] }]);
+  });
+
   test('a template name with control characters is a 400 and makes nothing; its description may hold them', async () => {
     const name = uniq('Ctl');
     expectError(await A.post('/formtemplates', { name: `${name}\nx`, description: 'd' }), 400, "The field 'name' may not contain control characters.");
