@@ -56,8 +56,11 @@ export default defineResource({
     parentFolderId: column('parent_id', 'guid', { nullAs: ZERO_GUID }),
     allowRevisions: column('allow_revisions', 'boolean'),
   },
-  // A tree, depth first (paths are unique per tenant without case, so the order is total).
-  order: 'lower(t.path)',
+  // Every list of folders is of one parent's (top-level or children), whose names are unique
+  // without case (so the order is total): by name is their path's order, served by
+  // folder_parent_ix (parent_id leads, or PostgreSQL sorts a `parent_id is null` list). The path
+  // itself can be indexed only by its md5 (folder_path_uq), so ordering by it sorted every list.
+  order: 't.parent_id, lower(t.name)',
   relations: {
     parent: { kind: 'one', target: 'Folder', key: 'parentFolderId' },
     folders: { kind: 'many', target: 'Folder', column: 'parent_id' },

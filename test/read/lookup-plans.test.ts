@@ -67,3 +67,28 @@ test('a folder by its path (GET folders?folderPath=) probes folder_path_uq, whic
     c.release();
   }
 });
+
+test('a parent\'s folders (top-level and children) come in folder_parent_ix\'s order: no sort', async () => {
+  const top = (await A.post('/folders', { folderpath: `/${uniq('Plans')}/b` })).body.data;
+  await A.post(`/folders/${top.parentFolderId}`, { name: 'a' });
+  for (const path of ['/folders?folderPath=/', `/folders/${top.parentFolderId}/folders`]) {
+    const { result, statements } = await h.captureQueries(() => A.get(path));
+    expect(result.status).toBe(200);
+    const list = statements.find((s) => /from folder t\b/.test(s.text) && /order by t\.parent_id, lower\(t\.name\)/.test(s.text));
+    expect([path, list]).toEqual([path, expect.anything()]);
+    const c = await h.services.reads.connect();
+    try {
+      await c.query('begin');
+      await c.query('set local enable_seqscan = off');
+      await c.query('set local enable_bitmapscan = off');
+      const plan = (await c.query(`explain ${list!.text}`, list!.values)).rows.map((r: Record<string, string>) => r['QUERY PLAN']).join('\n');
+      expect([path, plan]).toEqual([path, expect.stringMatching(/Index Scan using folder_parent_ix on folder t/)]);
+      expect([path, plan]).toEqual([path, expect.not.stringMatching(/\bSort\b/)]);
+    } finally {
+      await c.query('rollback');
+      c.release();
+    }
+  }
+  const children = (await A.get(`/folders/${top.parentFolderId}/folders`)).body.data.map((f: { name: string }) => f.name);
+  expect(children).toEqual(['a', 'b']);
+});
