@@ -10,12 +10,13 @@
  * - `user:<tenant>:<name>:<address>`: wrong passwords for one user name from one address. Per
  *   address, so that someone who knows a username cannot lock its owner out from elsewhere. The
  *   name tried, lower-cased, whether or not a user has it: an unknown name locks as a known one
- *   does, so the lock-out tells nobody which names exist.
+ *   does, so the lock-out tells nobody which names exist. Lower-cased by PostgreSQL's lower(), as
+ *   the user is found (`lower(user_id) = lower(?)`): every spelling that finds a user is one key.
  */
 import type { Config } from '../config.js';
 import { AppError } from '../errors.js';
 import type { ReadPool } from '../read/read-pool.js';
-import { sql, statement, type Sql } from '../sql.js';
+import { join, sql, statement, type Sql } from '../sql.js';
 
 /** What throttling uses of the long-lived services (src/context.ts's Services has it). */
 export interface ThrottleServices {
@@ -24,27 +25,32 @@ export interface ThrottleServices {
 }
 
 export interface ThrottleKey {
-  key: string;
+  /** An SQL expression of text: the key is made in the statement that counts it. */
+  key: Sql;
   limit: number;
 }
 
 export interface Claim {
-  keys: ThrottleKey[];
+  keys: string[];
   /** The keys this attempt brought to their limit: if it fails, they lock. */
   reached: string[];
 }
 
 export const addressKey = (services: ThrottleServices, address: string): ThrottleKey => ({
-  key: `addr:${address}`,
+  key: sql`${`addr:${address}`}::text`,
   limit: services.config.tokenMaxFailuresPerAddress,
 });
 export const clientKey = (services: ThrottleServices, clientId: string): ThrottleKey => ({
-  key: `client:${clientId}`,
+  key: sql`${`client:${clientId}`}::text`,
   limit: services.config.tokenMaxFailuresPerClient,
 });
-/** A user name is at most 128 characters (src/domain/users.ts); a longer one tried counts as its first 128. */
+/**
+ * A user name is at most 128 characters (src/domain/users.ts); a longer one tried counts as its
+ * first 128. Lower-cased by the database, not by JavaScript: JavaScript makes "İ" (U+0130) "i"
+ * and a combining dot where PostgreSQL makes it "i", which gave each spelling a counter of its own.
+ */
 export const userKey = (services: ThrottleServices, tenantId: string, username: string, address: string): ThrottleKey => ({
-  key: `user:${tenantId}:${username.toLowerCase().slice(0, 128)}:${address}`,
+  key: sql`${`user:${tenantId}:`}::text || lower(${username.slice(0, 128)}::text) || ${`:${address}`}::text`,
   limit: services.config.loginMaxFailures,
 });
 
@@ -61,12 +67,17 @@ interface Row {
   locked_until: string | null;
 }
 
+interface ClaimRow extends Row {
+  /** The key's limit. */
+  lim: number;
+}
+
 const time = (t: string | null): number => (t === null ? 0 : new Date(t).getTime());
 
 /** Not tenant-owned (an address or a client spans tenants): run as it is on the shared pool. */
-async function exec(services: ThrottleServices, q: Sql): Promise<Row[]> {
+async function exec<R extends Row = Row>(services: ThrottleServices, q: Sql): Promise<R[]> {
   const { text, values } = statement(q);
-  return (await services.reads.query<Row>(text, values)).rows;
+  return (await services.reads.query<R>(text, values)).rows;
 }
 
 /**
@@ -75,10 +86,12 @@ async function exec(services: ThrottleServices, q: Sql): Promise<Row[]> {
  */
 export async function claim(services: ThrottleServices, keys: ThrottleKey[]): Promise<Claim> {
   const window = services.config.loginLockSeconds;
-  const rows = await exec(
+  const rows = await exec<ClaimRow>(
     services,
-    sql`insert into login_throttle as t (key, attempts, window_start)
-          select k, 1, now() from unnest(${keys.map((k) => k.key)}::text[]) k
+    sql`with k (key, lim) as (values ${join(keys.map((k) => sql`(${k.key}, ${k.limit}::int)`), ', ')}),
+        counted as (
+        insert into login_throttle as t (key, attempts, window_start)
+          select key, 1, now() from k
         on conflict (key) do update set
           attempts = case when t.locked_until > now() then t.attempts
                           when t.window_start <= now() - make_interval(secs => ${window}) then 1
@@ -86,15 +99,15 @@ export async function claim(services: ThrottleServices, keys: ThrottleKey[]): Pr
           window_start = case when t.locked_until > now() then t.window_start
                               when t.window_start <= now() - make_interval(secs => ${window}) then now()
                               else t.window_start end
-        returning key, attempts, locked_until`,
+        returning key, attempts, locked_until)
+        select key, attempts, locked_until, lim from counted join k using (key)`,
   );
   const lockedUntil = Math.max(...rows.map((r) => time(r.locked_until)));
   if (lockedUntil > Date.now()) throw tooManyFailures(new Date(lockedUntil));
-  const limitOf = new Map(keys.map((k) => [k.key, k.limit]));
-  const over = rows.filter((r) => r.attempts > limitOf.get(r.key)!).map((r) => r.key);
+  const over = rows.filter((r) => r.attempts > r.lim).map((r) => r.key);
   // Attempts in flight already reach the limit: this one would be past it.
   if (over.length) throw tooManyFailures(await lock(services, over));
-  return { keys, reached: rows.filter((r) => r.attempts === limitOf.get(r.key)).map((r) => r.key) };
+  return { keys: rows.map((r) => r.key), reached: rows.filter((r) => r.attempts === r.lim).map((r) => r.key) };
 }
 
 /** A failed attempt: keys it brought to their limit lock now. Throws the answer to give. */
@@ -117,8 +130,8 @@ async function lock(services: ThrottleServices, keys: string[]): Promise<Date> {
 
 /** A successful attempt: the user's own counter starts again, the shared ones give the claim back. */
 export async function succeeded(services: ThrottleServices, c: Claim): Promise<void> {
-  const users = c.keys.filter((k) => k.key.startsWith('user:')).map((k) => k.key);
-  const shared = c.keys.filter((k) => !k.key.startsWith('user:')).map((k) => k.key);
+  const users = c.keys.filter((k) => k.startsWith('user:'));
+  const shared = c.keys.filter((k) => !k.startsWith('user:'));
   await exec(
     services,
     sql`with gone as (delete from login_throttle where key = any(${users}::text[]))
