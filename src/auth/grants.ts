@@ -91,6 +91,25 @@ async function issue(services: Services, em: EntityManager, tenantId: string, us
   return { access_token: access.token, token_type: 'Bearer', expires_in: access.expiresIn, refresh_token: refresh };
 }
 
+/**
+ * Uses a refresh token once and issues its successor, or, when it was used before, revokes its
+ * family (undefined). A family's rotations and revocations take turns (a transaction-scoped lock),
+ * so a revocation sees every successor issued before it and no successor is issued after it: the
+ * reuse check and the insert were apart, and a concurrent reuse's revocation missed the winner's.
+ */
+async function rotate(services: Services, em: EntityManager, row: RefreshToken): Promise<TokenResponse | undefined> {
+  return em.transactional(async (tx) => {
+    await tx.getConnection().execute(`select pg_advisory_xact_lock(hashtext('quire:refresh-family:' || ?))`, [row.familyId], 'run', tx.getTransactionContext());
+    if (await tx.nativeUpdate(RefreshToken, { id: row.id, usedAt: null, revokedAt: null }, { usedAt: dbNow() })) {
+      // The family keeps its login's end: rotation never extends a session.
+      return issue(services, tx, row.tenantId, row.userId, row.clientId, { epoch: row.sessionEpoch, expires: row.expiresAt }, row.familyId);
+    }
+    // A used token came back (or a revoked one): someone holds a copy. Revoke the whole family.
+    await tx.nativeUpdate(RefreshToken, { familyId: row.familyId, revokedAt: null }, { revokedAt: dbNow() });
+    return undefined;
+  });
+}
+
 /** A new login's session: REFRESH_TOKEN_TTL from now, under the user's current epoch. */
 function newSession(services: Services, user: User): Session {
   return { epoch: user.sessionEpoch, expires: new Date(Date.now() + services.config.refreshTokenTtlSeconds * 1000) };
@@ -213,18 +232,12 @@ async function grantOf(services: Services, p: Params, scopedTenantId: string | u
     if (!row || row.revokedAt || row.expiresAt < new Date()) throw invalid;
     if (p.client_id && p.client_id.toLowerCase() !== row.clientId) throw invalid;
     if (p.client_id && p.client_secret) await authenticateClient(services, p.client_id, p.client_secret, tenantId);
-    // Claimed in one conditional update, so that of two concurrent uses only one wins.
-    const claimed = row.usedAt ? 0 : await em.nativeUpdate(RefreshToken, { id: row.id, usedAt: null }, { usedAt: dbNow() });
-    if (!claimed) {
-      // A rotated token came back: someone holds a copy. Revoke the whole family.
-      await em.nativeUpdate(RefreshToken, { familyId: row.familyId, revokedAt: null }, { revokedAt: dbNow() });
-      throw invalid;
-    }
     // The session ends with the account (disabled or expired), and with a password change (a new epoch).
     const user = await em.findOne(User, { id: row.userId });
     if (!user?.enabled || user.sessionEpoch !== row.sessionEpoch || accountExpired(user)) throw invalid;
-    // The family keeps its login's end: rotation never extends a session.
-    return issue(services, em, tenantId, row.userId, row.clientId, { epoch: row.sessionEpoch, expires: row.expiresAt }, row.familyId);
+    const rotated = await rotate(services, em, row);
+    if (!rotated) throw invalid;
+    return rotated;
   }
 
   throw new OAuthError(400, 'unsupported_grant_type', `grant_type '${grantType.slice(0, 40)}' is not supported; use password, client_credentials or refresh_token.`);

@@ -1,0 +1,50 @@
+/**
+ * The grants' security rules under races and on accounts that may not log in: of concurrent uses
+ * of one refresh token exactly one gets a token and the reuse revokes the family, the winner's new
+ * token included.
+ */
+import { Harness, type Reply } from '../harness.js';
+import { adminApi, createUser, type Api } from '../rest/support.js';
+
+let h: Harness;
+let api: Api;
+
+beforeAll(async () => {
+  h = await Harness.start();
+  api = await adminApi(h);
+});
+afterAll(() => h.stop());
+
+const form = (fields: Record<string, string>) => ({ raw: new URLSearchParams(fields).toString(), headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+
+function login(username: string, password: string): Promise<Reply> {
+  return h.request('POST', '/oauth/token', form({ grant_type: 'password', client_id: api.t.clientId, client_secret: api.t.clientSecret, username, password }));
+}
+
+const refresh = (token: string) => h.request('POST', '/oauth/token', form({ grant_type: 'refresh_token', refresh_token: token }));
+
+function expectInvalidGrant(r: Reply) {
+  expect(r.status).toBe(400);
+  expect(r.body.error).toBe('invalid_grant');
+  expect(r.body.access_token).toBeUndefined();
+}
+
+describe('a refresh token used several times at once', () => {
+  test.each([2, 10])('%i at once, five times over: exactly one gets a token, and the reuse leaves no token of the family alive', async (n) => {
+    const u = await createUser(api);
+    for (let round = 0; round < 5; round++) {
+      const first = await login(u.userid, u.password);
+      expect(first.status).toBe(200);
+      const replies = await Promise.all(Array.from({ length: n }, () => refresh(first.body.refresh_token)));
+      const winners = replies.filter((r) => r.status === 200);
+      expect(winners).toHaveLength(1);
+      for (const r of replies.filter((x) => x.status !== 200)) expectInvalidGrant(r);
+      // Someone else held a copy: the holder of the winning token is logged out too and logs in again.
+      expectInvalidGrant(await refresh(winners[0].body.refresh_token));
+      expectInvalidGrant(await refresh(first.body.refresh_token));
+    }
+    const again = await login(u.userid, u.password);
+    expect(again.status).toBe(200);
+    expect((await refresh(again.body.refresh_token)).status).toBe(200);
+  });
+});
