@@ -128,15 +128,18 @@ function assertActive(user: User | null | undefined): asserts user is User {
   if (accountExpired(user)) throw expired();
 }
 
-/** Checks a user's password under the throttle (src/auth/throttle.ts); stores a stronger hash when today's parameters differ. */
+/**
+ * Checks a user's password under the throttle (src/auth/throttle.ts); stores a stronger hash when
+ * today's parameters differ. A disabled or expired account answers any password as a wrong one and
+ * counts it: saying why would confirm to a guesser that the password was right.
+ */
 async function passwordLogin(services: Services, em: EntityManager, client: Client, username: string, password: string, address: string): Promise<User> {
   const user = await em.findOne(User, lowerEquals('user_id', username));
   const keys = [clientKey(services, client.id), userKey(services, client.tenantId, username, address)];
   const attempt = await claim(services, keys);
   const ok = await verifyPassword(password, user?.passwordHash ?? DUMMY_HASH);
-  if (!user || !ok) return failed(services, attempt, badLogin());
+  if (!user || !ok || !user.enabled || accountExpired(user)) return failed(services, attempt, badLogin());
   await succeeded(services, attempt);
-  assertActive(user);
   if (needsRehash(user.passwordHash)) await rehash(em, user, password);
   return user;
 }

@@ -1,7 +1,7 @@
 /**
  * The grants' security rules under races and on accounts that may not log in: of concurrent uses
  * of one refresh token exactly one gets a token and the reuse revokes the family, the winner's new
- * token included.
+ * token included; a disabled or expired account answers any password as a wrong one, and counts it.
  */
 import { Harness, type Reply } from '../harness.js';
 import { adminApi, createUser, type Api } from '../rest/support.js';
@@ -10,7 +10,7 @@ let h: Harness;
 let api: Api;
 
 beforeAll(async () => {
-  h = await Harness.start();
+  h = await Harness.start({ loginMaxFailures: 5, loginLockSeconds: 60 });
   api = await adminApi(h);
 });
 afterAll(() => h.stop());
@@ -46,5 +46,40 @@ describe('a refresh token used several times at once', () => {
     const again = await login(u.userid, u.password);
     expect(again.status).toBe(200);
     expect((await refresh(again.body.refresh_token)).status).toBe(200);
+  });
+});
+
+describe('a disabled or expired account', () => {
+  /** What a client sees of a refusal: all but the envelope's per-request parts. */
+  const seen = (r: Reply) => ({ status: r.status, error: r.body.error, error_description: r.body.error_description, errors: r.body.meta?.errors, token: r.body.access_token });
+  const past = new Date(Date.now() - 60_000).toISOString();
+
+  test.each([
+    ['disabled', { enabled: false }, { enabled: true }],
+    ['expired', { userIdNeverExpires: false, userIdExpires: past }, { userIdNeverExpires: true }],
+  ])('%s: the right password is answered as a wrong one, counts as a failure and resets no count', async (_, close, reopen) => {
+    const u = await createUser(api);
+    const wrong = seen(await login(u.userid, 'wrong'));
+    expect(wrong).toMatchObject({ status: 400, error: 'invalid_grant', error_description: 'Invalid username or password.', token: undefined });
+    expect((await api.put(`/users/${u.id}`, close)).status).toBe(200);
+    // Failures 2 and 3, with the right password: nothing tells it from a wrong one, and the count goes on.
+    for (let i = 0; i < 2; i++) expect(seen(await login(u.userid, u.password))).toEqual(wrong);
+    expect(seen(await login(u.userid, 'wrong'))).toEqual(wrong);
+    // The fifth failure, the right password again, reaches LOGIN_MAX_FAILURES: the lock starts.
+    expect((await login(u.userid, u.password)).status).toBe(429);
+    // Opened again, the account is still locked out here: its failures were counted, none was reset.
+    expect((await api.put(`/users/${u.id}`, reopen)).status).toBe(200);
+    expect((await login(u.userid, u.password)).status).toBe(429);
+  });
+
+  test.each([
+    ['disabled', { enabled: false }, { enabled: true }],
+    ['expired', { userIdNeverExpires: false, userIdExpires: past }, { userIdNeverExpires: true }],
+  ])('%s and opened again before the lock: the right password logs in', async (_, close, reopen) => {
+    const u = await createUser(api);
+    expect((await api.put(`/users/${u.id}`, close)).status).toBe(200);
+    expect((await login(u.userid, u.password)).status).toBe(400);
+    expect((await api.put(`/users/${u.id}`, reopen)).status).toBe(200);
+    expect((await login(u.userid, u.password)).status).toBe(200);
   });
 });
