@@ -57,9 +57,9 @@ type SentFile = { name?: string | null; type?: string | null } & ({ bytes: Buffe
  */
 function uploadedFiles(ctx: AppContext, input: Input): File[] {
   const parts: SentFile[] = ctx.attachments ?? ((input.fileUpload ?? []) as SentFile[]);
-  return parts.map((p) => {
+  return parts.map((p, i) => {
     const fileName = fileNameOf(p.name ?? '');
-    const contentType = contentTypeOf(undefined, p.type ?? undefined, fileName);
+    const contentType = contentTypeOf(undefined, p.type ?? undefined, `fileUpload[${i}].type, attachment ${JSON.stringify(fileName.slice(0, 64))}`, fileName);
     return { fileName, contentType, bytes: 'bytes' in p ? p.bytes : base64Bytes(p.base64, 'fileUpload.base64') };
   });
 }

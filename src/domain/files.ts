@@ -24,7 +24,7 @@ import { sql, type Sql } from '../sql.js';
 import { setIndexFields } from './document-index-values.js';
 import { fileKey, storingFiles } from './stored-files.js';
 import { changeableDocument, createDocument, setCheckIn } from './documents.js';
-import { base64Bytes, maxLength, optionalString } from './validate.js';
+import { base64Bytes, maxLength, oneLine, optionalString } from './validate.js';
 
 type Input = Record<string, unknown>;
 type Row = Record<string, unknown>;
@@ -44,14 +44,20 @@ export type FoundFile = FileRecord & { open(): Promise<Readable> };
 const FILE = resource('DocumentFile');
 const REVISION = resource('DocumentRevision');
 const LIMITS = { fileName: 256, revision: 64, changeText: 4000 } as const;
-/** type/subtype with optional parameters, as Content-Type has it. */
-const MEDIA_TYPE = /^[\w!#$&^.+-]+\/[\w!#$&^.+-]+(\s*;.*)?$/;
+const TOKEN = "[!#$%&'*+.^_`|~0-9A-Za-z-]+";
+const QUOTED = '"(?:[\\t !#-\\[\\]-~]|\\\\[\\t -~])*"';
+/**
+ * type/subtype with optional parameters, as Content-Type has it (RFC 9110 8.3.1), in printable
+ * ASCII: a control character (a line break) in the header sent with the file's bytes made every
+ * download of the file hang.
+ */
+const MEDIA_TYPE = new RegExp(`^${TOKEN}/${TOKEN}(?:[ \\t]*;[ \\t]*(?:${TOKEN}=(?:${TOKEN}|${QUOTED}))?)*$`);
 
 /** The file name without any folder part a browser or client put before it. */
 export function fileNameOf(raw: string): string {
   const name = raw.split(/[\\/]/).pop()!.trim();
   if (name === '') throw badRequest("The file has no name: send 'fileName' or a file name on the file part.");
-  if (/[\u0000-\u001f]/.test(name)) throw badRequest("The field 'fileName' may not contain control characters.");
+  oneLine(name, 'fileName');
   if (name === '.' || name === '..') throw badRequest(`The field 'fileName' may not be '${name}': it names a folder, not a file.`);
   return maxLength(name, LIMITS.fileName, 'fileName');
 }
@@ -60,12 +66,29 @@ export function fileNameOf(raw: string): string {
  * A file's media type: `sent` (the `contentType` text part), else the type its multipart part
  * declared (undefined when it has no Content-Type; the generic application/octet-stream the
  * clients' blobs carry counts as none), else, given `guessFrom`, the type its extension names,
- * else application/octet-stream.
+ * else application/octet-stream. One that is no media type is a 400 naming where it came from:
+ * `contentType`, or `declaredAs` (the file's `type`).
  */
-export function contentTypeOf(sent: string | undefined, declared: string | undefined, guessFrom?: string): string {
-  const type = sent?.trim() || (declared && declared !== OCTET_STREAM ? declared : '') || (guessFrom === undefined ? '' : typeByExtension(guessFrom)) || OCTET_STREAM;
-  if (!MEDIA_TYPE.test(type) || type.length > 256) throw badRequest(`The field 'contentType' must be a media type such as text/plain, got '${type.slice(0, 64)}'.`);
+export function contentTypeOf(sent: string | undefined, declared: string | undefined, declaredAs: string, guessFrom?: string): string {
+  const fromSent = sent?.trim();
+  const type = fromSent || (declared && declared !== OCTET_STREAM ? declared : '') || (guessFrom === undefined ? '' : typeByExtension(guessFrom)) || OCTET_STREAM;
+  if (!isMediaType(type)) {
+    const label = fromSent ? "The field 'contentType'" : `The file's type (${declaredAs})`;
+    throw badRequest(`${label} must be a media type such as text/plain (type/subtype, parameters after ';', printable ASCII), got ${JSON.stringify(type.slice(0, 64))}.`);
+  }
   return type;
+}
+
+const isMediaType = (type: string) => type.length <= 256 && MEDIA_TYPE.test(type);
+
+/**
+ * A stored media type as a file's answer may carry it: one stored before types were checked as
+ * they are now (a line break in it made every download hang) is sent as application/octet-stream.
+ */
+export function servedType(ctx: AppContext, type: string, fileId: string): string {
+  if (isMediaType(type)) return type;
+  ctx.services.log.warn({ requestId: ctx.requestId, fileId }, 'a stored file has a media type that is not one: it is served as application/octet-stream');
+  return OCTET_STREAM;
 }
 
 const OCTET_STREAM = 'application/octet-stream';
@@ -79,7 +102,7 @@ const OCTET_STREAM = 'application/octet-stream';
 function typeByExtension(fileName: string): string {
   if (extname(fileName).length < 2) return '';
   const type = detectMimeType(fileName);
-  return type !== OCTET_STREAM && MEDIA_TYPE.test(type) ? type : '';
+  return type !== OCTET_STREAM && isMediaType(type) ? type : '';
 }
 
 /** A new revision's label: one more than the highest number among the document's labels, or (when none is a number) than its revisions. */
@@ -152,7 +175,7 @@ async function recordFile(ctx: AppContext, doc: Row, input: Input, after: () => 
     fileName: fileNameOf(optionalString(input, 'fileName') || file.name || ''),
     // The clients say a file's type in `contentType`; a part that declares none (the older Node
     // client's) is bytes, application/octet-stream, until `contentType` says more.
-    contentType: contentTypeOf(optionalString(input, 'contentType'), file.type ?? undefined),
+    contentType: contentTypeOf(optionalString(input, 'contentType'), file.type ?? undefined, "fileUpload.type, the file part's Content-Type"),
     label: optionalString(input, 'revision')?.trim(),
     changeText: optionalString(input, 'changeText') ?? optionalString(input, 'changeReason'),
   };
@@ -219,7 +242,7 @@ async function findFile(ctx: AppContext, where: Sql[]): Promise<FoundFile | unde
   const [f] = await selectRows<FileRecord>(ctx.reader, FILE, { where, order: FILE.order, limit: 1 });
   if (!f) return undefined;
   const key = fileKey(ctx.tenantId, f.fileId);
-  return { ...f, open: () => ctx.services.files.get(key) };
+  return { ...f, contentType: servedType(ctx, f.contentType, f.fileId), open: () => ctx.services.files.get(key) };
 }
 
 /** A found file's bytes, for answers that carry them whole (GraphQL, e-mail): at most `limit` of them. */

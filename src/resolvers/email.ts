@@ -1,6 +1,7 @@
 /** Outgoing e-mail: queueing a message (src/domain/emails.ts), and an attachment's bytes; the records come from src/resources/email.ts. Who may call each: schema/email.graphql. */
 import type { AppContext } from '../context.js';
 import { queueEmail } from '../domain/emails.js';
+import { servedType } from '../domain/files.js';
 import { notFound } from '../errors.js';
 import { resource } from '../read/registry.js';
 import { selectRows } from '../read/rows.js';
@@ -17,7 +18,7 @@ export const resolvers = {
         where: [sql`t.message_id = ${a.messageId}`, sql`t.id = ${a.id}`],
       });
       if (!row) throw notFound(`E-mail attachment '${a.id}' was not found in message '${a.messageId}'.`);
-      return { fileName: row.fileName, contentType: row.contentType, content: row.content.toString('base64') };
+      return { fileName: row.fileName, contentType: servedType(ctx, row.contentType, a.id), content: row.content.toString('base64') };
     },
   },
   Mutation: {

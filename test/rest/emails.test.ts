@@ -228,6 +228,24 @@ describe('POST emails', () => {
     expect(got.mail.attachments.map((a) => [a.filename, (a.headers.get('content-type') as { value: string }).value])).toEqual(sent);
   });
 
+  test('an attachment whose type has a control character is a 400 naming it (multipart part, JSON fileUpload.type); one stored so before downloads as application/octet-stream', async () => {
+    const subject = uniq('BadType');
+    const b = 'quire-boundary';
+    const part = (head: string, content: string) => `--${b}\r\nContent-Disposition: form-data; ${head}\r\n\r\n${content}\r\n`;
+    const raw = `${part('name="recipients"', 'ada@example.com')}${part('name="subject"', subject)}${part('name="fileUpload"; filename="a.txt"\r\nContent-Type: text/pl\u0001ain', 'x')}--${b}--\r\n`;
+    expectRefusal(await A.post('/emails', undefined, { raw, headers: { 'content-type': `multipart/form-data; boundary=${b}` } }), 400, `The file's type (fileUpload[0].type, attachment "a.txt") must be a media type`);
+    const file = { name: 'b.txt', type: 'text/plain\r\n;a', base64: 'aGk=' };
+    expectRefusal(await A.post('/emails', { recipients: 'ada@example.com', subject, fileUpload: [{ name: 'ok.txt', base64: 'aGk=' }, file] }), 400, 'fileUpload[1].type, attachment "b.txt"');
+    expect(await messages(A, subject)).toEqual([]);
+    // A row stored before types were checked so: its download is answered, as bytes.
+    expect((await A.post('/emails', { recipients: 'ada@example.com', subject, fileUpload: [{ name: 'c.txt', type: 'text/plain', base64: 'aGk=' }] })).status).toBe(201);
+    const [queued] = await messages(A, subject);
+    await h.orm.em.getConnection().execute('update email_attachment set content_type = ? where message_id = ?', ['text/plain\r\n;x=1', queued.id]);
+    const g = await A.gql('query ($id: UUID!) { email(id: $id) { attachments { href } } }', { id: queued.id });
+    const got = await A.get(g.body.data.email.attachments[0].href.slice(1));
+    expect([got.status, got.headers.get('content-type'), got.text]).toEqual([200, 'application/octet-stream', 'hi']);
+  });
+
   test('`documents` attaches the current file of each document named (by document or revision id)', async () => {
     const folder = (await A.post('/folders', { name: uniq('Mail') })).body.data;
     const doc = (await A.post('/documents', { folderId: folder.id, name: uniq('Lease'), description: 'd', documentState: 1 })).body.data;

@@ -6,7 +6,11 @@
  */
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
+import { Writable } from 'node:stream';
+import { createLogger } from '../../src/log.js';
 import { type Api, expectEnvelope, expectError, GUID, multipart, q, type TwoTenants, twoTenants, uniq, UNKNOWN_ID, ZERO_GUID } from './support.js';
 
 let h: TwoTenants['h'];
@@ -370,6 +374,65 @@ describe('uploads', () => {
     // The size limits (FILE_MAX_BYTES, MAX_BODY_BYTES for the other parts) are tested at small values in file-store.test.ts.
     expect((await A.get(`/documents/${doc.documentId}`)).body.data.fileId).toBe(ZERO_GUID);
     expect((await A.get(`/documents/${doc.documentId}/revisions`)).body.data).toHaveLength(1);
+  });
+});
+
+describe('media types', () => {
+  test('a media type with a control character (a line break, DEL) is a 400 naming where it came from, on every path that takes one; nothing is stored', async () => {
+    const doc = await newDoc();
+    // The contentType text part, multipart POST files and POST documents.
+    expectError(await upload(doc.documentId, 'abc', { contentType: 'text/plain\r\n;x=1' }), 400, /'contentType' must be a media type/);
+    expectError(await upload(doc.documentId, 'abc', { contentType: 'text/plain;a=\u007f' }), 400, /'contentType' must be a media type/);
+    const name = uniq('Typed');
+    expectError(await A.post('/documents', undefined, await multipart({ folderId: folder.id, name, contentType: 'text/plain\n' + 'x' }, 'abc', 'a.txt')), 400, /'contentType' must be a media type/);
+    // The file part's own Content-Type (the multipart parser keeps type/subtype, control characters included).
+    const b = 'quire-boundary';
+    const raw = `--${b}\r\nContent-Disposition: form-data; name="documentId"\r\n\r\n${doc.documentId}\r\n--${b}\r\nContent-Disposition: form-data; name="fileUpload"; filename="a.txt"\r\nContent-Type: text/pl\u0001ain\r\n\r\nabc\r\n--${b}--\r\n`;
+    expectError(await A.post('/files', undefined, { raw, headers: { 'content-type': `multipart/form-data; boundary=${b}` } }), 400, /fileUpload\.type/);
+    // JSON: fileUpload.type, on POST documents (REST) and uploadFile (GraphQL).
+    expectError(await A.post('/documents', { folderId: folder.id, name, fileUpload: { name: 'x.txt', type: 'text/plain\r\n;a', base64: 'aGk=' } }), 400, /file's type \(fileUpload\.type/);
+    const g = await A.gql('mutation ($id: UUID!) { uploadFile(input: { documentId: $id, fileUpload: { name: "g.txt", type: "text/plain\\r\\n;a", base64: "aGk=" } }) { fileSize } }', { id: doc.documentId });
+    expect(g.body.errors[0]).toMatchObject({ message: expect.stringMatching(/fileUpload\.type/), extensions: { code: 'BAD_REQUEST' } });
+    expect((await A.get(`/documents?q=${encodeURIComponent(`name eq '${name}'`)}`)).body.data).toEqual([]);
+    expect((await A.get(`/documents/${doc.documentId}`)).body.data.fileId).toBe(ZERO_GUID);
+    // Parameters as RFC 9110 writes them are kept, quoted strings included.
+    for (const type of ['text/plain; charset="utf-8"', 'text/plain;charset=utf-8;format=flowed', 'application/vnd.a+json']) {
+      const d = await newDoc();
+      expect((await upload(d.documentId, 'abc', { contentType: type })).body.data.contentType).toBe(type);
+      expect((await A.get(`/files/${d.documentId}`)).headers.get('content-type')).toBe(type);
+    }
+  });
+
+  test('a file stored with a media type that cannot be a header (before types were checked so) downloads as application/octet-stream, with its bytes and a warning; over a socket too', async () => {
+    const doc = await newDoc();
+    const up = (await upload(doc.documentId, 'the bytes', {}, 'old.txt')).body.data;
+    await h.orm.em.getConnection().execute('update document_file set content_type = ? where id = ?', ['text/plain\r\n;x=1', up.fileId]);
+    const lines: string[] = [];
+    const log = h.services.log;
+    Object.assign(h.services, { log: createLogger('info', new Writable({ write: (c, _e, done) => done(void lines.push(String(c))) })) });
+    try {
+      for (const path of [`/files/${doc.documentId}`, `/files?q=${encodeURIComponent(`[id] eq '${doc.id}'`)}`]) {
+        const r = await A.get(path);
+        expect([r.status, r.headers.get('content-type'), r.text]).toEqual([200, 'application/octet-stream', 'the bytes']);
+      }
+      const g = await A.gql('query ($id: UUID!) { file(id: $id) { contentType } }', { id: up.fileId });
+      expect(g.body.data.file.contentType).toBe('application/octet-stream');
+    } finally {
+      Object.assign(h.services, { log });
+    }
+    const warnings = lines.map((l) => JSON.parse(l)).filter((l) => l.fileId === up.fileId);
+    expect(warnings).toHaveLength(3);
+    expect(warnings[0]).toMatchObject({ level: expect.anything(), requestId: expect.any(String), msg: expect.stringMatching(/application\/octet-stream/) });
+    // Node's server refused the header when it was sent: the answer never came.
+    const server = http.createServer(h.app.handle);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const r = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}${A.t.root}/files/${doc.documentId}`, { headers: { authorization: `Bearer ${A.token}` } });
+      expect([r.status, r.headers.get('content-type'), await r.text()]).toEqual([200, 'application/octet-stream', 'the bytes']);
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 });
 
