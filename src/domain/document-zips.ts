@@ -132,8 +132,12 @@ export async function createDocumentZip(ctx: AppContext, input: Input): Promise<
 /** A source the store lacks: the zip can never be built (the builder fails it at once). */
 export class LostSource extends Error {}
 
-/** Whether trying again cannot help: a source is missing, or the zip came out larger than a stored file may be. */
-export const zipCannotBeBuilt = (err: unknown) => err instanceof LostSource || (err instanceof AppError && err.code === 'PAYLOAD_TOO_LARGE');
+/** Why a zip failed, as its row's `failure` keeps it: the first two are for good, trying again cannot help. */
+export type ZipFailure = 'tooLarge' | 'sourceLost' | 'unreadable';
+
+/** What a failed try says of the zip: larger than a stored file may be, a source missing, or an error that may pass. */
+export const zipFailureOf = (err: unknown): ZipFailure =>
+  err instanceof LostSource ? 'sourceLost' : err instanceof AppError && err.code === 'PAYLOAD_TOO_LARGE' ? 'tooLarge' : 'unreadable';
 
 /**
  * Streams the entries' bytes from the file store through yazl into the store under `key`, one

@@ -8,7 +8,7 @@
  */
 import type { Services } from '../context.js';
 import { fileKey, discardFiles } from '../domain/stored-files.js';
-import { writeZip, zipCannotBeBuilt, type ZipEntry } from '../domain/document-zips.js';
+import { writeZip, zipFailureOf, type ZipEntry } from '../domain/document-zips.js';
 import { ZIP_STATUS } from '../resources/document-zip.js';
 import { repeat, type Repeating } from './repeat.js';
 
@@ -49,7 +49,7 @@ export async function buildNextZip(services: BuilderServices, signal: AbortSigna
   const log = services.log.child({ zipId: zip.id, tenantId: zip.tenant_id, attempt: zip.attempts });
   if (zip.attempts > MAX_ATTEMPTS) {
     // Its last try ended with its process (a lease run out): not one more.
-    await c.execute(`update document_zip set status = ${ZIP_STATUS.failed}, lease_until = null where tenant_id = ? and id = ?`, key);
+    await c.execute(`update document_zip set status = ${ZIP_STATUS.failed}, failure = 'unreadable', lease_until = null where tenant_id = ? and id = ?`, key);
     log.error('zip failed: its builder stopped without an answer on every try');
     return 'failed';
   }
@@ -80,8 +80,13 @@ export async function buildNextZip(services: BuilderServices, signal: AbortSigna
       await c.execute('update document_zip set lease_until = null, attempts = attempts - 1 where tenant_id = ? and id = ?', key);
       return 'stopped';
     }
-    if (zipCannotBeBuilt(err) || zip.attempts >= MAX_ATTEMPTS) {
-      await c.execute(`update document_zip set status = ${ZIP_STATUS.failed}, lease_until = null, last_error = ? where tenant_id = ? and id = ?`, [error, ...key]);
+    const failure = zipFailureOf(err);
+    if (failure !== 'unreadable' || zip.attempts >= MAX_ATTEMPTS) {
+      await c.execute(`update document_zip set status = ${ZIP_STATUS.failed}, failure = ?, lease_until = null, last_error = ? where tenant_id = ? and id = ?`, [
+        failure,
+        error,
+        ...key,
+      ]);
       log.error({ error }, 'zip failed: not trying again');
       return 'failed';
     }

@@ -229,8 +229,10 @@ test('a document whose bytes are missing from the store: the zip fails at once, 
   const zip = await statusOf(key);
   expect(zip).toMatchObject({ status: 'Failed', fileSize: null, sha256: null });
   const r = await A.get(`/documents/DownloadDocumentZipFile?downloadKey=${key}`);
-  expectError(r, 409, /could not be built/);
-  expect(r.text).not.toMatch(/stored bytes|file store|at \S+ \(/);
+  // Asking again cannot help: the message says so, and names no file, path or store.
+  expectError(r, 409, "The zip could not be built: the stored bytes of one of its documents' files are missing: ask an administrator");
+  expect(r.text).not.toMatch(/file store|ask for a new one|at \S+ \(/);
+  expect(r.text).not.toContain(fileId);
   await expect(h.services.files.get(fileKey(A.t.tenantId, key))).rejects.toMatchObject({ code: 'NOT_FOUND' });
   const row = (await h.services.reads.query('select attempts, last_error from document_zip where tenant_id = $1 and id = $2', [A.t.tenantId, key])).rows[0];
   expect(row.attempts).toBe(1);
@@ -253,6 +255,17 @@ test('a store that cannot be read is tried again, up to three tries, then the zi
   expect(await buildNextZip(broken)).toBeUndefined();
   expect((await statusOf(key)).status).toBe('Failed');
   await expect(h.services.files.get(fileKey(A.t.tenantId, key))).rejects.toMatchObject({ code: 'NOT_FOUND' });
+});
+
+test('a zip that comes out larger than FILE_MAX_BYTES (its one file is FILE_MAX_BYTES): its download says so and asks for fewer documents, not again', async () => {
+  const folder = await newFolder();
+  const d = await docWith(folder.id, 'full.bin', randomBytes(FILE_MAX));
+  const key = (await A.post('/documents/CreateDocumentZipFile', { documentDhIds: [d.documentId] })).body.data.downloadKey;
+  expect(await buildAll()).toEqual(['failed']);
+  const r = await A.get(`/documents/DownloadDocumentZipFile?downloadKey=${key}`);
+  // It said "a file could not be read: ask for a new one", which could never work.
+  expectError(r, 409, `The zip could not be built: it came out larger than a stored file may be (FILE_MAX_BYTES, ${FILE_MAX} bytes): ask for one of fewer documents.`);
+  expect(r.text).not.toMatch(/could not be read|ask for a new one/);
 });
 
 test('builders at once: each zip is built by exactly one of them', async () => {
@@ -402,7 +415,9 @@ test('a stored file whose read fails mid-way (it opens, its bytes cannot be read
     await expect(h.services.files.get(fileKey(A.t.tenantId, key))).rejects.toMatchObject({ code: 'NOT_FOUND' });
     expect(await buildAll()).toEqual(['retried', 'failed']);
     expect((await statusOf(key)).status).toBe('Failed');
-    expectError(await A.get(`/documents/DownloadDocumentZipFile?downloadKey=${key}`), 409, /could not be built/);
+    const r = await A.get(`/documents/DownloadDocumentZipFile?downloadKey=${key}`);
+    expectError(r, 409, 'The zip could not be built: its files could not be read at the time: ask for a new one.');
+    expect(JSON.stringify(r.body.meta.errors)).not.toMatch(/EISDIR|\//);
   } finally {
     await rm(stored, { recursive: true, force: true });
   }
