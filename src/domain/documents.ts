@@ -15,7 +15,7 @@ import { listedOf, selectRows } from '../read/rows.js';
 import { isoInstant } from '../scalars.js';
 import { sql } from '../sql.js';
 import { copyFiles } from './stored-files.js';
-import { maxLength, optionalString, requireString } from './validate.js';
+import { maxLength, oneLine, optionalString, requireString } from './validate.js';
 
 type Input = Record<string, unknown>;
 type Row = Record<string, unknown>;
@@ -112,8 +112,7 @@ export async function documentByIdOrName(ctx: AppContext, idOrName: string): Pro
 function documentName(raw: string): string {
   const name = raw.trim();
   if (name === '') throw badRequest("The mandatory field 'name' is missing.");
-  if (/[\u0000-\u001f]/.test(name)) throw badRequest("The field 'name' may not contain control characters.");
-  return maxLength(name, LIMITS.name, 'name');
+  return maxLength(oneLine(name, 'name'), LIMITS.name, 'name');
 }
 
 /**
@@ -188,8 +187,10 @@ export async function copyDocument(ctx: AppContext, id: string, input: Input): P
   // As a folder copy leaves its deleted documents behind: a copy of one would be born deleted.
   if (doc.archive === DELETED) throw conflict(`Document '${doc.name as string}' is deleted: it can be read, not copied.`);
   const folder = await destinationFolder(ctx, input);
-  const name = optionalString(input, 'name')?.trim() || (doc.name as string);
-  const [revisionId] = await copyDocuments(ctx, [doc], () => ({ folderId: folder.id as string, name: documentName(name) }));
+  // A name sent is checked; the original's is kept as it is (one stored before DEL and the C1 controls were refused still copies).
+  const sent = optionalString(input, 'name')?.trim();
+  const name = sent ? documentName(sent) : (doc.name as string);
+  const [revisionId] = await copyDocuments(ctx, [doc], () => ({ folderId: folder.id as string, name }));
   return revisionId;
 }
 

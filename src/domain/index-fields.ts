@@ -12,7 +12,7 @@ import { sql, type Sql } from '../sql.js';
 import { existingList } from './dropdown-lists.js';
 import { lockedFolder } from './folders.js';
 import { typedValue } from './index-field-types.js';
-import { maxLength, optionalString, requireString } from './validate.js';
+import { maxLength, oneLine, optionalString, requireString } from './validate.js';
 
 type Input = Record<string, unknown>;
 type Row = Record<string, unknown>;
@@ -61,8 +61,7 @@ function notYetIds(input: Input): void {
 function label(raw: string): string {
   const s = raw.trim();
   if (s === '') throw badRequest("The mandatory field 'label' is missing.");
-  if (/[\u0000-\u001f]/.test(s)) throw badRequest("The field 'label' may not contain control characters.");
-  return maxLength(s, LIMITS.label, 'label');
+  return maxLength(oneLine(s, 'label'), LIMITS.label, 'label');
 }
 
 /** The text values sent, by column, within their limits. */

@@ -75,6 +75,9 @@ describe('document types', () => {
     expectError(await A.post('/documenttypes', {}), 400, /'documentTypeName' \(or 'name'\) is missing/);
     expectError(await A.post('/documenttypes', { documentTypeName: '   ' }), 400, /must not be blank/);
     expectError(await A.post('/documenttypes', { documentTypeName: 'two\nlines' }), 400, /control characters/);
+    expectError(await A.post('/documenttypes', { documentTypeName: 'del\u007fname' }), 400, /control characters/);
+    expectError(await A.post('/documenttypes', { documentTypeName: 'nel\u0085name' }), 400, /control characters/);
+    expectError(await A.put(`/documenttypes/${taken.id}`, { documentTypeName: 'c1\u0080' }), 400, /control characters/);
     expectError(await A.post('/documenttypes', { documentTypeName: 'x'.repeat(257) }), 400, /longer than 256/);
     expectError(await A.post('/documenttypes', { documentTypeName: uniq('T'), description: 'd'.repeat(4001) }), 400, /longer than 4000/);
     expectError(await A.post('/documenttypes', { documentTypeName: ` ${taken.name.toLowerCase()} ` }), 409, /already exists/);

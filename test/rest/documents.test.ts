@@ -141,6 +141,8 @@ describe('documents', () => {
     expectError(await A.post('/documents', { folderId: folder.id, name: '  ' }), 400, "'name'");
     expectError(await A.post('/documents', { folderId: folder.id, name: 'x'.repeat(257) }), 400, 'longer than 256');
     expectError(await A.post('/documents', { folderId: folder.id, name: 'bad\u0007' }), 400, 'control characters');
+    // DEL and the C1 controls (NEL, U+0085, is a line break) too: Unicode's Cc, as every name.
+    for (const name of ['del\u007fname', 'nel\u0085name', 'c1\u009f']) expectError(await A.post('/documents', { folderId: folder.id, name }), 400, "The field 'name' may not contain control characters.");
     expectError(await A.post('/documents', { folderId: folder.id, name: 'x', documentState: 7 }), 400, "The field 'documentState' must be 1 (or Released) or 0 (or Unreleased), got 7.");
     expectError(await A.post('/documents', { folderId: folder.id, name: 'x', documentState: 'Draft' }), 400, "The field 'documentState' must be 1 (or Released) or 0 (or Unreleased)");
     expectError(await A.post('/documents', { folderId: UNKNOWN_ID, name: 'x' }), 404, 'Folder');
@@ -222,6 +224,14 @@ describe('search', () => {
 });
 
 describe('copy, move, expiration', () => {
+  test('a copy checks the name sent (no DEL or C1 control) and keeps the original\'s as it is, one stored before they were refused included', async () => {
+    const d = (await A.post('/documents', { folderId: folder.id, name: uniq('Old') })).body.data;
+    expectError(await A.post(`/documents/${d.documentId}/copy`, { folderId: folder.id, name: 'copy\u0085' }), 400, "The field 'name' may not contain control characters.");
+    await h.orm.em.getConnection().execute('update document set name = ? where id = ?', ['old\u007fname', d.documentId]);
+    const copy = await A.post(`/documents/${d.documentId}/copy`, { folderId: folder.id });
+    expect([copy.status, copy.body.data.name]).toEqual([200, 'old\u007fname']);
+  });
+
   test('POST /documents/{id}/copy: a new document (new ids, every revision) in the folder named, with the name given or the original\'s', async () => {
     const d = await newDoc(uniq('Original'), { changeText: 'first' });
     const other = (await A.post(`/folders/${folder.id}`, { name: uniq('CopyHere') })).body.data;

@@ -365,6 +365,9 @@ describe('uploads', () => {
     expectError(await upload(doc.documentId, 'abc', { fileLength: '99' }), 400, /fileLength.*3/);
     expectError(await upload(doc.documentId, 'abc', { contentType: 'not a type' }), 400, /contentType/);
     expectError(await upload(doc.documentId, 'abc', { fileName: 'bad\u0001name' }, 'x'), 400, /control/);
+    // DEL and the C1 controls too (U+0085 is NEL, a line break), sent as fileName or as the part's file name.
+    expectError(await upload(doc.documentId, 'abc', { fileName: 'del\u007f.txt' }, 'x'), 400, "The field 'fileName' may not contain control characters.");
+    expectError(await upload(doc.documentId, 'abc', {}, 'nel\u0085.txt'), 400, "The field 'fileName' may not contain control characters.");
     expectError(await upload(doc.documentId, 'abc', { fileName: ' .. ' }, 'x'), 400, /'fileName' may not be '\.\.'/);
     expectError(await upload(doc.documentId, 'abc', { fileName: '.' }, 'x'), 400, /'fileName' may not be '\.'/);
     expectError(await upload(doc.documentId, 'abc', {}, ' '), 400, /no name/);

@@ -106,6 +106,8 @@ describe('index field definitions', () => {
     expectError(await A.post('/indexfields', nodeBody('  ')), 400, /label/);
     expectError(await A.post('/indexfields', nodeBody('x'.repeat(257))), 400, /label.*256/);
     expectError(await A.post('/indexfields', nodeBody('tab\there')), 400, /control/);
+    expectError(await A.post('/indexfields', nodeBody('del\u007f')), 400, "The field 'label' may not contain control characters.");
+    expectError(await A.post('/indexfields', nodeBody('nel\u0085')), 400, "The field 'label' may not contain control characters.");
     expectError(await A.post('/indexfields', nodeBody(uniq('x'), { dropDownListId: UNKNOWN_ID })), 404, /Drop-down list/);
     expectError(await A.post('/indexfields', nodeBody(uniq('x'), { queryId: UNKNOWN_ID })), 400, /queryId.*queries/);
     expectError(await A.post('/indexfields', nodeBody(uniq('x'), { queryId: 'not-a-guid' })), 400, /queryId/);

@@ -249,7 +249,7 @@ describe('POST /sites', () => {
   });
 
   test('a name with control characters (newline, tab, ESC) is a 400, as other names are; the description may hold them', async () => {
-    for (const name of ['two\nlines', 'tab\there', 'esc\u001b[31mred']) {
+    for (const name of ['two\nlines', 'tab\there', 'esc\u001b[31mred', 'del\u007fname', 'nel\u0085name']) {
       expectError(await A.post('/sites', { name, description: 'd' }), 400, "The field 'name' may not contain control characters.");
     }
     expectError(await A.post('/sites', undefined, { raw: 'name=a%0Ab&description=d', headers: { 'content-type': 'application/x-www-form-urlencoded' } }), 400, 'control characters');
