@@ -9,10 +9,10 @@ import { copyRows, insertRows, mapped, updateRows } from '../db/tenant-writes.js
 import { badRequest, conflict, notFound } from '../errors.js';
 import { guidOrUnset, newId } from '../ids.js';
 import { resource } from '../read/registry.js';
-import { countRows, listedOf, selectRows } from '../read/rows.js';
-import { sql } from '../sql.js';
+import { countRows, listedOf, run, selectRows } from '../read/rows.js';
+import { raw, sql } from '../sql.js';
 import { copyDocuments } from './documents.js';
-import { checkSubtreeAt, ensurePath, folderAt, joinPath, pathSegments, rewriteSubtree, type FolderRow } from './folders.js';
+import { checkSubtreeAt, ensurePath, folderAt, holdSubtree, joinPath, lockAncestors, pathSegments, rewriteSubtree, TOP_FIRST, type FolderRow } from './folders.js';
 import { subtreeOf } from '../resources/folder.js';
 import { optionalString } from './validate.js';
 
@@ -22,19 +22,19 @@ type Row = Record<string, unknown>;
 /** The most folders and documents one copy makes. */
 export const MAX_COPY = 10_000;
 
-/** The id of the folder `sourceFolderId` or `sourceFolderPath` names, or a 404 (before anything is made). */
-async function sourceId(ctx: AppContext, input: Input): Promise<string> {
+/** The folder `sourceFolderId` or `sourceFolderPath` names, as read before any lock, or a 404 (before anything is made). */
+async function sourceAsRead(ctx: AppContext, input: Input): Promise<FolderRow> {
   const id = guidOrUnset(input.sourceFolderId, 'sourceFolderId');
   if (id) {
     const [found] = await selectRows<FolderRow>(ctx.reader, resource('Folder'), { where: [sql`t.id = ${id.toLowerCase()}`] });
     if (!found) throw notFound(`Folder '${id}' was not found.`);
-    return found.id;
+    return found;
   }
   const path = optionalString(input, 'sourceFolderPath');
   if (!path?.trim()) throw badRequest("Name the folder with 'sourceFolderId' or 'sourceFolderPath'.");
   const found = await folderAt(ctx, joinPath(pathSegments(path, 'sourceFolderPath')));
   if (!found) throw notFound(`No folder has the path '${path.trim()}'.`);
-  return found.id;
+  return found;
 }
 
 /** The id of the destination folder (made with its missing ancestors when named by path); undefined for the top level. */
@@ -46,29 +46,50 @@ async function destinationId(ctx: AppContext, input: Input): Promise<string | un
   return (await ensurePath(ctx, pathSegments(path, 'targetFolderPath')))?.id;
 }
 
+const intoItself = (folder: FolderRow, dest: FolderRow) => conflict(`The folder '${folder.folderPath}' cannot go into itself or a folder under it ('${dest.folderPath}').`);
+
 /**
- * The source folder and the destination (undefined: the top level), both locked and read afresh,
- * in one order (by id) whatever the call: moves and copies that cross each other (X into Y while
- * Y goes into X) wait in turn instead of deadlocking.
+ * The source folder and the destination (undefined: the top level), locked and read afresh.
+ * First the destination's ancestors, for share and top first, as a child's create holds them: a
+ * rename or move of any of them waits for this change or this change for it, and a rename's
+ * rewrite takes in what this brings below it (before, a rename racing a move into its subtree left
+ * the moved folders under its old path). Then the source, its subtree and the destination in one
+ * statement, top first as a rename, move or delete locks its subtree, so that changes which cross
+ * (X into Y while Y goes into X, or a move racing a rename above it) wait in turn rather than
+ * deadlock. A move into the source's own subtree is refused before that: its source is one of the
+ * ancestors held for share, and locking it again for update could deadlock with a create there.
+ * Paths are read after the locks: a read from before a wait would be stale.
  */
 async function sourceAndDestination(ctx: AppContext, input: Input): Promise<{ folder: FolderRow; dest: FolderRow | undefined }> {
-  const [from, to] = [await sourceId(ctx, input), await destinationId(ctx, input)];
-  const ids = [...new Set(to ? [from, to] : [from])].sort();
-  const rows = await selectRows<FolderRow>(ctx.reader, resource('Folder'), { where: [sql`t.id = any(${ids}::uuid[])`], order: 't.id', lock: true });
-  const byId = new Map(rows.map((r) => [r.id, r]));
-  const folder = byId.get(from);
-  if (!folder) throw notFound(`Folder '${from}' was not found.`);
-  if (to && !byId.has(to)) throw notFound(`Folder '${to}' was not found.`);
-  return { folder, dest: to ? byId.get(to) : undefined };
+  const [source, to] = [await sourceAsRead(ctx, input), await destinationId(ctx, input)];
+  const ids = [...new Set(to ? [source.id, to] : [source.id])];
+  const read = async () => {
+    const rows = await selectRows<FolderRow>(ctx.reader, resource('Folder'), { where: [sql`t.id = any(${ids}::uuid[])`] });
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    const folder = byId.get(source.id);
+    if (!folder) throw notFound(`Folder '${source.id}' was not found.`);
+    if (to && !byId.has(to)) throw notFound(`Folder '${to}' was not found.`);
+    return { folder, dest: to ? byId.get(to) : undefined };
+  };
+  if (to && (await lockAncestors(ctx, to)).includes(source.id)) {
+    const { folder, dest } = await read();
+    throw intoItself(folder, dest!);
+  }
+  await run(
+    ctx.reader,
+    sql`select t.id from folder t where t.tenant_id = ${ctx.tenantId} and (t.id = any(${ids}::uuid[]) or ${subtreeOf(source)}) order by ${raw(TOP_FIRST)} for no key update of t`,
+  );
+  const found = await read();
+  // Moved or renamed before the lock: its subtree was looked for under the old path.
+  if (found.folder.folderPath !== source.folderPath) await holdSubtree(ctx, found.folder);
+  return found;
 }
 
 /** Where `folder` lands in `dest`: its new path, refused when that is inside itself, too deep or long for its subtree, or taken. */
 async function landing(ctx: AppContext, folder: FolderRow, dest: FolderRow | undefined): Promise<string> {
   const path = `${dest?.folderPath ?? ''}/${folder.name as string}`;
   const from = folder.folderPath.toLowerCase();
-  if (dest && (dest.folderPath.toLowerCase() === from || dest.folderPath.toLowerCase().startsWith(`${from}/`))) {
-    throw conflict(`The folder '${folder.folderPath}' cannot go into itself or a folder under it ('${dest.folderPath}').`);
-  }
+  if (dest && (dest.folderPath.toLowerCase() === from || dest.folderPath.toLowerCase().startsWith(`${from}/`))) throw intoItself(folder, dest);
   await checkSubtreeAt(ctx, folder, path);
   const taken = await folderAt(ctx, path);
   if (taken && taken.id !== folder.id) throw conflict(`The folder '${path}' already exists.`);

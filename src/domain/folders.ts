@@ -10,7 +10,7 @@ import { badRequest, conflict, notFound } from '../errors.js';
 import { newId } from '../ids.js';
 import { resource } from '../read/registry.js';
 import { run, selectRows } from '../read/rows.js';
-import { sql } from '../sql.js';
+import { raw, sql } from '../sql.js';
 import { sendAlerts } from './alert-mail.js';
 import { DELETED } from './documents.js';
 import { maxLength, optionalString } from './validate.js';
@@ -67,9 +67,9 @@ const label = (name: string, id?: string) => `'${[...name].slice(0, 64).join('')
 
 /**
  * A 400 unless every folder of `folder`'s subtree fits the limits with `folder` at `path`: one
- * statement finds the deepest and the longest. Run under the lock on `folder`, which a folder made
- * anywhere below it waits for (`ensureChild` locks its ancestors); a move into the subtree locks
- * only its source and target, and does not wait for it.
+ * statement finds the deepest and the longest. Run under the locks on `folder` and its subtree
+ * (`holdSubtree`), which a folder made, moved or copied anywhere below it waits for (each locks the
+ * ancestors of where it lands), as does a rename or move inside the subtree.
  */
 export async function checkSubtreeAt(ctx: AppContext, folder: FolderRow, path: string): Promise<void> {
   const [far] = await run<{ deepId: string; deepName: string; levels: number; longId: string; longName: string; length: number }>(
@@ -142,9 +142,13 @@ export async function ensurePath(ctx: AppContext, segments: readonly string[]): 
   return folder;
 }
 
-/** Every folder above `id`, locked for share to the end of the mutation, the top one first (one order for all: no deadlock among them). */
-async function lockAncestors(ctx: AppContext, id: string): Promise<void> {
-  await run(
+/**
+ * Every folder above `id`, locked for share to the end of the mutation, the top one first (one
+ * order for all: no deadlock among them); returns their ids. A rename or move of any of them
+ * (`holdSubtree`) waits for the change below, or the change for it.
+ */
+export async function lockAncestors(ctx: AppContext, id: string): Promise<string[]> {
+  const rows = await run<{ id: string }>(
     ctx.reader,
     sql`select f.id from folder f
          where f.tenant_id = ${ctx.tenantId} and f.id in (
@@ -155,6 +159,26 @@ async function lockAncestors(ctx: AppContext, id: string): Promise<void> {
            select up.id from up)
          order by char_length(f.path) for share of f`,
   );
+  return rows.map((r) => r.id);
+}
+
+/**
+ * Folders top first: by path length, then id, so that two changes locking overlapping sets (a
+ * rename's or move's subtree, a delete's, a move's source and target) take them in one order
+ * and wait for each other rather than deadlock.
+ */
+export const TOP_FIRST = 'char_length(t.path), t.id';
+
+/**
+ * Locks `folder`'s whole subtree, top first, to the end of the mutation, before its paths are
+ * checked and rewritten. A move or copy into the subtree holds its target (and a create its
+ * parent) until it commits, so this waits for it; the statements after it see the folders it
+ * brought, which an UPDATE begun before that commit would miss (they stayed under the old path).
+ * For no key update, as the rewrite's UPDATE takes them: a cascade of security members, which
+ * holds them for key share, does not wait for it.
+ */
+export async function holdSubtree(ctx: AppContext, folder: FolderRow): Promise<void> {
+  await run(ctx.reader, sql`select t.id from folder t where t.tenant_id = ${ctx.tenantId} and ${subtreeOf(folder)} order by ${raw(TOP_FIRST)} for no key update of t`);
 }
 
 /** Folder `id`'s row, locked to the end of the mutation and read afresh (changes to one folder run one after another). */
@@ -166,8 +190,8 @@ export async function lockedFolder(ctx: AppContext, id: string): Promise<FolderR
 
 /**
  * Gives `folder` and every folder under it the path `path` in its place (and `top`, when it
- * moves under another top-level folder), in one statement. Lengths in characters, as PostgreSQL
- * counts them (not JavaScript's UTF-16 units).
+ * moves under another top-level folder), in one statement, run after `holdSubtree`. Lengths in
+ * characters, as PostgreSQL counts them (not JavaScript's UTF-16 units).
  */
 export async function rewriteSubtree(ctx: AppContext, folder: FolderRow, path: string, top?: string): Promise<void> {
   const old = folder.folderPath;
@@ -230,6 +254,7 @@ export async function updateFolder(ctx: AppContext, id: string, input: Input): P
   const name = rawName === undefined ? undefined : checkName(rawName);
   if (Object.keys(set).length === 2 && name === undefined) throw badRequest('Send at least one of: name, description, allowRevisions.');
   if (name !== undefined && name !== folder.name) {
+    await holdSubtree(ctx, folder);
     const old = folder.folderPath;
     const renamed = `${old.slice(0, old.length - (folder.name as string).length)}${name}`;
     if (renamed.toLowerCase() !== old.toLowerCase() && (await folderAt(ctx, renamed))) throw conflict(`A folder named '${name}' already exists beside '${old}'.`);
@@ -250,8 +275,8 @@ export async function updateFolder(ctx: AppContext, id: string, input: Input): P
 export async function deleteFolder(ctx: AppContext, id: string): Promise<void> {
   const folder = await lockedFolder(ctx, id);
   // Every folder under it, held against new rows (a document's insert holds its folder for key
-  // share), top first as lockAncestors goes: the documents read next are all that will go.
-  await run(ctx.reader, sql`select t.id from folder t where t.tenant_id = ${ctx.tenantId} and ${subtreeOf(folder)} order by char_length(t.path) for update of t`);
+  // share), top first as lockAncestors and holdSubtree go: the documents read next are all that will go.
+  await run(ctx.reader, sql`select t.id from folder t where t.tenant_id = ${ctx.tenantId} and ${subtreeOf(folder)} order by ${raw(TOP_FIRST)} for update of t`);
   // A locked row reads as it is now, when its lock waited for another transaction; the joins of the statement would not.
   const docs = await run<{ id: string; name: string; archive: number; holder: string | null }>(
     ctx.reader,

@@ -5,7 +5,9 @@
  * renames with their subtree, races, who may write, other tenants, and the GraphQL face.
  */
 import fc from 'fast-check';
+import type { Reply } from '../harness.js';
 import {
+  adminApi,
   type Api,
   expectEnvelope,
   expectError,
@@ -498,6 +500,58 @@ describe('renames and moves racing folders made deeper down', () => {
       expect((await A.get(`/folders?folderPath=${encodeURIComponent(`${final}/B/kid3`)}`)).status).toBe(200);
     }
   });
+});
+
+describe('moves and copies racing a rename or move above their destination', () => {
+  type Row = { id: string; parent_id: string | null; top_id: string; name: string; path: string };
+
+  /**
+   * Every folder of the tenant sits at its parent's path plus its name, under its parent's top
+   * folder, and the folders made since the last check (`seen`) are found by their paths.
+   */
+  async function expectConsistent(api: Api, seen: Set<string>): Promise<void> {
+    const rows = (await api.h.orm.em.getConnection().execute('select id, parent_id, top_id, name, path from folder where tenant_id = ?', [api.t.tenantId])) as Row[];
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    const wrong = rows.filter((r) => {
+      const parent = r.parent_id ? byId.get(r.parent_id) : undefined;
+      return r.path !== `${parent?.path ?? ''}/${r.name}` || r.top_id !== (parent?.top_id ?? r.id);
+    });
+    expect(wrong.map((r) => ({ path: r.path, parent: r.parent_id && byId.get(r.parent_id)?.path }))).toEqual([]);
+    for (const r of rows.filter((x) => !seen.has(x.id))) {
+      const found = await api.get(`/folders?folderPath=${enc(r.path)}`);
+      expect([r.path, found.status, found.body.data?.id]).toEqual([r.path, 200, r.id]);
+      seen.add(r.id);
+    }
+  }
+
+  /** A destination D under X (directly, or with a folder between, every other round), and a source S with two levels under it. */
+  async function tree(api: Api, round: number) {
+    const x = (await api.post('/folders', { folderpath: `/${uniq('X')}` })).body.data as Rec;
+    const d = (await api.post('/folders', { folderpath: `${x.folderPath}${round % 2 ? '/M' : ''}/D` })).body.data as Rec;
+    const leaf = (await api.post('/folders', { folderpath: `/${uniq('S')}/s1/s2` })).body.data as Rec;
+    const s = (await api.get(`/folders?folderPath=${enc(leaf.folderPath.replace(/\/s1\/s2$/, ''))}`)).body.data as Rec;
+    const z = (await api.post('/folders', { folderpath: `/${uniq('Z')}` })).body.data as Rec;
+    return { x, d, s, z };
+  }
+
+  // Ids every other round, paths the others: a target named by path is made again when the rename went first.
+  const into = (round: number, s: Rec, d: Rec) => (round % 4 < 2 ? { sourceFolderId: s.id, targetFolderId: d.id } : { sourceFolderPath: s.folderPath, targetFolderPath: d.folderPath });
+
+  const races: [string, (api: Api, t: Awaited<ReturnType<typeof tree>>, round: number) => Promise<Reply>[]][] = [
+    ['a move of S into D racing a rename of X', (api, { x, d, s }, round) => [api.put('/folders/move', into(round, s, d)), api.put(`/folders/${x.id}`, { name: uniq('X2') })]],
+    ['a move of S into D racing a move of X into Z', (api, { x, d, s, z }, round) => [api.put('/folders/move', into(round, s, d)), api.put('/folders/move', { sourceFolderId: x.id, targetFolderId: z.id })]],
+    ['a copy of S into D racing a rename of X', (api, { x, d, s }, round) => [api.post('/folders/copy', into(round, s, d)), api.put(`/folders/${x.id}`, { name: uniq('X2') })]],
+  ];
+
+  test.each(races)('%s, 20 times: both 200, every folder at its parent\'s path and found by it', async (_, race) => {
+    const api = await adminApi(h);
+    const seen = new Set<string>();
+    for (let round = 0; round < 20; round++) {
+      const answers = await Promise.all(race(api, await tree(api, round), round));
+      expect(answers.map((r) => [r.status, r.status === 200 ? '' : r.text.slice(0, 300)])).toEqual([[200, ''], [200, '']]);
+      await expectConsistent(api, seen);
+    }
+  }, 120_000);
 });
 
 describe('any name or path', () => {
