@@ -12,7 +12,7 @@ import { resource } from '../read/registry.js';
 import { countRows, listedOf, run, selectRows } from '../read/rows.js';
 import { raw, sql } from '../sql.js';
 import { copyDocuments } from './documents.js';
-import { checkSubtreeAt, ensurePath, folderAt, holdSubtree, joinPath, lockAncestors, pathSegments, rewriteSubtree, TOP_FIRST, type FolderRow } from './folders.js';
+import { checkSubtreeAt, ensurePath, folderAt, holdSubtree, joinPath, lockAncestors, lockTree, pathSegments, rewriteSubtree, TOP_FIRST, type FolderRow } from './folders.js';
 import { subtreeOf } from '../resources/folder.js';
 import { optionalString } from './validate.js';
 
@@ -54,13 +54,14 @@ const intoItself = (folder: FolderRow, dest: FolderRow) => conflict(`The folder 
  * rename or move of any of them waits for this change or this change for it, and a rename's
  * rewrite takes in what this brings below it (before, a rename racing a move into its subtree left
  * the moved folders under its old path). Then the source, its subtree and the destination in one
- * statement, top first as a rename, move or delete locks its subtree, so that changes which cross
- * (X into Y while Y goes into X, or a move racing a rename above it) wait in turn rather than
- * deadlock. A move into the source's own subtree is refused before that: its source is one of the
- * ancestors held for share, and locking it again for update could deadlock with a create there.
+ * statement, top first as a rename, move or delete locks its subtree. Reshaping changes take
+ * turns before all that (lockTree), so crossing ones (X into Y while Y goes into X) cannot
+ * deadlock. A move into the source's own subtree is refused before the update lock: its source is
+ * one of the ancestors held for share, and locking it again could deadlock with a create there.
  * Paths are read after the locks: a read from before a wait would be stale.
  */
 async function sourceAndDestination(ctx: AppContext, input: Input): Promise<{ folder: FolderRow; dest: FolderRow | undefined }> {
+  await lockTree(ctx);
   const [source, to] = [await sourceAsRead(ctx, input), await destinationId(ctx, input)];
   const ids = [...new Set(to ? [source.id, to] : [source.id])];
   const read = async () => {

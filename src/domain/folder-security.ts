@@ -12,7 +12,7 @@ import { resource } from '../read/registry.js';
 import { selectRows } from '../read/rows.js';
 import { sql } from '../sql.js';
 import { ROLES } from '../resources/folder-member.js';
-import { lockedFolder, type FolderRow } from './folders.js';
+import { lockedFolder, TOP_FIRST, type FolderRow } from './folders.js';
 import { subtreeOf } from '../resources/folder.js';
 
 type Input = Record<string, unknown>;
@@ -53,12 +53,12 @@ async function memberColumn(ctx: AppContext, memberId: string, type: 'user' | 'g
  * The locked folder, or it and every folder under it, held against their delete: a subfolder
  * deleted meanwhile is left out (its delete waited for, or one begun later waits for this change
  * and takes the members along), never a foreign key's 404. For key share, as the inserts'
- * foreign keys would hold them, and top first as deleteFolder locks them: a move or rename above,
+ * foreign keys would hold them, and in deleteFolder's order (TOP_FIRST): a move or rename above,
  * which updates these rows after this change's folder, does not wait for it, so cannot deadlock.
  */
 async function foldersOf(ctx: AppContext, folder: FolderRow, cascade: boolean): Promise<string[]> {
   if (!cascade) return [folder.id];
-  return (await selectRows<FolderRow>(ctx.reader, resource('Folder'), { where: [subtreeOf(folder)], order: 'char_length(t.path)', lock: 'keyShare' })).map((f) => f.id);
+  return (await selectRows<FolderRow>(ctx.reader, resource('Folder'), { where: [subtreeOf(folder)], order: TOP_FIRST, lock: 'keyShare' })).map((f) => f.id);
 }
 
 /** Gives the member `role` on `folders` (the locked folder first); returns how many folders that is. */

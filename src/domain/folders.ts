@@ -32,7 +32,8 @@ export function checkName(raw: string, label = 'name'): string {
   const name = raw.trim();
   if (name === '') throw badRequest(`The folder's '${label}' must not be empty.`);
   if (name.includes('/')) throw badRequest(`A folder name may not contain '/' (it separates the segments of a folder path): '${name.slice(0, 64)}'.`);
-  if (/[\u0000-\u001f]/.test(name)) throw badRequest(`A folder name may not contain control characters: '${name.slice(0, 64)}'.`);
+  // Unicode's Cc (DEL and the C1 controls too), as oneLine refuses in every other name.
+  if (/\p{Cc}/u.test(name)) throw badRequest(`A folder name may not contain control characters: '${name.slice(0, 64)}'.`);
   // Clients that tidy paths read them as the folder itself and its parent.
   if (name === '.' || name === '..') throw badRequest(`A folder may not be named '${name}': in a path it means the folder itself or its parent.`);
   if (chars(name) > LIMITS.name) throw badRequest(`The field '${label}' is longer than ${LIMITS.name} characters.`);
@@ -163,6 +164,16 @@ export async function lockAncestors(ctx: AppContext, id: string): Promise<string
 }
 
 /**
+ * Changes that reshape the tree (a move, copy, rename or delete) take turns within a tenant, taken
+ * before they read or lock any folder: a move holds its destination's ancestors and then its
+ * source's subtree, orders no one ordering of rows serves, so two crossing moves could deadlock
+ * (a 409 "try again"). Creates and member cascades hold folders for share only, and do not wait.
+ */
+export async function lockTree(ctx: AppContext): Promise<void> {
+  await run(ctx.reader, sql`select pg_advisory_xact_lock(hashtext(${`quire:folder-tree:${ctx.tenantId}`}))`);
+}
+
+/**
  * Folders top first: by path length, then id, so that two changes locking overlapping sets (a
  * rename's or move's subtree, a delete's, a move's source and target) take them in one order
  * and wait for each other rather than deadlock.
@@ -242,6 +253,7 @@ export async function createFolderPath(ctx: AppContext, folderPath: string, inpu
  * paths in the same statement (a 409 when the name is taken beside it).
  */
 export async function updateFolder(ctx: AppContext, id: string, input: Input): Promise<void> {
+  if (optionalString(input, 'name') !== undefined) await lockTree(ctx);
   const folder = await lockedFolder(ctx, id);
   const set: Record<string, unknown> = { modified_at: sql`now()`, modified_by_id: ctx.caller.userId };
   const description = optionalString(input, 'description');
@@ -273,6 +285,7 @@ export async function updateFolder(ctx: AppContext, id: string, input: Input): P
  * (docs/decisions.md, "Check-out"); a check-out that commits meanwhile is waited for and seen.
  */
 export async function deleteFolder(ctx: AppContext, id: string): Promise<void> {
+  await lockTree(ctx);
   const folder = await lockedFolder(ctx, id);
   // Every folder under it, held against new rows (a document's insert holds its folder for key
   // share), top first as lockAncestors and holdSubtree go: the documents read next are all that will go.

@@ -141,6 +141,9 @@ describe('paths', () => {
     expectError(await A.post('/folders', { name: '   ' }), 400, "'name'");
     expectError(await A.post('/folders', { name: 'a/b' }), 400, "may not contain '/'");
     expectError(await A.post('/folders', { name: 'tab\there' }), 400, 'control characters');
+    // DEL and the C1 controls (NEL here) as well, as every other name refuses them.
+    expectError(await A.post('/folders', { name: 'del\u007fhere' }), 400, 'control characters');
+    expectError(await A.post('/folders', { folderpath: '/nel\u0085here/x' }), 400, 'control characters');
     expectError(await A.post('/folders', { name: 'x'.repeat(257) }), 400, 'longer than 256');
     const top = (await A.post('/folders', { name: uniq('Dots') })).body.data;
     for (const name of ['.', ' .. ']) {
