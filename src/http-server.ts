@@ -106,13 +106,33 @@ function refuseConnect(req: IncomingMessage, socket: Duplex, log: Logger): void 
   socket.end(`HTTP/1.1 405 ${statusMsg(405)}\r\n${lines.join('')}\r\n${body}`, () => socket.destroy());
 }
 
+/**
+ * A 500 when the app's handling is over and no answer was started: the adapter catches a failure
+ * to send one (a header value Node refuses, say) with a line on stderr and leaves the response
+ * open, and the client would wait for ever. Headers the app had set go: they may be the cause.
+ */
+function answerUnanswered(req: IncomingMessage, res: ServerResponse, log: Logger): void {
+  if (res.headersSent || res.writableEnded || res.destroyed || res.closed) return;
+  const message = 'The answer could not be sent; the error is logged with this request id.';
+  const { headers, body } = envelopeOf(req, 500, 'INTERNAL_SERVER_ERROR', message, log);
+  log.error({ requestId: headers['x-request-id'], method: req.method }, 'the app ended without sending an answer');
+  for (const name of res.getHeaderNames()) res.removeHeader(name);
+  res.writeHead(500, headers);
+  res.end(body);
+}
+
 /** The server `npm start` and the benchmark run: Node's refusals and these checks, then `handle` (the app). */
 export function createHttpServer(options: http.ServerOptions, handle: Handler, log: Logger): http.Server {
   // Node's own answer to a request without Host is a bare 400: refusalOf answers it in the envelope.
   const server = http.createServer({ ...options, requireHostHeader: false }, (req, res) => {
     const refusal = refusalOf(req);
-    if (refusal === undefined) handle(req, res);
-    else refuse(req, res, refusal, log);
+    if (refusal !== undefined) return refuse(req, res, refusal, log);
+    const done = () => answerUnanswered(req, res, log);
+    try {
+      void Promise.resolve(handle(req, res)).then(done, done);
+    } catch {
+      done();
+    }
   });
   server.on('clientError', answerClientError);
   server.on('connect', (req: IncomingMessage, socket: Duplex) => refuseConnect(req, socket, log));

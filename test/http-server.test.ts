@@ -1,0 +1,58 @@
+/** Whatever the app's handler did, a request gets an answer: one it ended without sending is a 500 envelope, not a wait for ever. */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createHttpServer } from '../src/http-server.js';
+import { createLogger } from '../src/log.js';
+
+type Handler = Parameters<typeof createHttpServer>[1];
+
+async function answerOf(handle: Handler) {
+  const server = createHttpServer({}, handle, createLogger('silent'));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  try {
+    const res = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/x`, { signal: AbortSignal.timeout(5000) });
+    return { status: res.status, headers: res.headers, body: (await res.json()) as { meta: { status: number; errors: { code: string; message: string }[] } } | { ok: boolean } };
+  } finally {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  }
+}
+
+test('a handler that ends without answering (as the adapter does when Node refuses a header it sends): a 500 envelope, without the headers it had set', async () => {
+  const r = await answerOf(async (_req, res) => {
+    res.setHeader('x-from-app', 'set before the failure');
+  });
+  expect(r.status).toBe(500);
+  expect(r.body).toMatchObject({ meta: { status: 500, errors: [{ code: 'INTERNAL_SERVER_ERROR', message: 'The answer could not be sent; the error is logged with this request id.' }] } });
+  expect(r.headers.get('x-from-app')).toBeNull();
+  expect(r.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+});
+
+test('a handler that throws, or whose promise fails, before answering: a 500 envelope', async () => {
+  for (const handle of [
+    () => {
+      throw new Error('thrown');
+    },
+    () => Promise.reject(new Error('rejected')),
+  ] as Handler[]) {
+    const r = await answerOf(handle);
+    expect(r.status).toBe(500);
+    expect(r.body).toMatchObject({ meta: { status: 500 } });
+  }
+});
+
+test('an answer the handler sent, at once or after its promise settled, is left as it is', async () => {
+  const now = await answerOf((_req, res: http.ServerResponse) => {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end('{"ok":true}');
+  });
+  expect([now.status, now.body]).toEqual([200, { ok: true }]);
+  // Started (headers out) before the promise settles, finished after: still the handler's own.
+  const streamed = await answerOf((_req, res: http.ServerResponse) => {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.write('{"ok":');
+    setTimeout(() => res.end('true}'), 50);
+    return Promise.resolve();
+  });
+  expect([streamed.status, streamed.body]).toEqual([200, { ok: true }]);
+});
