@@ -12,7 +12,7 @@ import { resource } from '../read/registry.js';
 import { countRows, listedOf, run, selectRows } from '../read/rows.js';
 import { raw, sql } from '../sql.js';
 import { copyDocuments } from './documents.js';
-import { checkSubtreeAt, ensurePath, folderAt, holdSubtree, joinPath, lockAncestors, lockTree, pathSegments, rewriteSubtree, TOP_FIRST, type FolderRow } from './folders.js';
+import { checkSubtreeAt, ensurePath, folderAt, joinPath, lockAncestors, lockTree, pathSegments, rewriteSubtree, TOP_FIRST, type FolderRow } from './folders.js';
 import { subtreeOf } from '../resources/folder.js';
 import { optionalString } from './validate.js';
 
@@ -56,9 +56,9 @@ const intoItself = (folder: FolderRow, dest: FolderRow) => conflict(`The folder 
  * the moved folders under its old path). Then the source, its subtree and the destination in one
  * statement, top first as a rename, move or delete locks its subtree. Reshaping changes take
  * turns before all that (lockTree), so crossing ones (X into Y while Y goes into X) cannot
- * deadlock. A move into the source's own subtree is refused before the update lock: its source is
- * one of the ancestors held for share, and locking it again could deadlock with a create there.
- * Paths are read after the locks: a read from before a wait would be stale.
+ * deadlock, and the source's path read first cannot change meanwhile. A move into the source's
+ * own subtree is refused before the update lock: its source is one of the ancestors held for
+ * share, and locking it again could deadlock with a create there.
  */
 async function sourceAndDestination(ctx: AppContext, input: Input): Promise<{ folder: FolderRow; dest: FolderRow | undefined }> {
   await lockTree(ctx);
@@ -80,10 +80,7 @@ async function sourceAndDestination(ctx: AppContext, input: Input): Promise<{ fo
     ctx.reader,
     sql`select t.id from folder t where t.tenant_id = ${ctx.tenantId} and (t.id = any(${ids}::uuid[]) or ${subtreeOf(source)}) order by ${raw(TOP_FIRST)} for no key update of t`,
   );
-  const found = await read();
-  // Moved or renamed before the lock: its subtree was looked for under the old path.
-  if (found.folder.folderPath !== source.folderPath) await holdSubtree(ctx, found.folder);
-  return found;
+  return read();
 }
 
 /** Where `folder` lands in `dest`: its new path, refused when that is inside itself, too deep or long for its subtree, or taken. */
