@@ -23,6 +23,8 @@ export class DatabaseUnavailable extends Error {
   constructor(databaseUrl: string, cause: Coded) {
     const shown = new URL(databaseUrl);
     shown.password = '';
+    // libpq's parameters may carry secrets in the query string too.
+    for (const name of [...shown.searchParams.keys()]) if (/password/i.test(name)) shown.searchParams.delete(name);
     super(`cannot connect to the database at DATABASE_URL (${shown.href}): ${cause.message || String(cause.code)}`);
   }
 }

@@ -51,10 +51,11 @@ test('a port already taken: one line naming it and PORT, exit 1', async () => {
 });
 
 test('a database that cannot be reached, or refuses the login: one line with DATABASE_URL shown without its password, exit 1', async () => {
-  const unreachable = await runToExit({ PORT: '0', DATABASE_URL: 'postgres://quire:sekrit-pw@127.0.0.1:1/quire' });
+  // A password in the query string (libpq's parameters) is left out too.
+  const unreachable = await runToExit({ PORT: '0', DATABASE_URL: 'postgres://quire:sekrit-pw@127.0.0.1:1/quire?password=sekrit-pw2&sslmode=disable' });
   expect(unreachable.code).toBe(1);
   expect(unreachable.stderr).toBe(
-    'Failed to start: cannot connect to the database at DATABASE_URL (postgres://quire@127.0.0.1:1/quire): connect ECONNREFUSED 127.0.0.1:1\n',
+    'Failed to start: cannot connect to the database at DATABASE_URL (postgres://quire@127.0.0.1:1/quire?sslmode=disable): connect ECONNREFUSED 127.0.0.1:1\n',
   );
   expectOneLine(unreachable);
 
