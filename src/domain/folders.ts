@@ -13,7 +13,7 @@ import { run, selectRows } from '../read/rows.js';
 import { raw, sql } from '../sql.js';
 import { sendAlerts } from './alert-mail.js';
 import { DELETED } from './documents.js';
-import { maxLength, optionalString } from './validate.js';
+import { CONTROL, maxLength, optionalString } from './validate.js';
 import { subtreeOf } from '../resources/folder.js';
 
 type Input = Record<string, unknown>;
@@ -27,25 +27,38 @@ const chars = (s: string) => [...s].length;
 /** A path's levels: its `/`s (names have none). */
 const levelsOf = (path: string) => path.split('/').length - 1;
 
-/** A folder name: trimmed, not empty, no `/` (it separates a path's segments). */
-export function checkName(raw: string, label = 'name'): string {
+/** A folder name, found or made: trimmed, not empty, no `/` (it separates a path's segments). */
+function segmentName(raw: string, label: string): string {
   const name = raw.trim();
   if (name === '') throw badRequest(`The folder's '${label}' must not be empty.`);
   if (name.includes('/')) throw badRequest(`A folder name may not contain '/' (it separates the segments of a folder path): '${name.slice(0, 64)}'.`);
-  // Unicode's Cc (DEL and the C1 controls too), as oneLine refuses in every other name.
-  if (/\p{Cc}/u.test(name)) throw badRequest(`A folder name may not contain control characters: '${name.slice(0, 64)}'.`);
   // Clients that tidy paths read them as the folder itself and its parent.
   if (name === '.' || name === '..') throw badRequest(`A folder may not be named '${name}': in a path it means the folder itself or its parent.`);
   if (chars(name) > LIMITS.name) throw badRequest(`The field '${label}' is longer than ${LIMITS.name} characters.`);
   return name;
 }
 
-/** A path's folder names, from `/A/B`, `A/B/` or `/A//B`; `/` alone has none. */
+/**
+ * A folder name a request brings new (a create, a rename): also without control characters
+ * (CONTROL, as oneLine refuses in every other name). A rename passes the name it replaces as
+ * `stored`: one resent unchanged is kept, as oneLine keeps other names.
+ */
+export function checkName(raw: string, label = 'name', stored?: unknown): string {
+  const name = segmentName(raw, label);
+  if (name !== stored && CONTROL.test(name)) throw badRequest(`A folder name may not contain control characters: '${name.slice(0, 64)}'.`);
+  return name;
+}
+
+/**
+ * A path's folder names, from `/A/B`, `A/B/` or `/A//B`; `/` alone has none. Control characters
+ * are not refused here but where a folder is made (ensureChild) or renamed: folders named with DEL
+ * or a C1 control before those were refused are still found, moved and created under by path.
+ */
 export function pathSegments(raw: string, label = 'folderPath'): string[] {
   if (chars(raw) > LIMITS.path) throw badRequest(`The field '${label}' is longer than ${LIMITS.path} characters.`);
   const parts = raw.split('/').map((s) => s.trim()).filter((s) => s !== '');
   if (parts.length > LIMITS.depth) throw badRequest(`A folder path may have at most ${LIMITS.depth} levels.`);
-  return parts.map((p) => checkName(p, label));
+  return parts.map((p) => segmentName(p, label));
 }
 
 export const joinPath = (segments: readonly string[]) => `/${segments.join('/')}`;
@@ -116,6 +129,8 @@ async function ensureChild(ctx: AppContext, parentAsRead: FolderRow | undefined,
   const parent = parentAsRead && (await lockedFolder(ctx, parentAsRead.id));
   const id = newId();
   const path = parent ? `${parent.folderPath}/${f.name}` : `/${f.name}`;
+  // Only a folder made here is refused a control character; an existing one is found.
+  if (CONTROL.test(f.name) && !(await folderAt(ctx, path))) checkName(f.name);
   checkPlace({ levels: levelsOf(path), length: chars(path), deepest: label(f.name), longest: label(f.name) });
   const by = ctx.caller.userId;
   await insertRows(
@@ -263,7 +278,7 @@ export async function updateFolder(ctx: AppContext, id: string, input: Input): P
     set.allow_revisions = input.allowRevisions;
   }
   const rawName = optionalString(input, 'name');
-  const name = rawName === undefined ? undefined : checkName(rawName);
+  const name = rawName === undefined ? undefined : checkName(rawName, 'name', folder.name);
   if (Object.keys(set).length === 2 && name === undefined) throw badRequest('Send at least one of: name, description, allowRevisions.');
   if (name !== undefined && name !== folder.name) {
     await holdSubtree(ctx, folder);

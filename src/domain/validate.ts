@@ -50,12 +50,17 @@ export function nameText(raw: string, max: number, label = 'name'): string {
 }
 
 /**
+ * Control characters, Unicode's Cc: U+0000-U+001F (newline, tab, ESC...), DEL (U+007F) and the
+ * C1 controls U+0080-U+009F (NEL, U+0085, is a line break).
+ */
+export const CONTROL = /\p{Cc}/u;
+
+/**
  * Text of a name kept as sent (a person's first or last name, not trimmed), one line without
- * control characters, as `nameText` takes names: Unicode's Cc, U+0000-U+001F (newline, tab,
- * ESC...), DEL (U+007F) and the C1 controls U+0080-U+009F (NEL, U+0085, is a line break).
+ * control characters (CONTROL), as `nameText` takes names.
  */
 export function oneLine(s: string, label: string): string {
-  if (/\p{Cc}/u.test(s)) throw badRequest(`The field '${label}' may not contain control characters.`);
+  if (CONTROL.test(s)) throw badRequest(`The field '${label}' may not contain control characters.`);
   return s;
 }
 

@@ -163,6 +163,36 @@ describe('paths', () => {
     expectError(await A.post(`/folders/${UNKNOWN_ID}`, { name: 'orphan' }), 404);
   });
 
+  test('a folder named with a control character before they were refused (stored so) is still found (by a saved search too), moved, copied and created under by path; new names with one are not', async () => {
+    // Latin-1 text read as Windows-1252 leaves U+0085 where "…" was; the API refuses it now, so the row is changed in SQL.
+    const top = await make(`/${uniq('Legacy')}`);
+    const legacy = await make(`${top.folderPath}/Reports`);
+    const path = `${top.folderPath}/Reports\u0085`;
+    await h.services.reads.query('update folder set name = $1, path = $2 where tenant_id = $3 and id = $4', ['Reports\u0085', path, A.t.tenantId, legacy.id]);
+    const found = await A.get(`/folders?folderPath=${enc(path)}`);
+    expect([found.status, found.body.data?.id]).toEqual([200, legacy.id]);
+    const child = await make(`${path}/new`);
+    const search = await A.post('/savedsearches', { name: uniq('Scoped'), folderPath: path });
+    expect([search.status, search.body.data?.folderId]).toEqual([200, legacy.id]);
+    expect([child.parentFolderId, child.folderPath]).toEqual([legacy.id, `${path}/new`]);
+    // A move into it by path, and out of it; a copy of it, whose name is the stored one, not one sent.
+    const mover = await make(`/${uniq('Mover')}`);
+    const into = await A.put('/folders/move', { sourceFolderPath: mover.folderPath, targetFolderPath: path });
+    expect([into.status, into.body.data?.folderPath]).toEqual([200, `${path}${mover.folderPath}`]);
+    const elsewhere = `/${uniq('Elsewhere')}`;
+    const out = await A.put('/folders/move', { sourceFolderPath: `${path}/new`, targetFolderPath: elsewhere });
+    expect([out.status, out.body.data?.folderPath]).toEqual([200, `${elsewhere}/new`]);
+    const copy = await A.post('/folders/copy', { sourceFolderPath: path, targetFolderPath: elsewhere });
+    expect([copy.status, copy.body.data?.folderPath]).toEqual([200, `${elsewhere}/Reports\u0085`]);
+    // A rename resending its name changes nothing; one to another name with a control character is refused.
+    expect((await A.put(`/folders/${legacy.id}`, { name: 'Reports\u0085', description: 'kept' })).body.data).toMatchObject({ name: 'Reports\u0085', description: 'kept' });
+    expectError(await A.put(`/folders/${legacy.id}`, { name: 'Report\u0085' }), 400, 'control characters');
+    // Folders a path makes are refused one, under the old folder too.
+    expectError(await A.post('/folders', { folderpath: `${path}/more\u0085/x` }), 400, 'control characters');
+    expectError(await A.put('/folders/move', { sourceFolderId: mover.id, targetFolderPath: `${path}/in\u0091to` }), 400, 'control characters');
+    expect((await A.get(`/folders/${legacy.id}/folders`)).body.data.map((f: Rec) => f.name)).toEqual([mover.name]);
+  });
+
   test('a name taken in the same parent (any case) is a 409 naming it; the same name elsewhere is fine', async () => {
     const top = (await A.post('/folders', { name: uniq('Dup') })).body.data;
     expect((await A.post(`/folders/${top.id}`, { name: 'Reports' })).status).toBe(200);
