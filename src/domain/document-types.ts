@@ -48,7 +48,7 @@ export async function updateDocumentType(ctx: AppContext, id: string, input: Inp
   const name = sentName(input);
   const description = optionalString(input, 'description');
   if (name === undefined && description === undefined) throw badRequest('Send at least one of: name (or documentTypeName), description.');
-  if (name !== undefined) type.name = nameText(name, LIMITS.name);
+  if (name !== undefined) type.name = nameText(name, LIMITS.name, 'name', type.name);
   if (description !== undefined) type.description = maxLength(description, LIMITS.description, 'description');
   type.modifiedById = ctx.caller.userId;
   await uniquely(`A document type named '${type.name}'`, () => ctx.em().flush());

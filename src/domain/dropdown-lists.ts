@@ -58,7 +58,7 @@ export async function updateList(ctx: AppContext, id: string, input: Input): Pro
   const set: Row = {};
   const name = optionalString(input, 'name');
   if (name !== undefined) {
-    set.name = nameText(name, LIMITS.name);
+    set.name = nameText(name, LIMITS.name, 'name', list.listName);
     await assertNameFree(ctx, set.name as string, list.listID as string);
   }
   const description = optionalString(input, 'description');

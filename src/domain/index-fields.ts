@@ -58,10 +58,11 @@ function notYetIds(input: Input): void {
   }
 }
 
-function label(raw: string): string {
+/** A label sent, checked as names are (`oneLine`); an update passes the label it replaces as `stored`. */
+function label(raw: string, stored?: unknown): string {
   const s = raw.trim();
   if (s === '') throw badRequest("The mandatory field 'label' is missing.");
-  return maxLength(oneLine(s, 'label'), LIMITS.label, 'label');
+  return maxLength(oneLine(s, 'label', stored), LIMITS.label, 'label');
 }
 
 /** The text values sent, by column, within their limits. */
@@ -123,7 +124,7 @@ export async function updateIndexField(ctx: AppContext, id: string, input: Input
   const set: Row = typedDefault(texts(input), current.fieldType, current.label);
   const newLabel = optionalString(input, 'label');
   if (newLabel !== undefined) {
-    set.label = label(newLabel);
+    set.label = label(newLabel, current.label);
     await assertLabelFree(ctx, set.label as string, current.id);
   }
   if (typeof input.required === 'boolean') set.required = input.required;

@@ -93,7 +93,7 @@ export async function updateSavedSearch(ctx: AppContext, id: string, input: Inpu
   if ([name, description, q, scope, shared].every((v) => v === undefined)) {
     throw badRequest('Send at least one of: name, description, q, folderId (or folderPath), shared.');
   }
-  if (name !== undefined) search.name = nameText(name, LIMITS.name);
+  if (name !== undefined) search.name = nameText(name, LIMITS.name, 'name', search.name);
   if (description !== undefined) search.description = maxLength(description, LIMITS.description, 'description');
   if (q !== undefined) search.q = documentQuery(q);
   if (scope !== undefined) search.folderId = scope;

@@ -83,7 +83,7 @@ export async function updateProcess(ctx: AppContext, id: string, input: Input): 
   const keys = ['name', 'description', 'script', 'intervalMinutes', 'enabled', 'nextRunDate'].filter((k) => input[k] !== undefined && input[k] !== null);
   if (keys.length === 0) throw badRequest(`Send at least one of: name, description, script, intervalMinutes, enabled, nextRunDate.`);
   const name = optionalString(input, 'name');
-  if (name !== undefined) p.name = nameText(name, LIMITS.name);
+  if (name !== undefined) p.name = nameText(name, LIMITS.name, 'name', p.name);
   const description = optionalString(input, 'description');
   if (description !== undefined) p.description = maxLength(description, LIMITS.description, 'description');
   const scriptRef = optionalString(input, 'script');

@@ -57,7 +57,7 @@ export async function updateScript(ctx: AppContext, id: string, input: Input): P
   const description = optionalString(input, 'description');
   const text = optionalString(input, 'source');
   if (name === undefined && description === undefined && text === undefined) throw badRequest('Send at least one of: name, description, source.');
-  if (name !== undefined) script.name = nameText(name, LIMITS.name);
+  if (name !== undefined) script.name = nameText(name, LIMITS.name, 'name', script.name);
   if (description !== undefined) script.description = maxLength(description, LIMITS.description, 'description');
   if (text !== undefined) script.source = source(text);
   script.modifiedById = ctx.caller.userId;

@@ -42,11 +42,14 @@ export function maxLength(value: string, max: number, label: string): string {
   return value;
 }
 
-/** A name: trimmed, not blank, one line without control characters, at most `max` characters. */
-export function nameText(raw: string, max: number, label = 'name'): string {
+/**
+ * A name: trimmed, not blank, one line without control characters, at most `max` characters;
+ * an update passes the name it would replace as `stored` (see `oneLine`).
+ */
+export function nameText(raw: string, max: number, label = 'name', stored?: unknown): string {
   const s = raw.trim();
   if (s === '') throw badRequest(`The field '${label}' must not be blank.`);
-  return maxLength(oneLine(s, label), max, label);
+  return maxLength(oneLine(s, label, stored), max, label);
 }
 
 /**
@@ -57,10 +60,13 @@ export const CONTROL = /\p{Cc}/u;
 
 /**
  * Text of a name kept as sent (a person's first or last name, not trimmed), one line without
- * control characters (CONTROL), as `nameText` takes names.
+ * control characters (CONTROL), as `nameText` takes names. Only text a request brings new is
+ * checked: an update resending `stored`, the value it would replace, keeps it, since names stored
+ * before DEL and the C1 controls were refused may hold them and clients resend every key. (No
+ * stored value holds U+0000: requests carrying one are refused before.)
  */
-export function oneLine(s: string, label: string): string {
-  if (CONTROL.test(s)) throw badRequest(`The field '${label}' may not contain control characters.`);
+export function oneLine(s: string, label: string, stored?: unknown): string {
+  if (s !== stored && CONTROL.test(s)) throw badRequest(`The field '${label}' may not contain control characters.`);
   return s;
 }
 
@@ -98,14 +104,14 @@ export async function uniquely<T>(what: string, fn: () => Promise<T>): Promise<T
 
 /**
  * The text keys of a partial update (absent keys stay as they are); at least one must be sent,
- * and a `name` is taken as `nameText` takes it (not blank, one line).
+ * and a `name` is taken as `nameText` takes it (not blank, one line), `stored` holding the one it replaces.
  */
-export function textChanges<K extends string>(input: Input, limits: Record<K, number>): Partial<Record<K, string>> {
+export function textChanges<K extends string>(input: Input, limits: Record<K, number>, stored: { name?: unknown }): Partial<Record<K, string>> {
   const out: Partial<Record<K, string>> = {};
   for (const key of Object.keys(limits) as K[]) {
     const v = optionalString(input, key);
     if (v === undefined) continue;
-    out[key] = key === 'name' ? nameText(v, limits[key]) : maxLength(v, limits[key], key);
+    out[key] = key === 'name' ? nameText(v, limits[key], key, stored.name) : maxLength(v, limits[key], key);
   }
   if (Object.keys(out).length === 0) {
     throw badRequest(`Send at least one of: ${Object.keys(limits).join(', ')}.`);

@@ -39,7 +39,7 @@ const isAdminGroup = (g: { name?: unknown }) => String(g.name).toLowerCase() ===
 
 /** Legacy clients change the name and the description in separate calls: both are optional. */
 async function updateGroup(ctx: AppContext, group: Group, input: Input) {
-  const change = textChanges(input, { name: 256, description: 4000 });
+  const change = textChanges(input, { name: 256, description: 4000 }, group);
   if (change.name !== undefined && isAdminGroup(group) && change.name.toLowerCase() !== group.name.toLowerCase()) {
     throw conflict(`The ${ADMIN_GROUP} group cannot be renamed: it grants the administrator role.`);
   }

@@ -36,7 +36,7 @@ export const resolvers = {
     updateSite: async (_: unknown, { id, input }: { id: string; input: Input }, ctx: AppContext) => {
       const site = await editable(ctx, Site, id, 'Site');
       // `type` is the .NET client's spelling of siteType.
-      const change = textChanges({ ...input, siteType: input.siteType ?? input.type }, { name: 256, description: 4000, siteType: 64 });
+      const change = textChanges({ ...input, siteType: input.siteType ?? input.type }, { name: 256, description: 4000, siteType: 64 }, site);
       if (change.siteType !== undefined && change.siteType.trim() === '') delete change.siteType;
       Object.assign(site, change);
       await ctx.em().flush();

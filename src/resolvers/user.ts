@@ -52,10 +52,10 @@ async function updateUser(ctx: AppContext, user: User, input: Input) {
   const set = <K extends keyof User>(k: K, v: User[K] | undefined) => {
     if (v !== undefined) changes[k] = v;
   };
-  // Names of a person: one line (as every name), kept as sent.
-  const name = (key: string, max: number) => {
+  // Names of a person: one line (as every name), kept as sent; checked unless resent as stored.
+  const name = (key: 'firstName' | 'middleInitial' | 'lastName', max: number) => {
     const v = text(key, max);
-    return v === undefined ? undefined : oneLine(v, key);
+    return v === undefined ? undefined : oneLine(v, key, user[key]);
   };
   set('firstName', name('firstName', 128));
   set('middleInitial', name('middleInitial', 8));

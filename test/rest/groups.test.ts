@@ -346,6 +346,16 @@ describe('PUT /groups/{id}', () => {
     expect((await A.put(`/groups/${g.id}`, { description: 'one\ntwo' })).body.data.description).toBe('one\ntwo');
   });
 
+  test('a name stored before DEL and the C1 controls were refused (U+0093 here) is kept when resent unchanged; a new name holding one is a 400', async () => {
+    // The API refuses it now, so the row is changed in SQL.
+    const legacy = `\u0093${g.name}\u0094`;
+    await h.services.reads.query('update user_group set name = $1 where tenant_id = $2 and id = $3', [legacy, A.t.tenantId, g.id]);
+    const same = await A.put(`/groups/${g.id}`, { name: legacy, description: 'after' });
+    expect([same.status, same.body.data?.name, same.body.data?.description]).toEqual([200, legacy, 'after']);
+    expectError(await A.put(`/groups/${g.id}`, { name: `${legacy}!` }), 400, "The field 'name' may not contain control characters.");
+    expect((await A.get(`/groups/${g.id}`)).body.data[0].name).toBe(legacy);
+  });
+
   test('an empty body, a blank name or malformed JSON is a 400', async () => {
     expectError(await A.put(`/groups/${g.id}`, {}), 400, /name, description/);
     expectError(await A.put(`/groups/${g.id}`, { name: '' }), 400, "'name'");

@@ -260,6 +260,17 @@ describe('POST /sites', () => {
     expect((await A.get(`/sites/${s.body.data.id}`)).body.data[0].name).toBe(s.body.data.name);
   });
 
+  test('a name stored before DEL and the C1 controls were refused (U+0085 here) is kept when resent unchanged; a new name holding one is a 400', async () => {
+    const s = (await A.post('/sites', { name: uniq('Legacy'), description: 'd' })).body.data;
+    // The API refuses it now, so the row is changed in SQL.
+    const legacy = `${s.name}\u0085`;
+    await h.services.reads.query('update site set name = $1 where tenant_id = $2 and id = $3', [legacy, A.t.tenantId, s.id]);
+    const same = await A.put(`/sites/${s.id}`, { name: legacy, description: 'after' });
+    expect([same.status, same.body.data?.name, same.body.data?.description]).toEqual([200, legacy, 'after']);
+    expectError(await A.put(`/sites/${s.id}`, { name: `${s.name}\u0085\u0085` }), 400, "The field 'name' may not contain control characters.");
+    expect((await A.get(`/sites/${s.id}`)).body.data[0].name).toBe(legacy);
+  });
+
   test('a number for a text field: small integers and ordinary decimals are taken as their text; one JSON may have rounded or rewritten is a 400 asking for a string', async () => {
     const post = (name: string) => A.post('/sites', undefined, { raw: `{"name":${name},"description":"d"}`, headers: { 'content-type': 'application/json' } });
     for (const [sent, kept] of [['42', '42'], ['-7', '-7'], ['1.5', '1.5'], ['9007199254740991', '9007199254740991'], ['0.000123', '0.000123'], ['123456.789012345', '123456.789012345']]) {

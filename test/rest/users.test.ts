@@ -797,6 +797,19 @@ describe('POST /users?siteId=', () => {
     expect((await call('PUT', `${R()}/users/${u.id}`, { token: admin, body: { firstName: ' Ann ' } })).body.data.firstName).toBe(' Ann ');
   });
 
+  test('a name stored before DEL and the C1 controls were refused (U+0091 here) is kept when an update resends it unchanged; a new value holding one is a 400', async () => {
+    // Curly quotes of Windows-1252 text read as Latin-1: the API refuses them now, so the row is changed in SQL.
+    const u = await makeUser();
+    await h.services.reads.query('update app_user set first_name = $1 where tenant_id = $2 and id = $3', ['D\u0091Arcy', t.tenantId, u.id]);
+    // The site route takes the keys of a creation, which clients resend whole.
+    const body = { userid: u.userid, firstName: 'D\u0091Arcy', lastName: 'Laster', emailaddress: `${u.userid}@example.com` };
+    const same = await call('PUT', `${R()}/sites/${t.homeSiteId}/users/${u.id}`, { token: admin, body });
+    expect([same.status, same.body.data?.firstName, same.body.data?.lastName]).toEqual([200, 'D\u0091Arcy', 'Laster']);
+    expectError(await call('PUT', `${R()}/users/${u.id}`, { token: admin, body: { firstName: 'D\u0091Arcie' } }), 400, "The field 'firstName' may not contain control characters.");
+    expectError(await call('PUT', `${R()}/users/${u.id}`, { token: admin, body: { lastName: 'L\u0091' } }), 400, "'lastName' may not contain control characters");
+    expect((await call('GET', `${R()}/users/${u.id}`, { token: admin })).body.data).toMatchObject({ firstName: 'D\u0091Arcy', lastName: 'Laster' });
+  });
+
   test('a duplicate userid, in any case, is a 409', async () => {
     const u = await makeUser();
     secrets.add('pw-dup');
