@@ -46,11 +46,16 @@ export const BASE_KEYS = ['revisionid', 'instancename', 'modifydate', 'modifyby'
 export const MAX_FIELDS = 2000;
 const MAX_KEY = 100;
 
-/** A field key as designers name fields: not blank, one line without control characters, not a base key, not the deleted-field prefix `__`. */
-export function checkKey(name: string): string {
+/**
+ * A field key as designers name fields: not blank, one line without control characters, not a
+ * base key, not the deleted-field prefix `__`. A field's edit passes its key as `stored`: resent
+ * unchanged, it is kept as other names are (`oneLine`), a key from before DEL and the C1 controls
+ * were refused too.
+ */
+export function checkKey(name: string, stored?: string): string {
   const key = name.trim();
   if (key === '') throw badRequest('A form field needs a name.');
-  const refused = refusedNameChar(key);
+  const refused = key === stored ? undefined : refusedNameChar(key);
   if (refused) throw badRequest(`The form field name '${escaped(key).slice(0, 128)}' holds the character ${refused} (a control character or a lone surrogate), which a name may not hold.`);
   if (key.length > MAX_KEY) throw badRequest(`The form field name '${key.slice(0, 64)}...' is longer than ${MAX_KEY} characters.`);
   if (key.startsWith('__')) throw badRequest(`The form field name '${key}' may not start with '__' (it marks deleted fields).`);

@@ -85,7 +85,7 @@ export function unstorable(s: string): string | undefined {
 
 /** The first character a name may not hold, as `U+0001`: a control character (as `oneLine` refuses) or a lone surrogate. */
 export function refusedNameChar(s: string): string | undefined {
-  const m = /[\u0000-\u001f]/.exec(s) ?? LONE_SURROGATE.exec(s);
+  const m = CONTROL.exec(s) ?? LONE_SURROGATE.exec(s);
   return m ? `U+${m[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}` : undefined;
 }
 

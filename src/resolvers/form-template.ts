@@ -153,7 +153,7 @@ export const resolvers = {
         const { field, all } = await draftField(ctx, draft, a.key);
         const name = optionalString(a.input, 'name');
         if (name !== undefined) {
-          const key = checkKey(name);
+          const key = checkKey(name, field.key);
           assertKeyFree(all, key, field);
           field.label = label(a.input, key);
           field.key = key;

@@ -447,12 +447,24 @@ describe('PUT /formtemplates/{id}/import', () => {
     expectError(await importXml(A, t.id, doc(field('a&#xD800;b'))), 400, name('a\\ud800b', 'U+D800'));
     expectError(await importXml(A, t.id, doc(field('a&#x1b;[31m'))), 400, name('a\\u001b[31m', 'U+001B'));
     expectError(await importXml(A, t.id, doc(field('a\u0001b'))), 400, name('a\\u0001b', 'U+0001'));
+    // DEL and the C1 controls as well (NEL here), as every other name refuses them.
+    expectError(await importXml(A, t.id, doc(field('a&#x85;b'))), 400, name('a\u0085b', 'U+0085'));
+    expectError(await importXml(A, t.id, doc(field('Pick', ['x\u007fy']))), 400, 'holds the character U+007F');
     expectError(await importXml(A, t.id, doc(field('Pick', ['fine', 'x&#1;y']))), 400,
       "Item 2 of the field 'Pick' ('x\\u0001y') holds the character U+0001 (a control character or a lone surrogate), which an item may not hold.");
     expect((await A.get(`/formtemplates/${t.id}`)).body.data[0].revision).toBe(1);
     // GraphQL's field edits take names by the same rule.
     const g = await A.gql('mutation ($id: String!) { addFormTemplateField(id: $id, input: { name: "a\\u0001b" }) { id } }', { id: t.id });
     expect(g.body.errors?.[0]?.message).toBe(name('a\\u0001b', 'U+0001'));
+    // A key stored before DEL and the C1 controls were refused (set in SQL: the API refuses it now) may be resent unchanged, not changed to another holding one.
+    const note = uniq('Note');
+    const legacy = `${note}\u0091`;
+    expect((await A.gql('mutation ($id: String!, $name: String!) { addFormTemplateField(id: $id, input: { name: $name }) { id } }', { id: t.id, name: note })).body.errors).toBeUndefined();
+    await h.services.reads.query('update form_template_field set key = $1 where tenant_id = $2 and key = $3', [legacy, A.t.tenantId, note]);
+    const edit = (newName: string) =>
+      A.gql('mutation ($id: String!, $key: String!, $name: String!) { updateFormTemplateField(id: $id, key: $key, input: { name: $name, label: "Note" }) { id } }', { id: t.id, key: legacy, name: newName });
+    expect((await edit(legacy)).body.errors).toBeUndefined();
+    expect((await edit(`${legacy}!`)).body.errors?.[0]?.message).toBe(name(`${legacy}!`, 'U+0091'));
     // A reference to a character a name may hold reads as that character, and &amp; as &.
     expect((await importXml(A, t.id, doc(field('Gr&#246;&#xDF;e'), field('Emoji &#x1F600;'), field('Pick', ['A &amp; B', '&#65;'])))).status).toBe(200);
     const fields = (await A.gql('query ($id: String!) { formTemplate(id: $id) { revisions { fields { key options } } } }', { id: t.id })).body.data.formTemplate.revisions.at(-1).fields;
