@@ -59,6 +59,7 @@ interface UserRow {
   password_never_expires: boolean;
   enabled: boolean;
   last_ip_address: string;
+  is_vault_access: boolean;
 }
 
 const dt = (d: Date | null) => (d ? d.toISOString().slice(0, 23) : null);
@@ -90,6 +91,7 @@ const user = (r: UserRow) => ({
   passwordNeverExpires: r.password_never_expires,
   enabled: r.enabled,
   lastIpAddress: r.last_ip_address,
+  isVaultAccess: r.is_vault_access,
 });
 
 const SITE_COLUMNS = 'id, name, description, site_type, status';
@@ -151,7 +153,7 @@ async function groups(req: http.IncomingMessage, res: http.ServerResponse, query
       ? pool.query<UserRow>(
           `select m.group_id, u.id, u.name, u.user_id, u.first_name, u.middle_initial, u.last_name, u.password_expires,
                   u.user_id_expires, u.email_address, u.site_id, u.user_id_never_expires, u.password_never_expires,
-                  u.enabled, u.last_ip_address
+                  u.enabled, u.last_ip_address, u.is_vault_access
              from app_user u join group_member m on m.user_id = u.id
             where m.tenant_id = $1 and m.group_id = any($2::uuid[]) and u.tenant_id = m.tenant_id
             order by u.user_id`,
