@@ -10,22 +10,22 @@
 import type { IncomingMessage } from 'node:http';
 import type { Plugin } from 'graphql-yoga';
 import { isDraining } from '../draining.js';
+import { carriesBody } from '../rest/body.js';
 
 /**
- * Whether Node's request (none under app.fetch) has a body not yet received whole. One without
- * Content-Length or Transfer-Encoding has none, though `complete` is still false while an answer
- * given at once on its head (a health check) is made.
+ * Whether Node's request (none under app.fetch) has a body not yet received whole. One that says
+ * it has none (carriesBody) has none, though `complete` is still false while an answer given at
+ * once on its head (a health check) is made.
  */
-function bodyArriving(req: IncomingMessage | undefined): boolean {
-  if (!req || req.complete !== false) return false;
-  return req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
+function bodyArriving(request: Request, req: IncomingMessage | undefined): boolean {
+  return req?.complete === false && carriesBody(request);
 }
 
 export function useConnectionClose(): Plugin {
   return {
-    onResponse({ response, serverContext }) {
+    onResponse({ request, response, serverContext }) {
       const req = (serverContext as { req?: IncomingMessage } | undefined)?.req;
-      if (isDraining() || response.status === 413 || bodyArriving(req)) response.headers.set('connection', 'close');
+      if (isDraining() || response.status === 413 || bodyArriving(request, req)) response.headers.set('connection', 'close');
     },
   };
 }
