@@ -26,9 +26,9 @@ export interface TemplateField {
   deleted: boolean;
 }
 
-/** The field definitions of a template revision, deleted ones too. */
+/** The field definitions of a template revision, deleted ones too, in the form's order (what messages list). */
 export const templateFields = (ctx: AppContext, templateRevisionId: string): Promise<TemplateField[]> =>
-  selectRows<TemplateField>(ctx.reader, FIELD, { where: [sql`t.revision_id = ${templateRevisionId}`] });
+  selectRows<TemplateField>(ctx.reader, FIELD, { where: [sql`t.revision_id = ${templateRevisionId}`], order: FIELD.order });
 
 /**
  * A deleted field's key as the API names it: `__<key>` (the spec: "A field key that starts with a
@@ -45,6 +45,7 @@ export async function instanceFieldMap(ctx: AppContext, base: QueryFieldMap, tem
   const fields = await templateFields(ctx, templateRevisionId);
   const declared = new Set(base.keys());
   const typed = new Map<string, QueryField>();
+  const live = new Set<string>();
   const hidden = new Set<string>();
   for (const f of fields) {
     const key = f.key.toLowerCase();
@@ -53,7 +54,9 @@ export async function instanceFieldMap(ctx: AppContext, base: QueryFieldMap, tem
     if (f.fieldType === FIELD_TYPES.cellfield) field = { sql: sql`form_value_numeric(t.values ->> ${key})`, type: 'numeric' };
     if (!f.deleted) {
       // A base field of the same name (`revision`) wins, as it does in the record.
-      if (field && !declared.has(key)) typed.set(key, field);
+      if (declared.has(key)) continue;
+      live.add(key);
+      if (field) typed.set(key, field);
       continue;
     }
     typed.set(deletedKey(key), field ?? { sql: sql`t.values ->> ${key}`, type: 'string', nullIsEmpty: true });
@@ -61,7 +64,8 @@ export async function instanceFieldMap(ctx: AppContext, base: QueryFieldMap, tem
   }
   return {
     get: (name) => typed.get(name) ?? (hidden.has(name) ? undefined : base.get(name)),
-    keys: () => [...declared, ...[...hidden].map(deletedKey)],
+    // The live form fields too: the names an unknown field's message offers instead.
+    keys: () => [...declared, ...live, ...[...hidden].map(deletedKey)],
   };
 }
 

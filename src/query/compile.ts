@@ -40,6 +40,7 @@ import type { DatePart, QExpr, QLiteral, QOperand } from './ast.js';
 import { coerceLiteral, int32Literal, type ValueType } from './coerce.js';
 import type { FieldType, QueryFieldMap } from './fields.js';
 import { parseQ } from './parser.js';
+import { printField } from './printer.js';
 import { qError, quote } from './q-error.js';
 import { join, raw, sql, Sql } from '../sql.js';
 
@@ -48,6 +49,9 @@ export type CompiledQ = Sql;
 
 /** Most years that (nested) dateadds may move a date-time, in total. */
 export const MAX_DATEADD_YEARS = 4000;
+
+/** Most names an "unknown field" message lists (a form template may have thousands of fields); the rest are counted. */
+export const MAX_LISTED_FIELDS = 50;
 
 export function compileQ(ast: QExpr, fields: QueryFieldMap): CompiledQ {
   return new Compiler(fields).expr(ast);
@@ -269,7 +273,7 @@ class Compiler {
       case 'field': {
         const field = this.fields.get(o.name.toLowerCase());
         if (!field) {
-          throw qError(`unknown field ${quote(o.name)}`, o.pos, '', `Known fields: ${[...this.fields.keys()].join(', ')}.`);
+          throw qError(`unknown field ${quote(o.name)}`, o.pos, '', `Known fields: ${listed([...this.fields.keys()])}.`);
         }
         const typed: Typed = { frag: field.sql, type: field.type, label: quote(o.name), shiftYears: 0, eqHint: field.eqHint, nullIsEmpty: field.nullIsEmpty };
         return field.type === 'datetime' && !field.shownAsKept ? { ...typed, frag: shownDateTime(field.sql), stored: field.sql } : typed;
@@ -382,6 +386,15 @@ function asText(t: Typed): Fragment {
   if (t.type === 'datetime') return sql`to_char(${t.frag}, 'YYYY-MM-DD"T"HH24:MI:SS.MS')`;
   const plain = t.frag.values.length === 0 && SIMPLE_COLUMN.test(t.frag.strings[0]);
   return plain ? sql`${t.frag}::text` : sql`(${t.frag})::text`;
+}
+
+/**
+ * The names as `q` takes them (`[a]]b]`, `[x,y]`: a comma inside a name cannot blur the list),
+ * the first MAX_LISTED_FIELDS of them, then how many more there are.
+ */
+function listed(names: string[]): string {
+  const shown = names.slice(0, MAX_LISTED_FIELDS).map(printField).join(', ');
+  return names.length > MAX_LISTED_FIELDS ? `${shown} and ${names.length - MAX_LISTED_FIELDS} more` : shown;
 }
 
 function article(type: FieldType): string {

@@ -27,4 +27,4 @@ export { queryFields } from './fields.js';
 export { MAX_IN_LIST, MAX_Q_DEPTH, MAX_Q_LENGTH, parseQ } from './parser.js';
 export { printQ } from './printer.js';
 export type { CompiledQ } from './compile.js';
-export { MAX_DATEADD_YEARS, compileQ, compileQText } from './compile.js';
+export { MAX_DATEADD_YEARS, MAX_LISTED_FIELDS, compileQ, compileQText } from './compile.js';

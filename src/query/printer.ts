@@ -56,8 +56,8 @@ export function printOperand(o: QOperand): string {
   }
 }
 
-/** Bare when the name would lex back as the same field; bracketed (with `]` doubled) otherwise. */
-function printField(name: string): string {
+/** How `q` spells a field: bare when the name would lex back as the same field; bracketed (with `]` doubled) otherwise. */
+export function printField(name: string): string {
   const lower = name.toLowerCase();
   if (BARE_NAME.test(name) && !RESERVED_WORDS.has(lower) && !FUNCTION_NAMES.has(lower)) return name;
   return `[${name.replaceAll(']', ']]')}]`;

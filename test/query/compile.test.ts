@@ -1,4 +1,4 @@
-import { compileQ as compileFragment, compileQText as compileTextFragment, MAX_DATEADD_YEARS, parseQ, queryFields, type QExpr, type QueryFieldMap } from '../../src/query/index.js';
+import { compileQ as compileFragment, compileQText as compileTextFragment, MAX_DATEADD_YEARS, MAX_LISTED_FIELDS, parseQ, queryFields, type QExpr, type QueryFieldMap } from '../../src/query/index.js';
 import { appErrorOf, fields, shown } from './support.js';
 import { raw, sql } from '../../src/sql.js';
 
@@ -225,6 +225,22 @@ describe('compileQ: errors', () => {
     expect(error.message).toBe("Invalid q: unknown field 'foo' at position 1");
     expect(error.developerMessage).toContain('Known fields: id, name, description, userid');
     expect(compileError("name eq 'x' and [no such] eq 1")).toBe("Invalid q: unknown field 'no such' at position 17");
+  });
+
+  it('names a field as it is stored, not as q escapes it, and lists names as q writes them', () => {
+    const error = appErrorOf(() => compile("[no]]such] eq 'x'"));
+    expect(error.message).toBe("Invalid q: unknown field 'no]such' at position 1");
+    expect(error.developerMessage).toContain('Known fields: id, name, description, userid, [first name], [odd]]name], scope,');
+    expect(compileError('[odd]]name] eq createDate')).toBe("Invalid q: cannot compare 'odd]name' (string) with 'createDate' (datetime) at position 13");
+  });
+
+  it(`lists at most ${MAX_LISTED_FIELDS} known fields and counts the rest`, () => {
+    const names = Array.from({ length: MAX_LISTED_FIELDS + 7 }, (_, i) => `f${i}`);
+    const many = queryFields(Object.fromEntries(names.map((n) => [n, { sql: 't.x', type: 'string' as const }])));
+    const error = appErrorOf(() => compileQ(parseQ("nope eq 'x'"), many));
+    expect(error.developerMessage).toContain(`Known fields: ${names.slice(0, MAX_LISTED_FIELDS).join(', ')} and 7 more.`);
+    const exactly = queryFields(Object.fromEntries(names.slice(0, MAX_LISTED_FIELDS).map((n) => [n, { sql: 't.x', type: 'string' as const }])));
+    expect(appErrorOf(() => compileQ(parseQ("nope eq 'x'"), exactly)).developerMessage).toMatch(new RegExp(`f${MAX_LISTED_FIELDS - 1}\\.$`));
   });
 
   it.each([

@@ -6,6 +6,7 @@
 import { PDFDocument } from 'pdf-lib';
 import { PDFParse } from 'pdf-parse';
 import { MAX_PDF_PAGES } from '../../src/domain/form-pdf.js';
+import { MAX_LISTED_FIELDS } from '../../src/query/index.js';
 import type { Harness } from '../harness.js';
 import {
   type Api,
@@ -305,6 +306,20 @@ describe('GET /formtemplates/{id}/forms', () => {
   test('a bad q is a 400; an unknown template a 404', async () => {
     expectError(await A.get(`/formtemplates/${t.id}/forms?${q("city eq")}`), 400);
     expectError(await A.get(`/formtemplates/${UNKNOWN_ID}/forms`), 404);
+  });
+
+  test(`an unknown field in q lists the template's live form fields too, at most ${MAX_LISTED_FIELDS} names in all`, async () => {
+    const keys = ['city', 'x,y', ...Array.from({ length: MAX_LISTED_FIELDS }, (_, i) => `f${i}`), 'gone'];
+    const wide = await formTemplateWith(A, keys);
+    expect((await A.gql('mutation ($id: String!) { deleteFormTemplateField(id: $id, key: "gone") { id } }', { id: wide.id })).body.errors).toBeUndefined();
+    expect((await A.put(`/formtemplates/${wide.id}/release`)).status).toBe(200);
+    const r = await A.get(`/formtemplates/${wide.id}/forms?${q("gone eq 'x'")}`);
+    expectError(r, 400, "Invalid q: unknown field 'gone' at position 1");
+    const base = ['revisionid', 'instancename', 'formid', 'templateid', 'revision', ...AUDIT.map((a) => a.toLowerCase())];
+    const listed = [...base, 'city', '[x,y]', ...keys.slice(2, -1)].slice(0, MAX_LISTED_FIELDS);
+    // The base fields, the live form fields (as q writes them), then the deleted ones under __<key>: the rest counted.
+    const more = base.length + keys.length - MAX_LISTED_FIELDS;
+    expect(r.body.meta.errors[0].developerMessage).toContain(`Known fields: ${listed.join(', ')} and ${more} more.`);
   });
 });
 
