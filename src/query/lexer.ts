@@ -31,7 +31,7 @@ export function lex(input: string): Token[] {
   const tokens: Token[] = [];
   const n = input.length;
   let i = 0;
-  const fail = (problem: string, at: number) => qError(problem, at + 1, '', `Near: ${near(input, at + 1)}`);
+  const fail = (problem: string, at: number, detail = '') => qError(problem, at + 1, detail, `Near: ${near(input, at + 1)}`);
 
   while (i < n) {
     const c = input[i];
@@ -65,7 +65,8 @@ export function lex(input: string): Token[] {
       push('ident', input.slice(start, i));
     } else {
       const op = SYMBOL_OPS.find((s) => input.startsWith(s, i));
-      if (!op) throw fail(`unexpected character ${describeChar(input, i)}`, start);
+      // `[a]b]` for the field `a]b` ends the name at the first `]`: say how to write one inside it.
+      if (!op) throw fail(`unexpected character ${describeChar(input, i)}`, start, c === ']' ? ` (a ']' inside a bracketed field name is written ']]')` : '');
       i += op.length;
       push('op', op === '!=' ? '<>' : op);
     }

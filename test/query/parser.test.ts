@@ -61,6 +61,22 @@ describe('parseQ: comparisons', () => {
     expect(parse("[odd]]name] eq ''")).toEqual(eq(field('odd]name'), str('')));
   });
 
+  it.each([
+    ['[a]]b]', 'a]b'],
+    ['[]]ab]', ']ab'],
+    ['[ab]]]', 'ab]'],
+    ['[]]]', ']'],
+    ['[]]]]]', ']]'],
+    ['[[]', '['],
+    ['[a[b]', 'a[b'],
+    ['[[a]]]', '[a]'],
+    ['[x,y]', 'x,y'],
+    ["[it's]", "it's"],
+  ])('reads %s as the field %s (T-SQL quoting: only ]] is special inside brackets)', (written, name) => {
+    expect(parse(`${written} eq 'v'`)).toEqual(eq(field(name), str('v')));
+    expect(parse(`'v' eq ${written}`)).toEqual(eq(str('v'), field(name)));
+  });
+
   it('parses bare identifiers with digits, underscores and dots', () => {
     expect(parse("_a.b_2 = 'x'")).toEqual(eq(field('_a.b_2'), str('x')));
   });
@@ -228,6 +244,12 @@ describe('parseQ: errors name the problem and its position', () => {
     ["name eq 'abc", 'Invalid q: unterminated string starting at position 9'],
     ["[name eq 'x'", 'Invalid q: unterminated field name starting at position 1'],
     ["[] eq 'x'", 'Invalid q: empty field name at position 1'],
+    ["[a]]b eq 'x'", 'Invalid q: unterminated field name starting at position 1'],
+    ["[]] eq 'x'", 'Invalid q: unterminated field name starting at position 1'],
+    ["[a]b] eq 'x'", "Invalid q: unexpected character ']' at position 5 (a ']' inside a bracketed field name is written ']]')"],
+    // A field is named as it is stored (`a]b`), however it was written; "found" quotes the text.
+    ["[a]]b] 'x'", "Invalid q: expected an operator (eq, ne, gt, ge, lt, le, like, between, in or is) after field 'a]b' at position 8 (found ''x'')"],
+    ["name eq 'x' [a]]b]", "Invalid q: expected 'and', 'or' or the end of the filter at position 13 (found '[a]]b]')"],
     ["name eq 'x' #", "Invalid q: unexpected character '#' at position 13"],
     ['name eq 1e999', "Invalid q: number '1e999' is out of range at position 9"],
     ["name 'x'", "Invalid q: expected an operator (eq, ne, gt, ge, lt, le, like, between, in or is) after field 'name' at position 6 (found ''x'')"],

@@ -308,6 +308,24 @@ describe('GET /formtemplates/{id}/forms', () => {
     expectError(await A.get(`/formtemplates/${UNKNOWN_ID}/forms`), 404);
   });
 
+  test("q names a form field holding ']' or '[' in brackets, ']' written ']]'; messages name the field as stored", async () => {
+    const odd = await formTemplateWith(A, ['a]b', '[', 'old]one']);
+    expect((await A.gql('mutation ($id: String!) { deleteFormTemplateField(id: $id, key: "old]one") { id } }', { id: odd.id })).body.errors).toBeUndefined();
+    expect((await A.put(`/formtemplates/${odd.id}/release`)).status).toBe(200);
+    const [one, two] = [await create(A, odd.id, { 'a]b': 'v1', '[': 'w1' }), await create(A, odd.id, { 'a]b': 'v2', '[': 'w2' })];
+    const names = async (expr: string) => {
+      const r = await A.get(`/formtemplates/${odd.id}/forms?${q(expr)}`);
+      expect(r.status).toBe(200);
+      return r.body.data.map((d: Instance) => d.instanceName);
+    };
+    expect(await names("[a]]b] eq 'V1'")).toEqual([one.instanceName]);
+    expect(await names("[A]]B] like 'v%' and [[] eq 'w2'")).toEqual([two.instanceName]);
+    const unknown = await A.get(`/formtemplates/${odd.id}/forms?${q("[old]]one] eq 'x'")}`);
+    expectError(unknown, 400, "Invalid q: unknown field 'old]one' at position 1");
+    expect(unknown.body.meta.errors[0].developerMessage).toMatch(/Known fields: .*, \[a\]\]b\], \[\[\], \[__old\]\]one\]\.$/);
+    expectError(await A.get(`/formtemplates/${odd.id}/forms?${q("[a]b] eq 'x'")}`), 400, "Invalid q: unexpected character ']' at position 5 (a ']' inside a bracketed field name is written ']]')");
+  });
+
   test(`an unknown field in q lists the template's live form fields too, at most ${MAX_LISTED_FIELDS} names in all`, async () => {
     const keys = ['city', 'x,y', ...Array.from({ length: MAX_LISTED_FIELDS }, (_, i) => `f${i}`), 'gone'];
     const wide = await formTemplateWith(A, keys);
