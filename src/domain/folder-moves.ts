@@ -12,7 +12,7 @@ import { resource } from '../read/registry.js';
 import { countRows, listedOf, run, selectRows } from '../read/rows.js';
 import { raw, sql } from '../sql.js';
 import { copyDocuments } from './documents.js';
-import { checkSubtreeAt, ensurePath, folderAt, joinPath, lockAncestors, lockTree, pathSegments, rewriteSubtree, TOP_FIRST, type FolderRow } from './folders.js';
+import { checkSubtreeAt, ensurePath, folderAt, inTreeTurn, joinPath, lockAncestors, lockTree, pathSegments, rewriteSubtree, TOP_FIRST, type FolderRow } from './folders.js';
 import { subtreeOf } from '../resources/folder.js';
 import { optionalString } from './validate.js';
 
@@ -54,14 +54,13 @@ const intoItself = (folder: FolderRow, dest: FolderRow) => conflict(`The folder 
  * rename or move of any of them waits for this change or this change for it, and a rename's
  * rewrite takes in what this brings below it (before, a rename racing a move into its subtree left
  * the moved folders under its old path). Then the source, its subtree and the destination in one
- * statement, top first as a rename, move or delete locks its subtree. Reshaping changes take
- * turns before all that (lockTree), so crossing ones (X into Y while Y goes into X) cannot
+ * statement, top first as a rename, move or delete locks its subtree. Run in the tenant's turn
+ * at reshaping (lockTree, inTreeTurn), so crossing changes (X into Y while Y goes into X) cannot
  * deadlock, and the source's path read first cannot change meanwhile. A move into the source's
  * own subtree is refused before the update lock: its source is one of the ancestors held for
  * share, and locking it again could deadlock with a create there.
  */
 async function sourceAndDestination(ctx: AppContext, input: Input): Promise<{ folder: FolderRow; dest: FolderRow | undefined }> {
-  await lockTree(ctx);
   const [source, to] = [await sourceAsRead(ctx, input), await destinationId(ctx, input)];
   const ids = [...new Set(to ? [source.id, to] : [source.id])];
   const read = async () => {
@@ -96,6 +95,7 @@ async function landing(ctx: AppContext, folder: FolderRow, dest: FolderRow | und
 
 /** Moves the folder (and its subtree) into the destination; returns its id. */
 export async function moveFolder(ctx: AppContext, input: Input): Promise<string> {
+  await lockTree(ctx);
   const { folder, dest } = await sourceAndDestination(ctx, input);
   const path = await landing(ctx, folder, dest);
   if (path === folder.folderPath) return folder.id;
@@ -106,7 +106,11 @@ export async function moveFolder(ctx: AppContext, input: Input): Promise<string>
 
 /** Copies the folder, its subtree and their documents (every revision) into the destination; returns the copy's id. */
 export async function copyFolder(ctx: AppContext, input: Input): Promise<string> {
-  const { folder, dest } = await sourceAndDestination(ctx, input);
+  // The turn only while the folders are locked: what the copy reads and writes after it lies under
+  // folders no reshaping change can lock until the copy ends (the source's subtree, the destination
+  // and its ancestors), and it locks no folder again (a delete reaches the source's documents only
+  // after their folders), so changes elsewhere in the tenant need not wait for it.
+  const { folder, dest } = await inTreeTurn(ctx, () => sourceAndDestination(ctx, input));
   const path = await landing(ctx, folder, dest);
   if (path.toLowerCase() === folder.folderPath.toLowerCase()) throw conflict(`The folder '${path}' already exists.`);
   // Counted before anything is read: a copy too large is refused without loading it.

@@ -178,14 +178,42 @@ export async function lockAncestors(ctx: AppContext, id: string): Promise<string
   return rows.map((r) => r.id);
 }
 
+/** The tenant's turn at reshaping its tree (`lockTree`, `inTreeTurn`): one advisory lock key. */
+const treeKey = (ctx: AppContext) => sql`hashtext(${`quire:folder-tree:${ctx.tenantId}`})`;
+
 /**
  * Changes that reshape the tree (a move, copy, rename or delete) take turns within a tenant, taken
  * before they read or lock any folder: a move holds its destination's ancestors and then its
  * source's subtree, orders no one ordering of rows serves, so two crossing moves could deadlock
  * (a 409 "try again"). Creates and member cascades hold folders for share only, and do not wait.
+ * The turn is held to the end of the mutation.
  */
 export async function lockTree(ctx: AppContext): Promise<void> {
-  await run(ctx.reader, sql`select pg_advisory_xact_lock(hashtext(${`quire:folder-tree:${ctx.tenantId}`}))`);
+  await run(ctx.reader, sql`select pg_advisory_xact_lock(${treeKey(ctx)})`);
+}
+
+/**
+ * Runs `lock`, which reads and locks folders, in the tenant's turn (as `lockTree`), and gives the
+ * turn back when it returns: the rows it locked stay held to the end of the mutation, and keep
+ * every change that reaches them waiting, but changes elsewhere in the tenant no longer wait for
+ * the rest of it (a copy's thousands of rows and files). A session's advisory lock, since a
+ * transaction's cannot be given back early; it outlives a rollback, so it is given back on every
+ * path, after a failed statement too (rolled back to the savepoint first: an aborted transaction
+ * runs nothing else). Runs on the mutation's one connection (`inTransaction`).
+ */
+export async function inTreeTurn<T>(ctx: AppContext, lock: () => Promise<T>): Promise<T> {
+  await run(ctx.reader, sql`savepoint folder_tree_turn`);
+  await run(ctx.reader, sql`select pg_advisory_lock(${treeKey(ctx)})`);
+  try {
+    const locked = await lock();
+    await run(ctx.reader, sql`release savepoint folder_tree_turn`);
+    return locked;
+  } catch (err) {
+    await run(ctx.reader, sql`rollback to savepoint folder_tree_turn`);
+    throw err;
+  } finally {
+    await run(ctx.reader, sql`select pg_advisory_unlock(${treeKey(ctx)})`);
+  }
 }
 
 /**

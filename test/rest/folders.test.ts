@@ -372,6 +372,122 @@ describe('move and copy', () => {
   });
 });
 
+describe('a copy in progress', () => {
+  const doc = async (folderId: string, name = uniq('doc')) => (await A.post('/documents', { folderId, name, changeText: 'v1' })).body.data;
+  /** Backends of this run's database waiting for a lock: for the tenant's turn (an advisory lock) when `advisory`. */
+  const waiting = async (advisory = false) =>
+    (
+      await h.services.reads.query(
+        `select count(distinct a.pid)::int as n from pg_stat_activity a join pg_locks l on l.pid = a.pid and not l.granted
+          where a.datname = current_database() and ($1 = false or l.locktype = 'advisory')`,
+        [advisory],
+      )
+    ).rows[0].n as number;
+  /** Polls `check` until it holds (at most 10 s); false when `stop` came first. */
+  async function until(check: () => Promise<boolean>, stop = () => false): Promise<boolean> {
+    for (let i = 0; i < 500; i++) {
+      if (stop()) return false;
+      if (await check()) return true;
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    throw new Error('gave up waiting');
+  }
+  /** The reply of `request`, which must not wait for the tenant's turn (fails at once when it does, rather than hang). */
+  async function notWaitingForTheTurn(request: Promise<Reply>): Promise<Reply> {
+    let answered = false;
+    const reply = request.finally(() => (answered = true));
+    expect({ waitedForTheTurn: await until(async () => (await waiting(true)) > 0, () => answered) }).toEqual({ waitedForTheTurn: false });
+    return reply;
+  }
+
+  test('gives the tenant\'s turn back once its folders are locked: while it waits for a document held elsewhere, a rename elsewhere completes, and a rename of its source waits for it', async () => {
+    const sub = await make(`/${uniq('Held')}/sub`);
+    const source = (await A.get(`/folders/${sub.topLevelFolderId}`)).body.data as Rec;
+    const held = await doc(sub.id, 'held doc');
+    const elsewhere = await make(`/${uniq('Elsewhere')}`);
+    const target = `/${uniq('HeldCopy')}`;
+    // A second connection holds one of the documents the copy locks, after its folders, so the copy waits there.
+    const holder = await h.services.reads.connect();
+    try {
+      await holder.query('begin');
+      await holder.query('select id from document where tenant_id = $1 and id = $2 for update', [A.t.tenantId, held.documentId]);
+      let copied = false;
+      const copy = A.post('/folders/copy', { sourceFolderId: source.id, targetFolderPath: target }).finally(() => (copied = true));
+      await until(async () => (await waiting()) > 0);
+      // Before, the copy held the turn to its end, and the rename waited for it there.
+      expect((await notWaitingForTheTurn(A.put(`/folders/${elsewhere.id}`, { name: uniq('Renamed') }))).status).toBe(200);
+      // The source's rename takes the turn, then waits for the copy's lock on the folder.
+      const sourceRename = A.put(`/folders/${source.id}`, { name: uniq('HeldRenamed') });
+      await until(async () => (await waiting()) > 1);
+      expect(copied).toBe(false);
+      await holder.query('commit');
+      const [c, r] = await Promise.all([copy, sourceRename]);
+      expect([c.status, r.status]).toEqual([200, 200]);
+      expect(c.body.data.folderPath).toBe(`${target}/${source.name as string}`);
+      expect((await A.get(`/folders/${c.body.data.id}/folders`)).body.data.map((f: Rec) => f.folderPath)).toEqual([`${target}/${source.name as string}/sub`]);
+      expect((await A.get(`/folders/${sub.id}`)).body.data.folderPath).toBe(`${r.body.data.folderPath}/sub`);
+    } finally {
+      await holder.query('rollback').catch(() => {});
+      holder.release();
+    }
+  }, 60_000);
+
+  test('a rename beside its landing to its name, while it runs, goes first: the copy is a 409 (the unique path decides), and nothing of it stays', async () => {
+    const sub = await make(`/${uniq('Named')}/sub`);
+    const source = (await A.get(`/folders/${sub.topLevelFolderId}`)).body.data as Rec;
+    const held = await doc(sub.id, 'held doc');
+    const beside = await make(`/${uniq('Dest')}/other`);
+    const dest = beside.folderPath.replace(/\/other$/, '');
+    const holder = await h.services.reads.connect();
+    try {
+      await holder.query('begin');
+      await holder.query('select id from document where tenant_id = $1 and id = $2 for update', [A.t.tenantId, held.documentId]);
+      const copy = A.post('/folders/copy', { sourceFolderId: source.id, targetFolderPath: dest });
+      await until(async () => (await waiting()) > 0);
+      // The copy has found the name free and given the turn back; the rename does not wait for it.
+      expect((await notWaitingForTheTurn(A.put(`/folders/${beside.id}`, { name: source.name }))).status).toBe(200);
+      await holder.query('commit');
+      expectError(await copy, 409, 'it may have just been created');
+    } finally {
+      await holder.query('rollback').catch(() => {});
+      holder.release();
+    }
+    expect((await A.get(`/folders?folderPath=${enc(`${dest}/${source.name as string}`)}`)).body.data.id).toBe(beside.id);
+    expect((await A.get(`/folders/${beside.id}/folders`)).body.data).toEqual([]);
+  }, 60_000);
+
+  test('gives the turn back when it fails while locking: refused (409, 404), or chosen as a deadlock\'s victim (the 409 "try again"); no advisory lock stays held', async () => {
+    const held = await make(`/${uniq('Locked')}/kid`);
+    const into = await make(`/${uniq('Into')}`);
+    const advisoryHeld = async () =>
+      (await h.services.reads.query(`select count(*)::int as n from pg_locks l join pg_stat_activity a on a.pid = l.pid where a.datname = current_database() and l.locktype = 'advisory'`)).rows[0].n;
+    expectError(await A.post('/folders/copy', { sourceFolderId: held.topLevelFolderId, targetFolderId: held.id }), 409, 'cannot go into itself');
+    expectError(await A.post('/folders/copy', { sourceFolderId: held.id, targetFolderId: UNKNOWN_ID }), 404);
+    expect(await advisoryHeld()).toBe(0);
+    // A statement that fails while the turn is held: the copy locks the target (its path is the
+    // shorter), then waits for the source, which a second connection holds and which then asks for
+    // the target. The copy waited first, so PostgreSQL finds the deadlock there and aborts its
+    // transaction (this connection's own check comes much later).
+    const holder = await h.services.reads.connect();
+    try {
+      await holder.query('begin');
+      await holder.query("set local deadlock_timeout = '60s'");
+      await holder.query('select id from folder where tenant_id = $1 and id = $2 for update', [A.t.tenantId, held.id]);
+      const pid = (await holder.query('select pg_backend_pid() as pid')).rows[0].pid;
+      const copy = A.post('/folders/copy', { sourceFolderId: held.id, targetFolderId: into.id });
+      await until(async () => (await h.services.reads.query('select count(*)::int as n from pg_stat_activity where $1 = any(pg_blocking_pids(pid))', [pid])).rows[0].n > 0);
+      await holder.query('select id from folder where tenant_id = $1 and id = $2 for update', [A.t.tenantId, into.id]);
+      expectError(await copy, 409, 'try again');
+      await holder.query('rollback');
+    } finally {
+      holder.release();
+    }
+    expect(await advisoryHeld()).toBe(0);
+    expect((await A.get(`/folders/${into.id}/folders`)).body.data).toEqual([]);
+    expect((await A.put(`/folders/${held.id}`, { name: 'renamed' })).status).toBe(200);
+  }, 60_000);
+});
+
 describe('limits: 64 levels and 4,000 characters, over the whole subtree', () => {
   const pick = (from: number, n: number) => String.fromCodePoint(from + Math.floor(Math.random() * n));
   /**
