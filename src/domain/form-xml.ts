@@ -1,9 +1,10 @@
 /**
  * The form designer's XML (a `FormEntity` document) to field definitions. Refuses what could
- * make a parser expand entities (DOCTYPE, ENTITY: XXE, billion laughs) and malformed XML with a
- * 400 that says why, before parsing.
+ * make a parser expand entities (a DOCTYPE and its entity declarations: XXE, billion laughs) and
+ * malformed XML with a 400 that says why, before parsing.
  */
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
+import { SaxesParser } from 'saxes';
 import { AppError, badRequest } from '../errors.js';
 import { isGuid, newId } from '../ids.js';
 import { checkKey, DESIGNER_TYPE_ALIASES, FIELD_TYPES, LAYOUT_TYPES, MAX_FIELDS } from './form-fields.js';
@@ -20,12 +21,14 @@ export interface FieldSpec {
 }
 
 const NAMED: Record<string, string> = { lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" };
+const NO_DOCTYPE = 'The template XML may not contain a DOCTYPE or entity declarations.';
 
 /**
  * The parser's entity decoder: XML's five named entities and every character reference decoded as
  * written, so that the name checks see `&#1;` as U+0001 and refuse it (the library's own decoder
  * dropped control characters and surrogates silently and left other references undecoded).
- * No declared entity is ever expanded: DOCTYPEs are refused before parsing, and here too.
+ * No declared entity is ever expanded: DOCTYPEs are refused before parsing, and here too (the
+ * parser hands this decoder the entities of any DOCTYPE it meets, one after the root included).
  */
 const entityDecoder = {
   decode: (text: string) =>
@@ -36,10 +39,10 @@ const entityDecoder = {
       return code > 0x10ffff ? ref : code > 0xffff ? String.fromCodePoint(code) : String.fromCharCode(code);
     }),
   addInputEntities: () => {
-    throw badRequest('The template XML may not contain a DOCTYPE or entity declarations.');
+    throw badRequest(NO_DOCTYPE);
   },
   setExternalEntities: () => {
-    throw badRequest('The template XML may not contain a DOCTYPE or entity declarations.');
+    throw badRequest(NO_DOCTYPE);
   },
   reset: () => {},
   setXmlVersion: () => {},
@@ -77,21 +80,50 @@ function optionsOf(f: Node, key: string): string[] {
 
 type Node = Record<string, unknown>;
 
+/** Thrown at the root element's start: the prolog, where a DOCTYPE can be, is over. */
+const ROOT = Symbol('root element');
+
+/**
+ * A 400 for a DOCTYPE where XML has one: in the prolog, after any byte order mark, XML declaration,
+ * comments and processing instructions, read by a conformant parser (saxes) up to the root
+ * element. `<!DOCTYPE` in a CDATA section, a comment, a processing instruction or (escaped) text is
+ * no declaration and is kept. A prolog that is not well-formed is refused too, as a parser reading
+ * it another way might find a DOCTYPE in it: fast-xml-parser's own reading ends a processing
+ * instruction at a `?>` outside quotes only, and so passed over the DOCTYPE in
+ * `<?x a="?><!DOCTYPE ...` that every conformant parser sees.
+ */
+function refuseDoctype(xml: string): void {
+  const prolog = new SaxesParser();
+  let doctype = false;
+  prolog.on('doctype', () => {
+    doctype = true;
+  });
+  prolog.on('opentagstart', () => {
+    throw ROOT;
+  });
+  try {
+    prolog.write(xml).close();
+  } catch (err) {
+    if (doctype) throw badRequest(NO_DOCTYPE);
+    if (err !== ROOT) throw badRequest(`The template XML is malformed: ${(err as Error).message.replace(/^\d+:\d+: /, '').replace(/\.$/, '')} (line ${prolog.line}, column ${prolog.column}).`);
+  }
+  if (doctype) throw badRequest(NO_DOCTYPE);
+}
+
 const text = (v: unknown): string => (typeof v === 'string' ? v.trim() : '');
 
 export function designerFields(xml: string, maxBytes: number): FieldSpec[] {
   if (Buffer.byteLength(xml) > maxBytes) {
     throw new AppError('PAYLOAD_TOO_LARGE', `The template XML is larger than the limit of ${maxBytes} bytes (FORM_IMPORT_MAX_BYTES).`);
   }
-  if (/<!DOCTYPE|<!ENTITY/i.test(xml)) {
-    throw badRequest('The template XML may not contain a DOCTYPE or entity declarations.');
-  }
+  refuseDoctype(xml);
   const valid = XMLValidator.validate(xml);
   if (valid !== true) throw badRequest(`The template XML is malformed: ${valid.err.msg} (line ${valid.err.line}, column ${valid.err.col}).`);
   let doc: Node;
   try {
     doc = parser.parse(xml) as Node;
   } catch (err) {
+    if (err instanceof AppError) throw err;
     // The parser's own limits (nesting deeper than 100 elements).
     throw badRequest(`The template XML could not be read: ${(err as Error).message}.`);
   }
