@@ -120,7 +120,7 @@ export function createApp(services: Services): App {
       // Before the body limit: its multipart parser wraps Yoga's own, not the limit's.
       useGraphQLTransport(services.log),
       useSenderFirst(services),
-      useBodyLimit(services.config.maxBodyBytes, bodyLimitOf(services.config), services.log),
+      useBodyLimit(services.config.maxBodyBytes, bodyLimitOf(services.config), services.bodies, services.log),
       EnvelopArmorPlugin({
         maxDepth: { n: 8, ...asValidationError },
         maxAliases: { n: 15, ...asValidationError },

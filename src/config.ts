@@ -19,6 +19,8 @@ export interface Config {
   accessTokenTtlSeconds: number;
   refreshTokenTtlSeconds: number;
   maxBodyBytes: number;
+  /** The bytes of request bodies the server holds in memory at once, all requests together (src/rest/body-budget.ts). */
+  bodyMemoryBytes: number;
   /** The largest form designer XML an import accepts (413 above it). */
   formImportMaxBytes: number;
   /** The largest file `POST files` takes (streamed into the file store), beside MAX_BODY_BYTES of text parts. */
@@ -218,10 +220,26 @@ function s3Settings(env: Env): S3Settings {
   return { bucket, region, endpoint, accessKeyId, secretAccessKey, forcePathStyle: bool(env, 'S3_FORCE_PATH_STYLE', endpoint !== undefined) };
 }
 
+/**
+ * BODY_MEMORY_BYTES: at least the largest body held whole (a multipart `POST emails`: MAX_BODY_BYTES
+ * and EMAIL_MAX_ATTACHMENT_BYTES of attachments), which a smaller budget would refuse every time.
+ * Unset, 256 MiB, or that largest body when it is more.
+ */
+function bodyMemoryBytes(env: Env, maxBodyBytes: number, emailMaxAttachmentBytes: number): number {
+  const largest = maxBodyBytes + emailMaxAttachmentBytes;
+  const n = int(env, 'BODY_MEMORY_BYTES', Math.max(256 * 1024 * 1024, largest), 1024, 64 * 1024 ** 3);
+  if (n < largest) {
+    throw new ConfigError(`BODY_MEMORY_BYTES must be at least MAX_BODY_BYTES + EMAIL_MAX_ATTACHMENT_BYTES (${largest}), the largest request body held in memory whole, got ${n}`);
+  }
+  return n;
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const levels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
   const dataDir = path.resolve(env.DATA_DIR || './data');
   const fileStore = oneOf(env, 'FILE_STORE', ['disk', 's3'] as const, 'disk');
+  const maxBodyBytes = int(env, 'MAX_BODY_BYTES', 10 * 1024 * 1024, 1024, 1024 * 1024 * 1024);
+  const emailMaxAttachmentBytes = int(env, 'EMAIL_MAX_ATTACHMENT_BYTES', 25 * 1024 * 1024, 0, 1024 * 1024 * 1024);
   return {
     port: int(env, 'PORT', 8080, 0, 65535),
     host: env.HOST || '0.0.0.0',
@@ -233,7 +251,8 @@ export function loadConfig(env: Env = process.env): Config {
     jwtAudience: env.JWT_AUDIENCE || 'quire-api',
     accessTokenTtlSeconds: int(env, 'ACCESS_TOKEN_TTL', 3600, 60, 86400),
     refreshTokenTtlSeconds: int(env, 'REFRESH_TOKEN_TTL', 30 * 86400, 300, 365 * 86400),
-    maxBodyBytes: int(env, 'MAX_BODY_BYTES', 10 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
+    maxBodyBytes,
+    bodyMemoryBytes: bodyMemoryBytes(env, maxBodyBytes, emailMaxAttachmentBytes),
     formImportMaxBytes: int(env, 'FORM_IMPORT_MAX_BYTES', 8 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
     // At most 2^31 - 1: GraphQL's Int carries a file's size.
     fileMaxBytes: int(env, 'FILE_MAX_BYTES', 1024 * 1024 * 1024, 1024, 2 ** 31 - 1),
@@ -263,7 +282,7 @@ export function loadConfig(env: Env = process.env): Config {
     emailBatchSize: int(env, 'EMAIL_BATCH_SIZE', 50, 1, 1000),
     emailMaxAttempts: int(env, 'EMAIL_MAX_ATTEMPTS', 5, 1, 100),
     emailLeaseSeconds: int(env, 'EMAIL_LEASE_SECONDS', 300, 1, 3600),
-    emailMaxAttachmentBytes: int(env, 'EMAIL_MAX_ATTACHMENT_BYTES', 25 * 1024 * 1024, 0, 1024 * 1024 * 1024),
+    emailMaxAttachmentBytes,
     emailKeepDays: int(env, 'EMAIL_KEEP_DAYS', 30, 0, 36500),
     scriptServerUrl: httpUrl(env, 'SCRIPT_SERVER_URL'),
     scriptTimeoutSeconds: int(env, 'SCRIPT_TIMEOUT_SECONDS', 60, 1, 3600),

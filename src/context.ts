@@ -16,6 +16,7 @@ import type { ReadPool } from './read/read-pool.js';
 import type { TenantDirectory, TenantRef } from './tenancy/tenant-directory.js';
 import { sessionEnded, whoAmI, type WhoAmI } from './auth/session.js';
 import type { FileStore, StoredFile } from './storage/file-store.js';
+import type { BodyBudget } from './rest/body-budget.js';
 
 /** Long-lived parts, built once at start-up. */
 export interface Services {
@@ -28,6 +29,8 @@ export interface Services {
   log: Logger;
   /** Where documents' file bytes live (FILE_STORE: disk or S3). */
   files: FileStore;
+  /** The request bodies held in memory at once (BODY_MEMORY_BYTES). */
+  bodies: BodyBudget;
 }
 
 export interface Caller extends AccessClaims {

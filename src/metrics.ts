@@ -1,11 +1,13 @@
 /**
  * The Prometheus registry of one app: requests by route row and status, their latency, both
- * database pools' connections, the outgoing e-mail queue, and prom-client's process metrics. One registry per app (not
- * prom-client's global one), so that apps built side by side in one process do not collide.
+ * database pools' connections, the outgoing e-mail queue, the request bodies held in memory, and
+ * prom-client's process metrics. One registry per app (not prom-client's global one), so that
+ * apps built side by side in one process do not collide.
  */
 import client from 'prom-client';
 import type pg from 'pg';
 import type { MikroORM } from '@mikro-orm/postgresql';
+import type { BodyBudget } from './rest/body-budget.js';
 
 export interface Metrics {
   registry: client.Registry;
@@ -18,7 +20,7 @@ interface TarnPool {
   numPendingAcquires(): number;
 }
 
-export function createMetrics(orm: MikroORM, reads: pg.Pool): Metrics {
+export function createMetrics(orm: MikroORM, reads: pg.Pool, bodies: BodyBudget): Metrics {
   const registry = new client.Registry();
   client.collectDefaultMetrics({ register: registry });
   const requests = new client.Counter({
@@ -68,6 +70,14 @@ export function createMetrics(orm: MikroORM, reads: pg.Pool): Metrics {
     registers: [registry],
     async collect() {
       this.set(await waiting('coalesce(extract(epoch from now() - min(created_at)), 0)::float8').catch(() => Number.NaN));
+    },
+  });
+  new client.Gauge({
+    name: 'request_body_memory_bytes',
+    help: 'Bytes of request bodies held in memory now, all requests together; at BODY_MEMORY_BYTES, more bodies get a 503.',
+    registers: [registry],
+    collect() {
+      this.set(bodies.inUse);
     },
   });
   return {

@@ -7,6 +7,7 @@ import { loadKek } from './auth/kek.js';
 import type { Logger } from './log.js';
 import { TenantDirectory } from './tenancy/tenant-directory.js';
 import { createFileStore } from './storage/index.js';
+import { BodyBudget } from './rest/body-budget.js';
 
 export async function createServices(config: Config, { orm, reads }: Pick<Database, 'orm' | 'reads'>, log: Logger): Promise<Services> {
   const em = orm.em.fork({ useContext: false });
@@ -19,5 +20,6 @@ export async function createServices(config: Config, { orm, reads }: Pick<Databa
     jwt: { issuer: config.jwtIssuer, audience: config.jwtAudience, ttlSeconds: config.accessTokenTtlSeconds },
     tenants: new TenantDirectory(orm.em.fork({ useContext: false })),
     files: createFileStore(config),
+    bodies: new BodyBudget(config.bodyMemoryBytes),
   };
 }

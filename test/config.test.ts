@@ -2,6 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { loadConfig } from '../src/config.js';
+import { startFailure } from '../src/start-failure.js';
 
 test('TRUSTED_PROXIES takes addresses and CIDR ranges, and names a bad entry', () => {
   expect(loadConfig({ TRUSTED_PROXIES: ' 10.0.0.0/8, ::1 ,192.0.2.7' }).trustedProxies).toEqual(['10.0.0.0/8', '::1', '192.0.2.7']);
@@ -118,4 +119,24 @@ test('REQUEST_TIMEOUT_SECONDS: an hour by default, between 1 second and 6 hours'
   expect(loadConfig({ REQUEST_TIMEOUT_SECONDS: '21600' }).requestTimeoutSeconds).toBe(21600);
   expect(() => loadConfig({ REQUEST_TIMEOUT_SECONDS: '0' })).toThrow(/REQUEST_TIMEOUT_SECONDS/);
   expect(() => loadConfig({ REQUEST_TIMEOUT_SECONDS: '21601' })).toThrow(/REQUEST_TIMEOUT_SECONDS/);
+});
+
+test('BODY_MEMORY_BYTES is 256 MiB by default, never less than the largest body held whole, and a smaller one refuses the start', () => {
+  expect(loadConfig({}).bodyMemoryBytes).toBe(256 * 1024 * 1024);
+  expect(loadConfig({ BODY_MEMORY_BYTES: '40000000' }).bodyMemoryBytes).toBe(40_000_000);
+  // Unset, it grows with the limits rather than refusing them.
+  expect(loadConfig({ MAX_BODY_BYTES: String(300 * 1024 * 1024) }).bodyMemoryBytes).toBe(325 * 1024 * 1024);
+  expect(loadConfig({ MAX_BODY_BYTES: '65536', EMAIL_MAX_ATTACHMENT_BYTES: '0', BODY_MEMORY_BYTES: '65536' }).bodyMemoryBytes).toBe(65536);
+  let refusal: unknown;
+  try {
+    loadConfig({ MAX_BODY_BYTES: '65536', EMAIL_MAX_ATTACHMENT_BYTES: '65536', BODY_MEMORY_BYTES: '131071' });
+  } catch (e) {
+    refusal = e;
+  }
+  expect(startFailure(refusal)).toEqual({
+    text: 'Configuration error: BODY_MEMORY_BYTES must be at least MAX_BODY_BYTES + EMAIL_MAX_ATTACHMENT_BYTES (131072), the largest request body held in memory whole, got 131071',
+    exitCode: 2,
+  });
+  expect(() => loadConfig({ BODY_MEMORY_BYTES: 'a lot' })).toThrow("BODY_MEMORY_BYTES must be a whole number, got 'a lot'");
+  expect(() => loadConfig({ BODY_MEMORY_BYTES: String(65 * 1024 ** 3) })).toThrow(/BODY_MEMORY_BYTES must be between 1024 and 68719476736/);
 });

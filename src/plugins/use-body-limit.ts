@@ -9,6 +9,10 @@
  * The same parser reads a /graphql body that is text (any but multipart) as bytes first, to refuse
  * one that is not UTF-8 (and a form whose escapes are not) as the REST runner does: Yoga's own
  * parser decodes with U+FFFD in place of such bytes, and a variable would be stored so.
+ *
+ * Every /graphql body is taken from the budget of bodies held at once (src/rest/body-budget.ts),
+ * a multipart one with a length before Yoga's own parser reads it; what any request took, on
+ * either face, is given back here once its answer is ready.
  */
 import type { Plugin } from 'graphql-yoga';
 import type { Logger } from '../log.js';
@@ -16,10 +20,11 @@ import { throwAsGraphQL } from '../graphql-errors.js';
 import { declaredLength, isMultipart, nonUtf8Escape, readBodyBytes, refuseNotUtf8 } from '../rest/body.js';
 import { badRequest } from '../errors.js';
 import type { BodyLimit } from '../rest/body-limit.js';
+import type { BodyBudget } from '../rest/body-budget.js';
 import { asRouteSends } from '../rest/envelope.js';
 import { errorAnswer } from './error-answer.js';
 
-export function useBodyLimit(maxBytes: number, limitOf: (request: Request, url: URL) => BodyLimit, log: Logger): Plugin {
+export function useBodyLimit(maxBytes: number, limitOf: (request: Request, url: URL) => BodyLimit, budget: BodyBudget, log: Logger): Plugin {
   return {
     onRequest({ request, url, endResponse }) {
       // Number(null) is 0, and a malformed length NaN: declaredLength refuses it.
@@ -36,9 +41,19 @@ export function useBodyLimit(maxBytes: number, limitOf: (request: Request, url: 
       const contentType = request.headers.get('content-type');
       // A multipart body may carry binary parts: its bytes are only counted, and only when no length bounds them.
       const text = !isMultipart(contentType);
-      if (!text && request.headers.has('content-length')) return;
+      if (!text && request.headers.has('content-length')) {
+        // The length onRequest checked; Yoga's parser reads the parts.
+        return setRequestParser((req) => {
+          try {
+            budget.take(req, Number(req.headers.get('content-length')));
+          } catch (e) {
+            throwAsGraphQL(e);
+          }
+          return requestParser(req);
+        });
+      }
       setRequestParser(async (req) => {
-        const body = await readBodyBytes(req, maxBytes).catch(throwAsGraphQL);
+        const body = await readBodyBytes(req, maxBytes, budget).catch(throwAsGraphQL);
         if (text) {
           try {
             refuseNotUtf8(body, 'request body');
@@ -51,6 +66,10 @@ export function useBodyLimit(maxBytes: number, limitOf: (request: Request, url: 
         }
         return requestParser(new fetchAPI.Request(req.url, { method: req.method, headers: req.headers, body: new Uint8Array(body) }));
       });
+    },
+    // Every answer comes here, also one to a request whose client went away or that failed.
+    onResponse({ request }) {
+      budget.release(request);
     },
   };
 }

@@ -1,7 +1,8 @@
 /**
  * Request bodies as legacy clients send them: JSON, form-encoded (even when labelled JSON) or
  * multipart (a file part read as text beside the other parts),
- * read with a size limit so an oversized body is a 413, not memory pressure.
+ * read with a size limit so an oversized body is a 413, not memory pressure, and taken from the
+ * server's budget of bodies held at once (src/rest/body-budget.ts) so that many of them are a 503.
  */
 import { isUtf8 } from 'node:buffer';
 import { Busboy, type BusboyInstance } from '@fastify/busboy';
@@ -9,10 +10,11 @@ import { AppError, badRequest } from '../errors.js';
 import { readAtMost } from '../read-at-most.js';
 import { partTypes } from './part-types.js';
 import { LONE_SURROGATE } from '../domain/validate.js';
+import type { BodyBudget } from './body-budget.js';
 
 /** The body as text: UTF-8, or a 400 (`utf8Text`). */
-export async function readBody(request: Request, maxBytes: number): Promise<string> {
-  return utf8Text(await readBodyBytes(request, maxBytes), 'request body');
+export async function readBody(request: Request, maxBytes: number, budget: BodyBudget | undefined): Promise<string> {
+  return utf8Text(await readBodyBytes(request, maxBytes, budget), 'request body');
 }
 
 /**
@@ -60,10 +62,16 @@ export function nonUtf8Escape(text: string): string | undefined {
 
 export const isMultipart = (contentType: string | null) => /^\s*multipart\/form-data/i.test(contentType ?? '');
 
-/** The body's bytes, at most `maxBytes` of them (else a 413), counted as they stream in. */
-export async function readBodyBytes(request: Request, maxBytes: number): Promise<Buffer> {
-  declaredLength(request, maxBytes);
-  return readAtMost(request.body, maxBytes, () => tooLarge(maxBytes));
+/**
+ * The body's bytes, at most `maxBytes` of them (else a 413), counted as they stream in. Taken from
+ * `budget` (none: the token endpoint's, src/rest/token.ts): the whole Content-Length before the
+ * first byte is read, so a body begun is never refused halfway; without one, each chunk as it comes.
+ */
+export async function readBodyBytes(request: Request, maxBytes: number, budget: BodyBudget | undefined): Promise<Buffer> {
+  const declared = declaredLength(request, maxBytes);
+  if (budget && declared !== undefined) budget.take(request, declared);
+  const taking = budget && declared === undefined ? (n: number) => budget.take(request, n) : undefined;
+  return readAtMost(request.body, maxBytes, () => tooLarge(maxBytes), taking);
 }
 
 /** Whether the request says it has a body: a Content-Length above 0, or chunked. */
@@ -228,8 +236,8 @@ export interface Multipart {
  * part's type is the one it declared, or none (not busboy's text/plain) when it has no
  * Content-Type (src/rest/part-types.ts).
  */
-export async function parseMultipart(request: Request, maxBytes: number, maxTextBytes = maxBytes): Promise<Multipart> {
-  const bytes = await readBodyBytes(request, maxBytes);
+export async function parseMultipart(request: Request, maxBytes: number, budget: BodyBudget | undefined, maxTextBytes = maxBytes): Promise<Multipart> {
+  const bytes = await readBodyBytes(request, maxBytes, budget);
   const texts: Record<string, unknown> = {};
   let textBytes = 0;
   const files: UploadedFile[] = [];

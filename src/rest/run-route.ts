@@ -244,7 +244,7 @@ export function createRouteRunner(services: Services, schema: GraphQLSchema, dat
   /** A multipart body's parts: files beside the text parts where the route takes them (an e-mail's attachments); the text parts are held to MAX_BODY_BYTES. */
   function multipartOf(request: Request, route: SofaRoute) {
     const { maxBodyBytes } = services.config;
-    return parseMultipart(request, maxBodyBytes + fileBytesOf(route, services.config), maxBodyBytes);
+    return parseMultipart(request, maxBodyBytes + fileBytesOf(route, services.config), services.bodies, maxBodyBytes);
   }
 
   /** A multipart body's parts as one object, the file parts under `fileUpload`. */
@@ -269,7 +269,7 @@ export function createRouteRunner(services: Services, schema: GraphQLSchema, dat
   async function fittedBody(request: Request, route: SofaRoute, type: GraphQLInputObjectType, received: ReadParts | undefined, sentAs: Map<string, string>) {
     const contentType = request.headers.get('content-type');
     if (isMultipart(contentType)) return fitInput(type, received?.parts ?? (await partsOf(request, route)), sentAs);
-    return fitInput(type, parseBody(await readBody(request, services.config.maxBodyBytes), contentType), sentAs);
+    return fitInput(type, parseBody(await readBody(request, services.config.maxBodyBytes, services.bodies), contentType), sentAs);
   }
 
   /** The request body (or the parts already read), fitted onto the argument's input type. */
@@ -281,7 +281,7 @@ export function createRouteRunner(services: Services, schema: GraphQLSchema, dat
       const parts = received?.parts ?? (await partsOf(request, route));
       return route.anyJson ? parts : oneValueEach(parts);
     }
-    const text = await readBody(request, services.config.maxBodyBytes);
+    const text = await readBody(request, services.config.maxBodyBytes, services.bodies);
     if (!isScalarType(type) || type.name !== 'JSON') return parseBody(text, contentType);
     // An empty body leaves a JSON argument out, as GraphQL would, so the field's own default applies
     // (the Node client posts a form with no body when it has no values). A body sent is an object,

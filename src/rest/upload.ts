@@ -1,9 +1,9 @@
 /**
  * `POST files` as a stream (route rows marked `upload`): the caller is authenticated first, then
  * the multipart body is read as it arrives, its first file part written straight into the file
- * store (at most FILE_MAX_BYTES) and its text parts kept (at most MAX_BODY_BYTES in all), so a
- * file of any allowed size never sits in memory. Later file parts are read and dropped, as the
- * clients' "the first file part is the upload" says. The operation then finds the stored file in
+ * store (at most FILE_MAX_BYTES) and its text parts kept (at most MAX_BODY_BYTES in all, taken
+ * from BODY_MEMORY_BYTES as each arrives), so a file of any allowed size never sits in memory.
+ * Later file parts are read and dropped, as the clients' "the first file part is the upload" says. The operation then finds the stored file in
  * its context (`AppContext.upload`); the runner deletes it again when the operation refuses.
  */
 import { Readable } from 'node:stream';
@@ -39,9 +39,12 @@ export async function receiveUpload(services: Services, request: Request, m: Mat
   const types = partTypes(request.headers.get('content-type') ?? '');
   const bb = newBusboy(request, maxBodyBytes, types);
   bb.on('field', (name, value, _nameTruncated, valueTruncated) => {
-    textBytes += Buffer.byteLength(name) + Buffer.byteLength(value);
+    const size = Buffer.byteLength(name) + Buffer.byteLength(value);
+    textBytes += size;
     if (valueTruncated || textBytes > maxBodyBytes) return bb.destroy(textTooLarge(maxBodyBytes));
     try {
+      // The text parts are held, and taken from the budget of bodies held; the file part streams through.
+      services.bodies.take(request, size);
       addTextPart(parts, name, value);
     } catch (err) {
       bb.destroy(err as Error);
