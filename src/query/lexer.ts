@@ -47,13 +47,15 @@ export function lex(input: string): Token[] {
       i++;
       push(c, c);
     } else if (c === "'") {
-      i = readQuoted(input, i, "'", () => fail('unterminated string starting', start));
+      i = readQuoted(input, i, "'");
+      if (i < 0) throw fail('unterminated string starting', start);
       push('string', input.slice(start + 1, i - 1).replaceAll("''", "'"));
     } else if (c === '[') {
-      i = readQuoted(input, i, ']', () => fail('unterminated field name starting', start));
-      const name = input.slice(start + 1, i - 1).replaceAll(']]', ']');
-      if (name.trim() === '') throw fail('empty field name', start);
-      push('field', name);
+      const field = readBracketed(input, i);
+      if (!field) throw fail('unterminated field name starting', start);
+      if (field.name.trim() === '') throw fail('empty field name', start);
+      i = field.end;
+      push('field', field.name);
     } else if (isDigit(c) || (c === '-' && i + 1 < n && isDigit(input[i + 1]))) {
       i = readNumber(input, i);
       const raw = input.slice(start, i);
@@ -76,14 +78,23 @@ export function lex(input: string): Token[] {
 }
 
 /**
- * Reads `'...'` or `[...]` starting at `open`, where a doubled closing character is an escaped one.
- * Returns the index just past the closing character.
+ * The field name in `[...]` at `open` (T-SQL quoting: `]]` is one `]`, nothing else is special) and
+ * the index just past its `]`; undefined when no `]` closes it. `q` and `fields=` both read names so.
  */
-function readQuoted(input: string, open: number, close: string, unterminated: () => Error): number {
+export function readBracketed(input: string, open: number): { name: string; end: number } | undefined {
+  const end = readQuoted(input, open, ']');
+  return end < 0 ? undefined : { name: input.slice(open + 1, end - 1).replaceAll(']]', ']'), end };
+}
+
+/**
+ * Reads `'...'` or `[...]` starting at `open`, where a doubled closing character is an escaped one.
+ * Returns the index just past the closing character, or -1 when none closes it.
+ */
+function readQuoted(input: string, open: number, close: string): number {
   let i = open + 1;
   for (;;) {
     const j = input.indexOf(close, i);
-    if (j < 0) throw unterminated();
+    if (j < 0) return -1;
     if (input[j + 1] === close) {
       i = j + 2;
       continue;

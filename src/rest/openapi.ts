@@ -86,7 +86,7 @@ const errorResponse = (description: string) => ({ description, content: { 'appli
 const queryParameter = (name: string, description: string, schema: Schema = { type: 'string' }) => ({ name, in: 'query', required: false, description, schema });
 
 const PROJECTION = [
-  queryParameter('fields', 'Comma-separated field names to return (case-insensitive); href and dataType always stay.'),
+  queryParameter('fields', 'Comma-separated field names to return (case-insensitive); a name holding a comma goes in brackets as in `q` (`[x,y]`, `]]` for a `]`); href and dataType always stay.'),
   queryParameter('expand', '`data` or `true` for every available field, or relation names to include.'),
 ];
 const SUPPRESS = queryParameter('suppress_response_codes', '`true`: answer HTTP 200 with the real status in meta.status.', { type: 'boolean' });

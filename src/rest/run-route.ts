@@ -37,6 +37,7 @@ import { forRestCaller } from './variable-errors.js';
 import { withSessionCheck } from '../auth/session.js';
 import { asSent, fitInput } from './input.js';
 import { queryParam, type Match } from './match.js';
+import { parseFieldList } from '../query/field-list.js';
 import { bodyHoldsArgs, isSofaRoute, routes, type SofaRoute } from './routes.js';
 import { argumentOf, rootField } from './check-routes.js';
 import { createSofaRouter, SOFA_BASE, sofaFields, sofaPath } from './sofa-setup.js';
@@ -297,7 +298,7 @@ export function createRouteRunner(services: Services, schema: GraphQLSchema, dat
         .split(',')
         .map((s) => s.trim().toLowerCase())
         .filter(Boolean);
-    const fields = list('fields');
+    const fields = parseFieldList(queryParam(url.searchParams, 'fields') ?? '').map((f) => f.toLowerCase());
     const expand = list('expand');
     const all = allFields || expand.includes('data') || expand.includes('true');
     // Each relation once: the variant documents are cached by this list (src/rest/expand.ts), and

@@ -326,6 +326,25 @@ describe('GET /formtemplates/{id}/forms', () => {
     expectError(await A.get(`/formtemplates/${odd.id}/forms?${q("[a]b] eq 'x'")}`), 400, "Invalid q: unexpected character ']' at position 5 (a ']' inside a bracketed field name is written ']]')");
   });
 
+  test("fields= names a form field holding ',' or ']' in brackets, as q does ([x,y], ]] for ]); unbracketed items split at every comma as before", async () => {
+    const odd = await formTemplateWith(A, ['x,y', 'a]b', 'c']);
+    const made = await create(A, odd.id, { 'x,y': 'v1', 'a]b': 'v2', c: 'v3' });
+    const shown = async (fields: string) => {
+      const r = await A.get(`/formtemplates/${odd.id}/forms?fields=${encodeURIComponent(fields)}`);
+      expect(r.status).toBe(200);
+      return r.body.data[0];
+    };
+    const base = { href: made.href, dataType: 'FormInstance', revisionId: made.revisionId, instanceName: made.instanceName };
+    expect(await shown('[X,Y], c')).toEqual({ ...base, 'x,y': 'v1', c: 'v3' });
+    expect(await shown('[a]]b]')).toEqual({ ...base, 'a]b': 'v2' });
+    expect(await shown('a]b,C')).toEqual({ ...base, 'a]b': 'v2', c: 'v3' });
+    // Unbracketed, `x,y` is the names x and y, which the form has not.
+    expect(await shown('x,y')).toEqual(base);
+    expectError(await A.get(`/formtemplates/${odd.id}/forms?fields=${encodeURIComponent('c,[x,y')}`), 400, 'Invalid fields: unterminated field name starting at position 3');
+    expectError(await A.get(`/formtemplates/${odd.id}/forms?fields=${encodeURIComponent('[a]b]')}`), 400,
+      "Invalid fields: expected ',' after the bracketed field name at position 4 (found 'b') (a ']' inside a bracketed field name is written ']]')");
+  });
+
   test(`an unknown field in q lists the template's live form fields too, at most ${MAX_LISTED_FIELDS} names in all`, async () => {
     const keys = ['city', 'x,y', ...Array.from({ length: MAX_LISTED_FIELDS }, (_, i) => `f${i}`), 'gone'];
     const wide = await formTemplateWith(A, keys);
