@@ -14,7 +14,8 @@ export type ErrorCode =
   | 'TOO_MANY_REQUESTS'
   | 'BAD_GATEWAY'
   | 'UNAVAILABLE'
-  | 'GATEWAY_TIMEOUT';
+  | 'GATEWAY_TIMEOUT'
+  | 'CLIENT_CLOSED_REQUEST';
 
 export const statusOf: Record<ErrorCode, number> = {
   BAD_REQUEST: 400,
@@ -31,6 +32,11 @@ export const statusOf: Record<ErrorCode, number> = {
   UNAVAILABLE: 503,
   /** An outside process took longer than it may. */
   GATEWAY_TIMEOUT: 504,
+  /**
+   * The client closed its connection before its request was read (nginx's 499): no one reads the
+   * answer; the access log and metrics record it as such, not as our failure.
+   */
+  CLIENT_CLOSED_REQUEST: 499,
 };
 
 export class AppError extends Error {

@@ -6,6 +6,7 @@ import { GraphQLError } from 'graphql';
 import { AppError, statusOf, type ErrorCode } from './errors.js';
 import type { Logger } from './log.js';
 import { unavailableFrom } from './db/unavailable.js';
+import { clientClosedFrom } from './client-closed.js';
 import { constraintError } from './db/constraint-errors.js';
 
 export function appToGraphQL(err: AppError, original?: GraphQLError): GraphQLError {
@@ -39,6 +40,11 @@ export function mapError(error: unknown, requestId: string, log: Logger): GraphQ
   if (app) return appToGraphQL(app, error instanceof GraphQLError ? error : undefined);
   const ge = error as GraphQLError;
   if (ge instanceof GraphQLError && ge.extensions?.code === 'INTERNAL_SERVER_ERROR') return ge;
+  const closed = clientClosedFrom(error);
+  if (closed) {
+    log.debug({ requestId }, 'client closed the connection before its request was read');
+    return appToGraphQL(closed, ge instanceof GraphQLError ? ge : undefined);
+  }
   const away = unavailableFrom(error);
   if (away) {
     log.warn({ requestId }, 'database unavailable');

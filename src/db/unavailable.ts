@@ -22,7 +22,10 @@ const MESSAGES = [
 
 function isAway(e: Record<string, unknown>): boolean {
   const code = typeof e.code === 'string' ? e.code : undefined;
-  if (code && (NETWORK_CODES.has(code) || SQL_STATES.has(code) || code.startsWith('08'))) return true;
+  // A network code counts from a failed socket call (pg's errors carry its `syscall`): Node fails a
+  // request whose client hung up with ECONNRESET too, but made up, with none (src/client-closed.ts).
+  if (code && NETWORK_CODES.has(code) && typeof e.syscall === 'string') return true;
+  if (code && (SQL_STATES.has(code) || code.startsWith('08'))) return true;
   if (typeof e.sqlState === 'string' && (SQL_STATES.has(e.sqlState) || e.sqlState.startsWith('08'))) return true;
   if (e.name === 'KnexTimeoutError' || e.name === 'ConnectionException') return true;
   return typeof e.message === 'string' && MESSAGES.some((m) => m.test(e.message as string));
