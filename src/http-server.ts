@@ -11,7 +11,7 @@ import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { answerClientError } from './client-error.js';
 import type { Logger } from './log.js';
-import { statusMsg } from './rest/envelope.js';
+import { answeredMethod, statusMsg } from './rest/envelope.js';
 import { requestIdFrom } from './rest/request-id.js';
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => unknown;
@@ -77,7 +77,7 @@ function envelopeOf(req: IncomingMessage, status: number, code: string, message:
   const requestId = requestIdFrom(typeof given === 'string' ? given : undefined);
   log.info({ requestId, method: req.method, status, reason: message }, 'request refused');
   const body = JSON.stringify({
-    meta: { status, statusMsg: statusMsg(status), method: req.method, errors: [{ code, message, developerMessage: message }] },
+    meta: { status, statusMsg: statusMsg(status), method: answeredMethod(req.method), errors: [{ code, message, developerMessage: message }] },
   });
   const headers = {
     'content-type': 'application/json; charset=utf-8',

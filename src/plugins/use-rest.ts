@@ -35,7 +35,7 @@ export function useRest(services: Services, schema: GraphQLSchema, dataTypes: Da
     const result = matcher.match(method, segments, url.searchParams);
     if ('status' in result) {
       if (result.status === 405) return methodNotAllowed(request, result.allowed);
-      const message = `No resource matches ${request.method} ${url.pathname}.`;
+      const message = `No resource matches ${method} ${url.pathname}.`;
       return errorEnvelope(request, 404, [{ code: 'NOT_FOUND', message, developerMessage: message }]);
     }
     const { route } = result.match;
@@ -66,10 +66,8 @@ export function useRest(services: Services, schema: GraphQLSchema, dataTypes: Da
       // HEAD is answered as GET, with the same status and headers and no body (RFC 9110 9.3.2).
       const head = request.method === 'HEAD';
       return handle(request, url, head ? 'GET' : request.method)
-        .then(
-          (r) => (head ? new Response(null, { status: r.status, headers: r.headers }) : r),
-          (e) => errorAnswer(request, url, e, services.log),
-        )
+        .catch((e) => errorAnswer(request, url, e, services.log))
+        .then((r) => (head ? new Response(null, { status: r.status, headers: r.headers }) : r))
         .then(endResponse);
     },
   };

@@ -14,6 +14,12 @@ import type { Shape, SofaRoute } from './routes.js';
 export const statusMsg = (status: number) => STATUS_CODES[status] ?? 'Unknown';
 
 /**
+ * The method an answer is written for: HEAD is answered as GET would be, `meta.method` and messages
+ * too, so that its Content-Length is GET's (RFC 9110 9.3.2).
+ */
+export const answeredMethod = (method: string | undefined) => (method === 'HEAD' ? 'GET' : method);
+
+/**
  * Built with the same fetch implementation as the server adapter (not Node's global Response):
  * a string body and plain-object headers then go out as one head write and one body write,
  * instead of being pumped through a web stream.
@@ -44,7 +50,7 @@ export const asRouteSends = (route: Pick<SofaRoute, 'refusalsAs200'> | undefined
   route?.refusalsAs200 && REFUSALS.has(response.status) ? httpOk(response) : response;
 
 function meta(status: number, request: Request, extra: Record<string, unknown> = {}) {
-  return { status, statusMsg: statusMsg(status), method: request.method, href: publicUrlOf(request), ...extra };
+  return { status, statusMsg: statusMsg(status), method: answeredMethod(request.method), href: publicUrlOf(request), ...extra };
 }
 
 export function errorEnvelope(
@@ -59,7 +65,7 @@ export function errorEnvelope(
 
 /** The 405 of a path that answers only `allowed` methods, which Allow lists. */
 export function methodNotAllowed(request: Request, allowed: string[]): Response {
-  const message = `${request.method} is not allowed here; use ${allowed.join(' or ')}.`;
+  const message = `${answeredMethod(request.method)} is not allowed here; use ${allowed.join(' or ')}.`;
   return errorEnvelope(request, 405, [{ code: 'METHOD_NOT_ALLOWED', message, developerMessage: message }], {}, { allow: allowed.join(', ') });
 }
 

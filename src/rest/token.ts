@@ -8,7 +8,7 @@ import { grant, OAuthError } from '../auth/grants.js';
 import { AppError } from '../errors.js';
 import type { EnvelopeError } from '../graphql-errors.js';
 import { isMultipart, parseForm, parseMultipart, readBody, RepeatedKey, refuseNul, withFiles } from './body.js';
-import { jsonResponse, statusMsg } from './envelope.js';
+import { answeredMethod, jsonResponse, statusMsg } from './envelope.js';
 import { numberAsText } from './input.js';
 import { requestIdOf } from './request-id.js';
 import { clientAddressOf } from './client-address.js';
@@ -130,7 +130,7 @@ export function oauthErrorCode(status: number): string {
 
 /** An error of the token endpoint: the OAuth keys clients test, and the envelope's meta. */
 export function oauthErrorResponse(request: Request, status: number, error: string, errors: EnvelopeError[], metaExtra: Record<string, unknown>): Response {
-  const meta = { status, statusMsg: statusMsg(status), method: request.method, href: publicUrlOf(request), ...metaExtra, errors };
+  const meta = { status, statusMsg: statusMsg(status), method: answeredMethod(request.method), href: publicUrlOf(request), ...metaExtra, errors };
   return jsonResponse(status, { error, error_description: errors[0]?.message ?? statusMsg(status), meta }, { 'cache-control': 'no-store', 'x-request-id': requestIdOf(request) });
 }
 
