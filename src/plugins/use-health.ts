@@ -30,7 +30,7 @@ export function useHealth(services: Services): Plugin {
     onRequest({ url, request, endResponse }) {
       const path = withoutTrailingSlashes(url.pathname).toLowerCase();
       if (path !== '/healthz' && path !== '/readyz') return;
-      if (request.method !== 'GET' && request.method !== 'HEAD') return endResponse(methodNotAllowed(request, ['GET', 'HEAD']));
+      if (request.method !== 'GET' && request.method !== 'HEAD') return endResponse(methodNotAllowed(request, ['GET']));
       if (path === '/healthz') return endResponse(jsonResponse(200, { status: 'ok' }));
       return ready().then(endResponse);
     },

@@ -45,7 +45,7 @@ export function useMetrics(services: Services): Plugin {
     onRequest({ request, url, endResponse }) {
       started.set(request, performance.now());
       if (withoutTrailingSlashes(url.pathname).toLowerCase() !== '/metrics') return;
-      if (request.method !== 'GET' && request.method !== 'HEAD') return endResponse(methodNotAllowed(request, ['GET', 'HEAD']));
+      if (request.method !== 'GET' && request.method !== 'HEAD') return endResponse(methodNotAllowed(request, ['GET']));
       return scrape(request).then(endResponse);
     },
     onResponse({ request, response }) {

@@ -63,10 +63,11 @@ export function errorEnvelope(
   return jsonResponse(status, { meta: meta(status, request, { ...metaExtra, errors }) }, { 'x-request-id': requestIdOf(request), ...headers });
 }
 
-/** The 405 of a path that answers only `allowed` methods, which Allow lists. */
+/** The 405 of a path that answers only `allowed` methods, which Allow lists, with HEAD wherever GET is (it is answered as GET). */
 export function methodNotAllowed(request: Request, allowed: string[]): Response {
-  const message = `${answeredMethod(request.method)} is not allowed here; use ${allowed.join(' or ')}.`;
-  return errorEnvelope(request, 405, [{ code: 'METHOD_NOT_ALLOWED', message, developerMessage: message }], {}, { allow: allowed.join(', ') });
+  const methods = allowed.flatMap((m) => (m === 'GET' ? ['GET', 'HEAD'] : [m]));
+  const message = `${answeredMethod(request.method)} is not allowed here; use ${methods.join(' or ')}.`;
+  return errorEnvelope(request, 405, [{ code: 'METHOD_NOT_ALLOWED', message, developerMessage: message }], {}, { allow: methods.join(', ') });
 }
 
 export interface Projection {

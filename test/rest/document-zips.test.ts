@@ -215,7 +215,7 @@ test('the zip routes under their own names only: GET or DELETE documents/CreateD
   }
   const status = await A.request('DELETE', '/documents/getdocumentzipfilestatus');
   expectError(status, 405);
-  expect(status.headers.get('allow')).toBe('GET');
+  expect(status.headers.get('allow')).toBe('GET, HEAD');
 });
 
 test('a document whose bytes are missing from the store: the zip fails at once, its reason logged and not on the wire; nothing is left', async () => {
