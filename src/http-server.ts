@@ -5,7 +5,7 @@
  * threw there (a 500 with the stack on the wire), and so did an absolute-form target (`GET
  * http://host/path`, which HTTP/1.1 servers must take) or `*`; a Host such as `x/metrics?` chose
  * the path, past any path-based rule in front of the server. CONNECT, which Node hands over as a
- * bare socket, is answered here too.
+ * bare socket, is answered here too, and `Expect` (100 Continue only once the body is read).
  */
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
@@ -88,10 +88,35 @@ function envelopeOf(req: IncomingMessage, status: number, code: string, message:
   return { headers, body };
 }
 
-function refuse(req: IncomingMessage, res: ServerResponse, message: string, log: Logger): void {
-  const { headers, body } = envelopeOf(req, 400, 'BAD_REQUEST', message, log);
-  res.writeHead(400, headers);
+function refuse(req: IncomingMessage, res: ServerResponse, message: string, log: Logger, status = 400, code = 'BAD_REQUEST'): void {
+  const { headers, body } = envelopeOf(req, status, code, message, log);
+  res.writeHead(status, headers);
   res.end(body);
+}
+
+/**
+ * `Expect: 100-continue`: `100 Continue` goes out when the app first reads the body, so a request
+ * refused before that (a 401 or 403 on its token, a 413 on its declared length, a 404, 405 or 415)
+ * is answered without asking the client for a body it would upload for nothing. Node's own way
+ * sent `100 Continue` at once. A body never read gets none: the answer closes the connection
+ * (src/plugins/use-connection-close.ts).
+ */
+function continueOnRead(req: IncomingMessage, res: ServerResponse): IncomingMessage {
+  const r = req as IncomingMessage & { _read(size: number): void };
+  // Readable.read() calls _read for more of the body, whoever reads it (the adapter, the body limit, busboy).
+  r._read = (size: number) => {
+    delete (r as Partial<typeof r>)._read;
+    // Node reads what is left of a request once its answer is out: no 100 after the answer.
+    if (!res.headersSent) res.writeContinue();
+    r._read(size);
+  };
+  return req;
+}
+
+/** An `Expect` other than `100-continue`: the 417 in the envelope (Node's own was bare). */
+function refuseExpectation(req: IncomingMessage, res: ServerResponse, log: Logger): void {
+  const message = `The server meets no expectation but 100-continue: send the request without 'Expect: ${clip(String(req.headers.expect))}'.`;
+  refuse(req, res, message, log, 417, 'EXPECTATION_FAILED');
 }
 
 /**
@@ -124,7 +149,7 @@ function answerUnanswered(req: IncomingMessage, res: ServerResponse, log: Logger
 /** The server `npm start` and the benchmark run: Node's refusals and these checks, then `handle` (the app). */
 export function createHttpServer(options: http.ServerOptions, handle: Handler, log: Logger): http.Server {
   // Node's own answer to a request without Host is a bare 400: refusalOf answers it in the envelope.
-  const server = http.createServer({ ...options, requireHostHeader: false }, (req, res) => {
+  const serve = (req: IncomingMessage, res: ServerResponse) => {
     const refusal = refusalOf(req);
     if (refusal !== undefined) return refuse(req, res, refusal, log);
     const done = () => answerUnanswered(req, res, log);
@@ -133,7 +158,10 @@ export function createHttpServer(options: http.ServerOptions, handle: Handler, l
     } catch {
       done();
     }
-  });
+  };
+  const server = http.createServer({ ...options, requireHostHeader: false }, serve);
+  server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => serve(continueOnRead(req, res), res));
+  server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => refuseExpectation(req, res, log));
   server.on('clientError', answerClientError);
   server.on('connect', (req: IncomingMessage, socket: Duplex) => refuseConnect(req, socket, log));
   return server;

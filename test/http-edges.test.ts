@@ -298,4 +298,66 @@ describe('requests of a tenant, over raw sockets', () => {
       expect(metrics).not.toMatch(/status="503"/);
     });
   });
+
+  describe('Expect', () => {
+    /**
+     * Sends `head` (with Connection: close) and, when the server answers `100 Continue`, `body`; every
+     * byte the server sent until it closed the connection.
+     */
+    async function expecting(head: string, body: string): Promise<string> {
+      const sock = await connect(t);
+      let reply = '';
+      sock.on('data', (d) => {
+        reply += d;
+        if (reply === 'HTTP/1.1 100 Continue\r\n\r\n') sock.write(body);
+      });
+      sock.on('error', () => {});
+      const closed = new Promise<void>((resolve) => sock.once('close', () => resolve()));
+      sock.write(head.replace('\r\n', '\r\nConnection: close\r\n'));
+      await closed;
+      return reply;
+    }
+    const site = '{"name":"Expected","description":""}';
+    const query = '{"query":"{__typename}"}';
+    const post = (path: string, headers: string, body: string) =>
+      `POST ${path} HTTP/1.1\r\nHost: x\r\n${headers}Content-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`;
+
+    test('one other than 100-continue is a 417 envelope, on REST and /graphql, not Node\'s bare 417', async () => {
+      for (const path of [`${root}/sites`, '/graphql']) {
+        const reply = await expecting(post(path, `${auth}Expect: 200-ok\r\n`, site), site);
+        expect([path, reply.split('\r\n')[0]]).toEqual([path, 'HTTP/1.1 417 Expectation Failed']);
+        const at = reply.indexOf('\r\n\r\n');
+        expect(reply.slice(0, at)).toMatch(new RegExp(`\r\ncontent-length: ${Buffer.byteLength(reply.slice(at + 4))}(\r\n|$)`, 'i'));
+        expect(reply.slice(0, at)).toMatch(/\r\nx-request-id: [\w-]+(\r\n|$)/i);
+        const message = "The server meets no expectation but 100-continue: send the request without 'Expect: 200-ok'.";
+        expect(JSON.parse(reply.slice(at + 4))).toEqual({
+          meta: { status: 417, statusMsg: 'Expectation Failed', method: 'POST', errors: [{ code: 'EXPECTATION_FAILED', message, developerMessage: message }] },
+        });
+      }
+    });
+
+    test('100-continue: a request refused on its head (no or a bad token, a length over the limit) gets its answer, not 100 Continue', async () => {
+      const big = `{"name":"${'x'.repeat(2000)}"}`;
+      for (const [path, headers, body, status] of [
+        [`${root}/sites`, '', site, 401],
+        [`${root}/sites`, 'Authorization: Bearer not-a-token\r\n', site, 401],
+        ['/graphql', 'Authorization: Bearer not-a-token\r\n', query, 401],
+        [`${root}/sites`, auth, big, 413],
+        [`${root}/nowhere`, auth, site, 404],
+      ] as const) {
+        const reply = await expecting(post(path, `${headers}Expect: 100-continue\r\n`, body), body);
+        expect([path, status, reply.split('\r\n')[0]]).toEqual([path, status, expect.stringMatching(new RegExp(`^HTTP/1\\.1 ${status} `))]);
+      }
+    });
+
+    test('100-continue: an accepted request gets 100 Continue, then its answer to the body sent after it', async () => {
+      for (const [path, body, status] of [
+        [`${root}/sites`, site, 200],
+        ['/graphql', query, 200],
+      ] as const) {
+        const reply = await expecting(post(path, `${auth}Expect: 100-continue\r\n`, body), body);
+        expect([path, reply.split('\r\n').slice(0, 3)]).toEqual([path, ['HTTP/1.1 100 Continue', '', expect.stringMatching(new RegExp(`^HTTP/1\\.1 ${status} `))]]);
+      }
+    });
+  });
 });
