@@ -62,6 +62,13 @@ export const forbidden = (msg = 'You do not have permission to do this.') => new
 export const notFound = (msg: string) => new AppError('NOT_FOUND', msg);
 export const conflict = (msg: string) => new AppError('CONFLICT', msg);
 
+/**
+ * A value a client sent, as a message shows it: text quoted (`'abc'`), anything else as its JSON
+ * (`{"a":1}`, `[1]`, `42`), cut to `max` characters. `String()` made `[object Object]` of objects.
+ */
+export const shownValue = (v: unknown, max = 64): string =>
+  typeof v === 'string' ? `'${v.slice(0, max)}'` : (JSON.stringify(v) ?? String(v)).slice(0, max);
+
 /** How many items of a list an error message names before it only counts the rest. */
 const MAX_NAMED = 10;
 

@@ -1,6 +1,6 @@
 /** Identifiers: time-ordered UUID v7 for index locality; the all-zero GUID stands for "unset"; reading one a client sent. */
 import { v7 } from 'uuid';
-import { badRequest } from './errors.js';
+import { badRequest, shownValue } from './errors.js';
 
 export const ZERO_GUID = '00000000-0000-0000-0000-000000000000';
 const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -11,7 +11,7 @@ export const isGuid = (s: unknown): s is string => typeof s === 'string' && GUID
 /** A GUID argument or body value; the all-zero GUID counts as unset (undefined). */
 export function guidOrUnset(v: unknown, label: string): string | undefined {
   if (v === undefined || v === null || v === '' || v === ZERO_GUID) return undefined;
-  if (!isGuid(v)) throw badRequest(`The field '${label}' must be a GUID, got '${String(v).slice(0, 64)}'.`);
+  if (!isGuid(v)) throw badRequest(`The field '${label}' must be a GUID, got ${shownValue(v)}.`);
   return (v as string).toLowerCase();
 }
 

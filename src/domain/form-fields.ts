@@ -1,5 +1,5 @@
 /** Form field definitions: the type codes and the rules every revision's fields obey. */
-import { badRequest } from '../errors.js';
+import { badRequest, shownValue } from '../errors.js';
 import { escaped, refusedNameChar } from './validate.js';
 
 /**
@@ -66,6 +66,6 @@ export function checkKey(name: string, stored?: string): string {
 export function fieldTypeCode(v: unknown): number {
   if (v === undefined || v === null) return FIELD_TYPES.textbox;
   const n = Number(v);
-  if (!Object.values(FIELD_TYPES).includes(n)) throw badRequest(`The field type must be one of ${Object.values(FIELD_TYPES).join(', ')}, got '${String(v).slice(0, 32)}'.`);
+  if (!Object.values(FIELD_TYPES).includes(n)) throw badRequest(`The field type must be one of ${Object.values(FIELD_TYPES).join(', ')}, got ${shownValue(v, 32)}.`);
   return n;
 }

@@ -4,7 +4,7 @@
  */
 import type { AppContext } from '../context.js';
 import { PersistedData } from '../entities/persisted-data.js';
-import { badRequest } from '../errors.js';
+import { badRequest, shownValue } from '../errors.js';
 import { newId } from '../ids.js';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from '../nesting.js';
 import { maxLength, nameText, optionalString, requireString, unstorable } from './validate.js';
@@ -68,7 +68,7 @@ function refuseUnstorable(parsed: object): void {
 
 function linkedObjectType(v: unknown): number {
   if (v === undefined || v === null) return 0;
-  if (!LINKED_OBJECT_TYPES.has(v as number)) throw badRequest(`The field 'linkedObjectType' must be a whole number from 0 to 16, or 99, got '${String(v).slice(0, 64)}'.`);
+  if (!LINKED_OBJECT_TYPES.has(v as number)) throw badRequest(`The field 'linkedObjectType' must be a whole number from 0 to 16, or 99, got ${shownValue(v)}.`);
   return v as number;
 }
 

@@ -10,7 +10,7 @@ import { insertRows, updateRows } from '../db/tenant-writes.js';
 import { inTransaction } from '../db/transaction.js';
 import { RUN_STATUS, ScheduledProcess } from '../entities/scheduled-process.js';
 import { Script } from '../entities/script.js';
-import { AppError, badRequest, conflict, notFound } from '../errors.js';
+import { AppError, badRequest, conflict, notFound, shownValue } from '../errors.js';
 import { isGuid, newId } from '../ids.js';
 import { resource } from '../read/registry.js';
 import { selectRows } from '../read/rows.js';
@@ -152,7 +152,8 @@ export async function runDueProcesses(ctx: AppContext): Promise<string[]> {
 function reportedFailure(answer: unknown): string | undefined {
   const a = answer as { code?: unknown; error?: unknown } | null;
   if (!a || typeof a !== 'object' || typeof a.code !== 'number' || a.code < 400) return undefined;
-  return `The outside process reported code ${a.code}: ${String(a.error ?? '').slice(0, 1000)}`;
+  const error = typeof a.error === 'string' ? a.error.slice(0, 1000) : a.error == null ? '' : shownValue(a.error, 1000);
+  return `The outside process reported code ${a.code}: ${error}`;
 }
 
 /** A script reports its run back: once, with `action` complete. */

@@ -2,7 +2,7 @@
 import type { AppContext } from '../context.js';
 import { Group, GroupMember } from '../entities/group.js';
 import { User } from '../entities/user.js';
-import { badRequest, conflict, namedList, notFound } from '../errors.js';
+import { badRequest, conflict, namedList, notFound, shownValue } from '../errors.js';
 import { guidOrUnset, isGuid, newId } from '../ids.js';
 import { ADMIN_GROUP } from '../roles.js';
 import { accessibleIds } from '../permissions/row-checks.js';
@@ -66,7 +66,7 @@ function memberIds(input: Input): string[] {
   const ids = list.map((s) => (typeof s === 'string' ? s.trim() : s)).filter((s) => s !== '');
   if (ids.length === 0) throw badRequest("The mandatory field 'id' (or 'userIds') is missing.");
   const bad = ids.find((id) => !isGuid(id));
-  if (bad !== undefined) throw badRequest(`User ids must be GUIDs; '${String(bad).slice(0, 64)}' is not one.`);
+  if (bad !== undefined) throw badRequest(`User ids must be GUIDs; ${shownValue(bad)} is not one.`);
   return [...new Set(ids.map((i) => (i as string).toLowerCase()))];
 }
 

@@ -507,6 +507,20 @@ describe('group membership', () => {
       expect(sorted(await members(A, g.id))).toEqual(sorted([u1.id, u2.id]));
     });
 
+    test('a user id that is not text is shown as JSON in the 400, on REST and /graphql: never [object Object]', async () => {
+      for (const [userIds, shown] of [
+        [{ a: 1 }, '{"a":1}'],
+        [[{ a: 1 }], '{"a":1}'],
+        [[u1.id, 42], '42'],
+        [[['x'.repeat(100)]], `["${'x'.repeat(62)}`],
+      ] as const) {
+        expectError(await A.put(`/groups/${g.id}/users`, { userIds }), 400, `User ids must be GUIDs; ${shown} is not one.`);
+      }
+      const r = await A.gql(`mutation { addGroupUsers(groupId: "${g.id}", input: { userIds: { a: 1 } }) { id } }`);
+      expect(r.body.errors[0]).toMatchObject({ message: 'User ids must be GUIDs; {"a":1} is not one.', extensions: { code: 'BAD_REQUEST' } });
+      expect(await members(A, g.id)).toEqual([]);
+    });
+
     test('an empty list is a 400; an unknown user a 404', async () => {
       expectError(await A.put(`/groups/${g.id}/users`, { userIds: '' }), 400, 'userIds');
       expectError(await A.put(`/groups/${g.id}/users`, { userIds: ' , ' }), 400, 'userIds');

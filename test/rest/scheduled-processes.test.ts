@@ -258,6 +258,11 @@ test('a script server that answers {code, error} (HTTP 200, as the public one re
   const p = await process(A, { name: uniq('refused'), script: s.id, intervalMinutes: 10 });
   expect(startedOf(await A.put('/scheduledProcess/Run'), p.id)).toHaveLength(1);
   expect((await runsOf(A, p.id)).runs[0]).toMatchObject({ status: 2, message: 'The outside process reported code 401: Unable to acquire access token' });
+  // An error that is no text is shown as its JSON, not as [object Object].
+  const o = await script(A, 'module.exports.main = function (vvClient, response) { response.json(200, { code: 500, error: { reason: "down" } }); };');
+  const q = await process(A, { name: uniq('refusedObject'), script: o.id, intervalMinutes: 10 });
+  expect(startedOf(await A.put('/scheduledProcess/Run'), q.id)).toHaveLength(1);
+  expect((await runsOf(A, q.id)).runs[0]).toMatchObject({ status: 2, message: 'The outside process reported code 500: {"reason":"down"}' });
 });
 
 test('a script that answers only after SCRIPT_TIMEOUT_SECONDS, when its work is done: the run waits, and takes its later report', async () => {
