@@ -15,7 +15,7 @@ import { listedOf, selectRows } from '../read/rows.js';
 import { isoInstant } from '../scalars.js';
 import { sql } from '../sql.js';
 import { copyFiles } from './stored-files.js';
-import { maxLength, oneLine, optionalString, requireString } from './validate.js';
+import { maxLength, nameText, optionalString, requireString } from './validate.js';
 
 type Input = Record<string, unknown>;
 type Row = Record<string, unknown>;
@@ -108,12 +108,8 @@ export async function documentByIdOrName(ctx: AppContext, idOrName: string): Pro
   return rows[0];
 }
 
-/** A document's name: trimmed, not empty, at most 256 characters, no control characters. */
-function documentName(raw: string): string {
-  const name = raw.trim();
-  if (name === '') throw badRequest("The mandatory field 'name' is missing.");
-  return maxLength(oneLine(name, 'name'), LIMITS.name, 'name');
-}
+/** A document's name: trimmed, not blank, at most 256 characters, no control characters. */
+const documentName = (raw: string): string => nameText(raw, LIMITS.name);
 
 /**
  * The folder `input.folderId` names, for a document to be put in: held against its delete

@@ -23,13 +23,16 @@ async function assertNameFree(ctx: AppContext, name: string, except?: string): P
   if (taken) throw conflict(`A drop-down list named '${taken.listName as string}' already exists.`);
 }
 
-/** The items as sent, checked: `itemName` mandatory, `itemValue` the name when left out. */
+/** The items as sent, checked: `itemName` mandatory and not blank, `itemValue` the name when left out. */
 function itemsOf(sent: unknown): { name: string; value: string }[] {
   if (!Array.isArray(sent)) throw badRequest("The field 'items' must be an array of {itemName, itemValue}.");
   if (sent.length > LIMITS.items) throw badRequest(`A drop-down list may have at most ${LIMITS.items} items.`);
   return sent.map((item, i) => {
-    const name = optionalString(item as Input, 'itemName', `items[${i}].itemName`);
-    if (name === undefined || name.trim() === '') throw badRequest(`The field 'items[${i}].itemName' is missing.`);
+    const label = `items[${i}].itemName`;
+    const name = optionalString(item as Input, 'itemName', label);
+    // Worded as run-route respells a body field's refusal ('The field ...'): `Items[0].ItemName` as sent.
+    if (name === undefined) throw badRequest(`The field '${label}' is missing.`);
+    if (name.trim() === '') throw badRequest(`The field '${label}' must not be blank.`);
     const value = optionalString(item as Input, 'itemValue', `items[${i}].itemValue`) ?? name;
     return { name: maxLength(name, LIMITS.item, `items[${i}].itemName`), value: maxLength(value, LIMITS.item, `items[${i}].itemValue`) };
   });

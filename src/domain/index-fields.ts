@@ -12,7 +12,7 @@ import { sql, type Sql } from '../sql.js';
 import { existingList } from './dropdown-lists.js';
 import { lockedFolder } from './folders.js';
 import { typedValue } from './index-field-types.js';
-import { maxLength, oneLine, optionalString, requireString } from './validate.js';
+import { maxLength, nameText, optionalString, requireString } from './validate.js';
 
 type Input = Record<string, unknown>;
 type Row = Record<string, unknown>;
@@ -58,12 +58,8 @@ function notYetIds(input: Input): void {
   }
 }
 
-/** A label sent, checked as names are (`oneLine`); an update passes the label it replaces as `stored`. */
-function label(raw: string, stored?: unknown): string {
-  const s = raw.trim();
-  if (s === '') throw badRequest("The mandatory field 'label' is missing.");
-  return maxLength(oneLine(s, 'label', stored), LIMITS.label, 'label');
-}
+/** A label sent, checked as names are (`nameText`); an update passes the label it replaces as `stored`. */
+const label = (raw: string, stored?: unknown): string => nameText(raw, LIMITS.label, 'label', stored);
 
 /** The text values sent, by column, within their limits. */
 function texts(input: Input): Row {

@@ -105,6 +105,9 @@ describe('lists', () => {
     expectError(await A.post('/lists', { Name: 'x'.repeat(257) }), 400, /256/);
     expectError(await A.post('/lists', { Name: uniq('x'), Items: 'One,Two' }), 400, `The field 'Items' takes objects with the keys itemName and itemValue, got "One,Two".`);
     expectError(await A.post('/lists', { Name: uniq('x'), Items: [{ itemValue: 'no name' }] }), 400, "The field 'Items[0].itemName' is missing.");
+    // Blank, as every other name: not 'missing', which it is not.
+    expectError(await A.post('/lists', { Name: uniq('x'), Items: [{ itemName: 'a' }, { itemName: '' }] }), 400, "The field 'Items[1].itemName' must not be blank.");
+    expectError(await A.put(`/lists/${taken.listID}`, { Items: [{ itemName: '  ', itemValue: 'v' }] }), 400, "The field 'Items[0].itemName' must not be blank.");
     expectError(await A.post('/lists', { Name: uniq('x'), Items: [{ itemName: 'y'.repeat(1001) }] }), 400, /1000/);
     expectError(await A.post('/lists', { Name: taken.listName.toUpperCase() }), 409, /already exists/);
     expectError(await A.put(`/lists/${taken.listID}`, {}), 400, /at least one/);

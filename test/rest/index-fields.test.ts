@@ -158,6 +158,8 @@ describe('index field definitions', () => {
     expect((await A.put(`/indexfields/${d.id}`, { Description: 'third' })).body.data.description).toBe('third');
     expectError(await A.put(`/indexfields/${d.id}`, { fieldType: 'Numeric' }), 400, /type.*cannot change/);
     expectError(await A.put(`/indexfields/${d.id}`, {}), 400, /at least one/);
+    // Blank, as every other name: it was 'missing', which it is not.
+    expectError(await A.put(`/indexfields/${d.id}`, { label: '  ' }), 400, "The field 'label' must not be blank.");
     expectError(await A.put(`/indexfields/${UNKNOWN_ID}`, { description: 'x' }), 404);
     expect((await A.get(`/indexfields/${d.id}`)).body.data.description).toBe('third');
   });
