@@ -1,6 +1,5 @@
 /** Builds the Yoga app: schema, shared context, error masking, GraphiQL, limits, REST. */
 import { createYoga, type Plugin, type YogaServerInstance } from 'graphql-yoga';
-import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
 import { EnvelopArmorPlugin } from '@escape.tech/graphql-armor';
 import { useGraphQlJit } from '@envelop/graphql-jit';
 import { GraphQLError, type GraphQLSchema, type ValidationContext } from 'graphql';
@@ -18,6 +17,7 @@ import { useVaryOrigin } from './plugins/use-vary-origin.js';
 import { useCors } from './plugins/use-cors.js';
 import { useSessionCheck } from './plugins/use-session-check.js';
 import { useHealth } from './plugins/use-health.js';
+import { useGraphiQL } from './plugins/use-graphiql.js';
 import { useMetrics } from './plugins/use-metrics.js';
 import { useRetryAfter } from './plugins/use-retry-after.js';
 import { useConnectionClose } from './plugins/use-connection-close.js';
@@ -80,8 +80,8 @@ export function createApp(services: Services): App {
     schema,
     // Any case, trailing slash optional, as REST paths match (isGraphQLPath); GraphiQL calls the plain one.
     graphqlEndpoint: '/([Gg][Rr][Aa][Pp][Hh][Qq][Ll]){/}?',
-    graphiql: { title: 'quire GraphQL', endpoint: '/graphql', defaultQuery: GRAPHIQL_WELCOME, defaultEditorToolsVisibility: 'headers' },
-    renderGraphiQL,
+    // Served by useGraphiQL, rendered once, with an ETag and compressed.
+    graphiql: false,
     landingPage: false,
     // Ours (useCors, first below): Yoga's answered every OPTIONS with an empty 204.
     cors: false,
@@ -115,6 +115,7 @@ export function createApp(services: Services): App {
       useSessionCheck(),
       useErrorMapping(services.log),
       useHealth(services),
+      useGraphiQL({ title: 'quire GraphQL', endpoint: '/graphql', defaultQuery: GRAPHIQL_WELCOME, defaultEditorToolsVisibility: 'headers' }),
       useNoNul(services.log),
       useContentEncoding(services.log),
       // Before the body limit: its multipart parser wraps Yoga's own, not the limit's.

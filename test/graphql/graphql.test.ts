@@ -1,3 +1,4 @@
+import zlib from 'node:zlib';
 import { Harness, type TestTenant } from '../harness.js';
 import { newId } from '../../src/ids.js';
 
@@ -133,6 +134,37 @@ describe('/graphql', () => {
     // Its first query says how to authenticate, since the schema's own query needs a token too.
     expect(r.text).toContain('POST /oauth/token, form-encoded: grant_type=password');
     expect(r.text).toContain('{\\"Authorization\\": \\"Bearer <access_token>\\"}');
+  });
+
+  test('GraphiQL\'s page has a strong ETag (a 304 when the browser has it), no-cache, and goes compressed to who takes br or gzip', async () => {
+    const page = (headers: Record<string, string> = {}) => h.request('GET', '/graphql', { headers: { accept: 'text/html', ...headers } });
+    const plain = await page();
+    const tag = plain.headers.get('etag')!;
+    expect(tag).toMatch(/^"[\w-]+"$/);
+    expect([plain.headers.get('cache-control'), plain.headers.get('content-encoding'), plain.headers.get('vary')]).toEqual(['no-cache', null, 'Accept, Accept-Encoding']);
+    expect(plain.headers.get('content-length')).toBe(String(plain.bytes.length));
+    expect((await page()).headers.get('etag')).toBe(tag);
+    for (const sent of [tag, `W/${tag}`, `"other", ${tag}`, '*']) {
+      const again = await page({ 'if-none-match': sent });
+      expect([sent, again.status, again.bytes.length, again.headers.get('etag'), again.headers.get('cache-control')]).toEqual([sent, 304, 0, tag, 'no-cache']);
+    }
+    expect((await page({ 'if-none-match': '"other"' })).status).toBe(200);
+
+    const gz = await page({ 'accept-encoding': 'gzip, deflate' });
+    expect([gz.status, gz.headers.get('content-encoding'), gz.headers.get('content-length')]).toEqual([200, 'gzip', String(gz.bytes.length)]);
+    expect(gz.bytes.length).toBeLessThan(plain.bytes.length / 3);
+    expect(zlib.gunzipSync(gz.bytes).equals(Buffer.from(plain.bytes))).toBe(true);
+    // Another representation, another tag; its own gets the 304.
+    const gzTag = gz.headers.get('etag')!;
+    expect(gzTag).not.toBe(tag);
+    expect((await page({ 'accept-encoding': 'gzip', 'if-none-match': gzTag })).status).toBe(304);
+    expect((await page({ 'accept-encoding': 'gzip', 'if-none-match': tag })).status).toBe(200);
+
+    const br = await page({ 'accept-encoding': 'gzip, deflate, br' });
+    expect(br.headers.get('content-encoding')).toBe('br');
+    expect(zlib.brotliDecompressSync(br.bytes).equals(Buffer.from(plain.bytes))).toBe(true);
+    expect((await page({ 'accept-encoding': 'br;q=0, gzip' })).headers.get('content-encoding')).toBe('gzip');
+    expect((await page({ 'accept-encoding': 'br;q=0, gzip;q=0' })).headers.get('content-encoding')).toBeNull();
   });
 
   test('an unknown data type is a NOT_FOUND error', async () => {
