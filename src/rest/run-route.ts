@@ -53,11 +53,12 @@ type Reply = (result: unknown) => unknown;
 
 /**
  * The server context of one SOFA call: the legacy request, its tenant path, the document variant,
- * the files received for the operation's context, and the reply (none on file routes), under one
- * key (the adapter copies the server context's own keys per call).
+ * the files received for the operation's context, the context already built for the request (an
+ * upload's, whose sender was checked before its body was read), and the reply (none on file
+ * routes), under one key (the adapter copies the server context's own keys per call).
  */
 interface RestCall {
-  rest: { legacy: Request; tenant: Match['tenant']; variant: Variant; upload?: ReceivedUpload; attachments?: ReceivedFile[]; reply?: Reply };
+  rest: { legacy: Request; tenant: Match['tenant']; variant: Variant; upload?: ReceivedUpload; attachments?: ReceivedFile[]; built?: AppContext; reply?: Reply };
 }
 
 /** A multipart body read before the arguments are fitted: its parts, and the files the operation takes from its context. */
@@ -98,9 +99,9 @@ export function createRouteRunner(services: Services, schema: GraphQLSchema, dat
   const argsTypes = new Map<SofaRoute, GraphQLInputObjectType>();
   const execute = withSessionCheck(createRestExecute());
   const sofa = createSofaRouter<RestCall, RestContext>(schema, {
-    async context({ rest: { legacy, tenant, variant, upload, attachments, reply } }) {
+    async context({ rest: { legacy, tenant, variant, upload, attachments, built, reply } }) {
       try {
-        return Object.assign(await buildContext(services, legacy, requestIdOf(legacy), tenant), { variant, upload, attachments, reply });
+        return Object.assign(built ?? (await buildContext(services, legacy, requestIdOf(legacy), tenant)), { variant, upload, attachments, reply });
       } catch (e) {
         throw mapError(e, requestIdOf(legacy), services.log);
       }
@@ -197,6 +198,7 @@ export function createRouteRunner(services: Services, schema: GraphQLSchema, dat
         variant: { recordType: info.recordType, relations: projection.relations, dropTotal: !route.paged, dropDynamic: unshownDynamic(dt, projection) },
         upload: received?.upload,
         attachments: received?.attachments,
+        built: uploaded?.context,
         reply,
       },
     };

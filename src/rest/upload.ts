@@ -10,7 +10,7 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { Busboy } from '@fastify/busboy';
 import { sessionEnded } from '../auth/session.js';
-import { buildContext, type ReceivedUpload, type Services } from '../context.js';
+import { buildContext, type AppContext, type ReceivedUpload, type Services } from '../context.js';
 import { discardFiles, fileKey } from '../domain/stored-files.js';
 import { AppError, badRequest } from '../errors.js';
 import { newId } from '../ids.js';
@@ -23,6 +23,8 @@ export interface Received {
   /** The text parts, as parseMultipart gives them; the file part as `fileUpload: {name, type}`. */
   parts: Record<string, unknown>;
   upload: ReceivedUpload | undefined;
+  /** The context built to check the sender, its session proved alive: the operation runs with it (one session check per upload, not two). */
+  context: AppContext;
 }
 
 export async function receiveUpload(services: Services, request: Request, m: Match): Promise<Received> {
@@ -92,7 +94,7 @@ export async function receiveUpload(services: Services, request: Request, m: Mat
   refuseNul(parts, 'request body');
   const file = stored?.file;
   // `base64` stays empty: the bytes are in the store, and the operation takes them from its context.
-  return { parts: file ? { ...parts, fileUpload: { name: file.name, type: file.type, base64: '' } } : parts, upload: file };
+  return { parts: file ? { ...parts, fileUpload: { name: file.name, type: file.type, base64: '' } } : parts, upload: file, context: ctx };
 }
 
 function newBusboy(request: Request, maxTextBytes: number, types: PartTypes) {

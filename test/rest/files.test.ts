@@ -359,6 +359,19 @@ describe('uploads', () => {
     }
   });
 
+  test('an upload asks for its session once: the context that checked the sender before the body is the one the operation runs with', async () => {
+    const doc = await newDoc();
+    const sessionChecks = (statements: string[]) => statements.filter((s) => /session_epoch/.test(s));
+    const toFile = await multipart({ documentId: doc.documentId }, 'once', 'once.txt');
+    const file = await h.countQueries(() => A.post('/files', undefined, toFile));
+    expect(file.result.status).toBe(200);
+    expect(sessionChecks(file.statements)).toHaveLength(1);
+    const withDocument = await multipart({ folderId: folder.id, name: uniq('Once') }, 'once', 'once.txt');
+    const created = await h.countQueries(() => A.post('/documents', undefined, withDocument));
+    expect(created.result.status).toBe(200);
+    expect(sessionChecks(created.statements)).toHaveLength(1);
+  });
+
   test('bad uploads: 400 or 404 naming the problem, and nothing is stored', async () => {
     const doc = await newDoc();
     expectError(await A.post('/files', undefined, await multipart({ documentId: doc.documentId }, null)), 400, /no file/);
