@@ -5,10 +5,12 @@
  * server's budget of bodies held at once (src/rest/body-budget.ts) so that many of them are a 503.
  */
 import { isUtf8 } from 'node:buffer';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { Busboy, type BusboyInstance } from '@fastify/busboy';
 import { AppError, badRequest } from '../errors.js';
-import { readAtMost } from '../read-at-most.js';
-import { partTypes } from './part-types.js';
+import { chunksOf, readAtMost, type ReadLimit } from '../read-at-most.js';
+import { partTypes, type PartTypes } from './part-types.js';
 import { LONE_SURROGATE } from '../domain/validate.js';
 import type { BodyBudget } from './body-budget.js';
 
@@ -231,57 +233,82 @@ export interface Multipart {
 
 /**
  * A multipart body's parts, parsed by busboy (as lenient as the clients need: `form-Data`, a file
- * part without a Content-Type, a leading CRLF) after the size check: at most `maxBytes` in all, of
- * which at most `maxTextBytes` text parts. A text part sent twice is a list, in order. A file
- * part's type is the one it declared, or none (not busboy's text/plain) when it has no
- * Content-Type (src/rest/part-types.ts).
+ * part without a Content-Type, a leading CRLF) as the body arrives: at most `maxBytes` in all, of
+ * which at most `maxTextBytes` text parts. The body is taken from `budget` as `readBodyBytes` takes
+ * one, but never held whole beside its parts (an e-mail's attachments, docs/decisions.md "E-mail"):
+ * each file part's chunks are kept as busboy hands them over and joined once at the part's end. A
+ * refusal (a text part too large, a malformed part) is answered without waiting for the rest of
+ * the body. A text part sent twice is a list, in order. A file part's type is
+ * the one it declared, or none (not busboy's text/plain) when it has no Content-Type
+ * (src/rest/part-types.ts).
  */
 export async function parseMultipart(request: Request, maxBytes: number, budget: BodyBudget | undefined, maxTextBytes = maxBytes): Promise<Multipart> {
-  const bytes = await readBodyBytes(request, maxBytes, budget);
+  const declared = declaredLength(request, maxBytes);
+  if (budget && declared !== undefined) budget.take(request, declared);
+  const taking = budget && declared === undefined ? (n: number) => budget.take(request, n) : undefined;
   const texts: Record<string, unknown> = {};
   let textBytes = 0;
   const files: UploadedFile[] = [];
-  const malformed = (err: unknown) => badRequest(`The multipart request body is malformed: ${err instanceof Error ? err.message : String(err)}`);
-  const contentType = request.headers.get('content-type')!;
-  refuseEmptyBoundary(contentType);
-  const types = partTypes(contentType);
-  types.see(bytes);
-  await new Promise<void>((resolve, reject) => {
-    let bb: BusboyInstance;
+  const types = partTypes(request.headers.get('content-type') ?? '');
+  const bb = multipartParser(request, maxTextBytes, types);
+  bb.on('field', (name, value, _nameTruncated, valueTruncated) => {
+    textBytes += Buffer.byteLength(name) + Buffer.byteLength(value);
+    if (valueTruncated || textBytes > maxTextBytes) return bb.destroy(textTooLarge(maxTextBytes));
     try {
-      bb = Busboy({ headers: { 'content-type': contentType }, defCharset: 'utf-8', limits: { fieldSize: maxTextBytes }, isPartAFile: types.isPartAFile });
+      addTextPart(texts, name, value);
     } catch (err) {
-      return reject(malformed(err));
+      bb.destroy(err as Error);
     }
-    bb.on('field', (name, value, _nameTruncated, valueTruncated) => {
-      textBytes += Buffer.byteLength(name) + Buffer.byteLength(value);
-      if (valueTruncated || textBytes > maxTextBytes) return reject(textTooLarge(maxTextBytes));
-      try {
-        addTextPart(texts, name, value);
-      } catch (err) {
-        reject(err);
-      }
-    });
-    // The clients name the file part fileUpload, fileupload, fileupload_<i> or uploadFile, whatever it holds.
-    bb.on('file', (name, stream, filename, _encoding, mimeType) => {
-      try {
-        checkFileName(name, filename);
-      } catch (err) {
-        stream.resume();
-        return reject(err);
-      }
-      const type = types.declared(mimeType);
-      const chunks: Buffer[] = [];
-      const at = files.push(new UploadedFile(filename, type, Buffer.alloc(0))) - 1;
-      stream.on('data', (c: Buffer) => chunks.push(c));
-      stream.on('end', () => (files[at] = new UploadedFile(filename, type, Buffer.concat(chunks))));
-    });
-    bb.on('error', (err) => reject(malformed(err)));
-    bb.on('finish', resolve);
-    bb.end(bytes);
   });
+  // The clients name the file part fileUpload, fileupload, fileupload_<i> or uploadFile, whatever it holds.
+  bb.on('file', (name, stream, filename, _encoding, mimeType) => {
+    // A part cut short fails busboy too, which refuses the body; this one has nothing to add.
+    stream.on('error', () => undefined);
+    try {
+      checkFileName(name, filename);
+    } catch (err) {
+      stream.resume();
+      return bb.destroy(err as Error);
+    }
+    const type = types.declared(mimeType);
+    const chunks: Buffer[] = [];
+    const at = files.push(new UploadedFile(filename, type, Buffer.alloc(0))) - 1;
+    stream.on('data', (c: Buffer) => chunks.push(c));
+    // busboy finishes once every file part has ended.
+    stream.on('end', () => (files[at] = new UploadedFile(filename, type, Buffer.concat(chunks))));
+  });
+  try {
+    await pipeline(Readable.from(partChunks(request, types, { maxBytes, tooLarge: () => tooLarge(maxBytes), taking })), bb);
+  } catch (err) {
+    throw multipartError(err);
+  }
   refuseNul(texts, 'request body');
   return { texts, files };
+}
+
+/** busboy for a multipart request, its text parts held to `maxTextBytes`; a Content-Type it cannot read is a 400. */
+export function multipartParser(request: Request, maxTextBytes: number, types: PartTypes): BusboyInstance {
+  const contentType = request.headers.get('content-type')!;
+  refuseEmptyBoundary(contentType);
+  try {
+    return Busboy({ headers: { 'content-type': contentType }, defCharset: 'utf-8', limits: { fieldSize: maxTextBytes }, isPartAFile: types.isPartAFile });
+  } catch (err) {
+    throw multipartError(err);
+  }
+}
+
+/** A multipart body's chunks as they arrive (within `limit`), each shown to `types` before busboy gets it. */
+export async function* partChunks(request: Request, types: PartTypes, limit?: ReadLimit): AsyncGenerator<Uint8Array> {
+  for await (const chunk of chunksOf(request.body, limit)) {
+    types.see(chunk);
+    yield chunk;
+  }
+}
+
+/** Our own errors as they are; the parser's as a 400 that says what it found. */
+export function multipartError(err: unknown): Error {
+  if (err instanceof AppError) return err;
+  return badRequest(`The multipart request body is malformed: ${err instanceof Error ? err.message : String(err)}`);
 }
 
 /**

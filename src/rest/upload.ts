@@ -8,16 +8,14 @@
  */
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { Busboy } from '@fastify/busboy';
 import { sessionEnded } from '../auth/session.js';
 import { buildContext, type AppContext, type ReceivedUpload, type Services } from '../context.js';
 import { discardFiles, fileKey } from '../domain/stored-files.js';
-import { AppError, badRequest } from '../errors.js';
 import { newId } from '../ids.js';
 import type { Match } from './match.js';
 import { requestIdOf } from './request-id.js';
-import { addTextPart, checkFileName, refuseEmptyBoundary, refuseNul, textTooLarge } from './body.js';
-import { partTypes, type PartTypes } from './part-types.js';
+import { addTextPart, checkFileName, multipartError, multipartParser, partChunks, refuseNul, textTooLarge } from './body.js';
+import { partTypes } from './part-types.js';
 
 export interface Received {
   /** The text parts, as parseMultipart gives them; the file part as `fileUpload: {name, type}`. */
@@ -39,7 +37,7 @@ export async function receiveUpload(services: Services, request: Request, m: Mat
   let textBytes = 0;
   let upload: Promise<ReceivedUpload> | undefined;
   const types = partTypes(request.headers.get('content-type') ?? '');
-  const bb = newBusboy(request, maxBodyBytes, types);
+  const bb = multipartParser(request, maxBodyBytes, types);
   bb.on('field', (name, value, _nameTruncated, valueTruncated) => {
     const size = Buffer.byteLength(name) + Buffer.byteLength(value);
     textBytes += size;
@@ -72,7 +70,7 @@ export async function receiveUpload(services: Services, request: Request, m: Mat
       },
     );
   });
-  const readError = await pipeline(Readable.from(seenBy(types, chunksOf(request.body))), bb).then(
+  const readError = await pipeline(Readable.from(partChunks(request, types)), bb).then(
     () => undefined,
     (err: unknown) => {
       // The body failed (malformed, the client went away): the file part ends with it.
@@ -85,52 +83,14 @@ export async function receiveUpload(services: Services, request: Request, m: Mat
     (file) => ({ file }),
     (err: unknown) => ({ err }),
   );
-  if (stored && 'err' in stored) throw malformedOr(stored.err);
+  if (stored && 'err' in stored) throw multipartError(stored.err);
   if (readError !== undefined) {
     // The file is whole but the request is not: the stored bytes go again.
     if (stored) await discardFiles(services, [key], requestIdOf(request));
-    throw malformedOr(readError);
+    throw multipartError(readError);
   }
   refuseNul(parts, 'request body');
   const file = stored?.file;
   // `base64` stays empty: the bytes are in the store, and the operation takes them from its context.
   return { parts: file ? { ...parts, fileUpload: { name: file.name, type: file.type, base64: '' } } : parts, upload: file, context: ctx };
-}
-
-function newBusboy(request: Request, maxTextBytes: number, types: PartTypes) {
-  refuseEmptyBoundary(request.headers.get('content-type')!);
-  try {
-    return Busboy({ headers: { 'content-type': request.headers.get('content-type')! }, defCharset: 'utf-8', limits: { fieldSize: maxTextBytes }, isPartAFile: types.isPartAFile });
-  } catch (err) {
-    throw malformedOr(err);
-  }
-}
-
-/** Our own errors as they are; the parser's as a 400 that says what it found. */
-function malformedOr(err: unknown): Error {
-  if (err instanceof AppError) return err;
-  return badRequest(`The multipart request body is malformed: ${err instanceof Error ? err.message : String(err)}`);
-}
-
-/** The chunks as they pass, each shown to `types` before busboy gets it. */
-async function* seenBy(types: PartTypes, chunks: AsyncIterable<Uint8Array>): AsyncGenerator<Uint8Array> {
-  for await (const chunk of chunks) {
-    types.see(chunk);
-    yield chunk;
-  }
-}
-
-/** A web body stream's chunks, for a Node pipeline; cancelled when the pipeline stops early. */
-async function* chunksOf(body: ReadableStream<Uint8Array> | null): AsyncGenerator<Uint8Array> {
-  if (!body) return;
-  const reader = body.getReader();
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) return;
-      yield value;
-    }
-  } finally {
-    await reader.cancel().catch(() => undefined);
-  }
 }

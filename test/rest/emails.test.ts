@@ -6,6 +6,7 @@
  * claims every tenant's messages, and sent another file's to this file's mail server (an alert of
  * test/rest/alerts.test.ts, running at the same time, never reached its own).
  */
+import http from 'node:http';
 import net, { type AddressInfo } from 'node:net';
 import { Harness } from '../harness.js';
 import { ownDatabase, type OwnDatabase } from '../own-database.js';
@@ -363,6 +364,35 @@ describe('limits at their edges (MAX_BODY_BYTES 16 KiB, EMAIL_MAX_ATTACHMENT_BYT
     for (const r of await both(subject, [1024], { body: 'x'.repeat(LIMITS.maxBodyBytes) })) expectRefusal(r, 413, `more than the limit of ${LIMITS.maxBodyBytes} bytes (MAX_BODY_BYTES)`);
     // A JSON body carries no files: MAX_BODY_BYTES is its limit.
     expectRefusal(await S.post('/emails', { recipients: 'ada@example.com', subject, body: 'x'.repeat(LIMITS.maxBodyBytes) }), 413, `larger than the limit of ${LIMITS.maxBodyBytes} bytes`);
+    expect(await messages(S, subject)).toEqual([]);
+  });
+
+  test('the body is parsed as it arrives: text parts over MAX_BODY_BYTES are refused before the rest of the body is sent, nothing queued', async () => {
+    const subject = uniq('Streamed');
+    const form = await multipartWith({ recipients: 'ada@example.com', subject, body: 'x'.repeat(LIMITS.maxBodyBytes) }, [{ name: 'late.bin', content: new Uint8Array(32 * 1024) }]);
+    const server = http.createServer(small.app.handle);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const req = http.request(`http://127.0.0.1:${(server.address() as AddressInfo).port}${S.t.root}/emails`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${S.token}`, 'content-type': form.headers['content-type'], 'content-length': form.raw.length },
+      });
+      const answer = new Promise<{ status: number; body: any }>((resolve, reject) => {
+        req.on('response', (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () => resolve({ status: res.statusCode!, body: JSON.parse(Buffer.concat(chunks).toString()) }));
+        });
+        req.on('error', reject);
+      });
+      // The text parts and the file part's head; the rest of the file is never sent. Read whole first, the body had no answer.
+      req.write(form.raw.subarray(0, form.raw.length - 16 * 1024));
+      expectRefusal(await answer, 413, `more than the limit of ${LIMITS.maxBodyBytes} bytes (MAX_BODY_BYTES)`);
+      req.destroy();
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
     expect(await messages(S, subject)).toEqual([]);
   });
 
