@@ -74,7 +74,7 @@ export function createMetrics(orm: MikroORM, reads: pg.Pool, bodies: BodyBudget)
   });
   new client.Gauge({
     name: 'request_body_memory_bytes',
-    help: 'Bytes of request bodies held in memory now, all requests together; at BODY_MEMORY_BYTES, more bodies get a 503.',
+    help: "Bytes of request bodies held in memory now, all requests together but the token endpoint's (a share of its own); at BODY_MEMORY_BYTES, more bodies get a 503.",
     registers: [registry],
     collect() {
       this.set(bodies.inUse);

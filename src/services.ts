@@ -8,6 +8,7 @@ import type { Logger } from './log.js';
 import { TenantDirectory } from './tenancy/tenant-directory.js';
 import { createFileStore } from './storage/index.js';
 import { BodyBudget } from './rest/body-budget.js';
+import { tokenBodyBytes } from './rest/token.js';
 
 export async function createServices(config: Config, { orm, reads }: Pick<Database, 'orm' | 'reads'>, log: Logger): Promise<Services> {
   const em = orm.em.fork({ useContext: false });
@@ -20,6 +21,6 @@ export async function createServices(config: Config, { orm, reads }: Pick<Databa
     jwt: { issuer: config.jwtIssuer, audience: config.jwtAudience, ttlSeconds: config.accessTokenTtlSeconds },
     tenants: new TenantDirectory(orm.em.fork({ useContext: false })),
     files: createFileStore(config),
-    bodies: new BodyBudget(config.bodyMemoryBytes),
+    bodies: new BodyBudget(config.bodyMemoryBytes, tokenBodyBytes(config)),
   };
 }

@@ -6,15 +6,26 @@
  * is given back when its answer is ready (`release`, from src/plugins/use-body-limit.ts), whether
  * it succeeded, failed or its client went away. Per-request limits (MAX_BODY_BYTES) stay as they
  * are: this bounds how many such bodies may be held together.
+ *
+ * The token endpoint's bodies, which anyone may send, take from a share of their own beside it
+ * (`anonymous`): an eighth of BODY_MEMORY_BYTES, so anonymous senders never fill the budget of
+ * signed-in callers, and are bounded all the same.
  */
 import { RETRY_AFTER_SECONDS } from '../db/unavailable.js';
 import { AppError } from '../errors.js';
 
-export class BodyBudget {
+/** The fraction of BODY_MEMORY_BYTES the token endpoint's bodies may hold at once, beside it. */
+export const ANONYMOUS_SHARE = 1 / 8;
+
+/** Bytes held by requests, each request's counted apart so that its answer gives them back. */
+export class BodyShare {
   private used = 0;
   private readonly held = new WeakMap<Request, number>();
 
-  constructor(readonly bytes: number) {}
+  constructor(
+    readonly bytes: number,
+    private readonly full: () => AppError,
+  ) {}
 
   /** Bytes taken by requests whose answer is not ready yet. */
   get inUse(): number {
@@ -23,7 +34,7 @@ export class BodyBudget {
 
   /** Takes `n` more bytes for `request`, or throws the 503 when fewer are left (then nothing is taken). */
   take(request: Request, n: number): void {
-    if (this.used + n > this.bytes) throw full();
+    if (this.used + n > this.bytes) throw this.full();
     this.used += n;
     this.held.set(request, (this.held.get(request) ?? 0) + n);
   }
@@ -37,9 +48,33 @@ export class BodyBudget {
   }
 }
 
+/** The signed-in callers' budget (BODY_MEMORY_BYTES), with the token endpoint's share beside it. */
+export class BodyBudget extends BodyShare {
+  /** The token endpoint's: ANONYMOUS_SHARE of the budget, and never less than one body of `tokenBodyBytes` (its limit), which would be refused for ever. */
+  readonly anonymous: BodyShare;
+
+  constructor(bytes: number, tokenBodyBytes: number) {
+    super(bytes, full);
+    this.anonymous = new BodyShare(Math.max(Math.floor(bytes * ANONYMOUS_SHARE), tokenBodyBytes), tokenFull);
+  }
+
+  /** Gives back everything `request` took, of either share. */
+  override release(request: Request): void {
+    super.release(request);
+    this.anonymous.release(request);
+  }
+}
+
 const full = () =>
   new AppError(
     'UNAVAILABLE',
     `The server is receiving too many request bodies at once to take this one. Try again in ${RETRY_AFTER_SECONDS} seconds.`,
     'The request bodies being received fill BODY_MEMORY_BYTES, the memory the server holds for them at once; nothing of this request was done. If this happens often, the operator can raise BODY_MEMORY_BYTES.',
+  );
+
+const tokenFull = () =>
+  new AppError(
+    'UNAVAILABLE',
+    `The server is receiving too many token requests at once to take this one. Try again in ${RETRY_AFTER_SECONDS} seconds.`,
+    'The token request bodies being received fill their share of the memory for request bodies (an eighth of BODY_MEMORY_BYTES, beside it); nothing of this request was done.',
   );

@@ -12,10 +12,10 @@ import { AppError, badRequest } from '../errors.js';
 import { chunksOf, readAtMost, type ReadLimit } from '../read-at-most.js';
 import { partTypes, type PartTypes } from './part-types.js';
 import { LONE_SURROGATE } from '../domain/validate.js';
-import type { BodyBudget } from './body-budget.js';
+import type { BodyShare } from './body-budget.js';
 
 /** The body as text: UTF-8, or a 400 (`utf8Text`). */
-export async function readBody(request: Request, maxBytes: number, budget: BodyBudget | undefined): Promise<string> {
+export async function readBody(request: Request, maxBytes: number, budget: BodyShare): Promise<string> {
   return utf8Text(await readBodyBytes(request, maxBytes, budget), 'request body');
 }
 
@@ -66,14 +66,24 @@ export const isMultipart = (contentType: string | null) => /^\s*multipart\/form-
 
 /**
  * The body's bytes, at most `maxBytes` of them (else a 413), counted as they stream in. Taken from
- * `budget` (none: the token endpoint's, src/rest/token.ts): the whole Content-Length before the
- * first byte is read, so a body begun is never refused halfway; without one, each chunk as it comes.
+ * `budget` (the signed-in callers', or the token endpoint's share: src/rest/body-budget.ts) by
+ * `takeBody`.
  */
-export async function readBodyBytes(request: Request, maxBytes: number, budget: BodyBudget | undefined): Promise<Buffer> {
+export async function readBodyBytes(request: Request, maxBytes: number, budget: BodyShare): Promise<Buffer> {
+  return readAtMost(request.body, maxBytes, () => tooLarge(maxBytes), takeBody(request, maxBytes, budget));
+}
+
+/**
+ * Takes a body from `budget`: the whole Content-Length before the first byte is read, so a body
+ * begun is never refused halfway; without one, each chunk as it comes (the function answered).
+ */
+function takeBody(request: Request, maxBytes: number, budget: BodyShare): ((n: number) => void) | undefined {
   const declared = declaredLength(request, maxBytes);
-  if (budget && declared !== undefined) budget.take(request, declared);
-  const taking = budget && declared === undefined ? (n: number) => budget.take(request, n) : undefined;
-  return readAtMost(request.body, maxBytes, () => tooLarge(maxBytes), taking);
+  if (declared !== undefined) {
+    budget.take(request, declared);
+    return undefined;
+  }
+  return (n) => budget.take(request, n);
 }
 
 /** Whether the request says it has a body: a Content-Length above 0, or chunked. */
@@ -242,10 +252,8 @@ export interface Multipart {
  * the one it declared, or none (not busboy's text/plain) when it has no Content-Type
  * (src/rest/part-types.ts).
  */
-export async function parseMultipart(request: Request, maxBytes: number, budget: BodyBudget | undefined, maxTextBytes = maxBytes): Promise<Multipart> {
-  const declared = declaredLength(request, maxBytes);
-  if (budget && declared !== undefined) budget.take(request, declared);
-  const taking = budget && declared === undefined ? (n: number) => budget.take(request, n) : undefined;
+export async function parseMultipart(request: Request, maxBytes: number, budget: BodyShare, maxTextBytes = maxBytes): Promise<Multipart> {
+  const taking = takeBody(request, maxBytes, budget);
   const texts: Record<string, unknown> = {};
   let textBytes = 0;
   const files: UploadedFile[] = [];

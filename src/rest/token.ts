@@ -3,7 +3,9 @@
  * Content-Type says (two clients label it JSON), unless it says multipart; a real JSON object is accepted too. Failures
  * carry both the OAuth keys clients test (`error`, `error_description`) and the envelope's meta.
  */
+import type { Config } from '../config.js';
 import type { Services } from '../context.js';
+import type { BodyShare } from './body-budget.js';
 import { grant, OAuthError } from '../auth/grants.js';
 import { AppError } from '../errors.js';
 import type { EnvelopeError } from '../graphql-errors.js';
@@ -18,7 +20,7 @@ import type { Match } from './match.js';
 export async function handleToken(services: Services, request: Request, m: Match): Promise<Response> {
   const ip = clientAddressOf(request);
   try {
-    const p = await tokenParams(request, Math.min(services.config.maxBodyBytes, TOKEN_MAX_BODY_BYTES));
+    const p = await tokenParams(request, tokenBodyBytes(services.config), services.bodies.anonymous);
     const tenantId = m.tenant ? await scopedTenantId(services, m.tenant) : undefined;
     const token = await grant(services, p, tenantId, ip);
     return jsonResponse(200, token, { 'cache-control': 'no-store', pragma: 'no-cache', 'x-request-id': requestIdOf(request) });
@@ -35,20 +37,23 @@ export async function handleToken(services: Services, request: Request, m: Match
  */
 export const TOKEN_MAX_BODY_BYTES = 64 * 1024;
 
+/** The token endpoint's body limit under this config. */
+export const tokenBodyBytes = (config: Pick<Config, 'maxBodyBytes'>) => Math.min(config.maxBodyBytes, TOKEN_MAX_BODY_BYTES);
+
 /** The parameters a token request takes; each must be one text value (a number is taken as its text). */
 const PARAMS = new Set(['grant_type', 'client_id', 'client_secret', 'username', 'password', 'refresh_token']);
 
 /**
  * The body's parameters, keys lower-cased. Its refusals (text that is not UTF-8, JSON that does
  * not parse, a parameter that is not one text value, NUL) are OAuth's `invalid_request`; a body
- * over the limit stays the 413 it is (answered with the OAuth keys too: `oauthErrorCode`).
+ * over the limit stays the 413 it is, and one its share of bodies held cannot take the 503 it is
+ * (answered with the OAuth keys too: `oauthErrorCode`). That share (`budget`) is the token
+ * endpoint's own (src/rest/body-budget.ts): anyone may send one, and a budget anonymous senders
+ * could fill would refuse every signed-in caller's body.
  */
-async function tokenParams(request: Request, maxBytes: number): Promise<Record<string, string | undefined>> {
+async function tokenParams(request: Request, maxBytes: number, budget: BodyShare): Promise<Record<string, string | undefined>> {
   const invalid = (e: unknown) => (e instanceof AppError && e.status === 400 ? new OAuthError(400, 'invalid_request', e.message) : e);
   let params: Record<string, unknown>;
-  // Not taken from the budget of bodies held (BODY_MEMORY_BYTES): anyone may send one, and a
-  // budget anonymous senders could fill would refuse every signed-in caller's body.
-  const budget = undefined;
   try {
     // A multipart body as REST reads one (a malformed one says so, not that grant_type is missing).
     if (isMultipart(request.headers.get('content-type'))) {

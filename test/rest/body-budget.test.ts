@@ -2,12 +2,14 @@
  * BODY_MEMORY_BYTES, over real HTTP: request bodies held open by slow clients fill the server's
  * budget, and another body is then a 503 with Retry-After on every face that reads one whole
  * (REST JSON and multipart, e-mail attachments, /graphql); what they took comes back when they end,
- * finished or aborted. A file streamed into the store (`POST files`) takes nothing of it.
+ * finished or aborted. A file streamed into the store (`POST files`) takes nothing of it. The token
+ * endpoint's bodies take from a share of their own, an eighth of the budget, beside it.
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Harness, type TestTenant } from '../harness.js';
 import { Api, expectError, multipart, uniq } from './support.js';
+import type { BodyShare } from '../../src/rest/body-budget.js';
 
 const KIB = 1024;
 const MAX_BODY = 64 * KIB;
@@ -40,9 +42,9 @@ afterEach(() => {
   open.clear();
 });
 
-/** Waits (no deadline but jest's) until the server's budget in use is `bytes`. */
-async function inUseReaches(bytes: number): Promise<void> {
-  while (h.services.bodies.inUse !== bytes) await new Promise((resolve) => setTimeout(resolve, 5));
+/** Waits (no deadline but jest's) until the server's budget (or another share) in use is `bytes`. */
+async function inUseReaches(bytes: number, share: BodyShare = h.services.bodies): Promise<void> {
+  while (share.inUse !== bytes) await new Promise((resolve) => setTimeout(resolve, 5));
 }
 
 /** A JSON body of exactly `size` bytes: `value`, then spaces (which parsing trims). */
@@ -59,13 +61,13 @@ interface Held {
 }
 
 /**
- * A request that sends the first `sent` bytes of `body` and waits: with its Content-Length, or
- * chunked when `declared` is false.
+ * A request that sends the first `sent` bytes of `body` to `at` (this file's server) and waits:
+ * with its Content-Length, or chunked when `declared` is false.
  */
-function hold(path: string, body: Buffer, contentType: string, { sent = KIB, declared = true } = {}): Held {
+function hold(path: string, body: Buffer, contentType: string, { sent = KIB, declared = true, at = origin } = {}): Held {
   const headers: Record<string, string | number> = { authorization: `Bearer ${token}`, 'content-type': contentType };
   if (declared) headers['content-length'] = body.length;
-  const req = http.request(`${origin}${path}`, { method: 'POST', headers });
+  const req = http.request(`${at}${path}`, { method: 'POST', headers });
   open.add(req);
   const answer = new Promise<{ status: number; body: any }>((resolve, reject) => {
     req.on('response', (res) => {
@@ -196,4 +198,81 @@ test('a file streamed into the store takes nothing but its text parts, and the m
   expect(JSON.parse(r.text).data.fileSize).toBe(3 * BUDGET);
   held.abort();
   await inUseReaches(0);
+});
+
+/** A token request's form body of exactly `size` bytes (padded with a parameter no grant reads), wrong credentials. */
+const tokenBody = (size: number) => {
+  const head = 'grant_type=password&client_id=nobody&client_secret=x&username=nobody&password=x&scope=';
+  return Buffer.from(head + 'p'.repeat(size - head.length));
+};
+const FORM = 'application/x-www-form-urlencoded';
+
+test('token bodies take from their own share: one at its 64 KiB limit is taken though an eighth of this budget is less', async () => {
+  expect(BUDGET / 8).toBeLessThan(64 * KIB);
+  const held = hold('/oauth/token', tokenBody(64 * KIB), FORM);
+  await inUseReaches(64 * KIB, h.services.bodies.anonymous);
+  // Not the signed-in callers' budget.
+  expect(h.services.bodies.inUse).toBe(0);
+  expect((await held.finish()).status).toBe(401);
+  expect(h.services.bodies.anonymous.inUse).toBe(0);
+});
+
+describe('the token endpoint\'s share, an eighth of BODY_MEMORY_BYTES (1 MiB here: two token bodies at their 64 KiB limit)', () => {
+  let h8: Harness;
+  let t8: TestTenant;
+  let server8: http.Server;
+  let origin8: string;
+  beforeAll(async () => {
+    ({ h: h8, t: t8 } = await Harness.withTenant({ maxBodyBytes: MAX_BODY, bodyMemoryBytes: 1024 * KIB }));
+    server8 = http.createServer(h8.app.handle);
+    await new Promise<void>((resolve) => server8.listen(0, '127.0.0.1', resolve));
+    origin8 = `http://127.0.0.1:${(server8.address() as AddressInfo).port}`;
+  });
+  afterAll(async () => {
+    server8.closeAllConnections();
+    await new Promise((resolve) => server8.close(resolve));
+    await h8.stop();
+  });
+
+  const anonymousReaches = (bytes: number) => inUseReaches(bytes, h8.services.bodies.anonymous);
+
+  test('held token bodies fill it: the next token request is a 503 in the OAuth shape with Retry-After, signed-in bodies are still taken, and it comes back', async () => {
+    const first = hold('/oauth/token', tokenBody(64 * KIB), FORM, { at: origin8 });
+    const second = hold('/oauth/token', tokenBody(64 * KIB), FORM, { at: origin8 });
+    await anonymousReaches(128 * KIB);
+    expect(h8.services.bodies.inUse).toBe(0);
+
+    // Refused, at both of its addresses, whatever the body; a login sent whole.
+    const login = new URLSearchParams({ grant_type: 'password', client_id: t8.clientId, client_secret: t8.clientSecret, username: t8.adminUserId, password: t8.password }).toString();
+    for (const path of ['/oauth/token', `${t8.root}/oauth/token`]) {
+      const r = await fetch(`${origin8}${path}`, { method: 'POST', headers: { 'content-type': FORM }, body: login });
+      expect({ status: r.status, retryAfter: r.headers.get('retry-after'), body: await r.json() }).toEqual({
+        status: 503,
+        retryAfter: '5',
+        body: {
+          error: 'temporarily_unavailable',
+          error_description: 'The server is receiving too many token requests at once to take this one. Try again in 5 seconds.',
+          meta: expect.objectContaining({ status: 503, errors: [expect.objectContaining({ code: 'UNAVAILABLE', developerMessage: expect.stringMatching(/an eighth of BODY_MEMORY_BYTES/) })] }),
+        },
+      });
+    }
+    // A signed-in caller's body of the same size is taken: the budget is not the token endpoint's.
+    const token8 = await (async () => {
+      first.abort();
+      await anonymousReaches(64 * KIB);
+      const r = await fetch(`${origin8}/oauth/token`, { method: 'POST', headers: { 'content-type': FORM }, body: login });
+      expect(r.status).toBe(200);
+      return ((await r.json()) as { access_token: string }).access_token;
+    })();
+    const third = hold('/oauth/token', tokenBody(64 * KIB), FORM, { at: origin8 });
+    await anonymousReaches(128 * KIB);
+    const folder = await fetch(`${origin8}${t8.root}/folders`, { method: 'POST', headers: { authorization: `Bearer ${token8}`, 'content-type': 'application/json' }, body: folderBody(uniq('Signed-in')) });
+    expect(folder.status).toBe(200);
+
+    // Finished or aborted, the share comes back.
+    expect((await second.finish()).status).toBe(401);
+    third.abort();
+    await anonymousReaches(0);
+    expect(h8.services.bodies.inUse).toBe(0);
+  });
 });
