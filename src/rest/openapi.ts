@@ -7,6 +7,7 @@
  */
 import { getNamedType, isInputObjectType, isNonNullType, isObjectType, type GraphQLInputType, type GraphQLSchema } from 'graphql';
 import { dataTypes } from '../datatypes.js';
+import { RETRY_AFTER_SECONDS } from '../db/unavailable.js';
 import { tokenOperation } from './token.js';
 import { bodyHoldsArgs, isSofaRoute, routes as allRoutes, type Route, type SofaRoute } from './routes.js';
 import { DATE_TIME_PATTERN, sofaPath } from './sofa-setup.js';
@@ -77,6 +78,15 @@ const ERRORS: Record<string, string> = {
   '403': 'The token belongs to another customer database, or the caller may not do this.',
   '404': 'No such record (or no such route).',
 };
+
+/** The database away (src/db/unavailable.ts): any operation. */
+const UNAVAILABLE = 'The database is not available right now: nothing was done; try again after Retry-After seconds.';
+/** ... or, for one that reads a body, the server's budget of bodies held at once full (src/rest/body-budget.ts). */
+const UNAVAILABLE_WITH_BODY =
+  'The database is not available right now, or the server is receiving too many request bodies at once (BODY_MEMORY_BYTES): nothing was done; try again after Retry-After seconds.';
+
+/** Every 503 says when to try again (src/plugins/use-retry-after.ts). */
+const RETRY_AFTER = { 'Retry-After': { description: 'Seconds to wait before trying again.', schema: { type: 'integer', example: RETRY_AFTER_SECONDS } } };
 
 /** A body with a Content-Encoding is refused before it is read (src/plugins/use-content-encoding.ts). */
 const COMPRESSED = 'The body was sent compressed (a Content-Encoding other than identity): send it uncompressed.';
@@ -169,11 +179,13 @@ function sofaRowOperation(doc: SofaDoc, schema: GraphQLSchema, row: SofaRoute, a
       : { description: 'Success', content: { 'application/json': { schema: successSchema(row, record) } } },
   };
   for (const [status, description] of Object.entries(ERRORS)) responses[status] = errorResponse(description);
-  if (row.body || bodyHoldsArgs(row)) {
+  const readsBody = !!row.body || bodyHoldsArgs(row);
+  if (readsBody) {
     responses['413'] = errorResponse(row.upload ? 'The file is larger than FILE_MAX_BYTES, or the other parts than MAX_BODY_BYTES.' : 'The body is larger than MAX_BODY_BYTES.');
     responses['415'] = errorResponse(COMPRESSED);
     responses['409'] = errorResponse('The change conflicts with the current state.');
   }
+  responses['503'] = errorResponse(readsBody ? UNAVAILABLE_WITH_BODY : UNAVAILABLE);
   return {
     operationId: `${row.method.toLowerCase()}_${name}`,
     summary: row.field,
@@ -265,6 +277,12 @@ export function truthfulSchemas(schemas: Record<string, Schema>, schema: GraphQL
   return out;
 }
 
+/** The operation with `Retry-After` on its 503, whoever wrote the answer's body (the token endpoint writes its own). */
+function withRetryAfter(op: Operation): Operation {
+  const responses = op.responses as Record<string, Record<string, unknown>>;
+  return { ...op, responses: { ...responses, '503': { ...responses['503'], headers: RETRY_AFTER } } };
+}
+
 /** Rows the document describes: API routes, not the document and its reference page. */
 export const documentedRows = (table: readonly Route[] = allRoutes) => table.filter((r) => isSofaRoute(r) || r.handler === 'token');
 
@@ -279,13 +297,13 @@ export function buildOpenApi(sofaDoc: SofaDoc, schema: GraphQLSchema, publicUrl 
     (scopes.get(key) ?? scopes.set(key, new Set()).get(key)!).add(scope);
     if (item[method]) continue;
     if (!isSofaRoute(row)) {
-      item[method] = tokenOperation;
+      item[method] = withRetryAfter(tokenOperation);
       continue;
     }
     // Rows chosen by a query parameter share their path and method with a plain row: one operation.
     const same = table.filter((r): r is SofaRoute => isSofaRoute(r) && r.method === row.method && r.path === row.path);
     const main = same.find((r) => !r.when) ?? row;
-    item[method] = sofaRowOperation(sofaDoc, schema, main, same.filter((r) => r !== main));
+    item[method] = withRetryAfter(sofaRowOperation(sofaDoc, schema, main, same.filter((r) => r !== main)));
   }
   for (const [key, s] of scopes) {
     // Paths served at the root (the token endpoint) name their servers; the rest use the tenant server.

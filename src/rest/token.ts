@@ -211,6 +211,7 @@ export const tokenOperation = {
     '413': oauthError('invalid_request: the body is over MAX_BODY_BYTES'),
     '415': oauthError('invalid_request: the body was sent compressed (a Content-Encoding other than identity)'),
     '429': oauthError('temporarily_unavailable: too many failed logins, locked out until meta.retryTime'),
+    '503': oauthError('temporarily_unavailable: the database is not available right now, or the server is receiving too many token requests at once (their share of BODY_MEMORY_BYTES); try again after Retry-After seconds'),
   },
   security: [],
 };

@@ -94,6 +94,23 @@ test('an operation that takes a body documents its 413 and the 415 of a compress
   expect(Object.keys(doc.paths['/sites/{id}'].get.responses)).not.toContain('413');
 });
 
+test('every operation documents its 503 with Retry-After: the database away, or for one that reads a body the budget of bodies full; the token endpoint\'s in its OAuth shape', () => {
+  type Response = { description: string; headers?: Record<string, { schema: Record<string, unknown> }>; content?: Record<string, { schema: Record<string, any> }> };
+  const operations = Object.entries(doc.paths).flatMap(([path, item]) =>
+    Object.entries(item).filter(([k]) => METHODS.includes(k)).map(([method, op]) => ({ at: `${method.toUpperCase()} ${path}`, unavailable: (op as unknown as { responses: Record<string, Response> }).responses['503'] })),
+  );
+  expect(operations.length).toBe(new Set(documentedRows(routes).map((r) => `${r.method} ${openApiPath(r.path)}`)).size);
+  for (const { at, unavailable } of operations) {
+    expect([at, unavailable?.headers?.['Retry-After']?.schema]).toEqual([at, { type: 'integer', example: 5 }]);
+  }
+  const unavailable = (path: string, method: string) => doc.paths[path][method].responses['503'] as unknown as Response;
+  expect(unavailable('/sites/{id}', 'get').content!['application/json'].schema).toEqual({ $ref: '#/components/schemas/ErrorEnvelope' });
+  expect(unavailable('/sites/{id}', 'get').description).not.toMatch(/BODY_MEMORY_BYTES/);
+  expect(unavailable('/sites', 'post').description).toMatch(/database.*BODY_MEMORY_BYTES/);
+  expect(unavailable('/oauth/token', 'post').description).toMatch(/^temporarily_unavailable: the database .* too many token requests/);
+  expect(unavailable('/oauth/token', 'post').content!['application/json'].schema.required).toEqual(['error', 'error_description', 'meta']);
+});
+
 test('bodies are JSON, form-encoded or multipart (the form template import sends its XML as a file part)', () => {
   const body = (doc.paths['/formtemplates/{id}/import'].put as unknown as { requestBody: { content: Record<string, { schema: object }> } }).requestBody;
   expect(Object.keys(body.content)).toEqual(['application/json', 'application/x-www-form-urlencoded', 'multipart/form-data']);
