@@ -5,10 +5,8 @@ import { useGraphQlJit } from '@envelop/graphql-jit';
 import { GraphQLError, type GraphQLSchema, type ValidationContext } from 'graphql';
 import { buildContext, type Services } from './context.js';
 import { buildSchema } from './schema.js';
-import { throwAsGraphQL } from './graphql-errors.js';
-import { mapError } from './graphql-errors.js';
+import { maskWithoutRequest, throwAsGraphQL } from './graphql-errors.js';
 import { useErrorMapping } from './plugins/use-error-mapping.js';
-import { randomUUID } from 'node:crypto';
 import { useRest } from './plugins/use-rest.js';
 import { useSenderFirst } from './plugins/use-sender-first.js';
 import { useClientAddress } from './plugins/use-client-address.js';
@@ -98,8 +96,9 @@ export function createApp(services: Services): App {
         return throwAsGraphQL(e);
       }
     },
-    // Execution errors are mapped with their request id (useErrorMapping); this catches the rest.
-    maskedErrors: { maskError: (error) => mapError(error, randomUUID(), services.log) },
+    // Execution errors are mapped with their request id (useErrorMapping); this catches the rest,
+    // leaving what needs the request's id to useErrorMapping too.
+    maskedErrors: { maskError: maskWithoutRequest },
     plugins: [
       useCors(services.config.corsOrigins),
       useMetrics(services),

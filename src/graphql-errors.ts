@@ -36,26 +36,49 @@ export function unexpected(requestId: string): GraphQLError {
  * only in the log).
  */
 export function mapError(error: unknown, requestId: string, log: Logger): GraphQLError {
+  return mapKnown(error) ?? mapUnknown(error, requestId, log);
+}
+
+/** What `mapError` makes of an error without logging it, or undefined for one that is logged with the request id. */
+function mapKnown(error: unknown): GraphQLError | undefined {
   const app = findAppError(error);
   if (app) return appToGraphQL(app, error instanceof GraphQLError ? error : undefined);
-  const ge = error as GraphQLError;
-  if (ge instanceof GraphQLError && ge.extensions?.code === 'INTERNAL_SERVER_ERROR') return ge;
+  if (!(error instanceof GraphQLError)) return undefined;
+  if (error.extensions?.code === 'INTERNAL_SERVER_ERROR') return error;
+  // Errors without a path come from parsing, validation or variable coercion: the request was
+  // bad and the message says how. An error with a path and no AppError behind it is our fault.
+  return error.path || clientClosedFrom(error) || unavailableFrom(error) ? undefined : withoutOriginalError(error);
+}
+
+function mapUnknown(error: unknown, requestId: string, log: Logger): GraphQLError {
+  const ge = error instanceof GraphQLError ? error : undefined;
   const closed = clientClosedFrom(error);
   if (closed) {
     log.debug({ requestId }, 'client closed the connection before its request was read');
-    return appToGraphQL(closed, ge instanceof GraphQLError ? ge : undefined);
+    return appToGraphQL(closed, ge);
   }
   const away = unavailableFrom(error);
   if (away) {
     log.warn({ requestId }, 'database unavailable');
-    return appToGraphQL(away, ge instanceof GraphQLError ? ge : undefined);
+    return appToGraphQL(away, ge);
   }
-  // Errors without a path come from parsing, validation or variable coercion: the request was
-  // bad and the message says how. An error with a path and no AppError behind it is our fault.
-  if (ge instanceof GraphQLError && !ge.path) return withoutOriginalError(ge);
   log.error({ err: ge?.originalError ?? error, requestId }, 'unexpected error');
   return unexpected(requestId);
 }
+
+/**
+ * An error Yoga caught outside execution (reading the body, building the context), whose
+ * `maskError` hook is not told the request: kept whole until `useErrorMapping` maps it with the
+ * request's id, so that the id quoted and logged is the one of the response's X-Request-Id.
+ */
+export class Unmapped extends GraphQLError {
+  constructor(readonly error: unknown) {
+    super('An unexpected error occurred.', { extensions: { code: 'INTERNAL_SERVER_ERROR', http: { status: 500 } } });
+  }
+}
+
+/** Yoga's `maskError`: `mapError` where the request is not needed, else an `Unmapped`. */
+export const maskWithoutRequest = (error: unknown): GraphQLError => mapKnown(error) ?? new Unmapped(error);
 
 /**
  * The error without `extensions.originalError`, which Yoga adds to its refusal of a body that is

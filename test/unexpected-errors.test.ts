@@ -1,5 +1,8 @@
 /** Failures we did not plan for: a 500 envelope quoting the request id, details only in the log. */
+import { Writable } from 'node:stream';
 import { Harness } from './harness.js';
+import { createApp } from '../src/app.js';
+import { createLogger } from '../src/log.js';
 
 test('a database failure is a 500 quoting the request id, without internals, on REST and GraphQL', async () => {
   const h = await Harness.start();
@@ -25,4 +28,27 @@ test('a database failure is a 500 quoting the request id, without internals, on 
   expect(gql.body.errors[0].extensions.code).toBe('INTERNAL_SERVER_ERROR');
   expect(gql.body.errors[0].message).toContain('req-gql-1');
   expect(gql.text).not.toMatch(/select|knex|pool|at \w+ \(/i);
+});
+
+test('a /graphql error Yoga catches before execution (a body that breaks off) quotes and logs the id of its response', async () => {
+  const { h, token } = await Harness.withTenant();
+  const lines: string[] = [];
+  const log = createLogger('info', new Writable({ write: (chunk, _enc, done) => (lines.push(String(chunk)), done()) }));
+  const app = createApp({ ...h.services, log });
+  try {
+    // A body stream that fails, as one whose client goes away mid-way: no Content-Length, so it is read as it comes.
+    const body = new ReadableStream({ pull: (c) => c.error(new Error('connection lost')) });
+    const init = { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body, duplex: 'half' };
+    const res = await app.fetch(new Request('http://quire.test/graphql', init as RequestInit), { req: { socket: { remoteAddress: h.address } } });
+    const id = res.headers.get('x-request-id');
+    const answer = await res.json();
+    expect(res.status).toBe(500);
+    expect(answer.errors[0]).toMatchObject({ message: `An unexpected error occurred. Quote request id ${id} when reporting it.`, extensions: { code: 'INTERNAL_SERVER_ERROR', requestId: id } });
+    const logged = lines.map((l) => JSON.parse(l)).filter((l) => l.msg !== 'request');
+    expect(logged).toEqual([expect.objectContaining({ msg: 'unexpected error', requestId: id })]);
+    // The access log's line names the same id.
+    expect(lines.map((l) => JSON.parse(l)).find((l) => l.msg === 'request')).toMatchObject({ requestId: id, status: 500 });
+  } finally {
+    await h.stop();
+  }
 });

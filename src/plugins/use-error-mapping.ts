@@ -1,9 +1,13 @@
-/** /graphql's execution errors mapped once, where the request is known (see `mapError`). */
-import { GraphQLError } from 'graphql';
+/**
+ * /graphql's errors mapped once, where the request is known (see `mapError`): execution errors
+ * as execution ends, and those Yoga caught elsewhere (`Unmapped`) as the result is answered.
+ */
+import { GraphQLError, type ExecutionResult } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
-import { mapError } from '../graphql-errors.js';
+import { mapError, Unmapped } from '../graphql-errors.js';
 import { placedRefusals } from '../variable-refusals.js';
 import type { Logger } from '../log.js';
+import { requestIdOf } from '../rest/request-id.js';
 
 export function useErrorMapping(log: Logger): Plugin {
   return {
@@ -16,6 +20,12 @@ export function useErrorMapping(log: Logger): Plugin {
           setResult({ ...placed, errors: placed.errors?.map((e) => asRequestError(mapError(e, requestId, log))) });
         },
       };
+    },
+    onResultProcess({ request, result, setResult }) {
+      const errors = (result as ExecutionResult).errors;
+      if (!errors?.some((e) => e instanceof Unmapped)) return;
+      const requestId = requestIdOf(request);
+      setResult({ ...result, errors: errors.map((e) => (e instanceof Unmapped ? mapError(e.error, requestId, log) : e)) });
     },
   };
 }
