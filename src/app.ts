@@ -122,7 +122,8 @@ export function createApp(services: Services): App {
       useSenderFirst(services),
       useBodyLimit(services.config.maxBodyBytes, bodyLimitOf(services.config), services.bodies, services.log),
       EnvelopArmorPlugin({
-        maxDepth: { n: 8, ...asValidationError },
+        // A fragment spread is no level of its own: a query is as deep with fragments as written inline.
+        maxDepth: { n: 8, flattenFragments: true, ...asValidationError },
         maxAliases: { n: 15, ...asValidationError },
         maxDirectives: { n: 50, ...asValidationError },
         costLimit: { maxCost: 5000, ...asValidationError },

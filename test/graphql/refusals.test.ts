@@ -86,6 +86,21 @@ describe('limits and variables are refused as GraphQL-over-HTTP asks: a code, an
     expect(legacy.body.data).toBeUndefined();
   });
 
+  test('a query with fragments is as deep as written inline: a spread is no level of its own', async () => {
+    // Small pages: the read budget counts what the lists may read.
+    const inline = '{ groups(limit: 2) { items { name users(limit: 2) { userid groups(limit: 2) { name } } } } }';
+    const spread = '{ groups(limit: 2) { items { ...G } } } fragment G on Group { name users(limit: 2) { ...U } } fragment U on User { userid groups(limit: 2) { name } }';
+    for (const query of [inline, spread]) {
+      const r = await byAccept({ query }, 'application/graphql-response+json');
+      expect([query, r.status, r.body.errors]).toEqual([query, 200, undefined]);
+    }
+    // Nine levels through fragments (and an inline fragment) are still too deep.
+    const deepSpread = '{ sites { items { ...S } } } fragment S on Site { groups { users { ... on User { groups { users { groups { ...U } } } } } } } fragment U on Group { users { id } }';
+    const r = await byAccept({ query: deepSpread }, 'application/graphql-response+json');
+    expect(r.status).toBe(400);
+    expect(r.body).toEqual({ errors: [{ message: 'Query depth limit of 8 exceeded, found 9.', extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } }] });
+  });
+
   test.each([
     ['of the wrong type', { id: 5 }, /^Variable "\$id" got invalid value 5; Expected type UUID\. Value is not a valid UUID: 5$/],
     ['missing', {}, /Variable "\$id" of required type "UUID!" was not provided/],
