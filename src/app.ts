@@ -40,14 +40,16 @@ export interface App {
 /**
  * Armor's refusals reported as validation errors: thrown, they passed Yoga's validation hook by
  * and answered 200 without a code even under `application/graphql-response+json`. Its message's
- * "Syntax Error: " prefix goes too: the query's syntax is fine.
+ * "Syntax Error: " prefix goes too: the query's syntax is fine. The token limit, counted as the
+ * query is parsed, has no validation context: its refusal is thrown, a parse failure as before.
  */
 const asValidationError = {
   propagateOnRejection: false,
   onReject: [
     (ctx: ValidationContext | null, err: GraphQLError) => {
-      if (!ctx) throw err;
-      ctx.reportError(new GraphQLError(err.message.replace(/^Syntax Error: /, '')));
+      const refusal = new GraphQLError(err.message.replace(/^Syntax Error: /, ''));
+      if (!ctx) throw refusal;
+      ctx.reportError(refusal);
     },
   ],
 };
@@ -127,7 +129,7 @@ export function createApp(services: Services): App {
         maxAliases: { n: 15, ...asValidationError },
         maxDirectives: { n: 50, ...asValidationError },
         costLimit: { maxCost: 5000, ...asValidationError },
-        maxTokens: { n: 2000 },
+        maxTokens: { n: 2000, ...asValidationError },
         blockFieldSuggestion: { enabled: false },
       }) as Plugin,
       useReadBudget(services.config),

@@ -86,6 +86,13 @@ describe('limits and variables are refused as GraphQL-over-HTTP asks: a code, an
     expect(legacy.body.data).toBeUndefined();
   });
 
+  test('too many tokens is a parse failure, with no "Syntax Error" in its message', async () => {
+    const query = `{ ${'__typename '.repeat(2001)}}`;
+    const strict = await byAccept({ query }, 'application/graphql-response+json');
+    expect(strict.status).toBe(400);
+    expect(strict.body).toEqual({ errors: [{ message: 'Token limit of 2000 exceeded.', extensions: { code: 'GRAPHQL_PARSE_FAILED' } }] });
+  });
+
   test('a query with fragments is as deep as written inline: a spread is no level of its own', async () => {
     // Small pages: the read budget counts what the lists may read.
     const inline = '{ groups(limit: 2) { items { name users(limit: 2) { userid groups(limit: 2) { name } } } } }';
