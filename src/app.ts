@@ -2,7 +2,7 @@
 import { createYoga, type Plugin, type YogaServerInstance } from 'graphql-yoga';
 import { EnvelopArmorPlugin } from '@escape.tech/graphql-armor';
 import { useGraphQlJit } from '@envelop/graphql-jit';
-import { GraphQLError, type GraphQLSchema, type ValidationContext } from 'graphql';
+import { GraphQLError, Kind, type GraphQLSchema, type ValidationContext } from 'graphql';
 import { buildContext, type Services } from './context.js';
 import { buildSchema } from './schema.js';
 import { maskWithoutRequest, throwAsGraphQL } from './graphql-errors.js';
@@ -112,7 +112,9 @@ export function createApp(services: Services): App {
       usePublicUrl(services.config.publicUrl),
       useSuppressResponseCodes(),
       // Compiled execution, cached per document (REST documents are fixed; /graphql's are parsed once per text).
-      useGraphQlJit() as Plugin,
+      // The cache ignores operationName: a document of several operations ran the one first compiled
+      // whatever operationName chose, so those run uncompiled.
+      useGraphQlJit({}, { enableIf: ({ document }) => document.definitions.filter((d) => d.kind === Kind.OPERATION_DEFINITION).length === 1 }) as Plugin,
       useSessionCheck(),
       useErrorMapping(services.log),
       useHealth(services),

@@ -167,6 +167,17 @@ describe('/graphql', () => {
     expect((await page({ 'accept-encoding': 'br;q=0, gzip;q=0' })).headers.get('content-encoding')).toBeNull();
   });
 
+  test('operationName chooses the operation of a document that has several, each time', async () => {
+    const query = 'query A { me { userid } } query B { sites { totalRecords } } mutation M { createSite(input: { name: "OpName", description: "" }) { name } }';
+    const run = (operationName: string) => h.request('POST', '/graphql', { token, body: { query, operationName } });
+    const first = await run('B');
+    expect(first.body).toEqual({ data: { sites: { totalRecords: expect.any(Number) } } });
+    // The compiled document was cached by its text alone: A then ran B, and B after M ran M again.
+    expect((await run('A')).body).toEqual({ data: { me: { userid: t.adminUserId } } });
+    expect((await run('M')).body).toEqual({ data: { createSite: { name: 'OpName' } } });
+    expect((await run('B')).body).toEqual({ data: { sites: { totalRecords: first.body.data.sites.totalRecords + 1 } } });
+  });
+
   test('an unknown data type is a NOT_FOUND error', async () => {
     const r = await gql(`{ metaDataType(datatype: "nope") { dataType } }`);
     expect(r.body.errors[0].extensions.code).toBe('NOT_FOUND');
