@@ -20,6 +20,7 @@ import { useMetrics } from './plugins/use-metrics.js';
 import { useRetryAfter } from './plugins/use-retry-after.js';
 import { useConnectionClose } from './plugins/use-connection-close.js';
 import { useGraphQLTransport } from './plugins/use-graphql-transport.js';
+import { useOperationChoice } from './plugins/use-operation-choice.js';
 import { useNoNul } from './plugins/use-no-nul.js';
 import { useBodyLimit } from './plugins/use-body-limit.js';
 import { useContentEncoding } from './plugins/use-content-encoding.js';
@@ -125,6 +126,7 @@ export function createApp(services: Services): App {
       useGraphQLTransport(services.log),
       useSenderFirst(services),
       useBodyLimit(services.config.maxBodyBytes, bodyLimitOf(services.config), services.bodies, services.log),
+      useOperationChoice(),
       EnvelopArmorPlugin({
         // A fragment spread is no level of its own: a query is as deep with fragments as written inline.
         maxDepth: { n: 8, flattenFragments: true, ...asValidationError },

@@ -10,17 +10,25 @@ import { clientClosedFrom } from './client-closed.js';
 import { constraintError } from './db/constraint-errors.js';
 
 export function appToGraphQL(err: AppError, original?: GraphQLError): GraphQLError {
+  // Headers the error asks for (a 405's Allow) survive its mapping again.
+  const headers = (original?.extensions?.http as { headers?: Record<string, string> } | undefined)?.headers;
   return new GraphQLError(err.message, {
     nodes: original?.nodes,
     path: original?.path,
     originalError: err,
     extensions: {
       code: err.code,
-      http: { status: err.status },
+      http: { status: err.status, ...(headers ? { headers } : {}) },
       developerMessage: err.developerMessage,
       ...(Object.keys(err.meta).length ? { meta: err.meta } : {}),
     },
   });
+}
+
+/** The GraphQL error of `err` with response headers for /graphql's answer (a 405's `Allow`). */
+export function appToGraphQLWithHeaders(err: AppError, headers: Record<string, string>): GraphQLError {
+  const e = appToGraphQL(err);
+  return new GraphQLError(e.message, { originalError: err, extensions: { ...e.extensions, http: { status: err.status, headers } } });
 }
 
 export function unexpected(requestId: string): GraphQLError {

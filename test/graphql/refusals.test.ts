@@ -40,6 +40,37 @@ test('a GET whose variables or extensions are not JSON is a 400 naming the param
   expect(fine.body.data.sites.totalRecords).toBe(1);
 });
 
+test('a mutation sent by GET is a 405 METHOD_NOT_ALLOWED with Allow: POST, as every 405', async () => {
+  const query = encodeURIComponent('mutation { deleteSite(id: "00000000-0000-0000-0000-000000000000") { id } }');
+  for (const accept of ['application/json', 'application/graphql-response+json']) {
+    const r = await h.request('GET', `/graphql?query=${query}`, { token, headers: { accept } });
+    expect([accept, r.status, r.headers.get('allow')]).toEqual([accept, 405, 'POST']);
+    expect(r.body.errors).toEqual([{ message: 'A mutation is sent by POST: GET runs queries only.', extensions: { code: 'METHOD_NOT_ALLOWED', developerMessage: 'A mutation is sent by POST: GET runs queries only.' } }]);
+  }
+});
+
+describe('a document whose operation cannot be chosen is a 400 that says why and lists the choices', () => {
+  const two = 'query A { sites { totalRecords } } query B { groups { totalRecords } }';
+  test.each([
+    ['a name the document lacks', { query: two, operationName: 'C' }, "The query has no operation named 'C'; it has 'A', 'B'."],
+    ['several operations and no operationName', { query: two }, "Send operationName: the query has 2 operations: 'A', 'B'."],
+    ['a name where the one operation has none', { query: '{ sites { totalRecords } }', operationName: 'A' }, "The query has no operation named 'A'; it has one without a name."],
+    ['only fragments', { query: 'fragment F on Site { id }' }, 'The query has no operation to execute, only fragments: add a query or a mutation.'],
+    ['an operationName that is not a string', { query: two, operationName: 5 }, "The parameter 'operationName' must be a string, the name of an operation in the query, got 5."],
+  ])('%s', async (_, body, message) => {
+    const r = await post('/graphql', JSON.stringify(body));
+    expect(r.status).toBe(400);
+    expect(r.body.errors).toEqual([{ message, extensions: { code: 'BAD_REQUEST', developerMessage: message } }]);
+  });
+
+  test('the list of operations is bounded', async () => {
+    const many = Array.from({ length: 12 }, (_, i) => `query Q${i} { sites { totalRecords } }`).join(' ');
+    const r = await post('/graphql', JSON.stringify({ query: many }));
+    expect(r.body.errors[0].message).toBe("Send operationName: the query has 12 operations: 'Q0', 'Q1', 'Q2', 'Q3', 'Q4', 'Q5', 'Q6', 'Q7', 'Q8', 'Q9' and 2 more.");
+  });
+
+});
+
 test('/GraphQL in another case, with or without a trailing slash, answers as /graphql', async () => {
   for (const path of ['/GraphQL', '/GRAPHQL/', '/graphql/']) {
     const r = await post(path, JSON.stringify({ query: '{ sites { totalRecords } }' }));
