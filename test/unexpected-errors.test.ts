@@ -25,6 +25,8 @@ test('a database failure is a 500 quoting the request id, without internals, on 
     body: { query: '{ sites { items { id } } }' },
     headers: { 'x-request-id': 'req-gql-1' },
   });
+  // A 500 under application/json too, where the request's own mistakes are a 200: the server failed.
+  expect(gql.status).toBe(500);
   expect(gql.body.errors[0].extensions.code).toBe('INTERNAL_SERVER_ERROR');
   expect(gql.body.errors[0].message).toContain('req-gql-1');
   expect(gql.text).not.toMatch(/select|knex|pool|at \w+ \(/i);

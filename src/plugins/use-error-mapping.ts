@@ -10,24 +10,56 @@ import type { Logger } from '../log.js';
 import { requestIdOf } from '../rest/request-id.js';
 
 export function useErrorMapping(log: Logger): Plugin {
+  // Requests whose operation ran and raised errors: their statuses are set as execution's (`answeredAs`).
+  const executed = new WeakSet<Request>();
   return {
     onExecute({ args }) {
-      const requestId = (args.contextValue as { requestId?: string }).requestId ?? 'unknown';
+      const ctx = args.contextValue as { requestId?: string; request?: Request };
+      const requestId = ctx.requestId ?? 'unknown';
       return {
         onExecuteDone({ result, setResult }) {
           if (!('errors' in result) || !result.errors?.length) return;
+          if (ctx.request) executed.add(ctx.request);
           const placed = placedRefusals(args, result);
           setResult({ ...placed, errors: placed.errors?.map((e) => asRequestError(mapError(e, requestId, log))) });
         },
       };
     },
     onResultProcess({ request, result, setResult }) {
-      const errors = (result as ExecutionResult).errors;
-      if (!errors?.some((e) => e instanceof Unmapped)) return;
+      const r = result as ExecutionResult;
+      if (!r.errors?.length) return;
+      const ran = executed.has(request);
+      if (!ran && !r.errors.some((e) => e instanceof Unmapped)) return;
       const requestId = requestIdOf(request);
-      setResult({ ...result, errors: errors.map((e) => (e instanceof Unmapped ? mapError(e.error, requestId, log) : e)) });
+      const mapped = r.errors.map((e) => (e instanceof Unmapped ? mapError(e.error, requestId, log) : e));
+      setResult({ ...r, errors: ran ? mapped.map((e) => answeredAs(e, r.data != null)) : mapped });
     },
   };
+}
+
+/**
+ * The HTTP status an execution error gives /graphql's answer, by Yoga's `extensions.http` (which
+ * is never sent; `extensions.code` says the same to the client). Under `application/json` a
+ * 200, as the GraphQL-over-HTTP spec asks for any well-formed request (`spec: true` makes Yoga
+ * skip the status there): clients such as Apollo take any other status for a network failure and
+ * hide the errors. Under `application/graphql-response+json` the error's status while `data` is
+ * null, and a 200 once any field was answered (`partial`), which that media type requires. While
+ * `data` is null, a 401 (the token's session ended) and a 5xx (the database away, a script server
+ * that failed) keep their status under both: nothing was served, and clients log in again or
+ * retry by the status.
+ */
+function answeredAs(e: GraphQLError, partial: boolean): GraphQLError {
+  const http = e.extensions?.http as { status?: number; spec?: boolean } | undefined;
+  const status = http?.status;
+  if (!http || !status || (!partial && (status === 401 || status >= 500))) return e;
+  return new GraphQLError(e.message, {
+    nodes: e.nodes,
+    source: e.source,
+    positions: e.positions,
+    path: e.path,
+    originalError: e.originalError,
+    extensions: { ...e.extensions, http: partial ? { ...http, status: undefined } : { ...http, spec: true } },
+  });
 }
 
 /**

@@ -197,6 +197,41 @@ describe('limits and variables are refused as GraphQL-over-HTTP asks: a code, an
   });
 });
 
+describe('an execution error answers 200 under application/json (its code says what failed), its status under application/graphql-response+json while data is null', () => {
+  const byAccept = (query: string, accept?: string) => h.request('POST', '/graphql', { token, body: { query }, headers: accept ? { accept } : {} });
+
+  test('a record of another tenant: NOT_FOUND, 200 under application/json (and with no Accept), 404 under application/graphql-response+json', async () => {
+    const other = await h.tenant();
+    const query = `{ site(id: "${other.homeSiteId}") { id } }`;
+    const notFound = { data: null, errors: [expect.objectContaining({ path: ['site'], extensions: expect.objectContaining({ code: 'NOT_FOUND' }) })] };
+    for (const accept of ['application/json', undefined]) {
+      const r = await byAccept(query, accept);
+      expect([accept, r.status]).toEqual([accept, 200]);
+      expect(r.body).toEqual(notFound);
+    }
+    const strict = await byAccept(query, 'application/graphql-response+json');
+    expect(strict.status).toBe(404);
+    expect(strict.body).toEqual(notFound);
+  });
+
+  test('a refusal of a field whose siblings or parent were answered is a 200 under both: data is not null', async () => {
+    // runScript is nullable: the operation's data holds its null.
+    for (const accept of ['application/json', 'application/graphql-response+json']) {
+      const r = await byAccept('mutation { runScript(name: "nope") }', accept);
+      expect([accept, r.status]).toEqual([accept, 200]);
+      expect(r.body).toEqual({ data: { runScript: null }, errors: [expect.objectContaining({ path: ['runScript'], extensions: expect.objectContaining({ code: 'NOT_FOUND' }) })] });
+    }
+  });
+
+  test('over the read budget is answered as the cost limit is, 200 under application/json and 400 under application/graphql-response+json', async () => {
+    const query = '{ sites { items { users { groups { id } } } } }';
+    const legacy = await byAccept(query, 'application/json');
+    expect(legacy.status).toBe(200);
+    expect(legacy.body.errors[0]).toMatchObject({ message: expect.stringMatching(/^This operation may read \d+ rows/), extensions: { code: 'BAD_REQUEST' } });
+    expect((await byAccept(query, 'application/graphql-response+json')).status).toBe(400);
+  });
+});
+
 describe('errors on the wire carry a code and a message, no internal detail, whatever NODE_ENV', () => {
   let servers: Started[] = [];
   beforeAll(async () => {

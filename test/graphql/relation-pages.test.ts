@@ -1,7 +1,7 @@
 /**
  * Relation lists are paged like list reads (no request reads a whole tenant through one), and a
  * /graphql operation that would read more rows than MAX_QUERY_ROWS, counting every list at its
- * limit, is refused with a 400 before anything runs.
+ * limit, is refused before anything runs (a 400 under application/graphql-response+json).
  */
 import { newId } from '../../src/ids.js';
 import { Harness, type TestTenant } from '../harness.js';
@@ -12,7 +12,9 @@ let token: string;
 /** Two groups of four members each; ids are time-ordered, so in userid order too. */
 const groups: { id: string; members: string[] }[] = [];
 
-const gql = (query: string, variables?: Record<string, unknown>) => h.request('POST', '/graphql', { token, body: { query, variables } });
+// Refusals are 400s under this media type (200s under application/json: test/graphql/refusals.test.ts).
+const gql = (query: string, variables?: Record<string, unknown>) =>
+  h.request('POST', '/graphql', { token, body: { query, variables }, headers: { accept: 'application/graphql-response+json' } });
 
 beforeAll(async () => {
   h = await Harness.start({ defaultPageSize: 2, maxPageSize: 3, maxQueryRows: 30 });

@@ -37,6 +37,8 @@ async function expectAllRefused(user: { id: string; token: string }) {
   expectEnded(await as.get('/users/getjwt'));
   expectEnded(await as.put(`/users/${user.id}`, { newPassword: 'x-Another-1!', oldPassword: 'whatever' }));
   const g = await graphql(user.token, '{ me { id } }');
+  // A 401 under application/json too, where other execution errors are a 200: the token is what failed.
+  expect(g.status).toBe(401);
   expect(g.body.data?.me ?? null).toBeNull();
   expect(g.body.errors[0].extensions.code).toBe('UNAUTHORIZED');
 }
