@@ -3,7 +3,9 @@
  * a 500: a body in a media type Yoga does not parse (text/plain), and an operation type the schema
  * has none of (a `subscription`, which the compiled executor would otherwise throw on), and a GET
  * whose `variables` or `extensions` are not JSON; and a multipart request whose `operations` or
- * `map` is missing or malformed, which Yoga answered with no code (a 200), or a 500.
+ * `map` is missing or malformed, which Yoga answered with no code (a 200), or a 500. A body is
+ * UTF-8 (a declared charset otherwise is a 415), a byte order mark before its JSON is taken, and
+ * an empty one or one without a Content-Type is refused saying so.
  */
 import type { GraphQLParams, Plugin } from 'graphql-yoga';
 import { GraphQLError, type ValidationRule } from 'graphql';
@@ -11,6 +13,7 @@ import { AppError, badRequest } from '../errors.js';
 import { findAppError, throwAsGraphQL } from '../graphql-errors.js';
 import type { Logger } from '../log.js';
 import { isMultipart } from '../rest/body.js';
+import { charsetRefusal } from '../rest/body-charset.js';
 import { errorAnswer } from './error-answer.js';
 
 const knownOperationType: ValidationRule = (context) => ({
@@ -31,11 +34,16 @@ export function useGraphQLTransport(log: Logger): Plugin {
         answer.headers.set('allow', 'GET, POST');
         return endResponse(answer);
       }
+      const type = request.headers.get('content-type');
       if (!requestParser) {
-        const type = request.headers.get('content-type') ?? 'none';
-        const message = `A GraphQL request is sent as application/json (or GET with a query string), not ${type}.`;
+        const message =
+          type === null
+            ? 'The request has no Content-Type: send `Content-Type: application/json` with a JSON body.'
+            : `A GraphQL request is sent as application/json (or GET with a query string), not ${type}.`;
         return endResponse(errorAnswer(request, url, new AppError('UNSUPPORTED_MEDIA_TYPE', message), log));
       }
+      const charset = request.method === 'POST' ? charsetRefusal(type) : undefined;
+      if (charset) return endResponse(errorAnswer(request, url, charset, log));
       // Yoga's GET parser throws on these when they are not JSON: a 500.
       for (const name of ['variables', 'extensions']) {
         const value = request.method === 'GET' ? url.searchParams.get(name) : null;
@@ -43,13 +51,32 @@ export function useGraphQLTransport(log: Logger): Plugin {
           return endResponse(errorAnswer(request, url, badRequest(`The query parameter '${name}' must be a JSON object, got '${value.slice(0, 64)}'.`), log));
         }
       }
-      if (isMultipart(request.headers.get('content-type'))) setRequestParser((req) => parseMultipart(req, requestParser));
+      if (isMultipart(type)) setRequestParser((req) => parseMultipart(req, requestParser));
+      else if (request.method === 'POST' && JSON_TYPE.test(type ?? '')) setRequestParser((req) => requestParser(asJsonText(req)));
     },
     onValidate({ addValidationRule }) {
       addValidationRule(knownOperationType);
     },
   };
 }
+
+/** The types Yoga's JSON parser takes. */
+const JSON_TYPE = /^application\/(?:graphql\+)?json\s*(?:[;,]|$)/;
+
+/**
+ * The request as Yoga's JSON parser reads it (its `json()`, nothing else), the text without a
+ * leading byte order mark, which REST takes too and JSON.parse refused ("invalid JSON"), and
+ * an empty body refused as such, not as invalid JSON.
+ */
+const asJsonText = (request: Request) =>
+  ({
+    json: () =>
+      request.text().then((text) => {
+        const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+        if (body.trim() === '') throwAsGraphQL(badRequest('The request body is empty: send a JSON object with `query`.'));
+        return JSON.parse(body);
+      }),
+  }) as unknown as Request;
 
 const MAP_RULE = 'Multipart form field "map" must be a JSON object whose values are arrays of paths into "operations", such as {"0": ["variables.file"]}.';
 

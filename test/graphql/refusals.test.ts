@@ -86,6 +86,44 @@ test('a body in a media type GraphQL does not take is a 415 with an error that n
   expect(r.body.errors[0]).toMatchObject({ message: expect.stringMatching(/application\/json.*not text\/plain/), extensions: { code: 'UNSUPPORTED_MEDIA_TYPE' } });
 });
 
+describe('a body is read as REST reads one', () => {
+  const query = JSON.stringify({ query: '{ sites { totalRecords } }' });
+  const send = (raw: string | Uint8Array, headers: Record<string, string>) => h.request('POST', '/graphql', { token, raw, headers });
+
+  test('a byte order mark before the JSON is taken, as REST takes it', async () => {
+    const r = await send(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(query)]), { 'content-type': 'application/json' });
+    expect([r.status, r.body]).toEqual([200, { data: { sites: { totalRecords: 1 } } }]);
+  });
+
+  test('a charset other than UTF-8 is a 415 that says to send UTF-8; utf-8 and us-ascii, any case, are read', async () => {
+    for (const charset of ['utf-16', 'ISO-8859-1', '"utf-16le"']) {
+      const r = await send(query, { 'content-type': `application/json; charset=${charset}` });
+      expect([charset, r.status]).toEqual([charset, 415]);
+      const declared = charset.replace(/"/g, '');
+      expect(r.body.errors[0]).toMatchObject({ message: `The request body is declared as charset=${declared}: send it as UTF-8 (charset=utf-8, or no charset).`, extensions: { code: 'UNSUPPORTED_MEDIA_TYPE' } });
+    }
+    for (const charset of ['utf-8', 'UTF-8', 'us-ascii', '"utf-8"']) {
+      const r = await send(query, { 'content-type': `application/json;charset=${charset}` });
+      expect([charset, r.status, r.body]).toEqual([charset, 200, { data: { sites: { totalRecords: 1 } } }]);
+    }
+  });
+
+  test('an empty body is a 400 that says it is empty', async () => {
+    for (const raw of ['', ' \n']) {
+      const r = await send(raw, { 'content-type': 'application/json' });
+      expect([raw, r.status]).toEqual([raw, 400]);
+      expect(r.body.errors[0]).toMatchObject({ message: 'The request body is empty: send a JSON object with `query`.', extensions: { code: 'BAD_REQUEST' } });
+    }
+  });
+
+  test('a body without a Content-Type is a 415 that says to send one', async () => {
+    // Bytes, so that fetch adds no Content-Type of its own.
+    const r = await send(new TextEncoder().encode(query), {});
+    expect(r.status).toBe(415);
+    expect(r.body.errors[0]).toMatchObject({ message: 'The request has no Content-Type: send `Content-Type: application/json` with a JSON body.', extensions: { code: 'UNSUPPORTED_MEDIA_TYPE' } });
+  });
+});
+
 test('U+0000 written as an escape in a query\'s literal is a 400 like one in a variable, never a 500 from PostgreSQL', async () => {
   for (const query of [String.raw`{ sites(q: "name eq 'a\u0000b'") { totalRecords } }`, String.raw`{ formTemplate(id: "a\u0000") { id } }`]) {
     const r = await post('/graphql', JSON.stringify({ query }));
