@@ -2,8 +2,9 @@
  * /graphql's refusals as GraphQL error bodies with a 4xx, where Yoga would answer an empty 415 or
  * a 500: a body in a media type Yoga does not parse (text/plain), and an operation type the schema
  * has none of (a `subscription`, which the compiled executor would otherwise throw on), and a GET
- * whose `variables` or `extensions` are not JSON; and a multipart request whose `operations` or
- * `map` is missing or malformed, which Yoga answered with no code (a 200), or a 500. A body is
+ * whose `variables` or `extensions` are not JSON, or that sends a parameter twice with different
+ * values; and a multipart request whose `operations` or `map` is missing or malformed, which Yoga
+ * answered with no code (a 200), or a 500. A body is
  * UTF-8 (a declared charset otherwise is a 415), a byte order mark before its JSON is taken, and
  * an empty one or one without a Content-Type is refused saying so.
  */
@@ -14,6 +15,7 @@ import { findAppError, throwAsGraphQL } from '../graphql-errors.js';
 import type { Logger } from '../log.js';
 import { isMultipart } from '../rest/body.js';
 import { charsetRefusal } from '../rest/body-charset.js';
+import { oneValue } from '../rest/match.js';
 import { errorAnswer } from './error-answer.js';
 
 const knownOperationType: ValidationRule = (context) => ({
@@ -44,12 +46,17 @@ export function useGraphQLTransport(log: Logger): Plugin {
       }
       const charset = request.method === 'POST' ? charsetRefusal(type) : undefined;
       if (charset) return endResponse(errorAnswer(request, url, charset, log));
-      // Yoga's GET parser throws on these when they are not JSON: a 500.
-      for (const name of ['variables', 'extensions']) {
-        const value = request.method === 'GET' ? url.searchParams.get(name) : null;
-        if (value && !isJson(value)) {
-          return endResponse(errorAnswer(request, url, badRequest(`The query parameter '${name}' must be a JSON object, got '${value.slice(0, 64)}'.`), log));
+      try {
+        // Yoga's GET parser reads a parameter's first copy (the rest unread, as REST's once were),
+        // and throws on variables or extensions that are not JSON: a 500.
+        for (const name of request.method === 'GET' ? GET_PARAMS : []) {
+          const value = oneValue(name, url.searchParams.getAll(name));
+          if (value && name !== 'query' && name !== 'operationName' && !isJson(value)) {
+            throw badRequest(`The query parameter '${name}' must be a JSON object, got '${value.slice(0, 64)}'.`);
+          }
         }
+      } catch (e) {
+        return endResponse(errorAnswer(request, url, e, log));
       }
       if (isMultipart(type)) setRequestParser((req) => parseMultipart(req, requestParser));
       else if (request.method === 'POST' && JSON_TYPE.test(type ?? '')) setRequestParser((req) => requestParser(asJsonText(req)));
@@ -59,6 +66,9 @@ export function useGraphQLTransport(log: Logger): Plugin {
     },
   };
 }
+
+/** The query parameters Yoga's GET parser reads. */
+const GET_PARAMS = ['query', 'operationName', 'variables', 'extensions'];
 
 /** The types Yoga's JSON parser takes. */
 const JSON_TYPE = /^application\/(?:graphql\+)?json\s*(?:[;,]|$)/;

@@ -138,7 +138,12 @@ export function queryParams(query: URLSearchParams, name: string): string[] {
  * a bad value was dropped without a word, and which copy counted was the order's chance.
  */
 export function queryParam(query: URLSearchParams, name: string): string | undefined {
-  const [first, ...rest] = queryParams(query, name);
+  return oneValue(name, queryParams(query, name));
+}
+
+/** The value of the parameter `name` sent as `values` (its copies, in order), which must agree (`queryParam`). */
+export function oneValue(name: string, values: readonly string[]): string | undefined {
+  const [first, ...rest] = values;
   const other = rest.find((v) => v !== first);
   if (other !== undefined) {
     throw badRequest(`The query parameter '${name}' was sent ${rest.length + 1} times with different values ('${first.slice(0, 64)}' and '${other.slice(0, 64)}'): send it once.`);

@@ -71,6 +71,22 @@ describe('a document whose operation cannot be chosen is a 400 that says why and
 
 });
 
+test('a GET that sends a parameter twice with different values is a 400 naming both, as REST answers; the same value twice is read', async () => {
+  const q = (text: string) => encodeURIComponent(text);
+  for (const [name, a, b] of [
+    ['query', '{ sites { totalRecords } }', '{ groups { totalRecords } }'],
+    ['operationName', 'A', 'B'],
+    ['variables', '{}', '{"x":1}'],
+  ]) {
+    const base = name === 'query' ? '' : `query=${q('query A { sites { totalRecords } } query B { groups { totalRecords } }')}&`;
+    const r = await h.request('GET', `/graphql?${base}${name}=${q(a)}&${name}=${q(b)}`, { token, headers: { accept: 'application/json' } });
+    expect([name, r.status]).toEqual([name, 400]);
+    expect(r.body.errors[0]).toMatchObject({ message: `The query parameter '${name}' was sent 2 times with different values ('${a}' and '${b}'): send it once.`, extensions: { code: 'BAD_REQUEST' } });
+  }
+  const same = await h.request('GET', `/graphql?query=${q('{ sites { totalRecords } }')}&query=${q('{ sites { totalRecords } }')}`, { token, headers: { accept: 'application/json' } });
+  expect([same.status, same.body]).toEqual([200, { data: { sites: { totalRecords: 1 } } }]);
+});
+
 test('/GraphQL in another case, with or without a trailing slash, answers as /graphql', async () => {
   for (const path of ['/GraphQL', '/GRAPHQL/', '/graphql/']) {
     const r = await post(path, JSON.stringify({ query: '{ sites { totalRecords } }' }));
