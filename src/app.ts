@@ -20,6 +20,7 @@ import { useMetrics } from './plugins/use-metrics.js';
 import { useRetryAfter } from './plugins/use-retry-after.js';
 import { useConnectionClose } from './plugins/use-connection-close.js';
 import { useGraphQLTransport } from './plugins/use-graphql-transport.js';
+import { useGraphQLPath } from './plugins/use-graphql-path.js';
 import { useOperationChoice } from './plugins/use-operation-choice.js';
 import { useNoNul } from './plugins/use-no-nul.js';
 import { useBodyLimit } from './plugins/use-body-limit.js';
@@ -103,6 +104,7 @@ export function createApp(services: Services): App {
     // leaving what needs the request's id to useErrorMapping too.
     maskedErrors: { maskError: maskWithoutRequest },
     plugins: [
+      useGraphQLPath(),
       useCors(services.config.corsOrigins),
       useMetrics(services),
       useRequestLog(services.log),

@@ -87,8 +87,8 @@ test('a GET that sends a parameter twice with different values is a 400 naming b
   expect([same.status, same.body]).toEqual([200, { data: { sites: { totalRecords: 1 } } }]);
 });
 
-test('/GraphQL in another case, with or without a trailing slash, answers as /graphql', async () => {
-  for (const path of ['/GraphQL', '/GRAPHQL/', '/graphql/']) {
+test('/GraphQL in another case, with or without a trailing slash, with slashes doubled, answers as /graphql', async () => {
+  for (const path of ['/GraphQL', '/GRAPHQL/', '/graphql/', '/graphql//', '//graphql', '///GraphQL//']) {
     const r = await post(path, JSON.stringify({ query: '{ sites { totalRecords } }' }));
     expect([path, r.status]).toEqual([path, 200]);
     expect(r.body.data.sites.totalRecords).toBe(1);
@@ -296,6 +296,18 @@ describe('errors on the wire carry a code and a message, no internal detail, wha
   });
 
   const bodies = ['{bad', '{"query": "{ __typename }"', '{"query": "{ nope }"}', '{"query": "{ sites { totalRecords } }"}', '{"query": "{ sites(limit: \\"x\\") { totalRecords } }"}'];
+
+  test('/graphql with doubled slashes answers as /graphql from Node\'s server too, GET and POST', async () => {
+    const s = servers[0];
+    const headers = { 'content-type': 'application/json', authorization: `Bearer ${token}` };
+    const query = '{ sites { totalRecords } }';
+    for (const path of ['//graphql', '/graphql//', '///GraphQL//']) {
+      const post = await fetch(`http://127.0.0.1:${s.port}${path}`, { method: 'POST', headers, body: JSON.stringify({ query }) });
+      expect([path, post.status, await post.json()]).toEqual([path, 200, { data: { sites: { totalRecords: 1 } } }]);
+      const get = await fetch(`http://127.0.0.1:${s.port}${path}?query=${encodeURIComponent(query)}`, { headers });
+      expect([path, get.status, await get.json()]).toEqual([path, 200, { data: { sites: { totalRecords: 1 } } }]);
+    }
+  });
 
   test('invalid JSON is a 400 BAD_REQUEST without the parser\'s own error; other errors have none either, in production and development alike', async () => {
     const answers = await Promise.all(
