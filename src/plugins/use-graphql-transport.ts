@@ -37,7 +37,8 @@ export function useGraphQLTransport(log: Logger): Plugin {
         return endResponse(answer);
       }
       const type = request.headers.get('content-type');
-      if (!requestParser) {
+      const json = request.method === 'POST' && JSON_TYPE.test(type ?? '');
+      if (!requestParser && !json) {
         const message =
           type === null
             ? 'The request has no Content-Type: send `Content-Type: application/json` with a JSON body.'
@@ -58,8 +59,9 @@ export function useGraphQLTransport(log: Logger): Plugin {
       } catch (e) {
         return endResponse(errorAnswer(request, url, e, log));
       }
-      if (isMultipart(type)) setRequestParser((req) => parseMultipart(req, requestParser));
-      else if (request.method === 'POST' && JSON_TYPE.test(type ?? '')) setRequestParser((req) => requestParser(asJsonText(req)));
+      if (isMultipart(type) && requestParser) setRequestParser((req) => parseMultipart(req, requestParser));
+      // Yoga matches the media type with its case (RFC 9110: without): `application/JSON` had no parser.
+      else if (json) setRequestParser((req) => (requestParser ? requestParser(asJsonText(req)) : parseJsonParams(req)));
     },
     onValidate({ addValidationRule }) {
       addValidationRule(knownOperationType);
@@ -70,8 +72,8 @@ export function useGraphQLTransport(log: Logger): Plugin {
 /** The query parameters Yoga's GET parser reads. */
 const GET_PARAMS = ['query', 'operationName', 'variables', 'extensions'];
 
-/** The types Yoga's JSON parser takes. */
-const JSON_TYPE = /^application\/(?:graphql\+)?json\s*(?:[;,]|$)/;
+/** The types Yoga's JSON parser takes, in any case. */
+const JSON_TYPE = /^application\/(?:graphql\+)?json\s*(?:[;,]|$)/i;
 
 /**
  * The request as Yoga's JSON parser reads it (its `json()`, nothing else), the text without a
@@ -87,6 +89,18 @@ const asJsonText = (request: Request) =>
         return JSON.parse(body);
       }),
   }) as unknown as Request;
+
+/** A JSON body in a spelling of its media type Yoga passed by, refused as Yoga's parser refuses one. */
+const parseJsonParams = (request: Request): Promise<GraphQLParams> =>
+  asJsonText(request)
+    .json()
+    .then(
+      (body: unknown) => {
+        if (body === null || typeof body !== 'object') throwAsGraphQL(badRequest(`POST body is expected to be object but received ${body === null ? 'null' : typeof body}`));
+        return body as GraphQLParams;
+      },
+      (e: unknown) => (e instanceof GraphQLError ? Promise.reject(e) : throwAsGraphQL(badRequest('POST body sent invalid JSON.'))),
+    );
 
 const MAP_RULE = 'Multipart form field "map" must be a JSON object whose values are arrays of paths into "operations", such as {"0": ["variables.file"]}.';
 

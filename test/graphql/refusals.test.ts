@@ -124,6 +124,17 @@ describe('a body is read as REST reads one', () => {
     }
   });
 
+  test('the media type is read without regard to case, as RFC 9110 says (the Java client sends application/JSON)', async () => {
+    for (const type of ['application/JSON', 'Application/Json; charset=UTF-8', 'APPLICATION/GRAPHQL+JSON']) {
+      const r = await send(query, { 'content-type': type });
+      expect([type, r.status, r.body]).toEqual([type, 200, { data: { sites: { totalRecords: 1 } } }]);
+    }
+    for (const [raw, message] of [['{', 'POST body sent invalid JSON.'], ['5', 'POST body is expected to be object but received number'], ['null', 'POST body is expected to be object but received null']]) {
+      const r = await send(raw, { 'content-type': 'application/JSON' });
+      expect([raw, r.status < 500, r.body.errors?.[0]?.message]).toEqual([raw, true, message]);
+    }
+  });
+
   test('an empty body is a 400 that says it is empty', async () => {
     for (const raw of ['', ' \n']) {
       const r = await send(raw, { 'content-type': 'application/json' });
