@@ -20,9 +20,10 @@ export function useOperationChoice(): Plugin {
     },
     onParse() {
       return ({ result, context }) => {
-        const { request, params } = context as { request?: Request; params?: { operationName?: string } };
+        const { request, params } = context as { request?: Request; params?: { operationName?: string | null } };
         if (!request || !result || result instanceof Error) return;
-        const operation = chosen(result, params?.operationName);
+        // A JSON body's `"operationName": null` (which many clients send) means none, as GET's absence does.
+        const operation = chosen(result, params?.operationName ?? undefined);
         if (operation.operation === 'mutation' && request.method === 'GET') {
           throw appToGraphQLWithHeaders(new AppError('METHOD_NOT_ALLOWED', 'A mutation is sent by POST: GET runs queries only.'), { Allow: 'POST' });
         }

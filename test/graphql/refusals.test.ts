@@ -69,6 +69,12 @@ describe('a document whose operation cannot be chosen is a 400 that says why and
     expect(r.body.errors[0].message).toBe("Send operationName: the query has 12 operations: 'Q0', 'Q1', 'Q2', 'Q3', 'Q4', 'Q5', 'Q6', 'Q7', 'Q8', 'Q9' and 2 more.");
   });
 
+  test('"operationName": null, which many clients send, means none: the one operation runs; of several, the 400', async () => {
+    const one = await post('/graphql', JSON.stringify({ query: '{ sites { totalRecords } }', operationName: null }));
+    expect([one.status, one.body]).toEqual([200, { data: { sites: { totalRecords: 1 } } }]);
+    const several = await post('/graphql', JSON.stringify({ query: two, operationName: null }));
+    expect([several.status, several.body.errors[0].message]).toEqual([400, "Send operationName: the query has 2 operations: 'A', 'B'."]);
+  });
 });
 
 test('a GET that sends a parameter twice with different values is a 400 naming both, as REST answers; the same value twice is read', async () => {
