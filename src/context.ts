@@ -78,6 +78,8 @@ export interface AppContext {
   isAdmin(): Promise<boolean>;
   /** Whether the caller's session is alive (src/auth/session.ts): free once a read has proved it. */
   sessionAlive(): Promise<boolean>;
+  /** Forgets that the session was seen alive, so the next check asks again (an upload, once its body, maybe an hour long, is in). */
+  recheckSession(): void;
 }
 
 export function bearerToken(request: Request): string {
@@ -179,5 +181,9 @@ function contextOf(services: Services, request: Request, requestId: string, toke
         return w.admin;
       }),
     sessionAlive: () => (session.confirmed ? Promise.resolve(true) : who().then((w) => w.live)),
+    recheckSession: () => {
+      session.confirmed = false;
+      asked = undefined;
+    },
   };
 }

@@ -54,7 +54,7 @@ type Reply = (result: unknown) => unknown;
 /**
  * The server context of one SOFA call: the legacy request, its tenant path, the document variant,
  * the files received for the operation's context, the context already built for the request (an
- * upload's, whose sender was checked before its body was read), and the reply (none on file
+ * upload's, whose sender was checked before its body was read and whose session is asked again after), and the reply (none on file
  * routes), under one key (the adapter copies the server context's own keys per call).
  */
 interface RestCall {

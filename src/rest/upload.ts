@@ -21,7 +21,7 @@ export interface Received {
   /** The text parts, as parseMultipart gives them; the file part as `fileUpload: {name, type}`. */
   parts: Record<string, unknown>;
   upload: ReceivedUpload | undefined;
-  /** The context built to check the sender, its session proved alive: the operation runs with it (one session check per upload, not two). */
+  /** The context built to check the sender: the operation runs with it, its session asked again since the body took its time. */
   context: AppContext;
 }
 
@@ -90,6 +90,8 @@ export async function receiveUpload(services: Services, request: Request, m: Mat
     throw multipartError(readError);
   }
   refuseNul(parts, 'request body');
+  // The body may have taken an hour: a session ended meanwhile must not record the file.
+  ctx.recheckSession();
   const file = stored?.file;
   // `base64` stays empty: the bytes are in the store, and the operation takes them from its context.
   return { parts: file ? { ...parts, fileUpload: { name: file.name, type: file.type, base64: '' } } : parts, upload: file, context: ctx };

@@ -11,7 +11,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { Writable } from 'node:stream';
 import { createLogger } from '../../src/log.js';
-import { type Api, expectEnvelope, expectError, GUID, multipart, q, type TwoTenants, twoTenants, uniq, UNKNOWN_ID, ZERO_GUID } from './support.js';
+import { adminApi, type Api, expectEnvelope, expectError, GUID, multipart, q, type TwoTenants, twoTenants, uniq, UNKNOWN_ID, ZERO_GUID } from './support.js';
 
 let h: TwoTenants['h'];
 let A: Api;
@@ -359,17 +359,45 @@ describe('uploads', () => {
     }
   });
 
-  test('an upload asks for its session once: the context that checked the sender before the body is the one the operation runs with', async () => {
+  test('an upload asks for its session twice: before its body is read, and again in the operation, with the context that checked the sender', async () => {
     const doc = await newDoc();
     const sessionChecks = (statements: string[]) => statements.filter((s) => /session_epoch/.test(s));
     const toFile = await multipart({ documentId: doc.documentId }, 'once', 'once.txt');
     const file = await h.countQueries(() => A.post('/files', undefined, toFile));
     expect(file.result.status).toBe(200);
-    expect(sessionChecks(file.statements)).toHaveLength(1);
+    expect(sessionChecks(file.statements)).toHaveLength(2);
     const withDocument = await multipart({ folderId: folder.id, name: uniq('Once') }, 'once', 'once.txt');
     const created = await h.countQueries(() => A.post('/documents', undefined, withDocument));
     expect(created.result.status).toBe(200);
-    expect(sessionChecks(created.statements)).toHaveLength(1);
+    expect(sessionChecks(created.statements)).toHaveLength(2);
+  });
+
+  test('a user disabled while the upload\'s body is on its way: 401, and no file is recorded or kept', async () => {
+    const C = await adminApi(h);
+    const cFolder = (await C.post('/folders', { name: uniq('Late') })).body.data;
+    const doc = (await C.post('/documents', { folderId: cFolder.id, name: uniq('Late') })).body.data;
+    const me = (await C.get('/users/me')).body.data.id as string;
+    const { raw, headers } = await multipart({ documentId: doc.documentId }, 'x'.repeat(4096), 'late.txt');
+    const halves = [raw.subarray(0, 2048), raw.subarray(2048)];
+    let pulls = 0;
+    // The server asks for the second half once it has read the first, after its check of the sender.
+    const body = new ReadableStream<Uint8Array>({
+      async pull(c) {
+        if (++pulls === 2) await h.orm.em.fork().getConnection().execute('update app_user set enabled = false where id = ?', [me]);
+        if (halves.length) c.enqueue(halves.shift()!);
+        else c.close();
+      },
+    });
+    const r = await h.app.fetch(
+      new Request(`http://x${C.t.root}/files`, { method: 'POST', headers: { ...headers, authorization: `Bearer ${C.token}` }, body, duplex: 'half' } as RequestInit),
+      { req: { socket: { remoteAddress: h.address } } },
+    );
+    expect(pulls).toBeGreaterThan(2);
+    const text = await r.text();
+    expectError({ status: r.status, headers: r.headers, text, bytes: new Uint8Array(), body: JSON.parse(text) }, 401, /session has ended/);
+    const recorded = await h.orm.em.fork().getConnection().execute('select count(*)::int as n from document_file where tenant_id = ?', [C.t.tenantId]);
+    expect(recorded[0].n).toBe(0);
+    expect(fs.existsSync(path.join(h.services.config.filesDir, C.t.tenantId)) ? fs.readdirSync(path.join(h.services.config.filesDir, C.t.tenantId)) : []).toEqual([]);
   });
 
   test('bad uploads: 400 or 404 naming the problem, and nothing is stored', async () => {
