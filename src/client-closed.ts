@@ -2,12 +2,13 @@
  * A request whose client closed its connection before the request was read whole (it hung up
  * mid-body, or Node refused the rest as malformed and closed it). Node's HTTP server then fails
  * the request's body with `Error('aborted')`, code ECONNRESET: the code a reset database
- * connection has too, but made by the server itself, so it carries no `syscall` (a failed
- * socket call's errors, pg's among them, do).
+ * connection has too (src/db/unavailable.ts tells them apart with `isAborted`), but made by the
+ * server itself, so it carries no `syscall`.
  */
 import { AppError } from './errors.js';
 
-function isAborted(e: Record<string, unknown>): boolean {
+/** Node's error for a request body its client stopped sending. */
+export function isAborted(e: Record<string, unknown>): boolean {
   return e.code === 'ECONNRESET' && e.message === 'aborted' && e.syscall === undefined;
 }
 

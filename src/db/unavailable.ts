@@ -3,6 +3,7 @@
  * refused or dropped connections, a server shutting down or starting, our own connect, acquire
  * and statement timeouts (src/db/timeouts.ts). Those are answered 503 UNAVAILABLE, not 500.
  */
+import { isAborted } from '../client-closed.js';
 import { AppError } from '../errors.js';
 
 /** Seconds a client is asked to wait (`Retry-After`) before trying again. */
@@ -22,9 +23,8 @@ const MESSAGES = [
 
 function isAway(e: Record<string, unknown>): boolean {
   const code = typeof e.code === 'string' ? e.code : undefined;
-  // A network code counts from a failed socket call (pg's errors carry its `syscall`): Node fails a
-  // request whose client hung up with ECONNRESET too, but made up, with none (src/client-closed.ts).
-  if (code && NETWORK_CODES.has(code) && typeof e.syscall === 'string') return true;
+  // Node fails a request whose client hung up with ECONNRESET too: that one is the client's (499).
+  if (code && NETWORK_CODES.has(code) && !isAborted(e)) return true;
   if (code && (SQL_STATES.has(code) || code.startsWith('08'))) return true;
   if (typeof e.sqlState === 'string' && (SQL_STATES.has(e.sqlState) || e.sqlState.startsWith('08'))) return true;
   if (e.name === 'KnexTimeoutError' || e.name === 'ConnectionException') return true;
