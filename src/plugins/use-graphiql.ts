@@ -48,6 +48,16 @@ function matches(ifNoneMatch: string | null, tag: string): boolean {
   return !!ifNoneMatch && ifNoneMatch.split(',').some((t) => ['*', tag].includes(t.trim().replace(/^W\//, '')));
 }
 
+/** `map`'s promise for `key`, made by `make` on first call; one that rejects is forgotten, so the next call tries again. */
+export function cachedUnlessRejected<K, V>(map: Map<K, Promise<V>>, key: K, make: () => Promise<V>): Promise<V> {
+  let p = map.get(key);
+  if (!p) {
+    map.set(key, (p = make()));
+    p.catch(() => map.delete(key));
+  }
+  return p;
+}
+
 export function useGraphiQL(options: GraphiQLOptions): Plugin {
   // Rendered and hashed on the first request for it, not at start-up: most apps (tests, workers) never serve it.
   let page: { html: Buffer; hash: string } | undefined;
@@ -66,9 +76,7 @@ export function useGraphiQL(options: GraphiQLOptions): Plugin {
     if (matches(request.headers.get('if-none-match'), tag)) return new Response(null, { status: 304, headers });
     let body = html;
     if (coding !== 'identity') {
-      let compressed = encoded.get(coding);
-      if (!compressed) encoded.set(coding, (compressed = compress[coding](html)));
-      body = await compressed;
+      body = await cachedUnlessRejected(encoded, coding, () => compress[coding](html));
       headers['content-encoding'] = coding;
     }
     return new Response(body as BodyInit, { status: 200, headers: { ...headers, 'content-type': 'text/html; charset=utf-8', 'content-length': String(body.length) } });

@@ -1,6 +1,7 @@
 import zlib from 'node:zlib';
 import { Harness, type TestTenant } from '../harness.js';
 import { newId } from '../../src/ids.js';
+import { cachedUnlessRejected } from '../../src/plugins/use-graphiql.js';
 
 let h: Harness;
 let t: TestTenant;
@@ -166,6 +167,16 @@ describe('/graphql', () => {
     expect(zlib.brotliDecompressSync(br.bytes).equals(Buffer.from(plain.bytes))).toBe(true);
     expect((await page({ 'accept-encoding': 'br;q=0, gzip' })).headers.get('content-encoding')).toBe('gzip');
     expect((await page({ 'accept-encoding': 'br;q=0, gzip;q=0' })).headers.get('content-encoding')).toBeNull();
+  });
+
+  test("GraphiQL's compressed page: one that failed to compress is made again by the next request, not kept failing", async () => {
+    const encoded = new Map<string, Promise<string>>();
+    let calls = 0;
+    const make = () => (++calls === 1 ? Promise.reject(new Error('no memory')) : Promise.resolve('page'));
+    await expect(cachedUnlessRejected(encoded, 'br', make)).rejects.toThrow('no memory');
+    await expect(cachedUnlessRejected(encoded, 'br', make)).resolves.toBe('page');
+    await expect(cachedUnlessRejected(encoded, 'br', make)).resolves.toBe('page');
+    expect(calls).toBe(2);
   });
 
   test('operationName chooses the operation of a document that has several, each time', async () => {
