@@ -203,8 +203,9 @@ export async function lockTree(ctx: AppContext): Promise<void> {
  */
 export async function inTreeTurn<T>(ctx: AppContext, lock: () => Promise<T>): Promise<T> {
   await run(ctx.reader, sql`savepoint folder_tree_turn`);
-  await run(ctx.reader, sql`select pg_advisory_lock(${treeKey(ctx)})`);
   try {
+    // Inside the try: a lock granted as its statement failed (cancelled, timed out) is still given back; giving back one not held is a no-op.
+    await run(ctx.reader, sql`select pg_advisory_lock(${treeKey(ctx)})`);
     const locked = await lock();
     await run(ctx.reader, sql`release savepoint folder_tree_turn`);
     return locked;
