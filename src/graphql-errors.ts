@@ -9,9 +9,15 @@ import { unavailableFrom } from './db/unavailable.js';
 import { clientClosedFrom } from './client-closed.js';
 import { constraintError } from './db/constraint-errors.js';
 
-export function appToGraphQL(err: AppError, original?: GraphQLError): GraphQLError {
-  // Headers the error asks for (a 405's Allow) survive its mapping again.
-  const headers = (original?.extensions?.http as { headers?: Record<string, string> } | undefined)?.headers;
+/**
+ * The GraphQL error of `err`, with `headers` for /graphql's answer (a 405's `Allow`); by default
+ * those `original` asked for, so they survive its mapping again.
+ */
+export function appToGraphQL(
+  err: AppError,
+  original?: GraphQLError,
+  headers = (original?.extensions?.http as { headers?: Record<string, string> } | undefined)?.headers,
+): GraphQLError {
   return new GraphQLError(err.message, {
     nodes: original?.nodes,
     path: original?.path,
@@ -23,12 +29,6 @@ export function appToGraphQL(err: AppError, original?: GraphQLError): GraphQLErr
       ...(Object.keys(err.meta).length ? { meta: err.meta } : {}),
     },
   });
-}
-
-/** The GraphQL error of `err` with response headers for /graphql's answer (a 405's `Allow`). */
-export function appToGraphQLWithHeaders(err: AppError, headers: Record<string, string>): GraphQLError {
-  const e = appToGraphQL(err);
-  return new GraphQLError(e.message, { originalError: err, extensions: { ...e.extensions, http: { status: err.status, headers } } });
 }
 
 export function unexpected(requestId: string): GraphQLError {

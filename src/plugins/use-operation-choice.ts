@@ -7,15 +7,15 @@
  */
 import { Kind, type DocumentNode, type OperationDefinitionNode } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
-import { AppError, badRequest, namedList } from '../errors.js';
-import { appToGraphQL, appToGraphQLWithHeaders } from '../graphql-errors.js';
+import { AppError, badRequest, namedList, shownValue } from '../errors.js';
+import { appToGraphQL } from '../graphql-errors.js';
 
 export function useOperationChoice(): Plugin {
   return {
     onParams({ params }) {
       const name: unknown = params.operationName;
       if (name != null && typeof name !== 'string') {
-        throw appToGraphQL(badRequest(`The parameter 'operationName' must be a string, the name of an operation in the query, got ${JSON.stringify(name).slice(0, 64)}.`));
+        throw appToGraphQL(badRequest(`The parameter 'operationName' must be a string, the name of an operation in the query, got ${shownValue(name)}.`));
       }
     },
     onParse() {
@@ -25,7 +25,7 @@ export function useOperationChoice(): Plugin {
         // A JSON body's `"operationName": null` (which many clients send) means none, as GET's absence does.
         const operation = chosen(result, params?.operationName ?? undefined);
         if (operation.operation === 'mutation' && request.method === 'GET') {
-          throw appToGraphQLWithHeaders(new AppError('METHOD_NOT_ALLOWED', 'A mutation is sent by POST: GET runs queries only.'), { Allow: 'POST' });
+          throw appToGraphQL(new AppError('METHOD_NOT_ALLOWED', 'A mutation is sent by POST: GET runs queries only.'), undefined, { Allow: 'POST' });
         }
       };
     },

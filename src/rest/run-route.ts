@@ -24,7 +24,7 @@ import contentDisposition from 'content-disposition';
 import { Request, Response } from '@whatwg-node/fetch';
 import { authenticate, buildContext, type AppContext, type ReceivedFile, type ReceivedUpload, type Services } from '../context.js';
 import type { DataTypeInfo, DataTypes } from '../datatypes.js';
-import { badRequest } from '../errors.js';
+import { badRequest, shownValue } from '../errors.js';
 import { isGuid } from '../ids.js';
 import { DATA_SCOPES, isDataScope, isoInstant } from '../scalars.js';
 import { effectiveLimit } from '../read/paging.js';
@@ -170,7 +170,7 @@ export function createRouteRunner(services: Services, schema: GraphQLSchema, dat
       const b = isScalarType(getNamedType(arg.type)) ? checkBodyArg(sentAs.get(arg.name) ?? arg.name, type, inBody[arg.name]) : inBody[arg.name];
       if (!(arg.name in args)) args[arg.name] = b;
       else if (!sameValue(args[arg.name], b)) {
-        throw badRequest(`The query string and the request body give '${arg.name}' different values (${shown(args[arg.name])} and ${shown(b)}): send it in one of them, or the same in both.`);
+        throw badRequest(`The query string and the request body give '${arg.name}' different values (${shownValue(args[arg.name])} and ${shownValue(b)}): send it in one of them, or the same in both.`);
       }
     }
 
@@ -397,14 +397,11 @@ function unshownDynamic(dt: DataTypeInfo | undefined, p: Projection): string | u
 function checkBodyArg(name: string, type: string, value: unknown): unknown {
   if (typeof value === 'boolean' || typeof value === 'number') return checkArg(name, type, String(value), 'field');
   if (typeof value === 'string') return checkArg(name, type, value, 'field');
-  throw badRequest(`The field '${name.slice(0, 64)}' takes one value, not a list or an object, got ${shown(value)}.`);
+  throw badRequest(`The field '${name.slice(0, 64)}' takes one value, not a list or an object, got ${shownValue(value)}.`);
 }
 
 /** One argument given in the query string and the body: the same value, once each is fitted (`true` and `"True"` agree). */
 const sameValue = (a: unknown, b: unknown) => a === b || JSON.stringify(a) === JSON.stringify(b);
-
-/** A value as a refusal quotes it: text cut to 64 characters. */
-const shown = (v: unknown) => (typeof v === 'string' ? `'${v.slice(0, 64)}'` : JSON.stringify(v)?.slice(0, 64) ?? String(v));
 
 /** A refusal of a body field (`The field 'items[0].itemName' ...`) names it as the caller spelled it (`Items[0].ItemName`). */
 function inSentSpelling(e: EnvelopeError, sentAs: Map<string, string>): EnvelopeError {
