@@ -24,7 +24,7 @@ interface Services extends ThrottleServices {
 
 export class OAuthError extends Error {
   constructor(
-    readonly status: 400 | 401,
+    readonly status: 400 | 401 | 408,
     readonly error: 'invalid_request' | 'invalid_client' | 'invalid_grant' | 'unsupported_grant_type',
     readonly description: string,
   ) {

@@ -3,13 +3,16 @@
  * body read whole (REST JSON, forms and multipart text parts, e-mail attachments, /graphql) takes
  * its Content-Length before it is read, or, when it declares none, each chunk as it arrives; a
  * request that would go over gets a 503 with Retry-After before anything runs. What a request took
- * is given back when its answer is ready (`release`, from src/plugins/use-body-limit.ts), whether
- * it succeeded, failed or its client went away. Per-request limits (MAX_BODY_BYTES) stay as they
- * are: this bounds how many such bodies may be held together.
+ * is given back when its answer is ready or its connection closes (`release`, from
+ * src/plugins/use-body-limit.ts), whether it succeeded, failed or its client went away; a request
+ * given back takes nothing more. Per-request limits (MAX_BODY_BYTES) stay as they are: this bounds
+ * how many such bodies may be held together.
  *
  * The token endpoint's bodies, which anyone may send, take from a share of their own beside it
  * (`anonymous`): an eighth of BODY_MEMORY_BYTES, so anonymous senders never fill the budget of
- * signed-in callers, and are bounded all the same.
+ * signed-in callers, and are bounded all the same. That share takes each chunk as it arrives,
+ * whatever length was declared (`byChunk`): by declaring lengths and sending nothing, anyone
+ * could otherwise hold it all and refuse every login.
  */
 import { RETRY_AFTER_SECONDS } from '../db/unavailable.js';
 import { AppError } from '../errors.js';
@@ -21,10 +24,14 @@ export const ANONYMOUS_SHARE = 1 / 8;
 export class BodyShare {
   private used = 0;
   private readonly held = new WeakMap<Request, number>();
+  /** Requests given back: a chunk still read for one after its answer (a reading abandoned) is refused, not held for ever. */
+  private readonly released = new WeakSet<Request>();
 
   constructor(
     readonly bytes: number,
     private readonly full: () => AppError,
+    /** Whether a body is taken as its chunks arrive even when it declares its length (`takeBody`, src/rest/body.ts). */
+    readonly byChunk = false,
   ) {}
 
   /** Bytes taken by requests whose answer is not ready yet. */
@@ -34,13 +41,14 @@ export class BodyShare {
 
   /** Takes `n` more bytes for `request`, or throws the 503 when fewer are left (then nothing is taken). */
   take(request: Request, n: number): void {
-    if (this.used + n > this.bytes) throw this.full();
+    if (this.used + n > this.bytes || this.released.has(request)) throw this.full();
     this.used += n;
     this.held.set(request, (this.held.get(request) ?? 0) + n);
   }
 
-  /** Gives back everything `request` took. */
+  /** Gives back everything `request` took; once (again is nothing), and it takes no more. */
   release(request: Request): void {
+    this.released.add(request);
     const n = this.held.get(request);
     if (n === undefined) return;
     this.held.delete(request);
@@ -55,7 +63,7 @@ export class BodyBudget extends BodyShare {
 
   constructor(bytes: number, tokenBodyBytes: number) {
     super(bytes, full);
-    this.anonymous = new BodyShare(Math.max(Math.floor(bytes * ANONYMOUS_SHARE), tokenBodyBytes), tokenFull);
+    this.anonymous = new BodyShare(Math.max(Math.floor(bytes * ANONYMOUS_SHARE), tokenBodyBytes), tokenFull, true);
   }
 
   /** Gives back everything `request` took, of either share. */

@@ -75,11 +75,12 @@ export async function readBodyBytes(request: Request, maxBytes: number, budget: 
 
 /**
  * Takes a body from `budget`: the whole Content-Length before the first byte is read, so a body
- * begun is never refused halfway; without one, each chunk as it comes (the function answered).
+ * begun is never refused halfway; without one, or from a share taken by chunk (the token
+ * endpoint's: src/rest/body-budget.ts), each chunk as it comes (the function answered).
  */
 function takeBody(request: Request, maxBytes: number, budget: BodyShare): ((n: number) => void) | undefined {
   const declared = declaredLength(request, maxBytes);
-  if (declared !== undefined) {
+  if (declared !== undefined && !budget.byChunk) {
     budget.take(request, declared);
     return undefined;
   }

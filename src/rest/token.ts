@@ -37,6 +37,14 @@ export async function handleToken(services: Services, request: Request, m: Match
  */
 export const TOKEN_MAX_BODY_BYTES = 64 * 1024;
 
+/**
+ * How long a token request's body may take to arrive, from when it is first read. Its parameters
+ * are sent at once by every client; a body stalled past this is a 408 and its connection closed
+ * (src/plugins/use-connection-close.ts), so that what it held of the token endpoint's share comes
+ * back well before REQUEST_TIMEOUT_SECONDS.
+ */
+export const TOKEN_READ_SECONDS = 10;
+
 /** The token endpoint's body limit under this config. */
 export const tokenBodyBytes = (config: Pick<Config, 'maxBodyBytes'>) => Math.min(config.maxBodyBytes, TOKEN_MAX_BODY_BYTES);
 
@@ -56,12 +64,11 @@ async function tokenParams(request: Request, maxBytes: number, budget: BodyShare
   let params: Record<string, unknown>;
   try {
     // A multipart body as REST reads one (a malformed one says so, not that grant_type is missing).
-    if (isMultipart(request.headers.get('content-type'))) {
-      const { texts, files } = await parseMultipart(request, maxBytes, budget);
-      params = withFiles(texts, files);
-    } else {
-      params = parseParams((await readBody(request, maxBytes, budget)).trim());
-    }
+    params = await inTime(
+      isMultipart(request.headers.get('content-type'))
+        ? parseMultipart(request, maxBytes, budget).then(({ texts, files }) => withFiles(texts, files))
+        : readBody(request, maxBytes, budget).then((text) => parseParams(text.trim())),
+    );
   } catch (e) {
     throw invalid(e);
   }
@@ -81,6 +88,25 @@ async function tokenParams(request: Request, maxBytes: number, budget: BodyShare
     throw invalid(e);
   }
   return p;
+}
+
+/**
+ * `reading`, or a 408 once TOKEN_READ_SECONDS have passed. The reading left behind stops at its
+ * next chunk: the answer gives the request's share back, and a request given back takes no more.
+ */
+async function inTime<T>(reading: Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new OAuthError(408, 'invalid_request', `The request body did not arrive within ${TOKEN_READ_SECONDS} seconds: send the token request's parameters at once.`)),
+      TOKEN_READ_SECONDS * 1000,
+    );
+  });
+  try {
+    return await Promise.race([reading, late]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /** A form, whatever the Content-Type says (two clients label it JSON); a body that starts as JSON must be a JSON object. */
@@ -208,6 +234,7 @@ export const tokenOperation = {
     },
     '400': oauthError('invalid_request, invalid_grant or unsupported_grant_type'),
     '401': oauthError('invalid_client'),
+    '408': oauthError(`invalid_request: the body did not arrive within ${TOKEN_READ_SECONDS} seconds`),
     '413': oauthError('invalid_request: the body is over MAX_BODY_BYTES'),
     '415': oauthError('invalid_request: the body was sent compressed (a Content-Encoding other than identity)'),
     '429': oauthError('temporarily_unavailable: too many failed logins, locked out until meta.retryTime'),

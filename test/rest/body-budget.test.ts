@@ -3,13 +3,15 @@
  * budget, and another body is then a 503 with Retry-After on every face that reads one whole
  * (REST JSON and multipart, e-mail attachments, /graphql); what they took comes back when they end,
  * finished or aborted. A file streamed into the store (`POST files`) takes nothing of it. The token
- * endpoint's bodies take from a share of their own, an eighth of the budget, beside it.
+ * endpoint's bodies take from a share of their own, an eighth of the budget, beside it, as they
+ * arrive, and have TOKEN_READ_SECONDS to do so.
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Harness, type TestTenant } from '../harness.js';
 import { Api, expectError, multipart, uniq } from './support.js';
 import type { BodyShare } from '../../src/rest/body-budget.js';
+import { TOKEN_READ_SECONDS } from '../../src/rest/token.js';
 
 const KIB = 1024;
 const MAX_BODY = 64 * KIB;
@@ -53,9 +55,17 @@ const jsonOf = (value: unknown, size: number) => {
   return Buffer.from(text + ' '.repeat(size - text.length));
 };
 
+interface Answer {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  body: any;
+}
+
 interface Held {
   /** Sends the rest of the body; the answer's status and envelope. */
-  finish(): Promise<{ status: number; body: any }>;
+  finish(): Promise<Answer>;
+  /** The answer the server gives without the rest of the body. */
+  answer: Promise<Answer>;
   /** The client goes away before its body is whole. */
   abort(): void;
 }
@@ -69,11 +79,11 @@ function hold(path: string, body: Buffer, contentType: string, { sent = KIB, dec
   if (declared) headers['content-length'] = body.length;
   const req = http.request(`${at}${path}`, { method: 'POST', headers });
   open.add(req);
-  const answer = new Promise<{ status: number; body: any }>((resolve, reject) => {
+  const answer = new Promise<Answer>((resolve, reject) => {
     req.on('response', (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode!, body: JSON.parse(Buffer.concat(chunks).toString()) }));
+      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: JSON.parse(Buffer.concat(chunks).toString()) }));
     });
     req.on('error', reject);
   });
@@ -85,6 +95,7 @@ function hold(path: string, body: Buffer, contentType: string, { sent = KIB, dec
       req.end(body.subarray(sent));
       return answer;
     },
+    answer,
     abort: () => req.destroy(),
   };
 }
@@ -209,13 +220,41 @@ const FORM = 'application/x-www-form-urlencoded';
 
 test('token bodies take from their own share: one at its 64 KiB limit is taken though an eighth of this budget is less', async () => {
   expect(BUDGET / 8).toBeLessThan(64 * KIB);
-  const held = hold('/oauth/token', tokenBody(64 * KIB), FORM);
-  await inUseReaches(64 * KIB, h.services.bodies.anonymous);
+  const held = hold('/oauth/token', tokenBody(64 * KIB), FORM, { sent: 64 * KIB - 1 });
+  await inUseReaches(64 * KIB - 1, h.services.bodies.anonymous);
   // Not the signed-in callers' budget.
   expect(h.services.bodies.inUse).toBe(0);
   expect((await held.finish()).status).toBe(401);
   expect(h.services.bodies.anonymous.inUse).toBe(0);
 });
+
+test('token bodies take what has arrived, not what they declare: held ones declaring the whole share stop no login', async () => {
+  const anonymous = h.services.bodies.anonymous;
+  expect(anonymous.bytes).toBe(64 * KIB);
+  const held = [1, 2, 3].map(() => hold('/oauth/token', tokenBody(64 * KIB), FORM));
+  // Each has taken its first KiB (declared lengths would have been refused past the first).
+  await inUseReaches(3 * KIB, anonymous);
+  const login = new URLSearchParams({ grant_type: 'password', client_id: t.clientId, client_secret: t.clientSecret, username: t.adminUserId, password: t.password });
+  expect((await fetch(`${origin}/oauth/token`, { method: 'POST', body: login })).status).toBe(200);
+  for (const r of held) r.abort();
+  await inUseReaches(0, anonymous);
+});
+
+test(`a token body stalled for ${TOKEN_READ_SECONDS} seconds is a 408 in the OAuth shape, its connection closed and its share given back`, async () => {
+  const held = hold('/oauth/token', tokenBody(64 * KIB), FORM);
+  await inUseReaches(KIB, h.services.bodies.anonymous);
+  const r = await held.answer;
+  expect(r).toMatchObject({
+    status: 408,
+    headers: { connection: 'close' },
+    body: {
+      error: 'invalid_request',
+      error_description: `The request body did not arrive within ${TOKEN_READ_SECONDS} seconds: send the token request's parameters at once.`,
+      meta: { status: 408 },
+    },
+  });
+  expect(h.services.bodies.anonymous.inUse).toBe(0);
+}, (TOKEN_READ_SECONDS + 20) * 1000);
 
 describe('the token endpoint\'s share, an eighth of BODY_MEMORY_BYTES (1 MiB here: two token bodies at their 64 KiB limit)', () => {
   let h8: Harness;
@@ -237,9 +276,10 @@ describe('the token endpoint\'s share, an eighth of BODY_MEMORY_BYTES (1 MiB her
   const anonymousReaches = (bytes: number) => inUseReaches(bytes, h8.services.bodies.anonymous);
 
   test('held token bodies fill it: the next token request is a 503 in the OAuth shape with Retry-After, signed-in bodies are still taken, and it comes back', async () => {
-    const first = hold('/oauth/token', tokenBody(64 * KIB), FORM, { at: origin8 });
-    const second = hold('/oauth/token', tokenBody(64 * KIB), FORM, { at: origin8 });
-    await anonymousReaches(128 * KIB);
+    // All but their last byte sent: the share takes what has arrived.
+    const first = hold('/oauth/token', tokenBody(64 * KIB), FORM, { at: origin8, sent: 64 * KIB - 1 });
+    const second = hold('/oauth/token', tokenBody(64 * KIB), FORM, { at: origin8, sent: 64 * KIB - 1 });
+    await anonymousReaches(128 * KIB - 2);
     expect(h8.services.bodies.inUse).toBe(0);
 
     // Refused, at both of its addresses, whatever the body; a login sent whole.
@@ -259,13 +299,13 @@ describe('the token endpoint\'s share, an eighth of BODY_MEMORY_BYTES (1 MiB her
     // A signed-in caller's body of the same size is taken: the budget is not the token endpoint's.
     const token8 = await (async () => {
       first.abort();
-      await anonymousReaches(64 * KIB);
+      await anonymousReaches(64 * KIB - 1);
       const r = await fetch(`${origin8}/oauth/token`, { method: 'POST', headers: { 'content-type': FORM }, body: login });
       expect(r.status).toBe(200);
       return ((await r.json()) as { access_token: string }).access_token;
     })();
-    const third = hold('/oauth/token', tokenBody(64 * KIB), FORM, { at: origin8 });
-    await anonymousReaches(128 * KIB);
+    const third = hold('/oauth/token', tokenBody(64 * KIB), FORM, { at: origin8, sent: 64 * KIB - 1 });
+    await anonymousReaches(128 * KIB - 2);
     const folder = await fetch(`${origin8}${t8.root}/folders`, { method: 'POST', headers: { authorization: `Bearer ${token8}`, 'content-type': 'application/json' }, body: folderBody(uniq('Signed-in')) });
     expect(folder.status).toBe(200);
 
