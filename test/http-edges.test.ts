@@ -276,6 +276,7 @@ describe('requests of a tenant, over raw sockets', () => {
       ['REST', () => `${root}/sites`, 'application/json', true],
       ['GraphQL', () => '/graphql', 'application/json', true],
       ['token', () => '/oauth/token', 'application/x-www-form-urlencoded', false],
+      ['REST multipart', () => `${root}/sites`, 'multipart/form-data; boundary=b', true],
     ])('%s: its request ends as 499 (client closed), not as the database away (503, a warning)', async (_face, path, type, withToken) => {
       const id = randomUUID();
       const head = `POST ${path()} HTTP/1.1\r\nHost: x\r\n${withToken ? auth : ''}Content-Type: ${type}\r\nContent-Length: 100\r\n\r\n`;

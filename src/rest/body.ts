@@ -9,6 +9,7 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { Busboy, type BusboyInstance } from '@fastify/busboy';
 import { AppError, badRequest } from '../errors.js';
+import { clientClosedFrom } from '../client-closed.js';
 import { chunksOf, readAtMost, type ReadLimit } from '../read-at-most.js';
 import { partTypes, type PartTypes } from './part-types.js';
 import { LONE_SURROGATE } from '../domain/validate.js';
@@ -314,9 +315,12 @@ export async function* partChunks(request: Request, types: PartTypes, limit?: Re
   }
 }
 
-/** Our own errors as they are; the parser's as a 400 that says what it found. */
+/**
+ * Our own errors as they are, and the client's hang-up as it is (its request ends as 499:
+ * src/client-closed.ts); the parser's as a 400 that says what it found.
+ */
 export function multipartError(err: unknown): Error {
-  if (err instanceof AppError) return err;
+  if (err instanceof AppError || clientClosedFrom(err)) return err as Error;
   return badRequest(`The multipart request body is malformed: ${err instanceof Error ? err.message : String(err)}`);
 }
 
