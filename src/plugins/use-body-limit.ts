@@ -12,8 +12,11 @@
  *
  * Every /graphql body is taken from the budget of bodies held at once (src/rest/body-budget.ts),
  * a multipart one with a length before Yoga's own parser reads it; what any request took, on
- * either face, is given back here once its answer is ready.
+ * either face, is given back here once its answer is ready, and again (which gives back nothing
+ * more) when Node's response closes: if a hook before this one's onResponse throws, or the handler
+ * fails without an answer, the connection's end still gives it back.
  */
+import type { ServerResponse } from 'node:http';
 import type { Plugin } from 'graphql-yoga';
 import type { Logger } from '../log.js';
 import { throwAsGraphQL } from '../graphql-errors.js';
@@ -26,7 +29,9 @@ import { errorAnswer } from './error-answer.js';
 
 export function useBodyLimit(maxBytes: number, limitOf: (request: Request, url: URL) => BodyLimit, budget: BodyBudget, log: Logger): Plugin {
   return {
-    onRequest({ request, url, endResponse }) {
+    onRequest({ request, url, endResponse, serverContext }) {
+      // The request as every later hook and the handler see it (the path plugin, first, may have replaced it).
+      (serverContext as { res?: ServerResponse } | undefined)?.res?.once('close', () => budget.release(request));
       // Number(null) is 0, and a malformed length NaN: declaredLength refuses it.
       const limit = Number(request.headers.get('content-length')) <= maxBytes ? undefined : limitOf(request, url);
       try {

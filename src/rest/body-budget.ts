@@ -4,9 +4,9 @@
  * its Content-Length before it is read, or, when it declares none, each chunk as it arrives; a
  * request that would go over gets a 503 with Retry-After before anything runs. What a request took
  * is given back when its answer is ready or its connection closes (`release`, from
- * src/plugins/use-body-limit.ts), whether it succeeded, failed or its client went away; a request
- * given back takes nothing more. Per-request limits (MAX_BODY_BYTES) stay as they are: this bounds
- * how many such bodies may be held together.
+ * src/plugins/use-body-limit.ts), whether it succeeded, failed or its client went away; what a
+ * request given back still reads is not counted. Per-request limits (MAX_BODY_BYTES) stay as
+ * they are: this bounds how many such bodies may be held together.
  *
  * The token endpoint's bodies, which anyone may send, take from a share of their own beside it
  * (`anonymous`): an eighth of BODY_MEMORY_BYTES, so anonymous senders never fill the budget of
@@ -24,7 +24,10 @@ export const ANONYMOUS_SHARE = 1 / 8;
 export class BodyShare {
   private used = 0;
   private readonly held = new WeakMap<Request, number>();
-  /** Requests given back: a chunk still read for one after its answer (a reading abandoned) is refused, not held for ever. */
+  /**
+   * Requests given back: what one still reads after its connection closed or its answer was made
+   * (a reading abandoned, which ends with its connection) is not counted, so never held for ever.
+   */
   private readonly released = new WeakSet<Request>();
 
   constructor(
@@ -39,14 +42,15 @@ export class BodyShare {
     return this.used;
   }
 
-  /** Takes `n` more bytes for `request`, or throws the 503 when fewer are left (then nothing is taken). */
+  /** Takes `n` more bytes for `request` (none once it is given back), or throws the 503 when fewer are left (then nothing is taken). */
   take(request: Request, n: number): void {
-    if (this.used + n > this.bytes || this.released.has(request)) throw this.full();
+    if (this.released.has(request)) return;
+    if (this.used + n > this.bytes) throw this.full();
     this.used += n;
     this.held.set(request, (this.held.get(request) ?? 0) + n);
   }
 
-  /** Gives back everything `request` took; once (again is nothing), and it takes no more. */
+  /** Gives back everything `request` took; once (again is nothing), and it is counted no more. */
   release(request: Request): void {
     this.released.add(request);
     const n = this.held.get(request);

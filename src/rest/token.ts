@@ -91,8 +91,8 @@ async function tokenParams(request: Request, maxBytes: number, budget: BodyShare
 }
 
 /**
- * `reading`, or a 408 once TOKEN_READ_SECONDS have passed. The reading left behind stops at its
- * next chunk: the answer gives the request's share back, and a request given back takes no more.
+ * `reading`, or a 408 once TOKEN_READ_SECONDS have passed. The reading left behind ends with the
+ * connection, which the 408 closes; what it still reads is not counted (src/rest/body-budget.ts).
  */
 async function inTime<T>(reading: Promise<T>): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
