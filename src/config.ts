@@ -19,7 +19,7 @@ export interface Config {
   accessTokenTtlSeconds: number;
   refreshTokenTtlSeconds: number;
   maxBodyBytes: number;
-  /** The bytes of request bodies the server holds in memory at once, all requests together (src/rest/body-budget.ts). */
+  /** The bytes of request bodies the server holds in memory at once, all requests together (src/body-budget.ts). */
   bodyMemoryBytes: number;
   /** The largest form designer XML an import accepts (413 above it). */
   formImportMaxBytes: number;

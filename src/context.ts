@@ -16,7 +16,7 @@ import type { ReadPool } from './read/read-pool.js';
 import type { TenantDirectory, TenantRef } from './tenancy/tenant-directory.js';
 import { sessionEnded, whoAmI, type WhoAmI } from './auth/session.js';
 import type { FileStore, StoredFile } from './storage/file-store.js';
-import type { BodyBudget } from './rest/body-budget.js';
+import type { BodyBudget } from './body-budget.js';
 
 /** Long-lived parts, built once at start-up. */
 export interface Services {

@@ -7,7 +7,7 @@
 import client from 'prom-client';
 import type pg from 'pg';
 import type { MikroORM } from '@mikro-orm/postgresql';
-import type { BodyBudget } from './rest/body-budget.js';
+import type { BodyBudget } from './body-budget.js';
 
 export interface Metrics {
   registry: client.Registry;

@@ -7,7 +7,7 @@ import { loadKek } from './auth/kek.js';
 import type { Logger } from './log.js';
 import { TenantDirectory } from './tenancy/tenant-directory.js';
 import { createFileStore } from './storage/index.js';
-import { BodyBudget } from './rest/body-budget.js';
+import { BodyBudget } from './body-budget.js';
 import { tokenBodyBytes } from './rest/token.js';
 
 export async function createServices(config: Config, { orm, reads }: Pick<Database, 'orm' | 'reads'>, log: Logger): Promise<Services> {

@@ -10,7 +10,7 @@
  * one that is not UTF-8 (and a form whose escapes are not) as the REST runner does: Yoga's own
  * parser decodes with U+FFFD in place of such bytes, and a variable would be stored so.
  *
- * Every /graphql body is taken from the budget of bodies held at once (src/rest/body-budget.ts),
+ * Every /graphql body is taken from the budget of bodies held at once (src/body-budget.ts),
  * a multipart one with a length before Yoga's own parser reads it; what any request took, on
  * either face, is given back here once its answer is ready, and again (which gives back nothing
  * more) when Node's response closes: if a hook before this one's onResponse throws, or the handler
@@ -23,7 +23,7 @@ import { throwAsGraphQL } from '../graphql-errors.js';
 import { declaredLength, isMultipart, nonUtf8Escape, readBodyBytes, refuseNotUtf8 } from '../rest/body.js';
 import { badRequest } from '../errors.js';
 import type { BodyLimit } from '../rest/body-limit.js';
-import type { BodyBudget } from '../rest/body-budget.js';
+import type { BodyBudget } from '../body-budget.js';
 import { asRouteSends } from '../rest/envelope.js';
 import { errorAnswer } from './error-answer.js';
 

@@ -2,7 +2,7 @@
  * Request bodies as legacy clients send them: JSON, form-encoded (even when labelled JSON) or
  * multipart (a file part read as text beside the other parts),
  * read with a size limit so an oversized body is a 413, not memory pressure, and taken from the
- * server's budget of bodies held at once (src/rest/body-budget.ts) so that many of them are a 503.
+ * server's budget of bodies held at once (src/body-budget.ts) so that many of them are a 503.
  */
 import { isUtf8 } from 'node:buffer';
 import { Readable } from 'node:stream';
@@ -13,7 +13,7 @@ import { clientClosedFrom } from '../client-closed.js';
 import { chunksOf, readAtMost, type ReadLimit } from '../read-at-most.js';
 import { partTypes, type PartTypes } from './part-types.js';
 import { LONE_SURROGATE } from '../domain/validate.js';
-import type { BodyShare } from './body-budget.js';
+import type { BodyShare } from '../body-budget.js';
 
 /** The body as text: UTF-8, or a 400 (`utf8Text`). */
 export async function readBody(request: Request, maxBytes: number, budget: BodyShare): Promise<string> {
@@ -67,7 +67,7 @@ export const isMultipart = (contentType: string | null) => /^\s*multipart\/form-
 
 /**
  * The body's bytes, at most `maxBytes` of them (else a 413), counted as they stream in. Taken from
- * `budget` (the signed-in callers', or the token endpoint's share: src/rest/body-budget.ts) by
+ * `budget` (the signed-in callers', or the token endpoint's share: src/body-budget.ts) by
  * `takeBody`.
  */
 export async function readBodyBytes(request: Request, maxBytes: number, budget: BodyShare): Promise<Buffer> {
@@ -77,7 +77,7 @@ export async function readBodyBytes(request: Request, maxBytes: number, budget: 
 /**
  * Takes a body from `budget`: the whole Content-Length before the first byte is read, so a body
  * begun is never refused halfway; without one, or from a share taken by chunk (the token
- * endpoint's: src/rest/body-budget.ts), each chunk as it comes (the function answered).
+ * endpoint's: src/body-budget.ts), each chunk as it comes (the function answered).
  */
 function takeBody(request: Request, maxBytes: number, budget: BodyShare): ((n: number) => void) | undefined {
   const declared = declaredLength(request, maxBytes);

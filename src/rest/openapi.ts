@@ -81,7 +81,7 @@ const ERRORS: Record<string, string> = {
 
 /** The database away (src/db/unavailable.ts): any operation. */
 const UNAVAILABLE = 'The database is not available right now: nothing was done; try again after Retry-After seconds.';
-/** ... or, for one that reads a body, the server's budget of bodies held at once full (src/rest/body-budget.ts). */
+/** ... or, for one that reads a body, the server's budget of bodies held at once full (src/body-budget.ts). */
 const UNAVAILABLE_WITH_BODY =
   'The database is not available right now, or the server is receiving too many request bodies at once (BODY_MEMORY_BYTES): nothing was done; try again after Retry-After seconds.';
 

@@ -5,7 +5,7 @@
  */
 import type { Config } from '../config.js';
 import type { Services } from '../context.js';
-import type { BodyShare } from './body-budget.js';
+import type { BodyShare } from '../body-budget.js';
 import { grant, OAuthError } from '../auth/grants.js';
 import { AppError } from '../errors.js';
 import type { EnvelopeError } from '../graphql-errors.js';
@@ -56,7 +56,7 @@ const PARAMS = new Set(['grant_type', 'client_id', 'client_secret', 'username', 
  * not parse, a parameter that is not one text value, NUL) are OAuth's `invalid_request`; a body
  * over the limit stays the 413 it is, and one its share of bodies held cannot take the 503 it is
  * (answered with the OAuth keys too: `oauthErrorCode`). That share (`budget`) is the token
- * endpoint's own (src/rest/body-budget.ts): anyone may send one, and a budget anonymous senders
+ * endpoint's own (src/body-budget.ts): anyone may send one, and a budget anonymous senders
  * could fill would refuse every signed-in caller's body.
  */
 async function tokenParams(request: Request, maxBytes: number, budget: BodyShare): Promise<Record<string, string | undefined>> {
@@ -92,7 +92,7 @@ async function tokenParams(request: Request, maxBytes: number, budget: BodyShare
 
 /**
  * `reading`, or a 408 once TOKEN_READ_SECONDS have passed. The reading left behind ends with the
- * connection, which the 408 closes; what it still reads is not counted (src/rest/body-budget.ts).
+ * connection, which the 408 closes; what it still reads is not counted (src/body-budget.ts).
  */
 async function inTime<T>(reading: Promise<T>): Promise<T> {
   let timer: NodeJS.Timeout | undefined;

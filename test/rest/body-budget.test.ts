@@ -10,7 +10,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Harness, type TestTenant } from '../harness.js';
 import { Api, expectError, multipart, uniq } from './support.js';
-import type { BodyShare } from '../../src/rest/body-budget.js';
+import type { BodyShare } from '../../src/body-budget.js';
 import { TOKEN_READ_SECONDS } from '../../src/rest/token.js';
 
 const KIB = 1024;

@@ -14,8 +14,8 @@
  * whatever length was declared (`byChunk`): by declaring lengths and sending nothing, anyone
  * could otherwise hold it all and refuse every login.
  */
-import { RETRY_AFTER_SECONDS } from '../db/unavailable.js';
-import { AppError } from '../errors.js';
+import { RETRY_AFTER_SECONDS } from './db/unavailable.js';
+import { AppError } from './errors.js';
 
 /** The fraction of BODY_MEMORY_BYTES the token endpoint's bodies may hold at once, beside it. */
 export const ANONYMOUS_SHARE = 1 / 8;
