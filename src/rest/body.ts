@@ -105,7 +105,7 @@ const tooLarge = (max: number) =>
   new AppError('PAYLOAD_TOO_LARGE', `The request body is larger than the limit of ${max} bytes.`);
 
 /** Text parts over their limit, where files may come to more beside them. */
-export const textTooLarge = (max: number) =>
+const textTooLarge = (max: number) =>
   new AppError('PAYLOAD_TOO_LARGE', `The text parts of the request come to more than the limit of ${max} bytes (MAX_BODY_BYTES).`);
 
 /** `a=1&b=2` style text: what form-encoding looks like, whatever the Content-Type says. */
@@ -145,7 +145,7 @@ export function addPart(out: Record<string, unknown>, key: string, value: string
  * handing over no bytes to check: a replacement character is refused, whether it replaced bytes or
  * was sent as itself (which nothing here can tell apart).
  */
-export function addTextPart(out: Record<string, unknown>, name: string, value: string): void {
+function addTextPart(out: Record<string, unknown>, name: string, value: string): void {
   if (name.includes('\ufffd') || value.includes('\ufffd')) throw replaced(`multipart text part '${name.slice(0, 64)}'`);
   addPart(out, name, value);
 }
@@ -257,19 +257,10 @@ export interface Multipart {
 export async function parseMultipart(request: Request, maxBytes: number, budget: BodyShare, maxTextBytes = maxBytes): Promise<Multipart> {
   const taking = takeBody(request, maxBytes, budget);
   const texts: Record<string, unknown> = {};
-  let textBytes = 0;
   const files: UploadedFile[] = [];
   const types = partTypes(request.headers.get('content-type') ?? '');
   const bb = multipartParser(request, maxTextBytes, types);
-  bb.on('field', (name, value, _nameTruncated, valueTruncated) => {
-    textBytes += Buffer.byteLength(name) + Buffer.byteLength(value);
-    if (valueTruncated || textBytes > maxTextBytes) return bb.destroy(textTooLarge(maxTextBytes));
-    try {
-      addTextPart(texts, name, value);
-    } catch (err) {
-      bb.destroy(err as Error);
-    }
-  });
+  gatherTextParts(bb, texts, maxTextBytes);
   // The clients name the file part fileUpload, fileupload, fileupload_<i> or uploadFile, whatever it holds.
   bb.on('file', (name, stream, filename, _encoding, mimeType) => {
     // A part cut short fails busboy too, which refuses the body; this one has nothing to add.
@@ -294,6 +285,25 @@ export async function parseMultipart(request: Request, maxBytes: number, budget:
   }
   refuseNul(texts, 'request body');
   return { texts, files };
+}
+
+/**
+ * Gathers busboy's text parts into `texts`, held to `maxTextBytes` in all (a 413 past it); `take`
+ * counts each against the budget of bodies held where the body is not taken whole (an upload).
+ */
+export function gatherTextParts(bb: BusboyInstance, texts: Record<string, unknown>, maxTextBytes: number, take: (bytes: number) => void = () => undefined): void {
+  let textBytes = 0;
+  bb.on('field', (name, value, _nameTruncated, valueTruncated) => {
+    const size = Buffer.byteLength(name) + Buffer.byteLength(value);
+    textBytes += size;
+    if (valueTruncated || textBytes > maxTextBytes) return bb.destroy(textTooLarge(maxTextBytes));
+    try {
+      take(size);
+      addTextPart(texts, name, value);
+    } catch (err) {
+      bb.destroy(err as Error);
+    }
+  });
 }
 
 /** busboy for a multipart request, its text parts held to `maxTextBytes`; a Content-Type it cannot read is a 400. */

@@ -14,7 +14,7 @@ import { discardFiles, fileKey } from '../domain/stored-files.js';
 import { newId } from '../ids.js';
 import type { Match } from './match.js';
 import { requestIdOf } from './request-id.js';
-import { addTextPart, checkFileName, multipartError, multipartParser, partChunks, refuseNul, textTooLarge } from './body.js';
+import { checkFileName, gatherTextParts, multipartError, multipartParser, partChunks, refuseNul } from './body.js';
 import { partTypes } from './part-types.js';
 
 export interface Received {
@@ -34,22 +34,11 @@ export async function receiveUpload(services: Services, request: Request, m: Mat
   const key = fileKey(ctx.tenantId, fileId);
 
   const parts: Record<string, unknown> = {};
-  let textBytes = 0;
   let upload: Promise<ReceivedUpload> | undefined;
   const types = partTypes(request.headers.get('content-type') ?? '');
   const bb = multipartParser(request, maxBodyBytes, types);
-  bb.on('field', (name, value, _nameTruncated, valueTruncated) => {
-    const size = Buffer.byteLength(name) + Buffer.byteLength(value);
-    textBytes += size;
-    if (valueTruncated || textBytes > maxBodyBytes) return bb.destroy(textTooLarge(maxBodyBytes));
-    try {
-      // The text parts are held, and taken from the budget of bodies held; the file part streams through.
-      services.bodies.take(request, size);
-      addTextPart(parts, name, value);
-    } catch (err) {
-      bb.destroy(err as Error);
-    }
-  });
+  // The text parts are held, and taken from the budget of bodies held; the file part streams through.
+  gatherTextParts(bb, parts, maxBodyBytes, (size) => services.bodies.take(request, size));
   let fileStream: Readable | undefined;
   bb.on('file', (field, stream, name, _encoding, mimeType) => {
     if (upload) return stream.resume();
