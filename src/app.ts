@@ -20,7 +20,6 @@ import { useMetrics } from './plugins/use-metrics.js';
 import { useRetryAfter } from './plugins/use-retry-after.js';
 import { useConnectionClose } from './plugins/use-connection-close.js';
 import { useGraphQLTransport } from './plugins/use-graphql-transport.js';
-import { useGraphQLPath } from './plugins/use-graphql-path.js';
 import { useOperationChoice } from './plugins/use-operation-choice.js';
 import { useNoNul } from './plugins/use-no-nul.js';
 import { useBodyLimit } from './plugins/use-body-limit.js';
@@ -81,6 +80,7 @@ export function createApp(services: Services): App {
   const yoga = createYoga({
     schema,
     // Any case, trailing slash optional, as REST paths match (isGraphQLPath); GraphiQL calls the plain one.
+    // Doubled slashes are made one before the app (src/http-server.ts).
     graphqlEndpoint: '/([Gg][Rr][Aa][Pp][Hh][Qq][Ll]){/}?',
     // Served by useGraphiQL, rendered once, with an ETag and compressed.
     graphiql: false,
@@ -104,7 +104,6 @@ export function createApp(services: Services): App {
     // leaving what needs the request's id to useErrorMapping too.
     maskedErrors: { maskError: maskWithoutRequest },
     plugins: [
-      useGraphQLPath(),
       useCors(services.config.corsOrigins),
       useMetrics(services),
       useRequestLog(services.log),

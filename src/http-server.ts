@@ -6,6 +6,7 @@
  * http://host/path`, which HTTP/1.1 servers must take) or `*`; a Host such as `x/metrics?` chose
  * the path, past any path-based rule in front of the server. CONNECT, which Node hands over as a
  * bare socket, is answered here too, and `Expect` (100 Continue only once the body is read).
+ * Doubled slashes in the path are made one here, for every route and `/graphql` alike.
  */
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
@@ -69,6 +70,20 @@ function refusalOf(req: IncomingMessage): string | undefined {
   req.url = rest.startsWith('/') ? rest : `/${rest}`;
   req.headers.host = authority;
   return undefined;
+}
+
+/**
+ * The target with each run of `/` in its path made one (`//graphql`, `/api/v1//x//sites`), as a
+ * client joining a base URL that ends in `/` makes them: every route, REST's, `/graphql` (whose
+ * endpoint pattern, a URLPattern, reads a leading `//` as a host) and the fixed paths, sees one
+ * spelling. The query and any fragment are left as sent, and so is `%2F`: it is no separator.
+ */
+function withSingleSlashes(target: string): string {
+  const end = target.search(/[?#]/);
+  const path = end === -1 ? target : target.slice(0, end);
+  if (!path.includes('//')) return target;
+  // One match per run, however long: no backtracking.
+  return path.replace(/\/{2,}/g, '/') + (end === -1 ? '' : target.slice(end));
 }
 
 /** The error envelope, as Node's own refusals get it: no href, since the URL is what is wrong; logged with its request id. */
@@ -152,6 +167,7 @@ export function createHttpServer(options: http.ServerOptions, handle: Handler, l
   const serve = (req: IncomingMessage, res: ServerResponse) => {
     const refusal = refusalOf(req);
     if (refusal !== undefined) return refuse(req, res, refusal, log);
+    req.url = withSingleSlashes(req.url!);
     const done = () => answerUnanswered(req, res, log);
     try {
       void Promise.resolve(handle(req, res)).then(done, done);

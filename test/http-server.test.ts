@@ -1,6 +1,6 @@
 /** Whatever the app's handler did, a request gets an answer: one it ended without sending is a 500 envelope, not a wait for ever. */
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import net, { type AddressInfo } from 'node:net';
 import { createHttpServer } from '../src/http-server.js';
 import { createLogger } from '../src/log.js';
 
@@ -55,4 +55,38 @@ test('an answer the handler sent, at once or after its promise settled, is left 
     return Promise.resolve();
   });
   expect([streamed.status, streamed.body]).toEqual([200, { ok: true }]);
+});
+
+/** What the app is handed as `req.url` for each raw request target. */
+async function targetsSeen(targets: string[]): Promise<string[]> {
+  const server = createHttpServer({}, (req, res: http.ServerResponse) => res.end(req.url), createLogger('silent'));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  try {
+    const seen = [];
+    for (const target of targets) {
+      const sock = net.connect((server.address() as AddressInfo).port, '127.0.0.1');
+      let reply = '';
+      sock.on('data', (d) => (reply += d));
+      await new Promise((resolve) => sock.once('close', resolve).write(`GET ${target} HTTP/1.1\r\nHost: h\r\nConnection: close\r\n\r\n`));
+      seen.push(reply.slice(reply.indexOf('\r\n\r\n') + 4));
+    }
+    return seen;
+  } finally {
+    await new Promise((resolve) => server.close(resolve));
+  }
+}
+
+test('doubled slashes in the path are made one before the app, also in an absolute-form target; the query, a fragment and %2F are left as sent', async () => {
+  const cases: [string, string][] = [
+    ['//graphql', '/graphql'],
+    ['///GraphQL//?query=%7B__typename%7D', '/GraphQL/?query=%7B__typename%7D'],
+    ['//api/v1//acme/main//sites//', '/api/v1/acme/main/sites/'],
+    [`/${'/'.repeat(10_000)}x`, '/x'],
+    ['/api/v1/acme/main/sites?q=name%20eq%20%27a//b%27&next=//x', '/api/v1/acme/main/sites?q=name%20eq%20%27a//b%27&next=//x'],
+    ['//a#b//c?d//e', '/a#b//c?d//e'],
+    ['/%2F%2Fgraphql%2F?x=%2F%2F', '/%2F%2Fgraphql%2F?x=%2F%2F'],
+    ['http://h//graphql//?x=//', '/graphql/?x=//'],
+    ['/graphql', '/graphql'],
+  ];
+  expect(await targetsSeen(cases.map(([target]) => target))).toEqual(cases.map(([, seen]) => seen));
 });

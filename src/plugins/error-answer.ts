@@ -9,8 +9,8 @@ import { errorEnvelope, jsonResponse } from '../rest/envelope.js';
 import { requestIdOf } from '../rest/request-id.js';
 import { isTokenPath, oauthErrorCode, oauthErrorResponse } from '../rest/token.js';
 
-/** `/graphql` in any case, slashes doubled or trailing (src/plugins/use-graphql-path.ts). */
-export const isGraphQLPath = (url: URL) => /^\/+graphql\/*$/i.test(url.pathname);
+/** `/graphql` in any case, with or without a trailing slash: Yoga's endpoint (src/app.ts). */
+export const isGraphQLPath = (url: URL) => /^\/graphql\/?$/i.test(url.pathname);
 
 export function errorAnswer(request: Request, url: URL, error: unknown, log: Logger): Response {
   const mapped = mapError(error, requestIdOf(request), log);
