@@ -1,4 +1,8 @@
-/** The charset a request body may declare: UTF-8 (or US-ASCII, its subset), as every body is read. */
+/**
+ * The charset a request body may declare: UTF-8 (or US-ASCII, its subset), as every body is read,
+ * REST's, the token endpoint's and /graphql's alike. A multipart body's own label counts (its
+ * parts are read as UTF-8 whatever it says); a part's charset is the part's (busboy decodes it so).
+ */
 import { AppError } from '../errors.js';
 
 const READABLE = new Set(['utf-8', 'utf8', 'us-ascii']);
@@ -12,4 +16,10 @@ export function charsetRefusal(contentType: string | null): AppError | undefined
   const declared = /;\s*charset\s*=\s*"?([^";,\s]*)/i.exec(contentType ?? '')?.[1];
   if (declared === undefined || READABLE.has(declared.toLowerCase())) return undefined;
   return new AppError('UNSUPPORTED_MEDIA_TYPE', `The request body is declared as charset=${declared.slice(0, 64)}: send it as UTF-8 (charset=utf-8, or no charset).`);
+}
+
+/** The same refusal, thrown: for a reader about to take a body (src/rest/body.ts). */
+export function refuseCharset(contentType: string | null): void {
+  const refusal = charsetRefusal(contentType);
+  if (refusal) throw refusal;
 }

@@ -12,11 +12,13 @@ import { AppError, badRequest } from '../errors.js';
 import { clientClosedFrom } from '../client-closed.js';
 import { chunksOf, readAtMost, type ReadLimit } from '../read-at-most.js';
 import { partTypes, type PartTypes } from './part-types.js';
+import { refuseCharset } from './body-charset.js';
 import { LONE_SURROGATE } from '../domain/validate.js';
 import type { BodyShare } from '../body-budget.js';
 
-/** The body as text: UTF-8, or a 400 (`utf8Text`). */
+/** The body as text: UTF-8, or a 400 (`utf8Text`); labelled with another charset, a 415 before a byte is read. */
 export async function readBody(request: Request, maxBytes: number, budget: BodyShare): Promise<string> {
+  refuseCharset(request.headers.get('content-type'));
   return utf8Text(await readBodyBytes(request, maxBytes, budget), 'request body');
 }
 
@@ -306,10 +308,11 @@ export function gatherTextParts(bb: BusboyInstance, texts: Record<string, unknow
   });
 }
 
-/** busboy for a multipart request, its text parts held to `maxTextBytes`; a Content-Type it cannot read is a 400. */
+/** busboy for a multipart request, its text parts held to `maxTextBytes`; a Content-Type it cannot read is a 400, one labelled with a charset not UTF-8 a 415. */
 export function multipartParser(request: Request, maxTextBytes: number, types: PartTypes): BusboyInstance {
   const contentType = request.headers.get('content-type')!;
   refuseEmptyBoundary(contentType);
+  refuseCharset(contentType);
   try {
     return Busboy({ headers: { 'content-type': contentType }, defCharset: 'utf-8', limits: { fieldSize: maxTextBytes }, isPartAFile: types.isPartAFile });
   } catch (err) {

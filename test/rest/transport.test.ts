@@ -310,6 +310,42 @@ describe('headers and bodies', () => {
     expect(ok.body.data.map((s: { name: string }) => s.name)).toEqual([`${name}-1café`]);
   });
 
+  test('a body labelled with a charset other than UTF-8 is a 415 that says to send UTF-8, as /graphql answers, and nothing is made: JSON, form, multipart, an upload, the token endpoint', async () => {
+    const name = `c${randomUUID().slice(0, 6)}`;
+    const auth = { authorization: `Bearer ${token}` };
+    const json = (n: string) => JSON.stringify({ name: n, description: 'd' });
+    const multipart = (n: string) => `--XX\r\nContent-Disposition: form-data; name="name"\r\n\r\n${n}\r\n--XX\r\nContent-Disposition: form-data; name="description"\r\n\r\nd\r\n--XX--\r\n`;
+    const refusal = (charset: string) => `The request body is declared as charset=${charset}: send it as UTF-8 (charset=utf-8, or no charset).`;
+    for (const [type, raw, charset] of [
+      ['application/json; charset=latin1', json(name), 'latin1'],
+      ['application/JSON;charset="ISO-8859-1"', json(name), 'ISO-8859-1'],
+      ['application/x-www-form-urlencoded; charset=windows-1252', `name=${name}&description=d`, 'windows-1252'],
+      ['text/plain; charset=utf-16', json(name), 'utf-16'],
+      ['multipart/form-data; boundary=XX; charset=latin1', multipart(name), 'latin1'],
+    ]) {
+      const r = await send('POST', `${t.root}/sites`, raw, { ...auth, 'content-type': type });
+      expectErrorEnvelope(r, 415);
+      expect([type, r.body.meta.errors[0]]).toEqual([type, expect.objectContaining({ code: 'UNSUPPORTED_MEDIA_TYPE', message: refusal(charset) })]);
+    }
+    // /graphql's refusal says the same.
+    const gql = await send('POST', '/graphql', JSON.stringify({ query: '{ __typename }' }), { ...auth, 'content-type': 'application/json; charset=latin1' });
+    expect([gql.status, gql.body.errors[0].message]).toEqual([415, refusal('latin1')]);
+    const upload = await send('POST', `${t.root}/files`, multipart(name), { ...auth, 'content-type': 'multipart/form-data; boundary=XX; charset=latin1' });
+    expectErrorEnvelope(upload, 415);
+    expect(upload.body.meta.errors[0].message).toBe(refusal('latin1'));
+    const form = new URLSearchParams({ grant_type: 'password', client_id: t.clientId, client_secret: t.clientSecret, username: t.adminUserId, password: t.password }).toString();
+    const tokenAsked = await send('POST', '/oauth/token', form, { 'content-type': 'application/x-www-form-urlencoded; charset=latin1' });
+    expect([tokenAsked.status, tokenAsked.body.error, tokenAsked.body.error_description]).toEqual([415, 'invalid_request', refusal('latin1')]);
+    expect((await h.request('GET', `${t.root}/sites?q=${encodeURIComponent(`name like '${name}%'`)}`, { token })).body.data).toEqual([]);
+    // UTF-8 in any spelling, its subset US-ASCII, or no charset: read.
+    for (const [i, type] of ['application/json; charset=utf-8', 'application/json;charset=UTF8', 'application/json; charset="us-ascii"', 'application/json', 'multipart/form-data; boundary=XX; charset=UTF-8'].entries()) {
+      const r = await send('POST', `${t.root}/sites`, type.startsWith('multipart') ? multipart(`${name}-${i}`) : json(`${name}-${i}`), { ...auth, 'content-type': type });
+      expect([type, r.status, r.body.data?.name]).toEqual([type, 200, `${name}-${i}`]);
+    }
+    const utf8Token = await send('POST', '/oauth/token', form, { 'content-type': 'application/x-www-form-urlencoded; charset=UTF-8' });
+    expect(utf8Token.status).toBe(200);
+  });
+
   test('successful responses carry the envelope with meta', async () => {
     const r = await h.request('GET', `${t.root}/sites?q=name+eq+'Home'`, { token });
     expect(r.body.meta).toEqual({ status: 200, statusMsg: 'OK', method: 'GET', href: expect.any(String) });
