@@ -288,6 +288,27 @@ describe('requests of a tenant, over raw sockets', () => {
       expect(t.stdout()).not.toMatch(/database unavailable|"level":[456]0,.*"requestId"/);
     });
 
+    test.each([
+      ['with a Content-Length (read by Yoga\'s parser, which said 400)', 'Content-Length: 1000', (body: string) => body],
+      ['chunked (read by the body limit first)', 'Transfer-Encoding: chunked', (body: string) => `${Buffer.byteLength(body).toString(16)}\r\n${body}\r\n`],
+    ])('a multipart /graphql upload cut short, %s: its request ends as 499 in the access line and the metrics, noted at debug', async (_how, framing, framed) => {
+      const id = randomUUID();
+      const head = `POST /graphql HTTP/1.1\r\nHost: x\r\n${auth}Content-Type: multipart/form-data; boundary=b\r\n${framing}\r\n\r\n`;
+      const operations = JSON.stringify({ query: '{ __typename }', variables: { f: null } });
+      const parts = `--b\r\nContent-Disposition: form-data; name="operations"\r\n\r\n${operations}\r\n--b\r\nContent-Disposition: form-data; name="map"\r\n\r\n{"0": ["variables.f"]}\r\n--b\r\nContent-Disposition: form-data; name="0"; filename="a.txt"\r\n\r\nthe fi`;
+      const closedCount = async () => {
+        const metrics = await (await fetch(`http://127.0.0.1:${t.port}/metrics`)).text();
+        return Number(/^http_requests_total\{method="POST",route="\/graphql",status="499"\} (\d+)$/m.exec(metrics)?.[1] ?? 0);
+      };
+      const before = await closedCount();
+      await partly(id, head, framed(parts));
+      expect(await closedCount()).toBe(before + 1);
+      const access = t.stdout().split('\n').find((l) => l.includes(`"requestId":"${id}"`) && l.includes('"msg":"request"'));
+      expect(JSON.parse(access!)).toMatchObject({ level: 30, status: 499 });
+      expect(t.stdout()).toMatch(new RegExp(`"level":20,.*"requestId":"${id}".*"msg":"client closed the connection before its request was read"`));
+      expect(t.stdout()).not.toMatch(new RegExp(`"level":[456]0,.*"requestId":"${id}"`));
+    });
+
     test('a chunked body Node refuses as malformed midway: Node answers 400, the request ends as 499, nothing is counted a 503', async () => {
       const id = randomUUID();
       const head = `POST ${root}/sites HTTP/1.1\r\nHost: x\r\n${auth}Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n4\r\n{"na\r\n`;
