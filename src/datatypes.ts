@@ -61,7 +61,7 @@ export class DataTypes {
         availableFields: fields.map(([n]) => n),
         defaultFields: fields.filter(([, f]) => f.default).map(([n]) => n),
         alwaysFields: fields.filter(([, f]) => f.always).map(([n]) => n),
-        relations: new Map(Object.keys(def.relations ?? {}).map((r) => [r.toLowerCase(), r])),
+        relations: new Map(Object.entries(def.relations ?? {}).filter(([, r]) => !r.graphqlOnly).map(([r]) => [r.toLowerCase(), r])),
         scalarTypes: new Map(fields.map(([n, f]) => [n, f.type])),
         dynamic: def.dynamic?.field,
       };

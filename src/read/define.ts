@@ -97,13 +97,21 @@ export interface Link {
   to: string;
 }
 
-export type Relation =
-  /** The row this one names in `key` (a field of this resource). */
-  | { kind: 'one'; target: string; key: string }
+export type Relation = (
+  /**
+   * The row this one names in `key` (a field of this resource): the target's row whose `targetKey`
+   * (a column field, default its id field) holds that value, such as a document by its own id
+   * (`documentId`), which is not its id field.
+   */
+  | { kind: 'one'; target: string; key: string; targetKey?: string }
   /** Rows of `target` whose `column` names this row (its `parentKey` field, default the id field). */
   | { kind: 'many'; target: string; column: string; parentKey?: string }
   /** Rows of `target` reached through a link table (from this row's `parentKey` field, default the id field). */
-  | { kind: 'through'; target: string; link: Link; parentKey?: string };
+  | { kind: 'through'; target: string; link: Link; parentKey?: string }
+) & {
+  /** A GraphQL field only: REST's `expand=` does not offer it (the REST face keeps the relations it always had). */
+  graphqlOnly?: true;
+};
 
 /**
  * How a child is found under its parent in a nested route (`/sites/{siteId}/users`): a column

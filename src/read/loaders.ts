@@ -5,7 +5,7 @@
 import DataLoader from 'dataloader';
 import type { Link, ResourceDef } from './define.js';
 import { resource } from './registry.js';
-import { idOf, listedOf, selectRows, type Reader } from './rows.js';
+import { listedOf, selectRows, type Reader } from './rows.js';
 import { raw, sql } from '../sql.js';
 
 type Row = Record<string, unknown>;
@@ -58,11 +58,20 @@ export class Loaders {
 
   /** Rows by id (lower-case GUIDs). */
   byId(def: ResourceDef): DataLoader<string, Row | undefined> {
-    return this.cached(def.typeName, () => new DataLoader(async (ids) => {
-      const rows = await selectRows<Row>(this.reader, def, { where: [sql`${idOf(def)} = any(${ids}::uuid[])`] });
-      const map = new Map(rows.map((r) => [r[def.idField] as string, r]));
-      return ids.map((i) => map.get(i));
-    }));
+    return this.byKey(def, def.idField);
+  }
+
+  /** Rows by a unique field holding GUIDs (lower case): the id field, or another key such as a document's own id. */
+  byKey(def: ResourceDef, field: string): DataLoader<string, Row | undefined> {
+    return this.cached(field === def.idField ? def.typeName : `${def.typeName}#${field}`, () => {
+      const f = def.fields[field];
+      if (!f) throw new Error(`${def.typeName} has no field ${field}`);
+      return new DataLoader(async (ids) => {
+        const rows = await selectRows<Row>(this.reader, def, { where: [sql`${raw(f.sql)} = any(${ids}::uuid[])`] });
+        const map = new Map(rows.map((r) => [r[field] as string, r]));
+        return ids.map((i) => map.get(i));
+      });
+    });
   }
 
   /** A page of the rows of a to-many relation, by parent id. */

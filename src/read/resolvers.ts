@@ -172,7 +172,7 @@ function typeResolvers(def: ResourceDef): Record<string, Resolver> {
       const target = resource(rel.target);
       out[name] = (r, _, ctx) => {
         const id = (r as Row)[rel.key] as string | null;
-        return id && id !== ZERO_GUID ? ctx.loaders.byId(target).load(id).then((row) => row ?? null) : null;
+        return id && id !== ZERO_GUID ? ctx.loaders.byKey(target, rel.targetKey ?? target.idField).load(id).then((row) => row ?? null) : null;
       };
     } else {
       // Paged like a list read (DEFAULT_PAGE_SIZE, at most MAX_PAGE_SIZE): no relation reads a whole tenant.

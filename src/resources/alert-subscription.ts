@@ -34,6 +34,7 @@ export default defineResource({
   relations: {
     user: { kind: 'one', target: 'User', key: 'userId' },
     folder: { kind: 'one', target: 'Folder', key: 'folderId' },
+    document: { kind: 'one', target: 'Document', key: 'documentId', targetKey: 'documentId', graphqlOnly: true },
   },
   queries: {
     alertSubscriptions: { op: 'list' },

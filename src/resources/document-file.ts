@@ -33,5 +33,8 @@ export default defineResource({
     r: { table: 'document_revision', on: 'r.id = t.revision_id' },
   },
   order: 't.created_at, t.id',
+  relations: {
+    document: { kind: 'one', target: 'Document', key: 'documentId', targetKey: 'documentId', graphqlOnly: true },
+  },
   access: { see: folderSeenBy(FOLDER_OF_REVISION), change: 'admin' },
 });

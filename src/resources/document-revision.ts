@@ -52,6 +52,8 @@ const DocumentRevision = defineResource({
     ciu: { table: 'app_user', on: 'ciu.id = t.created_by_id' },
   },
   relations: {
+    // A Document's id field is its current revision's id: its own id is `documentId`.
+    document: { kind: 'one', target: 'Document', key: 'documentId', targetKey: 'documentId', graphqlOnly: true },
     indexFields: { kind: 'many', target: 'DocumentIndexField', column: 'revision_id' },
     file: { kind: 'one', target: 'DocumentFile', key: 'id' },
   },

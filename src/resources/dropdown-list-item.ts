@@ -19,6 +19,9 @@ export default defineResource({
     ordinalPosition: column('position', 'integer'),
   },
   order: 't.list_id, t.position, t.id',
+  relations: {
+    list: { kind: 'one', target: 'DropDownList', key: 'dropDownListId', graphqlOnly: true },
+  },
   queries: {
     dropDownListItems: { op: 'list', parent: { resource: 'DropDownList', arg: 'id', field: 'dropDownListId' } },
     dropDownListItem: { op: 'get', arg: 'itemId', parent: { resource: 'DropDownList', arg: 'id', field: 'dropDownListId' } },

@@ -66,6 +66,8 @@ export default defineResource({
     folders: { kind: 'many', target: 'Folder', column: 'parent_id' },
     indexFields: { kind: 'many', target: 'FolderIndexField', column: 'folder_id' },
     documents: { kind: 'many', target: 'Document', column: 'folder_id' },
+    securityMembers: { kind: 'many', target: 'SecurityMember', column: 'folder_id', graphqlOnly: true },
+    alerts: { kind: 'many', target: 'AlertSubscription', column: 'folder_id', graphqlOnly: true },
   },
   queries: {
     folder: { op: 'get' },

@@ -27,6 +27,10 @@ export default defineResource({
   },
   // (tenant_id, form_id, revision) is unique: oldest first under a form.
   order: 't.form_id, t.revision',
+  relations: {
+    // A FormInstance's id field is its current revision's id: its own id is `formId`.
+    form: { kind: 'one', target: 'FormInstance', key: 'formId', targetKey: 'formId', graphqlOnly: true },
+  },
   dynamic: { column: 'values', field: 'values', type: 'string' },
   access: { see: 'tenant', change: 'tenant' },
 });

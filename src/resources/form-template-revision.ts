@@ -21,6 +21,7 @@ export default defineResource({
   order: 't.template_id, t.revision',
   relations: {
     fields: { kind: 'many', target: 'FormField', column: 'revision_id' },
+    template: { kind: 'one', target: 'FormTemplate', key: 'templateId', graphqlOnly: true },
   },
   access: { see: 'tenant', change: 'admin' },
 });

@@ -33,6 +33,10 @@ export default defineResource({
   },
   joins: AUDIT_JOINS,
   order: `${definitionOrder('t')}, t.id`,
+  relations: {
+    dropDownList: { kind: 'one', target: 'DropDownList', key: 'dropDownListId', graphqlOnly: true },
+    folders: { kind: 'through', target: 'Folder', link: { table: 'folder_index_field', from: 'field_id', to: 'folder_id' }, graphqlOnly: true },
+  },
   queries: {
     indexFields: { op: 'list' },
     indexField: { op: 'get' },

@@ -1,11 +1,13 @@
 /**
- * Relations from a record back to what it names (a subscription's user and folder, a saved
- * search's owner and folder, an attachment's message, a process's script): each resolved through
- * a loader, so a page of records costs the same number of statements however long it is.
+ * Relations from a record back to what it names (a subscription's user, folder and document, a
+ * saved search's owner and folder, an attachment's message, a process's script, a revision's
+ * document ...) and a folder's members and subscriptions: each resolved through a loader, so a
+ * page of records costs the same number of statements however long it is. What the caller may
+ * not see is null or left out, as a read of it would be a 404; REST's `expand=` does not offer them.
  */
 import { ALERT_EVENTS } from '../../src/alert-events.js';
 import { Harness } from '../harness.js';
-import { type Api, adminApi, uniq } from '../rest/support.js';
+import { type Api, adminApi, createUser, formTemplateWith, multipart, ordinaryUser, uniq } from '../rest/support.js';
 
 let h: Harness;
 let A: Api;
@@ -57,4 +59,117 @@ test('an attachment names its message; a scheduled process its script', async ()
   }
   const processes = await pages((n) => A.gql(`{ scheduledProcesses(limit: ${n}) { items { scriptId script { id } } } }`));
   for (const p of processes.scheduledProcesses.items) expect((p.script as { id: string }).id).toBe(p.scriptId);
+});
+
+type Rec = Record<string, unknown>;
+
+test('revisions, files and document subscriptions name their document', async () => {
+  const T = await adminApi(h);
+  const folder = (await T.post('/folders', { name: uniq('Docs') })).body.data as { id: string };
+  for (let i = 0; i < 3; i++) {
+    const d = (await T.post('/documents', { folderId: folder.id, name: uniq(`Doc${i}`) })).body.data as { documentId: string };
+    expect((await T.post('/files', undefined, await multipart({ documentId: d.documentId }, `bytes ${i}`, 'f.txt'))).status).toBe(200);
+    expect((await T.post(`/documents/${d.documentId}/alerts/${ALERT_EVENTS.documentRevised.id}`)).status).toBe(200);
+  }
+  const docs = await pages((n) =>
+    T.gql(`query ($f: UUID!) { folderDocuments(id: $f, limit: ${n}) { items { id documentId revisions { document { id documentId } } file { document { documentId } } } } }`, { f: folder.id }),
+  );
+  expect(docs.folderDocuments.items).toHaveLength(3);
+  for (const d of docs.folderDocuments.items) {
+    // A revision's document is the document as of its current revision (its `id`), found by its own id.
+    expect(d.revisions).toEqual([{ document: { id: d.id, documentId: d.documentId } }]);
+    expect(d.file).toEqual({ document: { documentId: d.documentId } });
+  }
+  const alerts = await pages((n) => T.gql(`{ alertSubscriptions(limit: ${n}) { items { documentId document { documentId } folder { id } } } }`));
+  expect(alerts.alertSubscriptions.items).toHaveLength(3);
+  for (const a of alerts.alertSubscriptions.items) expect(a).toEqual({ documentId: a.documentId, document: { documentId: a.documentId }, folder: null });
+});
+
+test('template and form revisions name their template and form; list items their list; index fields their list and folders', async () => {
+  const T = await adminApi(h);
+  for (let i = 0; i < 3; i++) {
+    const t = await formTemplateWith(T, ['a']);
+    expect((await T.post(`/formtemplates/${t.id}/forms`, { a: 'x' })).status).toBe(201);
+    const list = (await T.post('/lists', { Name: uniq('List'), Items: [{ itemName: 'Red' }, { itemName: 'Blue' }] })).body.data as { listID: string };
+    const field = (await T.post('/indexfields', { label: uniq('Colour'), fieldType: 'DropDownList', dropdownListId: list.listID })).body.data as { id: string };
+    const folder = (await T.post('/folders', { name: uniq('Indexed') })).body.data as { id: string };
+    expect((await T.put(`/indexfields/${field.id}/folders/${folder.id}`)).status).toBe(200);
+  }
+  const forms = await pages((n) => T.gql(`{ formTemplates(limit: ${n}) { items { id revisions(limit: 5) { template { id } } forms(limit: 5) { formId revisions(limit: 5) { form { formId } } } } } }`));
+  expect(forms.formTemplates.items).toHaveLength(3);
+  for (const t of forms.formTemplates.items) {
+    expect((t.revisions as Rec[]).map((r) => r.template)).toEqual((t.revisions as Rec[]).map(() => ({ id: t.id })));
+    const [form] = t.forms as { formId: string; revisions: Rec[] }[];
+    expect(form.revisions.length).toBeGreaterThan(0);
+    for (const r of form.revisions) expect(r.form).toEqual({ formId: form.formId });
+  }
+  const lists = await pages((n) => T.gql(`{ dropDownLists(limit: ${n}) { items { listID items { list { listID } } } } indexFields(limit: ${n}) { items { dropDownListId dropDownList { listID } folders { id } } } }`));
+  for (const l of lists.dropDownLists.items) expect(l.items).toEqual([{ list: { listID: l.listID } }, { list: { listID: l.listID } }]);
+  expect(lists.indexFields.items).toHaveLength(3);
+  for (const f of lists.indexFields.items) {
+    expect(f.dropDownList).toEqual({ listID: f.dropDownListId });
+    expect(f.folders).toEqual([{ id: expect.any(String) }]);
+  }
+});
+
+test("a folder's security members and subscriptions, a page per folder", async () => {
+  const T = await adminApi(h);
+  for (let i = 0; i < 3; i++) {
+    const folder = (await T.post('/folders', { name: uniq('Secured') })).body.data as { id: string };
+    expect((await T.put(`/folders/${folder.id}/securitymembers/${(await createUser(T)).id}`, { securityRole: 2 })).status).toBe(200);
+    expect((await T.post(`/folders/${folder.id}/alerts/${ALERT_EVENTS.documentAdded.id}`)).status).toBe(200);
+  }
+  const folders = await pages((n) => T.gql(`{ topFolders(limit: ${n}) { items { id securityMembers { parentId memberRole } alerts { folderId eventId } } } }`));
+  expect(folders.topFolders.items).toHaveLength(3);
+  for (const f of folders.topFolders.items) {
+    expect(f.securityMembers).toEqual([{ parentId: f.id, memberRole: 2 }]);
+    expect(f.alerts).toEqual([{ folderId: f.id, eventId: ALERT_EVENTS.documentAdded.id }]);
+  }
+});
+
+test('what the caller may not see stays out of reach through a relation', async () => {
+  const T = await adminApi(h);
+  const plain = await ordinaryUser(T);
+  const U = T.as(plain.token);
+  const folder = (await T.post('/folders', { name: uniq('Closing') })).body.data as { id: string };
+  const doc = (await T.post('/documents', { folderId: folder.id, name: uniq('Doc') })).body.data as { documentId: string };
+  expect((await U.post(`/documents/${doc.documentId}/alerts/${ALERT_EVENTS.documentRevised.id}`)).status).toBe(200);
+  expect((await U.post(`/folders/${folder.id}/alerts/${ALERT_EVENTS.documentAdded.id}`)).status).toBe(200);
+  expect((await T.post(`/folders/${folder.id}/alerts/${ALERT_EVENTS.documentAdded.id}`)).status).toBe(200);
+  const field = (await T.post('/indexfields', { label: uniq('Plain'), fieldType: 1 })).body.data as { id: string };
+  expect((await T.put(`/indexfields/${field.id}/folders/${folder.id}`)).status).toBe(200);
+
+  const ask = async (api: Api) => {
+    const r = await api.gql('query ($i: UUID!) { alertSubscriptions { items { folder { id } document { documentId } } } indexField(id: $i) { folders { id } } }', { i: field.id });
+    expect(r.body.errors).toBeUndefined();
+    return r.body.data as { alertSubscriptions: { items: Rec[] }; indexField: { folders: Rec[] } };
+  };
+  const open = await ask(U);
+  expect(open.alertSubscriptions.items).toEqual(expect.arrayContaining([{ folder: { id: folder.id }, document: null }, { folder: null, document: { documentId: doc.documentId } }]));
+  expect(open.indexField.folders).toEqual([{ id: folder.id }]);
+  // The folder of an open folder's subscriptions shows the caller's own; an administrator sees every one.
+  const alertsOf = async (api: Api) => (await api.gql('query ($f: UUID!) { folder(id: $f) { alerts { userId } } }', { f: folder.id })).body.data.folder.alerts as Rec[];
+  expect(await alertsOf(U)).toEqual([{ userId: plain.id }]);
+  expect(await alertsOf(T)).toHaveLength(2);
+
+  // Another user becomes the folder's only member: the caller keeps their subscriptions, not the folder and document.
+  expect((await T.put(`/folders/${folder.id}/securitymembers/${(await createUser(T)).id}`, { securityRole: 4 })).status).toBe(200);
+  const closed = await ask(U);
+  expect(closed.alertSubscriptions.items).toEqual([{ folder: null, document: null }, { folder: null, document: null }]);
+  expect(closed.indexField.folders).toEqual([]);
+  expect((await ask(T)).indexField.folders).toEqual([{ id: folder.id }]);
+});
+
+test('REST does not expand the relations GraphQL added', async () => {
+  const T = await adminApi(h);
+  const folder = (await T.post('/folders', { name: uniq('Rest') })).body.data as { id: string };
+  const doc = (await T.post('/documents', { folderId: folder.id, name: uniq('Doc') })).body.data as { documentId: string };
+  for (const [path, expand] of [
+    [`/folders/${folder.id}`, 'securityMembers,alerts,createByUser'],
+    [`/documents/${doc.documentId}/revisions`, 'document,createByUser,modifyByUser'],
+  ]) {
+    const plain = await T.get(path);
+    expect(plain.status).toBe(200);
+    expect((await T.get(`${path}?expand=${expand}`)).body.data).toEqual(plain.body.data);
+  }
 });
