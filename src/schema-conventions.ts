@@ -1,7 +1,8 @@
 /**
- * Descriptions of the names every resource shares (`href`, `dataType`, a page's `items` and
- * `totalRecords`, the list arguments `q`, `limit` and `offset`), written once here instead of on
- * each of their hundreds of uses in schema/. A description in the SDL wins.
+ * Descriptions of the names every resource shares (`href`, `dataType`, the users behind
+ * `createById` and `modifyById`, a page's `items` and `totalRecords`, the list arguments `q`,
+ * `limit` and `offset`), written once here instead of on each of their hundreds of uses in
+ * schema/. A description in the SDL wins.
  */
 import { MapperKind, mapSchema } from '@graphql-tools/utils';
 import type { GraphQLSchema } from 'graphql';
@@ -9,6 +10,8 @@ import type { GraphQLSchema } from 'graphql';
 const FIELDS: Record<string, string> = {
   href: 'The record\'s REST address, relative to the tenant\'s base URL (`~/...`).',
   dataType: 'The record\'s data type name, as REST answers it (`/meta` describes each).',
+  createByUser: 'The user `createById` names (null when unknown or no longer there).',
+  modifyByUser: 'The user `modifyById` names (null when unknown or no longer there).',
 };
 
 /** A page type's own fields (`SitePage`, ...); elsewhere `items` may mean something else (a list's items). */

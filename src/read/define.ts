@@ -80,6 +80,12 @@ export function auditFields(o: Pick<FieldOptions, 'expandOnly'> = {}): Record<st
   };
 }
 
+/** The users behind `createById` and `modifyById` (auditFields), for GraphQL: `createByUser`, `modifyByUser`. */
+export const AUDIT_RELATIONS = {
+  createByUser: { kind: 'one', target: 'User', key: 'createById', graphqlOnly: true },
+  modifyByUser: { kind: 'one', target: 'User', key: 'modifyById', graphqlOnly: true },
+} as const satisfies Record<string, Relation>;
+
 /** Keys of a JSONB column that `q` may name beside the declared fields (form values). */
 export interface DynamicFields {
   column: string;

@@ -1,5 +1,5 @@
 import { alertEvents } from '../alert-events.js';
-import { AUDIT_JOINS, column, computed, defineResource, joined } from '../read/define.js';
+import { AUDIT_JOINS, AUDIT_RELATIONS, column, computed, defineResource, joined } from '../read/define.js';
 import { ZERO_GUID } from '../ids.js';
 import { sql } from '../sql.js';
 
@@ -35,6 +35,7 @@ export default defineResource({
     user: { kind: 'one', target: 'User', key: 'userId' },
     folder: { kind: 'one', target: 'Folder', key: 'folderId' },
     document: { kind: 'one', target: 'Document', key: 'documentId', targetKey: 'documentId', graphqlOnly: true },
+    createByUser: AUDIT_RELATIONS.createByUser,
   },
   queries: {
     alertSubscriptions: { op: 'list' },

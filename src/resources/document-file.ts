@@ -1,5 +1,5 @@
 import { ZERO_GUID } from '../ids.js';
-import { column, computed, defineResource, joined } from '../read/define.js';
+import { AUDIT_RELATIONS, column, computed, defineResource, joined } from '../read/define.js';
 import { FOLDER_OF_REVISION, folderSeenBy } from './folder.js';
 
 /** A file name's extension, lower case, without the dot ('' without one), as SQL over `name`. */
@@ -35,6 +35,7 @@ export default defineResource({
   order: 't.created_at, t.id',
   relations: {
     document: { kind: 'one', target: 'Document', key: 'documentId', targetKey: 'documentId', graphqlOnly: true },
+    createByUser: AUDIT_RELATIONS.createByUser,
   },
   access: { see: folderSeenBy(FOLDER_OF_REVISION), change: 'admin' },
 });

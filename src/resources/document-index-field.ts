@@ -1,4 +1,4 @@
-import { AUDIT_JOINS, auditFields, column, computed, defineResource } from '../read/define.js';
+import { AUDIT_JOINS, AUDIT_RELATIONS, auditFields, column, computed, defineResource } from '../read/define.js';
 import { FOLDER_OF_DOCUMENT, folderSeenBy } from './folder.js';
 
 /**
@@ -28,5 +28,6 @@ export default defineResource({
   },
   joins: AUDIT_JOINS,
   order: 't.revision_id, t.position, t.field_id',
+  relations: { ...AUDIT_RELATIONS },
   access: { see: folderSeenBy(FOLDER_OF_DOCUMENT), change: 'admin' },
 });

@@ -1,5 +1,5 @@
 import { ZERO_GUID } from '../ids.js';
-import { column, defineResource, joined } from '../read/define.js';
+import { AUDIT_RELATIONS, column, defineResource, joined } from '../read/define.js';
 import { fieldOf, type Reader } from '../read/rows.js';
 import { sql, type Sql } from '../sql.js';
 import { checkOutFields, checkOutJoin, FILE_FIELDS, fileJoin } from './document.js';
@@ -56,6 +56,7 @@ const DocumentRevision = defineResource({
     document: { kind: 'one', target: 'Document', key: 'documentId', targetKey: 'documentId', graphqlOnly: true },
     indexFields: { kind: 'many', target: 'DocumentIndexField', column: 'revision_id' },
     file: { kind: 'one', target: 'DocumentFile', key: 'id' },
+    ...AUDIT_RELATIONS,
   },
   // (tenant_id, document_id, created_at, id) is indexed: oldest first under a document.
   order: 't.document_id, t.created_at, t.id',

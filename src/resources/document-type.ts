@@ -1,4 +1,4 @@
-import { AUDIT_JOINS, auditFields, column, defineResource } from '../read/define.js';
+import { AUDIT_JOINS, AUDIT_RELATIONS, auditFields, column, defineResource } from '../read/define.js';
 
 /**
  * A document type (dataType DocumentType): a named kind of document a tenant's administrators
@@ -19,6 +19,7 @@ export default defineResource({
   },
   joins: AUDIT_JOINS,
   order: 'lower(t.name), t.id',
+  relations: { ...AUDIT_RELATIONS },
   queries: { documentTypes: { op: 'list' }, documentType: { op: 'get' } },
   access: { see: 'tenant', change: 'admin' },
 });

@@ -1,4 +1,4 @@
-import { column, computed, defineResource, joined } from '../read/define.js';
+import { AUDIT_RELATIONS, column, computed, defineResource, joined } from '../read/define.js';
 import { sql } from '../sql.js';
 
 /** A zip's `status` column: queued or being built, built, or given up (src/jobs/zip-builder.ts). */
@@ -35,6 +35,7 @@ export default defineResource({
   joins: { cu: { table: 'app_user', on: 'cu.id = t.created_by_id' } },
   live: 't.expires_at > now()',
   order: 't.created_at, t.id',
+  relations: { createByUser: AUDIT_RELATIONS.createByUser },
   queries: { documentZipFile: { op: 'get', arg: 'downloadKey' } },
   access: { see: (caller) => sql`t.created_by_id = ${caller}`, change: (caller) => sql`t.created_by_id = ${caller}` },
 });

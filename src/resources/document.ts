@@ -1,5 +1,5 @@
 import { ZERO_GUID } from '../ids.js';
-import { AUDIT_JOINS, auditFields, column, computed, defineResource, joined, type Join } from '../read/define.js';
+import { AUDIT_JOINS, AUDIT_RELATIONS, auditFields, column, computed, defineResource, type Join, joined } from '../read/define.js';
 import { extensionOf } from './document-file.js';
 import { folderSeenBy } from './folder.js';
 
@@ -77,6 +77,7 @@ export default defineResource({
     forms: { kind: 'through', target: 'FormInstance', link: { table: 'form_document', from: 'document_id', to: 'form_id' }, parentKey: 'documentId' },
     indexFields: { kind: 'many', target: 'DocumentIndexField', column: 'revision_id' },
     file: { kind: 'one', target: 'DocumentFile', key: 'id' },
+    ...AUDIT_RELATIONS,
   },
   queries: {
     folderDocuments: { op: 'list', parent: { resource: 'Folder', arg: 'id', field: 'folderId' } },

@@ -1,4 +1,4 @@
-import { AUDIT_JOINS, auditFields, column, computed, defineResource } from '../read/define.js';
+import { AUDIT_JOINS, AUDIT_RELATIONS, auditFields, column, computed, defineResource } from '../read/define.js';
 
 /**
  * A drop-down list (dataType DropDownList): `listID` and `listName` as the clients read them
@@ -23,6 +23,7 @@ export default defineResource({
   order: 'lower(t.name)',
   relations: {
     items: { kind: 'many', target: 'DropDownListItem', column: 'list_id' },
+    ...AUDIT_RELATIONS,
   },
   queries: {
     dropDownLists: { op: 'list' },

@@ -1,5 +1,5 @@
 import { ZERO_GUID } from '../ids.js';
-import { column, computed, defineResource } from '../read/define.js';
+import { AUDIT_RELATIONS, column, computed, defineResource } from '../read/define.js';
 import { sql } from '../sql.js';
 
 /**
@@ -35,6 +35,7 @@ export default defineResource({
   order: 't.id',
   relations: {
     attachments: { kind: 'many', target: 'EmailAttachment', column: 'message_id' },
+    createByUser: AUDIT_RELATIONS.createByUser,
   },
   queries: { emails: { op: 'list' }, email: { op: 'get' } },
   access: { see: (caller) => sql`t.created_by_id = ${caller}`, change: 'admin' },

@@ -1,5 +1,5 @@
 import { ZERO_GUID } from '../ids.js';
-import { AUDIT_JOINS, auditFields, column, computed, defineResource, joined, type FieldDef } from '../read/define.js';
+import { AUDIT_JOINS, AUDIT_RELATIONS, auditFields, column, computed, defineResource, type FieldDef, joined } from '../read/define.js';
 import { folderSeenBy } from './folder.js';
 import { definitionOrder } from './index-field-definition.js';
 
@@ -54,6 +54,7 @@ export default defineResource({
   relations: {
     definition: { kind: 'one', target: 'IndexFieldDefinition', key: 'id' },
     folder: { kind: 'one', target: 'Folder', key: 'folderId' },
+    ...AUDIT_RELATIONS,
   },
   queries: {
     folderIndexFields: { op: 'list', parent: { resource: 'Folder', arg: 'id', field: 'folderId' } },

@@ -1,4 +1,4 @@
-import { AUDIT_JOINS, auditFields, column, computed, defineResource } from '../read/define.js';
+import { AUDIT_JOINS, AUDIT_RELATIONS, auditFields, column, computed, defineResource } from '../read/define.js';
 import { folderSeenBy } from './folder.js';
 
 /** The folder roles by code and by name, as the clients' RoleType has them; a lower code allows more. */
@@ -32,6 +32,7 @@ export default defineResource({
     ...AUDIT_JOINS,
   },
   order: 't.role, t.member_id',
+  relations: { ...AUDIT_RELATIONS },
   queries: {
     folderSecurityMembers: { op: 'list', parent: { resource: 'Folder', arg: 'folderId', field: 'parentId' } },
   },

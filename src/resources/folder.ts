@@ -1,5 +1,5 @@
 import { ZERO_GUID } from '../ids.js';
-import { column, defineResource, type RowRule } from '../read/define.js';
+import { AUDIT_RELATIONS, column, defineResource, type RowRule } from '../read/define.js';
 import { raw, sql, type Sql } from '../sql.js';
 
 /**
@@ -68,6 +68,7 @@ export default defineResource({
     documents: { kind: 'many', target: 'Document', column: 'folder_id' },
     securityMembers: { kind: 'many', target: 'SecurityMember', column: 'folder_id', graphqlOnly: true },
     alerts: { kind: 'many', target: 'AlertSubscription', column: 'folder_id', graphqlOnly: true },
+    ...AUDIT_RELATIONS,
   },
   queries: {
     folder: { op: 'get' },

@@ -1,5 +1,5 @@
 import { ZERO_GUID } from '../ids.js';
-import { column, defineResource, joined } from '../read/define.js';
+import { AUDIT_RELATIONS, column, defineResource, joined } from '../read/define.js';
 
 /**
  * One kept revision of a form instance and its values then (GraphQL `FormInstance.revisions`).
@@ -30,6 +30,7 @@ export default defineResource({
   relations: {
     // A FormInstance's id field is its current revision's id: its own id is `formId`.
     form: { kind: 'one', target: 'FormInstance', key: 'formId', targetKey: 'formId', graphqlOnly: true },
+    createByUser: AUDIT_RELATIONS.createByUser,
   },
   dynamic: { column: 'values', field: 'values', type: 'string' },
   access: { see: 'tenant', change: 'tenant' },

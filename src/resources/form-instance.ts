@@ -1,4 +1,4 @@
-import { AUDIT_JOINS, auditFields, column, defineResource } from '../read/define.js';
+import { AUDIT_JOINS, AUDIT_RELATIONS, auditFields, column, defineResource } from '../read/define.js';
 
 const audit = { expandOnly: true };
 
@@ -30,6 +30,7 @@ export default defineResource({
     revisions: { kind: 'many', target: 'FormInstanceRevision', column: 'form_id', parentKey: 'formId' },
     relatedForms: { kind: 'through', target: 'FormInstance', link: { table: 'form_instance_relation', from: 'form_id', to: 'related_id' }, parentKey: 'formId' },
     documents: { kind: 'through', target: 'Document', link: { table: 'form_document', from: 'form_id', to: 'document_id' }, parentKey: 'formId' },
+    ...AUDIT_RELATIONS,
   },
   dynamic: { column: 'values', field: 'values', type: 'string', search: 'search' },
   access: { see: 'tenant', change: 'tenant' },

@@ -1,4 +1,4 @@
-import { AUDIT_JOINS, auditFields, column, defineResource } from '../read/define.js';
+import { AUDIT_JOINS, AUDIT_RELATIONS, auditFields, column, defineResource } from '../read/define.js';
 
 /** One revision of a form template and its field definitions; `GET formtemplates/{templateId}/revisions/{id}` reads one. */
 export default defineResource({
@@ -22,6 +22,7 @@ export default defineResource({
   relations: {
     fields: { kind: 'many', target: 'FormField', column: 'revision_id' },
     template: { kind: 'one', target: 'FormTemplate', key: 'templateId', graphqlOnly: true },
+    ...AUDIT_RELATIONS,
   },
   access: { see: 'tenant', change: 'admin' },
 });

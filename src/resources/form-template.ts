@@ -1,4 +1,4 @@
-import { AUDIT_JOINS, auditFields, column, defineResource, joined } from '../read/define.js';
+import { AUDIT_JOINS, AUDIT_RELATIONS, auditFields, column, defineResource, joined } from '../read/define.js';
 
 /**
  * A template as clients see it: its own name and audit, and the revision a get answers (the
@@ -32,6 +32,7 @@ export default defineResource({
   relations: {
     revisions: { kind: 'many', target: 'FormTemplateRevision', column: 'template_id' },
     forms: { kind: 'many', target: 'FormInstance', column: 'template_id' },
+    ...AUDIT_RELATIONS,
   },
   queries: { formTemplates: { op: 'list' } },
   access: { see: 'tenant', change: 'admin' },

@@ -1,5 +1,5 @@
 import { ZERO_GUID } from '../ids.js';
-import { AUDIT_JOINS, auditFields, column, computed, defineResource } from '../read/define.js';
+import { AUDIT_JOINS, AUDIT_RELATIONS, auditFields, column, computed, defineResource } from '../read/define.js';
 
 /** A definition's place in their order (on alias `a`): `position` once they were reordered, else `pkey` (the order they were made in). */
 export const definitionOrder = (a: string) => `coalesce(${a}.position, ${a}.pkey)`;
@@ -36,6 +36,7 @@ export default defineResource({
   relations: {
     dropDownList: { kind: 'one', target: 'DropDownList', key: 'dropDownListId', graphqlOnly: true },
     folders: { kind: 'through', target: 'Folder', link: { table: 'folder_index_field', from: 'field_id', to: 'folder_id' }, graphqlOnly: true },
+    ...AUDIT_RELATIONS,
   },
   queries: {
     indexFields: { op: 'list' },

@@ -1,4 +1,4 @@
-import { column, computed, defineResource } from '../read/define.js';
+import { AUDIT_RELATIONS, column, computed, defineResource } from '../read/define.js';
 import { sql } from '../sql.js';
 
 /**
@@ -31,6 +31,10 @@ export default defineResource({
   },
   // Ids are time-ordered (UUID v7): the primary key gives creation order.
   order: 't.id',
+  relations: {
+    createByUser: { ...AUDIT_RELATIONS.createByUser, key: 'createByUsId' },
+    modifyByUser: { ...AUDIT_RELATIONS.modifyByUser, key: 'modifiedByUsId' },
+  },
   queries: { persistedData: { op: 'get' } },
   live: 't.expires_at is null or t.expires_at > now()',
   access: {

@@ -1,4 +1,4 @@
-import { AUDIT_JOINS, auditFields, column, defineResource, joined } from '../read/define.js';
+import { AUDIT_JOINS, AUDIT_RELATIONS, auditFields, column, defineResource, joined } from '../read/define.js';
 import { ZERO_GUID } from '../ids.js';
 import { sql } from '../sql.js';
 
@@ -33,6 +33,7 @@ export default defineResource({
   relations: {
     owner: { kind: 'one', target: 'User', key: 'ownerId' },
     folder: { kind: 'one', target: 'Folder', key: 'folderId' },
+    ...AUDIT_RELATIONS,
   },
   queries: { savedSearches: { op: 'list' }, savedSearch: { op: 'get', arg: 'asid' } },
   access: { see: (caller) => sql`(t.owner_id = ${caller} or t.shared)`, change: (caller) => sql`t.owner_id = ${caller}` },

@@ -1,4 +1,4 @@
-import { AUDIT_JOINS, auditFields, column, defineResource, joined } from '../read/define.js';
+import { AUDIT_JOINS, AUDIT_RELATIONS, auditFields, column, defineResource, joined } from '../read/define.js';
 
 /**
  * A scheduled process (dataType ScheduledProcess; the clients list them as `outsideprocesses`):
@@ -28,6 +28,7 @@ export default defineResource({
   relations: {
     script: { kind: 'one', target: 'Script', key: 'scriptId' },
     runs: { kind: 'many', target: 'ScheduledRun', column: 'process_id' },
+    ...AUDIT_RELATIONS,
   },
   queries: { scheduledProcesses: { op: 'list' }, scheduledProcess: { op: 'get' } },
   access: { see: 'tenant', change: 'admin' },

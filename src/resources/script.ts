@@ -1,4 +1,4 @@
-import { AUDIT_JOINS, auditFields, column, computed, defineResource } from '../read/define.js';
+import { AUDIT_JOINS, AUDIT_RELATIONS, auditFields, column, computed, defineResource } from '../read/define.js';
 import { sql } from '../sql.js';
 
 /**
@@ -22,6 +22,7 @@ export default defineResource({
   },
   joins: AUDIT_JOINS,
   order: 'lower(t.name), t.id',
+  relations: { ...AUDIT_RELATIONS },
   queries: { scripts: { op: 'list' }, script: { op: 'get' } },
   // No row rule admits an ordinary user; administrators pass every rule.
   access: { see: () => sql`false`, change: 'admin' },

@@ -71,15 +71,15 @@ test('revisions, files and document subscriptions name their document', async ()
     expect((await T.post('/files', undefined, await multipart({ documentId: d.documentId }, `bytes ${i}`, 'f.txt'))).status).toBe(200);
     expect((await T.post(`/documents/${d.documentId}/alerts/${ALERT_EVENTS.documentRevised.id}`)).status).toBe(200);
   }
-  const docs = await pages((n) =>
-    T.gql(`query ($f: UUID!) { folderDocuments(id: $f, limit: ${n}) { items { id documentId revisions { document { id documentId } } file { document { documentId } } } } }`, { f: folder.id }),
-  );
-  expect(docs.folderDocuments.items).toHaveLength(3);
-  for (const d of docs.folderDocuments.items) {
-    // A revision's document is the document as of its current revision (its `id`), found by its own id.
-    expect(d.revisions).toEqual([{ document: { id: d.id, documentId: d.documentId } }]);
-    expect(d.file).toEqual({ document: { documentId: d.documentId } });
-  }
+  // A query per relation: two relations that read through one loader at different depths may share its batch or not.
+  const documents = (n: number, relation: string) =>
+    T.gql(`query ($f: UUID!) { folderDocuments(id: $f, limit: ${n}) { items { id documentId ${relation} } } }`, { f: folder.id });
+  const revisions = await pages((n) => documents(n, 'revisions { document { id documentId } }'));
+  expect(revisions.folderDocuments.items).toHaveLength(3);
+  // A revision's document is the document as of its current revision (its `id`), found by its own id.
+  for (const d of revisions.folderDocuments.items) expect(d.revisions).toEqual([{ document: { id: d.id, documentId: d.documentId } }]);
+  const files = await pages((n) => documents(n, 'file { document { documentId } }'));
+  for (const d of files.folderDocuments.items) expect(d.file).toEqual({ document: { documentId: d.documentId } });
   const alerts = await pages((n) => T.gql(`{ alertSubscriptions(limit: ${n}) { items { documentId document { documentId } folder { id } } } }`));
   expect(alerts.alertSubscriptions.items).toHaveLength(3);
   for (const a of alerts.alertSubscriptions.items) expect(a).toEqual({ documentId: a.documentId, document: { documentId: a.documentId }, folder: null });
@@ -103,10 +103,12 @@ test('template and form revisions name their template and form; list items their
     expect(form.revisions.length).toBeGreaterThan(0);
     for (const r of form.revisions) expect(r.form).toEqual({ formId: form.formId });
   }
-  const lists = await pages((n) => T.gql(`{ dropDownLists(limit: ${n}) { items { listID items { list { listID } } } } indexFields(limit: ${n}) { items { dropDownListId dropDownList { listID } folders { id } } } }`));
+  // One query each: both read lists through one loader, whose batches may meet or not.
+  const lists = await pages((n) => T.gql(`{ dropDownLists(limit: ${n}) { items { listID items { list { listID } } } } }`));
   for (const l of lists.dropDownLists.items) expect(l.items).toEqual([{ list: { listID: l.listID } }, { list: { listID: l.listID } }]);
-  expect(lists.indexFields.items).toHaveLength(3);
-  for (const f of lists.indexFields.items) {
+  const fields = await pages((n) => T.gql(`{ indexFields(limit: ${n}) { items { dropDownListId dropDownList { listID } folders { id } } } }`));
+  expect(fields.indexFields.items).toHaveLength(3);
+  for (const f of fields.indexFields.items) {
     expect(f.dropDownList).toEqual({ listID: f.dropDownListId });
     expect(f.folders).toEqual([{ id: expect.any(String) }]);
   }
@@ -158,6 +160,30 @@ test('what the caller may not see stays out of reach through a relation', async 
   expect(closed.alertSubscriptions.items).toEqual([{ folder: null, document: null }, { folder: null, document: null }]);
   expect(closed.indexField.folders).toEqual([]);
   expect((await ask(T)).indexField.folders).toEqual([{ id: folder.id }]);
+});
+
+test('records name the users who made and last changed them', async () => {
+  const T = await adminApi(h);
+  const plain = await ordinaryUser(T);
+  const folder = (await T.post('/folders', { name: uniq('Made') })).body.data as { id: string };
+  for (let i = 0; i < 3; i++) {
+    const d = (await T.post('/documents', { folderId: folder.id, name: uniq(`Doc${i}`) })).body.data as { documentId: string };
+    expect((await T.post('/files', undefined, await multipart({ documentId: d.documentId }, `bytes ${i}`, 'f.txt'))).status).toBe(200);
+    const made = await T.as(plain.token).gql('mutation ($n: String) { createSavedSearch(input: { name: $n, q: "name like \'%\'" }) { asid } }', { n: uniq('s') });
+    expect(made.body.errors).toBeUndefined();
+  }
+  const admin = { userid: 'admin' };
+  // A query per depth, as above: the users' loader is one.
+  const documents = (n: number, selection: string) => T.gql(`query ($f: UUID!) { folderDocuments(id: $f, limit: ${n}) { items { ${selection} } } }`, { f: folder.id });
+  for (const [selection, each] of [
+    ['createByUser { userid } modifyByUser { userid }', { createByUser: admin, modifyByUser: admin }],
+    ['revisions { createByUser { userid } modifyByUser { userid } }', { revisions: [{ createByUser: admin, modifyByUser: admin }] }],
+    ['file { createByUser { userid } }', { file: { createByUser: admin } }],
+  ] as const) {
+    expect((await pages((n) => documents(n, selection))).folderDocuments.items).toEqual(Array(3).fill(each));
+  }
+  const searches = await pages((n) => T.gql(`{ savedSearches(limit: ${n}) { items { createByUser { userid } modifyByUser { userid } } } }`));
+  expect(searches.savedSearches.items).toEqual(Array(3).fill({ createByUser: { userid: plain.userid }, modifyByUser: { userid: plain.userid } }));
 });
 
 test('REST does not expand the relations GraphQL added', async () => {

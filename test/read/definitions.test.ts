@@ -75,6 +75,16 @@ describe('checkDefinitions', () => {
   });
 });
 
+describe('audit relations', () => {
+  test('every record that names its creator or last changer by id reaches that user (createByUser, modifyByUser)', () => {
+    for (const def of resources) {
+      for (const [id, relation] of [['createById', 'createByUser'], ['modifyById', 'modifyByUser']]) {
+        if (def.fields[id]) expect([def.typeName, def.relations?.[relation]]).toEqual([def.typeName, expect.objectContaining({ kind: 'one', target: 'User', key: id })]);
+      }
+    }
+  });
+});
+
 describe('checkComputedTypes', () => {
   const computed = makeExecutableSchema({ typeDefs: 'type Query { a: Int } type Option { href: String!, dataType: String!, display: String!, value: String! }' });
   test('accepts records a resolver makes whose declared fields are their GraphQL type\'s', () => {
