@@ -35,6 +35,7 @@ export default defineResource({
   order: 't.created_at, t.id',
   relations: {
     document: { kind: 'one', target: 'Document', key: 'documentId', targetKey: 'documentId', graphqlOnly: true },
+    revision: { kind: 'one', target: 'DocumentRevision', key: 'id', graphqlOnly: true },
     createByUser: AUDIT_RELATIONS.createByUser,
   },
   access: { see: folderSeenBy(FOLDER_OF_REVISION), change: 'admin' },

@@ -28,6 +28,10 @@ export default defineResource({
   },
   joins: AUDIT_JOINS,
   order: 't.revision_id, t.position, t.field_id',
-  relations: { ...AUDIT_RELATIONS },
+  relations: {
+    revision: { kind: 'one', target: 'DocumentRevision', key: 'dhId', graphqlOnly: true },
+    definition: { kind: 'one', target: 'IndexFieldDefinition', key: 'fieldId', graphqlOnly: true },
+    ...AUDIT_RELATIONS,
+  },
   access: { see: folderSeenBy(FOLDER_OF_DOCUMENT), change: 'admin' },
 });

@@ -56,6 +56,8 @@ const DocumentRevision = defineResource({
     document: { kind: 'one', target: 'Document', key: 'documentId', targetKey: 'documentId', graphqlOnly: true },
     indexFields: { kind: 'many', target: 'DocumentIndexField', column: 'revision_id' },
     file: { kind: 'one', target: 'DocumentFile', key: 'id' },
+    folder: { kind: 'one', target: 'Folder', key: 'folderId', graphqlOnly: true },
+    checkedOutByUser: { kind: 'one', target: 'User', key: 'checkedOutById', graphqlOnly: true },
     ...AUDIT_RELATIONS,
   },
   // (tenant_id, document_id, created_at, id) is indexed: oldest first under a document.

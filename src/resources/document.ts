@@ -77,6 +77,7 @@ export default defineResource({
     forms: { kind: 'through', target: 'FormInstance', link: { table: 'form_document', from: 'document_id', to: 'form_id' }, parentKey: 'documentId' },
     indexFields: { kind: 'many', target: 'DocumentIndexField', column: 'revision_id' },
     file: { kind: 'one', target: 'DocumentFile', key: 'id' },
+    checkedOutByUser: { kind: 'one', target: 'User', key: 'checkedOutById', graphqlOnly: true },
     ...AUDIT_RELATIONS,
   },
   queries: {

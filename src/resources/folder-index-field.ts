@@ -54,6 +54,7 @@ export default defineResource({
   relations: {
     definition: { kind: 'one', target: 'IndexFieldDefinition', key: 'id' },
     folder: { kind: 'one', target: 'Folder', key: 'folderId' },
+    dropDownList: { kind: 'one', target: 'DropDownList', key: 'dropDownListId', graphqlOnly: true },
     ...AUDIT_RELATIONS,
   },
   queries: {

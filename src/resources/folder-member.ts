@@ -32,7 +32,13 @@ export default defineResource({
     ...AUDIT_JOINS,
   },
   order: 't.role, t.member_id',
-  relations: { ...AUDIT_RELATIONS },
+  relations: {
+    folder: { kind: 'one', target: 'Folder', key: 'parentId', graphqlOnly: true },
+    // memberId names a user or a group: the other reads null.
+    user: { kind: 'one', target: 'User', key: 'memberId', graphqlOnly: true },
+    group: { kind: 'one', target: 'Group', key: 'memberId', graphqlOnly: true },
+    ...AUDIT_RELATIONS,
+  },
   queries: {
     folderSecurityMembers: { op: 'list', parent: { resource: 'Folder', arg: 'folderId', field: 'parentId' } },
   },

@@ -68,6 +68,7 @@ export default defineResource({
     documents: { kind: 'many', target: 'Document', column: 'folder_id' },
     securityMembers: { kind: 'many', target: 'SecurityMember', column: 'folder_id', graphqlOnly: true },
     alerts: { kind: 'many', target: 'AlertSubscription', column: 'folder_id', graphqlOnly: true },
+    topLevelFolder: { kind: 'one', target: 'Folder', key: 'topLevelFolderId', graphqlOnly: true },
     ...AUDIT_RELATIONS,
   },
   queries: {

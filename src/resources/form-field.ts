@@ -25,5 +25,9 @@ export default defineResource({
   },
   joins: { r: { table: 'form_template_revision', on: 'r.id = t.revision_id' } },
   order: 't.revision_id, t.ord',
+  relations: {
+    revision: { kind: 'one', target: 'FormTemplateRevision', key: 'revisionId', graphqlOnly: true },
+    template: { kind: 'one', target: 'FormTemplate', key: 'templateId', graphqlOnly: true },
+  },
   access: { see: 'tenant', change: 'admin' },
 });

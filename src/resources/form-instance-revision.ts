@@ -30,6 +30,7 @@ export default defineResource({
   relations: {
     // A FormInstance's id field is its current revision's id: its own id is `formId`.
     form: { kind: 'one', target: 'FormInstance', key: 'formId', targetKey: 'formId', graphqlOnly: true },
+    template: { kind: 'one', target: 'FormTemplate', key: 'templateId', graphqlOnly: true },
     createByUser: AUDIT_RELATIONS.createByUser,
   },
   dynamic: { column: 'values', field: 'values', type: 'string' },

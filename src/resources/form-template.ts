@@ -32,6 +32,7 @@ export default defineResource({
   relations: {
     revisions: { kind: 'many', target: 'FormTemplateRevision', column: 'template_id' },
     forms: { kind: 'many', target: 'FormInstance', column: 'template_id' },
+    latestRevision: { kind: 'one', target: 'FormTemplateRevision', key: 'latestRevisionId', graphqlOnly: true },
     ...AUDIT_RELATIONS,
   },
   queries: { formTemplates: { op: 'list' } },

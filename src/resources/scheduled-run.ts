@@ -30,6 +30,7 @@ export default defineResource({
   order: 't.process_id, t.started_at desc, t.id',
   relations: {
     process: { kind: 'one', target: 'ScheduledProcess', key: 'processId' },
+    startedByUser: { kind: 'one', target: 'User', key: 'startedById', graphqlOnly: true },
   },
   queries: { scheduledRun: { op: 'get' } },
   access: { see: () => sql`false`, change: 'admin' },

@@ -186,6 +186,57 @@ test('records name the users who made and last changed them', async () => {
   expect(searches.savedSearches.items).toEqual(Array(3).fill({ createByUser: { userid: plain.userid }, modifyByUser: { userid: plain.userid } }));
 });
 
+test('the rest of what records name: top folders, members, check-outs, revisions, definitions, template fields and revisions', async () => {
+  const T = await adminApi(h);
+  const plain = await ordinaryUser(T);
+  const group = (await T.post('/groups', { name: uniq('g'), description: 'd' })).body.data as { id: string; name: string };
+  const field = (await T.post('/indexfields', { label: uniq('Code'), fieldType: 1 })).body.data as { id: string };
+  for (let i = 0; i < 3; i++) {
+    const top = (await T.post('/folders', { name: uniq('Top') })).body.data as { id: string };
+    const child = (await T.post(`/folders/${top.id}`, { name: 'child', description: '', allowRevisions: true })).body.data as { id: string };
+    expect((await T.put(`/indexfields/${field.id}/folders/${child.id}`)).status).toBe(200);
+    for (const [memberId, role] of [[plain.id, 4], [group.id, 2]] as const) expect((await T.put(`/folders/${top.id}/securitymembers/${memberId}`, { securityRole: role })).status).toBe(200);
+    const d = (await T.post('/documents', { folderId: child.id, name: uniq('Doc') })).body.data as { documentId: string };
+    expect((await T.post('/files', undefined, await multipart({ documentId: d.documentId }, 'bytes', 'f.txt'))).status).toBe(200);
+    const out = await T.gql('mutation ($d: UUID!) { setDocumentCheckIn(documentId: $d, input: { checkIn: 1 }) { checkInStatus } }', { d: d.documentId });
+    expect(out.body.errors).toBeUndefined();
+  }
+  const members = await pages((n) => T.gql(`{ topFolders(limit: ${n}) { items { id securityMembers(limit: 5) { folder { id } user { id } group { id } } } } }`));
+  expect(members.topFolders.items).toHaveLength(3);
+  for (const f of members.topFolders.items) {
+    expect(f.securityMembers).toEqual([{ folder: { id: f.id }, user: null, group: { id: group.id } }, { folder: { id: f.id }, user: { id: plain.id }, group: null }]);
+  }
+  for (const f of (await pages((n) => T.gql(`{ topFolders(limit: ${n}) { items { id folders(limit: 5) { topLevelFolder { id } } } } }`))).topFolders.items) {
+    expect(f.folders).toEqual([{ topLevelFolder: { id: f.id } }]);
+  }
+
+  const documents = (n: number, selection: string) =>
+    T.gql(`{ topFolders(limit: ${n}) { items { folders(limit: 5) { documents(limit: 5) { id ${selection} } } } } }`);
+  const docsOf = (data: Record<string, { items: Rec[] }>) => data.topFolders.items.flatMap((f) => (f.folders as Rec[]).flatMap((c) => c.documents as Rec[]));
+  const admin = { userid: 'admin' };
+  for (const d of docsOf(await pages((n) => documents(n, 'checkedOutByUser { userid } folderId')))) expect(d.checkedOutByUser).toEqual(admin);
+  for (const d of docsOf(await pages((n) => documents(n, 'folderId revisions(limit: 5) { checkedOutByUser { userid } folder { id } }')))) {
+    expect(d.revisions).toEqual([{ checkedOutByUser: admin, folder: { id: d.folderId } }]);
+  }
+  for (const d of docsOf(await pages((n) => documents(n, 'file { revision { id } }')))) expect(d.file).toEqual({ revision: { id: d.id } });
+  for (const d of docsOf(await pages((n) => documents(n, 'indexFields(limit: 5) { revision { id } definition { id } }')))) {
+    expect(d.indexFields).toEqual([{ revision: { id: d.id }, definition: { id: field.id } }]);
+  }
+
+  for (let i = 0; i < 3; i++) {
+    const t = await formTemplateWith(T, ['a']);
+    expect((await T.post(`/formtemplates/${t.id}/forms`, { a: 'x' })).status).toBe(201);
+  }
+  const templates = (n: number, selection: string) => T.gql(`{ formTemplates(limit: ${n}) { items { id latestRevisionId ${selection} } } }`);
+  for (const t of (await pages((n) => templates(n, 'latestRevision { id }'))).formTemplates.items) expect(t.latestRevision).toEqual({ id: t.latestRevisionId });
+  for (const t of (await pages((n) => templates(n, 'revisions(limit: 5) { id fields(limit: 5) { revision { id } template { id } } }'))).formTemplates.items) {
+    for (const r of t.revisions as { id: string; fields: Rec[] }[]) expect(r.fields).toEqual([{ revision: { id: r.id }, template: { id: t.id } }]);
+  }
+  for (const t of (await pages((n) => templates(n, 'forms(limit: 5) { revisions(limit: 5) { template { id } } }'))).formTemplates.items) {
+    expect((t.forms as { revisions: Rec[] }[])[0].revisions[0]).toEqual({ template: { id: t.id } });
+  }
+});
+
 test('REST does not expand the relations GraphQL added', async () => {
   const T = await adminApi(h);
   const folder = (await T.post('/folders', { name: uniq('Rest') })).body.data as { id: string };

@@ -199,6 +199,15 @@ test('a report in the body is checked as one in the query string; given in both,
   expectError(await B.post(`/scheduledProcess/${run.id}`, { action: 'complete' }), 404);
 });
 
+test("GraphQL: a run names the user who started it", async () => {
+  const s = await script(A);
+  const p = await process(A, { name: uniq('named'), script: s.id, intervalMinutes: 10 });
+  const [run] = startedOf(await A.put('/scheduledProcess/Run'), p.id);
+  const r = await A.gql('query ($id: UUID!) { scheduledRun(id: $id) { startedById startedByUser { id userid } } }', { id: run.id });
+  expect(r.body.errors).toBeUndefined();
+  expect(r.body.data.scheduledRun).toEqual({ startedById: expect.any(String), startedByUser: { id: r.body.data.scheduledRun.startedById, userid: 'admin' } });
+});
+
 test('only administrators see runs: a token lets a report in, so an ordinary user reads none (REST, GraphQL, by id)', async () => {
   const s = await script(A);
   const p = await process(A, { name: uniq('secret'), script: s.id, intervalMinutes: 10 });
