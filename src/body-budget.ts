@@ -8,6 +8,14 @@
  * request given back still reads is not counted. Per-request limits (MAX_BODY_BYTES) stay as
  * they are: this bounds how many such bodies may be held together.
  *
+ * One tenant's requests hold at most BODY_MEMORY_TENANT_BYTES of it (`tenantBytes`), so that one
+ * tenant's bodies, held open on purpose or not, never refuse another tenant's: past it, its own
+ * requests get the 503. A request's tenant is the one of its verified token (`belongsTo`, from
+ * src/context.ts), which is known before a byte of its body is read; a body read without one
+ * (none should be) shares one tenant's part with every other such body. And a body read whole
+ * must keep a least pace (`pace`, src/body-pace.ts), or its reading ends with a 408 and what it
+ * took comes back.
+ *
  * The token endpoint's bodies, which anyone may send, take from a share of their own beside it
  * (`anonymous`): an eighth of BODY_MEMORY_BYTES, so anonymous senders never fill the budget of
  * signed-in callers, and are bounded all the same. That share takes each chunk as it arrives,
@@ -16,9 +24,28 @@
  */
 import { RETRY_AFTER_SECONDS } from './db/unavailable.js';
 import { AppError } from './errors.js';
+import type { Pace } from './body-pace.js';
 
 /** The fraction of BODY_MEMORY_BYTES the token endpoint's bodies may hold at once, beside it. */
 export const ANONYMOUS_SHARE = 1 / 8;
+
+/** Why a body was refused: the labels of `request_body_refusals_total` (src/metrics.ts). */
+export type BodyRefusal = 'budget_full' | 'tenant_share_full' | 'token_share_full' | 'too_slow' | 'token_too_slow';
+
+/** Bodies refused since the start, by why. */
+export class BodyRefusals {
+  private readonly counts = new Map<BodyRefusal, number>();
+
+  /** Counts a refusal, and gives back `error`, to be thrown. */
+  count<E>(reason: BodyRefusal, error: E): E {
+    this.counts.set(reason, (this.counts.get(reason) ?? 0) + 1);
+    return error;
+  }
+
+  entries(): IterableIterator<[BodyRefusal, number]> {
+    return this.counts.entries();
+  }
+}
 
 /** Bytes held by requests, each request's counted apart so that its answer gives them back. */
 export class BodyShare {
@@ -28,13 +55,15 @@ export class BodyShare {
    * Requests given back: what one still reads after its connection closed or its answer was made
    * (a reading abandoned, which ends with its connection) is not counted, so never held for ever.
    */
-  private readonly released = new WeakSet<Request>();
+  protected readonly released = new WeakSet<Request>();
 
   constructor(
     readonly bytes: number,
     private readonly full: () => AppError,
     /** Whether a body is taken as its chunks arrive even when it declares its length (`takeBody`, src/rest/body.ts). */
     readonly byChunk = false,
+    /** The least pace of a body taken from this share, if it has one. */
+    readonly pace?: Pace,
   ) {}
 
   /** Bytes taken by requests whose answer is not ready yet. */
@@ -50,30 +79,83 @@ export class BodyShare {
     this.held.set(request, (this.held.get(request) ?? 0) + n);
   }
 
-  /** Gives back everything `request` took; once (again is nothing), and it is counted no more. */
-  release(request: Request): void {
+  /** Gives back everything `request` took (the bytes); once (again is nothing), and it is counted no more. */
+  release(request: Request): number {
     this.released.add(request);
     const n = this.held.get(request);
-    if (n === undefined) return;
+    if (n === undefined) return 0;
     this.held.delete(request);
     this.used -= n;
+    return n;
   }
 }
 
-/** The signed-in callers' budget (BODY_MEMORY_BYTES), with the token endpoint's share beside it. */
+/** How the signed-in callers' budget is sized and paced (src/config.ts). */
+export interface BudgetSettings {
+  /** BODY_MEMORY_BYTES. */
+  bytes: number;
+  /** BODY_MEMORY_TENANT_BYTES: what one tenant's requests may hold of it at once. */
+  tenantBytes: number;
+  /** The token endpoint's body limit: its share is never less than one such body. */
+  tokenBodyBytes: number;
+  graceSeconds: number;
+  minBytesPerSecond: number;
+}
+
+/** The tenant of a body read without a verified token: all such bodies together hold at most one tenant's part. */
+const NO_TENANT = '';
+
+/** The signed-in callers' budget (BODY_MEMORY_BYTES), parted by tenant, with the token endpoint's share beside it. */
 export class BodyBudget extends BodyShare {
   /** The token endpoint's: ANONYMOUS_SHARE of the budget, and never less than one body of `tokenBodyBytes` (its limit), which would be refused for ever. */
   readonly anonymous: BodyShare;
+  /** What one tenant's requests may hold at once. */
+  readonly tenantBytes: number;
+  readonly refusals: BodyRefusals;
+  private readonly tenantOf = new WeakMap<Request, string>();
+  /** Bytes held, by tenant: only tenants holding some. */
+  private readonly byTenant = new Map<string, number>();
 
-  constructor(bytes: number, tokenBodyBytes: number) {
-    super(bytes, full);
-    this.anonymous = new BodyShare(Math.max(Math.floor(bytes * ANONYMOUS_SHARE), tokenBodyBytes), tokenFull, true);
+  constructor({ bytes, tenantBytes, tokenBodyBytes, graceSeconds, minBytesPerSecond }: BudgetSettings) {
+    const refusals = new BodyRefusals();
+    const tooSlow = () => refusals.count('too_slow', slow(graceSeconds, minBytesPerSecond));
+    super(bytes, () => refusals.count('budget_full', full()), false, { graceSeconds, minBytesPerSecond, tooSlow });
+    this.refusals = refusals;
+    this.tenantBytes = tenantBytes;
+    this.anonymous = new BodyShare(Math.max(Math.floor(bytes * ANONYMOUS_SHARE), tokenBodyBytes), () => refusals.count('token_share_full', tokenFull()), true);
   }
 
-  /** Gives back everything `request` took, of either share. */
-  override release(request: Request): void {
-    super.release(request);
+  /** Marks `request` as sent by `tenantId` (its verified token's): its body takes from that tenant's part. */
+  belongsTo(request: Request, tenantId: string): void {
+    this.tenantOf.set(request, tenantId);
+  }
+
+  /** Bytes held now by `tenantId`'s requests. */
+  heldBy(tenantId: string): number {
+    return this.byTenant.get(tenantId) ?? 0;
+  }
+
+  /** Takes as the budget does, and refuses (503) a request whose tenant's requests would hold more than `tenantBytes`. */
+  override take(request: Request, n: number): void {
+    if (this.released.has(request)) return;
+    const tenant = this.tenantOf.get(request) ?? NO_TENANT;
+    const theirs = this.heldBy(tenant);
+    if (theirs + n > this.tenantBytes) throw this.refusals.count('tenant_share_full', tenantFull());
+    super.take(request, n);
+    this.byTenant.set(tenant, theirs + n);
+  }
+
+  /** Gives back everything `request` took, of either share and of its tenant's part. */
+  override release(request: Request): number {
     this.anonymous.release(request);
+    const n = super.release(request);
+    if (n > 0) {
+      const tenant = this.tenantOf.get(request) ?? NO_TENANT;
+      const left = this.heldBy(tenant) - n;
+      if (left > 0) this.byTenant.set(tenant, left);
+      else this.byTenant.delete(tenant);
+    }
+    return n;
   }
 }
 
@@ -84,9 +166,23 @@ const full = () =>
     'The request bodies being received fill BODY_MEMORY_BYTES, the memory the server holds for them at once; nothing of this request was done. If this happens often, the operator can raise BODY_MEMORY_BYTES.',
   );
 
+const tenantFull = () =>
+  new AppError(
+    'UNAVAILABLE',
+    `The server is receiving too many request bodies for this customer database at once to take this one. Try again in ${RETRY_AFTER_SECONDS} seconds.`,
+    "The request bodies this customer database's callers are sending fill BODY_MEMORY_TENANT_BYTES, the memory one customer database's requests may hold at once; nothing of this request was done. Send fewer bodies at once, or send each whole without pausing.",
+  );
+
 const tokenFull = () =>
   new AppError(
     'UNAVAILABLE',
     `The server is receiving too many token requests at once to take this one. Try again in ${RETRY_AFTER_SECONDS} seconds.`,
     'The token request bodies being received fill their share of the memory for request bodies (an eighth of BODY_MEMORY_BYTES, beside it); nothing of this request was done.',
+  );
+
+const slow = (graceSeconds: number, minBytesPerSecond: number) =>
+  new AppError(
+    'REQUEST_TIMEOUT',
+    'The request body arrived too slowly; nothing of this request was done. Send the body whole, without pausing.',
+    `A request body must arrive within BODY_GRACE_SECONDS (${graceSeconds}) seconds, and one second more for every BODY_MIN_BYTES_PER_SECOND (${minBytesPerSecond}) bytes that arrived; this one fell behind, and its connection is closed.`,
   );

@@ -21,6 +21,11 @@ export interface Config {
   maxBodyBytes: number;
   /** The bytes of request bodies the server holds in memory at once, all requests together (src/body-budget.ts). */
   bodyMemoryBytes: number;
+  /** What one tenant's requests may hold of bodyMemoryBytes at once, so that one tenant cannot refuse the others' bodies. */
+  bodyMemoryTenantBytes: number;
+  /** A body read whole has this long to arrive, and a second more for every bodyMinBytesPerSecond bytes that arrived (src/body-pace.ts). */
+  bodyGraceSeconds: number;
+  bodyMinBytesPerSecond: number;
   /** The largest form designer XML an import accepts (413 above it). */
   formImportMaxBytes: number;
   /** The largest file `POST files` takes (streamed into the file store), beside MAX_BODY_BYTES of text parts. */
@@ -225,12 +230,25 @@ function s3Settings(env: Env): S3Settings {
  * and EMAIL_MAX_ATTACHMENT_BYTES of attachments), which a smaller budget would refuse every time.
  * Unset, 256 MiB, or that largest body when it is more.
  */
-function bodyMemoryBytes(env: Env, maxBodyBytes: number, emailMaxAttachmentBytes: number): number {
-  const largest = maxBodyBytes + emailMaxAttachmentBytes;
+function bodyMemoryBytes(env: Env, largest: number): number {
   const n = int(env, 'BODY_MEMORY_BYTES', Math.max(256 * 1024 * 1024, largest), 1024, 64 * 1024 ** 3);
   if (n < largest) {
     throw new ConfigError(`BODY_MEMORY_BYTES must be at least MAX_BODY_BYTES + EMAIL_MAX_ATTACHMENT_BYTES (${largest}), the largest request body held in memory whole, got ${n}`);
   }
+  return n;
+}
+
+/**
+ * BODY_MEMORY_TENANT_BYTES: at least the largest body held whole, as BODY_MEMORY_BYTES, and at most
+ * BODY_MEMORY_BYTES (which it then does not part). Unset, a quarter of BODY_MEMORY_BYTES, or that
+ * largest body when it is more.
+ */
+function bodyMemoryTenantBytes(env: Env, bodyMemory: number, largest: number): number {
+  const n = int(env, 'BODY_MEMORY_TENANT_BYTES', Math.max(Math.floor(bodyMemory / 4), largest), 1024, 64 * 1024 ** 3);
+  if (n < largest) {
+    throw new ConfigError(`BODY_MEMORY_TENANT_BYTES must be at least MAX_BODY_BYTES + EMAIL_MAX_ATTACHMENT_BYTES (${largest}), the largest request body held in memory whole, got ${n}`);
+  }
+  if (n > bodyMemory) throw new ConfigError(`BODY_MEMORY_TENANT_BYTES must be at most BODY_MEMORY_BYTES (${bodyMemory}), of which it is one tenant's part, got ${n}`);
   return n;
 }
 
@@ -240,6 +258,9 @@ export function loadConfig(env: Env = process.env): Config {
   const fileStore = oneOf(env, 'FILE_STORE', ['disk', 's3'] as const, 'disk');
   const maxBodyBytes = int(env, 'MAX_BODY_BYTES', 10 * 1024 * 1024, 1024, 1024 * 1024 * 1024);
   const emailMaxAttachmentBytes = int(env, 'EMAIL_MAX_ATTACHMENT_BYTES', 25 * 1024 * 1024, 0, 1024 * 1024 * 1024);
+  // The largest body held in memory whole: a multipart `POST emails`, its attachments beside its other parts.
+  const largestHeld = maxBodyBytes + emailMaxAttachmentBytes;
+  const bodyMemory = bodyMemoryBytes(env, largestHeld);
   return {
     port: int(env, 'PORT', 8080, 0, 65535),
     host: env.HOST || '0.0.0.0',
@@ -252,7 +273,10 @@ export function loadConfig(env: Env = process.env): Config {
     accessTokenTtlSeconds: int(env, 'ACCESS_TOKEN_TTL', 3600, 60, 86400),
     refreshTokenTtlSeconds: int(env, 'REFRESH_TOKEN_TTL', 30 * 86400, 300, 365 * 86400),
     maxBodyBytes,
-    bodyMemoryBytes: bodyMemoryBytes(env, maxBodyBytes, emailMaxAttachmentBytes),
+    bodyMemoryBytes: bodyMemory,
+    bodyMemoryTenantBytes: bodyMemoryTenantBytes(env, bodyMemory, largestHeld),
+    bodyGraceSeconds: int(env, 'BODY_GRACE_SECONDS', 20, 1, 3600),
+    bodyMinBytesPerSecond: int(env, 'BODY_MIN_BYTES_PER_SECOND', 500, 1, 1024 * 1024 * 1024),
     formImportMaxBytes: int(env, 'FORM_IMPORT_MAX_BYTES', 8 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
     // At most 2^31 - 1: GraphQL's Int carries a file's size.
     fileMaxBytes: int(env, 'FILE_MAX_BYTES', 1024 * 1024 * 1024, 1024, 2 ** 31 - 1),

@@ -112,11 +112,13 @@ export function buildContext(
 
 /**
  * Refuses a request whose token is missing, invalid or of another tenant (401, 403), for a check
- * before its body is read: such a request then costs the server no body held in memory.
+ * before its body is read: such a request then costs the server no body held in memory. One let
+ * through reads its body into its token's tenant's part of the budget (src/body-budget.ts).
  */
 export function authenticate(services: Services, request: Request, tenantPath: TenantPath | undefined): void | Promise<void> {
   const sender = senderOf(services, request, tenantPath);
-  if (sender instanceof Promise) return sender.then(() => undefined);
+  if (sender instanceof Promise) return sender.then(({ claims }) => services.bodies.belongsTo(request, claims.tenantId));
+  services.bodies.belongsTo(request, sender.claims.tenantId);
 }
 
 interface Sender {

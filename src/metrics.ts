@@ -1,8 +1,8 @@
 /**
  * The Prometheus registry of one app: requests by route row and status, their latency, both
- * database pools' connections, the outgoing e-mail queue, the request bodies held in memory, and
- * prom-client's process metrics. One registry per app (not prom-client's global one), so that
- * apps built side by side in one process do not collide.
+ * database pools' connections, the outgoing e-mail queue, the request bodies held in memory and
+ * those refused, and prom-client's process metrics. One registry per app (not prom-client's
+ * global one), so that apps built side by side in one process do not collide.
  */
 import client from 'prom-client';
 import type pg from 'pg';
@@ -78,6 +78,19 @@ export function createMetrics(orm: MikroORM, reads: pg.Pool, bodies: BodyBudget)
     registers: [registry],
     collect() {
       this.set(bodies.inUse);
+    },
+  });
+  new client.Counter({
+    name: 'request_body_refusals_total',
+    help:
+      "Request bodies refused, by reason: budget_full (503: BODY_MEMORY_BYTES held), tenant_share_full (503: the sender's tenant holds BODY_MEMORY_TENANT_BYTES), " +
+      "token_share_full (503: the token endpoint's share held), too_slow (408: behind BODY_MIN_BYTES_PER_SECOND), token_too_slow (408: a token body past its 10 s).",
+    labelNames: ['reason'] as const,
+    registers: [registry],
+    collect() {
+      // The budget counts; the counter shows its tally.
+      this.reset();
+      for (const [reason, n] of bodies.refusals.entries()) this.inc({ reason }, n);
     },
   });
   return {

@@ -21,6 +21,12 @@ export async function createServices(config: Config, { orm, reads }: Pick<Databa
     jwt: { issuer: config.jwtIssuer, audience: config.jwtAudience, ttlSeconds: config.accessTokenTtlSeconds },
     tenants: new TenantDirectory(orm.em.fork({ useContext: false })),
     files: createFileStore(config),
-    bodies: new BodyBudget(config.bodyMemoryBytes, tokenBodyBytes(config)),
+    bodies: new BodyBudget({
+      bytes: config.bodyMemoryBytes,
+      tenantBytes: config.bodyMemoryTenantBytes,
+      tokenBodyBytes: tokenBodyBytes(config),
+      graceSeconds: config.bodyGraceSeconds,
+      minBytesPerSecond: config.bodyMinBytesPerSecond,
+    }),
   };
 }

@@ -140,3 +140,27 @@ test('BODY_MEMORY_BYTES is 256 MiB by default, never less than the largest body 
   expect(() => loadConfig({ BODY_MEMORY_BYTES: 'a lot' })).toThrow("BODY_MEMORY_BYTES must be a whole number, got 'a lot'");
   expect(() => loadConfig({ BODY_MEMORY_BYTES: String(65 * 1024 ** 3) })).toThrow(/BODY_MEMORY_BYTES must be between 1024 and 68719476736/);
 });
+
+test("BODY_MEMORY_TENANT_BYTES is a quarter of BODY_MEMORY_BYTES by default, never less than the largest body held whole nor more than the budget", () => {
+  expect(loadConfig({}).bodyMemoryTenantBytes).toBe(64 * 1024 * 1024);
+  expect(loadConfig({ BODY_MEMORY_BYTES: '400000000' }).bodyMemoryTenantBytes).toBe(100_000_000);
+  // Unset, never below the largest body held whole (10 MiB + 25 MiB of attachments).
+  expect(loadConfig({ BODY_MEMORY_BYTES: String(40 * 1024 * 1024) }).bodyMemoryTenantBytes).toBe(35 * 1024 * 1024);
+  expect(loadConfig({ BODY_MEMORY_TENANT_BYTES: String(256 * 1024 * 1024) }).bodyMemoryTenantBytes).toBe(256 * 1024 * 1024);
+  expect(() => loadConfig({ BODY_MEMORY_TENANT_BYTES: String(35 * 1024 * 1024 - 1) })).toThrow(
+    'BODY_MEMORY_TENANT_BYTES must be at least MAX_BODY_BYTES + EMAIL_MAX_ATTACHMENT_BYTES (36700160), the largest request body held in memory whole, got 36700159',
+  );
+  expect(() => loadConfig({ BODY_MEMORY_TENANT_BYTES: String(256 * 1024 * 1024 + 1) })).toThrow(
+    "BODY_MEMORY_TENANT_BYTES must be at most BODY_MEMORY_BYTES (268435456), of which it is one tenant's part, got 268435457",
+  );
+  expect(() => loadConfig({ BODY_MEMORY_TENANT_BYTES: 'half' })).toThrow("BODY_MEMORY_TENANT_BYTES must be a whole number, got 'half'");
+});
+
+test('a body read whole has BODY_GRACE_SECONDS (20), then must keep up BODY_MIN_BYTES_PER_SECOND (500)', () => {
+  expect(loadConfig({})).toMatchObject({ bodyGraceSeconds: 20, bodyMinBytesPerSecond: 500 });
+  expect(loadConfig({ BODY_GRACE_SECONDS: '3600', BODY_MIN_BYTES_PER_SECOND: '1' })).toMatchObject({ bodyGraceSeconds: 3600, bodyMinBytesPerSecond: 1 });
+  expect(() => loadConfig({ BODY_GRACE_SECONDS: '0' })).toThrow('BODY_GRACE_SECONDS must be between 1 and 3600, got 0');
+  expect(() => loadConfig({ BODY_GRACE_SECONDS: '3601' })).toThrow('BODY_GRACE_SECONDS must be between 1 and 3600, got 3601');
+  expect(() => loadConfig({ BODY_MIN_BYTES_PER_SECOND: '0' })).toThrow('BODY_MIN_BYTES_PER_SECOND must be between 1 and 1073741824, got 0');
+  expect(() => loadConfig({ BODY_MIN_BYTES_PER_SECOND: '1.5' })).toThrow("BODY_MIN_BYTES_PER_SECOND must be a whole number, got '1.5'");
+});

@@ -141,7 +141,7 @@ export async function callScriptServer(ctx: AppContext, route: 'scripts' | 'sche
   }
   let bytes: Buffer;
   try {
-    bytes = await readAtMost(response.body, maxBodyBytes, () => new AppError('BAD_GATEWAY', `The script '${script.name}' answered more than ${maxBodyBytes} bytes (MAX_BODY_BYTES).`));
+    bytes = await readAtMost(response.body, { maxBytes: maxBodyBytes, tooLarge: () => new AppError('BAD_GATEWAY', `The script '${script.name}' answered more than ${maxBodyBytes} bytes (MAX_BODY_BYTES).`) });
   } catch (err) {
     throw failed(err, `The outside process broke off its answer for the script '${script.name}'`);
   }

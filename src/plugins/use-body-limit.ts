@@ -10,8 +10,9 @@
  * one that is not UTF-8 (and a form whose escapes are not) as the REST runner does: Yoga's own
  * parser decodes with U+FFFD in place of such bytes, and a variable would be stored so.
  *
- * Every /graphql body is taken from the budget of bodies held at once (src/body-budget.ts),
- * a multipart one with a length before Yoga's own parser reads it; what any request took, on
+ * Every /graphql body is read here, taken from the budget of bodies held at once
+ * (src/body-budget.ts) and at its least pace (src/body-pace.ts), a multipart one too, whose parts
+ * Yoga's own parser then reads from the bytes; what any request took, on
  * either face, is given back here once its answer is ready, and again (which gives back nothing
  * more) when Node's response closes: if a hook before this one's onResponse throws, or the handler
  * fails without an answer, the connection's end still gives it back.
@@ -44,19 +45,8 @@ export function useBodyLimit(maxBytes: number, limitOf: (request: Request, url: 
     onRequestParse({ request, requestParser, setRequestParser, fetchAPI }) {
       if (!requestParser || !request.body) return;
       const contentType = request.headers.get('content-type');
-      // A multipart body may carry binary parts: its bytes are only counted, and only when no length bounds them.
+      // A multipart body may carry binary parts: its bytes are only counted.
       const text = !isMultipart(contentType);
-      if (!text && request.headers.has('content-length')) {
-        // The length onRequest checked; Yoga's parser reads the parts.
-        return setRequestParser((req) => {
-          try {
-            budget.take(req, Number(req.headers.get('content-length')));
-          } catch (e) {
-            throwAsGraphQL(e);
-          }
-          return requestParser(req);
-        });
-      }
       setRequestParser(async (req) => {
         const body = await readBodyBytes(req, maxBytes, budget).catch(throwAsGraphQL);
         if (text) {

@@ -73,21 +73,23 @@ export const isMultipart = (contentType: string | null) => /^\s*multipart\/form-
  * `takeBody`.
  */
 export async function readBodyBytes(request: Request, maxBytes: number, budget: BodyShare): Promise<Buffer> {
-  return readAtMost(request.body, maxBytes, () => tooLarge(maxBytes), takeBody(request, maxBytes, budget));
+  return readAtMost(request.body, takeBody(request, maxBytes, budget));
 }
 
 /**
  * Takes a body from `budget`: the whole Content-Length before the first byte is read, so a body
  * begun is never refused halfway; without one, or from a share taken by chunk (the token
- * endpoint's: src/body-budget.ts), each chunk as it comes (the function answered).
+ * endpoint's: src/body-budget.ts), each chunk as it comes (`taking`). The reading's limit: at
+ * most `maxBytes`, at the budget's least pace (src/body-pace.ts).
  */
-function takeBody(request: Request, maxBytes: number, budget: BodyShare): ((n: number) => void) | undefined {
+function takeBody(request: Request, maxBytes: number, budget: BodyShare): ReadLimit {
+  const limit: ReadLimit = { maxBytes, tooLarge: () => tooLarge(maxBytes), pace: budget.pace };
   const declared = declaredLength(request, maxBytes);
   if (declared !== undefined && !budget.byChunk) {
     budget.take(request, declared);
-    return undefined;
+    return limit;
   }
-  return (n) => budget.take(request, n);
+  return { ...limit, taking: (n) => budget.take(request, n) };
 }
 
 /** Whether the request says it has a body: a Content-Length above 0, or chunked. */
@@ -257,7 +259,7 @@ export interface Multipart {
  * (src/rest/part-types.ts).
  */
 export async function parseMultipart(request: Request, maxBytes: number, budget: BodyShare, maxTextBytes = maxBytes): Promise<Multipart> {
-  const taking = takeBody(request, maxBytes, budget);
+  const limit = takeBody(request, maxBytes, budget);
   const texts: Record<string, unknown> = {};
   const files: UploadedFile[] = [];
   const types = partTypes(request.headers.get('content-type') ?? '');
@@ -281,7 +283,7 @@ export async function parseMultipart(request: Request, maxBytes: number, budget:
     stream.on('end', () => (files[at] = new UploadedFile(filename, type, Buffer.concat(chunks))));
   });
   try {
-    await pipeline(Readable.from(partChunks(request, types, { maxBytes, tooLarge: () => tooLarge(maxBytes), taking })), bb);
+    await pipeline(Readable.from(partChunks(request, types, limit)), bb);
   } catch (err) {
     throw multipartError(err);
   }

@@ -81,9 +81,12 @@ const ERRORS: Record<string, string> = {
 
 /** The database away (src/db/unavailable.ts): any operation. */
 const UNAVAILABLE = 'The database is not available right now: nothing was done; try again after Retry-After seconds.';
-/** ... or, for one that reads a body, the server's budget of bodies held at once full (src/body-budget.ts). */
+/** ... or, for one that reads a body, the server's budget of bodies held at once full, or the caller's tenant's part of it (src/body-budget.ts). */
 const UNAVAILABLE_WITH_BODY =
-  'The database is not available right now, or the server is receiving too many request bodies at once (BODY_MEMORY_BYTES): nothing was done; try again after Retry-After seconds.';
+  "The database is not available right now, or the server is receiving too many request bodies at once (BODY_MEMORY_BYTES, or the caller's customer database's part of it, BODY_MEMORY_TENANT_BYTES): nothing was done; try again after Retry-After seconds.";
+
+/** A body read whole that arrives too slowly (src/body-pace.ts). */
+const TOO_SLOW = 'The body (but a file streaming into the store) arrived more slowly than BODY_MIN_BYTES_PER_SECOND after BODY_GRACE_SECONDS: nothing was done, and the connection is closed.';
 
 /** Every 503 says when to try again (src/plugins/use-retry-after.ts). */
 const RETRY_AFTER = { 'Retry-After': { description: 'Seconds to wait before trying again.', schema: { type: 'integer', example: RETRY_AFTER_SECONDS } } };
@@ -184,6 +187,7 @@ function sofaRowOperation(doc: SofaDoc, schema: GraphQLSchema, row: SofaRoute, a
     responses['413'] = errorResponse(row.upload ? 'The file is larger than FILE_MAX_BYTES, or the other parts than MAX_BODY_BYTES.' : 'The body is larger than MAX_BODY_BYTES.');
     responses['415'] = errorResponse(COMPRESSED);
     responses['409'] = errorResponse('The change conflicts with the current state.');
+    responses['408'] = errorResponse(TOO_SLOW);
   }
   responses['503'] = errorResponse(readsBody ? UNAVAILABLE_WITH_BODY : UNAVAILABLE);
   return {

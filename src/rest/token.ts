@@ -5,7 +5,7 @@
  */
 import type { Config } from '../config.js';
 import type { Services } from '../context.js';
-import type { BodyShare } from '../body-budget.js';
+import type { BodyRefusals, BodyShare } from '../body-budget.js';
 import { grant, OAuthError } from '../auth/grants.js';
 import { AppError } from '../errors.js';
 import type { EnvelopeError } from '../graphql-errors.js';
@@ -20,7 +20,7 @@ import type { Match } from './match.js';
 export async function handleToken(services: Services, request: Request, m: Match): Promise<Response> {
   const ip = clientAddressOf(request);
   try {
-    const p = await tokenParams(request, tokenBodyBytes(services.config), services.bodies.anonymous);
+    const p = await tokenParams(request, tokenBodyBytes(services.config), services.bodies.anonymous, services.bodies.refusals);
     const tenantId = m.tenant ? await scopedTenantId(services, m.tenant) : undefined;
     const token = await grant(services, p, tenantId, ip);
     return jsonResponse(200, token, { 'cache-control': 'no-store', pragma: 'no-cache', 'x-request-id': requestIdOf(request) });
@@ -57,9 +57,9 @@ const PARAMS = new Set(['grant_type', 'client_id', 'client_secret', 'username', 
  * over the limit stays the 413 it is, and one its share of bodies held cannot take the 503 it is
  * (answered with the OAuth keys too: `oauthErrorCode`). That share (`budget`) is the token
  * endpoint's own (src/body-budget.ts): anyone may send one, and a budget anonymous senders
- * could fill would refuse every signed-in caller's body.
+ * could fill would refuse every signed-in caller's body. A body too slow is counted in `refusals`.
  */
-async function tokenParams(request: Request, maxBytes: number, budget: BodyShare): Promise<Record<string, string | undefined>> {
+async function tokenParams(request: Request, maxBytes: number, budget: BodyShare, refusals: BodyRefusals): Promise<Record<string, string | undefined>> {
   const invalid = (e: unknown) => (e instanceof AppError && e.status === 400 ? new OAuthError(400, 'invalid_request', e.message) : e);
   let params: Record<string, unknown>;
   try {
@@ -68,6 +68,7 @@ async function tokenParams(request: Request, maxBytes: number, budget: BodyShare
       isMultipart(request.headers.get('content-type'))
         ? parseMultipart(request, maxBytes, budget).then(({ texts, files }) => withFiles(texts, files))
         : readBody(request, maxBytes, budget).then((text) => parseParams(text.trim())),
+      refusals,
     );
   } catch (e) {
     throw invalid(e);
@@ -94,11 +95,11 @@ async function tokenParams(request: Request, maxBytes: number, budget: BodyShare
  * `reading`, or a 408 once TOKEN_READ_SECONDS have passed. The reading left behind ends with the
  * connection, which the 408 closes; what it still reads is not counted (src/body-budget.ts).
  */
-async function inTime<T>(reading: Promise<T>): Promise<T> {
+async function inTime<T>(reading: Promise<T>, refusals: BodyRefusals): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<never>((_, reject) => {
     timer = setTimeout(
-      () => reject(new OAuthError(408, 'invalid_request', `The request body did not arrive within ${TOKEN_READ_SECONDS} seconds: send the token request's parameters at once.`)),
+      () => reject(refusals.count('token_too_slow', new OAuthError(408, 'invalid_request', `The request body did not arrive within ${TOKEN_READ_SECONDS} seconds: send the token request's parameters at once.`))),
       TOKEN_READ_SECONDS * 1000,
     );
   });

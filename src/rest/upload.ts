@@ -29,6 +29,8 @@ export async function receiveUpload(services: Services, request: Request, m: Mat
   // Who is sending, before a byte of the file is taken.
   const ctx = await buildContext(services, request, requestIdOf(request), m.tenant);
   if (!(await ctx.sessionAlive())) throw sessionEnded();
+  // Its text parts take from its tenant's part of the budget.
+  services.bodies.belongsTo(request, ctx.tenantId);
   const { maxBodyBytes, fileMaxBytes } = services.config;
   const fileId = newId();
   const key = fileKey(ctx.tenantId, fileId);

@@ -4,13 +4,16 @@
  * (REST JSON and multipart, e-mail attachments, /graphql); what they took comes back when they end,
  * finished or aborted. A file streamed into the store (`POST files`) takes nothing of it. The token
  * endpoint's bodies take from a share of their own, an eighth of the budget, beside it, as they
- * arrive, and have TOKEN_READ_SECONDS to do so.
+ * arrive, and have TOKEN_READ_SECONDS to do so. One tenant's bodies hold at most its part
+ * (BODY_MEMORY_TENANT_BYTES), and a body read whole that falls behind the least pace
+ * (BODY_GRACE_SECONDS, BODY_MIN_BYTES_PER_SECOND) is a 408 that gives its part back.
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Harness, type TestTenant } from '../harness.js';
 import { Api, expectError, multipart, uniq } from './support.js';
 import type { BodyShare } from '../../src/body-budget.js';
+import type { Config } from '../../src/config.js';
 import { TOKEN_READ_SECONDS } from '../../src/rest/token.js';
 
 const KIB = 1024;
@@ -25,7 +28,8 @@ let server: http.Server;
 let origin: string;
 
 beforeAll(async () => {
-  ({ h, t, token } = await Harness.withTenant({ maxBodyBytes: MAX_BODY, bodyMemoryBytes: BUDGET }));
+  // Held bodies stay held here (the pace has its own server, below).
+  ({ h, t, token } = await Harness.withTenant({ maxBodyBytes: MAX_BODY, bodyMemoryBytes: BUDGET, bodyGraceSeconds: 3600 }));
   A = new Api(h, t, token);
   server = http.createServer(h.app.handle);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -64,6 +68,8 @@ interface Answer {
 interface Held {
   /** Sends the rest of the body; the answer's status and envelope. */
   finish(): Promise<Answer>;
+  /** Sends `n` more bytes of the body. */
+  more(n: number): void;
   /** The answer the server gives without the rest of the body. */
   answer: Promise<Answer>;
   /** The client goes away before its body is whole. */
@@ -71,11 +77,11 @@ interface Held {
 }
 
 /**
- * A request that sends the first `sent` bytes of `body` to `at` (this file's server) and waits:
- * with its Content-Length, or chunked when `declared` is false.
+ * A request that sends the first `sent` bytes of `body` to `at` (this file's server) with `bearer`
+ * (this file's tenant's token) and waits: with its Content-Length, or chunked when `declared` is false.
  */
-function hold(path: string, body: Buffer, contentType: string, { sent = KIB, declared = true, at = origin } = {}): Held {
-  const headers: Record<string, string | number> = { authorization: `Bearer ${token}`, 'content-type': contentType };
+function hold(path: string, body: Buffer, contentType: string, { sent = KIB, declared = true, at = origin, bearer = token } = {}): Held {
+  const headers: Record<string, string | number> = { authorization: `Bearer ${bearer}`, 'content-type': contentType };
   if (declared) headers['content-length'] = body.length;
   const req = http.request(`${at}${path}`, { method: 'POST', headers });
   open.add(req);
@@ -90,21 +96,26 @@ function hold(path: string, body: Buffer, contentType: string, { sent = KIB, dec
   // Awaited only by finish(): a test failing before it must not see the request's end as unhandled.
   answer.catch(() => undefined);
   req.write(body.subarray(0, sent));
+  let written = sent;
   return {
     finish: () => {
-      req.end(body.subarray(sent));
+      req.end(body.subarray(written));
       return answer;
+    },
+    more: (n) => {
+      req.write(body.subarray(written, written + n));
+      written += n;
     },
     answer,
     abort: () => req.destroy(),
   };
 }
 
-/** A request sent whole over HTTP (fetch declares its length). */
-async function send(path: string, body: BodyInit, contentType?: string) {
-  const headers: Record<string, string> = { authorization: `Bearer ${token}` };
+/** A request sent whole over HTTP (fetch declares its length), to `at` (this file's server) with `bearer` (this file's tenant's token). */
+async function send(path: string, body: BodyInit, contentType?: string, { at = origin, bearer = token } = {}) {
+  const headers: Record<string, string> = { authorization: `Bearer ${bearer}` };
   if (contentType) headers['content-type'] = contentType;
-  const r = await fetch(`${origin}${path}`, { method: 'POST', headers, body });
+  const r = await fetch(`${at}${path}`, { method: 'POST', headers, body });
   return { status: r.status, headers: r.headers, text: await r.text() };
 }
 
@@ -314,5 +325,144 @@ describe('the token endpoint\'s share, an eighth of BODY_MEMORY_BYTES (1 MiB her
     third.abort();
     await anonymousReaches(0);
     expect(h8.services.bodies.inUse).toBe(0);
+  });
+});
+
+/** A harness with one tenant and its administrator's token, served over HTTP on a port of its own. */
+async function served(overrides: Partial<Config>) {
+  const { h: sh, t: st, token: stoken } = await Harness.withTenant(overrides);
+  const sserver = http.createServer(sh.app.handle);
+  await new Promise<void>((resolve) => sserver.listen(0, '127.0.0.1', resolve));
+  const stop = async () => {
+    sserver.closeAllConnections();
+    await new Promise((resolve) => sserver.close(resolve));
+    await sh.stop();
+  };
+  return { h: sh, t: st, token: stoken, origin: `http://127.0.0.1:${(sserver.address() as AddressInfo).port}`, stop };
+}
+
+/** The value of the metric line `series` (name and labels), or undefined when it is not shown. */
+async function metricOf(mh: Harness, series: string): Promise<number | undefined> {
+  const line = (await mh.request('GET', '/metrics')).text.split('\n').find((l) => l.startsWith(`${series} `));
+  return line === undefined ? undefined : Number(line.slice(series.length + 1));
+}
+
+describe('a part of the budget per tenant (BODY_MEMORY_TENANT_BYTES: two bodies of the four the budget holds)', () => {
+  let s: Awaited<ReturnType<typeof served>>;
+  let other: TestTenant;
+  let otherToken: string;
+  beforeAll(async () => {
+    // Held bodies stay held here: the pace has its own server below.
+    s = await served({ maxBodyBytes: MAX_BODY, bodyMemoryBytes: 4 * MAX_BODY, bodyMemoryTenantBytes: 2 * MAX_BODY, bodyGraceSeconds: 3600 });
+    other = await s.h.tenant();
+    otherToken = await s.h.login(other);
+  });
+  afterAll(() => s.stop());
+
+  test("one tenant holding its part gets the 503 for more bodies, however it spells its path; bad tokens take nothing; another tenant's bodies are taken", async () => {
+    const bodies = s.h.services.bodies;
+    const mine = { at: s.origin, bearer: s.token };
+    const held = [1, 2].map(() => hold(`${s.t.root}/folders`, folderBody(uniq('Held')), 'application/json', mine));
+    await inUseReaches(2 * MAX_BODY, bodies);
+
+    // Two more, which would fill the whole budget: refused before they are read, on either face.
+    const more = [
+      hold(`${s.t.root}/folders`, folderBody(uniq('More')), 'application/json', mine),
+      hold('/graphql', jsonOf({ query: '{ me { id } }' }, MAX_BODY), 'application/json', mine),
+    ];
+    let answered = false;
+    const answers = Promise.all(more.map((r) => r.answer)).finally(() => (answered = true));
+    // Until they are answered, or (were they taken) the budget is full.
+    while (!answered && bodies.inUse < 4 * MAX_BODY) await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(bodies.inUse).toBe(2 * MAX_BODY);
+    expect(bodies.heldBy(s.t.tenantId)).toBe(2 * MAX_BODY);
+    const [rest, graphql] = await answers;
+    expect(rest).toMatchObject({
+      status: 503,
+      headers: { 'retry-after': '5' },
+      body: {
+        meta: {
+          errors: [
+            {
+              code: 'UNAVAILABLE',
+              message: 'The server is receiving too many request bodies for this customer database at once to take this one. Try again in 5 seconds.',
+              developerMessage: expect.stringMatching(/BODY_MEMORY_TENANT_BYTES/),
+            },
+          ],
+        },
+      },
+    });
+    expect(graphql).toMatchObject({ status: 503, body: { errors: [{ message: expect.stringMatching(/for this customer database/), extensions: { code: 'UNAVAILABLE' } }] } });
+    // The path's aliases in another case name the same tenant, and the same part.
+    const shouted = `/api/v1/${s.t.customerAlias.toUpperCase()}/${s.t.databaseAlias.toUpperCase()}`;
+    expect((await send(`${shouted}/folders`, JSON.stringify({ name: uniq('Shouted') }), 'application/json', mine)).status).toBe(503);
+    // A body with a bad token is refused before a byte of it is read, and takes nothing.
+    const forged = hold(`${s.t.root}/folders`, folderBody(uniq('Forged')), 'application/json', { at: s.origin, bearer: 'not-a-token' });
+    expect((await forged.answer).status).toBe(401);
+    expect(bodies.inUse).toBe(2 * MAX_BODY);
+
+    // Another tenant's bodies, of the same size, are taken on both faces.
+    const theirs = { at: s.origin, bearer: otherToken };
+    expect((await send(`${other.root}/folders`, folderBody(uniq('Other')), 'application/json', theirs)).status).toBe(200);
+    const query = await send('/graphql', jsonOf({ query: '{ me { id } }' }, MAX_BODY), 'application/json', theirs);
+    expect(JSON.parse(query.text)).toMatchObject({ data: { me: { id: expect.any(String) } } });
+    expect(await metricOf(s.h, 'request_body_refusals_total{reason="tenant_share_full"}')).toBe(3);
+    expect(await metricOf(s.h, 'request_body_refusals_total{reason="budget_full"}')).toBeUndefined();
+
+    // Finished or aborted, the tenant's part comes back.
+    expect((await held[0].finish()).status).toBe(200);
+    held[1].abort();
+    await inUseReaches(0, bodies);
+    expect(bodies.heldBy(s.t.tenantId)).toBe(0);
+    expect((await send(`${s.t.root}/folders`, folderBody(uniq('After')), 'application/json', mine)).status).toBe(200);
+  });
+});
+
+describe('the least pace of a body (BODY_GRACE_SECONDS 1, BODY_MIN_BYTES_PER_SECOND 1 KiB)', () => {
+  let s: Awaited<ReturnType<typeof served>>;
+  beforeAll(async () => {
+    s = await served({ maxBodyBytes: MAX_BODY, bodyMemoryBytes: 4 * MAX_BODY, bodyGraceSeconds: 1, bodyMinBytesPerSecond: KIB });
+  });
+  afterAll(() => s.stop());
+
+  test('bodies stalled or trickling behind it are a 408 on every face, their connection closed and the budget given back; a body sent whole is taken', async () => {
+    const bodies = s.h.services.bodies;
+    const mine = { at: s.origin, bearer: s.token };
+    // A byte every 100 ms, far behind 1 KiB a second, until the answer comes.
+    const trickled = hold(`${s.t.root}/folders`, folderBody(uniq('Trickled')), 'application/json', mine);
+    const trickle = setInterval(() => trickled.more(1), 100);
+    const parts = await multipart({ name: uniq('Stalled') }, null);
+    const stalled = [
+      trickled,
+      hold(`${s.t.root}/folders`, folderBody(uniq('Chunked'), 60 * KIB), 'application/json', { ...mine, declared: false }),
+      hold(`${s.t.root}/folders`, Buffer.from(parts.raw), parts.headers['content-type'], { ...mine, sent: 10 }),
+      hold('/graphql', jsonOf({ query: '{ me { id } }' }, MAX_BODY), 'application/json', mine),
+    ];
+    const [rest, chunked, multi, graphql] = await Promise.all(stalled.map((r) => r.answer)).finally(() => clearInterval(trickle));
+
+    for (const r of [rest, chunked, multi]) {
+      expect(r).toMatchObject({
+        status: 408,
+        headers: { connection: 'close' },
+        body: {
+          meta: {
+            status: 408,
+            errors: [
+              {
+                code: 'REQUEST_TIMEOUT',
+                message: 'The request body arrived too slowly; nothing of this request was done. Send the body whole, without pausing.',
+                developerMessage: expect.stringMatching(/BODY_GRACE_SECONDS \(1\).*BODY_MIN_BYTES_PER_SECOND \(1024\)/),
+              },
+            ],
+          },
+        },
+      });
+    }
+    expect(graphql).toMatchObject({ status: 408, headers: { connection: 'close' }, body: { errors: [{ message: expect.stringMatching(/arrived too slowly/), extensions: { code: 'REQUEST_TIMEOUT' } }] } });
+    await inUseReaches(0, bodies);
+    expect(await metricOf(s.h, 'request_body_refusals_total{reason="too_slow"}')).toBe(4);
+
+    expect((await send(`${s.t.root}/folders`, folderBody(uniq('Whole')), 'application/json', mine)).status).toBe(200);
+    expect(bodies.inUse).toBe(0);
   });
 });

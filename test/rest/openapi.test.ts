@@ -10,7 +10,7 @@ import { adminApi, createGroup, createUser, multipart, type Api } from './suppor
 
 type Doc = {
   servers: { url: string; variables?: Record<string, unknown> }[];
-  paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, { schema: Record<string, any> }> }> } & { servers?: unknown[] }>>;
+  paths: Record<string, Record<string, { responses: Record<string, { description?: string; content?: Record<string, { schema: Record<string, any> }> }> } & { servers?: unknown[] }>>;
   components: { schemas: Record<string, { properties?: Record<string, unknown> }> };
 };
 
@@ -84,11 +84,13 @@ test('file downloads declare the type their bytes go out as: a zip application/z
   for (const path of ['/files/{id}', '/files', '/emails/{messageId}/attachments/{id}']) expect([path, types(path)]).toEqual([path, ['*/*']]);
 });
 
-test('an operation that takes a body documents its 413 and the 415 of a compressed one; one without a body neither', () => {
+test('an operation that takes a body documents its 413, the 415 of a compressed one and the 408 of a slow one; one without a body none', () => {
   for (const [path, method] of [['/sites', 'post'], ['/formtemplates/{id}/import', 'put'], ['/oauth/token', 'post']]) {
     const responses = doc.paths[path][method].responses;
-    expect([path, method, '413' in responses, '415' in responses]).toEqual([path, method, true, true]);
+    expect([path, method, '413' in responses, '415' in responses, '408' in responses]).toEqual([path, method, true, true, true]);
   }
+  expect(doc.paths['/sites'].post.responses['408'].description).toMatch(/BODY_MIN_BYTES_PER_SECOND/);
+  expect(Object.keys(doc.paths['/sites/{id}'].get.responses)).not.toContain('408');
   expect(doc.paths['/sites/{id}'].put.responses['415'].content!['application/json'].schema).toEqual({ $ref: '#/components/schemas/ErrorEnvelope' });
   expect(Object.keys(doc.paths['/sites/{id}'].get.responses)).not.toContain('415');
   expect(Object.keys(doc.paths['/sites/{id}'].get.responses)).not.toContain('413');
