@@ -12,28 +12,12 @@ export function isAborted(e: Record<string, unknown>): boolean {
   return e.code === 'ECONNRESET' && e.message === 'aborted' && e.syscall === undefined;
 }
 
-/**
- * The client's hang-up as the request's own signal tells it, for `clientClosedFrom`, when a read
- * of its body failed: the adapter aborts that signal once the connection closes before the
- * answer, and a body read through it (the fetch implementation's `formData()`, which Yoga's
- * multipart parser calls) fails with an AbortError, not with Node's `aborted`.
- */
-export function hangUpOf(request: Request, failure: unknown): Error | undefined {
-  return request.signal.aborted ? new HungUp(failure) : undefined;
-}
-
-class HungUp extends Error {
-  constructor(cause: unknown) {
-    super('aborted', { cause });
-  }
-}
-
 /** The 499 for `error` when it is its client's hang-up, looking through GraphQL's and our wrappers. */
 export function clientClosedFrom(error: unknown): AppError | undefined {
   let e: unknown = error;
   for (let i = 0; i < 5 && e && typeof e === 'object'; i++) {
     const r = e as Record<string, unknown>;
-    if (isAborted(r) || e instanceof HungUp) return clientClosed();
+    if (isAborted(r)) return clientClosed();
     e = r.originalError ?? r.cause;
   }
   return undefined;

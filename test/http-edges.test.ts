@@ -289,7 +289,7 @@ describe('requests of a tenant, over raw sockets', () => {
     });
 
     test.each([
-      ['with a Content-Length (read by Yoga\'s parser, which said 400)', 'Content-Length: 1000', (body: string) => body],
+      ['with a Content-Length (once read by Yoga\'s parser, which said 400)', 'Content-Length: 1000', (body: string) => body],
       ['chunked (read by the body limit first)', 'Transfer-Encoding: chunked', (body: string) => `${Buffer.byteLength(body).toString(16)}\r\n${body}\r\n`],
     ])('a multipart /graphql upload cut short, %s: its request ends as 499 in the access line and the metrics, noted at debug', async (_how, framing, framed) => {
       const id = randomUUID();

@@ -31,7 +31,7 @@ import { errorAnswer } from './error-answer.js';
 export function useBodyLimit(maxBytes: number, limitOf: (request: Request, url: URL) => BodyLimit, budget: BodyBudget, log: Logger): Plugin {
   return {
     onRequest({ request, url, endResponse, serverContext }) {
-      // The request as every later hook and the handler see it (the path plugin, first, may have replaced it).
+      // Given back however the exchange ends, also when an earlier answer's hooks never run.
       (serverContext as { res?: ServerResponse } | undefined)?.res?.once('close', () => budget.release(request));
       // Number(null) is 0, and a malformed length NaN: declaredLength refuses it.
       const limit = Number(request.headers.get('content-length')) <= maxBytes ? undefined : limitOf(request, url);

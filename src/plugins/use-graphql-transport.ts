@@ -11,7 +11,6 @@
 import type { GraphQLParams, Plugin } from 'graphql-yoga';
 import { GraphQLError, type ValidationRule } from 'graphql';
 import { AppError, badRequest } from '../errors.js';
-import { hangUpOf } from '../client-closed.js';
 import { findAppError, throwAsGraphQL } from '../graphql-errors.js';
 import type { Logger } from '../log.js';
 import { isMultipart } from '../rest/body.js';
@@ -112,8 +111,8 @@ type Parsed = GraphQLParams | GraphQLParams[] | Response;
  * `operations` or `map` without one, a `map` entry that is not an array of paths as a TypeError,
  * and passes on `operations` that is not an object (a TypeError later), a path given as a string
  * (each letter taken as a path) and a map naming a part the request lacks (its variable set to
- * null). Refusals that have a code (not multipart at all, a 413) pass as they are, and a client's
- * hang-up midway is the 499 it is (src/client-closed.ts). Given Yoga's
+ * null). Refusals that have a code (not multipart at all, a 413, a client's hang-up while the body
+ * limit read the body) pass as they are. Given Yoga's
  * own parser (this plugin is before the body limit's), it keeps the form to check the map against.
  */
 async function parseMultipart(request: Request, parse: (request: Request) => Parsed | Promise<Parsed>): Promise<Parsed> {
@@ -124,9 +123,6 @@ async function parseMultipart(request: Request, parse: (request: Request) => Par
   try {
     operations = await parse(keeping);
   } catch (e) {
-    // The client hung up midway: its request ends as 499 (Yoga's parser said 400, "invalid multipart data").
-    const hungUp = hangUpOf(request, e);
-    if (hungUp) throw hungUp;
     if (findAppError(e) || (e instanceof GraphQLError && e.extensions?.code)) throw e;
     if (e instanceof GraphQLError) throwAsGraphQL(badRequest(`${e.message}.`));
     if (e instanceof TypeError) throwAsGraphQL(badRequest(MAP_RULE));
