@@ -1,5 +1,5 @@
 import { compileQ as compileFragment, compileQText as compileTextFragment, MAX_DATEADD_YEARS, MAX_LISTED_FIELDS, parseQ, queryFields, type QExpr, type QueryFieldMap } from '../../src/query/index.js';
-import { appErrorOf, fields, shown } from './support.js';
+import { appErrorOf, badRequestOf, fields, shown } from './support.js';
 import { raw, sql } from '../../src/sql.js';
 
 // The fragment as `?`-placeholder text and its values, for reading expectations at a glance.
@@ -11,11 +11,7 @@ const compileQText = (q: string | undefined, f: QueryFieldMap) => {
 
 const compile = (q: string) => compileQ(parseQ(q), fields);
 
-function compileError(q: string): string {
-  const error = appErrorOf(() => compile(q));
-  expect(error.status).toBe(400);
-  return error.message;
-}
+const compileError = (q: string) => badRequestOf(() => compile(q)).message;
 
 const GUID = '0F8FAD5B-D9CB-469F-A165-70867728950E';
 

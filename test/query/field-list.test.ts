@@ -1,11 +1,7 @@
 import { parseFieldList } from '../../src/query/field-list.js';
-import { appErrorOf } from './support.js';
+import { badRequestOf } from './support.js';
 
-function listError(text: string): string {
-  const error = appErrorOf(() => parseFieldList(text));
-  expect(error.status).toBe(400);
-  return error.message;
-}
+const listError = (text: string) => badRequestOf(() => parseFieldList(text)).message;
 
 describe('parseFieldList', () => {
   it.each([

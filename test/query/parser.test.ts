@@ -8,7 +8,7 @@ import {
   type QExpr,
   type QOperand,
 } from '../../src/query/index.js';
-import { appErrorOf } from './support.js';
+import { appErrorOf, badRequestOf } from './support.js';
 
 const field = (name: string): QOperand => ({ kind: 'field', name });
 const str = (value: string): QOperand => ({ kind: 'string', value });
@@ -20,8 +20,7 @@ const parse = (q: string) => withoutPositions(parseQ(q));
 
 /** The error message of parsing `q` (asserting it is a 400 AppError). */
 function parseError(q: string): string {
-  const error = appErrorOf(() => parseQ(q));
-  expect(error.status).toBe(400);
+  const error = badRequestOf(() => parseQ(q));
   expect(error.code).toBe('BAD_REQUEST');
   return error.message;
 }

@@ -29,6 +29,13 @@ export function appErrorOf(fn: () => unknown): AppError {
   throw new Error('expected an AppError, but nothing was thrown');
 }
 
+/** The AppError `fn` throws, asserting it is a 400 (how the tables of refused input read their messages). */
+export function badRequestOf(fn: () => unknown): AppError {
+  const error = appErrorOf(fn);
+  expect(error.status).toBe(400);
+  return error;
+}
+
 /** A fragment as `?`-placeholder text and its values (how the compile tests state expectations). */
 export function shown(s: Sql): { sql: string; params: unknown[] } {
   return { sql: s.strings.join('?'), params: [...s.values] };
