@@ -10,6 +10,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
 import { ownDatabase, type OwnDatabase } from './own-database.js';
+import { connect } from './raw-socket.js';
 import { startS3, type TestS3 } from './s3-server.js';
 import { startServer, stop, waitFor, type Started } from './server-process.js';
 import { multipart } from './rest/support.js';
@@ -70,8 +71,7 @@ function descriptors(pid: number): string[] {
  * timeout 0.01 nc`), or once its first bytes arrived.
  */
 async function abortedDownload({ s, path, token }: Served, when: 'at once' | 'midway'): Promise<void> {
-  const sock = net.connect(s.port, '127.0.0.1');
-  await new Promise((resolve, reject) => sock.once('connect', resolve).once('error', reject));
+  const sock = await connect(s.port);
   sock.on('error', () => {});
   sock.write(`GET ${path} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${token}\r\n\r\n`);
   if (when === 'midway') await new Promise((resolve) => sock.once('data', resolve));

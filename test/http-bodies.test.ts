@@ -2,9 +2,9 @@
  * Request bodies the app refuses at the transport, over raw sockets against the real server, on
  * REST, the token endpoint and /graphql alike: each refusal is the error envelope of its face.
  */
-import net from 'node:net';
 import zlib from 'node:zlib';
 import { randomUUID } from 'node:crypto';
+import { connect, splitAnswer } from './raw-socket.js';
 import { startServer, stop, type Started } from './server-process.js';
 
 let s: Started;
@@ -49,8 +49,7 @@ interface Answer {
 
 /** Sends `raw` (and no more of the body it announces) and reads the answer; waits up to `ms` for the server to end the connection. */
 async function send(raw: string | Buffer, ms = 3000): Promise<Answer> {
-  const sock = net.connect(s.port, '127.0.0.1');
-  await new Promise((resolve, reject) => sock.once('connect', resolve).once('error', reject));
+  const sock = await connect(s.port);
   let reply = '';
   let ended = false;
   sock.on('data', (d) => (reply += d));
@@ -61,15 +60,13 @@ async function send(raw: string | Buffer, ms = 3000): Promise<Answer> {
   sock.write(raw);
   await closed;
   clearTimeout(timer);
-  const at = reply.indexOf('\r\n\r\n');
-  const head = reply.slice(0, at);
-  return { status: Number(head.split(' ')[1]), head, body: at >= 0 ? JSON.parse(reply.slice(at + 4)) : undefined, ended };
+  const { head, body } = splitAnswer(reply);
+  return { status: Number(head.split(' ')[1]), head, body: body === undefined ? undefined : JSON.parse(body), ended };
 }
 
 /** Sends `raw`, then, once its whole answer is in, `GET /healthz` on the same connection: the heads of both answers. */
 async function thenHealth(raw: string): Promise<string[]> {
-  const sock = net.connect(s.port, '127.0.0.1');
-  await new Promise((resolve, reject) => sock.once('connect', resolve).once('error', reject));
+  const sock = await connect(s.port);
   let reply = '';
   const answers = (): string[] => {
     const heads: string[] = [];

@@ -4,8 +4,8 @@
  * MAX_HEADER_BYTES, a keep-alive client answered during shutdown is told `Connection: close`,
  * and a request target, Host or method (CONNECT) the app cannot take is refused before it routes.
  */
-import net from 'node:net';
 import { randomUUID } from 'node:crypto';
+import { connect, splitAnswer } from './raw-socket.js';
 import { startServer, stop, waitFor, type Started } from './server-process.js';
 
 let s: Started;
@@ -17,17 +17,9 @@ afterAll(async () => {
   if (s?.child.exitCode === null) await stop(s);
 });
 
-function connect(on = s): Promise<net.Socket> {
-  const sock = net.connect(on.port, '127.0.0.1');
-  return new Promise((resolve, reject) => {
-    sock.once('connect', () => resolve(sock));
-    sock.once('error', reject);
-  });
-}
-
 /** Sends `raw` and collects everything until the server closes the connection; a reset fails the test. */
 async function exchange(raw: string, on = s): Promise<{ head: string; body: string }> {
-  const sock = await connect(on);
+  const sock = await connect(on.port);
   let reply = '';
   sock.on('data', (d) => (reply += d));
   const closed = new Promise<void>((resolve, reject) => {
@@ -36,8 +28,8 @@ async function exchange(raw: string, on = s): Promise<{ head: string; body: stri
   });
   sock.write(raw);
   await closed;
-  const at = reply.indexOf('\r\n\r\n');
-  return { head: reply.slice(0, at), body: reply.slice(at + 4) };
+  const { head, body = '' } = splitAnswer(reply);
+  return { head, body };
 }
 
 test('a malformed request gets a 400 envelope, not Node\'s bare answer', async () => {
@@ -66,7 +58,7 @@ test('a URL under MAX_HEADER_BYTES is served (a long q); one over it is a 431 en
 
 test('during shutdown a keep-alive client gets Connection: close on its last answer, then an orderly close', async () => {
   const body = 'grant_type=password&client_id=x&client_secret=y&username=u&password=p';
-  const sock = await connect();
+  const sock = await connect(s.port);
   let reply = '';
   let reset: Error | undefined;
   sock.on('data', (d) => (reply += d));
@@ -101,8 +93,7 @@ describe('REQUEST_TIMEOUT_SECONDS', () => {
   /** A token request whose body arrives in `parts` pieces `gapMs` apart; what the server answers, and when it closed. */
   async function trickle(parts: number, gapMs: number): Promise<string> {
     const body = 'grant_type=password&client_id=x&client_secret=y&username=u&password=p';
-    const sock = net.connect(slow.port, '127.0.0.1');
-    await new Promise((resolve, reject) => sock.once('connect', resolve).once('error', reject));
+    const sock = await connect(slow.port);
     let reply = '';
     sock.on('data', (d) => (reply += d));
     sock.on('error', () => {});
@@ -258,7 +249,7 @@ describe('requests of a tenant, over raw sockets', () => {
      * with `wait` reads until the server closes. The server's answer, if any.
      */
     async function partly(id: string, head: string, rest: string, wait = false): Promise<string> {
-      const sock = await connect(t);
+      const sock = await connect(t.port);
       let reply = '';
       sock.on('data', (d) => (reply += d));
       sock.on('error', () => {});
@@ -327,7 +318,7 @@ describe('requests of a tenant, over raw sockets', () => {
      * byte the server sent until it closed the connection.
      */
     async function expecting(head: string, body: string): Promise<string> {
-      const sock = await connect(t);
+      const sock = await connect(t.port);
       let reply = '';
       sock.on('data', (d) => {
         reply += d;

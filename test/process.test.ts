@@ -4,11 +4,11 @@
  */
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 
+import { connect } from './raw-socket.js';
 import { ROOT, startServer, stop, waitFor } from './server-process.js';
 
 const run = promisify(execFile);
@@ -70,8 +70,7 @@ describe('npm start on the embedded database', () => {
   test('a request in flight when SIGTERM arrives is still answered, and the process exits 0', async () => {
     const s = await startServer({ DATA_DIR: dataDir, LOG_LEVEL: 'debug' });
     const body = 'grant_type=password&client_id=x&client_secret=y&username=u&password=p';
-    const sock = net.connect(s.port, '127.0.0.1');
-    await new Promise((r) => sock.once('connect', r));
+    const sock = await connect(s.port);
     let reply = '';
     sock.on('data', (d) => (reply += d));
     sock.write(`POST /oauth/token HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 10)}`);
