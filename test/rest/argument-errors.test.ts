@@ -4,14 +4,10 @@
  */
 import { asSent } from '../../src/rest/input.js';
 import { forRestCaller } from '../../src/rest/variable-errors.js';
-import type { Harness } from '../harness.js';
-import { type Api, expectError, twoTenants, ZERO_GUID } from './support.js';
+import { expectError, ZERO_GUID } from './support.js';
+import { A, setUpTwoTenants } from './two-tenants.js';
 
-let h: Harness;
-let A: Api;
-
-beforeAll(async () => ({ h, A } = await twoTenants()));
-afterAll(() => h.stop());
+setUpTwoTenants();
 
 const error = (message: string) => ({ code: 'BAD_REQUEST', message, developerMessage: message });
 

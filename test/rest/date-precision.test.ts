@@ -4,17 +4,15 @@
  * record shows must find it, and gt/ge/lt/le/between/in/like must agree with what is shown.
  * Rows get stored times with sub-millisecond digits by SQL.
  */
-import { type Api, multipart, q, type TwoTenants, twoTenants, uniq } from './support.js';
+import { multipart, q, uniq } from './support.js';
+import { A, h, setUpTwoTenants } from './two-tenants.js';
 
-let h: TwoTenants['h'];
-let A: Api;
 let folder: { id: string; name: string };
 
+setUpTwoTenants();
 beforeAll(async () => {
-  ({ h, A } = await twoTenants());
   folder = (await A.post('/folders', { name: uniq('Dates') })).body.data;
 });
-afterAll(() => h.stop());
 
 /** Sets `column` of the tenant's row of `table` whose `key` column is `id` to the timestamp text `at`. */
 async function stamp(table: string, column: string, key: string, id: string, at: string): Promise<void> {

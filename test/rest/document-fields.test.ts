@@ -5,25 +5,21 @@
  * definition; `q`, `fields`, `limit`/`offset`; one by name; /meta; GraphQL.
  */
 import { resource } from '../../src/read/registry.js';
-import { type Api, expectEnvelope, expectError, keysOf, q, sorted, type TwoTenants, twoTenants, uniq } from './support.js';
+import { expectEnvelope, expectError, keysOf, q, sorted, uniq } from './support.js';
+import { A, B, h, plain, setUpTwoTenants } from './two-tenants.js';
 
 const KEYS = ['href', 'dataType', 'name', 'label', 'databaseField', 'fieldType', 'valueType', 'queryable'];
 
 type Field = Record<string, unknown> & { href: string; name: string; databaseField: string; valueType: string };
 
-let h: TwoTenants['h'];
-let A: Api;
-let B: Api;
-let plain: TwoTenants['plain'];
 let folder: { id: string };
 let doc: { id: string; documentId: string; name: string };
 
+setUpTwoTenants();
 beforeAll(async () => {
-  ({ h, A, B, plain } = await twoTenants());
   folder = (await A.post('/folders', { name: uniq('Fields') })).body.data;
   doc = (await A.post('/documents', { folderId: folder.id, name: uniq('Doc'), description: 'about it' })).body.data;
 });
-afterAll(() => h.stop());
 
 const names = (r: { body: { data: Field[] } }) => r.body.data.map((f) => f.name);
 

@@ -4,27 +4,23 @@
  * `PUT documents/{id}/indexfields` with `{indexFields: "<JSON string>"}`, keys ids or labels, the
  * Python client's single quotes): shapes, typed values, revisions, copies, races, who may, GraphQL.
  */
-import { type Api, expectAsUnknown, expectEnvelope, expectError, GUID, keysOf, multipart, sorted, type TwoTenants, twoTenants, uniq, UNKNOWN_ID, whileHeld } from './support.js';
+import { expectAsUnknown, expectEnvelope, expectError, GUID, keysOf, multipart, sorted, uniq, UNKNOWN_ID, whileHeld } from './support.js';
+import { A, B, h, plain, setUpTwoTenants } from './two-tenants.js';
 
 const KEYS = [
   'href', 'dataType', 'id', 'dhId', 'fieldId', 'fieldType', 'label', 'description', 'ordinalPosition', 'required', 'units', 'value',
   'createDate', 'modifyDate', 'createById', 'modifyById', 'createBy', 'modifyBy',
 ];
 
-let h: TwoTenants['h'];
-let A: Api;
-let B: Api;
-let plain: TwoTenants['plain'];
 let admin: { id: string; name: string };
 
 type Field = { id: string; label: string };
 type Value = Record<string, unknown> & { id: string; fieldId: string; value: string; label: string };
 
+setUpTwoTenants();
 beforeAll(async () => {
-  ({ h, A, B, plain } = await twoTenants());
   admin = (await A.get('/users/me')).body.data;
 });
-afterAll(() => h.stop());
 
 async function field(fieldType: unknown, more: Record<string, unknown> = {}): Promise<Field> {
   const r = await A.post('/indexfields', { label: uniq(`F${String(fieldType)}`), fieldType, ...more });

@@ -3,19 +3,12 @@
  * and creates one with `POST documenttypes {documentTypeName}`, answered 200), their rules, who
  * may change them, and their GraphQL side.
  */
-import { type Api, expectEnvelope, expectError, keysOf, q, sorted, type TwoTenants, twoTenants, uniq, UNKNOWN_ID, whileHeld } from './support.js';
+import { expectEnvelope, expectError, keysOf, q, sorted, uniq, UNKNOWN_ID, whileHeld } from './support.js';
+import { A, B, h, plain, setUpTwoTenants } from './two-tenants.js';
 
 const KEYS = ['href', 'dataType', 'id', 'name', 'description', 'createDate', 'modifyDate', 'createById', 'modifyById', 'createBy', 'modifyBy'];
 
-let h: TwoTenants['h'];
-let A: Api;
-let B: Api;
-let plain: TwoTenants['plain'];
-
-beforeAll(async () => {
-  ({ h, A, B, plain } = await twoTenants());
-});
-afterAll(() => h.stop());
+setUpTwoTenants();
 
 type DocumentType = Record<string, unknown> & { id: string; name: string };
 

@@ -6,7 +6,6 @@
  */
 import { randomUUID } from 'node:crypto';
 import {
-  type Api,
   expectEnvelope,
   expectAsUnknown,
   expectError,
@@ -17,13 +16,12 @@ import {
   PAGINATION_KEYS,
   q,
   sorted,
-  type TwoTenants,
-  twoTenants,
   uniq,
   UNKNOWN_ID,
   whileHeld,
   ZERO_GUID,
 } from './support.js';
+import { A, B, h, plain, setUpTwoTenants } from './two-tenants.js';
 import { purgeExpired } from '../../src/purge.js';
 
 const DOCUMENT_KEYS = [
@@ -34,23 +32,18 @@ const DOCUMENT_KEYS = [
 ];
 const DATE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}$/;
 
-let h: TwoTenants['h'];
-let A: Api;
-let B: Api;
-let plain: TwoTenants['plain'];
 let admin: { id: string; name: string };
 let folder: { id: string; name: string; folderPath: string };
 let template: { id: string };
 
 type Doc = Record<string, unknown> & { id: string; documentId: string; name: string };
 
+setUpTwoTenants();
 beforeAll(async () => {
-  ({ h, A, B, plain } = await twoTenants());
   admin = (await A.get('/users/me')).body.data;
   folder = (await A.post('/folders', { folderpath: `/${uniq('Library')}/Docs` })).body.data;
   template = await formTemplateWith(A, ['textField']);
 });
-afterAll(() => h.stop());
 
 async function newDoc(name = uniq('Doc'), more: Record<string, unknown> = {}): Promise<Doc> {
   const r = await A.post('/documents', { folderId: folder.id, name, description: 'about it', documentState: 1, ...more });

@@ -4,20 +4,13 @@
  * `DELETE lists/{id}/items?itemIds=a,b`) and the options of drop-down index fields
  * (`GET folders/{folderId}/indexfields/{id}/selectoptions`).
  */
-import { type Api, expectEnvelope, expectError, keysOf, q, sorted, type TwoTenants, twoTenants, uniq, UNKNOWN_ID, ZERO_GUID } from './support.js';
+import { expectEnvelope, expectError, keysOf, q, sorted, uniq, UNKNOWN_ID, ZERO_GUID } from './support.js';
+import { A, B, h, plain, setUpTwoTenants } from './two-tenants.js';
 
 const LIST_KEYS = ['href', 'dataType', 'listID', 'listName', 'description', 'itemCount', 'createDate', 'modifyDate', 'createById', 'modifyById', 'createBy', 'modifyBy'];
 const ITEM_KEYS = ['href', 'dataType', 'listId', 'dropDownListId', 'itemName', 'itemValue', 'ordinalPosition'];
 
-let h: TwoTenants['h'];
-let A: Api;
-let B: Api;
-let plain: TwoTenants['plain'];
-
-beforeAll(async () => {
-  ({ h, A, B, plain } = await twoTenants());
-});
-afterAll(() => h.stop());
+setUpTwoTenants();
 
 type List = Record<string, unknown> & { listID: string; listName: string };
 const TWO = [

@@ -11,19 +11,15 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { Writable } from 'node:stream';
 import { createLogger } from '../../src/log.js';
-import { adminApi, type Api, expectEnvelope, expectError, GUID, multipart, q, type TwoTenants, twoTenants, uniq, UNKNOWN_ID, ZERO_GUID } from './support.js';
+import { adminApi, expectEnvelope, expectError, GUID, multipart, q, uniq, UNKNOWN_ID, ZERO_GUID } from './support.js';
+import { A, B, h, plain, setUpTwoTenants } from './two-tenants.js';
 
-let h: TwoTenants['h'];
-let A: Api;
-let B: Api;
-let plain: TwoTenants['plain'];
 let folder: { id: string };
 
+setUpTwoTenants();
 beforeAll(async () => {
-  ({ h, A, B, plain } = await twoTenants());
   folder = (await A.post('/folders', { name: uniq('Files') })).body.data;
 });
-afterAll(() => h.stop());
 
 const newDoc = async () => (await A.post('/documents', { folderId: folder.id, name: uniq('Doc'), description: 'd', documentState: 1 })).body.data as { id: string; documentId: string; name: string };
 /** Every byte value, twice: what a text round trip would break. */

@@ -5,24 +5,20 @@
  * generic `securitymembers` routes): members and roles, cascades, inheritance,
  * and what a folder with members hides from everyone else, its documents and index fields included.
  */
-import { type Api, createGroup, createUser, expectAsUnknown, expectEnvelope, expectError, keysOf, q, sorted, type TwoTenants, twoTenants, uniq, UNKNOWN_ID, whileHeld } from './support.js';
+import { type Api, createGroup, createUser, expectAsUnknown, expectEnvelope, expectError, keysOf, q, sorted, uniq, UNKNOWN_ID, whileHeld } from './support.js';
+import { A, B, h, plain, setUpTwoTenants } from './two-tenants.js';
 
 const MEMBER_KEYS = ['href', 'dataType', 'parentId', 'memberId', 'memberName', 'memberType', 'memberRole', 'memberRoleValue'];
 /** What `fields=` or `expand=data` adds to a member in a list, and what a change's `member` carries whole. */
 const AUDIT_KEYS = ['createDate', 'modifyDate', 'createById', 'modifyById', 'createBy', 'modifyBy'];
 
-let h: TwoTenants['h'];
-let A: Api;
-let B: Api;
-let plain: TwoTenants['plain'];
 /** The ordinary user's own view. */
 let U: Api;
 
+setUpTwoTenants();
 beforeAll(async () => {
-  ({ h, A, B, plain } = await twoTenants());
   U = A.as(plain.token);
 });
-afterAll(() => h.stop());
 
 type Folder = { id: string; folderPath: string; name: string };
 const newFolder = async (path = `/${uniq('Secure')}`): Promise<Folder> => (await A.post('/folders', { folderpath: path })).body.data;

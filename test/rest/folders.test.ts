@@ -16,13 +16,12 @@ import {
   PAGINATION_KEYS,
   q,
   sorted,
-  type TwoTenants,
-  twoTenants,
   uniq,
   UNKNOWN_ID,
   whileHeld,
   ZERO_GUID,
 } from './support.js';
+import { A, B, h, plain, setUpTwoTenants } from './two-tenants.js';
 
 const FOLDER_KEYS = [
   'href', 'dataType', 'id', 'name', 'description', 'modifyDate', 'createDate', 'modifyById', 'createById', 'topLevelFolderId', 'folderType',
@@ -30,17 +29,12 @@ const FOLDER_KEYS = [
 ];
 const DATE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}$/;
 
-let h: TwoTenants['h'];
-let A: Api;
-let B: Api;
-let plain: TwoTenants['plain'];
 let adminId: string;
 
+setUpTwoTenants();
 beforeAll(async () => {
-  ({ h, A, B, plain } = await twoTenants());
   adminId = (await A.get('/users/me')).body.data.id;
 });
-afterAll(() => h.stop());
 
 type Rec = Record<string, unknown> & { id: string; folderPath: string; topLevelFolderId: string };
 

@@ -7,7 +7,6 @@ import { PDFDocument } from 'pdf-lib';
 import { PDFParse } from 'pdf-parse';
 import { MAX_PDF_PAGES } from '../../src/domain/form-pdf.js';
 import { MAX_LISTED_FIELDS } from '../../src/query/index.js';
-import type { Harness } from '../harness.js';
 import {
   type Api,
   expectEnvelope,
@@ -17,12 +16,11 @@ import {
   keysOf,
   q,
   sorted,
-  type TwoTenants,
-  twoTenants,
   UNKNOWN_ID,
   uniq,
   whileHeld,
 } from './support.js';
+import { A, B, h, plain, setUpTwoTenants } from './two-tenants.js';
 
 const AUDIT = ['createDate', 'modifyDate', 'createById', 'modifyById', 'createBy', 'modifyBy'];
 const BASE = ['href', 'dataType', 'revisionId', 'instanceName'];
@@ -30,14 +28,7 @@ const FULL = [...BASE, 'formId', 'templateId', 'revision', ...AUDIT];
 /** The new-revision answer, in the spec's order (rest-api-v1.md, POST formtemplates/{id}/forms/{revisionId}). */
 const NEW_REVISION = ['href', 'dataType', 'instanceName', 'revisionId'];
 
-let h: Harness;
-let A: Api;
-let B: Api;
-let plain: TwoTenants['plain'];
-
-beforeAll(async () => ({ h, A, B, plain } = await twoTenants()));
-afterAll(() => h.stop());
-
+setUpTwoTenants();
 
 type Instance = Record<string, unknown> & { revisionId: string; formId: string; instanceName: string };
 

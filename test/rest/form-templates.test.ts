@@ -6,8 +6,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Harness, Reply } from '../harness.js';
-import { type Api, expectEnvelope, expectError, formTemplateWith, GUID, keysOf, multipart, q, sorted, type TwoTenants, twoTenants, uniq, UNKNOWN_ID } from './support.js';
+import type { Reply } from '../harness.js';
+import { type Api, expectEnvelope, expectError, formTemplateWith, GUID, keysOf, multipart, q, sorted, uniq, UNKNOWN_ID } from './support.js';
+import { A, B, h, plain, setUpTwoTenants } from './two-tenants.js';
 
 const fixture = (name: string) => fs.readFileSync(path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures', name), 'utf8');
 const XML = fixture('form-template.xml');
@@ -32,14 +33,7 @@ const BASE_LABELS = {
 };
 const BASE_FIELDS = ['RevisionId', 'InstanceName', 'ModifyDate', 'ModifyById', 'ModifyBy', 'CreateDate', 'CreateById', 'CreateBy'];
 
-let h: Harness;
-let A: Api;
-let B: Api;
-let plain: TwoTenants['plain'];
-
-beforeAll(async () => ({ h, A, B, plain } = await twoTenants()));
-afterAll(() => h.stop());
-
+setUpTwoTenants();
 
 async function importXml(api: Api, idOrName: string, xml: string | Uint8Array | null = XML, parts: Record<string, string> = {}): Promise<Reply> {
   return api.put(`/formtemplates/${encodeURIComponent(idOrName)}/import`, undefined, await multipart(parts, xml, 'template.xml'));

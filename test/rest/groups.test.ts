@@ -3,7 +3,7 @@
  * extras: DELETE /groups/{id} and the membership calls PUT/DELETE /groups/{id}/users[/{userId}]).
  */
 import { randomUUID } from 'node:crypto';
-import { Harness, type Reply } from '../harness.js';
+import type { Reply } from '../harness.js';
 import {
   adminApi,
   Api,
@@ -24,22 +24,15 @@ import {
   pathOf,
   q,
   sorted,
-  type TwoTenants,
-  twoTenants,
   uniq,
   UNKNOWN_ID,
   type UserFixture,
   whileHeld,
   ZERO_GUID,
 } from './support.js';
+import { A, B, h, plain, setUpTwoTenants } from './two-tenants.js';
 
-let h: Harness;
-let A: Api;
-let B: Api;
-let plain: TwoTenants['plain'];
-
-beforeAll(async () => ({ h, A, B, plain } = await twoTenants()));
-afterAll(() => h.stop());
+setUpTwoTenants();
 
 const ids = (r: Reply) => r.body.data.map((d: { id: string }) => d.id);
 const names = (r: Reply) => r.body.data.map((d: { name: string }) => d.name);

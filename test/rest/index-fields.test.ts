@@ -4,7 +4,8 @@
  * `dropDownListId`, `POST indexfields/MoveIndexFieldAfter`, `PUT indexfields/{id}/folders/{folderId}`
  * without a body): shapes, types, order, overrides, errors, races, other tenants and GraphQL.
  */
-import { type Api, expectAsUnknown, expectEnvelope, expectError, GUID, keysOf, PAGINATION_KEYS, q, sorted, type TwoTenants, twoTenants, uniq, UNKNOWN_ID, whileHeld, ZERO_GUID } from './support.js';
+import { expectAsUnknown, expectEnvelope, expectError, GUID, keysOf, PAGINATION_KEYS, q, sorted, uniq, UNKNOWN_ID, whileHeld, ZERO_GUID } from './support.js';
+import { A, B, h, plain, setUpTwoTenants } from './two-tenants.js';
 
 const DEFINITION_KEYS = [
   'href', 'dataType', 'pkey', 'id', 'fieldType', 'label', 'description', 'required', 'connectionId', 'queryId', 'dropDownListId',
@@ -17,19 +18,14 @@ const FOLDER_FIELD_KEYS = [
   'createDate', 'modifyDate', 'createById', 'modifyById', 'createBy', 'modifyBy',
 ];
 
-let h: TwoTenants['h'];
-let A: Api;
-let B: Api;
-let plain: TwoTenants['plain'];
 let admin: { id: string; name: string };
 
 type Definition = Record<string, unknown> & { id: string; label: string; pkey: number };
 
+setUpTwoTenants();
 beforeAll(async () => {
-  ({ h, A, B, plain } = await twoTenants());
   admin = (await A.get('/users/me')).body.data;
 });
-afterAll(() => h.stop());
 
 /** The Node client's create body. */
 const nodeBody = (label: string, more: Record<string, unknown> = {}) => ({

@@ -9,13 +9,12 @@ import fc from 'fast-check';
 import { getNamedType, isInputObjectType } from 'graphql';
 import { isSofaRoute, routes, type SofaRoute } from '../../src/rest/routes.js';
 import { buildSchema } from '../../src/schema.js';
-import { type Api, createGroup, type TwoTenants, twoTenants, uniq } from './support.js';
+import { type Api, createGroup, uniq } from './support.js';
+import { A, plain, setUpTwoTenants } from './two-tenants.js';
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 300);
 const LIBRARY = /^\/(folders|documents|indexfields|lists|securitymembers)\b/;
 
-let h: TwoTenants['h'];
-let A: Api;
 /** An ordinary user, Editor of the fixtures' folder. */
 let E: Api;
 let editorId: string;
@@ -34,14 +33,12 @@ async function fixtures(): Promise<Record<string, string>> {
   return { folder: folder.id, field: field.id, document: doc.documentId, revision: doc.id, list: list.listID, member: group.id };
 }
 
+setUpTwoTenants();
 beforeAll(async () => {
-  let plain: TwoTenants['plain'];
-  ({ h, A, plain } = await twoTenants());
   E = A.as(plain.token);
   editorId = plain.id;
   ids = await fixtures();
 });
-afterAll(() => h.stop());
 
 const schema = buildSchema();
 const rows = routes.filter(isSofaRoute).filter((r) => LIBRARY.test(r.path) && r.method !== 'GET');

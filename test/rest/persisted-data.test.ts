@@ -18,11 +18,10 @@ import {
   PAGINATION_KEYS,
   q,
   sorted,
-  type TwoTenants,
-  twoTenants,
   uniq,
   UNKNOWN_ID,
 } from './support.js';
+import { A, B, h, plain, setUpTwoTenants } from './two-tenants.js';
 
 const DEFAULT = [
   'href', 'dataType', 'id', 'name', 'scope', 'dataLength', 'dataMimeType', 'expirationDateUtc', 'linkedObjectId', 'linkedObjectType',
@@ -32,23 +31,18 @@ const ALL = [...DEFAULT, 'persistedData'];
 const DATE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}$/;
 const FUTURE = '2099-12-31T23:59:59';
 
-let h: TwoTenants['h'];
-let A: Api;
-let B: Api;
-let plain: TwoTenants['plain'];
 /** Two ordinary users of tenant A besides `plain`. */
 let U1: Api;
 let U2: Api;
 let u1Id: string;
 let adminId: string;
 
+setUpTwoTenants();
 beforeAll(async () => {
-  ({ h, A, B, plain } = await twoTenants());
   const [a, b] = [await ordinaryUser(A), await ordinaryUser(A)];
   [U1, U2, u1Id] = [A.as(a.token), A.as(b.token), a.id];
   adminId = (await A.get('/users/me')).body.data.id;
 });
-afterAll(() => h.stop());
 
 type Rec = Record<string, unknown> & { id: string };
 

@@ -5,19 +5,16 @@
  */
 import { buildContext } from '../../src/context.js';
 import { prefillValues } from '../../src/domain/prefill.js';
-import { type Api, expectEnvelope, expectError, ordinaryUser, type TwoTenants, twoTenants, uniq, UNKNOWN_ID } from './support.js';
+import { type Api, expectEnvelope, expectError, ordinaryUser, uniq, UNKNOWN_ID } from './support.js';
+import { A, B, h, setUpTwoTenants } from './two-tenants.js';
 
-let h: TwoTenants['h'];
-let A: Api;
-let B: Api;
 let U1: Api;
 let U2: Api;
 
+setUpTwoTenants();
 beforeAll(async () => {
-  ({ h, A, B } = await twoTenants());
   [U1, U2] = [A.as((await ordinaryUser(A)).token), A.as((await ordinaryUser(A)).token)];
 });
-afterAll(() => h.stop());
 
 
 /** A released template with these fields (name and fieldType), and `Old` added and deleted before the release. */

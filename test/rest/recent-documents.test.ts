@@ -3,19 +3,15 @@
  * read as arrays with `meta.status` 200): which reads count as opening a document, the orders,
  * who sees what, and that reads at once lose no count.
  */
-import { type Api, expectEnvelope, multipart, q, type TwoTenants, twoTenants, uniq } from './support.js';
+import { type Api, expectEnvelope, multipart, q, uniq } from './support.js';
+import { A, B, h, plain, setUpTwoTenants } from './two-tenants.js';
 
-let h: TwoTenants['h'];
-let A: Api;
-let B: Api;
 let U: Api;
 
+setUpTwoTenants();
 beforeAll(async () => {
-  let plain: TwoTenants['plain'];
-  ({ h, A, B, plain } = await twoTenants());
   U = A.as(plain.token);
 });
-afterAll(() => h.stop());
 
 type Doc = { id: string; documentId: string; name: string };
 const names = (r: { body: { data: { name: string }[] } }) => r.body.data.map((d) => d.name);

@@ -3,19 +3,15 @@
  * as an array whose records carry `asid` (and `id`, which its tests read), then `GET savedSearchIndexFields?savedSearchId=` and
  * `GET savedsearchdocuments/{asid}?q=`): keeping them, who sees which, and running them.
  */
-import { type Api, expectAsUnknown, expectEnvelope, expectError, q, type TwoTenants, twoTenants, uniq, UNKNOWN_ID, whileHeld, ZERO_GUID } from './support.js';
+import { type Api, expectAsUnknown, expectEnvelope, expectError, q, uniq, UNKNOWN_ID, whileHeld, ZERO_GUID } from './support.js';
+import { A, B, h, plain, setUpTwoTenants } from './two-tenants.js';
 
-let h: TwoTenants['h'];
-let A: Api;
-let B: Api;
-let plain: TwoTenants['plain'];
 let U: Api;
 
+setUpTwoTenants();
 beforeAll(async () => {
-  ({ h, A, B, plain } = await twoTenants());
   U = A.as(plain.token);
 });
-afterAll(() => h.stop());
 
 type Search = Record<string, unknown> & { asid: string; name: string };
 const names = (r: { body: { data: { name: string }[] } }) => r.body.data.map((d) => d.name);

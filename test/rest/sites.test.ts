@@ -2,7 +2,7 @@
  * HTTP-level tests of the Sites routes (rest-api-v1.md "Sites" plus the client-compatibility
  * extras: DELETE /sites/{id}, PUT /sites/changeusersite and /sites/changegroupsite).
  */
-import { Harness, type Reply } from '../harness.js';
+import type { Reply } from '../harness.js';
 import {
   adminApi,
   Api,
@@ -23,17 +23,10 @@ import {
   ZERO_GUID,
   type Fixture,
   type UserFixture,
-  twoTenants,
-  type TwoTenants,
 } from './support.js';
+import { A, B, h, plain, setUpTwoTenants } from './two-tenants.js';
 
-let h: Harness;
-let A: Api;
-let B: Api;
-let plain: TwoTenants['plain'];
-
-beforeAll(async () => ({ h, A, B, plain } = await twoTenants()));
-afterAll(() => h.stop());
+setUpTwoTenants();
 
 const names = (r: Reply) => r.body.data.map((d: { name: string }) => d.name);
 
