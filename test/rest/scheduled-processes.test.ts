@@ -4,23 +4,10 @@
  * processes start on a real script server with a token, move to their next date, start once when
  * two callers run them at once, and the script reports back once.
  */
-import type { TestScriptServer } from '../script-server.js';
-import type { Harness } from '../harness.js';
-import { type Api, expectAsUnknown, expectEnvelope, expectError, GUID, uniq, UNKNOWN_ID, whileHeld, withScriptServer } from './support.js';
+import { type Api, expectAsUnknown, expectEnvelope, expectError, GUID, uniq, UNKNOWN_ID, whileHeld } from './support.js';
+import { A, B, h, origin, peer, setUpScriptServerApp, U } from './script-server-app.js';
 
-let peer: TestScriptServer;
-let h: Harness;
-let A: Api;
-let B: Api;
-let U: Api;
-/** The app on a real socket, so scripts can call it back. */
-let origin: string;
-let stop: () => Promise<void>;
-
-beforeAll(async () => {
-  ({ peer, h, A, B, U, origin, stop } = await withScriptServer());
-});
-afterAll(() => stop());
+setUpScriptServerApp();
 
 const STARTED = 'module.exports.main = function (vvClient, response, token) { response.json(200, "started"); };';
 

@@ -8,23 +8,11 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Harness } from '../harness.js';
-import type { TestScriptServer } from '../script-server.js';
-import { type Api, adminApi, expectEnvelope, expectError, GUID, q, uniq, UNKNOWN_ID, whileHeld, withScriptServer } from './support.js';
+import { type Api, adminApi, expectEnvelope, expectError, GUID, q, uniq, UNKNOWN_ID, whileHeld } from './support.js';
+import { A, B, h, origin, peer, setUpScriptServerApp, U } from './script-server-app.js';
 
-let peer: TestScriptServer;
-let h: Harness;
-let A: Api;
-let B: Api;
-let U: Api;
-/** The app on a real socket, so scripts can call it back. */
-let origin: string;
-let stop: () => Promise<void>;
-
-beforeAll(async () => {
-  // 5 s: eight runs at once, each calling back, take their time on a loaded machine.
-  ({ peer, h, A, B, U, origin, stop } = await withScriptServer(5));
-});
-afterAll(() => stop());
+// 5 s: eight runs at once, each calling back, take their time on a loaded machine.
+setUpScriptServerApp(5);
 
 const ECHO = `module.exports.main = async function (ffCollection, vvClient, response) {
   response.json(200, ['Success', 'got ' + ffCollection.length + ' fields', ffCollection]);
