@@ -13,6 +13,7 @@ import { ownDatabase, type OwnDatabase } from './own-database.js';
 import { connect } from './raw-socket.js';
 import { startS3, type TestS3 } from './s3-server.js';
 import { startServer, stop, waitFor, type Started } from './server-process.js';
+import { serverTenant } from './server-tenant.js';
 import { multipart } from './rest/support.js';
 
 /** Big enough that neither the store's stream nor S3's answer is read whole before anyone asks. */
@@ -29,20 +30,8 @@ interface Served {
 
 async function serve(databaseUrl: string, env: Record<string, string> = {}): Promise<Served> {
   const s = await startServer({ DATABASE_URL: databaseUrl, ...env });
-  const { createTenant } = await import('../src/domain/tenants.js');
-  const { initOrm } = await import('../src/db/orm.js');
-  const orm = await initOrm(databaseUrl, 1);
-  const password = `pw-${randomUUID()}`;
-  const t = await createTenant(orm.em, { customer: `dl${randomUUID().slice(0, 8)}`, database: 'db', admin: 'admin', password });
-  await orm.close(true);
+  const { tenantId, root, token } = await serverTenant(s, databaseUrl, 'dl');
   const base = `http://127.0.0.1:${s.port}`;
-  const root = `/api/v1/${t.customerAlias}/${t.databaseAlias}`;
-  const login = await fetch(`${base}/oauth/token`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ grant_type: 'password', client_id: t.clientId, client_secret: t.clientSecret, username: 'admin', password }).toString(),
-  });
-  const token = ((await login.json()) as { access_token: string }).access_token;
   const post = async (path: string, body: { raw: Uint8Array; headers: Record<string, string> } | object) => {
     const init = 'raw' in body ? { body: body.raw, headers: body.headers } : { body: JSON.stringify(body), headers: { 'content-type': 'application/json' } };
     const r = await fetch(`${base}${root}${path}`, { method: 'POST', body: init.body as BodyInit, headers: { ...init.headers, authorization: `Bearer ${token}` } });
@@ -52,7 +41,7 @@ async function serve(databaseUrl: string, env: Record<string, string> = {}): Pro
   const folder = await post('/folders', { name: `Downloads ${randomUUID().slice(0, 6)}` });
   const doc = await post('/documents', { folderId: folder.id, name: 'Doc', description: 'd', documentState: 1 });
   const file = await post('/files', await multipart({ documentId: doc.documentId }, CONTENT, 'big.bin'));
-  return { s, path: `${root}/files/${file.id}`, token, tenantId: t.tenantId };
+  return { s, path: `${root}/files/${file.id}`, token, tenantId };
 }
 
 /** The process's open descriptors, each as what it names (a path, `socket:[n]`, ...). */

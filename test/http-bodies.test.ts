@@ -3,9 +3,9 @@
  * REST, the token endpoint and /graphql alike: each refusal is the error envelope of its face.
  */
 import zlib from 'node:zlib';
-import { randomUUID } from 'node:crypto';
 import { connect, splitAnswer } from './raw-socket.js';
 import { startServer, stop, type Started } from './server-process.js';
+import { serverTenant } from './server-tenant.js';
 
 let s: Started;
 /** A tenant's REST root, and the header line with its administrator's token. */
@@ -14,15 +14,9 @@ let auth = '';
 
 beforeAll(async () => {
   s = await startServer({ DATABASE_URL: process.env.QUIRE_TEST_DATABASE_URL!, MAX_BODY_BYTES: '1024' });
-  const { createTenant } = await import('../src/domain/tenants.js');
-  const { initOrm } = await import('../src/db/orm.js');
-  const orm = await initOrm(process.env.QUIRE_TEST_DATABASE_URL!, 1);
-  const t = await createTenant(orm.em, { customer: `bodies${randomUUID().slice(0, 8)}`, database: 'db', admin: 'admin', password: 'Http-Bodies-1' });
-  await orm.close(true);
-  root = `/api/v1/${t.customerAlias}/${t.databaseAlias}`;
-  const form = new URLSearchParams({ grant_type: 'password', client_id: t.clientId, client_secret: t.clientSecret, username: 'admin', password: 'Http-Bodies-1' });
-  const r = await fetch(`http://127.0.0.1:${s.port}/oauth/token`, { method: 'POST', body: form });
-  auth = `Authorization: Bearer ${((await r.json()) as { access_token: string }).access_token}\r\n`;
+  const t = await serverTenant(s, process.env.QUIRE_TEST_DATABASE_URL!, 'bodies');
+  root = t.root;
+  auth = `Authorization: Bearer ${t.token}\r\n`;
 }, 60_000);
 afterAll(async () => {
   if (s?.child.exitCode === null) await stop(s);

@@ -7,6 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { connect, splitAnswer } from './raw-socket.js';
 import { startServer, stop, waitFor, type Started } from './server-process.js';
+import { serverTenant } from './server-tenant.js';
 
 let s: Started;
 
@@ -229,15 +230,9 @@ describe('requests of a tenant, over raw sockets', () => {
   let auth = '';
   beforeAll(async () => {
     t = await startServer({ DATABASE_URL: process.env.QUIRE_TEST_DATABASE_URL!, LOG_LEVEL: 'debug', MAX_BODY_BYTES: '1024' });
-    const { createTenant } = await import('../src/domain/tenants.js');
-    const { initOrm } = await import('../src/db/orm.js');
-    const orm = await initOrm(process.env.QUIRE_TEST_DATABASE_URL!, 1);
-    const tenant = await createTenant(orm.em, { customer: `edges${randomUUID().slice(0, 8)}`, database: 'db', admin: 'admin', password: 'Http-Edges-1' });
-    await orm.close(true);
-    root = `/api/v1/${tenant.customerAlias}/${tenant.databaseAlias}`;
-    const form = new URLSearchParams({ grant_type: 'password', client_id: tenant.clientId, client_secret: tenant.clientSecret, username: 'admin', password: 'Http-Edges-1' });
-    const r = await fetch(`http://127.0.0.1:${t.port}/oauth/token`, { method: 'POST', body: form });
-    auth = `Authorization: Bearer ${((await r.json()) as { access_token: string }).access_token}\r\n`;
+    const tenant = await serverTenant(t, process.env.QUIRE_TEST_DATABASE_URL!, 'edges');
+    root = tenant.root;
+    auth = `Authorization: Bearer ${tenant.token}\r\n`;
   }, 60_000);
   afterAll(async () => {
     if (t?.child.exitCode === null) await stop(t);
