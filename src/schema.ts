@@ -50,6 +50,7 @@ for (const [file, mod] of await modulesIn(path.join(HERE, 'resolvers'))) {
 
 /** Stops the start when a definition and its GraphQL type disagree, naming what to fix. */
 export function checkDefinitions(schema: GraphQLSchema, defs: readonly ResourceDef[]): void {
+  const known = new Map(defs.map((d) => [d.typeName, d]));
   for (const def of defs) {
     const type = schema.getType(def.typeName);
     if (!isObjectType(type)) throw new Error(`src/resources: ${def.typeName} is not an object type in schema/`);
@@ -68,8 +69,37 @@ export function checkDefinitions(schema: GraphQLSchema, defs: readonly ResourceD
         throw new Error(`schema/: ${def.typeName}.${name} is a to-many relation and needs the arguments (limit: Int, offset: Int)`);
       }
     }
-    for (const field of Object.keys(def.queries ?? {})) {
-      if (!schema.getQueryType()?.getFields()[field]) throw new Error(`src/resources: ${def.typeName} declares Query.${field}, which schema/ lacks`);
+    for (const [name, rel] of Object.entries(def.relations ?? {})) {
+      const at = `src/resources: ${def.typeName}.${name}`;
+      if (!typeFields[name]) throw new Error(`${at} is a relation of the definition but the GraphQL type has no such field`);
+      const target = known.get(rel.target);
+      if (!target) throw new Error(`${at} names the target ${rel.target}, which no definition in src/resources defines`);
+      if (rel.kind === 'one') {
+        if (!def.fields[rel.key]) throw new Error(`${at}'s key '${rel.key}' is not a field of ${def.typeName}`);
+        if (rel.targetKey && !target.fields[rel.targetKey]?.column) throw new Error(`${at}'s targetKey '${rel.targetKey}' is not a column field of ${rel.target}`);
+      } else if (rel.parentKey && !def.fields[rel.parentKey]) {
+        throw new Error(`${at}'s parentKey '${rel.parentKey}' is not a field of ${def.typeName}`);
+      }
+    }
+    for (const [field, read] of Object.entries(def.queries ?? {})) {
+      const root = schema.getQueryType()?.getFields()[field];
+      if (!root) throw new Error(`src/resources: ${def.typeName} declares Query.${field}, which schema/ lacks`);
+      const args = [...(read.op === 'get' ? [read.arg ?? 'id'] : []), ...(read.parent ? [read.parent.arg] : [])];
+      for (const arg of args) {
+        if (!root.args.some((a) => a.name === arg)) throw new Error(`src/resources: ${def.typeName}'s Query.${field} reads the argument '${arg}', which schema/ does not give it`);
+      }
+      const scope = read.parent;
+      if (scope && !known.has(scope.resource)) throw new Error(`src/resources: ${def.typeName}'s Query.${field} is under ${scope.resource}, which no definition in src/resources defines`);
+      if (scope && 'field' in scope && !def.fields[scope.field]?.column) throw new Error(`src/resources: ${def.typeName}'s Query.${field} finds its parent by '${scope.field}', which is not a column field of ${def.typeName}`);
+    }
+  }
+}
+
+/** Stops the start when a root field has no resolver (neither a definition's `queries` nor src/resolvers/ gives one), naming it. */
+export function checkRootResolvers(schema: GraphQLSchema, resolvers: Resolvers): void {
+  for (const type of [schema.getQueryType(), schema.getMutationType()]) {
+    for (const field of Object.keys(type?.getFields() ?? {})) {
+      if (typeof resolvers[type!.name]?.[field] !== 'function') throw new Error(`schema/: ${type!.name}.${field} has no resolver: declare it in a definition's queries (src/resources) or write it in src/resolvers/`);
     }
   }
 }
@@ -147,5 +177,6 @@ export function buildSchema(): GraphQLSchema {
   const generated = generatedResolvers();
   checkOneSource(generated, handWritten);
   const resolvers = mergeResolvers([scalarResolvers, generated, pages, ...handWritten]);
+  checkRootResolvers(plain, resolvers as Resolvers);
   return withAccessChecks(withTransactions(withConventionalDescriptions(makeExecutableSchema({ typeDefs, resolvers }))));
 }

@@ -6,19 +6,26 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { makeExecutableSchema } from '@graphql-tools/schema';
+import { isObjectType } from 'graphql';
 import { modulesIn } from '../../src/discover.js';
-import { column, defineResource, type ResourceDef } from '../../src/read/define.js';
+import { column, defineResource, type ParentScope, type ResourceDef } from '../../src/read/define.js';
 import { resources } from '../../src/read/registry.js';
-import { buildSchema, checkComputedTypes, checkDefinitions, checkOneSource, readSdl } from '../../src/schema.js';
-import { dataTypes, type ComputedType } from '../../src/datatypes.js';
+import { buildSchema, checkComputedTypes, checkDefinitions, checkOneSource, checkRootResolvers, readSdl } from '../../src/schema.js';
+import { COMPUTED_TYPES, dataTypes, type ComputedType } from '../../src/datatypes.js';
 import { hrefOf } from '../../src/read/resolvers.js';
 
 const schema = makeExecutableSchema({
   typeDefs: `
     type Query { things: [Thing!]!, thing(id: ID!): Thing! }
-    type Owner { id: ID! }
-    type Thing { href: String!, dataType: String!, id: ID!, name: String!, owner: Owner }
+    type Owner { href: String!, dataType: String!, id: ID! }
+    type Thing { href: String!, dataType: String!, id: ID!, name: String!, ownerId: ID, owner: Owner }
   `,
+});
+
+/** The target of Thing's relation: a definition must exist for every relation's target. */
+const owner = defineResource({
+  dataType: 'Owner', typeName: 'Owner', table: 'owner', href: '~/owners/{id}', idField: 'id', label: 'Owner',
+  fields: { id: column('id', 'guid') }, order: 't.id', access: { see: 'tenant', change: 'admin' },
 });
 
 const thing = (over: Partial<ResourceDef> = {}): ResourceDef =>
@@ -29,7 +36,7 @@ const thing = (over: Partial<ResourceDef> = {}): ResourceDef =>
     href: '~/things/{id}',
     idField: 'id',
     label: 'Thing',
-    fields: { id: column('id', 'guid'), name: column('name', 'string') },
+    fields: { id: column('id', 'guid'), name: column('name', 'string'), ownerId: column('owner_id', 'guid') },
     order: 't.id',
     relations: { owner: { kind: 'one', target: 'Owner', key: 'ownerId' } },
     queries: { things: { op: 'list' }, thing: { op: 'get' } },
@@ -47,11 +54,11 @@ describe('checkOneSource', () => {
 
 describe('checkDefinitions', () => {
   test('accepts a definition that matches its type', () => {
-    expect(() => checkDefinitions(schema, [thing()])).not.toThrow();
+    expect(() => checkDefinitions(schema, [thing(), owner])).not.toThrow();
   });
 
   test.each<[string, Partial<ResourceDef>, string]>([
-    ['a field the type lacks', { fields: { id: column('id', 'guid'), name: column('name', 'string'), colour: column('colour', 'string') } }, 'Thing.colour is defined but the GraphQL type has no such field'],
+    ['a field the type lacks', { fields: { ...thing().fields, colour: column('colour', 'string') } }, 'Thing.colour is defined but the GraphQL type has no such field'],
     ['a type field the definition lacks', { fields: { id: column('id', 'guid') } }, 'Thing.name has no field in its resource definition'],
     ['a relation the definition lacks', { relations: {} }, 'Thing.owner has no relation in its resource definition'],
     ['a root read the schema lacks', { queries: { things: { op: 'list' }, thingByName: { op: 'get' } } }, 'declares Query.thingByName, which schema/ lacks'],
@@ -61,17 +68,48 @@ describe('checkDefinitions', () => {
       { relations: { owner: { kind: 'many', target: 'Owner', column: 'thing_id' } } },
       'Thing.owner is a to-many relation and needs the arguments (limit: Int, offset: Int)',
     ],
+    ['a relation the type lacks', { relations: { owner: { kind: 'one', target: 'Owner', key: 'ownerId' }, maker: { kind: 'one', target: 'Owner', key: 'ownerId' } } }, 'Thing.maker is a relation of the definition but the GraphQL type has no such field'],
+    ['a relation to a type no definition defines', { relations: { owner: { kind: 'one', target: 'Ownr', key: 'id' } } }, 'Thing.owner names the target Ownr, which no definition'],
+    ['a to-one relation whose key is no field', { relations: { owner: { kind: 'one', target: 'Owner', key: 'makerId' } } }, "Thing.owner's key 'makerId' is not a field of Thing"],
+    ['a to-one relation whose targetKey is no column of the target', { relations: { owner: { kind: 'one', target: 'Owner', key: 'id', targetKey: 'name' } } }, "Thing.owner's targetKey 'name' is not a column field of Owner"],
+    ['a get whose id argument the root field lacks', { queries: { things: { op: 'list' }, thing: { op: 'get', arg: 'thingId' } } }, "Thing's Query.thing reads the argument 'thingId', which schema/ does not give it"],
+    [
+      'a parent scope whose argument the root field lacks',
+      { queries: { things: { op: 'list', parent: { resource: 'Owner', arg: 'ownerId', field: 'id' } } } },
+      "Thing's Query.things reads the argument 'ownerId', which schema/ does not give it",
+    ],
   ])('refuses %s, naming it', (_, over, message) => {
-    expect(() => checkDefinitions(schema, [thing(over)])).toThrow(message);
+    expect(() => checkDefinitions(schema, [thing(over), owner])).toThrow(message);
+  });
+
+  test('refuses a parent scope under a type no definition defines, or by a field that is not a column, naming it', () => {
+    const under = (parent: ParentScope) => thing({ relations: {}, queries: { things: { op: 'list', parent } } });
+    const scoped = makeExecutableSchema({ typeDefs: 'type Query { things(id: ID!): [Thing!]! } type Thing { href: String!, dataType: String!, id: ID!, name: String!, ownerId: ID }' });
+    expect(() => checkDefinitions(scoped, [under({ resource: 'Thing', arg: 'id', field: 'id' })])).not.toThrow();
+    expect(() => checkDefinitions(scoped, [under({ resource: 'Ownr', arg: 'id', field: 'id' })])).toThrow("Thing's Query.things is under Ownr, which no definition");
+    expect(() => checkDefinitions(scoped, [under({ resource: 'Thing', arg: 'id', field: 'nme' })])).toThrow("finds its parent by 'nme', which is not a column field of Thing");
   });
 
   test("the project's own definitions match schema/ (the app builds)", () => {
     expect(readSdl().length).toBeGreaterThan(0);
     expect(() => buildSchema()).not.toThrow();
-    expect(resources.map((r) => r.typeName).sort()).toEqual([
-      'AlertSubscription', 'Document', 'DocumentFile', 'DocumentIndexField', 'DocumentRevision', 'DocumentType', 'DocumentZip', 'DropDownList', 'DropDownListItem', 'Email', 'EmailAttachment', 'Folder', 'FolderIndexField', 'FormField', 'FormInstance', 'FormInstanceRevision', 'FormTemplate', 'FormTemplateRevision', 'Group', 'IndexFieldDefinition',
-      'PersistedData', 'SavedSearch', 'ScheduledProcess', 'ScheduledRun', 'Script', 'SecurityMember', 'Site', 'User',
-    ]);
+  });
+
+  test('every file of src/resources is a definition, and every GraphQL record type (href, dataType) is a definition or a computed type', () => {
+    const files = fs.readdirSync(path.join(import.meta.dirname, '..', '..', 'src', 'resources')).filter((f) => f.endsWith('.ts'));
+    expect(resources.length).toBe(files.length);
+    const records = Object.values(buildSchema().getTypeMap()).filter((t) => isObjectType(t) && t.getFields().href && t.getFields().dataType).map((t) => t.name);
+    const described = new Set([...resources.map((r) => r.typeName), ...Object.keys(COMPUTED_TYPES)]);
+    expect(records.filter((t) => !described.has(t))).toEqual([]);
+    expect(resources.every((r) => records.includes(r.typeName))).toBe(true);
+  });
+});
+
+describe('checkRootResolvers', () => {
+  const roots = makeExecutableSchema({ typeDefs: 'type Query { things: Int } type Mutation { addThing: Int }' });
+  test('refuses a root field without a resolver, naming it', () => {
+    expect(() => checkRootResolvers(roots, { Query: { things: () => 1 }, Mutation: { addThing: () => 1 } })).not.toThrow();
+    expect(() => checkRootResolvers(roots, { Query: { things: () => 1 } })).toThrow('schema/: Mutation.addThing has no resolver');
   });
 });
 
