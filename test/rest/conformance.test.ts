@@ -3,7 +3,10 @@
  * no data for another tenant's token, 403 for an ordinary user where its root field needs more
  * (`@allow` in schema/), the data unchanged after every refused call, and, for every list route
  * that pages, a statement count that stays the same as the page grows. A new route row is covered
- * without new test code; a new path parameter needs a sample value in SAMPLES.
+ * without new test code: a record `:id` names is made through the POST route that creates one
+ * (its body built from the input type), a list with too few rows to page gets more through the
+ * POST on its path, and the data checked is every row of every tenant table. A new path parameter
+ * other than `:id` needs a sample value in SAMPLES; each test failing for want of one says so.
  */
 import { getDirective } from '@graphql-tools/utils';
 import type { GraphQLSchema } from 'graphql';
@@ -27,6 +30,8 @@ import {
 } from './support.js';
 import { Harness } from '../harness.js';
 import { startScriptServer, type TestScriptServer } from '../script-server.js';
+import { bodyFor } from './input-body.js';
+import { tenantRowChecksums } from './tenant-rows.js';
 
 const tenantRoutes = routes.filter((r) => r.scope !== 'root').filter(isSofaRoute);
 const label = (r: SofaRoute) => `${r.method} ${r.path}`;
@@ -73,6 +78,8 @@ let scheduled: { id: string };
 let runToken: string;
 /** The ordinary user's message with its one attachment, among three the administrator sends. */
 let email: { id: string; attachments: { id: string }[] };
+/** Records made through their own POST route, for `:id` under a segment ID_RECIPES does not name (by segment). */
+const made: Record<string, string> = {};
 
 beforeAll(async () => {
   scripts = await startScriptServer();
@@ -96,7 +103,7 @@ beforeAll(async () => {
   const templates = [];
   for (let i = 0; i < 3; i++) templates.push((await A.post('/formtemplates', { name: uniq('template'), description: '' })).body.data);
   template = templates[0];
-  formTemplate = await formTemplateWith(A, ['name', 'description', 'firstName', 'userIds', 'persistedData', 'recipients', 'documentDhIds', 'folderId', 'documentId', 'parentId']); // every key of bodyOf
+  formTemplate = await formTemplateWith(A, Object.keys(KNOWN)); // every key a body may carry
   formTemplateField = (await A.gql('query ($id: String!) { formTemplate(id: $id) { revisions { fields(limit: 1) { id } } } }', { id: formTemplate.id })).body.data.formTemplate.revisions.at(-1).fields[0].id;
   const forms = [];
   for (let i = 0; i < 7; i++) forms.push((await A.post(`/formtemplates/${formTemplate.id}/forms`, {})).body.data);
@@ -175,6 +182,7 @@ beforeAll(async () => {
       A.t.tenantId, docs[0].documentId, n,
     ]);
   }
+  await makeRecords();
 });
 afterAll(async () => {
   await h.stop();
@@ -182,12 +190,18 @@ afterAll(async () => {
 });
 
 /** A real value for each path parameter of tenant A; `id` depends on the segment before it. */
-const SAMPLES: Record<string, (previous: string, r: SofaRoute) => string> = {
+/**
+ * The records `:id` names under a segment whose sample must be a particular one (the fixture
+ * above says why: the ordinary user's own, one to delete, a document's revision...); under any
+ * other segment it is a record made through its own POST route (makeRecords).
+ */
+const ID_RECIPES = (): Record<string, string | undefined> => ({ sites: site.id, groups: group.id, users: member.id, formtemplates: template.id, forminstance: doomed, persisteddata: dictionary.id, folders: folder.id, revisions: docs[0].id, indexfields: indexField.id, lists: list.listID, files: fileId, scripts: script.id, documenttypes: documentType.id, alerts: alert.id, emails: email.id, attachments: email.attachments[0]?.id, outsideprocesses: scheduled.id });
+
+/** A real value for each path parameter of tenant A; `id` depends on the segment before it. */
+const SAMPLES: Record<string, (previous: string, r: SofaRoute) => string | undefined> = {
   id: (previous, r) =>
     // Under formtemplates a revision is the template's own, elsewhere a document's.
-    r.field === 'Query.formTemplateRevision' ? formTemplate.revisionId : r.field === 'Query.formTemplateField' ? formTemplateField : ({ sites: site.id, groups: group.id, users: member.id, formtemplates: template.id, forminstance: doomed, persisteddata: dictionary.id, folders: folder.id, revisions: docs[0].id, indexfields: indexField.id, lists: list.listID, files: fileId, scripts: script.id, documenttypes: documentType.id, alerts: alert.id, emails: email.id, attachments: email.attachments[0]?.id, outsideprocesses: scheduled.id })[
-      previous.toLowerCase()
-    ] ?? '',
+    r.field === 'Query.formTemplateRevision' ? formTemplate.revisionId : r.field === 'Query.formTemplateField' ? formTemplateField : (ID_RECIPES()[previous.toLowerCase()] ?? made[previous.toLowerCase()]),
   folderPath: () => folder.folderPath,
   folderId: () => folder.id,
   fieldId: () => indexField.id,
@@ -228,8 +242,14 @@ function fieldOf(schema: GraphQLSchema, r: SofaRoute) {
 
 const sampleOf = (r: SofaRoute, name: string, previous = '') => {
   const sample = SAMPLES[name]?.(previous, r);
-  if (!sample) throw new Error(`No sample value for '${name}' in ${label(r)}: add one to SAMPLES in test/rest/conformance.test.ts`);
-  return sample;
+  if (sample) return sample;
+  if (name === 'id') {
+    throw new Error(
+      `No '${previous}' record for ${label(r)}: no POST route whose path ends in /${previous} made one (see makeRecords' failure above), ` +
+        'so give it one, or, if only a particular record will do, a recipe in ID_RECIPES in test/rest/conformance.test.ts',
+    );
+  }
+  throw new Error(`No sample value for '${name}' in ${label(r)}: add one to SAMPLES in test/rest/conformance.test.ts`);
 };
 
 /** The row's path with sample values, plus a query string for required arguments the path does not carry. */
@@ -247,24 +267,75 @@ function pathOf(r: SofaRoute): string {
 }
 
 /**
- * A body every route can parse and whose keys its checks accept; refused calls never act on it.
- * It names the folder and document a write goes to, since one that names none is a 400 to
- * everyone (src/permissions/policies.ts), not the refusal checked here.
+ * Values a body takes where its input type has the key; refused calls never act on them. They
+ * name the folder and document a write goes to, since one that names none is a 400 to everyone
+ * (src/permissions/policies.ts), not the refusal checked here. A form's body (JSON) takes them
+ * all: formTemplate has a field of each key.
  */
+const KNOWN: Record<string, () => string> = {
+  name: () => 'conformance',
+  description: () => 'refused',
+  firstName: () => 'Changed',
+  userIds: () => member.id,
+  persistedData: () => '{}',
+  recipients: () => 'conformance@example.com',
+  documentDhIds: () => docs[1].documentId,
+  folderId: () => folder.id,
+  documentId: () => docs[0].documentId,
+  parentId: () => folder.id,
+};
+/** Values only an input object takes: mandatory in prose, not in the SDL, and checked before the folder or document is looked up. */
+const INPUT_ONLY: Record<string, () => unknown> = {
+  securityRole: () => '4',
+  securityActions: () => [{ memberId: plain.id, roleType: '4' }],
+  checkIn: () => 0,
+  indexFields: () => ({ [indexField.id]: 'conformance' }),
+};
+const valuesOf = (thunks: Record<string, () => unknown>) => Object.fromEntries(Object.entries(thunks).map(([k, v]) => [k, v()]));
+
+/** A body every route can parse and whose checks it passes: KNOWN's keys, plus any other its input type requires (test/rest/input-body.ts). */
 const bodyOf = (r: SofaRoute) =>
-  r.body
-    ? { name: 'conformance', description: 'refused', firstName: 'Changed', userIds: member.id, persistedData: '{}', recipients: 'conformance@example.com', documentDhIds: docs[1].documentId, folderId: folder.id, documentId: docs[0].documentId, parentId: folder.id }
-    : undefined;
+  r.body ? (bodyFor(fieldOf(h.app.schema, r), r.body, valuesOf({ ...KNOWN, ...INPUT_ONLY }), label(r)) ?? valuesOf(KNOWN)) : undefined;
+
+const lastSegment = (path: string) => path.split('/').at(-1)!.toLowerCase();
+const creatorOf = (segment: string) => tenantRoutes.find((c) => c.method === 'POST' && c.body && lastSegment(c.path) === segment);
+
+/** One record, through the POST route `c`, as tenant A's administrator: its data. */
+async function create(c: SofaRoute) {
+  // A name of its own, where names are unique.
+  const body = { ...bodyOf(c), ...(bodyOf(c)?.name ? { name: uniq('conformance') } : {}) };
+  const reply = await A.request(c.method, pathOf(c), { body });
+  if (reply.status !== (c.status ?? 200) || !reply.body?.data) {
+    throw new Error(`${label(c)} with ${JSON.stringify(body)} answered ${reply.status} ${reply.text}: give it a recipe in test/rest/conformance.test.ts`);
+  }
+  return reply.body.data;
+}
+
+/** For `:id` under every segment ID_RECIPES does not name: a record made through the POST route whose path ends in that segment. */
+async function makeRecords() {
+  for (const r of tenantRoutes) {
+    const segments = r.path.split('/');
+    for (const [i, s] of segments.entries()) {
+      const segment = segments[i - 1]?.toLowerCase();
+      if (s !== ':id' || ID_RECIPES()[segment] || made[segment]) continue;
+      const c = creatorOf(segment);
+      if (!c) continue; // sampleOf names the route and what to add
+      const data = await create(c);
+      if (typeof data.id !== 'string') throw new Error(`${label(c)} answered no id (${JSON.stringify(data)}): give '${segment}' a recipe in ID_RECIPES`);
+      made[segment] = data.id;
+    }
+  }
+}
 
 const call = (api: Api, r: SofaRoute) => api.request(r.method, pathOf(r), bodyOf(r) === undefined ? {} : { body: bodyOf(r) });
 
 const ruleOf = (schema: GraphQLSchema, r: SofaRoute) => getDirective(schema, fieldOf(schema, r), 'allow')?.[0] as AllowRule | undefined;
 
-/** Tenant A as its administrator reads it: anything a refused call changed shows here. */
-async function snapshot(): Promise<string> {
-  const reads = await Promise.all(['/sites', '/groups?expand=users', '/users?expand=data&enabled=all', '/persistedData?expand=data', `/folders/${folder.id}/folders`, '/folders?folderPath=/'].map((p) => A.get(p)));
-  return JSON.stringify(reads.map((r) => r.body.data));
-}
+/** Tenants A's and B's rows, table by table, in every tenant table: anything a refused call changed shows here. */
+const snapshot = () => tenantRowChecksums(h.services.reads, [A.t.tenantId, B.t.tenantId]);
+
+/** Path parameters that name no record of a tenant: the same for every tenant, so B reads them too. */
+const SHARED_PARAMS = new Set(['datatype', 'name', 'eventId']);
 
 test('the route table has tenant routes to check', () => {
   expect(tenantRoutes.length).toBeGreaterThan(40);
@@ -277,7 +348,7 @@ test('no token: 401 on every tenant route, data unchanged', async () => {
     expect([label(r), reply.status]).toEqual([label(r), 401]);
     expectError(reply, 401);
   }
-  expect(await snapshot()).toBe(before);
+  expect(await snapshot()).toEqual(before);
 });
 
 test("another tenant's token on tenant A's paths: 403 and no data on every route, data unchanged", async () => {
@@ -288,19 +359,19 @@ test("another tenant's token on tenant A's paths: 403 and no data on every route
     expect([label(r), reply.status]).toEqual([label(r), 403]);
     expectError(reply, 403);
   }
-  expect(await snapshot()).toBe(before);
+  expect(await snapshot()).toEqual(before);
 });
 
 test("tenant A's ids on tenant B's own paths (as B's administrator): 404 on every route that names one, A's data unchanged", async () => {
   const before = await snapshot();
-  const named = tenantRoutes.filter((r) => /:(id|siteId|groupId|userId)\b/.test(r.path));
+  const named = tenantRoutes.filter((r) => r.path.split('/').some((s) => s.startsWith(':') && !SHARED_PARAMS.has(s.slice(1))));
   for (const r of named) {
     const reply = await call(B, r);
     expect([label(r), reply.status]).toEqual([label(r), 404]);
     expectError(reply, 404);
   }
   expect(named.length).toBeGreaterThan(25);
-  expect(await snapshot()).toBe(before);
+  expect(await snapshot()).toEqual(before);
 });
 
 test('every write route declares who may call it (@allow), so none is open by omission', () => {
@@ -335,9 +406,19 @@ describe('statements per list call do not grow with the page', () => {
       return fieldOf(h.app.schema, r).args.some((a) => a.name === 'limit');
     });
 
+  /** Three rows in the list `r`, so that limit=1 and limit=3 differ: any it lacks made through the POST route on its path. */
+  async function seedThree(r: SofaRoute) {
+    const path = pathOf(r);
+    const rows = (await A.get(`${path}${path.includes('?') ? '&' : '?'}limit=3`)).body.data.length;
+    const c = tenantRoutes.find((p) => p.method === 'POST' && p.path === r.path && p.body);
+    if (rows < 3 && !c) throw new Error(`${label(r)} lists ${rows} rows and no POST route on its path makes more: seed three in beforeAll`);
+    for (let i = rows; i < 3; i++) await create(c!);
+  }
+
   test('for every list route that takes limit: limit=1 and limit=3 cost the same statements', async () => {
     const checked: string[] = [];
     for (const r of pagedLists()) {
+      await seedThree(r);
       const counts: number[] = [];
       for (const limit of [1, 3]) {
         const path = pathOf(r);
