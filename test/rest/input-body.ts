@@ -47,6 +47,13 @@ function requiredOf(fields: Record<string, { name: string; type: GraphQLInputTyp
   return body;
 }
 
+/** A value for the key `name` of the field's input `arg` (of its type where the input has it, else a string). */
+export function valueFor(field: GraphQLField<unknown, unknown>, arg: string, name: string, where: string): unknown {
+  const named = getNamedType(field.args.find((a) => a.name === arg)!.type);
+  const f = isInputObjectType(named) ? Object.values(named.getFields()).find((x) => x.name.toLowerCase() === name.toLowerCase()) : undefined;
+  return f ? valueOf(f.type, `${where} ${name}`) : SCALARS.String;
+}
+
 /** The body for the field's `arg` when it is an input object, as above; undefined for any other type (the JSON of a form's values, a script's input). */
 export function bodyFor(field: GraphQLField<unknown, unknown>, arg: string, known: Record<string, unknown>, where: string): Record<string, unknown> | undefined {
   const type = field.args.find((a) => a.name === arg)?.type;
