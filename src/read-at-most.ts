@@ -25,7 +25,7 @@ export async function* chunksOf(body: ReadableStream<Uint8Array> | null, limit?:
   let done = false;
   try {
     for (;;) {
-      const r = await (pace ? Promise.race([reader.read(), pace.late]) : reader.read());
+      const r = await (pace ? pace.read(() => reader.read()) : reader.read());
       if (r.done) {
         done = true;
         return;
