@@ -71,3 +71,43 @@ describe('a read', () => {
     expect(slow).toBe(0);
   });
 });
+
+describe('a body (grace 1 s, 1000 bytes a second)', () => {
+  test('3000 bytes arrived: stalled until 2.5 s it is not behind, until 4.5 s it is', () => {
+    advanceTo(500);
+    watch.arrived(3000);
+    advanceTo(2500);
+    expect(watch.behind).toBe(false);
+    advanceTo(3999);
+    expect(watch.behind).toBe(false);
+    advanceTo(4500);
+    expect(watch.behind).toBe(true);
+  });
+
+  test('nothing arrived: behind once its grace is over', () => {
+    advanceTo(999);
+    expect(watch.behind).toBe(false);
+    advanceTo(1000);
+    expect(watch.behind).toBe(true);
+  });
+
+  test('ahead of the pace, it keeps its lead through a stall', () => {
+    // 10 s of lead sent in the first second, then nothing.
+    advanceTo(200);
+    watch.arrived(4000);
+    advanceTo(900);
+    watch.arrived(6000);
+    advanceTo(10_900);
+    expect(watch.behind).toBe(false);
+    advanceTo(11_000);
+    expect(watch.behind).toBe(true);
+  });
+
+  test('keeping up, 100 bytes every 100 ms, it never falls behind', () => {
+    for (let ms = 100; ms <= 20_000; ms += 100) {
+      advanceTo(ms);
+      watch.arrived(100);
+    }
+    expect(watch.behind).toBe(false);
+  });
+});
