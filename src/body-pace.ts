@@ -1,10 +1,11 @@
 /**
- * The least pace of a request body held in memory (BODY_GRACE_SECONDS, BODY_MIN_BYTES_PER_SECOND),
- * the rule of Apache's mod_reqtimeout (`body=20,MinRate=500`): a body has the grace period to
- * arrive, and one second more for every `minBytesPerSecond` bytes that have arrived. One that falls
- * behind ends its reading with `tooSlow()` (a 408, its connection closed), and what it took of the
- * budget comes back (src/body-budget.ts): a body declared and then never sent, or sent a byte a
- * minute, held it until REQUEST_TIMEOUT_SECONDS.
+ * The least pace of a request body held in memory, and of an upload's whole (src/rest/upload.ts)
+ * (BODY_GRACE_SECONDS, BODY_MIN_BYTES_PER_SECOND), the rule of Apache's mod_reqtimeout
+ * (`body=20,MinRate=500`): a body has the grace period to arrive, and one second more for every
+ * `minBytesPerSecond` bytes that have arrived. One that falls behind ends its reading with
+ * `tooSlow()` (a 408, its connection closed), and what it took of the budget comes back
+ * (src/body-budget.ts): a body declared and then never sent, or sent a byte a minute, held it
+ * until REQUEST_TIMEOUT_SECONDS.
  */
 export interface Pace {
   graceSeconds: number;

@@ -12,12 +12,15 @@ export interface ReadLimit {
   pace?: Pace;
 }
 
+/** A reading held to a pace only: a body whose parts are bounded apart (an upload's, src/rest/upload.ts). */
+export type PaceOnly = Pick<ReadLimit, 'pace'>;
+
 /**
  * A body stream's chunks as they arrive, for a consumer that parses them as they come (a multipart
- * body, src/rest/body.ts), within `limit` when one is given. The stream is cancelled when reading
+ * body, src/rest/body.ts), within `limit` (or only its pace) when one is given. The stream is cancelled when reading
  * stops early: past the limit, behind its pace, or when the consumer stops.
  */
-export async function* chunksOf(body: ReadableStream<Uint8Array> | null, limit?: ReadLimit): AsyncGenerator<Uint8Array> {
+export async function* chunksOf(body: ReadableStream<Uint8Array> | null, limit?: ReadLimit | PaceOnly): AsyncGenerator<Uint8Array> {
   if (!body) return;
   const reader = body.getReader();
   const pace = limit?.pace && watchPace(limit.pace);
@@ -32,7 +35,7 @@ export async function* chunksOf(body: ReadableStream<Uint8Array> | null, limit?:
       }
       size += r.value.byteLength;
       pace?.arrived(r.value.byteLength);
-      if (limit) {
+      if (limit && 'maxBytes' in limit) {
         if (size > limit.maxBytes) throw limit.tooLarge();
         limit.taking?.(r.value.byteLength);
       }

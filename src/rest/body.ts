@@ -10,7 +10,7 @@ import { pipeline } from 'node:stream/promises';
 import { Busboy, type BusboyInstance } from '@fastify/busboy';
 import { AppError, badRequest } from '../errors.js';
 import { clientClosedFrom } from '../client-closed.js';
-import { chunksOf, readAtMost, type ReadLimit } from '../read-at-most.js';
+import { chunksOf, readAtMost, type PaceOnly, type ReadLimit } from '../read-at-most.js';
 import { partTypes, type PartTypes } from './part-types.js';
 import { refuseCharset } from './body-charset.js';
 import { LONE_SURROGATE } from '../domain/validate.js';
@@ -322,8 +322,8 @@ export function multipartParser(request: Request, maxTextBytes: number, types: P
   }
 }
 
-/** A multipart body's chunks as they arrive (within `limit`), each shown to `types` before busboy gets it. */
-export async function* partChunks(request: Request, types: PartTypes, limit?: ReadLimit): AsyncGenerator<Uint8Array> {
+/** A multipart body's chunks as they arrive (within `limit`, or only its pace), each shown to `types` before busboy gets it. */
+export async function* partChunks(request: Request, types: PartTypes, limit: ReadLimit | PaceOnly): AsyncGenerator<Uint8Array> {
   for await (const chunk of chunksOf(request.body, limit)) {
     types.see(chunk);
     yield chunk;

@@ -85,8 +85,8 @@ const UNAVAILABLE = 'The database is not available right now: nothing was done; 
 const UNAVAILABLE_WITH_BODY =
   "The database is not available right now, or the server is receiving too many request bodies at once (BODY_MEMORY_BYTES, or the caller's customer database's part of it, BODY_MEMORY_TENANT_BYTES): nothing was done; try again after Retry-After seconds.";
 
-/** A body read whole that arrives too slowly (src/body-pace.ts). */
-const TOO_SLOW = 'The body (but a file streaming into the store) arrived more slowly than BODY_MIN_BYTES_PER_SECOND after BODY_GRACE_SECONDS: nothing was done, and the connection is closed.';
+/** A body (a file part's too) that arrives too slowly (src/body-pace.ts). */
+const TOO_SLOW = 'The body arrived more slowly than BODY_MIN_BYTES_PER_SECOND after BODY_GRACE_SECONDS: nothing was done, and the connection is closed.';
 
 /** Every 503 says when to try again (src/plugins/use-retry-after.ts). */
 const RETRY_AFTER = { 'Retry-After': { description: 'Seconds to wait before trying again.', schema: { type: 'integer', example: RETRY_AFTER_SECONDS } } };

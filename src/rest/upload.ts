@@ -2,7 +2,8 @@
  * `POST files` as a stream (route rows marked `upload`): the caller is authenticated first, then
  * the multipart body is read as it arrives, its first file part written straight into the file
  * store (at most FILE_MAX_BYTES) and its text parts kept (at most MAX_BODY_BYTES in all, taken
- * from BODY_MEMORY_BYTES as each arrives), so a file of any allowed size never sits in memory.
+ * from BODY_MEMORY_BYTES as each arrives), so a file of any allowed size never sits in memory;
+ * the whole body keeps the least pace of one held (src/body-pace.ts).
  * Later file parts are read and dropped, as the clients' "the first file part is the upload" says. The operation then finds the stored file in
  * its context (`AppContext.upload`); the runner deletes it again when the operation refuses.
  */
@@ -61,7 +62,8 @@ export async function receiveUpload(services: Services, request: Request, m: Mat
       },
     );
   });
-  const readError = await pipeline(Readable.from(partChunks(request, types)), bb).then(
+  // The whole body at the budget's least pace: text parts held, then the file part stalled, would hold them for an hour.
+  const readError = await pipeline(Readable.from(partChunks(request, types, { pace: services.bodies.pace })), bb).then(
     () => undefined,
     (err: unknown) => {
       // The body failed (malformed, the client went away): the file part ends with it.

@@ -2,7 +2,8 @@
  * BODY_MEMORY_BYTES, over real HTTP: request bodies held open by slow clients fill the server's
  * budget, and another body is then a 503 with Retry-After on every face that reads one whole
  * (REST JSON and multipart, e-mail attachments, /graphql); what they took comes back when they end,
- * finished or aborted. A file streamed into the store (`POST files`) takes nothing of it. The token
+ * finished or aborted. A file streamed into the store (`POST files`) takes nothing of it (its text
+ * parts do), and its body keeps the pace too. The token
  * endpoint's bodies take from a share of their own, an eighth of the budget, beside it, as they
  * arrive, and have TOKEN_READ_SECONDS to do so. One tenant's bodies hold at most its part
  * (BODY_MEMORY_TENANT_BYTES), and a body read whole that falls behind the least pace
@@ -464,5 +465,24 @@ describe('the least pace of a body (BODY_GRACE_SECONDS 1, BODY_MIN_BYTES_PER_SEC
 
     expect((await send(`${s.t.root}/folders`, folderBody(uniq('Whole')), 'application/json', mine)).status).toBe(200);
     expect(bodies.inUse).toBe(0);
+  });
+
+  test('an upload whose text part arrived and whose file part stalls is a 408, and what its text part took comes back', async () => {
+    const bodies = s.h.services.bodies;
+    const S = new Api(s.h, s.t, s.token);
+    const folder = (await S.post('/folders', { name: uniq('Files') })).body.data;
+    const documentId = (await S.post('/documents', { folderId: folder.id, name: uniq('Doc'), description: 'd', documentState: 1 })).body.data.documentId;
+    const revisions = async () => (await S.get(`/documents/${documentId}/revisions`)).body.data;
+    const unchanged = await revisions();
+    const before = (await metricOf(s.h, 'request_body_refusals_total{reason="too_slow"}')) ?? 0;
+    const upload = await multipart({ documentId }, new Uint8Array(10 * KIB).fill(7), 'stalled.bin');
+    // The text part, the file part's headers and a KiB of it; the rest never comes.
+    const raw = Buffer.from(upload.raw);
+    const stalled = hold(`${s.t.root}/files`, raw, upload.headers['content-type'], { at: s.origin, bearer: s.token, sent: raw.indexOf('stalled.bin') + KIB });
+    expect(await stalled.answer).toMatchObject({ status: 408, headers: { connection: 'close' }, body: { meta: { errors: [{ code: 'REQUEST_TIMEOUT' }] } } });
+    await inUseReaches(0, bodies);
+    expect(bodies.heldBy(s.t.tenantId)).toBe(0);
+    expect(await metricOf(s.h, 'request_body_refusals_total{reason="too_slow"}')).toBe(before + 1);
+    expect(await revisions()).toEqual(unchanged);
   });
 });
