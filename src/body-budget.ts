@@ -8,9 +8,9 @@
  * request given back still reads is not counted. Per-request limits (MAX_BODY_BYTES) stay as
  * they are: this bounds how many such bodies may be held together.
  *
- * One tenant's requests hold at most BODY_MEMORY_TENANT_BYTES of it (`tenantBytes`), so that one
- * tenant's bodies, held open on purpose or not, never refuse another tenant's: past it, its own
- * requests get the 503. A request's tenant is the one of its verified token (`belongsTo`, from
+ * One tenant's requests hold at most BODY_MEMORY_TENANT_BYTES of it (`tenantBytes`), so that no
+ * single tenant's bodies, held open on purpose or not, can fill it: past it, its own requests get
+ * the 503 (with the default quarter, four tenants together still can). A request's tenant is the one of its verified token (`belongsTo`, from
  * src/context.ts), which is known before a byte of its body is read; a body read without one
  * (none should be) shares one tenant's part with every other such body. And a body read whole
  * must keep a least pace (`pace`, src/body-pace.ts), or its reading ends with a 408 and what it
