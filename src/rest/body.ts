@@ -259,11 +259,12 @@ export interface Multipart {
  * (src/rest/part-types.ts).
  */
 export async function parseMultipart(request: Request, maxBytes: number, budget: BodyShare, maxTextBytes = maxBytes): Promise<Multipart> {
+  const types = partTypes(request.headers.get('content-type') ?? '');
+  // Its headers' refusals (a 400, a 415) before the budget's: a full budget would answer them 503.
+  const bb = multipartParser(request, maxTextBytes, types);
   const limit = takeBody(request, maxBytes, budget);
   const texts: Record<string, unknown> = {};
   const files: UploadedFile[] = [];
-  const types = partTypes(request.headers.get('content-type') ?? '');
-  const bb = multipartParser(request, maxTextBytes, types);
   gatherTextParts(bb, texts, maxTextBytes);
   // The clients name the file part fileUpload, fileupload, fileupload_<i> or uploadFile, whatever it holds.
   bb.on('file', (name, stream, filename, _encoding, mimeType) => {
