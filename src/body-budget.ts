@@ -102,7 +102,11 @@ export interface BudgetSettings {
   minBytesPerSecond: number;
 }
 
-/** The tenant of a body read without a verified token: all such bodies together hold at most one tenant's part. */
+/**
+ * The tenant of a body read without a verified token: none with bytes is (every body is read after
+ * `authenticate`, src/context.ts; an empty one takes nothing); were one, all such bodies together
+ * would hold at most one tenant's part.
+ */
 const NO_TENANT = '';
 
 /** The signed-in callers' budget (BODY_MEMORY_BYTES), parted by tenant, with the token endpoint's share beside it. */
@@ -137,7 +141,8 @@ export class BodyBudget extends BodyShare {
 
   /** Takes as the budget does, and refuses (503) a request whose tenant's requests would hold more than `tenantBytes`. */
   override take(request: Request, n: number): void {
-    if (this.released.has(request)) return;
+    // An empty body (Content-Length: 0) holds nothing, and leaves no tenant entry behind.
+    if (n === 0 || this.released.has(request)) return;
     const tenant = this.tenantOf.get(request) ?? NO_TENANT;
     const theirs = this.heldBy(tenant);
     if (theirs + n > this.tenantBytes) throw this.refusals.count('tenant_share_full', tenantFull());
