@@ -20,7 +20,7 @@
  * (`anonymous`): an eighth of BODY_MEMORY_BYTES, so anonymous senders never fill the budget of
  * signed-in callers, and are bounded all the same. That share takes each chunk as it arrives,
  * whatever length was declared (`byChunk`): by declaring lengths and sending nothing, anyone
- * could otherwise hold it all and refuse every login.
+ * could otherwise hold it all and refuse every login. Its bodies have TOKEN_READ_SECONDS to arrive.
  */
 import { RETRY_AFTER_SECONDS } from './db/unavailable.js';
 import { AppError } from './errors.js';
@@ -28,6 +28,15 @@ import type { Pace } from './body-pace.js';
 
 /** The fraction of BODY_MEMORY_BYTES the token endpoint's bodies may hold at once, beside it. */
 export const ANONYMOUS_SHARE = 1 / 8;
+
+/**
+ * How long a token request's body may take to arrive, from when it is first read: the pace of the
+ * token endpoint's share, with no lead for what arrived. Its parameters are sent at once by every
+ * client; a body stalled past this is a 408 and its connection closed
+ * (src/plugins/use-connection-close.ts), so that what it held of the share comes back well before
+ * REQUEST_TIMEOUT_SECONDS.
+ */
+export const TOKEN_READ_SECONDS = 10;
 
 /** Why a body was refused: the labels of `request_body_refusals_total` (src/metrics.ts). */
 export type BodyRefusal = 'budget_full' | 'tenant_share_full' | 'token_share_full' | 'too_slow' | 'token_too_slow';
@@ -126,7 +135,12 @@ export class BodyBudget extends BodyShare {
     super(bytes, () => refusals.count('budget_full', full()), false, { graceSeconds, minBytesPerSecond, tooSlow });
     this.refusals = refusals;
     this.tenantBytes = tenantBytes;
-    this.anonymous = new BodyShare(Math.max(Math.floor(bytes * ANONYMOUS_SHARE), tokenBodyBytes), () => refusals.count('token_share_full', tokenFull()), true);
+    this.anonymous = new BodyShare(Math.max(Math.floor(bytes * ANONYMOUS_SHARE), tokenBodyBytes), () => refusals.count('token_share_full', tokenFull()), true, {
+      graceSeconds: TOKEN_READ_SECONDS,
+      // What arrived gives no lead: bytes / Infinity is 0.
+      minBytesPerSecond: Infinity,
+      tooSlow: () => refusals.count('token_too_slow', tokenSlow()),
+    });
   }
 
   /** Marks `request` as sent by `tenantId` (its verified token's): its body takes from that tenant's part. */
@@ -184,6 +198,8 @@ const tokenFull = () =>
     `The server is receiving too many token requests at once to take this one. Try again in ${RETRY_AFTER_SECONDS} seconds.`,
     'The token request bodies being received fill their share of the memory for request bodies (an eighth of BODY_MEMORY_BYTES, beside it); nothing of this request was done.',
   );
+
+const tokenSlow = () => new AppError('REQUEST_TIMEOUT', `The request body did not arrive within ${TOKEN_READ_SECONDS} seconds: send the token request's parameters at once.`);
 
 const slow = (graceSeconds: number, minBytesPerSecond: number) =>
   new AppError(

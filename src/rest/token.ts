@@ -5,7 +5,7 @@
  */
 import type { Config } from '../config.js';
 import type { Services } from '../context.js';
-import type { BodyRefusals, BodyShare } from '../body-budget.js';
+import { TOKEN_READ_SECONDS, type BodyShare } from '../body-budget.js';
 import { grant, OAuthError } from '../auth/grants.js';
 import { AppError } from '../errors.js';
 import type { EnvelopeError } from '../graphql-errors.js';
@@ -20,7 +20,7 @@ import type { Match } from './match.js';
 export async function handleToken(services: Services, request: Request, m: Match): Promise<Response> {
   const ip = clientAddressOf(request);
   try {
-    const p = await tokenParams(request, tokenBodyBytes(services.config), services.bodies.anonymous, services.bodies.refusals);
+    const p = await tokenParams(request, tokenBodyBytes(services.config), services.bodies.anonymous);
     const tenantId = m.tenant ? await scopedTenantId(services, m.tenant) : undefined;
     const token = await grant(services, p, tenantId, ip);
     return jsonResponse(200, token, { 'cache-control': 'no-store', pragma: 'no-cache', 'x-request-id': requestIdOf(request) });
@@ -37,13 +37,8 @@ export async function handleToken(services: Services, request: Request, m: Match
  */
 export const TOKEN_MAX_BODY_BYTES = 64 * 1024;
 
-/**
- * How long a token request's body may take to arrive, from when it is first read. Its parameters
- * are sent at once by every client; a body stalled past this is a 408 and its connection closed
- * (src/plugins/use-connection-close.ts), so that what it held of the token endpoint's share comes
- * back well before REQUEST_TIMEOUT_SECONDS.
- */
-export const TOKEN_READ_SECONDS = 10;
+/** How long a token request's body may take to arrive: its share's pace (src/body-budget.ts). */
+export { TOKEN_READ_SECONDS };
 
 /** The token endpoint's body limit under this config. */
 export const tokenBodyBytes = (config: Pick<Config, 'maxBodyBytes'>) => Math.min(config.maxBodyBytes, TOKEN_MAX_BODY_BYTES);
@@ -57,19 +52,16 @@ const PARAMS = new Set(['grant_type', 'client_id', 'client_secret', 'username', 
  * over the limit stays the 413 it is, and one its share of bodies held cannot take the 503 it is
  * (answered with the OAuth keys too: `oauthErrorCode`). That share (`budget`) is the token
  * endpoint's own (src/body-budget.ts): anyone may send one, and a budget anonymous senders
- * could fill would refuse every signed-in caller's body. A body too slow is counted in `refusals`.
+ * could fill would refuse every signed-in caller's body; it has TOKEN_READ_SECONDS to arrive, then is the 408 it is.
  */
-async function tokenParams(request: Request, maxBytes: number, budget: BodyShare, refusals: BodyRefusals): Promise<Record<string, string | undefined>> {
+async function tokenParams(request: Request, maxBytes: number, budget: BodyShare): Promise<Record<string, string | undefined>> {
   const invalid = (e: unknown) => (e instanceof AppError && e.status === 400 ? new OAuthError(400, 'invalid_request', e.message) : e);
   let params: Record<string, unknown>;
   try {
     // A multipart body as REST reads one (a malformed one says so, not that grant_type is missing).
-    params = await inTime(
-      isMultipart(request.headers.get('content-type'))
-        ? parseMultipart(request, maxBytes, budget).then(({ texts, files }) => withFiles(texts, files))
-        : readBody(request, maxBytes, budget).then((text) => parseParams(text.trim())),
-      refusals,
-    );
+    params = isMultipart(request.headers.get('content-type'))
+      ? await parseMultipart(request, maxBytes, budget).then(({ texts, files }) => withFiles(texts, files))
+      : parseParams((await readBody(request, maxBytes, budget)).trim());
   } catch (e) {
     throw invalid(e);
   }
@@ -89,25 +81,6 @@ async function tokenParams(request: Request, maxBytes: number, budget: BodyShare
     throw invalid(e);
   }
   return p;
-}
-
-/**
- * `reading`, or a 408 once TOKEN_READ_SECONDS have passed. The reading left behind ends with the
- * connection, which the 408 closes; what it still reads is not counted (src/body-budget.ts).
- */
-async function inTime<T>(reading: Promise<T>, refusals: BodyRefusals): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(
-      () => reject(refusals.count('token_too_slow', new OAuthError(408, 'invalid_request', `The request body did not arrive within ${TOKEN_READ_SECONDS} seconds: send the token request's parameters at once.`))),
-      TOKEN_READ_SECONDS * 1000,
-    );
-  });
-  try {
-    return await Promise.race([reading, late]);
-  } finally {
-    clearTimeout(timer);
-  }
 }
 
 /** A form, whatever the Content-Type says (two clients label it JSON); a body that starts as JSON must be a JSON object. */

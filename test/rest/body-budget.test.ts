@@ -271,6 +271,7 @@ test(`a token body stalled for ${TOKEN_READ_SECONDS} seconds is a 408 in the OAu
     },
   });
   expect(h.services.bodies.anonymous.inUse).toBe(0);
+  expect(await metricOf(h, 'request_body_refusals_total{reason="token_too_slow"}')).toBe(1);
 }, (TOKEN_READ_SECONDS + 20) * 1000);
 
 describe('the token endpoint\'s share, an eighth of BODY_MEMORY_BYTES (1 MiB here: two token bodies at their 64 KiB limit)', () => {
