@@ -1,6 +1,7 @@
 /**
  * A tenant's rows, table by table: every table of the database with a `tenant_id` column,
- * found in the catalogue, so a new tenant-owned table is covered without naming it here.
+ * found in the catalogue, so a new tenant-owned table is covered without naming it here, and the
+ * tenant's own row (`customer_database`).
  */
 import type pg from 'pg';
 
@@ -16,15 +17,16 @@ async function tenantTables(pool: pg.Pool): Promise<string[]> {
 }
 
 /**
- * A checksum of the tenants' rows of every tenant table (table name to md5 of its rows, sorted),
- * read in one statement: any row a call added, changed or deleted changes its table's entry.
+ * A checksum of the tenants' rows of every tenant table and of their own `customer_database` rows
+ * (table name to md5 of its rows, sorted), read in one statement: any row a call added, changed
+ * or deleted changes its table's entry.
  */
 export async function tenantRowChecksums(pool: pg.Pool, tenantIds: string[]): Promise<Record<string, string>> {
   const tables = await tenantTables(pool);
   if (!tables.length) throw new Error('no table has a tenant_id column: is the database migrated?');
-  const sql = tables
-    .map((t) => `select '${t}' as t, count(*)::text || ' ' || md5(coalesce(string_agg(r::text, '|' order by r::text), '')) as sum from "${t}" r where tenant_id = any($1)`)
-    .join(' union all ');
+  const checksum = (t: string, key: string) =>
+    `select '${t}' as t, count(*)::text || ' ' || md5(coalesce(string_agg(r::text, '|' order by r::text), '')) as sum from "${t}" r where ${key} = any($1)`;
+  const sql = [...tables.map((t) => checksum(t, 'tenant_id')), checksum('customer_database', 'id')].join(' union all ');
   const { rows } = await pool.query<{ t: string; sum: string }>(sql, [tenantIds]);
   return Object.fromEntries(rows.map((r) => [r.t, r.sum]));
 }
