@@ -11,7 +11,7 @@
  * says so.
  */
 import { getDirective } from '@graphql-tools/utils';
-import { getNamedType, type GraphQLSchema } from 'graphql';
+import { getNamedType, isInputObjectType, type GraphQLSchema } from 'graphql';
 import { ALERT_EVENTS } from '../../src/alert-events.js';
 import { buildNextZip } from '../../src/jobs/zip-builder.js';
 import { isSofaRoute, routes, type SofaRoute } from '../../src/rest/routes.js';
@@ -294,32 +294,41 @@ const INPUT_ONLY: Record<string, () => unknown> = {
 };
 const valuesOf = (thunks: Record<string, () => unknown>) => Object.fromEntries(Object.entries(thunks).map(([k, v]) => [k, v()]));
 
-/** Keys a route's answer named mandatory when a record was made through it (create), by its body's input type (an update takes the same). */
+/**
+ * Keys a route's answer named mandatory when a record was made through it (create): by its body's
+ * input type, which an update takes too, or by the route for a body that is no input object (JSON).
+ */
 const learned: Record<string, Record<string, unknown>> = {};
-const inputOf = (r: SofaRoute) => getNamedType(fieldOf(h.app.schema, r).args.find((a) => a.name === r.body)!.type).name;
+const learnedKey = (r: SofaRoute) => {
+  const type = getNamedType(fieldOf(h.app.schema, r).args.find((a) => a.name === r.body)!.type);
+  return isInputObjectType(type) ? type.name : label(r);
+};
 
 /** A body every route can parse and whose checks it passes: KNOWN's keys, plus any other its input type requires (test/rest/input-body.ts) or its answer named. */
 const bodyOf = (r: SofaRoute) =>
-  r.body ? { ...(bodyFor(fieldOf(h.app.schema, r), r.body, valuesOf({ ...KNOWN, ...INPUT_ONLY }), label(r)) ?? valuesOf(KNOWN)), ...learned[inputOf(r)] } : undefined;
+  r.body ? { ...(bodyFor(fieldOf(h.app.schema, r), r.body, valuesOf({ ...KNOWN, ...INPUT_ONLY }), label(r)) ?? valuesOf(KNOWN)), ...learned[learnedKey(r)] } : undefined;
 
 const lastSegment = (path: string) => path.split('/').at(-1)!.toLowerCase();
 const creatorOf = (segment: string) => tenantRoutes.find((c) => c.method === 'POST' && c.body && lastSegment(c.path) === segment);
 
 /** One record, through the POST route `c`, as tenant A's administrator: its data. */
 async function create(c: SofaRoute) {
-  // A field mandatory in prose only is named by the 400 (src/domain/validate.ts): it goes in, with a value of its type.
+  const key = learnedKey(c);
   for (;;) {
-    const missing = /The mandatory field '(\w+)' is missing/.exec((await A.request(c.method, pathOf(c), { body: bodyOf(c) })).text)?.[1];
-    if (!missing || missing in (learned[inputOf(c)] ?? {})) break;
-    learned[inputOf(c)] = { ...learned[inputOf(c)], [missing]: valueFor(fieldOf(h.app.schema, c), c.body!, missing, label(c)) };
+    // A name of its own on every try, where names are unique.
+    const body = { ...bodyOf(c), ...(bodyOf(c)?.name ? { name: uniq('conformance') } : {}) };
+    const reply = await A.request(c.method, pathOf(c), { body });
+    // A field mandatory in prose only is named by the 400 (src/domain/validate.ts): it goes in, with a value of its type.
+    const missing = reply.body?.meta?.status === 400 ? /The mandatory field '(\w+)' is missing/.exec(reply.text)?.[1] : undefined;
+    if (missing && !(missing in (learned[key] ?? {}))) {
+      learned[key] = { ...learned[key], [missing]: valueFor(fieldOf(h.app.schema, c), c.body!, missing, label(c)) };
+      continue;
+    }
+    if (reply.status !== (c.status ?? 200) || !reply.body?.data) {
+      throw new Error(`${label(c)} with ${JSON.stringify(body)} answered ${reply.status} ${reply.text}: give it a recipe in test/rest/conformance.test.ts`);
+    }
+    return reply.body.data;
   }
-  // A name of its own, where names are unique.
-  const body = { ...bodyOf(c), ...(bodyOf(c)?.name ? { name: uniq('conformance') } : {}) };
-  const reply = await A.request(c.method, pathOf(c), { body });
-  if (reply.status !== (c.status ?? 200) || !reply.body?.data) {
-    throw new Error(`${label(c)} with ${JSON.stringify(body)} answered ${reply.status} ${reply.text}: give it a recipe in test/rest/conformance.test.ts`);
-  }
-  return reply.body.data;
 }
 
 /** For `:id` under every segment ID_RECIPES does not name: a record made through the POST route whose path ends in that segment. */
