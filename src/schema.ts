@@ -95,11 +95,14 @@ export function checkDefinitions(schema: GraphQLSchema, defs: readonly ResourceD
   }
 }
 
+/** A resolver as graphql-tools takes it: a function, or an object with a `resolve` function. */
+const isResolver = (r: unknown) => typeof r === 'function' || typeof (r as { resolve?: unknown } | undefined)?.resolve === 'function';
+
 /** Stops the start when a root field has no resolver (neither a definition's `queries` nor src/resolvers/ gives one), naming it. */
 export function checkRootResolvers(schema: GraphQLSchema, resolvers: Resolvers): void {
   for (const type of [schema.getQueryType(), schema.getMutationType()]) {
     for (const field of Object.keys(type?.getFields() ?? {})) {
-      if (typeof resolvers[type!.name]?.[field] !== 'function') throw new Error(`schema/: ${type!.name}.${field} has no resolver: declare it in a definition's queries (src/resources) or write it in src/resolvers/`);
+      if (!isResolver(resolvers[type!.name]?.[field])) throw new Error(`schema/: ${type!.name}.${field} has no resolver: declare it in a definition's queries (src/resources) or write it in src/resolvers/`);
     }
   }
 }

@@ -111,6 +111,10 @@ describe('checkRootResolvers', () => {
     expect(() => checkRootResolvers(roots, { Query: { things: () => 1 }, Mutation: { addThing: () => 1 } })).not.toThrow();
     expect(() => checkRootResolvers(roots, { Query: { things: () => 1 } })).toThrow('schema/: Mutation.addThing has no resolver');
   });
+  test('takes a resolver given as { resolve }, as graphql-tools does; refuses an object without one', () => {
+    expect(() => checkRootResolvers(roots, { Query: { things: { resolve: () => 1 } }, Mutation: { addThing: () => 1 } })).not.toThrow();
+    expect(() => checkRootResolvers(roots, { Query: { things: { description: 'x' } }, Mutation: { addThing: () => 1 } })).toThrow('schema/: Query.things has no resolver');
+  });
 });
 
 describe('audit relations', () => {
