@@ -9,7 +9,7 @@ import type { EntityMetadata } from '@mikro-orm/core';
 import { column, defineResource, type ResourceDef } from '../../src/read/define.js';
 import { Loaders } from '../../src/read/loaders.js';
 import { resources } from '../../src/read/registry.js';
-import { selectRows, SessionCheck, type Reader } from '../../src/read/rows.js';
+import { listedOf, selectRows, SessionCheck, type Reader } from '../../src/read/rows.js';
 import { creatingTenant, TENANT_FILTER } from '../../src/db/tenant-filter.js';
 import { raw } from '../../src/sql.js';
 import { Harness } from '../harness.js';
@@ -35,7 +35,7 @@ async function definitionProblems(defs: readonly ResourceDef[]): Promise<string[
     await read().catch((e: Error) => problems.push(`src/resources: ${what}: ${e.message}`));
   };
   for (const def of defs) {
-    await tryRead(`${def.typeName} (table ${def.table})`, () => selectRows(reader, def, { where: [raw('false')], order: def.order }));
+    await tryRead(`${def.typeName} (table ${def.table})`, () => selectRows(reader, def, { where: [raw('false'), ...listedOf(def)], order: def.order }));
     for (const [name, rel] of Object.entries(def.relations ?? {})) {
       if (rel.kind !== 'one') await tryRead(`${def.typeName}.${name} (to ${rel.target})`, () => loaders.many(def, name, { limit: 1, offset: 0 }).load(randomUUID()));
     }
@@ -93,11 +93,12 @@ describe('the checks name what was forgotten', () => {
       ...over,
     });
 
-  test('a table no migration made, a column the table lacks, an order by none, a to-many relation by a column its target lacks', async () => {
+  test('a table no migration made, a column the table lacks, an order or a listed rule by none, a to-many relation by a column its target lacks', async () => {
     expect(await definitionProblems([note()])).toEqual([]);
     expect(await definitionProblems([note({ table: 'note' })])).toEqual(['src/resources: Note (table note): relation "note" does not exist']);
     expect(await definitionProblems([note({ fields: { id: column('id', 'guid'), text: column('txt', 'string') } })])).toEqual(['src/resources: Note (table site): column t.txt does not exist']);
     expect(await definitionProblems([note({ order: 't.position' })])).toEqual(['src/resources: Note (table site): column t.position does not exist']);
+    expect(await definitionProblems([note({ listed: 't.hidden = false' })])).toEqual(['src/resources: Note (table site): column t.hidden does not exist']);
     const many = note({ relations: { users: { kind: 'many', target: 'User', column: 'note_id' } } });
     expect(await definitionProblems([many])).toEqual(['src/resources: Note.users (to User): column t.note_id does not exist']);
   });
