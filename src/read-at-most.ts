@@ -43,7 +43,7 @@ export async function* chunksOf(body: ReadableStream<Uint8Array> | null, limit?:
     }
   } finally {
     pace?.stop();
-    // A body behind its pace has a read pending, which may never end: nor would its cancel.
+    // A body that fell behind its pace may have a read pending that never ends, and so would its cancel: not awaited.
     const cancelled = done ? undefined : reader.cancel().catch(() => undefined);
     if (!pace?.behind) await cancelled;
   }

@@ -163,8 +163,8 @@ beforeAll(async () => {
   }
   // Run as a script (main(fields, client, response)) and as a scheduled one (main(client, response, token)): it answers either way.
   const source = "module.exports.main = (...args) => args.find((a) => a && typeof a.json === 'function').json(200, ['Success']);";
-  const made = await A.gql('mutation ($source: String!) { createScript(input: { name: "conformance", source: $source }) { id } }', { source });
-  script = made.body.data.createScript;
+  const created = await A.gql('mutation ($source: String!) { createScript(input: { name: "conformance", source: $source }) { id } }', { source });
+  script = created.body.data.createScript;
   for (let i = 0; i < 2; i++) expect((await A.gql('mutation ($name: String!) { createScript(input: { name: $name, source: "x" }) { id } }', { name: uniq('script') })).body.errors).toBeUndefined();
   for (let i = 0; i < 3; i++) {
     const p = await A.gql('mutation ($input: ScheduledProcessInput!) { createScheduledProcess(input: $input) { id } }', { input: { name: uniq('process'), script: script.id, intervalMinutes: 60, nextRunDate: i ? '2099-01-01' : undefined } });
@@ -190,7 +190,6 @@ afterAll(async () => {
   await db.drop();
 });
 
-/** A real value for each path parameter of tenant A; `id` depends on the segment before it. */
 /**
  * The records `:id` names under a segment whose sample must be a particular one (the fixture
  * above says why: the ordinary user's own, one to delete, a document's revision...); under any
