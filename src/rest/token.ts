@@ -37,9 +37,6 @@ export async function handleToken(services: Services, request: Request, m: Match
  */
 export const TOKEN_MAX_BODY_BYTES = 64 * 1024;
 
-/** How long a token request's body may take to arrive: its share's pace (src/body-budget.ts). */
-export { TOKEN_READ_SECONDS };
-
 /** The token endpoint's body limit under this config. */
 export const tokenBodyBytes = (config: Pick<Config, 'maxBodyBytes'>) => Math.min(config.maxBodyBytes, TOKEN_MAX_BODY_BYTES);
 

@@ -13,9 +13,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Harness, type TestTenant } from '../harness.js';
 import { Api, expectError, multipart, uniq } from './support.js';
-import type { BodyShare } from '../../src/body-budget.js';
+import { TOKEN_READ_SECONDS, type BodyShare } from '../../src/body-budget.js';
 import type { Config } from '../../src/config.js';
-import { TOKEN_READ_SECONDS } from '../../src/rest/token.js';
 
 const KIB = 1024;
 const MAX_BODY = 64 * KIB;
