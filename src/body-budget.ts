@@ -10,9 +10,10 @@
  *
  * One tenant's requests hold at most BODY_MEMORY_TENANT_BYTES of it (`tenantBytes`), so that no
  * single tenant's bodies, held open on purpose or not, can fill it: past it, its own requests get
- * the 503 (with the default quarter, four tenants together still can). A request's tenant is the one of its verified token (`belongsTo`, from
- * src/context.ts), which is known before a byte of its body is read; a body read without one
- * (none should be) shares one tenant's part with every other such body. And a body read whole
+ * the 503 (with the default quarter, four tenants together still can). A request's tenant is the
+ * one of its verified token (its sender, src/request-sender.ts, recorded by src/context.ts), which
+ * is known before a byte of its body is read; a body read without one (none should be) shares one
+ * tenant's part with every other such body. And a body read whole
  * must keep a least pace (`pace`, src/body-pace.ts), or its reading ends with a 408 and what it
  * took comes back.
  *
@@ -25,6 +26,7 @@
 import { RETRY_AFTER_SECONDS } from './db/unavailable.js';
 import { AppError } from './errors.js';
 import type { Pace } from './body-pace.js';
+import { senderOfRequest } from './request-sender.js';
 
 /** The fraction of BODY_MEMORY_BYTES the token endpoint's bodies may hold at once, beside it. */
 export const ANONYMOUS_SHARE = 1 / 8;
@@ -125,7 +127,6 @@ export class BodyBudget extends BodyShare {
   /** What one tenant's requests may hold at once. */
   readonly tenantBytes: number;
   readonly refusals: BodyRefusals;
-  private readonly tenantOf = new WeakMap<Request, string>();
   /** Bytes held, by tenant: only tenants holding some. */
   private readonly byTenant = new Map<string, number>();
 
@@ -143,11 +144,6 @@ export class BodyBudget extends BodyShare {
     });
   }
 
-  /** Marks `request` as sent by `tenantId` (its verified token's): its body takes from that tenant's part. */
-  belongsTo(request: Request, tenantId: string): void {
-    this.tenantOf.set(request, tenantId);
-  }
-
   /** Bytes held now by `tenantId`'s requests. */
   heldBy(tenantId: string): number {
     return this.byTenant.get(tenantId) ?? 0;
@@ -157,7 +153,7 @@ export class BodyBudget extends BodyShare {
   override take(request: Request, n: number): void {
     // An empty body (Content-Length: 0) holds nothing, and leaves no tenant entry behind.
     if (n === 0 || this.released.has(request)) return;
-    const tenant = this.tenantOf.get(request) ?? NO_TENANT;
+    const tenant = senderOfRequest(request)?.tenantId ?? NO_TENANT;
     const theirs = this.heldBy(tenant);
     if (theirs + n > this.tenantBytes) throw this.refusals.count('tenant_share_full', tenantFull());
     super.take(request, n);
@@ -169,7 +165,7 @@ export class BodyBudget extends BodyShare {
     this.anonymous.release(request);
     const n = super.release(request);
     if (n > 0) {
-      const tenant = this.tenantOf.get(request) ?? NO_TENANT;
+      const tenant = senderOfRequest(request)?.tenantId ?? NO_TENANT;
       const left = this.heldBy(tenant) - n;
       if (left > 0) this.byTenant.set(tenant, left);
       else this.byTenant.delete(tenant);

@@ -17,6 +17,7 @@ import type { TenantDirectory, TenantRef } from './tenancy/tenant-directory.js';
 import { sessionEnded, whoAmI, type WhoAmI } from './auth/session.js';
 import type { FileStore, StoredFile } from './storage/file-store.js';
 import type { BodyBudget } from './body-budget.js';
+import { recordSender } from './request-sender.js';
 
 /** Long-lived parts, built once at start-up. */
 export interface Services {
@@ -117,8 +118,7 @@ export function buildContext(
  */
 export function authenticate(services: Services, request: Request, tenantPath: TenantPath | undefined): void | Promise<void> {
   const sender = senderOf(services, request, tenantPath);
-  if (sender instanceof Promise) return sender.then(({ claims }) => services.bodies.belongsTo(request, claims.tenantId));
-  services.bodies.belongsTo(request, sender.claims.tenantId);
+  if (sender instanceof Promise) return sender.then(() => undefined);
 }
 
 interface Sender {
@@ -126,20 +126,24 @@ interface Sender {
   claims: AccessClaims;
 }
 
-/** The request's verified token and its claims, of the path's tenant when there is one. */
+/**
+ * The request's verified token and its claims, of the path's tenant when there is one; its claims
+ * are recorded as the request's sender (src/request-sender.ts) once verified, of that tenant or not.
+ */
 function senderOf(services: Services, request: Request, tenantPath: TenantPath | undefined): Sender | Promise<Sender> {
   const token = bearerToken(request);
   const claims = cachedClaims(services.keys, token);
   const own = claims && tenantPath ? services.tenants.cachedById(claims.tenantId) : undefined;
-  if (claims && (own || !tenantPath)) return ofTenant(tenantPath, own, { token, claims });
+  if (claims && (own || !tenantPath)) return ofTenant(request, tenantPath, own, { token, claims });
   return (async () => {
     const verified = claims ?? (await verifyAccessToken(services.keys, services.jwt, token));
     const tenant = tenantPath ? await services.tenants.byId(verified.tenantId) : undefined;
-    return ofTenant(tenantPath, tenant, { token, claims: verified });
+    return ofTenant(request, tenantPath, tenant, { token, claims: verified });
   })();
 }
 
-function ofTenant(tenantPath: TenantPath | undefined, own: TenantRef | undefined, sender: Sender): Sender {
+function ofTenant(request: Request, tenantPath: TenantPath | undefined, own: TenantRef | undefined, sender: Sender): Sender {
+  recordSender(request, sender.claims);
   if (tenantPath) {
     const same =
       own &&

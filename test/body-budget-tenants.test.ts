@@ -3,6 +3,7 @@
  * Over HTTP: test/rest/body-budget.test.ts.
  */
 import { BodyBudget } from '../src/body-budget.js';
+import { recordSender } from '../src/request-sender.js';
 
 const budget = () => new BodyBudget({ bytes: 1024, tenantBytes: 512, tokenBodyBytes: 64, graceSeconds: 20, minBytesPerSecond: 500 });
 const request = () => new Request('http://x/', { method: 'POST' });
@@ -10,7 +11,7 @@ const request = () => new Request('http://x/', { method: 'POST' });
 test('an empty body takes nothing and leaves no entry for its tenant, with or without one', () => {
   const b = budget();
   const signed = request();
-  b.belongsTo(signed, 't1');
+  recordSender(signed, { tenantId: 't1', userId: 'u1' });
   b.take(signed, 0);
   b.take(request(), 0);
   expect(b['byTenant'].size).toBe(0);
@@ -21,7 +22,7 @@ test('an empty body takes nothing and leaves no entry for its tenant, with or wi
 test('a tenant holding bytes has its entry until they come back', () => {
   const b = budget();
   const r = request();
-  b.belongsTo(r, 't1');
+  recordSender(r, { tenantId: 't1', userId: 'u1' });
   b.take(r, 100);
   expect([b.heldBy('t1'), b.inUse, b['byTenant'].size]).toEqual([100, 100, 1]);
   expect(b.release(r)).toBe(100);

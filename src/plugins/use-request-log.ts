@@ -1,6 +1,10 @@
-/** One structured log line per request, with its id, status and duration; the id is echoed back. */
+/**
+ * One structured log line per request, with its id, status and duration, and its sender's tenant
+ * and user ids when its token was verified; the id is echoed back.
+ */
 import type { Plugin } from 'graphql-yoga';
 import type { Logger } from '../log.js';
+import { senderOfRequest } from '../request-sender.js';
 import { requestIdOf } from '../rest/request-id.js';
 
 export function useRequestLog(log: Logger): Plugin {
@@ -19,6 +23,7 @@ export function useRequestLog(log: Logger): Plugin {
       if (!log.isLevelEnabled('info')) return;
       const start = started.get(request);
       const url = new URL(request.url);
+      const sender = senderOfRequest(request);
       log.info(
         {
           requestId,
@@ -26,6 +31,8 @@ export function useRequestLog(log: Logger): Plugin {
           path: url.pathname,
           status: response.status,
           ms: start === undefined ? undefined : Math.round((performance.now() - start) * 10) / 10,
+          tenantId: sender?.tenantId,
+          userId: sender?.userId,
         },
         'request',
       );

@@ -27,11 +27,9 @@ export interface Received {
 }
 
 export async function receiveUpload(services: Services, request: Request, m: Match): Promise<Received> {
-  // Who is sending, before a byte of the file is taken.
+  // Who is sending, before a byte of the file is taken: its text parts take from its tenant's part of the budget.
   const ctx = await buildContext(services, request, requestIdOf(request), m.tenant);
   if (!(await ctx.sessionAlive())) throw sessionEnded();
-  // Its text parts take from its tenant's part of the budget.
-  services.bodies.belongsTo(request, ctx.tenantId);
   const { maxBodyBytes, fileMaxBytes } = services.config;
   const fileId = newId();
   const key = fileKey(ctx.tenantId, fileId);
