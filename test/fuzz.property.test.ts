@@ -8,6 +8,7 @@
  */
 import fc from 'fast-check';
 import { getNamedType, isInputObjectType } from 'graphql';
+import { RouteMatcher, segmentsOf } from '../src/rest/match.js';
 import { isSofaRoute, routes } from '../src/rest/routes.js';
 import { buildSchema } from '../src/schema.js';
 import { Harness, type Reply, type TestTenant } from './harness.js';
@@ -37,12 +38,20 @@ const pathArb = fc
   .chain(({ template, root }) =>
     fc
       .tuple(...template.split('/').map((seg) => (seg.startsWith(':') ? junkArb.map(encode) : fc.oneof({ weight: 5, arbitrary: fc.constant(seg) }, { weight: 1, arbitrary: junkArb.map(encode) }))))
-      .map((segs) => ({ path: segs.join('/'), root, template })),
+      .map((segs) => ({ path: segs.join('/'), root })),
   );
 
-/** Whether the row a method and path template name answers refusals as HTTP 200 (`POST emails`; `GET emails` does not). */
-const refusalsAs200 = (method: string, template: string) =>
-  routes.some((r) => isSofaRoute(r) && r.refusalsAs200 === true && r.method === method && r.path === template);
+/**
+ * Whether the row that serves a request answers refusals as HTTP 200 (`POST emails`; `GET emails`
+ * does not). Asked of the server's own matcher, not the template the path was made from: junk
+ * can turn one row's path into another's (`/emails/:id` with an empty id is `POST /emails/`).
+ */
+const matcher = new RouteMatcher();
+const refusalsAs200 = (method: string, url: string) => {
+  const [path, query = ''] = url.split('?');
+  const found = matcher.match(method, segmentsOf(path) ?? [], new URLSearchParams(query));
+  return 'match' in found && isSofaRoute(found.match.route) && found.match.route.refusalsAs200 === true;
+};
 
 /** Every root field the route table serves, with the row's body argument. */
 const schema = buildSchema();
@@ -97,9 +106,10 @@ test('REST: junk in every place a client can put it gets a 2xx or 4xx envelope, 
       const url = `${p.root ? '' : t.root}/${p.path.replace(/^\//, '')}${query}`;
       const withBody = body && method !== 'GET' && method !== 'HEAD';
       const r = await h.request(method, url, { token, raw: withBody ? body.raw : undefined, headers: withBody ? { 'content-type': body.type } : {} });
-      expectEnvelope(r, method, refusalsAs200(method, p.template));
+      expectEnvelope(r, method, refusalsAs200(method, url));
     }),
-    { numRuns: RUNS },
+    // A run once found this: `/emails/:id` with an empty id is `POST /emails/`, whose refusals are 200s.
+    { numRuns: RUNS, examples: [['POST', { path: '/emails/', root: false }, '', { raw: '', type: 'multipart/form-data' }]] },
   );
 }, 600_000);
 
