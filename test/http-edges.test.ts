@@ -224,18 +224,26 @@ describe('the request target and Host, checked before anything routes', () => {
 });
 
 describe('requests of a tenant, over raw sockets', () => {
+  const PUBLIC_URL = 'https://public.example.test/quire';
   let t: Started;
   /** A tenant's REST root, and the header line with its administrator's token. */
   let root = '';
   let auth = '';
   beforeAll(async () => {
-    t = await startServer({ DATABASE_URL: process.env.QUIRE_TEST_DATABASE_URL!, LOG_LEVEL: 'debug', MAX_BODY_BYTES: '1024' });
+    t = await startServer({ DATABASE_URL: process.env.QUIRE_TEST_DATABASE_URL!, LOG_LEVEL: 'debug', MAX_BODY_BYTES: '1024', PUBLIC_URL });
     const tenant = await serverTenant(t, process.env.QUIRE_TEST_DATABASE_URL!, 'edges');
     root = tenant.root;
     auth = `Authorization: Bearer ${tenant.token}\r\n`;
   }, 60_000);
   afterAll(async () => {
     if (t?.child.exitCode === null) await stop(t);
+  });
+
+  test('meta.href under PUBLIC_URL is the path and query as sent, doubled slashes made one', async () => {
+    const target = `${root.replace('/api/v1/', '/api/v1//')}/sites?q=name%20eq%20'None'&limit=5`;
+    const r = await exchange(`GET ${target} HTTP/1.1\r\nHost: 127.0.0.1:${t.port}\r\n${auth}Connection: close\r\n\r\n`, t);
+    expect(r.head).toMatch(/^HTTP\/1\.1 200 /);
+    expect(JSON.parse(r.body).meta.href).toBe(`${PUBLIC_URL}${root}/sites?q=name%20eq%20'None'&limit=5`);
   });
 
   describe('a client that closes the connection before its body is in', () => {

@@ -10,8 +10,9 @@ type Marked = Request & { [PUBLIC]?: string };
 /** Records the public URL of `request` under `base` (no-op when PUBLIC_URL is unset). */
 export function markPublicUrl(request: Request, base: string | undefined): void {
   if (!base) return;
-  const own = new URL(request.url);
-  (request as Marked)[PUBLIC] = `${base}${own.pathname}${own.search}`;
+  // The path and query as sent: a URL object would percent-encode what the client left raw (`'`).
+  const url = request.url;
+  (request as Marked)[PUBLIC] = `${base}${url.slice(url.indexOf('/', url.indexOf('//') + 2))}`;
 }
 
 export const publicUrlOf = (request: Request): string => (request as Marked)[PUBLIC] ?? request.url;
