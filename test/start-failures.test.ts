@@ -69,7 +69,7 @@ test('a database that cannot be reached, or refuses the login: one line with DAT
   expect(refused.stderr).toContain('no_such_role_here');
   expect(refused.stderr + refused.stdout).not.toContain('sekrit-pw');
   expectOneLine(refused);
-});
+}, 70_000); // two starts, each given up to 30 s
 
 test('a key-encryption key other than the one that sealed the signing keys: a configuration error, exit 2', async () => {
   const db = await ownDatabase('start_kek');
@@ -88,4 +88,4 @@ test('a key-encryption key other than the one that sealed the signing keys: a co
     await db.drop();
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
-});
+}, 70_000); // two starts, each given up to 30 s
