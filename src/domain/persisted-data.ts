@@ -92,7 +92,7 @@ export function createPersistedData(ctx: AppContext, input: Input): PersistedDat
   const dataMimeType = maxLength(optionalString(input, 'dataMimeType')?.trim() || 'application/json', LIMITS.dataMimeType, 'dataMimeType');
   const linkedObjectId = maxLength(optionalString(input, 'linkedObjectId') ?? '', LIMITS.linkedObjectId, 'linkedObjectId');
   const row = ctx.em().create(PersistedData, {
-    id: newId(), name, scope, data, dataMimeType, expiresAt: expiry(input),
+    id: newId(), name, scope, data, dataLength: data.length, dataMimeType, expiresAt: expiry(input),
     linkedObjectId, linkedObjectType: linkedObjectType(input.linkedObjectType),
     createdById: ctx.caller.userId, modifiedById: ctx.caller.userId,
   });

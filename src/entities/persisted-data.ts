@@ -13,6 +13,8 @@ export const PersistedData = defineEntity({
     /** 0: the creator's own; 1: the whole tenant's. */
     scope: p.smallint(),
     data: p.text(),
+    /** `data.length` as the clients count it (UTF-16 code units), kept so that list reads never scan `data`. */
+    dataLength: p.integer(),
     dataMimeType: p.string(),
     /** Null: never expires. */
     expiresAt: p.datetime().nullable(),

@@ -1,4 +1,4 @@
-import { AUDIT_RELATIONS, column, computed, defineResource } from '../read/define.js';
+import { AUDIT_RELATIONS, column, defineResource } from '../read/define.js';
 import { sql } from '../sql.js';
 
 /**
@@ -19,7 +19,8 @@ export default defineResource({
     name: column('name', 'string'),
     scope: column('scope', 'integer'),
     persistedData: column('data', 'string', { expandOnly: true }),
-    dataLength: computed('char_length(t.data)', 'integer'),
+    // UTF-16 code units, as the clients count; kept at create (docs/decisions.md, "Persisted data").
+    dataLength: column('data_length', 'integer'),
     dataMimeType: column('data_mime_type', 'string'),
     expirationDateUtc: column('expires_at', 'datetime'),
     linkedObjectId: column('linked_object_id', 'string'),

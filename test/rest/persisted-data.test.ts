@@ -163,6 +163,23 @@ describe('GET /persistedData/{id}', () => {
     expect(keysOf((await A.get(`/PersistedData/${d.id}/?fields=PersistedData,name`)).body.data)).toEqual(sorted(['href', 'dataType', 'persistedData', 'name']));
   });
 
+  test('dataLength counts UTF-16 code units as the .NET and JavaScript clients do: shown and filtered by q alike', async () => {
+    const tag = uniq('utf16');
+    // 9 code points, 10 code units; and BMP (é, 中) beside astral (😀, 𝄞) characters: 12 code points, 14 code units.
+    const [emoji, mixed] = ['{"a":"😀"}', '{"é":"中😀𝄞x"}'];
+    expect([emoji.length, mixed.length]).toEqual([10, 14]);
+    const e = await create(A, { name: `${tag}-emoji`, persistedData: emoji });
+    const m = await create(A, { name: `${tag}-mixed`, persistedData: mixed });
+    expect([e.dataLength, m.dataLength]).toEqual([10, 14]);
+    expect((await A.get(`/persistedData/${e.id}`)).body.data.dataLength).toBe(10);
+    expect((await A.get(`/persistedData/${m.id}`)).body.data.dataLength).toBe(14);
+    const found = async (cond: string) => ids(await A.get(`/persistedData?${q(`name like '${tag}%' and ${cond}`)}`)).sort();
+    expect(await found('dataLength gt 9')).toEqual([e.id, m.id].sort());
+    expect(await found('dataLength eq 10')).toEqual([e.id]);
+    expect(await found('dataLength eq 14')).toEqual([m.id]);
+    expect(await found('dataLength lt 14')).toEqual([e.id]);
+  });
+
   test('unknown id: 404; malformed id: 400 naming the segment', async () => {
     expectError(await A.get(`/persistedData/${UNKNOWN_ID}`), 404, 'Persisted data');
     expectError(await A.get('/persistedData/nope'), 400, "'id' must be a GUID");
