@@ -83,12 +83,17 @@ export function listPage(
 ): Page<Row> {
   const { limit, offset } = paging(ctx.services.config, args);
   const q = compileQText(args.q ?? undefined, fields);
-  const r: RowQuery = { from: within.from, where: [...where, ...listedOf(def), ...(q ? [q] : [])] };
+  const list = listQuery(def, where, within);
+  const r: RowQuery = { ...list, where: [...list.where!, ...(q ? [q] : [])] };
   return {
-    items: (info) =>
-      selectRows<Row>(ctx.reader, def, { ...r, order: within.order ?? def.order, limit, offset, withoutDynamic: !!def.dynamic && !!info && !mayAsk(info, def.dynamic.field) }),
+    items: (info) => selectRows<Row>(ctx.reader, def, { ...r, limit, offset, withoutDynamic: !!def.dynamic && !!info && !mayAsk(info, def.dynamic.field) }),
     totalRecords: () => countRows(ctx.reader, def, r),
   };
+}
+
+/** The rows of a list page (listPage, before its limit): `where` and the definition's listed condition, in its order or `within`'s. */
+export function listQuery(def: ResourceDef, where: Sql[], within: Pick<RowQuery, 'from' | 'order'> = {}): RowQuery {
+  return { from: within.from, where: [...where, ...listedOf(def)], order: within.order ?? def.order };
 }
 
 const columnOf = (def: ResourceDef, field: string): string => {
@@ -98,10 +103,22 @@ const columnOf = (def: ResourceDef, field: string): string => {
 };
 
 /** The condition "lies under this parent row" on alias `t`. */
-function underParent(def: ResourceDef, scope: ParentScope, parentId: string): Sql {
+export function underParent(def: ResourceDef, scope: ParentScope, parentId: string): Sql {
   if ('field' in scope) return sql`t.${raw(columnOf(def, scope.field))} = ${parentId}`;
   const l = scope.link;
   return sql`${idOf(def)} in (select l.${raw(l.to)} from ${raw(l.table)} l where l.tenant_id = t.tenant_id and l.${raw(l.from)} = ${parentId})`;
+}
+
+/**
+ * The condition "lies under this parent row" of a to-many relation of the parent (its `parentKey`
+ * value), on alias `t`: what the nested routes list (a template's forms, a document's revisions).
+ */
+export function underRelation(parent: ResourceDef, name: string, parentId: string): Sql {
+  const rel = parent.relations?.[name];
+  if (rel?.kind === 'many') return sql`t.${raw(rel.column)} = ${parentId}`;
+  if (rel?.kind !== 'through') throw new Error(`${parent.typeName}.${name} is not a to-many relation`);
+  const l = rel.link;
+  return sql`t.id in (select l.${raw(l.to)} from ${raw(l.table)} l where l.tenant_id = t.tenant_id and l.${raw(l.from)} = ${parentId})`;
 }
 
 async function assertUnderParent(ctx: ReadContext, def: ResourceDef, scope: ParentScope, parent: Row, row: Row, asked: string) {

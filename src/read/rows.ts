@@ -132,7 +132,8 @@ export function fieldOf(reader: Reader, def: ResourceDef, field: string, where: 
   return sql`(select ${raw(def.fields[field].sql)} from ${raw(def.table)} t${joinsOf(def)} where ${join([...visible(reader, def), ...where], ' and ')})`;
 }
 
-export async function selectRows<T>(reader: Reader, def: ResourceDef, r: RowQuery = {}): Promise<T[]> {
+/** The statement selectRows runs (test/db/list-orders.test.ts EXPLAINs it); `guarded`: it checks the session. */
+export function selectStatement(reader: Reader, def: ResourceDef, r: RowQuery = {}): { query: Sql; guarded: boolean } {
   const { where, guarded } = whereOf(reader, def, r);
   const p = r.perParent;
   const rank = p ? sql`, row_number() over (partition by ${raw(p.key)} order by ${raw(r.order ?? 't.id')}) as "__rank"` : raw('');
@@ -141,7 +142,12 @@ export async function selectRows<T>(reader: Reader, def: ResourceDef, r: RowQuer
   else if (r.order) q = sql`${q} order by ${raw(r.order)}`;
   if (r.limit !== undefined) q = sql`${q} limit ${r.limit} offset ${r.offset ?? 0}`;
   if (r.lock) q = r.lock === 'keyShare' ? sql`${q} for key share of t` : sql`${q} for no key update of t`;
-  const rows = await run<T>(reader, q);
+  return { query: q, guarded };
+}
+
+export async function selectRows<T>(reader: Reader, def: ResourceDef, r: RowQuery = {}): Promise<T[]> {
+  const { query, guarded } = selectStatement(reader, def, r);
+  const rows = await run<T>(reader, query);
   if (guarded && rows.length) reader.session!.confirmed = true;
   return rows;
 }

@@ -2,14 +2,14 @@
 import type { AppContext } from '../context.js';
 import { fieldOf, revisionIn, revisionOf, setIndexField, setIndexFields } from '../domain/document-index-values.js';
 import type { ListArgs } from '../read/paging.js';
-import { listPage } from '../read/resolvers.js';
+import { listPage, underRelation } from '../read/resolvers.js';
 import { resource } from '../read/registry.js';
-import { sql } from '../sql.js';
 
 type Input = Record<string, unknown>;
 
 const FIELDS = resource('DocumentIndexField');
-const ofRevision = (ctx: AppContext, revisionId: string, args: ListArgs) => listPage(ctx, FIELDS, args, [sql`t.revision_id = ${revisionId}`]);
+const REVISION = resource('DocumentRevision');
+const ofRevision = (ctx: AppContext, revisionId: string, args: ListArgs) => listPage(ctx, FIELDS, args, [underRelation(REVISION, 'indexFields', revisionId)]);
 
 export const resolvers = {
   Query: {

@@ -19,7 +19,7 @@ import {
   type DocumentRow,
 } from '../domain/documents.js';
 import type { ListArgs } from '../read/paging.js';
-import { listPage, reread } from '../read/resolvers.js';
+import { listPage, reread, underRelation } from '../read/resolvers.js';
 import { resource } from '../read/registry.js';
 import { selectRows } from '../read/rows.js';
 import { sql } from '../sql.js';
@@ -63,7 +63,6 @@ const opened = (ctx: AppContext, args: ListArgs, order: string) =>
 
 export const resolvers = {
   Query: {
-    documents: (_: unknown, args: ListArgs, ctx: AppContext) => listPage(ctx, DOCUMENT, args),
     // Reading a document by its id opens it (src/domain/document-access.ts).
     document: async (_: unknown, { documentId }: { documentId: string }, ctx: AppContext) => {
       const doc = await documentRow(ctx, documentId);
@@ -74,7 +73,7 @@ export const resolvers = {
     frequentDocuments: (_: unknown, args: ListArgs, ctx: AppContext) => opened(ctx, args, 'a.access_count desc, a.accessed_at desc, t.id'),
     documentRevisions: async (_: unknown, args: ListArgs & { documentId: string }, ctx: AppContext) => {
       const doc = await documentRow(ctx, args.documentId);
-      return listPage(ctx, REVISION, args, [sql`t.document_id = ${doc.documentId}`]);
+      return listPage(ctx, REVISION, args, [underRelation(DOCUMENT, 'revisions', doc.documentId)]);
     },
     documentRevision: async (_: unknown, a: { documentId: string; id: string }, ctx: AppContext) => {
       const doc = await documentRow(ctx, a.documentId);
@@ -84,7 +83,7 @@ export const resolvers = {
     },
     formDocuments: async (_: unknown, args: ListArgs & { formId: string }, ctx: AppContext) => {
       const form = await instanceRow(ctx, args.formId);
-      return listPage(ctx, DOCUMENT, args, [sql`t.id in (select l.document_id from form_document l where l.tenant_id = t.tenant_id and l.form_id = ${form.formId})`]);
+      return listPage(ctx, DOCUMENT, args, [underRelation(resource('FormInstance'), 'documents', form.formId as string)]);
     },
   },
   Mutation: {

@@ -4,7 +4,7 @@ import { applyActions, removeMember, setMember } from '../domain/folder-security
 import { notFound } from '../errors.js';
 import { requireGuid } from '../ids.js';
 import type { ListArgs } from '../read/paging.js';
-import { listPage, loadRow } from '../read/resolvers.js';
+import { listPage, loadRow, underRelation } from '../read/resolvers.js';
 import { resource } from '../read/registry.js';
 import { selectRows } from '../read/rows.js';
 import { sql } from '../sql.js';
@@ -28,7 +28,7 @@ export const resolvers = {
     },
     securityMembers: async (_: unknown, a: ListArgs & { parentId: string }, ctx: AppContext) => {
       const folder = await loadRow(ctx, resource('Folder'), a.parentId);
-      return listPage(ctx, MEMBER, a, [sql`t.folder_id = ${folder.id as string}`]);
+      return listPage(ctx, MEMBER, a, [underRelation(resource('Folder'), 'securityMembers', folder.id as string)]);
     },
   },
   Mutation: {

@@ -7,7 +7,7 @@ import { prefilledBody } from '../domain/prefill.js';
 import { instanceFieldMap, shownValues } from '../domain/form-instance-fields.js';
 import { queryFieldMap } from '../read/fields.js';
 import { DateTime } from '../scalars.js';
-import { listPage, reread, type Page } from '../read/resolvers.js';
+import { listPage, reread, underRelation, type Page } from '../read/resolvers.js';
 import type { ListArgs } from '../read/paging.js';
 import { resource } from '../read/registry.js';
 import { fieldOf, selectRows, type RowQuery } from '../read/rows.js';
@@ -138,16 +138,14 @@ export const resolvers = {
     formInstances: async (_: unknown, args: ListArgs & { templateId: string }, ctx: AppContext): Promise<Page<Row>> => {
       const template = await templateRow(ctx, args.templateId);
       const fields = args.q ? await instanceFieldMap(ctx, queryFieldMap(INSTANCE), template.revisionId as string) : undefined;
-      return listPage(ctx, INSTANCE, args, [sql`t.template_id = ${template.id}`], fields);
+      return listPage(ctx, INSTANCE, args, [underRelation(resource('FormTemplate'), 'forms', template.id as string)], fields);
     },
     formInstance: async (_: unknown, a: { templateId: string; revisionId: string }, ctx: AppContext) =>
       (await instanceOf(ctx, a.templateId, a.revisionId)).instance,
     formInstancePdf: (_: unknown, a: { templateId: string; revisionId: string }, ctx: AppContext) => pdf(ctx, a.templateId, a.revisionId),
     relatedForms: async (_: unknown, args: ListArgs & { formId: string }, ctx: AppContext) => {
       const form = await instanceRow(ctx, args.formId);
-      return listPage(ctx, INSTANCE, args, [
-        sql`t.id in (select l.related_id from form_instance_relation l where l.tenant_id = t.tenant_id and l.form_id = ${form.formId})`,
-      ]);
+      return listPage(ctx, INSTANCE, args, [underRelation(INSTANCE, 'relatedForms', form.formId as string)]);
     },
   },
   Mutation: {

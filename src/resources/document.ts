@@ -81,6 +81,7 @@ export default defineResource({
     ...AUDIT_RELATIONS,
   },
   queries: {
+    documents: { op: 'list' },
     folderDocuments: { op: 'list', parent: { resource: 'Folder', arg: 'id', field: 'folderId' } },
   },
   access: { see: folderSeenBy('t.folder_id'), change: 'admin' },
