@@ -18,7 +18,8 @@ export default defineResource({
     ...auditFields(),
   },
   joins: AUDIT_JOINS,
-  order: 'lower(t.name), t.id',
+  // Names are unique per tenant, case-insensitively: the unique index gives this order (an id after it made PostgreSQL sort).
+  order: 'lower(t.name)',
   relations: { ...AUDIT_RELATIONS },
   queries: { documentTypes: { op: 'list' }, documentType: { op: 'get' } },
   access: { see: 'tenant', change: 'admin' },

@@ -24,7 +24,8 @@ export default defineResource({
     ...auditFields(),
   },
   joins: { ...AUDIT_JOINS, s: { table: 'script', on: 's.id = t.script_id' } },
-  order: 'lower(t.name), t.id',
+  // Names are unique per tenant, case-insensitively: the unique index gives this order (an id after it made PostgreSQL sort).
+  order: 'lower(t.name)',
   relations: {
     script: { kind: 'one', target: 'Script', key: 'scriptId' },
     runs: { kind: 'many', target: 'ScheduledRun', column: 'process_id' },

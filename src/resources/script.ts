@@ -21,7 +21,8 @@ export default defineResource({
     ...auditFields(),
   },
   joins: AUDIT_JOINS,
-  order: 'lower(t.name), t.id',
+  // Names are unique per tenant, case-insensitively: the unique index gives this order (an id after it made PostgreSQL sort).
+  order: 'lower(t.name)',
   relations: { ...AUDIT_RELATIONS },
   queries: { scripts: { op: 'list' }, script: { op: 'get' } },
   // No row rule admits an ordinary user; administrators pass every rule.
