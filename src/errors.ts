@@ -2,6 +2,8 @@
  * The one family of errors the service raises on purpose. Each maps once to a GraphQL error
  * (extensions.http.status + code) and once to the REST envelope (meta.errors).
  */
+import { isDeepStrictEqual } from 'node:util';
+
 export type ErrorCode =
   | 'BAD_REQUEST'
   | 'UNAUTHORIZED'
@@ -71,6 +73,28 @@ export const conflict = (msg: string) => new AppError('CONFLICT', msg);
  */
 export const shownValue = (v: unknown, max = 64): string =>
   typeof v === 'string' ? `'${v.slice(0, max)}'` : (JSON.stringify(v) ?? String(v)).slice(0, max);
+
+/** One copy of an argument sent more than once: its value as sent, its spelling where copies differ in it, and what it counts as. */
+export interface SentCopy {
+  sent: unknown;
+  as?: string;
+  kept: unknown;
+}
+
+/**
+ * One rule for an argument sent more than once (a query parameter `limit=5&Limit=-1`, a body's
+ * `dropdownListId` beside `dropDownListId`, a form field named by its key and by its id): its
+ * copies must count as the same value, else a 400 naming it (`what`) and two copies that differ,
+ * as sent. Taking one copy dropped the others without a word, and which one counted was the
+ * order's chance.
+ */
+export function requireAgreement(what: string, copies: readonly SentCopy[]): void {
+  const [first, ...rest] = copies;
+  const other = rest.find((c) => !isDeepStrictEqual(c.kept, first.kept));
+  if (other === undefined) return;
+  const shown = (c: SentCopy) => shownValue(c.sent) + (c.as === undefined ? '' : ` as '${c.as.slice(0, 64)}'`);
+  throw badRequest(`The ${what} was sent ${copies.length} times with different values (${shown(first)} and ${shown(other)}): send it once.`);
+}
 
 /** How many items of a list an error message names before it only counts the rest. */
 const MAX_NAMED = 10;

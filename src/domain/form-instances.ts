@@ -6,7 +6,7 @@
  */
 import type { AppContext } from '../context.js';
 import { insertRows, updateRows } from '../db/tenant-writes.js';
-import { badRequest, namedList } from '../errors.js';
+import { badRequest, namedList, requireAgreement, type SentCopy } from '../errors.js';
 import { newId } from '../ids.js';
 import { sql } from '../sql.js';
 import { deletedKey, templateFields } from './form-instance-fields.js';
@@ -43,13 +43,14 @@ async function fieldRules(ctx: AppContext, revisionId: string): Promise<FieldRul
 
 /**
  * A posted body as lower-case key -> string. Each posted key names a field by its key or id, in any
- * case; unknown keys, a field named twice and non-scalar values are 400s naming them.
+ * case; unknown keys and non-scalar values are 400s naming them. A field named more than once (by
+ * key and id, in two cases) must have the same text in each, the rule of every argument sent
+ * twice (`requireAgreement`).
  */
 function checkValues(body: unknown, rules: FieldRules): Values {
   if (body === undefined || body === null) return {};
   if (typeof body !== 'object' || Array.isArray(body)) throw badRequest('The body must be a JSON object mapping form field keys to values.');
-  const out: Values = {};
-  const sentAs = new Map<string, string>();
+  const copies = new Map<string, SentCopy[]>();
   const unknown: string[] = [];
   const deleted: string[] = [];
   for (const [k, v] of Object.entries(body)) {
@@ -58,15 +59,18 @@ function checkValues(body: unknown, rules: FieldRules): Values {
       (rules.deleted.has(k.trim().toLowerCase()) ? deleted : unknown).push(k);
       continue;
     }
-    const earlier = sentAs.get(key);
-    if (earlier !== undefined) {
-      throw badRequest(`The form field '${rules.byKey.get(key)!.key}' is named twice, as '${earlier.slice(0, 100)}' and '${k.slice(0, 100)}': send each field once.`);
-    }
-    sentAs.set(key, k);
     if (v !== null && typeof v === 'object') throw badRequest(`The value of form field '${k}' must be a string, not an object or array.`);
     const text = v === null ? '' : String(v);
     if (text.length > MAX_VALUE) throw badRequest(`The value of form field '${k}' is longer than ${MAX_VALUE} characters.`);
-    out[key] = text;
+    const copy = { sent: v, as: k, kept: text };
+    const earlier = copies.get(key);
+    if (earlier) earlier.push(copy);
+    else copies.set(key, [copy]);
+  }
+  const out: Values = {};
+  for (const [key, sent] of copies) {
+    if (sent.length > 1) requireAgreement(`form field '${rules.byKey.get(key)!.key}'`, sent);
+    out[key] = sent[0].kept as string;
   }
   const refusals = [];
   if (deleted.length) {

@@ -3,7 +3,7 @@
  * `UserId`), form strings become booleans and numbers where the field wants them, and keys the
  * type does not know are dropped. Values that still do not fit are left for GraphQL to reject.
  */
-import { badRequest } from '../errors.js';
+import { badRequest, requireAgreement } from '../errors.js';
 import { RepeatedKey, UploadedFile, utf8Text } from './body.js';
 import {
   getNullableType,
@@ -29,18 +29,30 @@ const inside = (at: At, name: string, key: string): At => (at.path ? { path: `${
 /**
  * `sentAs`, when given, learns each field the body spelled otherwise, by the schema's path to it
  * (`dropDownListId` sent as `dropdownListId`, `items[0].itemName` as `ItemName`), for `asSent`.
+ * A field sent in several spellings (`dropdownListId`, `dropDownListId`) must fit to one value in
+ * all of them, as a query parameter sent twice must (`requireAgreement`): the later one won
+ * without a word.
  */
 export function fitInput(type: GraphQLInputObjectType, body: Record<string, unknown>, sentAs?: Map<string, string>, at = TOP): Record<string, unknown> {
   const fields = type.getFields();
   const byLower = new Map(Object.keys(fields).map((name) => [name.toLowerCase(), name]));
-  const out: Record<string, unknown> = {};
+  const spellings = new Map<string, string[]>();
   for (const [key, value] of Object.entries(body)) {
     const name = byLower.get(key.toLowerCase());
     if (!name || value === undefined) continue;
-    const here = inside(at, name, key);
-    if (key !== name) sentAs?.set(here.path, key);
-    const fitted = fitValue(fields[name].type, value, here, sentAs);
-    if (fitted !== undefined) out[name] = fitted;
+    const keys = spellings.get(name);
+    if (keys) keys.push(key);
+    else spellings.set(name, [key]);
+  }
+  const out: Record<string, unknown> = {};
+  for (const [name, keys] of spellings) {
+    const copies = keys.map((key) => {
+      const here = inside(at, name, key);
+      return { sent: body[key], as: here.sent, kept: fitValue(fields[name].type, body[key], here, sentAs), path: here.path };
+    });
+    if (copies.length > 1) requireAgreement(`field '${copies[0].path}'`, copies);
+    if (keys[0] !== name) sentAs?.set(copies[0].path, keys[0]);
+    if (copies[0].kept !== undefined) out[name] = copies[0].kept;
   }
   return out;
 }

@@ -3,7 +3,7 @@
  * trailing and doubled slashes ignored, literal segments preferred over parameters
  * (`/users/me` before `/users/:id`; `PUT /users/me` is a 405, not `/users/:id` with the id `me`).
  */
-import { badRequest } from '../errors.js';
+import { requireAgreement } from '../errors.js';
 import { routes as allRoutes, type Method, type Route } from './routes.js';
 
 const API_PREFIX = ['api', 'v1'];
@@ -143,10 +143,6 @@ export function queryParam(query: URLSearchParams, name: string): string | undef
 
 /** The value of the parameter `name` sent as `values` (its copies, in order), which must agree (`queryParam`). */
 export function oneValue(name: string, values: readonly string[]): string | undefined {
-  const [first, ...rest] = values;
-  const other = rest.find((v) => v !== first);
-  if (other !== undefined) {
-    throw badRequest(`The query parameter '${name}' was sent ${rest.length + 1} times with different values ('${first.slice(0, 64)}' and '${other.slice(0, 64)}'): send it once.`);
-  }
-  return first;
+  requireAgreement(`query parameter '${name}'`, values.map((v) => ({ sent: v, kept: v })));
+  return values[0];
 }

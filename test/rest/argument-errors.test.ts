@@ -2,9 +2,10 @@
  * Arguments GraphQL could not take, as a REST caller reads the refusal: the key they sent and
  * what it must be, never a GraphQL variable (which stays in the developer message).
  */
-import { asSent } from '../../src/rest/input.js';
+import { GraphQLBoolean, GraphQLInputObjectType, GraphQLList, GraphQLString } from 'graphql';
+import { asSent, fitInput } from '../../src/rest/input.js';
 import { forRestCaller } from '../../src/rest/variable-errors.js';
-import { expectError, ZERO_GUID } from './support.js';
+import { expectError, multipart, uniq, ZERO_GUID } from './support.js';
 import { A, setUpTwoTenants } from './two-tenants.js';
 
 setUpTwoTenants();
@@ -88,4 +89,52 @@ test('a refused value inside a list or an object is named by its path, with the 
 
 test('a value refused while the body is fitted is named by its path as sent', async () => {
   expectError(await A.post('/lists', { Name: 'Placed', Items: [{ itemName: 'a' }, { ItemName: 1e21 }] }), 400, /^The field 'Items\[1\]\.ItemName' takes text: send this value as a string in quotes\./);
+});
+
+describe('a body key sent in two spellings (keys match without regard to case)', () => {
+  const Item = new GraphQLInputObjectType({ name: 'Item', fields: { itemName: { type: GraphQLString } } });
+  const Input = new GraphQLInputObjectType({
+    name: 'Input',
+    fields: { dropDownListId: { type: GraphQLString }, required: { type: GraphQLBoolean }, items: { type: new GraphQLList(Item) } },
+  });
+
+  test('with different values is a 400 naming the field and both spellings, worded as the query string\'s rule, whichever comes first', () => {
+    expect(() => fitInput(Input, { dropdownListId: 'a', dropDownListId: 'b' })).toThrow(
+      "The field 'dropDownListId' was sent 2 times with different values ('a' as 'dropdownListId' and 'b' as 'dropDownListId'): send it once.",
+    );
+    expect(() => fitInput(Input, { dropDownListId: 'b', dropdownListId: 'a' })).toThrow("('b' as 'dropDownListId' and 'a' as 'dropdownListId')");
+    expect(() => fitInput(Input, { DropDownListId: 'a', dropdownlistid: 'a', dropDownListId: null })).toThrow(
+      "The field 'dropDownListId' was sent 3 times with different values ('a' as 'DropDownListId' and null as 'dropDownListId')",
+    );
+    // Inside a list's objects, named by the path as sent.
+    expect(() => fitInput(Input, { Items: [{ itemName: 'x' }, { itemName: 'a', ItemName: 'b' }] })).toThrow(
+      "The field 'items[1].itemName' was sent 2 times with different values ('a' as 'Items[1].itemName' and 'b' as 'Items[1].ItemName')",
+    );
+  });
+
+  test('with the same value (once fitted: a form\'s "True" is true) is taken once', () => {
+    const sentAs = new Map<string, string>();
+    expect(fitInput(Input, { dropdownListId: 'a', dropDownListId: 'a', required: true, Required: 'True' }, sentAs)).toEqual({ dropDownListId: 'a', required: true });
+    expect(sentAs.get('dropDownListId')).toBe('dropdownListId');
+    expect(fitInput(Input, { items: [{ itemName: 'a' }], Items: [{ ItemName: 'a' }] })).toEqual({ items: [{ itemName: 'a' }] });
+  });
+
+  test('POST indexfields: in a JSON, form-encoded or multipart body, either order, nothing made; the same id twice is taken', async () => {
+    const listId = (await A.post('/lists', { Name: uniq('Spelled twice'), Items: [{ itemName: 'a', itemValue: 'a' }] })).body.data.listID as string;
+    const before = (await A.get('/indexfields?limit=1')).body.pagination.totalRecords;
+    const label = uniq('Both');
+    const refused = (first: [string, string], second: [string, string]) =>
+      `The field 'dropDownListId' was sent 2 times with different values ('${first[1]}' as '${first[0]}' and '${second[1]}' as '${second[0]}'): send it once.`;
+    const list: [string, string] = ['dropdownListId', listId];
+    const none: [string, string] = ['dropDownListId', ZERO_GUID];
+    expectError(await A.post('/indexfields', { label, fieldType: 6, dropdownListId: listId, dropDownListId: ZERO_GUID }), 400, refused(list, none));
+    expectError(await A.post('/indexfields', { label, fieldType: 6, dropDownListId: ZERO_GUID, dropdownListId: listId }), 400, refused(none, list));
+    const form = `label=${label}&fieldType=6&dropdownListId=${listId}&dropDownListId=${ZERO_GUID}`;
+    expectError(await A.post('/indexfields', undefined, { raw: form, headers: { 'content-type': 'application/x-www-form-urlencoded' } }), 400, refused(list, none));
+    const parts = await multipart({ label, fieldType: '6', dropDownListId: ZERO_GUID, dropdownListId: listId }, null);
+    expectError(await A.post('/indexfields', undefined, parts), 400, refused(none, list));
+    expect((await A.get('/indexfields?limit=1')).body.pagination.totalRecords).toBe(before);
+    const made = await A.post('/indexfields', { label, fieldType: 6, dropdownListId: listId, DropDownListId: listId });
+    expect([made.status, made.body.data?.dropDownListId]).toEqual([200, listId]);
+  });
 });

@@ -141,16 +141,23 @@ describe('POST /formtemplates/{id}/forms', () => {
     expect((await A.get(`/formtemplates/${t.id}/forms/${d.formId}`)).body.data[0]).toMatchObject({ applicant: 'Grace', note: 'second', revision: 3 });
   });
 
-  test('a field named twice (by key and id, or in two cases) is a 400 naming it; nothing is saved', async () => {
+  test('a field named twice (by key and id, or in two cases) with different values is a 400 naming it and both names, as any argument sent twice; nothing is saved', async () => {
     const t = await formTemplateWith(A, ['Applicant', 'Note']);
     const id = await fieldIds(t.id);
-    expectError(await A.post(`/formtemplates/${t.id}/forms`, { Applicant: 'x', [id.applicant]: 'y' }), 400, /'Applicant' is named twice/);
-    expectError(await A.post(`/formtemplates/${t.id}/forms`, { Applicant: 'x', applicant: 'y' }), 400, /'Applicant' is named twice, as 'Applicant' and 'applicant'/);
+    expectError(await A.post(`/formtemplates/${t.id}/forms`, { Applicant: 'x', [id.applicant]: 'y' }), 400, `The form field 'Applicant' was sent 2 times with different values ('x' as 'Applicant' and 'y' as '${id.applicant}'): send it once.`);
+    expectError(await A.post(`/formtemplates/${t.id}/forms`, { Applicant: 'x', applicant: 'y' }), 400, "The form field 'Applicant' was sent 2 times with different values ('x' as 'Applicant' and 'y' as 'applicant')");
     expect((await A.get(`/formtemplates/${t.id}/forms`)).body.data).toEqual([]);
     const d = await create(A, t.id, { note: 'kept' });
-    expectError(await A.post(`/formtemplates/${t.id}/forms/${d.revisionId}`, { NOTE: 'a', note: 'b' }), 400, /'Note' is named twice/);
-    expectError(await A.post(`/forms/${d.formId}`, { [id.note]: 'a', Note: 'b' }), 400, /'Note' is named twice/);
+    expectError(await A.post(`/formtemplates/${t.id}/forms/${d.revisionId}`, { NOTE: 'a', note: 'b' }), 400, /'Note' was sent 2 times with different values/);
+    expectError(await A.post(`/forms/${d.formId}`, { [id.note]: 'a', Note: 'b' }), 400, /'Note' was sent 2 times with different values/);
     expect((await A.get(`/formtemplates/${t.id}/forms/${d.formId}`)).body.data[0]).toMatchObject({ note: 'kept', revision: 1 });
+  });
+
+  test('a field named twice with the same text (a number beside its digits) is taken once', async () => {
+    const t = await formTemplateWith(A, ['Applicant', 'Note']);
+    const id = await fieldIds(t.id);
+    const d = await create(A, t.id, { Applicant: 'x', [id.applicant]: 'x', note: 7, NOTE: '7' });
+    expect((await A.get(`/formtemplates/${t.id}/forms/${d.formId}`)).body.data[0]).toMatchObject({ applicant: 'x', note: '7', revision: 1 });
   });
 
   test('an unknown template is a 404', async () => {
