@@ -61,16 +61,36 @@ function notYetIds(input: Input): void {
 /** A label sent, checked as names are (`nameText`); an update passes the label it replaces as `stored`. */
 const label = (raw: string, stored?: unknown): string => nameText(raw, LIMITS.label, 'label', stored);
 
+/** The text values of a definition and of a folder's overrides, by column. */
+const TEXT_COLUMNS = { description: 'description', queryDisplayField: 'query_display_field', queryValueField: 'query_value_field', defaultValue: 'default_value' } as const;
+
 /** The text values sent, by column, within their limits. */
 function texts(input: Input): Row {
   const out: Row = {};
-  const columns = { description: 'description', queryDisplayField: 'query_display_field', queryValueField: 'query_value_field', defaultValue: 'default_value' } as const;
-  for (const [key, column] of Object.entries(columns) as [keyof typeof columns, string][]) {
+  for (const [key, column] of Object.entries(TEXT_COLUMNS) as [keyof typeof TEXT_COLUMNS, string][]) {
     const v = optionalString(input, key);
     if (v !== undefined) out[column] = maxLength(v, LIMITS[key], key);
   }
   return out;
 }
+
+/** What one key of an update's body changes (its value never undefined): the columns to set, none when it keeps the stored value. */
+type Change = (v: unknown) => Row | Promise<Row>;
+
+/**
+ * The columns an update sets: each key of `changes` sent, in its order. A body that changes
+ * nothing is a 400 naming every key of `changes`, so the message lists exactly what the update
+ * reads (it named neither queryId nor connectionId on `PUT indexfields/{id}`, which takes both).
+ */
+async function changesSent(input: Input, changes: Record<string, Change>): Promise<Row> {
+  const set: Row = {};
+  for (const [key, change] of Object.entries(changes)) if (input[key] !== undefined) Object.assign(set, await change(input[key]));
+  if (Object.keys(set).length === 0) throw badRequest(`Send at least one of: ${Object.keys(changes).join(', ')}.`);
+  return set;
+}
+
+/** Query and connection ids sent (only ever unset: `notYetIds`) keep none. */
+const NO_QUERY: Record<string, Change> = { queryId: () => ({ query_id: null }), connectionId: () => ({ connection_id: null }) };
 
 /** A default value sent (in `set`, by column) kept as a value of the field's type would be: a number for a numeric field, a date for a date field. */
 function typedDefault(set: Row, fieldType: number, label: string): Row {
@@ -117,17 +137,24 @@ export async function updateIndexField(ctx: AppContext, id: string, input: Input
     throw badRequest(`The type of an index field cannot change (index field '${current.label}' is of type ${current.fieldType}): make a new one.`);
   }
   notYetIds(input);
-  const set: Row = typedDefault(texts(input), current.fieldType, current.label);
-  const newLabel = optionalString(input, 'label');
-  if (newLabel !== undefined) {
-    set.label = label(newLabel, current.label);
-    await assertLabelFree(ctx, set.label as string, current.id);
-  }
-  if (typeof input.required === 'boolean') set.required = input.required;
-  if (input.dropDownListId !== undefined) set.drop_down_list_id = (await existingList(ctx, guidOrUnset(input.dropDownListId, 'dropDownListId'))) ?? null;
-  if (Object.keys(set).length === 0) {
-    throw badRequest('Send at least one of: label, description, required, dropDownListId, queryDisplayField, queryValueField, defaultValue.');
-  }
+  // Null keeps a value, but for the ids, where null is none.
+  const text = (key: keyof typeof TEXT_COLUMNS): Change => (v) => texts({ [key]: v });
+  const changes: Record<string, Change> = {
+    label: async (v) => {
+      if (v === null) return {};
+      const name = label(optionalString({ label: v }, 'label')!, current.label);
+      await assertLabelFree(ctx, name, current.id);
+      return { label: name };
+    },
+    description: text('description'),
+    required: (v) => (typeof v === 'boolean' ? { required: v } : {}),
+    queryDisplayField: text('queryDisplayField'),
+    queryValueField: text('queryValueField'),
+    defaultValue: text('defaultValue'),
+    dropDownListId: async (v) => ({ drop_down_list_id: (await existingList(ctx, guidOrUnset(v, 'dropDownListId'))) ?? null }),
+    ...NO_QUERY,
+  };
+  const set = typedDefault(await changesSent(input, changes), current.fieldType, current.label);
   await updateRows(ctx.reader, 'index_field', { ...set, modified_at: sql`now()`, modified_by_id: ctx.caller.userId }, sql`t.id = ${current.id}`);
 }
 
@@ -193,21 +220,18 @@ export async function updateFolderIndexField(ctx: AppContext, folderId: string, 
     await relateToFolder(ctx, id, folderId);
     row = (await folderIndexField(ctx, folderId, id, true))!;
   }
-  const set: Row = {};
-  for (const [key, column] of [['queryDisplayField', 'query_display_field'], ['queryValueField', 'query_value_field'], ['defaultValue', 'default_value']] as const) {
-    if (input[key] === null) set[column] = null;
-    else if (input[key] !== undefined) set[column] = maxLength(optionalString(input, key)!, LIMITS[key], key);
-  }
-  typedDefault(set, row.fieldType as number, row.label as string);
-  if (input.required !== undefined) set.required = input.required;
-  for (const [key, column] of [['connectionId', 'connection_id'], ['queryId', 'query_id']] as const) {
-    if (key in input) set[column] = null;
-  }
-  // A list of its own for this folder; unset (null or the all-zero GUID): the definition's.
-  if ('dropDownListId' in input) set.drop_down_list_id = (await existingList(ctx, guidOrUnset(input.dropDownListId, 'dropDownListId'))) ?? null;
-  if (Object.keys(set).length === 0) {
-    throw badRequest('Send at least one of: required, queryDisplayField, queryValueField, defaultValue, dropDownListId, queryId, connectionId.');
-  }
+  // Null: the definition's value again.
+  const override = (key: 'queryDisplayField' | 'queryValueField' | 'defaultValue'): Change => (v) => (v === null ? { [TEXT_COLUMNS[key]]: null } : texts({ [key]: v }));
+  const changes: Record<string, Change> = {
+    required: (v) => ({ required: v }),
+    queryDisplayField: override('queryDisplayField'),
+    queryValueField: override('queryValueField'),
+    defaultValue: override('defaultValue'),
+    // A list of its own for this folder; unset (null or the all-zero GUID): the definition's.
+    dropDownListId: async (v) => ({ drop_down_list_id: (await existingList(ctx, guidOrUnset(v, 'dropDownListId'))) ?? null }),
+    ...NO_QUERY,
+  };
+  const set = typedDefault(await changesSent(input, changes), row.fieldType as number, row.label as string);
   await updateRows(
     ctx.reader,
     'folder_index_field',

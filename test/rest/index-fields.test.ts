@@ -160,6 +160,34 @@ describe('index field definitions', () => {
     expect((await A.get(`/indexfields/${d.id}`)).body.data.description).toBe('third');
   });
 
+  test('PUT /indexfields/{id} takes queryId and connectionId (the spec lists queryId), answered as the all-zero GUID', async () => {
+    const d = await newField(uniq('Queried'));
+    for (const body of [{ queryId: ZERO_GUID }, { connectionId: null }, { QueryId: ZERO_GUID, dropdownListId: ZERO_GUID }]) {
+      const r = await A.put(`/indexfields/${d.id}`, body);
+      expect([body, r.status, r.body.data?.queryId, r.body.data?.connectionId]).toEqual([body, 200, ZERO_GUID, ZERO_GUID]);
+    }
+    expectError(await A.put(`/indexfields/${d.id}`, { queryId: UNKNOWN_ID }), 400, "The field 'queryId' must be null or the all-zero GUID: queries are not part of this service yet.");
+    expectError(await A.put(`/indexfields/${d.id}`, { connectionId: UNKNOWN_ID }), 400, /connections/);
+  });
+
+  test('an empty PUT of a definition or a folder\'s field names what may be sent, and each key it names is taken alone', async () => {
+    const d = await newField(uniq('Named'));
+    const folder = await newFolder();
+    const sample: Record<string, unknown> = {
+      label: uniq('Renamed'), description: 'd', required: true, queryDisplayField: 'n', queryValueField: 'v', defaultValue: 'x',
+      dropDownListId: ZERO_GUID, queryId: ZERO_GUID, connectionId: ZERO_GUID,
+    };
+    const named = async (path: string, keys: string[]) => {
+      const empty = await A.put(path, {});
+      expectError(empty, 400, `Send at least one of: ${keys.join(', ')}.`);
+      for (const key of keys) expect([key, (await A.put(path, { [key]: sample[key] })).status]).toEqual([key, 200]);
+    };
+    await named(`/indexfields/${d.id}`, ['label', 'description', 'required', 'queryDisplayField', 'queryValueField', 'defaultValue', 'dropDownListId', 'queryId', 'connectionId']);
+    await named(`/folders/${folder.id}/indexfields/${d.id}`, ['required', 'queryDisplayField', 'queryValueField', 'defaultValue', 'dropDownListId', 'queryId', 'connectionId']);
+    // A key the type has that the update never changes is not one.
+    expectError(await A.put(`/indexfields/${d.id}`, { fieldType: 'Text' }), 400, 'Send at least one of: label,');
+  });
+
   test('GET /indexfields: pagination, q over the fields, in their order', async () => {
     const tag = uniq('Listed');
     for (let i = 0; i < 3; i++) await newField(`${tag}-${i}`, { fieldType: i === 1 ? 5 : 1 });
