@@ -63,8 +63,15 @@ async function tokenParams(request: Request, maxBytes: number, budget: BodyShare
     throw invalid(e);
   }
   const p: Record<string, string | undefined> = {};
+  const spelled = new Map<string, string>();
   for (const [k, v] of Object.entries(params)) {
     const key = k.toLowerCase();
+    // Two spellings of one parameter are one sent twice: which counted was the order's chance.
+    const other = spelled.get(key);
+    if (other !== undefined && PARAMS.has(key)) {
+      throw new OAuthError(400, 'invalid_request', `The parameter '${key}' must be one text value, not sent more than once (as '${other.slice(0, 64)}' and '${k.slice(0, 64)}').`);
+    }
+    spelled.set(key, k);
     try {
       p[key] = PARAMS.has(key) ? param(k, v) : lenient(v);
     } catch (e) {

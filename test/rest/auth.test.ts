@@ -321,9 +321,11 @@ describe('bad credentials', () => {
     const json = (fields: Record<string, unknown>) => h.request('POST', '/oauth/token', { body: { ...passwordFields(t), ...fields } });
     for (const [r, message] of [
       [await json({ client_id: [t.clientId, t.clientId] }), "The parameter 'client_id' must be one text value, not a JSON array."],
-      [await json({ Client_Secret: { secret: t.clientSecret } }), "The parameter 'Client_Secret' must be one text value, not a JSON object."],
+      [await json({ client_secret: undefined, Client_Secret: { secret: t.clientSecret } }), "The parameter 'Client_Secret' must be one text value, not a JSON object."],
       [await json({ password: [t.password] }), "The parameter 'password' must be one text value, not a JSON array."],
       [await h.request('POST', '/oauth/token', { raw: `${new URLSearchParams(passwordFields(t))}&username=${t.adminUserId}`, headers: FORM }), "The parameter 'username' must be one text value, not sent more than once."],
+      [await h.request('POST', '/oauth/token', { raw: `${new URLSearchParams(passwordFields(t))}&Username=${t.adminUserId}`, headers: FORM }), "The parameter 'username' must be one text value, not sent more than once (as 'username' and 'Username')."],
+      [await json({ Password: 'not it' }), "The parameter 'password' must be one text value, not sent more than once (as 'password' and 'Password')."],
       [await json({ password: 9007199254740993 }), /^The field 'password' takes text: send this value as a string/],
       [await h.request('POST', '/oauth/token', { raw: `{"grant_type":"password","client_id":"${t.clientId}","client_secret":"${t.clientSecret}","username":"admin","password":1e400}`, headers: { 'content-type': 'application/json' } }), /^The field 'password' takes text/],
     ] as const) {
