@@ -7,7 +7,7 @@ import type { Config } from '../config.js';
 import { notFound } from '../errors.js';
 import { ZERO_GUID } from '../ids.js';
 import { compileQText } from '../query/index.js';
-import type { ParentScope, ResourceDef, RootRead } from './define.js';
+import type { Link, ParentScope, ResourceDef, RootRead } from './define.js';
 import { queryFieldMap } from './fields.js';
 import { paging, type ListArgs } from './paging.js';
 import { resource, resources } from './registry.js';
@@ -102,24 +102,39 @@ const columnOf = (def: ResourceDef, field: string): string => {
   return c;
 };
 
-/** The condition "lies under this parent row" on alias `t`. */
-export function underParent(def: ResourceDef, scope: ParentScope, parentId: string): Sql {
-  if ('field' in scope) return sql`t.${raw(columnOf(def, scope.field))} = ${parentId}`;
-  const l = scope.link;
-  return sql`${idOf(def)} in (select l.${raw(l.to)} from ${raw(l.table)} l where l.tenant_id = t.tenant_id and l.${raw(l.from)} = ${parentId})`;
+/**
+ * How a parent's rows are found: a column of their table naming the parent, or a link table from
+ * the parent to them. Both conditions below are built from it, and test/db/list-orders.test.ts
+ * reads it to name the index each parent-scoped read needs.
+ */
+export type ParentKey = { column: string } | { link: Link };
+
+/** The parent key of a nested route's scope (`/sites/{siteId}/users`). */
+export const scopeKey = (def: ResourceDef, scope: ParentScope): ParentKey => ('field' in scope ? { column: columnOf(def, scope.field) } : { link: scope.link });
+
+/** The parent key of a to-many relation of `parent`. */
+export function relationKey(parent: ResourceDef, name: string): ParentKey {
+  const rel = parent.relations?.[name];
+  if (rel?.kind === 'many') return { column: rel.column };
+  if (rel?.kind !== 'through') throw new Error(`${parent.typeName}.${name} is not a to-many relation`);
+  return { link: rel.link };
 }
+
+/** "Lies under this parent row" on alias `t`, whose id is `id`. */
+function under(key: ParentKey, id: Sql, parentId: string): Sql {
+  if ('column' in key) return sql`t.${raw(key.column)} = ${parentId}`;
+  const l = key.link;
+  return sql`${id} in (select l.${raw(l.to)} from ${raw(l.table)} l where l.tenant_id = t.tenant_id and l.${raw(l.from)} = ${parentId})`;
+}
+
+/** The condition "lies under this parent row" on alias `t`. */
+export const underParent = (def: ResourceDef, scope: ParentScope, parentId: string): Sql => under(scopeKey(def, scope), idOf(def), parentId);
 
 /**
  * The condition "lies under this parent row" of a to-many relation of the parent (its `parentKey`
  * value), on alias `t`: what the nested routes list (a template's forms, a document's revisions).
  */
-export function underRelation(parent: ResourceDef, name: string, parentId: string): Sql {
-  const rel = parent.relations?.[name];
-  if (rel?.kind === 'many') return sql`t.${raw(rel.column)} = ${parentId}`;
-  if (rel?.kind !== 'through') throw new Error(`${parent.typeName}.${name} is not a to-many relation`);
-  const l = rel.link;
-  return sql`t.id in (select l.${raw(l.to)} from ${raw(l.table)} l where l.tenant_id = t.tenant_id and l.${raw(l.from)} = ${parentId})`;
-}
+export const underRelation = (parent: ResourceDef, name: string, parentId: string): Sql => under(relationKey(parent, name), raw('t.id'), parentId);
 
 async function assertUnderParent(ctx: ReadContext, def: ResourceDef, scope: ParentScope, parent: Row, row: Row, asked: string) {
   const parentDef = resource(scope.resource);
