@@ -57,6 +57,12 @@ test('a URL under MAX_HEADER_BYTES is served (a long q); one over it is a 431 en
   expect(body.meta.errors[0].message).toMatch(/shorten the URL/);
 });
 
+test('meta.href without PUBLIC_URL is the Host, then the path and query as sent, doubled slashes made one', async () => {
+  const r = await exchange(`GET /api/v1//acme/main/sites?q=name%20eq%20'None' HTTP/1.1\r\nHost: quire.example:8080\r\nConnection: close\r\n\r\n`);
+  expect(r.head).toMatch(/^HTTP\/1\.1 401 /);
+  expect(JSON.parse(r.body).meta.href).toBe(`http://quire.example:8080/api/v1/acme/main/sites?q=name%20eq%20'None'`);
+});
+
 test('during shutdown a keep-alive client gets Connection: close on its last answer, then an orderly close', async () => {
   const body = 'grant_type=password&client_id=x&client_secret=y&username=u&password=p';
   const sock = await connect(s.port);
