@@ -22,6 +22,7 @@ type Row = Record<string, unknown>;
 export type DocumentRow = Record<string, unknown> & { id: string; documentId: string };
 
 const DOCUMENT = resource('Document');
+const REVISION = resource('DocumentRevision');
 export const LIMITS = { name: 256, description: 4000, abstract: 4000, keywords: 4000, changeText: 4000 } as const;
 
 /**
@@ -146,7 +147,7 @@ export async function createDocument(ctx: AppContext, input: Input): Promise<str
 export async function copyDocuments(ctx: AppContext, documents: Row[], place: (d: Row) => { folderId: string; name: string }): Promise<string[]> {
   if (documents.length === 0) return [];
   const copies = new Map(documents.map((d) => [d.documentId as string, { id: newId(), current: d.id as string, ...place(d) }]));
-  const revisions = await selectRows<Row>(ctx.reader, resource('DocumentRevision'), { where: [sql`t.document_id = any(${[...copies.keys()]}::uuid[])`] });
+  const revisions = await selectRows<Row>(ctx.reader, REVISION, { where: [sql`t.document_id = any(${[...copies.keys()]}::uuid[])`] });
   const revIds = new Map(revisions.map((r) => [r.id as string, newId()]));
   const by = ctx.caller.userId;
   await insertRows(ctx.reader, 'document', documents.map((d) => {
@@ -237,11 +238,14 @@ export async function setDates(ctx: AppContext, id: string, input: Input, keys: 
  * them); a document's only revision goes only with the document.
  */
 export async function deleteRevision(ctx: AppContext, revisionId: string): Promise<void> {
-  const doc = await changeableDocument(ctx, revisionId, 'Document revision');
+  const doc = await changeableDocument(ctx, revisionId, REVISION.label);
   const key = revisionId.toLowerCase();
   if (key === doc.documentId) throw badRequest("Name a revision's id here, not the document's: DELETE documents/{id} deletes the document.");
-  const revisions = await selectRows<Row>(ctx.reader, resource('DocumentRevision'), { where: [sql`t.document_id = ${doc.documentId}`], order: resource('DocumentRevision').order });
+  const revisions = await selectRows<Row>(ctx.reader, REVISION, { where: [sql`t.document_id = ${doc.documentId}`], order: REVISION.order });
   const at = revisions.findIndex((r) => r.id === key);
+  // Read under the document's lock: a delete of the revision that committed while the lock waited
+  // is seen here (the lock's own read still found the document through it), answered as one sent after.
+  if (at === -1) throw notFound(`${REVISION.label} '${revisionId}' was not found.`);
   if (revisions.length === 1) throw conflict(`Revision '${revisions[0].revision as string}' is the document's only revision: delete the document instead.`);
   if (key === doc.id) {
     const before = revisions[at === 0 ? 1 : at - 1];

@@ -355,6 +355,29 @@ describe('uploads', () => {
     }
   });
 
+  test('one revision deleted several times at once, an older one or the current one: one 200, the others the 404 of a revision already gone', async () => {
+    /** Five identical deletes at once: the statuses, and each 404 is the one a revision gone gets. */
+    const burst = async (revisionId: string) => {
+      const replies = await Promise.all(Array.from({ length: 5 }, () => A.del(`/documents/revisions/${revisionId}`)));
+      expect(replies.map((r) => r.status).sort()).toEqual([200, 404, 404, 404, 404]);
+      for (const r of replies.filter((x) => x.status === 404)) expectError(r, 404, `Document revision '${revisionId}' was not found.`);
+    };
+    const labels = async (documentId: string) => ((await A.get(`/documents/${documentId}/revisions`)).body.data as { revision: string }[]).map((r) => r.revision);
+    // Several rounds: one alone may see the deletes run one after the other.
+    for (let round = 0; round < 4; round++) {
+      const doc = await newDoc();
+      const revs: { id: string }[] = [];
+      for (const n of [1, 2, 3]) revs.push((await upload(doc.documentId, `r${n}`, {}, `${n}.txt`)).body.data);
+      await burst(revs[1].id);
+      expect(await labels(doc.documentId)).toEqual(['1', '3']);
+      expect((await A.get(`/documents/${doc.documentId}`)).body.data).toMatchObject({ revision: '3', fileName: '3.txt' });
+      // The current one, of two: the losers neither delete the one left nor call it the only one.
+      await burst(revs[2].id);
+      expect(await labels(doc.documentId)).toEqual(['1']);
+      expect((await A.get(`/documents/${doc.documentId}`)).body.data).toMatchObject({ id: doc.id, revision: '1', fileName: '1.txt' });
+    }
+  });
+
   test('an upload asks for its session twice: before its body is read, and again in the operation, with the context that checked the sender', async () => {
     const doc = await newDoc();
     const sessionChecks = (statements: string[]) => statements.filter((s) => /session_epoch/.test(s));
