@@ -104,8 +104,12 @@ export async function unsubscribe(ctx: AppContext, target: AlertTarget, eventId:
   if (n === 0) throw notFound(`User '${user.userid}' has no '${event.name}' alerts on ${target.label}.`);
 }
 
-/** Ends a subscription by its id: the subscriber's own, or any for an administrator. */
+/**
+ * Ends a subscription by its id: the subscriber's own, or any for an administrator. The delete's
+ * count decides: of several at once, those that waited for the first find none (its 404).
+ */
 export async function deleteSubscription(ctx: AppContext, id: string): Promise<void> {
-  const row = await loadRow(ctx, resource('AlertSubscription'), id);
-  await deleteRows(ctx.reader, 'alert_subscription', sql`t.id = ${row.id as string}`);
+  const def = resource('AlertSubscription');
+  const row = await loadRow(ctx, def, id);
+  if (!(await deleteRows(ctx.reader, 'alert_subscription', sql`t.id = ${row.id as string}`))) throw notFound(`${def.label} '${id}' was not found.`);
 }

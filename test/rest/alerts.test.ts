@@ -267,6 +267,26 @@ describe('subscriptions', () => {
     expect((await A.get(`/folders/${folder.id}/alerts`)).body.data).toEqual([]);
   });
 
+  test('one subscription deleted several times at once, on a folder or a document: one 200, the others the 404 of one already gone', async () => {
+    const burst = async (id: string) => {
+      const replies = await Promise.all(Array.from({ length: 5 }, () => A.del(`/alerts/${id}`)));
+      expect(replies.map((r) => r.status).sort()).toEqual([200, 404, 404, 404, 404]);
+      for (const r of replies.filter((x) => x.status === 404)) expectError(r, 404, `Alert subscription '${id}' was not found.`);
+      expectError(await A.get(`/alerts/${id}`), 404);
+    };
+    // Several rounds: one alone may see the deletes run one after the other.
+    for (let round = 0; round < 4; round++) {
+      const folder = await newFolder();
+      const doc = await newDocument(folder.id);
+      const onFolder = (await A.post(`/folders/${folder.id}/alerts/${E.documentAdded}?usId=${watcher.id}`)).body.data;
+      const onDoc = (await A.post(`/documents/${doc.id}/alerts/${E.documentRevised}?usId=${watcher.id}`)).body.data;
+      await burst(onFolder.id);
+      await burst(onDoc.id);
+      expect((await A.get(`/folders/${folder.id}/alerts`)).body.data).toEqual([]);
+      expect((await A.get(`/documents/${doc.documentId}/alerts`)).body.data).toEqual([]);
+    }
+  });
+
   test('three subscribes of one user to one event at once: one subscription; subscriptions go with their folder and their document', async () => {
     const folder = await newFolder();
     const replies = await Promise.all(Array.from({ length: 3 }, () => A.post(`/folders/${folder.id}/alerts/${E.documentRevised}?usId=${watcher.id}`)));
