@@ -79,8 +79,13 @@ async function giveRole(ctx: AppContext, folders: string[], memberId: string, ty
 async function takeOff(ctx: AppContext, folder: FolderRow, folders: string[], memberId: string): Promise<number> {
   const id = memberId.toLowerCase();
   const [own] = await selectRows(ctx.reader, resource('SecurityMember'), { where: [sql`t.folder_id = ${folder.id}`, sql`t.member_id = ${id}`] });
-  if (!own) throw notFound(`'${memberId}' is not a security member of folder '${folder.folderPath}'.`);
-  return deleteRows(ctx.reader, 'folder_member', sql`t.member_id = ${id} and t.folder_id = any(${folders}::uuid[])`);
+  const notMember = () => notFound(`'${memberId}' is not a security member of folder '${folder.folderPath}'.`);
+  if (!own) throw notMember();
+  // A delete of the user or group takes its memberships without the folder's lock: committed
+  // meanwhile, this finds none left, as a removal sent after it would.
+  const removed = await deleteRows(ctx.reader, 'folder_member', sql`t.member_id = ${id} and t.folder_id = any(${folders}::uuid[])`);
+  if (!removed) throw notMember();
+  return removed;
 }
 
 /**

@@ -218,6 +218,17 @@ describe('members', () => {
     }
   });
 
+  test.each(['user', 'group'])('DELETE folders/{id}/securitymembers/{memberId} racing a delete of the %s committed meanwhile (its memberships go with it): the 404 of a non-member, not a 200 that took nothing off', async (kind) => {
+    const folder = await newFolder();
+    const m = kind === 'user' ? await createUser(A) : await createGroup(A);
+    await member(folder.id, m.id, { securityRole: 4 });
+    // The delete, committed while the removal waits for the membership's row: it takes no folder's lock.
+    const hold = { text: `delete from ${kind === 'user' ? 'app_user' : 'user_group'} where tenant_id = $1 and id = $2`, values: [A.t.tenantId, m.id] };
+    const r = await whileHeld(h, hold, () => A.del(`/folders/${folder.id}/securitymembers/${m.id}`));
+    expectError(r, 404, `'${m.id}' is not a security member of folder '${folder.folderPath}'.`);
+    expect(await members(folder.id)).toEqual([]);
+  });
+
   test('a deleted user or group is no member any more', async () => {
     const folder = await newFolder();
     const group = await createGroup(A);
