@@ -17,7 +17,9 @@ export default defineResource({
     name: column('name', 'string'),
     description: column('description', 'string'),
     source: column('source', 'string', { expandOnly: true }),
-    sourceLength: computed('char_length(t.source)', 'integer'),
+    // In UTF-16 code units, as PersistedData's dataLength and the clients' `.length` count: a
+    // character past U+FFFF is two (docs/decisions.md, "Scripts"). Sources are small: counted per read.
+    sourceLength: computed(`2 * char_length(t.source) - char_length(regexp_replace(t.source, '[\\U00010000-\\U0010FFFF]', '', 'g'))`, 'integer'),
     ...auditFields(),
   },
   joins: AUDIT_JOINS,

@@ -214,6 +214,14 @@ describe('managing scripts (GraphQL, administrators)', () => {
     expectError(await A.post(`/scripts/${s.id}`, []), 404);
   });
 
+  test('sourceLength counts UTF-16 code units, as the clients\' .length does, shown and filtered alike', async () => {
+    const source = `// é 中 😀 𝄞\n${ECHO}`;
+    const s = await createScript(A, source);
+    const list = await A.gql('query ($q: String) { scripts(q: $q) { items { id sourceLength } } }', { q: `name eq '${s.name}' and sourceLength eq ${source.length}` });
+    expect(list.body.data.scripts.items).toEqual([{ id: s.id, sourceLength: source.length }]);
+    expect(source.length).toBe([...source].length + 2);
+  });
+
   test('a delete that waits for another delete of the script finds it gone: NOT_FOUND, not a second success', async () => {
     const s = await createScript(A, ECHO);
     // The other delete, committed while this one waits for the script's row.
