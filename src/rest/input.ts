@@ -46,9 +46,11 @@ export function fitInput(type: GraphQLInputObjectType, body: Record<string, unkn
   }
   const out: Record<string, unknown> = {};
   for (const [name, keys] of spellings) {
-    const copies = keys.map((key) => {
+    // Only the kept (first) copy teaches `sentAs` its nested spellings: a later copy's would name
+    // a value that was dropped.
+    const copies = keys.map((key, i) => {
       const here = inside(at, name, key);
-      return { sent: body[key], as: here.sent, kept: fitValue(fields[name].type, body[key], here, sentAs), path: here.path };
+      return { sent: body[key], as: here.sent, kept: fitValue(fields[name].type, body[key], here, i === 0 ? sentAs : undefined), path: here.path };
     });
     if (copies.length > 1) requireAgreement(`field '${copies[0].path}'`, copies);
     if (keys[0] !== name) sentAs?.set(copies[0].path, keys[0]);

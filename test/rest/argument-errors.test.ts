@@ -119,6 +119,12 @@ describe('a body key sent in two spellings (keys match without regard to case)',
     expect(fitInput(Input, { items: [{ itemName: 'a' }], Items: [{ ItemName: 'a' }] })).toEqual({ items: [{ itemName: 'a' }] });
   });
 
+  test("a later refusal inside the value names the kept copy's spelling, not another copy's", () => {
+    const sentAs = new Map<string, string>();
+    expect(fitInput(Input, { items: [{ itemName: 'a' }], Items: [{ ItemName: 'a' }] }, sentAs)).toEqual({ items: [{ itemName: 'a' }] });
+    expect(asSent('items[0].itemName', sentAs)).toBe('items[0].itemName');
+  });
+
   test('POST indexfields: in a JSON, form-encoded or multipart body, either order, nothing made; the same id twice is taken', async () => {
     const listId = (await A.post('/lists', { Name: uniq('Spelled twice'), Items: [{ itemName: 'a', itemValue: 'a' }] })).body.data.listID as string;
     const before = (await A.get('/indexfields?limit=1')).body.pagination.totalRecords;
