@@ -96,7 +96,7 @@ export interface DynamicFields {
   search?: string;
 }
 
-/** A link table row joins a parent row (`from` column) to a target row (`to` column). */
+/** A link table row joins a parent row (`from` column) to a target row (`to` column, holding the target table's `id`). */
 export interface Link {
   table: string;
   from: string;
