@@ -1,7 +1,8 @@
 /**
  * A database of one's own on the run's server, migrated as the global setup migrates the shared
  * one (through the CLI): for tests whose rows must not meet the other test files', such as a
- * file store of their own, whose removal queue no other file's purge may drain.
+ * file store of their own, whose removal queue no other file's purge may drain. With
+ * `migrate: false` it is left empty, for a migration's test to migrate step by step.
  */
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
@@ -12,7 +13,7 @@ export interface OwnDatabase {
   drop(): Promise<void>;
 }
 
-export async function ownDatabase(name: string): Promise<OwnDatabase> {
+export async function ownDatabase(name: string, { migrate = true } = {}): Promise<OwnDatabase> {
   const shared = process.env.QUIRE_TEST_DATABASE_URL;
   if (!shared) throw new Error('QUIRE_TEST_DATABASE_URL is not set: run the tests through jest (global setup)');
   const dbName = `quire_${name}_${process.pid}_${Date.now()}`;
@@ -28,9 +29,11 @@ export async function ownDatabase(name: string): Promise<OwnDatabase> {
   await admin(`create database ${dbName}`);
   const url = new URL(shared);
   url.pathname = `/${dbName}`;
-  execFileSync(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, '..', 'src', 'cli.ts'), 'migrate'], {
-    env: { ...process.env, DATABASE_URL: url.toString(), NODE_OPTIONS: '' },
-    stdio: 'ignore',
-  });
+  if (migrate) {
+    execFileSync(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, '..', 'src', 'cli.ts'), 'migrate'], {
+      env: { ...process.env, DATABASE_URL: url.toString(), NODE_OPTIONS: '' },
+      stdio: 'ignore',
+    });
+  }
   return { url: url.toString(), drop: () => admin(`drop database if exists ${dbName} with (force)`) };
 }

@@ -1,39 +1,34 @@
 /**
  * The persisted data length migration counts existing dictionaries as creates now do (the JS
- * `.length`, UTF-16 code units), and a row written without the count is refused. Runs on a
- * database of its own, made and dropped here.
+ * `.length`, UTF-16 code units), a row written without the count is refused, and the migration
+ * reverts and applies again. Runs on a database of its own, made and dropped here.
  */
-import { randomUUID } from 'node:crypto';
-import pg from 'pg';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { initOrm } from '../../src/db/orm.js';
 import { newId } from '../../src/ids.js';
+import { ownDatabase, type OwnDatabase } from '../own-database.js';
 
 const BEFORE = 'Migration20261202010000_document_zip_failure';
 const LENGTH = 'Migration20261203120000_persisted_data_length';
 // ASCII; 9 code points but 10 code units; BMP beside astral characters; U+FFFF beside U+10FFFF.
 const TEXTS = ['{"a":1}', '{"a":"😀"}', '{"é":"中😀𝄞x"}', '{"edge":"\uffff\u{10ffff}\u{10000}"}'];
 
-let admin: pg.Client;
+let db: OwnDatabase;
 let orm: MikroORM;
-const name = `quire_pdlen_${randomUUID().slice(0, 8)}`;
 
 beforeAll(async () => {
-  const url = new URL(process.env.QUIRE_TEST_DATABASE_URL!);
-  admin = new pg.Client({ connectionString: url.toString() });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  url.pathname = `/${name}`;
-  orm = await initOrm(url.toString(), 2);
+  db = await ownDatabase('pdlen', { migrate: false });
+  orm = await initOrm(db.url, 2);
 });
 
 afterAll(async () => {
   await orm?.close(true);
-  await admin.query(`drop database if exists ${name}`);
-  await admin.end();
+  await db?.drop();
 });
 
 const sql = <T extends object>(text: string, values: unknown[] = []) => orm.em.getConnection().execute<T[]>(text, values);
+const lengthColumns = () =>
+  sql<{ is_nullable: string }>("select is_nullable from information_schema.columns where table_name = 'persisted_data' and column_name = 'data_length'");
 
 test('existing dictionaries get their UTF-16 length; a row without one is refused', async () => {
   const migrator = orm.getMigrator();
@@ -57,4 +52,14 @@ test('existing dictionaries get their UTF-16 length; a row without one is refuse
   expect(TEXTS.map((t) => t.length)).toEqual([7, 10, 14, 16]);
 
   await expect(sql(insert, [tenant, newId(), '{}', user, user])).rejects.toThrow(/data_length/);
+
+  // Reverted, the column is gone (a row is written without it); applied again, every row is counted.
+  await migrator.down({ to: LENGTH });
+  expect(await lengthColumns()).toEqual([]);
+  const later = newId();
+  await sql(insert, [tenant, later, TEXTS[2], user, user]);
+  await migrator.up({ to: LENGTH });
+  expect(await lengthColumns()).toEqual([{ is_nullable: 'NO' }]);
+  const again = await sql<{ id: string; data_length: number }>('select id, data_length from persisted_data');
+  expect(new Map(again.map((r) => [r.id, r.data_length]))).toEqual(new Map([...lengthOf, [later, TEXTS[2].length]]));
 });

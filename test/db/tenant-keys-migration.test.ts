@@ -3,33 +3,26 @@
  * schema is migrated, its rows are all there under the new keys, and the migration reverts and
  * applies again. Runs on a database of its own, made and dropped here.
  */
-import { randomUUID } from 'node:crypto';
-import pg from 'pg';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { initOrm } from '../../src/db/orm.js';
 import { newId } from '../../src/ids.js';
+import { ownDatabase, type OwnDatabase } from '../own-database.js';
 
 const BEFORE = 'Migration20261124110000_sessions';
 const KEYS = 'Migration20261125000000_tenant_keys';
 const TABLES = ['site', 'user_group', 'app_user', 'group_member', 'api_client'];
 
-let admin: pg.Client;
+let db: OwnDatabase;
 let orm: MikroORM;
-const name = `quire_keys_${randomUUID().slice(0, 8)}`;
 
 beforeAll(async () => {
-  const url = new URL(process.env.QUIRE_TEST_DATABASE_URL!);
-  admin = new pg.Client({ connectionString: url.toString() });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  url.pathname = `/${name}`;
-  orm = await initOrm(url.toString(), 2);
+  db = await ownDatabase('keys', { migrate: false });
+  orm = await initOrm(db.url, 2);
 });
 
 afterAll(async () => {
   await orm?.close(true);
-  await admin.query(`drop database if exists ${name}`);
-  await admin.end();
+  await db?.drop();
 });
 
 const counts = async () => {
