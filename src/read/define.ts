@@ -153,7 +153,7 @@ export interface ResourceDef {
   fields: Record<string, FieldDef>;
   /** Tables joined by alias, for `joined` fields. */
   joins?: Record<string, Join>;
-  /** ORDER BY of lists: SQL on `t`, matching an index (test/db/list-orders.test.ts checks every list read). */
+  /** ORDER BY of lists: SQL on `t`, matching an index (test/db/list-orders.test.ts checks every list read but a saved search's runs). */
   order: string;
   relations?: Record<string, Relation>;
   dynamic?: DynamicFields;

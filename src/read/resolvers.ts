@@ -124,20 +124,20 @@ export function relationKey(parent: ResourceDef, name: string): ParentKey {
  * "Lies under this parent row" on alias `t`. A link table's `to` names its rows' `id` column,
  * which is not always their id field: a form instance's is its revision's id.
  */
-function under(key: ParentKey, parentId: string): Sql {
+export function underKey(key: ParentKey, parentId: string): Sql {
   if ('column' in key) return sql`t.${raw(key.column)} = ${parentId}`;
   const l = key.link;
   return sql`t.id in (select l.${raw(l.to)} from ${raw(l.table)} l where l.tenant_id = t.tenant_id and l.${raw(l.from)} = ${parentId})`;
 }
 
 /** The condition "lies under this parent row" on alias `t`. */
-export const underParent = (def: ResourceDef, scope: ParentScope, parentId: string): Sql => under(scopeKey(def, scope), parentId);
+export const underParent = (def: ResourceDef, scope: ParentScope, parentId: string): Sql => underKey(scopeKey(def, scope), parentId);
 
 /**
  * The condition "lies under this parent row" of a to-many relation of the parent (its `parentKey`
  * value), on alias `t`: what the nested routes list (a template's forms, a document's revisions).
  */
-export const underRelation = (parent: ResourceDef, name: string, parentId: string): Sql => under(relationKey(parent, name), parentId);
+export const underRelation = (parent: ResourceDef, name: string, parentId: string): Sql => underKey(relationKey(parent, name), parentId);
 
 async function assertUnderParent(ctx: ReadContext, def: ResourceDef, scope: ParentScope, parent: Row, row: Row, asked: string) {
   const parentDef = resource(scope.resource);

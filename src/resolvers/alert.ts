@@ -4,12 +4,14 @@ import type { AppContext } from '../context.js';
 import { notFound } from '../errors.js';
 import { deleteSubscription, documentTarget, folderTarget, subscribe, unsubscribe, type AlertTarget } from '../domain/alerts.js';
 import type { ListArgs } from '../read/paging.js';
-import { listPage, reread } from '../read/resolvers.js';
+import { listPage, reread, underKey, type ParentKey } from '../read/resolvers.js';
 import { resource } from '../read/registry.js';
 import { computedMatching } from '../computed-records.js';
-import { sql } from '../sql.js';
 
 const SUBSCRIPTION = resource('AlertSubscription');
+
+/** A document's alerts: their parent key, read by test/db/list-orders.test.ts for the index it needs. */
+export const DOCUMENT_ALERTS: ParentKey = { column: 'document_id' };
 
 interface OnFolder {
   id: string;
@@ -44,7 +46,7 @@ export const resolvers = {
     },
     documentAlerts: async (_: unknown, args: ListArgs & { documentId: string }, ctx: AppContext) => {
       const target = await documentTarget(ctx, args.documentId);
-      return listPage(ctx, SUBSCRIPTION, args, [sql`t.document_id = ${target.id}`]);
+      return listPage(ctx, SUBSCRIPTION, args, [underKey(DOCUMENT_ALERTS, target.id)]);
     },
   },
   Mutation: {

@@ -21,7 +21,7 @@ import {
 import type { ListArgs } from '../read/paging.js';
 import { listPage, reread, underRelation } from '../read/resolvers.js';
 import { resource } from '../read/registry.js';
-import { selectRows } from '../read/rows.js';
+import { selectRows, type RowQuery } from '../read/rows.js';
 import { sql } from '../sql.js';
 import { instanceRow } from './form-instance.js';
 
@@ -57,9 +57,17 @@ async function unrelate(ctx: AppContext, formId: string, doc: () => Promise<Docu
   return true;
 }
 
-/** The documents the caller opened that they may still see (src/domain/document-access.ts), in `order` (on the access `a`). */
-const opened = (ctx: AppContext, args: ListArgs, order: string) =>
-  listPage(ctx, DOCUMENT, args, [], undefined, { from: sql` join document_access a on a.tenant_id = t.tenant_id and a.document_id = t.id and a.user_id = ${ctx.caller.userId}`, order });
+/** Orders of the documents a user opened, on the access `a`: last opened first, most opened first. */
+export const OPENED_ORDERS = { lastDocuments: 'a.accessed_at desc, t.id', frequentDocuments: 'a.access_count desc, a.accessed_at desc, t.id' };
+
+/** The documents `userId` opened, in `order` (test/db/list-orders.test.ts EXPLAINs them). */
+export const openedBy = (userId: string, order: string): Pick<RowQuery, 'from' | 'order'> => ({
+  from: sql` join document_access a on a.tenant_id = t.tenant_id and a.document_id = t.id and a.user_id = ${userId}`,
+  order,
+});
+
+/** The documents the caller opened that they may still see (src/domain/document-access.ts). */
+const opened = (ctx: AppContext, args: ListArgs, order: string) => listPage(ctx, DOCUMENT, args, [], undefined, openedBy(ctx.caller.userId, order));
 
 export const resolvers = {
   Query: {
@@ -69,8 +77,8 @@ export const resolvers = {
       await recordAccess(ctx, doc.documentId);
       return doc;
     },
-    lastDocuments: (_: unknown, args: ListArgs, ctx: AppContext) => opened(ctx, args, 'a.accessed_at desc, t.id'),
-    frequentDocuments: (_: unknown, args: ListArgs, ctx: AppContext) => opened(ctx, args, 'a.access_count desc, a.accessed_at desc, t.id'),
+    lastDocuments: (_: unknown, args: ListArgs, ctx: AppContext) => opened(ctx, args, OPENED_ORDERS.lastDocuments),
+    frequentDocuments: (_: unknown, args: ListArgs, ctx: AppContext) => opened(ctx, args, OPENED_ORDERS.frequentDocuments),
     documentRevisions: async (_: unknown, args: ListArgs & { documentId: string }, ctx: AppContext) => {
       const doc = await documentRow(ctx, args.documentId);
       return listPage(ctx, REVISION, args, [underRelation(DOCUMENT, 'revisions', doc.documentId)]);

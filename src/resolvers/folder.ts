@@ -12,6 +12,9 @@ type Input = Record<string, unknown>;
 
 const FOLDER = resource('Folder');
 
+/** The top folders' condition (test/db/list-orders.test.ts EXPLAINs it). */
+export const TOP_FOLDERS = sql`t.parent_id is null`;
+
 
 export const resolvers = {
   Query: {
@@ -22,7 +25,7 @@ export const resolvers = {
       if (!folder) throw notFound(`No folder has the path '${joinPath(segments)}'.`);
       return matchingQ(ctx, FOLDER, folder, a.q, a.folderPath);
     },
-    topFolders: (_: unknown, args: ListArgs, ctx: AppContext) => listPage(ctx, FOLDER, args, [sql`t.parent_id is null`]),
+    topFolders: (_: unknown, args: ListArgs, ctx: AppContext) => listPage(ctx, FOLDER, args, [TOP_FOLDERS]),
   },
   Mutation: {
     createFolder: async (_: unknown, { input }: { input: Input }, ctx: AppContext) => {

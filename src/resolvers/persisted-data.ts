@@ -7,16 +7,19 @@ import { prefilledFields } from '../domain/prefill.js';
 import type { ListArgs } from '../read/paging.js';
 import { listPage, reread } from '../read/resolvers.js';
 import { resource } from '../read/registry.js';
-import { sql } from '../sql.js';
+import { sql, type Sql } from '../sql.js';
 
 type Input = Record<string, unknown>;
 
 const DEF = resource('PersistedData');
 
+/** The list's condition for a `scope` (test/db/list-orders.test.ts EXPLAINs it). */
+export const inScope = (scope: number | null | undefined): Sql[] => (scope == null ? [] : [sql`t.scope = ${scope}`]);
+
 export const resolvers = {
   Query: {
     persistedDataList: (_: unknown, args: ListArgs & { scope?: number | null }, ctx: AppContext) =>
-      listPage(ctx, DEF, args, args.scope == null ? [] : [sql`t.scope = ${args.scope}`]),
+      listPage(ctx, DEF, args, inScope(args.scope)),
     newForm: (_: unknown, a: { id: string; persistedDataId?: string | null }, ctx: AppContext) => prefilledFields(ctx, a.id, a.persistedDataId),
   },
   Mutation: {

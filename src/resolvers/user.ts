@@ -157,6 +157,12 @@ function enabledFilter(enabled: string | null | undefined): Sql[] {
   return [sql`${queryFieldMap(USER).get('enabled')!.sql} = ${v === 'true'}`];
 }
 
+/** The users list's conditions for its filters (test/db/list-orders.test.ts EXPLAINs them). */
+export const usersFiltered = (args: { enabled?: string | null; isVaultAccess?: boolean | null }): Sql[] => [
+  ...enabledFilter(args.enabled),
+  ...vaultAccessFilter(args.isVaultAccess),
+];
+
 /** `isVaultAccess` on GET users: true the account owners (the .NET client's GetAccountOwnersList), false the others. */
 function vaultAccessFilter(isVaultAccess: boolean | null | undefined): Sql[] {
   if (isVaultAccess === undefined || isVaultAccess === null) return [];
@@ -166,7 +172,7 @@ function vaultAccessFilter(isVaultAccess: boolean | null | undefined): Sql[] {
 export const resolvers = {
   Query: {
     users: (_: unknown, args: ListArgs & { enabled?: string | null; isVaultAccess?: boolean | null }, ctx: AppContext) =>
-      listPage(ctx, USER, args, [...enabledFilter(args.enabled), ...vaultAccessFilter(args.isVaultAccess)]),
+      listPage(ctx, USER, args, usersFiltered(args)),
     me: (_: unknown, __: unknown, ctx: AppContext) => loadRow(ctx, USER, ctx.caller.userId),
     userWebToken: async (_: unknown, a: { userId: string; expiration?: Date | null }, ctx: AppContext) => {
       const user = await loadRow(ctx, USER, a.userId);
