@@ -6,15 +6,16 @@
  * values; and a multipart request whose `operations` or `map` is missing or malformed, which Yoga
  * answered with no code (a 200), or a 500. A body is
  * UTF-8 (a declared charset otherwise is a 415), a byte order mark before its JSON is taken, and
- * an empty one or one without a Content-Type is refused saying so.
+ * an empty one or one without a Content-Type is refused saying so; a multipart one's Content-Type
+ * is refused as REST's is (`multipartReader`), before the body takes from the budget.
  */
 import type { GraphQLParams, Plugin } from 'graphql-yoga';
 import { GraphQLError, type ValidationRule } from 'graphql';
 import { AppError, badRequest } from '../errors.js';
 import { findAppError, throwAsGraphQL } from '../graphql-errors.js';
 import type { Logger } from '../log.js';
-import { isMultipart } from '../rest/body.js';
-import { charsetRefusal } from '../rest/body-charset.js';
+import { isMultipart, multipartReader } from '../rest/body.js';
+import { refuseCharset } from '../rest/body-charset.js';
 import { oneValue } from '../rest/match.js';
 import { errorAnswer } from './error-answer.js';
 
@@ -45,9 +46,11 @@ export function useGraphQLTransport(log: Logger): Plugin {
             : `A GraphQL request is sent as application/json (or GET with a query string), not ${type}.`;
         return endResponse(errorAnswer(request, url, new AppError('UNSUPPORTED_MEDIA_TYPE', message), log));
       }
-      const charset = request.method === 'POST' ? charsetRefusal(type) : undefined;
-      if (charset) return endResponse(errorAnswer(request, url, charset, log));
       try {
+        // Refusals by the headers alone, REST's, before the body limit takes the body from the
+        // budget: a full one would answer them 503.
+        if (request.method === 'POST' && isMultipart(type)) multipartReader(type!);
+        else if (request.method === 'POST') refuseCharset(type);
         // Yoga's GET parser reads a parameter's first copy (the rest unread, as REST's once were),
         // and throws on variables or extensions that are not JSON: a 500.
         for (const name of request.method === 'GET' ? GET_PARAMS : []) {

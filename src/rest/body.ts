@@ -7,7 +7,7 @@
 import { isUtf8 } from 'node:buffer';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { Busboy, type BusboyInstance } from '@fastify/busboy';
+import { Busboy, type BusboyConfig, type BusboyInstance } from '@fastify/busboy';
 import { AppError, badRequest } from '../errors.js';
 import { clientClosedFrom } from '../client-closed.js';
 import { chunksOf, readAtMost, type PaceOnly, type ReadLimit } from '../read-at-most.js';
@@ -311,13 +311,23 @@ export function gatherTextParts(bb: BusboyInstance, texts: Record<string, unknow
   });
 }
 
-/** busboy for a multipart request, its text parts held to `maxTextBytes`; a Content-Type it cannot read is a 400, one labelled with a charset not UTF-8 a 415. */
+/** busboy for a multipart request, its text parts held to `maxTextBytes`; the Content-Type's refusals are `multipartReader`'s. */
 export function multipartParser(request: Request, maxTextBytes: number, types: PartTypes): BusboyInstance {
-  const contentType = request.headers.get('content-type')!;
+  return multipartReader(request.headers.get('content-type')!, { defCharset: 'utf-8', limits: { fieldSize: maxTextBytes }, isPartAFile: types.isPartAFile });
+}
+
+/**
+ * busboy for a multipart Content-Type, or the refusal its headers alone earn: a Content-Type busboy
+ * cannot read (no boundary, an empty one) is a 400, one labelled with a charset not UTF-8 a 415.
+ * One rule for both faces, checked before the body takes from the budget (a full one would answer
+ * them 503): REST's reader, and /graphql's transport, which builds one only to judge the headers
+ * (Yoga's parser reads the parts).
+ */
+export function multipartReader(contentType: string, config: Omit<BusboyConfig, 'headers'> = {}): BusboyInstance {
   refuseEmptyBoundary(contentType);
   refuseCharset(contentType);
   try {
-    return Busboy({ headers: { 'content-type': contentType }, defCharset: 'utf-8', limits: { fieldSize: maxTextBytes }, isPartAFile: types.isPartAFile });
+    return Busboy({ headers: { 'content-type': contentType }, ...config });
   } catch (err) {
     throw multipartError(err);
   }
