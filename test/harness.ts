@@ -5,6 +5,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import pg from 'pg';
+import type { DestinationStream } from 'pino';
 import { createApp, type App } from '../src/app.js';
 import { loadConfig, type Config } from '../src/config.js';
 import type { Services } from '../src/context.js';
@@ -24,7 +25,12 @@ export interface Reply {
   bytes: Uint8Array;
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   body: any;
+  /** On an answer of 500 or more: the app's log lines of this request (its error and stack among them), also printed. */
+  log?: LogLine[];
 }
+
+/** One line of the app's JSON log (pino's fields: level, msg, requestId, err with its stack...). */
+export type LogLine = Record<string, unknown>;
 
 export interface RequestOptions {
   token?: string;
@@ -34,6 +40,38 @@ export interface RequestOptions {
   headers?: Record<string, string>;
   /** The socket's remote address the request comes from (default: the harness's own, `h.address`). */
   from?: string;
+  /** The test makes the server fail on purpose: a 5xx's log lines are on the reply, not printed. */
+  failureExpected?: boolean;
+}
+
+/** A log line as a developer reads it: a stack's line breaks as line breaks. */
+const shown = (line: LogLine) => JSON.stringify(line, null, 2).replace(/\\n/g, '\n');
+
+/**
+ * The app's log, kept by request id until the harness reads that request's answer, so that a 5xx
+ * shows why (the test would see only its status). Lines without a request id are dropped, and of
+ * requests never read here (sent over a socket) only the last MAX_HELD are kept.
+ */
+class LogByRequest implements DestinationStream {
+  private static readonly MAX_HELD = 200;
+  private readonly held = new Map<string, LogLine[]>();
+
+  write(text: string): void {
+    const line = JSON.parse(text) as LogLine;
+    if (typeof line.requestId !== 'string') return;
+    const lines = this.held.get(line.requestId);
+    if (lines) return void lines.push(line);
+    this.held.set(line.requestId, [line]);
+    // A Map iterates in insertion order: the first key is the oldest request.
+    if (this.held.size > LogByRequest.MAX_HELD) this.held.delete(this.held.keys().next().value!);
+  }
+
+  /** The lines of `requestId`, given up. */
+  take(requestId: string | null): LogLine[] {
+    const lines = (requestId && this.held.get(requestId)) || [];
+    if (requestId) this.held.delete(requestId);
+    return lines;
+  }
 }
 
 /**
@@ -55,6 +93,7 @@ export class Harness {
     readonly orm: MikroORM,
     readonly services: Services,
     readonly app: App,
+    private readonly logged: LogByRequest,
   ) {}
 
   /** An app on the run's database (or `overrides.databaseUrl`) and its file store (or `overrides.filesDir`). */
@@ -66,11 +105,12 @@ export class Harness {
     // the shared throttles are tested with their own limits (test/rest/throttle.test.ts).
     const shared = { tokenMaxFailuresPerAddress: 1_000_000, tokenMaxFailuresPerClient: 1_000_000 };
     // One file store for the database, as in a deployment: any harness's purge deletes the bytes it dequeues.
-    const config = { ...loadConfig({}), databaseUrl: url, logLevel: 'silent' as const, ...shared, filesDir, ...overrides };
+    const config = { ...loadConfig({}), databaseUrl: url, logLevel: 'info' as const, ...shared, filesDir, ...overrides };
     const orm = await initOrm(url, 4);
-    const log = createLogger('silent');
+    const logged = new LogByRequest();
+    const log = createLogger(config.logLevel, logged);
     const services = await createServices(config, { orm, reads: createReadPool(orm, log) }, log);
-    return new Harness(orm, services, createApp(services));
+    return new Harness(orm, services, createApp(services), logged);
   }
 
   /** A harness with one fresh tenant and its administrator's token: most test files start so. */
@@ -104,7 +144,10 @@ export class Harness {
     } catch {
       parsed = undefined;
     }
-    return { status: res.status, headers: res.headers, text, bytes, body: parsed };
+    const lines = this.logged.take(res.headers.get('x-request-id'));
+    if (res.status < 500) return { status: res.status, headers: res.headers, text, bytes, body: parsed };
+    if (!o.failureExpected) console.error(`${method} ${path} answered ${res.status}; the server logged:\n${lines.map(shown).join('\n')}`);
+    return { status: res.status, headers: res.headers, text, bytes, body: parsed, log: lines };
   }
 
   /** A fresh tenant with unique aliases; the admin's password is returned alongside. */

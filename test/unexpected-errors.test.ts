@@ -1,5 +1,6 @@
 /** Failures we did not plan for: a 500 envelope quoting the request id, details only in the log. */
 import { Writable } from 'node:stream';
+import { jest } from '@jest/globals';
 import { Harness } from './harness.js';
 import { createApp } from '../src/app.js';
 import { createLogger } from '../src/log.js';
@@ -12,7 +13,7 @@ test('a database failure is a 500 quoting the request id, without internals, on 
   await h.services.reads.end();
   await h.orm.close(true);
 
-  const rest = await h.request('GET', `${t.root}/sites`, { token, headers: { 'x-request-id': 'req-rest-1' } });
+  const rest = await h.request('GET', `${t.root}/sites`, { token, headers: { 'x-request-id': 'req-rest-1' }, failureExpected: true });
   expect(rest.status).toBe(500);
   expect(rest.body.meta.status).toBe(500);
   expect(rest.body.meta.errors[0].code).toBe('INTERNAL_SERVER_ERROR');
@@ -24,12 +25,37 @@ test('a database failure is a 500 quoting the request id, without internals, on 
     token,
     body: { query: '{ sites { items { id } } }' },
     headers: { 'x-request-id': 'req-gql-1' },
+    failureExpected: true,
   });
   // A 500 under application/json too, where the request's own mistakes are a 200: the server failed.
   expect(gql.status).toBe(500);
   expect(gql.body.errors[0].extensions.code).toBe('INTERNAL_SERVER_ERROR');
   expect(gql.body.errors[0].message).toContain('req-gql-1');
   expect(gql.text).not.toMatch(/select|knex|pool|at \w+ \(/i);
+});
+
+test("the test harness shows a 5xx's server log, its error and stack, and nothing for other answers", async () => {
+  const { h, t, token } = await Harness.withTenant();
+  const printed = jest.spyOn(console, 'error').mockImplementation(() => undefined);
+  try {
+    const fine = await h.request('GET', `${t.root}/sites`, { token });
+    expect([fine.status, fine.log]).toEqual([200, undefined]);
+    expect(printed).not.toHaveBeenCalled();
+    await h.services.reads.end();
+    await h.orm.close(true);
+    const failed = await h.request('GET', `${t.root}/sites`, { token, headers: { 'x-request-id': 'req-harness-1' } });
+    expect(failed.status).toBe(500);
+    const error = { msg: 'unexpected error', requestId: 'req-harness-1', err: expect.objectContaining({ stack: expect.stringMatching(/\n\s+at /) }) };
+    expect(failed.log).toContainEqual(expect.objectContaining(error));
+    expect(printed).toHaveBeenCalledTimes(1);
+    expect(printed.mock.calls[0][0]).toMatch(/^GET \/api\/v1\/\S+\/sites answered 500; the server logged:\n[^]*"stack": "Error: Cannot use a pool[^"]*\n\s+at [^]*"msg": "unexpected error"/);
+    // Asked for: on the reply only.
+    const expected = await h.request('GET', `${t.root}/sites`, { token, failureExpected: true });
+    expect(expected.log).toContainEqual(expect.objectContaining({ msg: 'unexpected error', requestId: expected.headers.get('x-request-id') }));
+    expect(printed).toHaveBeenCalledTimes(1);
+  } finally {
+    printed.mockRestore();
+  }
 });
 
 test('a /graphql error Yoga catches before execution (a body that breaks off) quotes and logs the id of its response', async () => {
