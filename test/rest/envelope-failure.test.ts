@@ -19,7 +19,7 @@ test('a failure building the envelope is a 500 quoting the request id, without i
   try {
     const t = await h.tenant();
     const token = await h.login(t);
-    const r = await h.request('GET', `${t.root}/sites`, { token, headers: { 'x-request-id': 'req-envelope-1' } });
+    const r = await h.request('GET', `${t.root}/sites`, { token, headers: { 'x-request-id': 'req-envelope-1' }, failureExpected: true });
     expect(r.status).toBe(500);
     expect(r.body.meta.status).toBe(500);
     expect(r.body.meta.errors[0].code).toBe('INTERNAL_SERVER_ERROR');
