@@ -85,9 +85,9 @@ export interface AppContext {
 
 export function bearerToken(request: Request): string {
   const header = request.headers.get('authorization');
-  if (!header) throw unauthorized();
+  if (!header) throw unauthorized(undefined, 'missing');
   const m = /^Bearer\s+(\S+)\s*$/i.exec(header);
-  if (!m) throw unauthorized("The Authorization header must be 'Bearer <access token>'.");
+  if (!m) throw unauthorized("The Authorization header must be 'Bearer <access token>'.", 'missing');
   return m[1];
 }
 

@@ -53,6 +53,8 @@ export class AppError extends Error {
     readonly developerMessage: string = message,
     /** Extra keys for the envelope's meta (for example retryTime on 429). */
     readonly meta: Record<string, unknown> = {},
+    /** Headers its answer carries, by either face (a 401's `WWW-Authenticate`). */
+    readonly headers: Record<string, string> = {},
   ) {
     super(message);
     this.name = 'AppError';
@@ -61,8 +63,17 @@ export class AppError extends Error {
 }
 
 export const badRequest = (msg: string, dev?: string) => new AppError('BAD_REQUEST', msg, dev);
-export const unauthorized = (msg = 'Authorization is required: send a valid bearer token.') =>
-  new AppError('UNAUTHORIZED', msg);
+const BEARER = 'Bearer realm="quire"';
+
+/**
+ * A 401 for a bearer token: its challenge names the scheme (RFC 9110 11.6.1, RFC 6750 3). A token
+ * that was sent and refused is `invalid_token`, described by the message (fixed text, no quotes,
+ * no secrets); a request with no bearer token gets the bare challenge, as RFC 6750 3.1 asks.
+ */
+export const unauthorized = (msg = 'Authorization is required: send a valid bearer token.', token: 'missing' | 'refused' = 'refused') =>
+  new AppError('UNAUTHORIZED', msg, msg, {}, {
+    'www-authenticate': token === 'missing' ? BEARER : `${BEARER}, error="invalid_token", error_description="${msg}"`,
+  });
 export const forbidden = (msg = 'You do not have permission to do this.') => new AppError('FORBIDDEN', msg);
 export const notFound = (msg: string) => new AppError('NOT_FOUND', msg);
 export const conflict = (msg: string) => new AppError('CONFLICT', msg);

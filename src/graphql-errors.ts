@@ -11,13 +11,14 @@ import { constraintError } from './db/constraint-errors.js';
 
 /**
  * The GraphQL error of `err`, with `headers` for /graphql's answer (a 405's `Allow`); by default
- * those `original` asked for, so they survive its mapping again.
+ * those `original` asked for, so they survive its mapping again; and `err`'s own (a 401's challenge).
  */
 export function appToGraphQL(
   err: AppError,
   original?: GraphQLError,
-  headers = (original?.extensions?.http as { headers?: Record<string, string> } | undefined)?.headers,
+  asked = (original?.extensions?.http as { headers?: Record<string, string> } | undefined)?.headers,
 ): GraphQLError {
+  const headers = Object.keys(err.headers).length ? { ...err.headers, ...asked } : asked;
   return new GraphQLError(err.message, {
     nodes: original?.nodes,
     path: original?.path,
@@ -131,6 +132,8 @@ export interface ErrorOutcome {
   status: number;
   errors: EnvelopeError[];
   meta: Record<string, unknown>;
+  /** The errors' own headers for the answer (a 401's `WWW-Authenticate`). */
+  headers: Record<string, string>;
 }
 
 /**
@@ -140,17 +143,19 @@ export interface ErrorOutcome {
 export function outcomeOf(errors: readonly unknown[]): ErrorOutcome {
   let status = 0;
   const meta: Record<string, unknown> = {};
+  const headers: Record<string, string> = {};
   const out: EnvelopeError[] = errors.map((raw) => {
     const app = findAppError(raw);
     const e = raw as GraphQLError;
-    const ext = (e.extensions ?? {}) as { code?: string; http?: { status?: number }; developerMessage?: string; meta?: object };
+    const ext = (e.extensions ?? {}) as { code?: string; http?: { status?: number; headers?: object }; developerMessage?: string; meta?: object };
     const s = app?.status ?? ext.http?.status ?? (e.path ? 500 : 400);
     status = Math.max(status, s);
     Object.assign(meta, app?.meta ?? ext.meta ?? {});
+    Object.assign(headers, ext.http?.headers, app?.headers);
     const code = app?.code ?? ext.code ?? codeOf(s);
     return { code, message: e.message, developerMessage: app?.developerMessage ?? ext.developerMessage ?? e.message };
   });
-  return { status: status || 500, errors: out, meta };
+  return { status: status || 500, errors: out, meta, headers };
 }
 
 function codeOf(status: number): string {

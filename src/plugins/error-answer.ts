@@ -17,8 +17,8 @@ export function errorAnswer(request: Request, url: URL, error: unknown, log: Log
   const o = outcomeOf([mapped]);
   // The token endpoint's errors all carry the OAuth keys, also those no grant gave (a 413, NUL in the path).
   if (isTokenPath(url)) return oauthErrorResponse(request, o.status, oauthErrorCode(o.status), o.errors, o.meta);
-  if (!isGraphQLPath(url)) return errorEnvelope(request, o.status, o.errors, o.meta);
-  // As Yoga renders its own errors: the HTTP status is the response's, not an extension.
+  if (!isGraphQLPath(url)) return errorEnvelope(request, o.status, o.errors, o.meta, o.headers);
+  // As Yoga renders its own errors: the HTTP status and headers are the response's, not an extension.
   const { http: _http, ...extensions } = mapped.extensions as Record<string, unknown>;
-  return jsonResponse(o.status, { errors: [{ message: mapped.message, extensions }] }, { 'x-request-id': requestIdOf(request) });
+  return jsonResponse(o.status, { errors: [{ message: mapped.message, extensions }] }, { ...o.headers, 'x-request-id': requestIdOf(request) });
 }

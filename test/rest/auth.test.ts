@@ -483,7 +483,32 @@ describe('bearer tokens', () => {
     expect(r.body.meta.status).toBe(401);
     expect(r.body).not.toHaveProperty('data');
     expect(r.body.meta.errors[0]).toMatchObject({ code: 'UNAUTHORIZED', message: expect.any(String), developerMessage: expect.any(String) });
+    // RFC 9110 11.6.1: every 401 names its scheme.
+    expect(r.headers.get('www-authenticate')).toMatch(/^Bearer realm="quire"/);
   }
+
+  test("a 401 carries the bearer challenge, with invalid_token and the message when a token was refused, by REST and /graphql (RFC 6750 3)", async () => {
+    const bare = 'Bearer realm="quire"';
+    const refused = (message: string) => `${bare}, error="invalid_token", error_description="${message}"`;
+    const old = (await signAccessToken(h.services.keys, { ...h.services.jwt, ttlSeconds: -120 }, claims())).token;
+    const expired = refused('The access token has expired: request a new one.');
+    const query = JSON.stringify({ query: '{ me { id } }' });
+    const json = { 'content-type': 'application/json' };
+    const cases: [string, Promise<Reply>, string][] = [
+      ['REST, no token', h.request('GET', `${t.root}/users/me`), bare],
+      ['REST, not Bearer', h.request('GET', `${t.root}/users/me`, { headers: { authorization: 'Basic YTpi' } }), bare],
+      ['REST, garbage', h.request('GET', `${t.root}/users/me`, { token: 'abc' }), refused('The access token is invalid.')],
+      ['REST, expired', h.request('GET', `${t.root}/users/me`, { token: old }), expired],
+      ['REST with a body, expired', h.request('POST', `${t.root}/sites`, { token: old, body: { name: 'x' } }), expired],
+      ['/graphql POST, no token', h.request('POST', '/graphql', { raw: query, headers: json }), bare],
+      ['/graphql POST, expired', h.request('POST', '/graphql', { token: old, raw: query, headers: json }), expired],
+      ['/graphql GET, expired', h.request('GET', `/graphql?query=${encodeURIComponent('{ me { id } }')}`, { token: old, headers: { accept: 'application/json' } }), expired],
+    ];
+    for (const [name, reply, challenge] of cases) {
+      const r = await reply;
+      expect([name, r.status, r.headers.get('www-authenticate')]).toEqual([name, 401, challenge]);
+    }
+  });
 
   test('a token the service signed works', async () => {
     const good = await signAccessToken(h.services.keys, h.services.jwt, claims());

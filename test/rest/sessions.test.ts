@@ -18,8 +18,12 @@ beforeAll(async () => {
 });
 afterAll(() => h.stop());
 
+/** An ended session's token is refused as any other (RFC 6750 3): the challenge says so. */
+const expectChallenge = (r: Reply) => expect(r.headers.get('www-authenticate')).toMatch(/^Bearer realm="quire", error="invalid_token", error_description=".*session has ended/);
+
 function expectEnded(r: Reply) {
   expect(r.status).toBe(401);
+  expectChallenge(r);
   expect(r.body.meta.errors[0]).toMatchObject({ code: 'UNAUTHORIZED', message: expect.stringMatching(/session has ended/) });
   expect(r.body.data).toBeUndefined();
 }
@@ -39,6 +43,7 @@ async function expectAllRefused(user: { id: string; token: string }) {
   const g = await graphql(user.token, '{ me { id } }');
   // A 401 under application/json too, where other execution errors are a 200: the token is what failed.
   expect(g.status).toBe(401);
+  expectChallenge(g);
   expect(g.body.data?.me ?? null).toBeNull();
   expect(g.body.errors[0].extensions.code).toBe('UNAUTHORIZED');
 }
