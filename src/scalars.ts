@@ -9,6 +9,19 @@ import { GraphQLJSON } from 'graphql-scalars';
 import { isGuid } from './ids.js';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from './nesting.js';
 
+/**
+ * A literal's parse, its refusal placed at the literal: graphql-js reports a scalar's GraphQLError
+ * as it is, and one without nodes had no `locations` (built-in scalars give theirs).
+ */
+function atLiteral<T>(ast: ValueNode, parse: () => T): T {
+  try {
+    return parse();
+  } catch (e) {
+    if (e instanceof GraphQLError && !e.nodes) throw new GraphQLError(e.message, { nodes: ast });
+    throw e;
+  }
+}
+
 function parseUuid(value: unknown): string {
   if (!isGuid(value)) throw new GraphQLError(`Value is not a valid UUID: ${JSON.stringify(value)?.slice(0, 64)}`);
   return value.toLowerCase();
@@ -18,10 +31,11 @@ export const UUID = new GraphQLScalarType({
   name: 'UUID',
   serialize: (v) => String(v),
   parseValue: parseUuid,
-  parseLiteral(ast) {
-    if (ast.kind !== Kind.STRING) throw new GraphQLError('UUID must be a string');
-    return parseUuid(ast.value);
-  },
+  parseLiteral: (ast) =>
+    atLiteral(ast, () => {
+      if (ast.kind !== Kind.STRING) throw new GraphQLError('UUID must be a string');
+      return parseUuid(ast.value);
+    }),
 });
 
 /** A release state by its number or its name (any case), as the clients send `documentState` and `checkInDocumentState`. */
@@ -42,10 +56,11 @@ const codeScalar = (name: string, values: string, parse: (value: unknown) => num
     name,
     serialize: (v) => v,
     parseValue: parse,
-    parseLiteral(ast) {
-      if (ast.kind !== Kind.INT && ast.kind !== Kind.STRING) throw new GraphQLError(`${name} must be ${values}`);
-      return parse(ast.kind === Kind.INT ? Number(ast.value) : ast.value);
-    },
+    parseLiteral: (ast) =>
+      atLiteral(ast, () => {
+        if (ast.kind !== Kind.INT && ast.kind !== Kind.STRING) throw new GraphQLError(`${name} must be ${values}`);
+        return parse(ast.kind === Kind.INT ? Number(ast.value) : ast.value);
+      }),
   });
 
 export const ReleaseState = codeScalar('ReleaseState', RELEASE_STATE_VALUES, parseReleaseState);
@@ -116,10 +131,11 @@ export const DateTime = new GraphQLScalarType({
     return formatDateTime(d);
   },
   parseValue: parseDateTime,
-  parseLiteral(ast) {
-    if (ast.kind !== Kind.STRING) throw new GraphQLError('DateTime must be a string');
-    return parseDateTime(ast.value);
-  },
+  parseLiteral: (ast) =>
+    atLiteral(ast, () => {
+      if (ast.kind !== Kind.STRING) throw new GraphQLError('DateTime must be a string');
+      return parseDateTime(ast.value);
+    }),
 });
 
 /**
@@ -138,7 +154,7 @@ function jsonLiteral(ast: ValueNode): unknown {
     case Kind.INT:
     case Kind.FLOAT: {
       const n = Number(ast.value);
-      if (!Number.isFinite(n)) throw new GraphQLError(`JSON holds a number too large to keep (${ast.value.slice(0, 32)}): send it as a string.`);
+      if (!Number.isFinite(n)) throw new GraphQLError(`JSON holds a number too large to keep (${ast.value.slice(0, 32)}): send it as a string.`, { nodes: ast });
       return n;
     }
     case Kind.LIST:
@@ -149,7 +165,7 @@ function jsonLiteral(ast: ValueNode): unknown {
       return out;
     }
     default:
-      throw new GraphQLError('A JSON value written inline cannot hold a variable or an enum: send the whole value as a variable.');
+      throw new GraphQLError('A JSON value written inline cannot hold a variable or an enum: send the whole value as a variable.', { nodes: ast });
   }
 }
 
@@ -158,7 +174,7 @@ const JSONScalar = new GraphQLScalarType({
   ...GraphQLJSON.toConfig(),
   parseLiteral: (ast) => {
     const value = jsonLiteral(ast);
-    if (nestsDeeperThan(value, MAX_JSON_DEPTH)) throw new GraphQLError(`JSON nests more than ${MAX_JSON_DEPTH} levels deep.`);
+    if (nestsDeeperThan(value, MAX_JSON_DEPTH)) throw new GraphQLError(`JSON nests more than ${MAX_JSON_DEPTH} levels deep.`, { nodes: ast });
     return value;
   },
   // A variable nested thousands deep would overflow recursive code below (JSON.stringify): refused here.

@@ -1,5 +1,5 @@
 /** The one ISO 8601 reader (src/scalars.ts): the DateTime scalar and the REST fields that take dates. */
-import { parseValue } from 'graphql';
+import { parseValue, type GraphQLError, type ListValueNode } from 'graphql';
 import { DateTime, isoInstant, parseDateTime, scalarResolvers } from '../src/scalars.js';
 
 test.each([
@@ -49,4 +49,31 @@ test('a JSON value written inline is kept as a variable would be: own keys, no n
   expect(JSON.parse(JSON.stringify(kept))).toEqual(JSON.parse('{"__proto__":{"a":1},"constructor":1,"list":[1,2.5,"x",true,null]}'));
   expect(() => literal('{ n: 1e400 }')).toThrow('too large to keep');
   expect(() => literal('{ n: $x }')).toThrow('send the whole value as a variable');
+});
+
+test('a literal a scalar refuses is placed at the literal (graphql-js reports the error as thrown: without nodes, no locations)', () => {
+  const refusal = (scalar: keyof typeof scalarResolvers, text: string) => {
+    try {
+      // On a line of its own, inside a list, so that its location is its own and not the text's start.
+      scalarResolvers[scalar].parseLiteral((parseValue(`[\n  ${text}]`) as ListValueNode).values[0], undefined);
+    } catch (e) {
+      return e as GraphQLError;
+    }
+    throw new Error(`${scalar} took ${text}`);
+  };
+  for (const [scalar, text, message] of [
+    ['UUID', '5', 'UUID must be a string'],
+    ['UUID', '"abc"', 'Value is not a valid UUID: "abc"'],
+    ['DateTime', '"garbage"', 'Expected a date-time like 2024-01-31T13:45:00, got "garbage"'],
+    ['DateTime', 'true', 'DateTime must be a string'],
+    ['ReleaseState', '7', 'Expected 1 (or Released) or 0 (or Unreleased), got 7'],
+    ['DataScope', '1.5', "DataScope must be 0 (the creator's own) or 1 (global)"],
+    ['JSON', '{ a: [1, 1e400] }', 'JSON holds a number too large to keep (1e400): send it as a string.'],
+  ] as const) {
+    const e = refusal(scalar, text);
+    expect([scalar, text, e.message]).toEqual([scalar, text, message]);
+    expect([scalar, text, e.locations?.[0].line]).toEqual([scalar, text, 2]);
+  }
+  // The nested refusal is placed at the nested value, not at the object holding it.
+  expect(refusal('JSON', '{ a: [1, 1e400] }').locations).toEqual([{ line: 2, column: 12 }]);
 });
