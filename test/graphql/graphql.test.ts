@@ -113,7 +113,7 @@ describe('/graphql', () => {
     const other = await h.tenant();
     const otherToken = await h.login(other);
     const r = await gql(`query ($id: UUID!) { site(id: $id) { id } }`, { id: t.homeSiteId }, otherToken);
-    expect(r.body.data).toBeNull();
+    expect(r.body.data).toEqual({ site: null });
     expect(r.body.errors[0].extensions.code).toBe('NOT_FOUND');
     const sites = await gql(`{ sites { items { id } } }`, undefined, otherToken);
     expect(sites.body.data.sites.items.map((s: { id: string }) => s.id)).toEqual([other.homeSiteId]);
@@ -193,6 +193,32 @@ describe('/graphql', () => {
   test('an unknown data type is a NOT_FOUND error', async () => {
     const r = await gql(`{ metaDataType(datatype: "nope") { dataType } }`);
     expect(r.body.errors[0].extensions.code).toBe('NOT_FOUND');
+  });
+
+  // Root fields that answer one record, and every mutation, are nullable: one alias's error does not wipe the others' answers.
+  test('mutations run one by one: each alias answers its own result or error, and those that succeeded say so', async () => {
+    const r = await gql(`mutation {
+      a: createFolder(input: { name: "Nullable1" }) { name }
+      b: createFolder(input: { name: "Nullable1" }) { name }
+      c: createFolder(input: { name: "Nullable2" }) { name }
+    }`);
+    expect(r.status).toBe(200);
+    expect(r.body.data).toEqual({ a: { name: 'Nullable1' }, b: null, c: { name: 'Nullable2' } });
+    expect(r.body.errors).toEqual([expect.objectContaining({ path: ['b'], extensions: expect.objectContaining({ code: 'CONFLICT' }) })]);
+    // Committed, each in its own transaction.
+    const after = await gql(`{ x: folderByPath(folderPath: "Nullable1") { name } y: folderByPath(folderPath: "Nullable2") { name } }`);
+    expect(after.body).toEqual({ data: { x: { name: 'Nullable1' }, y: { name: 'Nullable2' } } });
+  });
+
+  test('a record looked up by id that is not there is null with its NOT_FOUND, beside the fields that were answered', async () => {
+    const query = `{ me { userid } document(documentId: "${newId()}") { id } }`;
+    const r = await gql(query);
+    expect(r.status).toBe(200);
+    expect(r.body.data).toEqual({ me: { userid: t.adminUserId }, document: null });
+    expect(r.body.errors).toEqual([expect.objectContaining({ path: ['document'], extensions: expect.objectContaining({ code: 'NOT_FOUND' }) })]);
+    // `data` is not null: application/graphql-response+json requires a 2xx then.
+    const strict = await h.request('POST', '/graphql', { token, body: { query }, headers: { accept: 'application/graphql-response+json' } });
+    expect([strict.status, strict.body.data]).toEqual([200, r.body.data]);
   });
 });
 

@@ -1,6 +1,7 @@
 /** /graphql's refusals: every client mistake a 4xx with a GraphQL error body, never a 500 or an empty answer. */
 import { Harness } from '../harness.js';
 import { startServer, stop, type Started } from '../server-process.js';
+import { newId } from '../../src/ids.js';
 
 let h: Harness;
 let token: string;
@@ -263,9 +264,10 @@ describe('limits and variables are refused as GraphQL-over-HTTP asks: a code, an
   });
 
   test('an error of a resolved field keeps its own code and status', async () => {
-    const r = await byAccept({ query: `{ site(id: "${'0'.repeat(8)}-0000-0000-0000-${'0'.repeat(12)}") { id } }` }, 'application/graphql-response+json');
+    // A page's root is not nullable: its error leaves data null.
+    const r = await byAccept({ query: `{ siteUsers(siteId: "${'0'.repeat(8)}-0000-0000-0000-${'0'.repeat(12)}") { totalRecords } }` }, 'application/graphql-response+json');
     expect(r.status).toBe(404);
-    expect(r.body.errors[0]).toMatchObject({ path: ['site'], extensions: { code: 'NOT_FOUND' } });
+    expect(r.body.errors[0]).toMatchObject({ path: ['siteUsers'], extensions: { code: 'NOT_FOUND' } });
   });
 });
 
@@ -274,8 +276,9 @@ describe('an execution error answers 200 under application/json (its code says w
 
   test('a record of another tenant: NOT_FOUND, 200 under application/json (and with no Accept), 404 under application/graphql-response+json', async () => {
     const other = await h.tenant();
-    const query = `{ site(id: "${other.homeSiteId}") { id } }`;
-    const notFound = { data: null, errors: [expect.objectContaining({ path: ['site'], extensions: expect.objectContaining({ code: 'NOT_FOUND' }) })] };
+    // The users of a site: a page, whose root is not nullable, so its error leaves data null.
+    const query = `{ siteUsers(siteId: "${other.homeSiteId}") { totalRecords } }`;
+    const notFound = { data: null, errors: [expect.objectContaining({ path: ['siteUsers'], extensions: expect.objectContaining({ code: 'NOT_FOUND' }) })] };
     for (const accept of ['application/json', undefined]) {
       const r = await byAccept(query, accept);
       expect([accept, r.status]).toEqual([accept, 200]);
@@ -287,11 +290,14 @@ describe('an execution error answers 200 under application/json (its code says w
   });
 
   test('a refusal of a field whose siblings or parent were answered is a 200 under both: data is not null', async () => {
-    // runScript is nullable: the operation's data holds its null.
+    // Every mutation, and every root field answering one record, is nullable: the operation's data holds its null.
     for (const accept of ['application/json', 'application/graphql-response+json']) {
       const r = await byAccept('mutation { runScript(name: "nope") }', accept);
       expect([accept, r.status]).toEqual([accept, 200]);
       expect(r.body).toEqual({ data: { runScript: null }, errors: [expect.objectContaining({ path: ['runScript'], extensions: expect.objectContaining({ code: 'NOT_FOUND' }) })] });
+      const site = await byAccept(`{ site(id: "${newId()}") { id } }`, accept);
+      expect([accept, site.status]).toEqual([accept, 200]);
+      expect(site.body).toEqual({ data: { site: null }, errors: [expect.objectContaining({ path: ['site'], extensions: expect.objectContaining({ code: 'NOT_FOUND' }) })] });
     }
   });
 
