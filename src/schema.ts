@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { makeExecutableSchema } from '@graphql-tools/schema';
 import { mergeResolvers } from '@graphql-tools/merge';
 import { getDirective, MapperKind, mapSchema } from '@graphql-tools/utils';
-import { defaultFieldResolver, getNamedType, isObjectType, isScalarType, type GraphQLResolveInfo, type GraphQLSchema } from 'graphql';
+import { defaultFieldResolver, getNamedType, isListType, isNonNullType, isObjectType, isScalarType, type GraphQLObjectType, type GraphQLResolveInfo, type GraphQLSchema } from 'graphql';
 import { enforce, type AllowRule } from './permissions/access.js';
 import type { AppContext } from './context.js';
 import { modulesIn } from './discover.js';
@@ -107,6 +107,27 @@ export function checkRootResolvers(schema: GraphQLSchema, resolvers: Resolvers):
   }
 }
 
+/** A page type (`items` and `totalRecords`), whose two fields are computed only when selected. */
+const isPageType = (type: unknown): type is GraphQLObjectType =>
+  isObjectType(type) && type.name.endsWith('Page') && !!type.getFields().items && !!type.getFields().totalRecords;
+
+/**
+ * Stops the start when a root field that may fail on its own is non-null: every Mutation field and
+ * every Query field answering one record. Non-null, one alias's error made the whole `data` null,
+ * losing the other aliases' answers (and mutations already committed). Pages and lists may stay
+ * non-null: they fail only on bad arguments.
+ */
+export function checkNullableRoots(schema: GraphQLSchema): void {
+  for (const type of [schema.getQueryType(), schema.getMutationType()]) {
+    for (const field of Object.values(type?.getFields() ?? {})) {
+      if (!isNonNullType(field.type)) continue;
+      const inner = field.type.ofType;
+      if (type === schema.getQueryType() && (isListType(inner) || isPageType(inner))) continue;
+      throw new Error(`schema/: ${type!.name}.${field.name} must be nullable (${inner}, not ${field.type}), so that its error leaves the other fields' answers`);
+    }
+  }
+}
+
 /** Stops the start when a record a resolver makes (src/datatypes.ts) and its GraphQL type disagree, naming what to fix. */
 export function checkComputedTypes(schema: GraphQLSchema, declared: Record<string, ComputedType> = COMPUTED_TYPES): void {
   for (const [name, c] of Object.entries(declared)) {
@@ -170,10 +191,11 @@ export function buildSchema(): GraphQLSchema {
   const plain = makeExecutableSchema({ typeDefs });
   checkDefinitions(plain, resources);
   checkComputedTypes(plain);
+  checkNullableRoots(plain);
   // Pages compute their items and total only when selected (see src/read/resolvers.ts).
   const pages: Resolvers = {};
   for (const type of Object.values(plain.getTypeMap())) {
-    if (isObjectType(type) && type.name.endsWith('Page') && type.getFields().items && type.getFields().totalRecords) {
+    if (isPageType(type)) {
       pages[type.name] = { items: (p: Page<unknown>, _: unknown, __: unknown, info: GraphQLResolveInfo) => p.items(info), totalRecords: (p: Page<unknown>) => p.totalRecords() };
     }
   }

@@ -10,7 +10,7 @@ import { isObjectType } from 'graphql';
 import { modulesIn } from '../../src/discover.js';
 import { column, defineResource, type ParentScope, type ResourceDef } from '../../src/read/define.js';
 import { resources } from '../../src/read/registry.js';
-import { buildSchema, checkComputedTypes, checkDefinitions, checkOneSource, checkRootResolvers, readSdl } from '../../src/schema.js';
+import { buildSchema, checkComputedTypes, checkDefinitions, checkNullableRoots, checkOneSource, checkRootResolvers, readSdl } from '../../src/schema.js';
 import { COMPUTED_TYPES, dataTypes, type ComputedType } from '../../src/datatypes.js';
 import { hrefOf } from '../../src/read/resolvers.js';
 
@@ -113,6 +113,18 @@ describe('checkRootResolvers', () => {
   test('takes a resolver given as { resolve }, as graphql-tools does; refuses an object without one', () => {
     expect(() => checkRootResolvers(roots, { Query: { things: { resolve: () => 1 } }, Mutation: { addThing: () => 1 } })).not.toThrow();
     expect(() => checkRootResolvers(roots, { Query: { things: { description: 'x' } }, Mutation: { addThing: () => 1 } })).toThrow('schema/: Query.things has no resolver');
+  });
+});
+
+describe('checkNullableRoots', () => {
+  const page = 'type ThingPage { items: [Int!]!, totalRecords: Int! }';
+  const roots = (query: string, mutation = 'addThing: Int') => makeExecutableSchema({ typeDefs: `${page} type Query { ${query} } type Mutation { ${mutation} }` });
+  test('takes nullable roots, and non-null pages and lists', () => {
+    expect(() => checkNullableRoots(roots('thing: Int, things: ThingPage!, all: [Int!]!', 'addThing: Int, addThings: [Int!]'))).not.toThrow();
+  });
+  test('refuses a non-null root answering one record, and a non-null mutation of any type, naming it', () => {
+    expect(() => checkNullableRoots(roots('thing: Int!'))).toThrow('schema/: Query.thing must be nullable (Int, not Int!)');
+    expect(() => checkNullableRoots(roots('thing: Int', 'addThings: ThingPage!'))).toThrow('schema/: Mutation.addThings must be nullable (ThingPage, not ThingPage!)');
   });
 });
 
