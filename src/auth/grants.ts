@@ -175,15 +175,52 @@ async function activeUser(em: EntityManager, id: string): Promise<User> {
  * Every token request runs under its source address's throttle: a failure of any kind counts
  * against the address (checked before any hash is computed), a success gives its claim back.
  */
-export async function grant(services: Services, p: Params, scopedTenantId: string | undefined, clientIp: string): Promise<TokenResponse> {
+export async function grant(services: Services, body: Params, scopedTenantId: string | undefined, clientIp: string, authorization: string | null): Promise<TokenResponse> {
   const attempt = await claim(services, [addressKey(services, clientIp)]);
   try {
-    const answer = await grantOf(services, p, scopedTenantId, clientIp);
+    // Read under the claim, so a bad Basic header counts against the address as a bad body does.
+    const answer = await grantOf(services, withBasic(body, authorization), scopedTenantId, clientIp);
     await succeeded(services, attempt);
     return answer;
   } catch (e) {
     return failed(services, attempt, e as Error);
   }
+}
+
+/** Whether the request tried HTTP Basic client authentication (any other scheme, a Bearer, is not read here). */
+export const isBasic = (authorization: string | null): authorization is string => /^basic(\s|$)/i.test(authorization ?? '');
+
+/**
+ * The body's parameters with the client's credentials from HTTP Basic (RFC 6749 2.3.1:
+ * `Basic base64(urlencode(client_id):urlencode(client_secret))`), when the request sent it. A
+ * client uses one method per request, so the body then carries no client_id/client_secret. A
+ * header that does not decode is a failed client authentication, 401 `invalid_client`: RFC 6749
+ * 5.2 asks for a 401 whenever the client tried the Authorization header.
+ */
+function withBasic(p: Params, authorization: string | null): Params {
+  if (!isBasic(authorization)) return p;
+  if (p.client_id !== undefined || p.client_secret !== undefined) {
+    throw new OAuthError(400, 'invalid_request', 'The client authenticated twice, in the Authorization header and with client_id/client_secret in the body: use one method.');
+  }
+  const malformed = (why: string) =>
+    new OAuthError(401, 'invalid_client', `The Authorization header is not Basic client authentication: ${why}. Send Basic base64(urlencode(client_id):urlencode(client_secret)).`);
+  const encoded = authorization.slice('basic'.length).trim();
+  if (!/^[A-Za-z0-9+/]+={0,2}$/.test(encoded)) throw malformed('its credentials are not base64');
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(Buffer.from(encoded, 'base64'));
+  } catch {
+    throw malformed('its credentials are not UTF-8');
+  }
+  const colon = text.indexOf(':');
+  if (colon < 0) throw malformed('its credentials have no colon between client_id and client_secret');
+  let id: string, secret: string;
+  try {
+    [id, secret] = [text.slice(0, colon), text.slice(colon + 1)].map((part) => decodeURIComponent(part.replace(/\+/g, ' ')));
+  } catch {
+    throw malformed('a percent-escape in its credentials does not decode');
+  }
+  return { ...p, client_id: id, client_secret: secret };
 }
 
 /**

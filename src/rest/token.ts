@@ -6,7 +6,7 @@
 import type { Config } from '../config.js';
 import type { Services } from '../context.js';
 import { TOKEN_READ_SECONDS, type BodyShare } from '../body-budget.js';
-import { grant, OAuthError } from '../auth/grants.js';
+import { grant, isBasic, OAuthError } from '../auth/grants.js';
 import { AppError } from '../errors.js';
 import type { EnvelopeError } from '../graphql-errors.js';
 import { isMultipart, parseForm, parseMultipart, readBody, RepeatedKey, refuseNul, withFiles } from './body.js';
@@ -22,11 +22,13 @@ export async function handleToken(services: Services, request: Request, m: Match
   try {
     const p = await tokenParams(request, tokenBodyBytes(services.config), services.bodies.anonymous);
     const tenantId = m.tenant ? await scopedTenantId(services, m.tenant) : undefined;
-    const token = await grant(services, p, tenantId, ip);
+    const token = await grant(services, p, tenantId, ip, request.headers.get('authorization'));
     return jsonResponse(200, token, { 'cache-control': 'no-store', pragma: 'no-cache', 'x-request-id': requestIdOf(request) });
   } catch (e) {
     if (!(e instanceof OAuthError)) throw e;
-    return oauthErrorResponse(request, e.status, e.error, [{ code: e.error, message: e.description, developerMessage: e.description }], {});
+    // RFC 6749 5.2: a client that tried the Authorization header is told its scheme with the 401.
+    const challenge: Record<string, string> = e.status === 401 && isBasic(request.headers.get('authorization')) ? { 'www-authenticate': 'Basic realm="quire"' } : {};
+    return oauthErrorResponse(request, e.status, e.error, [{ code: e.error, message: e.description, developerMessage: e.description }], {}, challenge);
   }
 }
 
@@ -138,9 +140,9 @@ export function oauthErrorCode(status: number): string {
 }
 
 /** An error of the token endpoint: the OAuth keys clients test, and the envelope's meta. */
-export function oauthErrorResponse(request: Request, status: number, error: string, errors: EnvelopeError[], metaExtra: Record<string, unknown>): Response {
+export function oauthErrorResponse(request: Request, status: number, error: string, errors: EnvelopeError[], metaExtra: Record<string, unknown>, headers: Record<string, string> = {}): Response {
   const meta = { status, statusMsg: statusMsg(status), method: answeredMethod(request.method), href: publicUrlOf(request), ...metaExtra, errors };
-  return jsonResponse(status, { error, error_description: errors[0]?.message ?? statusMsg(status), meta }, { 'cache-control': 'no-store', 'x-request-id': requestIdOf(request) });
+  return jsonResponse(status, { error, error_description: errors[0]?.message ?? statusMsg(status), meta }, { ...headers, 'cache-control': 'no-store', 'x-request-id': requestIdOf(request) });
 }
 
 /** The tenant of a scoped token address. An unknown one answers as a client of another tenant does (OAuth body, 401). */
@@ -182,6 +184,7 @@ export const tokenOperation = {
   summary: 'Get an access token',
   description:
     'OAuth 2 token endpoint. The body is read as a form whatever its Content-Type says, unless it says multipart; a JSON object is accepted too. ' +
+    'The client authenticates with client_id/client_secret in the body or with HTTP Basic (`Authorization: Basic base64(urlencode(client_id):urlencode(client_secret))`), not both. ' +
     '`password` logs a user in with the API client\'s credentials, `client_credentials` acts as the client\'s own user, ' +
     '`refresh_token` exchanges a refresh token (rotated on use; reusing an old one revokes its family).',
   tags: ['Oauth'],

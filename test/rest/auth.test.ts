@@ -160,6 +160,80 @@ describe('grants', () => {
   });
 });
 
+describe('HTTP Basic client authentication (RFC 6749 2.3.1)', () => {
+  /** The client's pair as RFC 6749 2.3.1 sends it: each part form-urlencoded, then base64. */
+  const basic = (id: string, secret: string, scheme = 'Basic') =>
+    `${scheme} ${Buffer.from(`${encodeURIComponent(id)}:${encodeURIComponent(secret)}`).toString('base64')}`;
+  const withBasic = (authorization: string) => ({ ...FORM, authorization });
+  const user = () => ({ grant_type: 'password', username: t.adminUserId, password: t.password });
+
+  function expectBasicChallenge(r: Reply) {
+    expectRefused(r, 'invalid_client');
+    expect(r.status).toBe(401);
+    expect(r.headers.get('www-authenticate')).toBe('Basic realm="quire"');
+  }
+
+  test('a password grant authenticates the client with the Authorization header, at either address, any case of the scheme', async () => {
+    for (const [path, scheme] of [['/oauth/token', 'Basic'], [`${t.root}/oauth/token`, 'basic']]) {
+      const r = await post(h, path, user(), withBasic(basic(t.clientId, t.clientSecret, scheme)));
+      expectToken(r);
+      expect(await whoAmI(r.body.access_token)).toBe(t.adminId);
+    }
+  });
+
+  test('client_credentials and refresh_token take the client from the Authorization header too', async () => {
+    const cc = await post(h, '/oauth/token', { grant_type: 'client_credentials' }, withBasic(basic(t.clientId, t.clientSecret)));
+    expectToken(cc);
+    expect(await whoAmI(cc.body.access_token)).toBe(t.adminId);
+    const rotated = await post(h, '/oauth/token', { grant_type: 'refresh_token', refresh_token: cc.body.refresh_token }, withBasic(basic(t.clientId, t.clientSecret)));
+    expectToken(rotated);
+    expect(await whoAmI(rotated.body.access_token)).toBe(t.adminId);
+    // A wrong secret in the header refuses the refresh as the client's failure, with the Basic challenge.
+    expectBasicChallenge(await post(h, '/oauth/token', { grant_type: 'refresh_token', refresh_token: rotated.body.refresh_token }, withBasic(basic(t.clientId, 'wrong'))));
+  });
+
+  test('the header and client_id/client_secret in the body together are a 400 invalid_request: one method per request', async () => {
+    const header = withBasic(basic(t.clientId, t.clientSecret));
+    const extras: Record<string, string>[] = [{ client_id: t.clientId, client_secret: t.clientSecret }, { client_id: t.clientId }, { client_secret: t.clientSecret }];
+    for (const extra of extras) {
+      const r = await post(h, '/oauth/token', { ...user(), ...extra }, header);
+      expectRefused(r, 'invalid_request');
+      expect(r.status).toBe(400);
+      expect(r.body.error_description).toMatch(/use one method/);
+    }
+  });
+
+  test('a wrong secret or unknown client in the header is a 401 invalid_client with WWW-Authenticate: Basic; in the body it names no scheme', async () => {
+    expectBasicChallenge(await post(h, '/oauth/token', user(), withBasic(basic(t.clientId, 'wrong'))));
+    expectBasicChallenge(await post(h, '/oauth/token', user(), withBasic(basic(randomUUID(), t.clientSecret))));
+    expectBasicChallenge(await post(h, '/oauth/token', { grant_type: 'client_credentials' }, withBasic(basic(t.clientId, ''))));
+    const body = await post(h, '/oauth/token', { ...passwordFields(t), client_secret: 'wrong' });
+    expect([body.status, body.body.error, body.headers.get('www-authenticate')]).toEqual([401, 'invalid_client', null]);
+  });
+
+  test('a malformed Basic header is a 401 invalid_client with the challenge, saying what is wrong', async () => {
+    const b64 = (text: string) => Buffer.from(text, 'latin1').toString('base64');
+    const cases: [string, RegExp][] = [
+      ['Basic', /not base64/],
+      ['Basic !!!not-base64', /not base64/],
+      [`Basic ${b64('no-colon-here')}`, /no colon/],
+      [`Basic ${b64('\xff\xfe:x')}`, /not UTF-8/],
+      [`Basic ${b64(`%zz:${t.clientSecret}`)}`, /percent-escape/],
+    ];
+    for (const [header, why] of cases) {
+      const r = await post(h, '/oauth/token', user(), withBasic(header));
+      expectBasicChallenge(r);
+      expect([header, r.body.error_description]).toEqual([header, expect.stringMatching(why)]);
+    }
+  });
+
+  test('another scheme on the token endpoint is not client authentication: ignored, as before', async () => {
+    expectToken(await post(h, '/oauth/token', passwordFields(t), withBasic('Bearer not-a-token')));
+    const r = await post(h, '/oauth/token', user(), withBasic('Bearer not-a-token'));
+    expect([r.status, r.body.error, r.headers.get('www-authenticate')]).toEqual([401, 'invalid_client', null]);
+  });
+});
+
 describe('refresh_token', () => {
   test('rotates: the new token works; reusing the old fails and revokes the family', async () => {
     const first = await post(h, '/oauth/token', passwordFields(t));

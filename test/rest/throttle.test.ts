@@ -83,6 +83,22 @@ describe('per source address', () => {
     expect((await token(h, login(api.t, api.t.adminUserId, api.t.password), newAddress())).status).toBe(200);
   });
 
+  test('failed HTTP Basic client authentication (a wrong secret, a malformed header) counts against the address as a body one does', async () => {
+    const api = await adminApi(h);
+    const from = newAddress();
+    const wrong = `Basic ${Buffer.from(`${api.t.clientId}:wrong`).toString('base64')}`;
+    const answers = await Promise.all(
+      Array.from({ length: 30 }, (_, i) =>
+        h.request('POST', '/oauth/token', { raw: 'grant_type=client_credentials', headers: { ...FORM, 'x-forwarded-for': from, authorization: i % 2 ? wrong : 'Basic !!' } }),
+      ),
+    );
+    const refused = answers.filter((r) => r.status === 401);
+    expect(refused.length).toBeLessThanOrEqual(10);
+    expect(refused.map((r) => r.headers.get('www-authenticate'))).toEqual(refused.map(() => 'Basic realm="quire"'));
+    expect(answers.filter((r) => r.status !== 401 && r.status !== 429)).toEqual([]);
+    expectLocked(await token(h, login(api.t, api.t.adminUserId, api.t.password), from));
+  });
+
   test('successes do not count against the address', async () => {
     const api = await adminApi(h);
     const from = newAddress();
