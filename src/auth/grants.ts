@@ -193,14 +193,15 @@ export const isBasic = (authorization: string | null): authorization is string =
 /**
  * The body's parameters with the client's credentials from HTTP Basic (RFC 6749 2.3.1:
  * `Basic base64(urlencode(client_id):urlencode(client_secret))`), when the request sent it. A
- * client uses one method per request, so the body then carries no client_id/client_secret. A
+ * client uses one method per request, so the body then carries no client_secret (a client_id
+ * there must name the same client). A
  * header that does not decode is a failed client authentication, 401 `invalid_client`: RFC 6749
  * 5.2 asks for a 401 whenever the client tried the Authorization header.
  */
 function withBasic(p: Params, authorization: string | null): Params {
   if (!isBasic(authorization)) return p;
-  if (p.client_id !== undefined || p.client_secret !== undefined) {
-    throw new OAuthError(400, 'invalid_request', 'The client authenticated twice, in the Authorization header and with client_id/client_secret in the body: use one method.');
+  if (p.client_secret !== undefined) {
+    throw new OAuthError(400, 'invalid_request', 'The client authenticated twice, in the Authorization header and with client_secret in the body: use one method.');
   }
   const malformed = (why: string) =>
     new OAuthError(401, 'invalid_client', `The Authorization header is not Basic client authentication: ${why}. Send Basic base64(urlencode(client_id):urlencode(client_secret)).`);
@@ -219,6 +220,10 @@ function withBasic(p: Params, authorization: string | null): Params {
     [id, secret] = [text.slice(0, colon), text.slice(colon + 1)].map((part) => decodeURIComponent(part.replace(/\+/g, ' ')));
   } catch {
     throw malformed('a percent-escape in its credentials does not decode');
+  }
+  // Many OAuth libraries name the client in the body beside Basic: the same id is no second method.
+  if (p.client_id !== undefined && p.client_id !== id) {
+    throw new OAuthError(400, 'invalid_request', 'The body\'s client_id is not the client the Authorization header authenticates: send one client.');
   }
   return { ...p, client_id: id, client_secret: secret };
 }

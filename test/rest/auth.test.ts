@@ -192,15 +192,19 @@ describe('HTTP Basic client authentication (RFC 6749 2.3.1)', () => {
     expectBasicChallenge(await post(h, '/oauth/token', { grant_type: 'refresh_token', refresh_token: rotated.body.refresh_token }, withBasic(basic(t.clientId, 'wrong'))));
   });
 
-  test('the header and client_id/client_secret in the body together are a 400 invalid_request: one method per request', async () => {
+  test('the header and a client_secret in the body, or a client_id of another client, are a 400 invalid_request; the same client_id beside it is taken', async () => {
     const header = withBasic(basic(t.clientId, t.clientSecret));
-    const extras: Record<string, string>[] = [{ client_id: t.clientId, client_secret: t.clientSecret }, { client_id: t.clientId }, { client_secret: t.clientSecret }];
-    for (const extra of extras) {
+    for (const extra of [{ client_id: t.clientId, client_secret: t.clientSecret }, { client_secret: t.clientSecret }] as Record<string, string>[]) {
       const r = await post(h, '/oauth/token', { ...user(), ...extra }, header);
       expectRefused(r, 'invalid_request');
       expect(r.status).toBe(400);
       expect(r.body.error_description).toMatch(/use one method/);
     }
+    const other = await post(h, '/oauth/token', { ...user(), client_id: randomUUID() }, header);
+    expectRefused(other, 'invalid_request');
+    expect(other.body.error_description).toMatch(/not the client the Authorization header authenticates/);
+    // Many OAuth libraries name the client in the body beside Basic.
+    expectToken(await post(h, '/oauth/token', { ...user(), client_id: t.clientId }, header));
   });
 
   test('a wrong secret or unknown client in the header is a 401 invalid_client with WWW-Authenticate: Basic; in the body it names no scheme', async () => {
