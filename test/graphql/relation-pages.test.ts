@@ -58,10 +58,17 @@ describe('relation lists are paged', () => {
     expect(statements.filter((s) => /group_member/.test(s))).toHaveLength(1);
   });
 
-  test('a negative limit or offset on a relation is a 400', async () => {
-    const r = await gql(`query ($id: UUID!) { group(id: $id) { users(limit: -1) { id } } }`, { id: groups[0].id });
-    expect(r.status).toBe(400);
-    expect(r.body.errors[0].message).toMatch(/limit must be a whole number/);
+  test('a negative limit or offset on a relation is a BAD_REQUEST at its path; a 400 where it leaves no data', async () => {
+    // Under a nullable root (one record), the record is null beside the error: data stands, a 200.
+    const one = await gql(`query ($id: UUID!) { group(id: $id) { users(limit: -1) { id } } }`, { id: groups[0].id });
+    expect(one.status).toBe(200);
+    expect(one.body.data).toEqual({ group: null });
+    expect(one.body.errors[0]).toMatchObject({ path: ['group', 'users'], extensions: { code: 'BAD_REQUEST' } });
+    expect(one.body.errors[0].message).toMatch(/limit must be a whole number/);
+    // Under a page (non-null all the way up), nothing is left: a 400.
+    const page = await gql(`{ groups { items { users(offset: -1) { id } } } }`);
+    expect(page.status).toBe(400);
+    expect(page.body.errors[0].message).toMatch(/offset must be a whole number/);
   });
 
   test('REST expand gives each record one page of its relation', async () => {
