@@ -194,9 +194,9 @@ export const isBasic = (authorization: string | null): authorization is string =
  * The body's parameters with the client's credentials from HTTP Basic (RFC 6749 2.3.1:
  * `Basic base64(urlencode(client_id):urlencode(client_secret))`), when the request sent it. A
  * client uses one method per request, so the body then carries no client_secret (a client_id
- * there must name the same client). A
- * header that does not decode is a failed client authentication, 401 `invalid_client`: RFC 6749
- * 5.2 asks for a 401 whenever the client tried the Authorization header.
+ * there must name the same client). A header that does not decode is a failed client
+ * authentication, 401 `invalid_client`: RFC 6749 5.2 asks for a 401 whenever the client tried the
+ * Authorization header.
  */
 function withBasic(p: Params, authorization: string | null): Params {
   if (!isBasic(authorization)) return p;

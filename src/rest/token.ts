@@ -184,7 +184,7 @@ export const tokenOperation = {
   summary: 'Get an access token',
   description:
     'OAuth 2 token endpoint. The body is read as a form whatever its Content-Type says, unless it says multipart; a JSON object is accepted too. ' +
-    'The client authenticates with client_id/client_secret in the body or with HTTP Basic (`Authorization: Basic base64(urlencode(client_id):urlencode(client_secret))`), not both. ' +
+    'The client authenticates with client_id/client_secret in the body or with HTTP Basic (`Authorization: Basic base64(urlencode(client_id):urlencode(client_secret))`), not both (a client_id beside the header must name the same client). ' +
     '`password` logs a user in with the API client\'s credentials, `client_credentials` acts as the client\'s own user, ' +
     '`refresh_token` exchanges a refresh token (rotated on use; reusing an old one revokes its family).',
   tags: ['Oauth'],
