@@ -1,7 +1,9 @@
 /**
  * The events a user may subscribe to alerts for (docs/decisions.md, "Alerts"), on a folder (for
  * the documents in it) or on one document. The ids are fixed: clients keep them in their
- * settings, as the Node client's tests take theirs from the environment.
+ * settings, as the Node client's tests take theirs from the environment. An event the Node
+ * clients name in `constants.alertEventIds` has the id they ship (lower case), so their scripts
+ * subscribe unchanged; the others have ids of their own.
  */
 export interface AlertEvent {
   id: string;
@@ -13,7 +15,8 @@ export interface AlertEvent {
 
 export const ALERT_EVENTS = {
   documentAdded: {
-    id: '16206eb1-27cc-4660-97be-c1bd131e2bc4',
+    // folderDocumentAdded ("NewCategoryDoc"): the folder's own documents, not its subfolders'.
+    id: '3702cfbf-555c-4032-bfb2-e25829788bac',
     name: 'Document added',
     description: 'A document is created in the folder, copied into it or moved into it.',
     appliesTo: ['folder'],
@@ -25,13 +28,15 @@ export const ALERT_EVENTS = {
     appliesTo: ['folder', 'document'],
   },
   documentCheckedOut: {
-    id: '02d962a2-1548-4f66-be00-c345d4121acf',
+    // documentCheckedOut ("CheckOut").
+    id: '4bba55c1-7af6-48ff-bfbe-ec7a58eb7f01',
     name: 'Document checked out',
     description: 'Someone checks the document out.',
     appliesTo: ['folder', 'document'],
   },
   documentCheckedIn: {
-    id: 'e5bd2c16-23a7-470f-bf85-93dafbe19f16',
+    // documentCheckedIn ("CheckIn").
+    id: 'd47804ab-aee9-4002-bab5-9f1ac0366076',
     name: 'Document checked in',
     description: 'Someone checks the document in.',
     appliesTo: ['folder', 'document'],

@@ -132,6 +132,21 @@ describe('subscriptions', () => {
     expectError(await A.get(`/alerts/${sub.id}`), 404);
   });
 
+  test('by the ids the Node clients ship in constants.alertEventIds, upper case as they send them (no body, usId in the query): the events they name; one of theirs not kept here is a 404', async () => {
+    const folder = await newFolder();
+    const doc = await newDocument(folder.id);
+    const subscribe = async (path: string) => {
+      const r = await A.post(`${path}?usId=${watcher.id}`);
+      expectEnvelope(r, 'POST', A.url(`${path}?usId=${watcher.id}`));
+      return r.body.data.eventName;
+    };
+    expect(await subscribe(`/folders/${folder.id}/alerts/3702CFBF-555C-4032-BFB2-E25829788BAC`)).toBe('Document added');
+    expect(await subscribe(`/documents/${doc.documentId}/alerts/D47804AB-AEE9-4002-BAB5-9F1AC0366076`)).toBe('Document checked in');
+    expect(await subscribe(`/documents/${doc.documentId}/alerts/4BBA55C1-7AF6-48FF-BFBE-EC7A58EB7F01`)).toBe('Document checked out');
+    // documentViewed: no event here.
+    expectError(await A.post(`/documents/${doc.documentId}/alerts/140B9E97-8D93-48D0-837B-AB4FD419B6D6?usId=${watcher.id}`), 404, /No alert event has the id/);
+  });
+
   test('on a document, by its id or a revision id; without usId the caller subscribes themself', async () => {
     const folder = await newFolder();
     const doc = await newDocument(folder.id);
