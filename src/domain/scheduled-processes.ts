@@ -130,8 +130,10 @@ export async function runDueProcesses(ctx: AppContext): Promise<string[]> {
       const stillRunning = sql`t.id = ${r.id} and t.status = ${RUN_STATUS.running}`;
       const notStarted = (message: string) => updateRows(ctx.reader, 'scheduled_run', { status: RUN_STATUS.notStarted, message, completed_at: sql`now()` }, stillRunning);
       try {
-        const failure = reportedFailure(await callScriptServer(ctx, 'scheduledscripts', scripts.get(r.process.script_id)!, { token: r.id }));
+        const answer = await callScriptServer(ctx, 'scheduledscripts', scripts.get(r.process.script_id)!, { token: r.id });
+        const [failure, outcome] = [reportedFailure(answer), answeredOutcome(answer)];
         if (failure) await notStarted(failure);
+        else if (outcome) await updateRows(ctx.reader, 'scheduled_run', { status: RUN_STATUS.completed, ...outcome, completed_at: sql`now()` }, stillRunning);
       } catch (err) {
         // A script may answer only when its work is done (the public samples do): it still runs, and reports.
         if (err instanceof AppError && err.code === 'GATEWAY_TIMEOUT') {
@@ -152,9 +154,23 @@ export async function runDueProcesses(ctx: AppContext): Promise<string[]> {
 function reportedFailure(answer: unknown): string | undefined {
   const a = answer as { code?: unknown; error?: unknown } | null;
   if (!a || typeof a !== 'object' || typeof a.code !== 'number' || a.code < 400) return undefined;
-  const error = typeof a.error === 'string' ? a.error.slice(0, 1000) : a.error == null ? '' : shownValue(a.error, 1000);
-  return `The outside process reported code ${a.code}: ${error}`;
+  return `The outside process reported code ${a.code}: ${answerText(a.error, 1000)}`;
 }
+
+/**
+ * The outcome a scheduled script answers with, as the public script server's samples describe it
+ * (its scripts/test-scripts/scheduled/CreateUser.js): two values whatever their names, the first a
+ * boolean (true: it succeeded), the second an optional message for the run's history, such as
+ * `{success: false, message: '...'}`. Any other answer ('started') leaves the run to its report.
+ */
+function answeredOutcome(answer: unknown): { result: boolean; message: string } | undefined {
+  if (!answer || typeof answer !== 'object') return undefined;
+  const [result, message] = Object.values(answer);
+  return typeof result === 'boolean' ? { result, message: answerText(message, LIMITS.message) } : undefined;
+}
+
+/** A value of the script server's answer as a run's message: text as it is, another value as its JSON. */
+const answerText = (v: unknown, max: number) => (typeof v === 'string' ? v.slice(0, max) : v == null ? '' : shownValue(v, max));
 
 /** A script reports its run back: once, with `action` complete. */
 export async function completeRun(ctx: AppContext, args: { token: string; action?: string | null; result?: boolean | null; message?: string | null }): Promise<string> {

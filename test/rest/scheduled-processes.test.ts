@@ -261,6 +261,28 @@ test('a script server that answers {code, error} (HTTP 200, as the public one re
   expect((await runsOf(A, q.id)).runs[0]).toMatchObject({ status: 2, message: 'The outside process reported code 500: {"reason":"down"}' });
 });
 
+test('a script that answers two values, the first a boolean (as the public samples do: {success, message}): the answer completes the run; other answers leave it waiting for a report', async () => {
+  const answering = async (answer: string) => {
+    const s = await script(A, `module.exports.main = function (vvClient, response, token) { response.json(200, ${answer}); };`);
+    const p = await process(A, { name: uniq('answers'), script: s.id, intervalMinutes: 10 });
+    const [started] = startedOf(await A.put('/scheduledProcess/Run'), p.id);
+    return { token: started.id, run: (await runsOf(A, p.id)).runs[0] };
+  };
+  // scripts/test-scripts/scheduled/CreateUser.js of the public script server: the names do not matter.
+  expect((await answering("{ success: false, message: 'Scheduled script finished with error' }")).run).toMatchObject({ status: 1, result: false, message: 'Scheduled script finished with error' });
+  expect((await answering('{ ok: true }')).run).toMatchObject({ status: 1, result: true, message: '' });
+  expect((await answering("[true, 'done', 'more']")).run).toMatchObject({ status: 1, result: true, message: 'done' });
+  expect((await answering('{ success: false, message: { reason: "down" } }')).run).toMatchObject({ status: 1, result: false, message: '{"reason":"down"}' });
+  const long = await answering("{ success: true, message: 'x'.repeat(5000) }");
+  expect(long.run).toMatchObject({ status: 1, result: true, message: 'x'.repeat(4000) });
+  // Completed by its answer, the run takes no later report.
+  expectError(await A.post(`/scheduledProcess/${long.token}?action=complete&result=false`), 409, /has ended already/);
+  // A text, or values that do not start with a boolean: the run waits for the script's report.
+  for (const answer of ["'User account created'", "{ code: 200, error: '' }", "{ message: 'done', success: true }"]) {
+    expect((await answering(answer)).run).toMatchObject({ status: 0, result: null, message: '', completeDate: null });
+  }
+});
+
 test('a script that answers only after SCRIPT_TIMEOUT_SECONDS, when its work is done: the run waits, and takes its later report', async () => {
   const s = await script(A, `module.exports.main = function (vvClient, response, token) {
     setTimeout(async () => {
