@@ -12,8 +12,10 @@ export type ErrorCode =
   | 'METHOD_NOT_ALLOWED'
   | 'CONFLICT'
   | 'REQUEST_TIMEOUT'
+  | 'PRECONDITION_FAILED'
   | 'PAYLOAD_TOO_LARGE'
   | 'UNSUPPORTED_MEDIA_TYPE'
+  | 'RANGE_NOT_SATISFIABLE'
   | 'TOO_MANY_REQUESTS'
   | 'BAD_GATEWAY'
   | 'UNAVAILABLE'
@@ -29,8 +31,12 @@ export const statusOf: Record<ErrorCode, number> = {
   CONFLICT: 409,
   /** A request body that arrived too slowly (src/body-pace.ts); Node's own 408 has this code too (src/client-error.ts). */
   REQUEST_TIMEOUT: 408,
+  /** A download's If-Match or If-Unmodified-Since that its file does not meet (src/rest/conditional.ts). */
+  PRECONDITION_FAILED: 412,
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
+  /** A download's Range that is all past its file's end. */
+  RANGE_NOT_SATISFIABLE: 416,
   TOO_MANY_REQUESTS: 429,
   /** An outside process (the script server) failed or answered what is not JSON. */
   BAD_GATEWAY: 502,

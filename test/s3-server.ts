@@ -3,7 +3,8 @@
  * bucket made at start. It knows one key pair, S3RVER/S3RVER, and refuses other access key ids
  * (it does not verify SigV4 signatures, so a wrong secret passes). It speaks PutObject,
  * multipart uploads, GetObject, CopyObject and DeleteObjects; it has no AbortMultipartUpload
- * (the parts of an aborted upload stay in its directory until stop()).
+ * (the parts of an aborted upload stay in its directory until stop()). Its GetObject takes a Range
+ * `bytes=a-b` or `bytes=a-` (no `bytes=-n`), and reads `bytes=0-0` as the whole object.
  */
 import fs from 'node:fs';
 import os from 'node:os';

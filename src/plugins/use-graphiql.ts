@@ -14,6 +14,7 @@ import zlib from 'node:zlib';
 import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
 import { Response } from '@whatwg-node/fetch';
 import type { GraphiQLOptions, Plugin } from 'graphql-yoga';
+import { noneMatchNames } from '../rest/conditional.js';
 import { isGraphQLPath } from './error-answer.js';
 
 type Coding = 'br' | 'gzip' | 'identity';
@@ -43,11 +44,6 @@ function codingFor(acceptEncoding: string | null): Coding {
   return takes('br') ? 'br' : takes('gzip') ? 'gzip' : 'identity';
 }
 
-/** Whether If-None-Match names `tag` (compared weakly, as RFC 9110 13.1.2 asks for GET), or is `*`. */
-function matches(ifNoneMatch: string | null, tag: string): boolean {
-  return !!ifNoneMatch && ifNoneMatch.split(',').some((t) => ['*', tag].includes(t.trim().replace(/^W\//, '')));
-}
-
 /** `map`'s promise for `key`, made by `make` on first call; one that rejects is forgotten, so the next call tries again. */
 export function cachedUnlessRejected<K, V>(map: Map<K, Promise<V>>, key: K, make: () => Promise<V>): Promise<V> {
   let p = map.get(key);
@@ -73,7 +69,7 @@ export function useGraphiQL(options: GraphiQLOptions): Plugin {
     // Each coding is its own representation, with its own strong tag (RFC 9110 8.8.3).
     const tag = coding === 'identity' ? `"${hash}"` : `"${hash}-${coding}"`;
     const headers: Record<string, string> = { etag: tag, 'cache-control': 'no-cache', vary: 'Accept, Accept-Encoding' };
-    if (matches(request.headers.get('if-none-match'), tag)) return new Response(null, { status: 304, headers });
+    if (noneMatchNames(request.headers.get('if-none-match'), tag)) return new Response(null, { status: 304, headers });
     let body = html;
     if (coding !== 'identity') {
       body = await cachedUnlessRejected(encoded, coding, () => compress[coding](html));

@@ -26,7 +26,7 @@ import { authenticate, buildContext, type AppContext, type ReceivedFile, type Re
 import type { DataTypeInfo, DataTypes } from '../datatypes.js';
 import { badRequest, shownValue } from '../errors.js';
 import { isGuid } from '../ids.js';
-import { DATA_SCOPES, isDataScope, isoInstant } from '../scalars.js';
+import { DATA_SCOPES, isDataScope, isoInstant, parseDateTime } from '../scalars.js';
 import { effectiveLimit } from '../read/paging.js';
 import { mapError, outcomeOf, type EnvelopeError } from '../graphql-errors.js';
 import { carriesBody, isMultipart, readBody, parseAnyBody, parseBody, parseMultipart, RepeatedKey, withFiles } from './body.js';
@@ -47,6 +47,7 @@ import type { Logger } from '../log.js';
 import { discardFiles, fileKey } from '../domain/stored-files.js';
 import { receiveUpload, type Received } from './upload.js';
 import { fileBytesOf } from './body-limit.js';
+import { selectBytes } from './conditional.js';
 
 /** What SOFA writes for a successful call: the envelope's body, from the root field's result. */
 type Reply = (result: unknown) => unknown;
@@ -235,13 +236,25 @@ export function createRouteRunner(services: Services, schema: GraphQLSchema, dat
     return type;
   }
 
-  /** A stored file's bytes, streamed from the file store (the tenant's, as the caller's token says). */
+  /**
+   * A stored file's bytes, streamed from the file store (the tenant's, as the caller's token says):
+   * all of them, or the one range asked for (src/rest/conditional.ts). Its file id is its entity
+   * tag: the bytes, name and type under a file id never change.
+   */
   async function storedFileResponse(request: Request, m: Match, f: StoredFileRecord): Promise<Response> {
+    const validators = { etag: `"${f.fileId}"`, lastModified: parseDateTime(f.createDate) };
+    const cacheHeaders = { etag: validators.etag, 'last-modified': validators.lastModified.toUTCString() };
+    const selected = selectBytes(request, f.fileSize, validators);
+    if (selected.status === 304) return new Response(null, { status: 304, headers: { ...cacheHeaders, 'x-request-id': requestIdOf(request) } });
+    const headers = { ...cacheHeaders, 'accept-ranges': 'bytes' };
     // HEAD answers the headers only: nothing to open.
-    if (request.method === 'HEAD') return fileResponse(request, Buffer.alloc(0), f);
+    if (request.method === 'HEAD') return fileResponse(request, Buffer.alloc(0), f, 200, headers);
+    const range = selected.status === 206 ? selected.range : undefined;
     const { tenantId } = await buildContext(services, request, requestIdOf(request), m.tenant);
-    const bytes = await services.files.get(fileKey(tenantId, f.fileId));
-    return fileResponse(request, tiedToRequest(request, bytes, services.log), f);
+    const bytes = tiedToRequest(request, await services.files.get(fileKey(tenantId, f.fileId), range), services.log);
+    if (!range) return fileResponse(request, bytes, f, 200, headers);
+    const ranged = { 'content-range': `bytes ${range.start}-${range.end}/${f.fileSize}`, 'content-length': String(range.end - range.start + 1) };
+    return fileResponse(request, bytes, f, 206, { ...headers, ...ranged });
   }
 
   /** A multipart body's parts: files beside the text parts where the route takes them (an e-mail's attachments); the text parts are held to MAX_BODY_BYTES. */
@@ -330,11 +343,18 @@ interface FileContent {
   content: string;
 }
 
-interface StoredFileRecord {
-  fileId: string;
+/** What a file's answer says of it in its headers. */
+interface FileHead {
   fileName: string;
   contentType: string;
   fileSize: number;
+}
+
+/** A stored file's record, as the file routes' fields answer it (a DocumentFile, or a ready DocumentZip). */
+interface StoredFileRecord extends FileHead {
+  fileId: string;
+  /** When it was stored (a zip's: asked for), zone-less in UTC as record dates are. */
+  createDate: string;
 }
 
 function contentResponse(request: Request, f: FileContent): Response {
@@ -367,14 +387,16 @@ function tiedToRequest(request: Request, bytes: Readable, log: Logger): Readable
   return bytes;
 }
 
-function fileResponse(request: Request, body: Buffer | Readable, f: Omit<StoredFileRecord, 'fileId'>): Response {
+function fileResponse(request: Request, body: Buffer | Readable, f: FileHead, status = 200, more: Record<string, string> = {}): Response {
   return new Response(body as BodyInit, {
+    status,
     headers: {
       'content-type': f.contentType,
       'content-length': String(f.fileSize),
       'x-request-id': requestIdOf(request),
       // The name as stored in filename* (RFC 6266), and in ASCII for clients that read only filename.
       'content-disposition': contentDisposition(f.fileName, { fallback: f.fileName.replace(/[^\x20-\x7e]/g, '_') }),
+      ...more,
     },
   });
 }

@@ -12,7 +12,7 @@ import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { notFound } from '../errors.js';
-import type { FileStore, StoredFile } from './file-store.js';
+import type { ByteRange, FileStore, StoredFile } from './file-store.js';
 import { bodyStream, keyParts, Measure } from './measure.js';
 
 const isNotFound = (e: unknown) => (e as NodeJS.ErrnoException).code === 'ENOENT';
@@ -69,7 +69,7 @@ export class DiskFileStore implements FileStore {
     return measure.stored();
   }
 
-  async get(key: string): Promise<Readable> {
+  async get(key: string, range?: ByteRange): Promise<Readable> {
     // Opened here, so that a missing file is a NOT_FOUND now rather than an error mid-stream.
     let handle: fs.FileHandle;
     try {
@@ -78,7 +78,7 @@ export class DiskFileStore implements FileStore {
       if (isNotFound(e)) throw fileMissing();
       throw e;
     }
-    return handle.createReadStream();
+    return handle.createReadStream(range);
   }
 
   async copy(from: string, to: string): Promise<void> {

@@ -13,14 +13,20 @@ export interface StoredFile {
   sha256: string;
 }
 
+/** Bytes `start` to `end` of a file, both included (as a Range header counts them), within its size. */
+export interface ByteRange {
+  start: number;
+  end: number;
+}
+
 export interface FileStore {
   /**
    * Writes `body` under `key`, streamed, hashing as it goes. More than `maxBytes` is an
    * AppError PAYLOAD_TOO_LARGE, and nothing stays under the key.
    */
   put(key: string, body: Readable | Buffer, maxBytes: number): Promise<StoredFile>;
-  /** The bytes under `key` as a stream; an AppError NOT_FOUND when there are none. */
-  get(key: string): Promise<Readable>;
+  /** The bytes under `key` (only `range` of them, when given) as a stream; an AppError NOT_FOUND when there are none. */
+  get(key: string, range?: ByteRange): Promise<Readable>;
   /** A copy of `from`'s bytes under `to`. */
   copy(from: string, to: string): Promise<void>;
   /** Deletes these keys; a key with nothing under it is not an error. */

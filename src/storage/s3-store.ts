@@ -19,7 +19,7 @@ import { pipeline } from 'node:stream/promises';
 import type { S3Settings } from '../config.js';
 import { notFound } from '../errors.js';
 import { bodyStream, keyParts, Measure } from './measure.js';
-import type { FileStore, StoredFile } from './file-store.js';
+import type { ByteRange, FileStore, StoredFile } from './file-store.js';
 
 /** DeleteObjects takes at most this many keys per request. */
 const DELETE_BATCH = 1000;
@@ -69,12 +69,19 @@ export class S3FileStore implements FileStore {
     throw fed.status === 'rejected' ? fed.reason : (uploaded as PromiseRejectedResult).reason;
   }
 
-  async get(key: string): Promise<Readable> {
+  async get(key: string, range?: ByteRange): Promise<Readable> {
     keyParts(key);
+    const asked = range && `bytes ${range.start}-${range.end}/`;
     try {
-      const res = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: key }));
+      const res = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: key, Range: range && `bytes=${range.start}-${range.end}` }));
       // On Node the SDK's body is an http.IncomingMessage: a Readable.
       if (!(res.Body instanceof Readable)) throw new Error('the S3 client returned a body that is not a Node stream');
+      // A server may answer a Range with other bytes than it was asked for (RFC 9110 lets it send the
+      // whole object): they would not be what the download's Content-Range and Content-Length say.
+      if (asked && !res.ContentRange?.startsWith(asked)) {
+        res.Body.destroy();
+        throw new Error(`the S3 server answered ${res.ContentRange ?? 'the whole object'} for the range ${asked}*`);
+      }
       return res.Body;
     } catch (e) {
       if (isMissingKey(e)) throw fileMissing();

@@ -137,6 +137,10 @@ test('as the Node client calls it: the zip holds each document\'s current file b
   expect(file.headers.get('content-disposition')).toBe(`attachment; filename="${zip.fileName}"`);
   expect(file.bytes.length).toBe(zip.fileSize);
   expect(createHash('sha256').update(file.bytes).digest('hex')).toBe(zip.sha256);
+  // A stored file as a document's is: a range of it, and its tag (docs/decisions.md, "Files").
+  const tail = await A.get(`/documents/DownloadDocumentZipFile?downloadKey=${zip.downloadKey}`, { headers: { range: 'bytes=-22' } });
+  expect([tail.status, tail.headers.get('content-range'), tail.headers.get('etag')]).toEqual([206, `bytes ${zip.fileSize - 22}-${zip.fileSize - 1}/${zip.fileSize}`, `"${zip.downloadKey}"`]);
+  expect(Buffer.from(tail.bytes)).toEqual(Buffer.from(file.bytes.subarray(-22)));
   const entries = await entriesOf(file.bytes);
   expect(entries).toEqual([
     ['report.pdf', Buffer.from(binary)],

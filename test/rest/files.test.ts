@@ -11,6 +11,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { Writable } from 'node:stream';
 import { createLogger } from '../../src/log.js';
+import { connect, splitAnswer } from '../raw-socket.js';
 import { adminApi, expectEnvelope, expectError, GUID, multipart, q, uniq, UNKNOWN_ID, ZERO_GUID } from './support.js';
 import { A, B, h, plain, setUpTwoTenants } from './two-tenants.js';
 
@@ -494,6 +495,133 @@ describe('media types', () => {
     try {
       const r = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}${A.t.root}/files/${doc.documentId}`, { headers: { authorization: `Bearer ${A.token}` } });
       expect([r.status, r.headers.get('content-type'), await r.text()]).toEqual([200, 'application/octet-stream', 'the bytes']);
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+});
+
+describe('conditional and range requests', () => {
+  /** A document with one file, and what its downloads' validators are: its file id, when it was stored. */
+  async function fileDoc(content: string) {
+    const doc = await newDoc();
+    const up = (await upload(doc.documentId, content, {}, 'r.txt')).body.data as { fileId: string; id: string };
+    const stored = await h.services.reads.query('select (extract(epoch from created_at) * 1000)::float8 as ms from document_file where id = $1', [up.fileId]);
+    const modified = new Date(stored.rows[0].ms as number).toUTCString();
+    return { doc, etag: `"${up.fileId}"`, modified };
+  }
+  const hourBefore = (date: string) => new Date(Date.parse(date) - 3600_000).toUTCString();
+  type Headers = Record<string, string>[];
+
+  test('a download carries a strong ETag (its file id), Last-Modified and Accept-Ranges; If-None-Match and If-Modified-Since answer 304 without a body', async () => {
+    const { doc, etag, modified } = await fileDoc('conditional bytes');
+    const paths = [`/files/${doc.documentId}`, `/files?q=${encodeURIComponent(`[id] eq '${doc.id}'`)}`];
+    for (const path of paths) {
+      const r = await A.get(path);
+      expect([r.status, r.text, r.headers.get('etag'), r.headers.get('last-modified'), r.headers.get('accept-ranges')]).toEqual([200, 'conditional bytes', etag, modified, 'bytes']);
+      const asctime = new Date(Date.parse(modified)).toUTCString().replace(/^(\w+), (\d+) (\w+) (\d+) (\S+) GMT$/, (_, day, d, month, year, time) => `${day} ${month} ${d.padStart(2, ' ')} ${time} ${year}`);
+      for (const headers of [{ 'if-none-match': etag }, { 'if-none-match': `W/${etag}` }, { 'if-none-match': `"other", ${etag}` }, { 'if-none-match': '*' }, { 'if-modified-since': modified }, { 'if-modified-since': asctime }] as Headers) {
+        const c = await A.get(path, { headers });
+        expect([headers, c.status, c.text, c.headers.get('etag'), c.headers.get('last-modified'), c.headers.get('content-type')]).toEqual([headers, 304, '', etag, modified, null]);
+      }
+      // Not this file, or changed since: all of it. If-None-Match decides when both are sent (RFC 9110 13.2.2).
+      // A date without a zone is none (Date would read it in the server's time zone).
+      const zoneless = new Date(Date.parse(modified) + 86_400_000).toISOString().slice(0, 19);
+      for (const headers of [{ 'if-none-match': '"other"' }, { 'if-modified-since': hourBefore(modified) }, { 'if-modified-since': 'yesterday' }, { 'if-modified-since': zoneless }, { 'if-none-match': '"other"', 'if-modified-since': modified }] as Headers) {
+        const c = await A.get(path, { headers });
+        expect([headers, c.status, c.text]).toEqual([headers, 200, 'conditional bytes']);
+      }
+    }
+  });
+
+  test('If-Match and If-Unmodified-Since the file does not meet: 412, in the envelope', async () => {
+    const { doc, etag, modified } = await fileDoc('precondition');
+    const path = `/files/${doc.documentId}`;
+    for (const headers of [{ 'if-match': etag }, { 'if-match': `"other", ${etag}` }, { 'if-match': '*' }, { 'if-unmodified-since': modified }] as Headers) {
+      expect([headers, (await A.get(path, { headers })).status]).toEqual([headers, 200]);
+    }
+    // If-Match compares strongly: a weak tag is not this file.
+    for (const headers of [{ 'if-match': '"other"' }, { 'if-match': `W/${etag}` }] as Headers) {
+      expectError(await A.get(path, { headers }), 412, `The file is not the one the request's If-Match names: its ETag is ${etag}, last modified ${modified}.`);
+    }
+    expectError(await A.get(path, { headers: { 'if-unmodified-since': hourBefore(modified) } }), 412, /If-Unmodified-Since names/);
+  });
+
+  test('If-Range: the range when it names this file (its ETag, strongly, or its Last-Modified), else the file whole; an empty file goes whole; a new revision is another file', async () => {
+    const { doc, etag, modified } = await fileDoc('0123456789');
+    const path = `/files/${doc.documentId}`;
+    for (const ifRange of [etag, modified]) {
+      const r = await A.get(path, { headers: { range: 'bytes=2-4', 'if-range': ifRange } });
+      expect([ifRange, r.status, r.text, r.headers.get('content-range')]).toEqual([ifRange, 206, '234', 'bytes 2-4/10']);
+    }
+    for (const ifRange of ['"other"', `W/${etag}`, hourBefore(modified), 'garbage']) {
+      const r = await A.get(path, { headers: { range: 'bytes=2-4', 'if-range': ifRange } });
+      expect([ifRange, r.status, r.text, r.headers.get('content-range')]).toEqual([ifRange, 200, '0123456789', null]);
+    }
+    // An empty file has no range to send: it goes whole.
+    const empty = await fileDoc('');
+    const nothing = await A.get(`/files/${empty.doc.documentId}`, { headers: { range: 'bytes=0-' } });
+    expect([nothing.status, nothing.headers.get('content-length'), nothing.headers.get('content-range')]).toEqual([200, '0', null]);
+    // The document's next revision: its path now downloads another file, with another tag.
+    await upload(doc.documentId, 'abcdefghij', {}, 'r.txt');
+    const resumed = await A.get(path, { headers: { range: 'bytes=2-4', 'if-range': etag } });
+    expect([resumed.status, resumed.text]).toEqual([200, 'abcdefghij']);
+    expect(resumed.headers.get('etag')).not.toBe(etag);
+    expect((await A.get(path, { headers: { 'if-none-match': etag } })).text).toBe('abcdefghij');
+  });
+
+  test('HEAD answers GET\'s headers without the bytes; it takes no Range (RFC 9110 14.2) but does If-None-Match', async () => {
+    const { doc, etag } = await fileDoc('head me');
+    const path = `/files/${doc.documentId}`;
+    const get = await A.get(path);
+    for (const headers of [{}, { range: 'bytes=0-1' }] as Headers) {
+      const head = await A.request('HEAD', path, { headers });
+      expect([head.status, head.text, head.headers.get('content-range')]).toEqual([200, '', null]);
+      for (const name of ['content-type', 'content-length', 'content-disposition', 'etag', 'last-modified', 'accept-ranges']) {
+        expect([name, head.headers.get(name)]).toEqual([name, get.headers.get(name)]);
+      }
+    }
+    expect((await A.request('HEAD', path, { headers: { 'if-none-match': etag } })).status).toBe(304);
+  });
+
+  test('a file the caller may not see stays a 404, whatever the Range or conditional headers', async () => {
+    const secured = (await A.post('/folders', { name: uniq('SecuredRanges') })).body.data;
+    await A.put(`/folders/${secured.id}/securitymembers/${(await A.get('/users/me')).body.data.id}`, { securityRole: 1 });
+    const doc = (await A.post('/documents', { folderId: secured.id, name: uniq('S') })).body.data;
+    const up = (await upload(doc.documentId, 'hidden bytes')).body.data;
+    const U = A.as(plain.token);
+    for (const headers of [{ range: 'bytes=0-3' }, { range: 'bytes=999-' }, { 'if-none-match': `"${up.fileId}"` }, { 'if-match': '"other"' }, { 'if-modified-since': new Date().toUTCString() }] as Headers) {
+      for (const api of [U, B]) {
+        for (const method of ['GET', 'HEAD']) {
+          const r = await api.request(method, `/files/${doc.documentId}`, { headers });
+          expect([headers, method, r.status, r.headers.get('etag'), r.headers.get('content-range')]).toEqual([headers, method, 404, null, null]);
+        }
+      }
+      expect((await A.get(`/files/${doc.documentId}`, { headers })).status).not.toBe(404);
+    }
+  });
+
+  test('over a real socket: a 206 sends just its bytes, a 304 and a HEAD none; answers sent one after another on one connection are each framed as their heads say', async () => {
+    const { doc, etag } = await fileDoc('socket range bytes');
+    const server = http.createServer(h.app.handle);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const sock = await connect((server.address() as AddressInfo).port);
+      const ask = (method: string, header: string) => `${method} ${A.t.root}/files/${doc.documentId} HTTP/1.1\r\nHost: quire\r\nAuthorization: Bearer ${A.token}\r\n${header}\r\n\r\n`;
+      sock.write(ask('GET', 'Range: bytes=7-11') + ask('GET', `If-None-Match: ${etag}`) + ask('HEAD', 'Range: bytes=0-1') + ask('GET', 'Range: bytes=18-') + ask('GET', 'Connection: close'));
+      const answers = Buffer.concat(await sock.toArray()).toString().split(/(?=HTTP\/1\.1 \d{3} )/).map(splitAnswer);
+      const status = (head: string) => Number(head.slice(9, 12));
+      expect(answers.map((a) => status(a.head))).toEqual([206, 304, 200, 416, 200]);
+      const [ranged, unchanged, head, beyond, whole] = answers;
+      expect(ranged.head).toMatch(/\r\ncontent-range: bytes 7-11\/18\r\n/i);
+      expect(ranged.head).toMatch(/\r\ncontent-length: 5\r\n/i);
+      expect(ranged.body).toBe('range');
+      expect([unchanged.body, head.body]).toEqual(['', '']);
+      expect(head.head).toMatch(/\r\ncontent-length: 18\r\n/i);
+      expect(beyond.head).toMatch(/\r\ncontent-range: bytes \*\/18\r\n/i);
+      expect(JSON.parse(beyond.body!).meta.errors[0].code).toBe('RANGE_NOT_SATISFIABLE');
+      expect(whole.body).toBe('socket range bytes');
     } finally {
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));

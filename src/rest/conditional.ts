@@ -1,0 +1,78 @@
+/**
+ * Conditional and range requests (RFC 9110 13 and 14) on a stored file's download, whose bytes never
+ * change under its validators (docs/decisions.md, "Files"). The preconditions are read in the
+ * order of RFC 9110 13.2.2; then one byte range, or the whole file.
+ */
+import parseRange from 'range-parser';
+import { AppError } from '../errors.js';
+import type { ByteRange } from '../storage/index.js';
+
+export interface Validators {
+  /** A strong entity tag, quoted. */
+  etag: string;
+  lastModified: Date;
+}
+
+/** What a download sends: the whole file, one range of it, or nothing new (304). */
+export type Selection = { status: 200 } | { status: 206; range: ByteRange } | { status: 304 };
+
+/** The entity tags a header lists (`*` as itself), each trimmed. */
+const tagsOf = (header: string) => header.split(',').map((t) => t.trim());
+
+/** Whether If-None-Match names `tag` (compared weakly, as RFC 9110 13.1.2 asks for GET), or is `*`. */
+export function noneMatchNames(ifNoneMatch: string | null, tag: string): boolean {
+  return !!ifNoneMatch && tagsOf(ifNoneMatch).some((t) => ['*', tag].includes(t.replace(/^W\//, '')));
+}
+
+/** asctime's form of an HTTP-date (RFC 9110 5.6.7), which names no zone: it is GMT. */
+const ASCTIME = /^[A-Za-z]{3} [A-Za-z]{3} [ \d]\d \d{2}:\d{2}:\d{2} \d{4}$/;
+
+/**
+ * A header's HTTP-date, in whole seconds (as Last-Modified is sent); undefined when it is none
+ * (then the header is ignored, RFC 9110 13.1.3). Only dates that say GMT, and asctime's taken as
+ * GMT: Date reads a date without a zone in the process's time zone.
+ */
+function secondsOf(header: string | null): number | undefined {
+  const t = header?.trim() ?? '';
+  const ms = t.endsWith(' GMT') ? Date.parse(t) : ASCTIME.test(t) ? Date.parse(`${t} GMT`) : NaN;
+  return Number.isNaN(ms) ? undefined : Math.floor(ms / 1000);
+}
+
+export function selectBytes(request: Request, size: number, v: Validators): Selection {
+  const h = request.headers;
+  const modified = Math.floor(v.lastModified.getTime() / 1000);
+  const ifMatch = h.get('if-match');
+  const unmodifiedSince = secondsOf(h.get('if-unmodified-since'));
+  // If-Match compares strongly: a weak tag never matches.
+  const fails = ifMatch !== null ? !tagsOf(ifMatch).some((t) => t === '*' || t === v.etag) : unmodifiedSince !== undefined && modified > unmodifiedSince;
+  if (fails) {
+    const msg = `The file is not the one the request's ${ifMatch !== null ? 'If-Match' : 'If-Unmodified-Since'} names: its ETag is ${v.etag}, last modified ${v.lastModified.toUTCString()}.`;
+    throw new AppError('PRECONDITION_FAILED', msg);
+  }
+  const ifNoneMatch = h.get('if-none-match');
+  const modifiedSince = secondsOf(h.get('if-modified-since'));
+  if (ifNoneMatch !== null ? noneMatchNames(ifNoneMatch, v.etag) : modifiedSince !== undefined && modified <= modifiedSince) return { status: 304 };
+
+  // Range is for GET alone (RFC 9110 14.2): HEAD answers as a GET without it would. An empty file
+  // has no range to send: it goes whole. So does a range of another unit, malformed ones, and
+  // several that do not join (RFC 9110 14.2 lets a server ignore Range; one part, not multipart/byteranges).
+  const header = h.get('range');
+  if (request.method !== 'GET' || header === null || size === 0 || !/^bytes=/i.test(header) || !rangeStillApplies(h.get('if-range'), v.etag, modified)) {
+    return { status: 200 };
+  }
+  const ranges = parseRange(size, header, { combine: true });
+  if (ranges === -2 || (ranges !== -1 && ranges.length > 1)) return { status: 200 };
+  if (ranges === -1) {
+    const msg = `The range '${header.slice(0, 64)}' is beyond the file's ${size} bytes: ask for bytes 0 to ${size - 1}.`;
+    throw new AppError('RANGE_NOT_SATISFIABLE', msg, msg, {}, { 'content-range': `bytes */${size}` });
+  }
+  return { status: 206, range: ranges[0] };
+}
+
+/** If-Range (RFC 9110 13.1.5): the range is of this file when it names its entity tag (strongly) or its Last-Modified; else the whole file goes. */
+function rangeStillApplies(ifRange: string | null, etag: string, modified: number): boolean {
+  if (ifRange === null) return true;
+  const t = ifRange.trim();
+  if (t.startsWith('"') || t.startsWith('W/')) return t === etag;
+  return secondsOf(t) === modified;
+}
