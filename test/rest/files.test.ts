@@ -571,6 +571,16 @@ describe('conditional and range requests', () => {
     expect((await A.get(path, { headers: { 'if-none-match': etag } })).text).toBe('abcdefghij');
   });
 
+  test('suppress_response_codes=true keeps a 206 and a 304 (no meta to hold them, and as a 200 they would pass for the whole file); a 416 goes out as 200, its status in meta', async () => {
+    const { doc, etag } = await fileDoc('suppressed');
+    const path = `/files/${doc.documentId}?suppress_response_codes=true`;
+    const ranged = await A.get(path, { headers: { range: 'bytes=0-3' } });
+    expect([ranged.status, ranged.text, ranged.headers.get('content-range')]).toEqual([206, 'supp', 'bytes 0-3/10']);
+    expect((await A.get(path, { headers: { 'if-none-match': etag } })).status).toBe(304);
+    const beyond = await A.get(path, { headers: { range: 'bytes=10-' } });
+    expect([beyond.status, beyond.body.meta.status, beyond.headers.get('content-range')]).toEqual([200, 416, 'bytes */10']);
+  });
+
   test('HEAD answers GET\'s headers without the bytes; it takes no Range (RFC 9110 14.2) but does If-None-Match', async () => {
     const { doc, etag } = await fileDoc('head me');
     const path = `/files/${doc.documentId}`;
