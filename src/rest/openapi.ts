@@ -96,6 +96,23 @@ const COMPRESSED = 'The body was sent compressed (a Content-Encoding other than 
 
 const errorResponse = (description: string) => ({ description, content: { 'application/json': { schema: ref('ErrorEnvelope') } } });
 
+/** A stored file's download: range and conditional requests (src/rest/conditional.ts; docs/decisions.md, "Files"). */
+const requestHeader = (name: string, description: string) => ({ name, in: 'header', required: false, description, schema: { type: 'string' } });
+const STORED_FILE_HEADERS = [
+  requestHeader('Range', 'One range of bytes: `bytes=a-b`, `bytes=a-` or `bytes=-n` (the last n), answered 206. Several that do not join, another unit, or a malformed one: the whole file. HEAD takes none.'),
+  requestHeader('If-Range', "The file's ETag or Last-Modified: the Range holds only while the file is that one; else the whole file."),
+  requestHeader('If-None-Match', "Entity tags, or `*`: 304 when the file's is among them (compared weakly)."),
+  requestHeader('If-Modified-Since', 'An HTTP-date: 304 when the file is no newer. Ignored beside If-None-Match.'),
+  requestHeader('If-Match', "Entity tags, or `*`: 412 unless the file's is among them (compared strongly)."),
+  requestHeader('If-Unmodified-Since', 'An HTTP-date: 412 when the file is newer. Ignored beside If-Match.'),
+];
+const textHeader = (description: string) => ({ description, schema: { type: 'string' } });
+const VALIDATORS = {
+  ETag: textHeader("The file's strong entity tag: its file id, quoted. A file id's bytes, name and type never change."),
+  'Last-Modified': textHeader('When the file was stored (a zip: when it was asked for).'),
+};
+const FILE_HEADERS = { ...VALIDATORS, 'Accept-Ranges': textHeader('`bytes`.') };
+
 const queryParameter = (name: string, description: string, schema: Schema = { type: 'string' }) => ({ name, in: 'query', required: false, description, schema });
 
 const PROJECTION = [
@@ -182,6 +199,15 @@ function sofaRowOperation(doc: SofaDoc, schema: GraphQLSchema, row: SofaRoute, a
       : { description: 'Success', content: { 'application/json': { schema: successSchema(row, record) } } },
   };
   for (const [status, description] of Object.entries(ERRORS)) responses[status] = errorResponse(description);
+  if (row.file === 'stored') {
+    parameters.push(...STORED_FILE_HEADERS);
+    const ok = responses['200'] as Record<string, unknown>;
+    ok.headers = FILE_HEADERS;
+    responses['206'] = { description: 'The bytes the Range names.', headers: { ...FILE_HEADERS, 'Content-Range': textHeader('`bytes a-b/size`.') }, content: ok.content };
+    responses['304'] = { description: 'The file is the one If-None-Match or If-Modified-Since names: no body.', headers: VALIDATORS };
+    responses['412'] = errorResponse('The file is not the one If-Match or If-Unmodified-Since names.');
+    responses['416'] = { ...errorResponse('The Range is all past the end of the file.'), headers: { 'Content-Range': textHeader('`bytes */size`.') } };
+  }
   const readsBody = !!row.body || bodyHoldsArgs(row);
   if (readsBody) {
     responses['413'] = errorResponse(row.upload ? 'The file is larger than FILE_MAX_BYTES, or the other parts than MAX_BODY_BYTES.' : 'The body is larger than MAX_BODY_BYTES.');
