@@ -61,14 +61,31 @@ export class AppError extends Error {
     readonly meta: Record<string, unknown> = {},
     /** Headers its answer carries, by either face (a 401's `WWW-Authenticate`). */
     readonly headers: Record<string, string> = {},
+    /**
+     * The one value it refuses, if it refuses one, named as its message names it: a key of the
+     * field's `input` or an argument (`name`, `siteId`, `items[0].itemName`).
+     */
+    readonly field?: string,
   ) {
     super(message);
     this.name = 'AppError';
     this.status = statusOf[code];
   }
+
+  /**
+   * `field` as /graphql names it (`input.name`, `id`), which its `extensions.field` gives: set
+   * where the root field that raised it is left (`withFieldPaths`, src/field-paths.ts).
+   */
+  fieldPath?: string;
 }
 
-export const badRequest = (msg: string, dev?: string) => new AppError('BAD_REQUEST', msg, dev);
+/** What a refusal may add to its message: the value it is about (`field`, see AppError), a longer developer message. */
+interface Detail {
+  field?: string;
+  dev?: string;
+}
+
+export const badRequest = (msg: string, { field, dev }: Detail = {}) => new AppError('BAD_REQUEST', msg, dev, {}, {}, field);
 const BEARER = 'Bearer realm="quire"';
 
 /**
@@ -82,7 +99,7 @@ export const unauthorized = (msg = 'Authorization is required: send a valid bear
   });
 export const forbidden = (msg = 'You do not have permission to do this.') => new AppError('FORBIDDEN', msg);
 export const notFound = (msg: string) => new AppError('NOT_FOUND', msg);
-export const conflict = (msg: string) => new AppError('CONFLICT', msg);
+export const conflict = (msg: string, { field }: Pick<Detail, 'field'> = {}) => new AppError('CONFLICT', msg, msg, {}, {}, field);
 
 /**
  * A value a client sent, as a message shows it: text quoted (`'abc'`), anything else as its JSON

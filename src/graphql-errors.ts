@@ -27,6 +27,7 @@ export function appToGraphQL(
       code: err.code,
       http: { status: err.status, ...(headers ? { headers } : {}) },
       developerMessage: err.developerMessage,
+      ...(err.fieldPath === undefined ? {} : { field: err.fieldPath }),
       ...(Object.keys(err.meta).length ? { meta: err.meta } : {}),
     },
   });

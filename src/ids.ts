@@ -11,12 +11,12 @@ export const isGuid = (s: unknown): s is string => typeof s === 'string' && GUID
 /** A GUID argument or body value; the all-zero GUID counts as unset (undefined). */
 export function guidOrUnset(v: unknown, label: string): string | undefined {
   if (v === undefined || v === null || v === '' || v === ZERO_GUID) return undefined;
-  if (!isGuid(v)) throw badRequest(`The field '${label}' must be a GUID, got ${shownValue(v)}.`);
+  if (!isGuid(v)) throw badRequest(`The field '${label}' must be a GUID, got ${shownValue(v)}.`, { field: label });
   return (v as string).toLowerCase();
 }
 
 export function requireGuid(v: unknown, label: string): string {
   const id = guidOrUnset(v, label);
-  if (!id) throw badRequest(`The mandatory field '${label}' is missing.`);
+  if (!id) throw badRequest(`The mandatory field '${label}' is missing.`, { field: label });
   return id;
 }

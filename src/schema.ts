@@ -20,6 +20,7 @@ import { resources } from './read/registry.js';
 import { scalarResolvers } from './scalars.js';
 import { inTransaction } from './db/transaction.js';
 import { withConventionalDescriptions } from './schema-conventions.js';
+import { withFieldPaths } from './field-paths.js';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 // The project's schema/ folder, found from src/ (tsx, tests) and from dist/src/ (npm start) alike.
@@ -203,5 +204,5 @@ export function buildSchema(): GraphQLSchema {
   checkOneSource(generated, handWritten);
   const resolvers = mergeResolvers([scalarResolvers, generated, pages, ...handWritten]);
   checkRootResolvers(plain, resolvers as Resolvers);
-  return withAccessChecks(withTransactions(withConventionalDescriptions(makeExecutableSchema({ typeDefs, resolvers }))));
+  return withFieldPaths(withAccessChecks(withTransactions(withConventionalDescriptions(makeExecutableSchema({ typeDefs, resolvers })))));
 }

@@ -34,8 +34,8 @@ export { MAX_PASSWORD, MAX_USERID };
  * its spaces included.
  */
 export function checkPassword(pw: string, label = 'password'): string {
-  if (pw.length < MIN_PASSWORD || pw.trim() === '') throw badRequest(`The field '${label}' must not be blank.`);
-  if (pw.length > MAX_PASSWORD) throw badRequest(`The password is longer than ${MAX_PASSWORD} characters.`);
+  if (pw.length < MIN_PASSWORD || pw.trim() === '') throw badRequest(`The field '${label}' must not be blank.`, { field: label });
+  if (pw.length > MAX_PASSWORD) throw badRequest(`The password is longer than ${MAX_PASSWORD} characters.`, { field: label });
   return pw;
 }
 
@@ -45,14 +45,14 @@ export function checkPassword(pw: string, label = 'password'): string {
  * only earlier): a delete committed meanwhile is this 400 too, not the foreign key's 404, and one
  * begun later waits for the write.
  */
-export async function assertSiteExists(em: EntityManager, tenantId: string, siteId: string): Promise<void> {
+export async function assertSiteExists(em: EntityManager, tenantId: string, siteId: string, label = 'siteId'): Promise<void> {
   const found = await em.getConnection().execute(
     'select 1 from site where tenant_id = ? and id = ? for key share',
     [tenantId, siteId],
     'all',
     em.getTransactionContext(),
   );
-  if (found.length === 0) throw badRequest(`The site '${siteId}' does not exist.`);
+  if (found.length === 0) throw badRequest(`The site '${siteId}' does not exist.`, { field: label });
 }
 
 /**
@@ -66,15 +66,15 @@ export async function pathSite(em: EntityManager, siteId: string): Promise<strin
   return site.id;
 }
 
-export async function assertUserIdFree(em: EntityManager, userid: string, exceptId?: string): Promise<void> {
+export async function assertUserIdFree(em: EntityManager, userid: string, exceptId?: string, label = 'userid'): Promise<void> {
   const taken = await em.findOne(User, lowerEquals('user_id', userid), { fields: ['id'] });
-  if (taken && taken.id !== exceptId) throw conflict(`A user with the userid '${userid}' already exists.`);
+  if (taken && taken.id !== exceptId) throw conflict(`A user with the userid '${userid}' already exists.`, { field: label });
 }
 
 function bool(v: unknown, label: string, fallback: boolean): boolean {
   if (v === undefined || v === null || v === '') return fallback;
   if (typeof v === 'boolean') return v;
-  throw badRequest(`The field '${label}' must be true or false.`);
+  throw badRequest(`The field '${label}' must be true or false.`, { field: label });
 }
 
 export async function createUser(em: EntityManager, tenantId: string, siteId: string, input: NewUser): Promise<User> {

@@ -7,7 +7,7 @@ type Input = Record<string, unknown> | null | undefined;
 /** A mandatory string that may not be blank (a name, a password): sent, and more than spaces. */
 export function requireString(input: Input, key: string, label = key): string {
   const v = requireText(input, key, label);
-  if (v.trim() === '') throw badRequest(`The field '${label}' must not be blank.`);
+  if (v.trim() === '') throw badRequest(`The field '${label}' must not be blank.`, { field: label });
   return v;
 }
 
@@ -17,15 +17,15 @@ export function requireString(input: Input, key: string, label = key): string {
  */
 export function requireText(input: Input, key: string, label = key): string {
   const v = input?.[key];
-  if (v === undefined || v === null) throw badRequest(`The mandatory field '${label}' is missing.`);
-  if (typeof v !== 'string') throw badRequest(`The field '${label}' must be a string.`);
+  if (v === undefined || v === null) throw badRequest(`The mandatory field '${label}' is missing.`, { field: label });
+  if (typeof v !== 'string') throw badRequest(`The field '${label}' must be a string.`, { field: label });
   return v;
 }
 
 export function optionalString(input: Input, key: string, label = key): string | undefined {
   const v = input?.[key];
   if (v === undefined || v === null) return undefined;
-  if (typeof v !== 'string') throw badRequest(`The field '${label}' must be a string.`);
+  if (typeof v !== 'string') throw badRequest(`The field '${label}' must be a string.`, { field: label });
   return v;
 }
 
@@ -34,11 +34,11 @@ export function optionalDate(v: unknown, label: string): Date | null | undefined
   if (v === undefined) return undefined;
   if (v === null) return null;
   if (v instanceof Date) return v;
-  throw badRequest(`The field '${label}' must be a date-time.`);
+  throw badRequest(`The field '${label}' must be a date-time.`, { field: label });
 }
 
 export function maxLength(value: string, max: number, label: string): string {
-  if (value.length > max) throw badRequest(`The field '${label}' is longer than ${max} characters.`);
+  if (value.length > max) throw badRequest(`The field '${label}' is longer than ${max} characters.`, { field: label });
   return value;
 }
 
@@ -48,7 +48,7 @@ export function maxLength(value: string, max: number, label: string): string {
  */
 export function nameText(raw: string, max: number, label = 'name', stored?: unknown): string {
   const s = raw.trim();
-  if (s === '') throw badRequest(`The field '${label}' must not be blank.`);
+  if (s === '') throw badRequest(`The field '${label}' must not be blank.`, { field: label });
   return maxLength(oneLine(s, label, stored), max, label);
 }
 
@@ -66,7 +66,7 @@ export const CONTROL = /\p{Cc}/u;
  * stored value holds U+0000: requests carrying one are refused before.)
  */
 export function oneLine(s: string, label: string, stored?: unknown): string {
-  if (s !== stored && CONTROL.test(s)) throw badRequest(`The field '${label}' may not contain control characters.`);
+  if (s !== stored && CONTROL.test(s)) throw badRequest(`The field '${label}' may not contain control characters.`, { field: label });
   return s;
 }
 
@@ -121,6 +121,6 @@ export function textChanges<K extends string>(input: Input, limits: Record<K, nu
 
 /** Base64 as sent (whitespace between lines allowed, padding optional), or a 400: Buffer.from would quietly skip what is not base64. */
 export function base64Bytes(text: string, label: string): Buffer {
-  if (!/^[A-Za-z0-9+/\s]*={0,2}\s*$/.test(text)) throw badRequest(`The field '${label}' must be base64: it holds characters base64 does not use.`);
+  if (!/^[A-Za-z0-9+/\s]*={0,2}\s*$/.test(text)) throw badRequest(`The field '${label}' must be base64: it holds characters base64 does not use.`, { field: label });
   return Buffer.from(text, 'base64');
 }

@@ -6,7 +6,7 @@ import { badRequest, type AppError } from '../errors.js';
  */
 export function qError(problem: string, pos: number | undefined, detail = '', hint?: string): AppError {
   const message = `Invalid q: ${problem}${pos === undefined ? '' : ` at position ${pos}`}${detail}`;
-  return badRequest(message, hint ? `${message}. ${hint}` : message);
+  return badRequest(message, { field: 'q', dev: hint ? `${message}. ${hint}` : message });
 }
 
 /** Quotes a piece of client text for a message, shortened so messages stay readable. */

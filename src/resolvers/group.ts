@@ -21,7 +21,7 @@ const GROUP = resource('Group');
 
 async function assertNameFree(ctx: AppContext, name: string, exceptId?: string) {
   const taken = await ctx.em().findOne(Group, lowerEquals('name', name), { fields: ['id'] });
-  if (taken && taken.id !== exceptId) throw conflict(`A group named '${name}' already exists.`);
+  if (taken && taken.id !== exceptId) throw conflict(`A group named '${name}' already exists.`, { field: 'name' });
 }
 
 async function createGroup(ctx: AppContext, input: Input, siteId: string | undefined) {
@@ -41,7 +41,7 @@ const isAdminGroup = (g: { name?: unknown }) => String(g.name).toLowerCase() ===
 async function updateGroup(ctx: AppContext, group: Group, input: Input) {
   const change = textChanges(input, { name: 256, description: 4000 }, group);
   if (change.name !== undefined && isAdminGroup(group) && change.name.toLowerCase() !== group.name.toLowerCase()) {
-    throw conflict(`The ${ADMIN_GROUP} group cannot be renamed: it grants the administrator role.`);
+    throw conflict(`The ${ADMIN_GROUP} group cannot be renamed: it grants the administrator role.`, { field: 'name' });
   }
   if (change.name !== undefined) await assertNameFree(ctx, change.name, group.id);
   Object.assign(group, change);
@@ -61,12 +61,13 @@ async function addMembers(ctx: AppContext, groupId: string, userIds: string[]) {
 
 /** `id`, or `userIds` as a comma-separated string or an array. */
 function memberIds(input: Input): string[] {
-  const raw = input.userIds ?? input.id;
+  const key = input.userIds == null ? 'id' : 'userIds';
+  const raw = input[key];
   const list = Array.isArray(raw) ? raw : typeof raw === 'string' ? raw.split(',') : raw == null ? [] : [raw];
   const ids = list.map((s) => (typeof s === 'string' ? s.trim() : s)).filter((s) => s !== '');
-  if (ids.length === 0) throw badRequest("The mandatory field 'id' (or 'userIds') is missing.");
+  if (ids.length === 0) throw badRequest("The mandatory field 'id' (or 'userIds') is missing.", { field: key });
   const bad = ids.find((id) => !isGuid(id));
-  if (bad !== undefined) throw badRequest(`User ids must be GUIDs; ${shownValue(bad)} is not one.`);
+  if (bad !== undefined) throw badRequest(`User ids must be GUIDs; ${shownValue(bad)} is not one.`, { field: key });
   return [...new Set(ids.map((i) => (i as string).toLowerCase()))];
 }
 

@@ -55,7 +55,7 @@ export const resolvers = {
     changeUserSite: async (_: unknown, { input }: { input: Input }, ctx: AppContext) => {
       const user = await editable(ctx, User, requireGuid(input.userId, 'userId'), 'User');
       const siteId = requireGuid(input.newSiteId, 'newSiteId');
-      await assertSiteExists(ctx.em(), ctx.tenantId, siteId);
+      await assertSiteExists(ctx.em(), ctx.tenantId, siteId, 'newSiteId');
       user.siteId = siteId;
       await ctx.em().flush();
       return reread(ctx, resource('User'), user.id);
@@ -63,7 +63,7 @@ export const resolvers = {
     changeGroupSite: async (_: unknown, { input }: { input: Input }, ctx: AppContext) => {
       const group = await editable(ctx, Group, requireGuid(input.groupId, 'groupId'), 'Group');
       const siteId = requireGuid(input.newSiteId, 'newSiteId');
-      await assertSiteExists(ctx.em(), ctx.tenantId, siteId);
+      await assertSiteExists(ctx.em(), ctx.tenantId, siteId, 'newSiteId');
       group.siteId = siteId;
       await ctx.em().flush();
       return reread(ctx, resource('Group'), group.id);

@@ -36,7 +36,7 @@ const MAX_WEB_TOKEN_TTL_MS = 24 * 3600 * 1000;
 function optionalBool(v: unknown, label: string): boolean | undefined {
   if (v === undefined || v === null) return undefined;
   if (typeof v === 'boolean') return v;
-  throw badRequest(`The field '${label}' must be true or false.`);
+  throw badRequest(`The field '${label}' must be true or false.`, { field: label });
 }
 
 /**
@@ -80,7 +80,7 @@ async function updateUser(ctx: AppContext, user: User, input: Input) {
     await assertUserIdFree(ctx.em(), maxLength(oneLine(userid, 'userid'), MAX_USERID, 'userid'), user.id);
     Object.assign(changes, { userId: userid, name: userid });
   }
-  if (user.id === ctx.caller.userId && changes.enabled === false) throw badRequest('You cannot disable your own account.');
+  if (user.id === ctx.caller.userId && changes.enabled === false) throw badRequest('You cannot disable your own account.', { field: 'enabled' });
   if (changes.enabled === false && user.enabled) {
     await assertAdminsRemain(ctx, [user.id], `${LAST_ADMIN}: '${user.userId}' is the last one and cannot be disabled.`);
     await revokeRefreshTokens(ctx, user.id);
@@ -124,7 +124,7 @@ async function changeUser(ctx: AppContext, user: User, input: Input) {
 /** Without a siteId a new user goes to the tenant's Home site, as the legacy clients expect. */
 async function homeSiteId(ctx: AppContext): Promise<string> {
   const home = await ctx.em().findOne(Site, lowerEquals('name', HOME_SITE), { fields: ['id'], orderBy: { createdAt: 'asc' } });
-  if (!home) throw badRequest(`Send a siteId: this tenant has no '${HOME_SITE}' site to put the user in.`);
+  if (!home) throw badRequest(`Send a siteId: this tenant has no '${HOME_SITE}' site to put the user in.`, { field: 'siteId' });
   return home.id;
 }
 
@@ -153,7 +153,7 @@ async function newUser(ctx: AppContext, siteId: string | undefined, input: Input
 function enabledFilter(enabled: string | null | undefined): Sql[] {
   const v = (enabled ?? '').trim().toLowerCase() || 'true';
   if (v === 'all') return [];
-  if (v !== 'true' && v !== 'false') throw badRequest(`The value of 'enabled' must be true, false or all (any case), got '${String(enabled).slice(0, 64)}'.`);
+  if (v !== 'true' && v !== 'false') throw badRequest(`The value of 'enabled' must be true, false or all (any case), got '${String(enabled).slice(0, 64)}'.`, { field: 'enabled' });
   return [sql`${queryFieldMap(USER).get('enabled')!.sql} = ${v === 'true'}`];
 }
 
@@ -178,7 +178,7 @@ export const resolvers = {
       const user = await loadRow(ctx, USER, a.userId);
       const now = Date.now();
       const wanted = a.expiration ? a.expiration.getTime() - now : WEB_TOKEN_TTL_MS;
-      if (wanted <= 0) throw badRequest('expiration must be in the future.');
+      if (wanted <= 0) throw badRequest('expiration must be in the future.', { field: 'expiration' });
       const expires = new Date(now + Math.min(wanted, MAX_WEB_TOKEN_TTL_MS));
       const token = randomUUID();
       ctx.em().create(WebToken, { id: newId(), tokenHash: hashToken(token), userId: user.id as string, expiresAt: expires });
@@ -224,7 +224,7 @@ export const resolvers = {
     changeUserPassword: async (_: unknown, { id, input }: { id: string; input: Input }, ctx: AppContext) => {
       const user = await editUser(ctx, id);
       if (input.resetPassword === true) {
-        throw badRequest('Password reset e-mails are not available on this service: send newPassword instead.');
+        throw badRequest('Password reset e-mails are not available on this service: send newPassword instead.', { field: 'resetPassword' });
       }
       await changePassword(ctx, user, input);
       return reread(ctx, USER, user.id);
@@ -237,7 +237,7 @@ export const resolvers = {
     addUserSupervisor: async (_: unknown, { userId, input }: { userId: string; input: Input }, ctx: AppContext) => {
       const user = await heldRow(ctx, USER, userId);
       const supervisor = await heldRow(ctx, USER, requireGuid(input.supervisorId, 'supervisorId'));
-      if (supervisor.id === user.id) throw badRequest('A user cannot supervise themselves.');
+      if (supervisor.id === user.id) throw badRequest('A user cannot supervise themselves.', { field: 'supervisorId' });
       await insertRows(ctx.reader, 'user_supervisor', [{ user_id: user.id, supervisor_id: supervisor.id }], true);
       return user;
     },

@@ -1,0 +1,114 @@
+/**
+ * /graphql's refusal of one input value names it in `extensions.field`, the path the schema gives
+ * it (`input.name`, `id`), so that a form can show the message beside that input; other errors
+ * have none, and REST's envelope is as it was.
+ */
+import { Harness, type TestTenant } from '../harness.js';
+
+let h: Harness;
+let t: TestTenant;
+let token: string;
+
+beforeAll(async () => ({ h, t, token } = await Harness.withTenant()));
+afterAll(() => h.stop());
+
+interface GqlError {
+  message: string;
+  extensions: { code: string; field?: string };
+}
+
+const gql = async (query: string, variables: Record<string, unknown> = {}, bearer = token) => {
+  const r = await h.request('POST', '/graphql', { token: bearer, body: { query, variables } });
+  return r.body as { data?: Record<string, { id: string } | null> | null; errors?: GqlError[] };
+};
+
+/** The one error of `query`: its message and extensions. */
+const refusal = async (query: string, variables: Record<string, unknown> = {}, bearer = token) => {
+  const { errors } = await gql(query, variables, bearer);
+  expect(errors).toHaveLength(1);
+  return { message: errors![0].message, ...errors![0].extensions };
+};
+
+const created = async (query: string, variables: Record<string, unknown>) => {
+  const { data, errors } = await gql(query, variables);
+  expect(errors).toBeUndefined();
+  return Object.values(data!)[0]!.id;
+};
+
+const CREATE_USER = 'mutation($siteId: UUID, $input: UserInput!) { createUser(siteId: $siteId, input: $input) { id } }';
+const UPDATE_USER = 'mutation($id: UUID!, $input: UserInput!) { updateUser(id: $id, input: $input) { id } }';
+const CREATE_GROUP = 'mutation($input: GroupInput!) { createGroup(input: $input) { id } }';
+const UPDATE_GROUP = 'mutation($id: UUID!, $input: GroupInput!) { updateGroup(id: $id, input: $input) { id } }';
+const CREATE_SITE = 'mutation($input: SiteInput!) { createSite(input: $input) { id } }';
+const UPDATE_SITE = 'mutation($id: UUID!, $input: SiteInput!) { updateSite(id: $id, input: $input) { id } }';
+const user = (userid: string) => ({ userid, password: 'Some-Passw0rd!x', firstName: 'A', lastName: 'B', emailaddress: '' });
+const unknownId = '0190aaaa-0000-7000-8000-000000000001';
+
+describe('users', () => {
+  test('a create names the missing, blank, too long or taken value', async () => {
+    expect(await refusal(CREATE_USER, { input: { ...user('u1'), lastName: undefined } })).toMatchObject({ code: 'BAD_REQUEST', field: 'input.lastName' });
+    expect(await refusal(CREATE_USER, { input: { ...user('u1'), password: ' ' } })).toMatchObject({ code: 'BAD_REQUEST', field: 'input.password' });
+    expect(await refusal(CREATE_USER, { input: { ...user('u1'), firstName: 'x'.repeat(129) } })).toMatchObject({ code: 'BAD_REQUEST', field: 'input.firstName' });
+    await created(CREATE_USER, { input: user('taken') });
+    expect(await refusal(CREATE_USER, { input: user('TAKEN') })).toMatchObject({ code: 'CONFLICT', field: 'input.userid' });
+  });
+
+  test('a site id is named where it was sent: the argument, or the input', async () => {
+    expect(await refusal(CREATE_USER, { siteId: unknownId, input: user('u2') })).toMatchObject({ code: 'BAD_REQUEST', field: 'siteId' });
+    expect(await refusal(CREATE_USER, { input: { ...user('u2'), siteId: unknownId } })).toMatchObject({ code: 'BAD_REQUEST', field: 'input.siteId' });
+  });
+
+  test('an update names the value, in the schema spelling where the message uses the legacy one', async () => {
+    const id = await created(CREATE_USER, { input: user('u3') });
+    expect(await refusal(UPDATE_USER, { id, input: { middleInitial: 'x'.repeat(9) } })).toMatchObject({ field: 'input.middleInitial' });
+    expect(await refusal(UPDATE_USER, { id: t.adminId, input: { enabled: false } })).toMatchObject({ code: 'BAD_REQUEST', field: 'input.enabled' });
+    // The message says 'userid', as the legacy body spells it; UserIdChangeInput spells it userId.
+    const taken = await refusal('mutation($id: UUID!, $input: UserIdChangeInput!) { changeUserId(id: $id, input: $input) { id } }', { id, input: { userId: 'taken' } });
+    expect(taken).toMatchObject({ code: 'CONFLICT', field: 'input.userId' });
+  });
+});
+
+describe('groups and sites', () => {
+  test('a group create and update name the blank, too long or taken name', async () => {
+    expect(await refusal(CREATE_GROUP, { input: { name: ' ', description: '' } })).toMatchObject({ code: 'BAD_REQUEST', field: 'input.name' });
+    expect(await refusal(CREATE_GROUP, { input: { name: 'g' } })).toMatchObject({ code: 'BAD_REQUEST', field: 'input.description' });
+    await created(CREATE_GROUP, { input: { name: 'Taken group', description: '' } });
+    expect(await refusal(CREATE_GROUP, { input: { name: 'taken GROUP', description: '' } })).toMatchObject({ code: 'CONFLICT', field: 'input.name' });
+    const id = await created(CREATE_GROUP, { input: { name: 'g2', description: '' } });
+    expect(await refusal(UPDATE_GROUP, { id, input: { description: 'd'.repeat(4001) } })).toMatchObject({ code: 'BAD_REQUEST', field: 'input.description' });
+    expect(await refusal(UPDATE_GROUP, { id, input: { name: 'a\u0007b' } })).toMatchObject({ code: 'BAD_REQUEST', field: 'input.name' });
+  });
+
+  test('group members: the list of ids by the key it came in', async () => {
+    const id = await created(CREATE_GROUP, { input: { name: 'members', description: '' } });
+    const add = 'mutation($groupId: UUID!, $input: GroupMembersInput!) { addGroupUsers(groupId: $groupId, input: $input) { id } }';
+    expect(await refusal(add, { groupId: id, input: { userIds: 'nope' } })).toMatchObject({ code: 'BAD_REQUEST', field: 'input.userIds' });
+    expect(await refusal(add, { groupId: id, input: {} })).toMatchObject({ code: 'BAD_REQUEST', field: 'input.id' });
+  });
+
+  test('a site create and update name the value; changeUserSite its newSiteId', async () => {
+    expect(await refusal(CREATE_SITE, { input: { description: '' } })).toMatchObject({ code: 'BAD_REQUEST', field: 'input.name' });
+    const id = await created(CREATE_SITE, { input: { name: 's1', description: '' } });
+    expect(await refusal(UPDATE_SITE, { id, input: { siteType: 't'.repeat(65) } })).toMatchObject({ code: 'BAD_REQUEST', field: 'input.siteType' });
+    const move = 'mutation($input: ChangeUserSiteInput!) { changeUserSite(input: $input) { id } }';
+    expect(await refusal(move, { input: { userId: t.adminId, newSiteId: unknownId } })).toMatchObject({ code: 'BAD_REQUEST', field: 'input.newSiteId' });
+  });
+});
+
+describe('errors about no one value have no field', () => {
+  test('a record not found, a refusal of the record, a permission', async () => {
+    const notFound = await refusal(UPDATE_GROUP, { id: unknownId, input: { description: 'x' } });
+    expect(notFound.code).toBe('NOT_FOUND');
+    expect(notFound).not.toHaveProperty('field');
+    const self = await refusal('mutation($id: UUID!) { deleteUser(id: $id) }', { id: t.adminId });
+    expect(self.code).toBe('BAD_REQUEST');
+    expect(self).not.toHaveProperty('field');
+    const nothing = await refusal(UPDATE_GROUP, { id: await created(CREATE_GROUP, { input: { name: 'g3', description: '' } }), input: {} });
+    expect(nothing).toMatchObject({ code: 'BAD_REQUEST', message: 'Send at least one of: name, description.' });
+    expect(nothing).not.toHaveProperty('field');
+    await created(CREATE_USER, { input: user('plain') });
+    const denied = await refusal(CREATE_GROUP, { input: { name: ' ' } }, await h.login(t, 'plain', user('plain').password));
+    expect(denied.code).toBe('FORBIDDEN');
+    expect(denied).not.toHaveProperty('field');
+  });
+});
