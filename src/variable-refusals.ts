@@ -4,32 +4,69 @@
  * `input.items[0].itemName`. Its refusals are placed here as graphql-js places its own:
  * `Variable "$input" got invalid value {} at "input.items[0].itemName"; ...`, the rest as jit wrote it.
  */
-import { coerceInputValue, getOperationAST, GraphQLError, isInputType, typeFromAST, type ExecutionArgs, type ExecutionResult } from 'graphql';
+import { coerceInputValue, getOperationAST, GraphQLError, isInputType, Kind, typeFromAST, visit, type ExecutionArgs, type ExecutionResult, type ValueNode } from 'graphql';
 import { inspect } from 'graphql/jsutils/inspect.js';
 import { printPathArray } from 'graphql/jsutils/printPathArray.js';
 
-/** A refused value inside a variable: how jit's refusal of it begins, and how it begins placed. */
+/** A refused value inside a variable: how jit's refusal of it begins, how it begins placed, and where it is in the variable. */
 interface Place {
   jit: string;
   placed: string;
+  variable: string;
+  path: readonly (string | number)[];
 }
 
 type Args = Pick<ExecutionArgs, 'schema' | 'document' | 'operationName' | 'variableValues'>;
 
-/** The result with jit's refusals of its variables placed; a refusal of a variable itself stays as it is. */
+/**
+ * The result with jit's refusals of its variables placed, each with `extensions.field`: the
+ * argument or input field the refused value stands for (`input.items[0].itemName`, whatever the
+ * variable's name), as our own refusals say it (src/field-paths.ts). A refusal of a variable itself
+ * keeps its message.
+ */
 export function placedRefusals(args: Args, result: ExecutionResult): ExecutionResult {
   // jit answers refused variables with errors and no data, before anything runs.
   if (!result.errors?.length || 'data' in result) return result;
   const places = placesOf(args);
-  if (places.length === 0) return result;
+  const uses = usesOf(args);
   const errors = result.errors.map((e) => {
     // Both walk the values in the same order, so the first place that fits is this refusal's.
     const i = places.findIndex((p) => e.message.startsWith(p.jit));
-    if (i < 0) return e;
-    const [p] = places.splice(i, 1);
-    return new GraphQLError(p.placed + e.message.slice(p.jit.length), { nodes: e.nodes, source: e.source, positions: e.positions, originalError: e.originalError, extensions: e.extensions });
+    const [p] = i < 0 ? [] : places.splice(i, 1);
+    const variable = p?.variable ?? VARIABLE.exec(e.message)?.[1];
+    const use = variable === undefined ? undefined : uses.get(variable);
+    const field = use === undefined ? {} : { field: use + printPathArray(p?.path ?? []) };
+    if (!p && use === undefined) return e;
+    const message = p ? p.placed + e.message.slice(p.jit.length) : e.message;
+    return new GraphQLError(message, { nodes: e.nodes, source: e.source, positions: e.positions, originalError: e.originalError, extensions: { ...e.extensions, ...field } });
   });
   return { ...result, errors };
+}
+
+/** The variable a refusal of one names first (`Variable "$input" got invalid value ...`). */
+const VARIABLE = /^Variable "\$([_A-Za-z][_0-9A-Za-z]*)"/;
+
+/**
+ * What each variable of the operation stands for: the path of the argument, or of the input field
+ * inside an argument's literal, it is given to (`input`; `input.name` for `input: {name: $n}`),
+ * relative to its field. A variable given to several places (or to a directive) has none.
+ */
+function usesOf({ document, operationName }: Args): Map<string, string | undefined> {
+  const operation = getOperationAST(document, operationName);
+  const uses = new Map<string, string | undefined>();
+  // `path` undefined: a place that is no input field (a directive's argument).
+  const use = (value: ValueNode, path: string | undefined): void => {
+    const inner = (step: string) => (path === undefined ? undefined : path + step);
+    if (value.kind === Kind.VARIABLE) uses.set(value.name.value, uses.has(value.name.value) ? undefined : path);
+    else if (value.kind === Kind.OBJECT) value.fields.forEach((f) => use(f.value, inner(`.${f.name.value}`)));
+    else if (value.kind === Kind.LIST) value.values.forEach((v, i) => use(v, inner(`[${i}]`)));
+  };
+  visit(document, {
+    OperationDefinition: (node) => (node === operation ? undefined : false),
+    Field: (node) => node.arguments?.forEach((a) => use(a.value, a.name.value)),
+    Directive: (node) => node.arguments?.forEach((a) => use(a.value, undefined)),
+  });
+  return uses;
 }
 
 /** Where graphql-js's coercion refuses a value inside a variable, in its order. */
@@ -50,6 +87,8 @@ function placesOf({ schema, document, operationName, variableValues }: Args): Pl
       places.push({
         jit: `Variable "$${field}" got invalid value ${inspect(held)}; `,
         placed: `Variable "$${variable}" got invalid value ${inspect(invalid)} at "${variable}${printPathArray(path)}"; `,
+        variable,
+        path,
       });
     });
   }

@@ -112,3 +112,16 @@ describe('errors about no one value have no field', () => {
     expect(denied).not.toHaveProperty('field');
   });
 });
+
+describe('a variable GraphQL refuses is named by the argument it stands for', () => {
+  test('inside an input, whatever the variable is called', async () => {
+    const r = await refusal('mutation($u: UserInput!) { createUser(input: $u) { id } }', { u: { ...user('v1'), siteId: 'not-a-guid' } });
+    expect(r.field).toBe('input.siteId');
+    expect(r.message).toMatch(/^Variable "\$u" got invalid value "not-a-guid" at "u.siteId"; /);
+  });
+
+  test('a variable given inside a literal, and a variable itself', async () => {
+    expect((await refusal('mutation($n: String) { createGroup(input: {name: $n, description: ""}) { id } }', { n: 5 })).field).toBe('input.name');
+    expect((await refusal('mutation($id: UUID!) { deleteGroup(id: $id) }', {})).field).toBe('id');
+  });
+});

@@ -260,7 +260,9 @@ describe('limits and variables are refused as GraphQL-over-HTTP asks: a code, an
   ])('a refused value inside a variable (%s) is named by its path, not as a variable of its own', async (_, query, variables, message) => {
     const r = await byAccept({ query, variables }, 'application/graphql-response+json');
     expect(r.status).toBe(400);
-    expect(r.body.errors).toEqual([expect.objectContaining({ message, extensions: { code: 'BAD_REQUEST' } })]);
+    // The variable is named as its argument: its path is the input's (test/graphql/field-errors.test.ts).
+    const field = /at "([^"]+)"/.exec(message)![1];
+    expect(r.body.errors).toEqual([expect.objectContaining({ message, extensions: { code: 'BAD_REQUEST', field } })]);
   });
 
   test('an error of a resolved field keeps its own code and status', async () => {
