@@ -125,3 +125,15 @@ describe('a variable GraphQL refuses is named by the argument it stands for', ()
     expect((await refusal('mutation($id: UUID!) { deleteGroup(id: $id) }', {})).field).toBe('id');
   });
 });
+
+test('REST answers a refusal with the envelope it always had: meta.errors holds code, message and developerMessage only', async () => {
+  const envelope = (method: string, path: string, code: string, message: string, developerMessage = message) =>
+    JSON.stringify({ meta: { status: code === 'CONFLICT' ? 409 : 400, statusMsg: code === 'CONFLICT' ? 'Conflict' : 'Bad Request', method, href: `http://quire.test${t.root}${path}`, errors: [{ code, message, developerMessage }] } });
+  const blank = await h.request('POST', `${t.root}/groups`, { token, body: { name: ' ', description: '' } });
+  expect(blank.text).toBe(envelope('POST', '/groups', 'BAD_REQUEST', "The field 'name' must not be blank."));
+  await h.request('POST', `${t.root}/groups`, { token, body: { name: 'REST taken', description: '' } });
+  const taken = await h.request('POST', `${t.root}/groups`, { token, body: { name: 'rest TAKEN', description: '' } });
+  expect(taken.text).toBe(envelope('POST', '/groups', 'CONFLICT', "A group named 'rest TAKEN' already exists."));
+  const q = await h.request('GET', `${t.root}/groups?q=${encodeURIComponent('[name] eq')}`, { token });
+  expect(JSON.parse(q.text).meta.errors).toEqual([{ code: 'BAD_REQUEST', message: expect.stringMatching(/^Invalid q: /), developerMessage: expect.stringMatching(/^Invalid q: .*Near: /) }]);
+});
