@@ -30,11 +30,12 @@ const levelsOf = (path: string) => path.split('/').length - 1;
 /** A folder name, found or made: trimmed, not empty, no `/` (it separates a path's segments). */
 function segmentName(raw: string, label: string): string {
   const name = raw.trim();
-  if (name === '') throw badRequest(`The folder's '${label}' must not be empty.`);
-  if (name.includes('/')) throw badRequest(`A folder name may not contain '/' (it separates the segments of a folder path): '${name.slice(0, 64)}'.`);
+  const field = { field: label };
+  if (name === '') throw badRequest(`The folder's '${label}' must not be empty.`, field);
+  if (name.includes('/')) throw badRequest(`A folder name may not contain '/' (it separates the segments of a folder path): '${name.slice(0, 64)}'.`, field);
   // Clients that tidy paths read them as the folder itself and its parent.
-  if (name === '.' || name === '..') throw badRequest(`A folder may not be named '${name}': in a path it means the folder itself or its parent.`);
-  if (chars(name) > LIMITS.name) throw badRequest(`The field '${label}' is longer than ${LIMITS.name} characters.`);
+  if (name === '.' || name === '..') throw badRequest(`A folder may not be named '${name}': in a path it means the folder itself or its parent.`, field);
+  if (chars(name) > LIMITS.name) throw badRequest(`The field '${label}' is longer than ${LIMITS.name} characters.`, field);
   return name;
 }
 
@@ -45,9 +46,12 @@ function segmentName(raw: string, label: string): string {
  */
 export function checkName(raw: string, label = 'name', stored?: unknown): string {
   const name = segmentName(raw, label);
-  if (name !== stored && CONTROL.test(name)) throw badRequest(`A folder name may not contain control characters: '${name.slice(0, 64)}'.`);
+  if (name !== stored && CONTROL.test(name)) throw controlCharacters(name, label);
   return name;
 }
+
+/** The refusal of a new folder name holding a control character; `field` unset where the name is a path's segment. */
+const controlCharacters = (name: string, field?: string) => badRequest(`A folder name may not contain control characters: '${name.slice(0, 64)}'.`, { field });
 
 /**
  * A path's folder names, from `/A/B`, `A/B/` or `/A//B`; `/` alone has none. Control characters
@@ -55,9 +59,9 @@ export function checkName(raw: string, label = 'name', stored?: unknown): string
  * or a C1 control before those were refused are still found, moved and created under by path.
  */
 export function pathSegments(raw: string, label = 'folderPath'): string[] {
-  if (chars(raw) > LIMITS.path) throw badRequest(`The field '${label}' is longer than ${LIMITS.path} characters.`);
+  if (chars(raw) > LIMITS.path) throw badRequest(`The field '${label}' is longer than ${LIMITS.path} characters.`, { field: label });
   const parts = raw.split('/').map((s) => s.trim()).filter((s) => s !== '');
-  if (parts.length > LIMITS.depth) throw badRequest(`A folder path may have at most ${LIMITS.depth} levels.`);
+  if (parts.length > LIMITS.depth) throw badRequest(`A folder path may have at most ${LIMITS.depth} levels.`, { field: label });
   return parts.map((p) => segmentName(p, label));
 }
 
@@ -130,7 +134,7 @@ async function ensureChild(ctx: AppContext, parentAsRead: FolderRow | undefined,
   const id = newId();
   const path = parent ? `${parent.folderPath}/${f.name}` : `/${f.name}`;
   // Only a folder made here is refused a control character; an existing one is found.
-  if (CONTROL.test(f.name) && !(await folderAt(ctx, path))) checkName(f.name);
+  if (CONTROL.test(f.name) && !(await folderAt(ctx, path))) throw controlCharacters(f.name);
   checkPlace({ levels: levelsOf(path), length: chars(path), deepest: label(f.name), longest: label(f.name) });
   const by = ctx.caller.userId;
   await insertRows(
@@ -261,16 +265,16 @@ export async function rewriteSubtree(ctx: AppContext, folder: FolderRow, path: s
 function newFolderOf(input: Input, name: string): NewFolder {
   const description = maxLength(optionalString(input, 'description') ?? '', LIMITS.description, 'description');
   const allowRevisions = input.allowRevisions ?? true;
-  if (typeof allowRevisions !== 'boolean') throw badRequest("The field 'allowRevisions' must be true or false.");
+  if (typeof allowRevisions !== 'boolean') throw badRequest("The field 'allowRevisions' must be true or false.", { field: 'allowRevisions' });
   return { name, description, allowRevisions };
 }
 
 /** A new folder `input.name` under `parent` (undefined: top level); a 409 when the name is taken there. */
 export async function createFolder(ctx: AppContext, parent: FolderRow | undefined, input: Input): Promise<FolderRow> {
   const raw = optionalString(input, 'name');
-  if (raw === undefined || raw.trim() === '') throw badRequest("The mandatory field 'name' is missing (or send 'folderPath' to create a whole path).");
+  if (raw === undefined || raw.trim() === '') throw badRequest("The mandatory field 'name' is missing (or send 'folderPath' to create a whole path).", { field: 'name' });
   const { folder, created } = await ensureChild(ctx, parent, newFolderOf(input, checkName(raw)));
-  if (!created) throw conflict(`A folder named '${folder.name as string}' already exists in '${parent?.folderPath ?? '/'}'.`);
+  if (!created) throw conflict(`A folder named '${folder.name as string}' already exists in '${parent?.folderPath ?? '/'}'.`, { field: 'name' });
   return folder;
 }
 
@@ -280,15 +284,15 @@ export async function createFolder(ctx: AppContext, parent: FolderRow | undefine
  */
 export async function createFolderPath(ctx: AppContext, folderPath: string, input: Input): Promise<FolderRow> {
   const segments = pathSegments(folderPath);
-  if (segments.length === 0) throw badRequest("The field 'folderPath' must name a folder, such as /Top/Child ('/' is the library itself).");
+  if (segments.length === 0) throw badRequest("The field 'folderPath' must name a folder, such as /Top/Child ('/' is the library itself).", { field: 'folderPath' });
   const name = optionalString(input, 'name');
   const last = segments[segments.length - 1];
   if (name !== undefined && name.trim() !== '' && name.trim().toLowerCase() !== last.toLowerCase()) {
-    throw badRequest(`The field 'name' ('${name.trim().slice(0, 64)}') must be the last segment of 'folderPath' ('${last}'), or be left out.`);
+    throw badRequest(`The field 'name' ('${name.trim().slice(0, 64)}') must be the last segment of 'folderPath' ('${last}'), or be left out.`, { field: 'name' });
   }
   const parent = await ensurePath(ctx, segments.slice(0, -1));
   const { folder, created } = await ensureChild(ctx, parent, newFolderOf(input, last));
-  if (!created) throw conflict(`The folder '${folder.folderPath}' already exists.`);
+  if (!created) throw conflict(`The folder '${folder.folderPath}' already exists.`, { field: 'folderPath' });
   return folder;
 }
 
@@ -303,7 +307,7 @@ export async function updateFolder(ctx: AppContext, id: string, input: Input): P
   const description = optionalString(input, 'description');
   if (description !== undefined) set.description = maxLength(description, LIMITS.description, 'description');
   if (input.allowRevisions !== undefined && input.allowRevisions !== null) {
-    if (typeof input.allowRevisions !== 'boolean') throw badRequest("The field 'allowRevisions' must be true or false.");
+    if (typeof input.allowRevisions !== 'boolean') throw badRequest("The field 'allowRevisions' must be true or false.", { field: 'allowRevisions' });
     set.allow_revisions = input.allowRevisions;
   }
   const rawName = optionalString(input, 'name');
@@ -313,7 +317,7 @@ export async function updateFolder(ctx: AppContext, id: string, input: Input): P
     await holdSubtree(ctx, folder);
     const old = folder.folderPath;
     const renamed = `${old.slice(0, old.length - (folder.name as string).length)}${name}`;
-    if (renamed.toLowerCase() !== old.toLowerCase() && (await folderAt(ctx, renamed))) throw conflict(`A folder named '${name}' already exists beside '${old}'.`);
+    if (renamed.toLowerCase() !== old.toLowerCase() && (await folderAt(ctx, renamed))) throw conflict(`A folder named '${name}' already exists beside '${old}'.`, { field: 'name' });
     await checkSubtreeAt(ctx, folder, renamed);
     await rewriteSubtree(ctx, folder, renamed);
     set.name = name;

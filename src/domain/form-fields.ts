@@ -50,22 +50,23 @@ const MAX_KEY = 100;
  * A field key as designers name fields: not blank, one line without control characters, not a
  * base key, not the deleted-field prefix `__`. A field's edit passes its key as `stored`: resent
  * unchanged, it is kept as other names are (`oneLine`), a key from before DEL and the C1 controls
- * were refused too.
+ * were refused too. `field`: the input the name came in (AppError), none for a name inside a template's XML.
  */
-export function checkKey(name: string, stored?: string): string {
+export function checkKey(name: string, stored?: string, field?: string): string {
   const key = name.trim();
-  if (key === '') throw badRequest('A form field needs a name.');
+  const at = { field };
+  if (key === '') throw badRequest('A form field needs a name.', at);
   const refused = key === stored ? undefined : refusedNameChar(key);
-  if (refused) throw badRequest(`The form field name '${escaped(key).slice(0, 128)}' holds the character ${refused} (a control character or a lone surrogate), which a name may not hold.`);
-  if (key.length > MAX_KEY) throw badRequest(`The form field name '${key.slice(0, 64)}...' is longer than ${MAX_KEY} characters.`);
-  if (key.startsWith('__')) throw badRequest(`The form field name '${key}' may not start with '__' (it marks deleted fields).`);
-  if (BASE_KEYS.includes(key.toLowerCase())) throw badRequest(`The form field name '${key}' is taken by a base field.`);
+  if (refused) throw badRequest(`The form field name '${escaped(key).slice(0, 128)}' holds the character ${refused} (a control character or a lone surrogate), which a name may not hold.`, at);
+  if (key.length > MAX_KEY) throw badRequest(`The form field name '${key.slice(0, 64)}...' is longer than ${MAX_KEY} characters.`, at);
+  if (key.startsWith('__')) throw badRequest(`The form field name '${key}' may not start with '__' (it marks deleted fields).`, at);
+  if (BASE_KEYS.includes(key.toLowerCase())) throw badRequest(`The form field name '${key}' is taken by a base field.`, at);
   return key;
 }
 
 export function fieldTypeCode(v: unknown): number {
   if (v === undefined || v === null) return FIELD_TYPES.textbox;
   const n = Number(v);
-  if (!Object.values(FIELD_TYPES).includes(n)) throw badRequest(`The field type must be one of ${Object.values(FIELD_TYPES).join(', ')}, got ${shownValue(v, 32)}.`);
+  if (!Object.values(FIELD_TYPES).includes(n)) throw badRequest(`The field type must be one of ${Object.values(FIELD_TYPES).join(', ')}, got ${shownValue(v, 32)}.`, { field: 'fieldType' });
   return n;
 }

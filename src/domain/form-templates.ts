@@ -26,7 +26,7 @@ export async function lockTemplate(ctx: AppContext, idOrName: string): Promise<F
 
 export async function assertNameFree(ctx: AppContext, name: string) {
   const taken = await ctx.em().findOne(FormTemplate, lowerEquals('name', name), { fields: ['id'] });
-  if (taken) throw conflict(`A form template named '${name}' already exists.`);
+  if (taken) throw conflict(`A form template named '${name}' already exists.`, { field: 'name' });
 }
 
 function touch(ctx: AppContext, row: { modifiedById?: string | null }) {

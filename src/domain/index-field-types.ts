@@ -34,17 +34,17 @@ export const FIELD_TYPE_OF_VALUE: Record<FieldType, number> = {
 const US_DATE = /^(\d{1,2})\/(\d{1,2})\/(\d{4})$/;
 const NUMBER = /^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/;
 
-/** `text` (trimmed, not empty) as kept for a field of `fieldType`, or a 400 naming what it is for. */
-export function typedValue(fieldType: number, what: string, text: string): string {
+/** `text` (trimmed, not empty) as kept for a field of `fieldType`, or a 400 naming what it is for (and `field`, the input it came in: AppError). */
+export function typedValue(fieldType: number, what: string, text: string, field?: string): string {
   if (fieldType === NUMERIC_FIELD) {
-    if (!(NUMBER.test(text) && Number.isFinite(Number(text)))) throw badRequest(`${what} is numeric: '${text.slice(0, 64)}' is not a number.`);
+    if (!(NUMBER.test(text) && Number.isFinite(Number(text)))) throw badRequest(`${what} is numeric: '${text.slice(0, 64)}' is not a number.`, { field });
     return text;
   }
   if (fieldType === DATE_FIELD) {
     const us = US_DATE.exec(text);
     const iso = us ? `${us[3]}-${us[1].padStart(2, '0')}-${us[2].padStart(2, '0')}` : text;
     const at = isoInstant(iso);
-    if (!at) throw badRequest(`${what} is a date: '${text.slice(0, 64)}' is not one (ISO 8601 such as 2026-01-31, or 1/31/2026).`);
+    if (!at) throw badRequest(`${what} is a date: '${text.slice(0, 64)}' is not one (ISO 8601 such as 2026-01-31, or 1/31/2026).`, { field });
     return /^\d{4}-\d{2}-\d{2}$/.test(iso) ? iso : formatDateTime(at);
   }
   return text;

@@ -44,7 +44,7 @@ export function fieldTypeOf(v: unknown): number {
   const s = String(v ?? '').trim();
   const code = /^\d{1,3}$/.test(s) ? Number(s) : TYPE_NAMES[s.toLowerCase().replace(/[\s_-]/g, '')];
   if (code === undefined || !TYPE_CODES.has(code)) {
-    throw badRequest(`The field 'fieldType' must be one of the codes 0, 1, 2, 4, 5, 6, 7, 8, 9 or their names (such as 'Text'), got '${s.slice(0, 64)}'.`);
+    throw badRequest(`The field 'fieldType' must be one of the codes 0, 1, 2, 4, 5, 6, 7, 8, 9 or their names (such as 'Text'), got '${s.slice(0, 64)}'.`, { field: 'fieldType' });
   }
   return code;
 }
@@ -53,7 +53,7 @@ export function fieldTypeOf(v: unknown): number {
 function notYetIds(input: Input): void {
   for (const [key, what] of [['connectionId', 'connections'], ['queryId', 'queries']] as const) {
     if (guidOrUnset(input[key], key)) {
-      throw badRequest(`The field '${key}' must be null or the all-zero GUID: ${what} are not part of this service yet.`);
+      throw badRequest(`The field '${key}' must be null or the all-zero GUID: ${what} are not part of this service yet.`, { field: key });
     }
   }
 }
@@ -95,14 +95,14 @@ const NO_QUERY: Record<string, Change> = { queryId: () => ({ query_id: null }), 
 /** A default value sent (in `set`, by column) kept as a value of the field's type would be: a number for a numeric field, a date for a date field. */
 function typedDefault(set: Row, fieldType: number, label: string): Row {
   const v = set.default_value;
-  if (typeof v === 'string' && v.trim() !== '') set.default_value = typedValue(fieldType, `The default value of index field '${label}'`, v.trim());
+  if (typeof v === 'string' && v.trim() !== '') set.default_value = typedValue(fieldType, `The default value of index field '${label}'`, v.trim(), 'defaultValue');
   return set;
 }
 
 async function assertLabelFree(ctx: AppContext, name: string, except?: string): Promise<void> {
   const others: Sql[] = except ? [sql`t.id <> ${except}`] : [];
   const [taken] = await selectRows<Row>(ctx.reader, DEFINITION, { where: [sql`lower(t.label) = lower(${name})`, ...others], limit: 1 });
-  if (taken) throw conflict(`An index field labelled '${taken.label as string}' already exists.`);
+  if (taken) throw conflict(`An index field labelled '${taken.label as string}' already exists.`, { field: 'label' });
 }
 
 async function lockedDefinition(ctx: AppContext, id: string): Promise<DefinitionRow> {
@@ -134,7 +134,7 @@ export async function createIndexField(ctx: AppContext, input: Input): Promise<s
 export async function updateIndexField(ctx: AppContext, id: string, input: Input): Promise<void> {
   const current = await lockedDefinition(ctx, id);
   if (input.fieldType !== undefined && input.fieldType !== null && fieldTypeOf(input.fieldType) !== current.fieldType) {
-    throw badRequest(`The type of an index field cannot change (index field '${current.label}' is of type ${current.fieldType}): make a new one.`);
+    throw badRequest(`The type of an index field cannot change (index field '${current.label}' is of type ${current.fieldType}): make a new one.`, { field: 'fieldType' });
   }
   notYetIds(input);
   // Null keeps a value, but for the ids, where null is none.

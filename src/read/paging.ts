@@ -16,8 +16,8 @@ export function effectiveLimit(config: Pick<Config, 'defaultPageSize' | 'maxPage
 export function paging(config: Pick<Config, 'defaultPageSize' | 'maxPageSize'>, args: ListArgs): { limit: number; offset: number } {
   const offset = args.offset ?? 0;
   if (args.limit != null && (!Number.isInteger(args.limit) || args.limit < 0)) {
-    throw badRequest(`limit must be a whole number of 0 or more, got ${args.limit}.`);
+    throw badRequest(`limit must be a whole number of 0 or more, got ${args.limit}.`, { field: 'limit' });
   }
-  if (!Number.isInteger(offset) || offset < 0) throw badRequest(`offset must be a whole number of 0 or more, got ${offset}.`);
+  if (!Number.isInteger(offset) || offset < 0) throw badRequest(`offset must be a whole number of 0 or more, got ${offset}.`, { field: 'offset' });
   return { limit: effectiveLimit(config, args.limit), offset };
 }

@@ -20,7 +20,7 @@ export const resolvers = {
   Query: {
     folderByPath: async (_: unknown, a: { folderPath: string; q?: string | null }, ctx: AppContext) => {
       const segments = pathSegments(a.folderPath);
-      if (segments.length === 0) throw badRequest("'/' names the library, not a folder: GET folders?folderPath=/ lists its top-level folders (GraphQL: topFolders).");
+      if (segments.length === 0) throw badRequest("'/' names the library, not a folder: GET folders?folderPath=/ lists its top-level folders (GraphQL: topFolders).", { field: 'folderPath' });
       const folder = await folderAt(ctx, joinPath(segments));
       if (!folder) throw notFound(`No folder has the path '${joinPath(segments)}'.`);
       return matchingQ(ctx, FOLDER, folder, a.q, a.folderPath);

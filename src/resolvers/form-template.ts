@@ -67,8 +67,8 @@ async function importTemplate(ctx: AppContext, idOrName: string, input: Input) {
   // An unknown template is a 404 whatever the body holds.
   const t = await lockTemplate(ctx, idOrName);
   const xml = optionalString(input, 'fileUpload', 'fileUpload');
-  if (xml === undefined) throw badRequest("The mandatory file part 'fileUpload' (the template XML) is missing.");
-  if (!xml.trim()) throw badRequest("The file part 'fileUpload' (the template XML) is empty: send the designer's XML export in it.");
+  if (xml === undefined) throw badRequest("The mandatory file part 'fileUpload' (the template XML) is missing.", { field: 'fileUpload' });
+  if (!xml.trim()) throw badRequest("The file part 'fileUpload' (the template XML) is empty: send the designer's XML export in it.", { field: 'fileUpload' });
   const fields = designerFields(xml, ctx.services.config.formImportMaxBytes);
   const description = optionalString(input, 'description');
   const templateRevision = optionalString(input, 'revision')?.trim() || undefined;
@@ -86,7 +86,7 @@ async function draftField(ctx: AppContext, draft: FormTemplateRevision, key: str
 }
 
 function assertKeyFree(all: FormTemplateField[], key: string, except?: FormTemplateField) {
-  if (all.some((f) => f !== except && f.key.toLowerCase() === key.toLowerCase())) throw conflict(`The draft already has a field named '${key}'.`);
+  if (all.some((f) => f !== except && f.key.toLowerCase() === key.toLowerCase())) throw conflict(`The draft already has a field named '${key}'.`, { field: 'name' });
 }
 
 function options(input: Input): string[] | undefined {
@@ -138,7 +138,7 @@ export const resolvers = {
     },
     addFormTemplateField: (_: unknown, { id, input }: { id: string; input: Input }, ctx: AppContext) =>
       onDraft(ctx, id, async (draft) => {
-        const key = checkKey(requireString(input, 'name'));
+        const key = checkKey(requireString(input, 'name'), undefined, 'name');
         const all = await ctx.em().find(FormTemplateField, { revisionId: draft.id });
         assertKeyFree(all, key);
         if (all.length >= MAX_FIELDS) throw badRequest(`A template may hold at most ${MAX_FIELDS} fields (deleted ones included).`);
@@ -153,7 +153,7 @@ export const resolvers = {
         const { field, all } = await draftField(ctx, draft, a.key);
         const name = optionalString(a.input, 'name');
         if (name !== undefined) {
-          const key = checkKey(name, field.key);
+          const key = checkKey(name, field.key, 'name');
           assertKeyFree(all, key, field);
           field.label = label(a.input, key);
           field.key = key;

@@ -95,6 +95,53 @@ describe('groups and sites', () => {
   });
 });
 
+describe('folders, index fields and form templates', () => {
+  const CREATE_FOLDER = 'mutation($input: FolderInput!) { createFolder(input: $input) { id } }';
+  const UPDATE_FOLDER = 'mutation($id: UUID!, $input: FolderInput!) { updateFolder(id: $id, input: $input) { id } }';
+  const CREATE_FIELD = 'mutation($input: IndexFieldInput!) { createIndexField(input: $input) { id } }';
+  const UPDATE_FIELD = 'mutation($id: UUID!, $input: IndexFieldInput!) { updateIndexField(id: $id, input: $input) { id } }';
+  const CREATE_TEMPLATE = 'mutation($input: FormTemplateInput!) { createFormTemplate(input: $input) { id } }';
+  const ADD_FIELD = 'mutation($id: String!, $input: FormFieldInput!) { addFormTemplateField(id: $id, input: $input) { id } }';
+
+  test('a folder create and update name the name or path refused, or taken', async () => {
+    expect(await refusal(CREATE_FOLDER, { input: { description: 'd' } })).toMatchObject({ code: 'BAD_REQUEST', field: 'input.name' });
+    expect(await refusal(CREATE_FOLDER, { input: { name: 'a/b' } })).toMatchObject({ code: 'BAD_REQUEST', field: 'input.name' });
+    expect(await refusal(CREATE_FOLDER, { input: { folderPath: '/A/..' } })).toMatchObject({ code: 'BAD_REQUEST', field: 'input.folderPath' });
+    const id = await created(CREATE_FOLDER, { input: { name: 'Top' } });
+    expect(await refusal(CREATE_FOLDER, { input: { name: 'TOP' } })).toMatchObject({ code: 'CONFLICT', field: 'input.name' });
+    expect(await refusal(CREATE_FOLDER, { input: { folderPath: '/top' } })).toMatchObject({ code: 'CONFLICT', field: 'input.folderPath' });
+    expect(await refusal(UPDATE_FOLDER, { id, input: { description: 'd'.repeat(4001) } })).toMatchObject({ code: 'BAD_REQUEST', field: 'input.description' });
+    expect(await refusal(UPDATE_FOLDER, { id, input: { name: 'x\u0001' } })).toMatchObject({ code: 'BAD_REQUEST', field: 'input.name' });
+  });
+
+  test('an index field create and update name the type, label or default refused', async () => {
+    expect(await refusal(CREATE_FIELD, { input: { fieldType: 'Colour', label: 'f1' } })).toMatchObject({ code: 'BAD_REQUEST', field: 'input.fieldType' });
+    expect(await refusal(CREATE_FIELD, { input: { fieldType: 'Text' } })).toMatchObject({ code: 'BAD_REQUEST', field: 'input.label' });
+    expect(await refusal(CREATE_FIELD, { input: { fieldType: 'Numeric', label: 'n1', defaultValue: 'many' } })).toMatchObject({ code: 'BAD_REQUEST', field: 'input.defaultValue' });
+    const id = await created(CREATE_FIELD, { input: { fieldType: 'Text', label: 'Taken label' } });
+    expect(await refusal(CREATE_FIELD, { input: { fieldType: 'Text', label: 'taken LABEL' } })).toMatchObject({ code: 'CONFLICT', field: 'input.label' });
+    expect(await refusal(UPDATE_FIELD, { id, input: { fieldType: 'Date' } })).toMatchObject({ code: 'BAD_REQUEST', field: 'input.fieldType' });
+    expect(await refusal(UPDATE_FIELD, { id, input: { queryId: unknownId } })).toMatchObject({ code: 'BAD_REQUEST', field: 'input.queryId' });
+  });
+
+  test("a form template's create and a field's add name the name, type or option refused", async () => {
+    expect(await refusal(CREATE_TEMPLATE, { input: { name: ' ' } })).toMatchObject({ code: 'BAD_REQUEST', field: 'input.name' });
+    await created(CREATE_TEMPLATE, { input: { name: 'Taken form' } });
+    expect(await refusal(CREATE_TEMPLATE, { input: { name: 'taken FORM' } })).toMatchObject({ code: 'CONFLICT', field: 'input.name' });
+    expect(await refusal(ADD_FIELD, { id: 'Taken form', input: { name: 'createdate' } })).toMatchObject({ code: 'BAD_REQUEST', field: 'input.name' });
+    expect(await refusal(ADD_FIELD, { id: 'Taken form', input: { name: 'f', fieldType: 999 } })).toMatchObject({ code: 'BAD_REQUEST', field: 'input.fieldType' });
+    expect(await refusal(ADD_FIELD, { id: 'Taken form', input: { name: 'f', options: ['a', 'o'.repeat(401)] } })).toMatchObject({ code: 'BAD_REQUEST', field: 'input.options[1]' });
+    await created(ADD_FIELD, { id: 'Taken form', input: { name: 'f' } });
+    expect(await refusal(ADD_FIELD, { id: 'Taken form', input: { name: 'F' } })).toMatchObject({ code: 'CONFLICT', field: 'input.name' });
+  });
+});
+
+test("a read's arguments: its q, limit or path", async () => {
+  expect(await refusal('{ groups(q: "[name] eq") { totalRecords } }')).toMatchObject({ code: 'BAD_REQUEST', field: 'q' });
+  expect(await refusal('{ groups(limit: -1) { totalRecords } }')).toMatchObject({ code: 'BAD_REQUEST', field: 'limit' });
+  expect(await refusal('{ folderByPath(folderPath: "/") { id } }')).toMatchObject({ code: 'BAD_REQUEST', field: 'folderPath' });
+});
+
 describe('errors about no one value have no field', () => {
   test('a record not found, a refusal of the record, a permission', async () => {
     const notFound = await refusal(UPDATE_GROUP, { id: unknownId, input: { description: 'x' } });
