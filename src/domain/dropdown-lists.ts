@@ -20,19 +20,19 @@ export const LIMITS = { name: 256, description: 4000, item: 1000, items: 10_000 
 async function assertNameFree(ctx: AppContext, name: string, except?: string): Promise<void> {
   const others: Sql[] = except ? [sql`t.id <> ${except}`] : [];
   const [taken] = await selectRows<Row>(ctx.reader, LIST, { where: [sql`lower(t.name) = lower(${name})`, ...others], limit: 1 });
-  if (taken) throw conflict(`A drop-down list named '${taken.listName as string}' already exists.`);
+  if (taken) throw conflict(`A drop-down list named '${taken.listName as string}' already exists.`, { field: 'name' });
 }
 
 /** The items as sent, checked: `itemName` mandatory and not blank, `itemValue` the name when left out. */
 function itemsOf(sent: unknown): { name: string; value: string }[] {
-  if (!Array.isArray(sent)) throw badRequest("The field 'items' must be an array of {itemName, itemValue}.");
-  if (sent.length > LIMITS.items) throw badRequest(`A drop-down list may have at most ${LIMITS.items} items.`);
+  if (!Array.isArray(sent)) throw badRequest("The field 'items' must be an array of {itemName, itemValue}.", { field: 'items' });
+  if (sent.length > LIMITS.items) throw badRequest(`A drop-down list may have at most ${LIMITS.items} items.`, { field: 'items' });
   return sent.map((item, i) => {
     const label = `items[${i}].itemName`;
     const name = optionalString(item as Input, 'itemName', label);
     // Worded as run-route respells a body field's refusal ('The field ...'): `Items[0].ItemName` as sent.
-    if (name === undefined) throw badRequest(`The field '${label}' is missing.`);
-    if (name.trim() === '') throw badRequest(`The field '${label}' must not be blank.`);
+    if (name === undefined) throw badRequest(`The field '${label}' is missing.`, { field: label });
+    if (name.trim() === '') throw badRequest(`The field '${label}' must not be blank.`, { field: label });
     const value = optionalString(item as Input, 'itemValue', `items[${i}].itemValue`) ?? name;
     return { name: maxLength(name, LIMITS.item, `items[${i}].itemName`), value: maxLength(value, LIMITS.item, `items[${i}].itemValue`) };
   });
@@ -114,9 +114,9 @@ export async function deleteItems(ctx: AppContext, id: string, itemIds: string):
   const sent = new Map<string, string>();
   for (const s of itemIds.split(',').map((x) => x.trim()).filter(Boolean)) if (!sent.has(s.toLowerCase())) sent.set(s.toLowerCase(), s);
   const ids = [...sent.keys()];
-  if (ids.length === 0) throw badRequest("The query parameter 'itemIds' names no item.");
+  if (ids.length === 0) throw badRequest("The query parameter 'itemIds' names no item.", { field: 'itemIds' });
   const bad = ids.find((i) => !isGuid(i));
-  if (bad) throw badRequest(`The query parameter 'itemIds' must hold item ids (GUIDs), got '${String(sent.get(bad)).slice(0, 64)}'.`);
+  if (bad) throw badRequest(`The query parameter 'itemIds' must hold item ids (GUIDs), got '${String(sent.get(bad)).slice(0, 64)}'.`, { field: 'itemIds' });
   const listId = list.listID as string;
   const found = await selectRows<Row>(ctx.reader, resource('DropDownListItem'), { where: [sql`t.list_id = ${listId} and t.id = any(${ids}::uuid[])`] });
   const mine = new Set(found.map((i) => i.listId as string));

@@ -136,6 +136,22 @@ describe('folders, index fields and form templates', () => {
   });
 });
 
+describe('drop-down lists', () => {
+  const CREATE_LIST = 'mutation($input: DropDownListInput!) { createDropDownList(input: $input) { id: listID } }';
+  const UPDATE_LIST = 'mutation($id: UUID!, $input: DropDownListInput!) { updateDropDownList(id: $id, input: $input) { id: listID } }';
+  const DELETE_ITEMS = 'mutation($id: UUID!, $itemIds: String!) { deleteDropDownListItems(id: $id, itemIds: $itemIds) }';
+
+  test('a create and update name the taken name, the item refused or the ids of a delete', async () => {
+    const id = await created(CREATE_LIST, { input: { name: 'Taken list' } });
+    expect(await refusal(CREATE_LIST, { input: { name: 'taken LIST' } })).toMatchObject({ code: 'CONFLICT', field: 'input.name' });
+    expect(await refusal(CREATE_LIST, { input: { name: 'l1', items: [{ itemName: 'a' }, { itemValue: 'b' }] } })).toMatchObject({ code: 'BAD_REQUEST', field: 'input.items[1].itemName' });
+    expect(await refusal(UPDATE_LIST, { id, input: { items: [{ itemName: ' ' }] } })).toMatchObject({ code: 'BAD_REQUEST', field: 'input.items[0].itemName' });
+    expect(await refusal(UPDATE_LIST, { id, input: { items: Array.from({ length: 10_001 }, () => ({ itemName: 'i' })) } })).toMatchObject({ code: 'BAD_REQUEST', field: 'input.items' });
+    expect(await refusal(DELETE_ITEMS, { id, itemIds: ' , ' })).toMatchObject({ code: 'BAD_REQUEST', field: 'itemIds' });
+    expect(await refusal(DELETE_ITEMS, { id, itemIds: 'nope' })).toMatchObject({ code: 'BAD_REQUEST', field: 'itemIds' });
+  });
+});
+
 test("a read's arguments: its q, limit or path", async () => {
   expect(await refusal('{ groups(q: "[name] eq") { totalRecords } }')).toMatchObject({ code: 'BAD_REQUEST', field: 'q' });
   expect(await refusal('{ groups(limit: -1) { totalRecords } }')).toMatchObject({ code: 'BAD_REQUEST', field: 'limit' });
