@@ -66,20 +66,21 @@ export async function fieldOf(ctx: AppContext, revisionId: string, id: string, h
   return row;
 }
 
-/** The value as kept for the field's type, or a 400 naming the field; '' clears it. */
-export function checkedValue(field: IndexFieldRow, raw: unknown): string {
-  if (raw === null || raw === undefined) throw badRequest(`The value of index field '${field.label}' is missing ('' clears it).`);
+/** The value as kept for the field's type, or a 400 naming the field (and `sentIn`, the input that brought it: AppError); '' clears it. */
+export function checkedValue(field: IndexFieldRow, raw: unknown, sentIn?: string): string {
+  const at = { field: sentIn };
+  if (raw === null || raw === undefined) throw badRequest(`The value of index field '${field.label}' is missing ('' clears it).`, at);
   if (typeof raw !== 'string' && typeof raw !== 'number' && typeof raw !== 'boolean') {
-    throw badRequest(`The value of index field '${field.label}' must be text, a number or a date.`);
+    throw badRequest(`The value of index field '${field.label}' must be text, a number or a date.`, at);
   }
   const value = String(raw);
-  if (value.length > MAX_VALUE) throw badRequest(`The value of index field '${field.label}' is longer than ${MAX_VALUE} characters.`);
+  if (value.length > MAX_VALUE) throw badRequest(`The value of index field '${field.label}' is longer than ${MAX_VALUE} characters.`, at);
   const s = value.trim();
   if (s === '') {
-    if (field.required) throw badRequest(`Index field '${field.label}' is required: it cannot be cleared.`);
+    if (field.required) throw badRequest(`Index field '${field.label}' is required: it cannot be cleared.`, at);
     return '';
   }
-  const typed = typedValue(field.fieldType, `Index field '${field.label}'`, s);
+  const typed = typedValue(field.fieldType, `Index field '${field.label}'`, s, sentIn);
   // Text keeps its spaces; numbers, dates and a list's values are kept trimmed.
   return field.fieldType === NUMERIC_FIELD || field.fieldType === DATE_FIELD || field.fieldType === LIST_FIELD ? typed : value;
 }
@@ -88,7 +89,7 @@ export function checkedValue(field: IndexFieldRow, raw: unknown): string {
  * Throws a 400 unless every value of a drop-down list field is one of its list's item values (the
  * folder's list, else the definition's; a field with neither list takes any text). Two statements.
  */
-async function assertListed(ctx: AppContext, folderId: string, values: Map<IndexFieldRow, string>): Promise<void> {
+async function assertListed(ctx: AppContext, folderId: string, values: Map<IndexFieldRow, string>, sentIn: string): Promise<void> {
   const listed = [...values].filter(([f, v]) => f.fieldType === LIST_FIELD && v !== '');
   if (listed.length === 0) return;
   const inFolder = await selectRows<{ id: string; dropDownListId: string }>(ctx.reader, resource('FolderIndexField'), {
@@ -102,7 +103,7 @@ async function assertListed(ctx: AppContext, folderId: string, values: Map<Index
   for (const [field, value] of listed) {
     const list = listOf.get(field.fieldId);
     if (list && !offered.has(`${list}\n${value}`)) {
-      throw badRequest(`Index field '${field.label}' is a drop-down list: '${value.slice(0, 64)}' is none of its values (GET folders/{folderId}/indexfields/{id}/selectoptions lists them).`);
+      throw badRequest(`Index field '${field.label}' is a drop-down list: '${value.slice(0, 64)}' is none of its values (GET folders/{folderId}/indexfields/{id}/selectoptions lists them).`, { field: sentIn });
     }
   }
 }
@@ -129,9 +130,9 @@ async function store(ctx: AppContext, revisionId: string, values: Map<IndexField
 export async function setIndexField(ctx: AppContext, documentId: string, fieldId: string, input: Row): Promise<string> {
   const doc = await changeableDocument(ctx, documentId);
   const field = await fieldOf(ctx, doc.id, fieldId, true);
-  if (input.value === undefined) throw badRequest("The mandatory field 'value' is missing ('' clears the value).");
-  const values = new Map([[field, checkedValue(field, input.value)]]);
-  await assertListed(ctx, doc.folderId as string, values);
+  if (input.value === undefined) throw badRequest("The mandatory field 'value' is missing ('' clears the value).", { field: 'value' });
+  const values = new Map([[field, checkedValue(field, input.value, 'value')]]);
+  await assertListed(ctx, doc.folderId as string, values, 'value');
   await store(ctx, doc.id, values);
   return doc.id;
 }
@@ -143,15 +144,15 @@ function entriesOf(sent: unknown): [string, unknown][] {
     try {
       parsed = JSON5.parse(sent);
     } catch {
-      throw badRequest("The field 'indexFields' must be JSON: an array of {\"<field id or label>\": \"<value>\"} objects, or one such object.");
+      throw badRequest("The field 'indexFields' must be JSON: an array of {\"<field id or label>\": \"<value>\"} objects, or one such object.", { field: 'indexFields' });
     }
   }
   const objects = Array.isArray(parsed) ? parsed : [parsed];
   if (objects.some((o) => o === null || typeof o !== 'object' || Array.isArray(o))) {
-    throw badRequest("The field 'indexFields' must hold objects such as {\"<field id or label>\": \"<value>\"}.");
+    throw badRequest("The field 'indexFields' must hold objects such as {\"<field id or label>\": \"<value>\"}.", { field: 'indexFields' });
   }
   const entries = objects.flatMap((o) => Object.entries(o as Row));
-  if (entries.length > MAX_ENTRIES) throw badRequest(`The field 'indexFields' may set at most ${MAX_ENTRIES} values at once.`);
+  if (entries.length > MAX_ENTRIES) throw badRequest(`The field 'indexFields' may set at most ${MAX_ENTRIES} values at once.`, { field: 'indexFields' });
   return entries;
 }
 
@@ -161,9 +162,9 @@ function entriesOf(sent: unknown): [string, unknown][] {
  * Python and .NET clients send with every new document and upload) sets nothing; else it is a 400.
  */
 export async function setIndexFields(ctx: AppContext, documentId: string, input: Row, noneIsNothing = false): Promise<string> {
-  if (input.indexFields === undefined || input.indexFields === null) throw badRequest("The mandatory field 'indexFields' is missing.");
+  if (input.indexFields === undefined || input.indexFields === null) throw badRequest("The mandatory field 'indexFields' is missing.", { field: 'indexFields' });
   const entries = entriesOf(input.indexFields);
-  if (entries.length === 0 && !noneIsNothing) throw badRequest("The field 'indexFields' names no index field.");
+  if (entries.length === 0 && !noneIsNothing) throw badRequest("The field 'indexFields' names no index field.", { field: 'indexFields' });
   const doc = await changeableDocument(ctx, documentId);
   if (entries.length === 0) return doc.id;
   const fields = await fieldsOf(ctx, doc.id);
@@ -175,10 +176,10 @@ export async function setIndexFields(ctx: AppContext, documentId: string, input:
   const held = await heldFieldIds(ctx, named.flatMap((n) => (n.field ? [n.field] : [])));
   const values = new Map<IndexFieldRow, string>();
   for (const { key, value, field } of named) {
-    if (!field || !held.has(field.fieldId)) throw badRequest(`'${key.slice(0, 64)}' is not an index field of this document's folder (name one by its id or label).`);
-    values.set(field, checkedValue(field, value));
+    if (!field || !held.has(field.fieldId)) throw badRequest(`'${key.slice(0, 64)}' is not an index field of this document's folder (name one by its id or label).`, { field: 'indexFields' });
+    values.set(field, checkedValue(field, value, 'indexFields'));
   }
-  await assertListed(ctx, doc.folderId as string, values);
+  await assertListed(ctx, doc.folderId as string, values, 'indexFields');
   await store(ctx, doc.id, values);
   return doc.id;
 }

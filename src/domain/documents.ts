@@ -70,8 +70,8 @@ export function assertNotHeldByOther(ctx: AppContext, doc: DocumentRow): void {
  */
 export function checksIn(input: Input): boolean {
   const status = input.checkIn;
-  if (status === undefined || status === null) throw badRequest("The mandatory field 'checkIn' is missing: 0 checks the document in, 1 checks it out (the values of checkInStatus).");
-  if (status !== 0 && status !== 1) throw badRequest(`The field 'checkIn' must be 0 (check in) or 1 (check out), the values of checkInStatus, got ${String(status).slice(0, 32)}.`);
+  if (status === undefined || status === null) throw badRequest("The mandatory field 'checkIn' is missing: 0 checks the document in, 1 checks it out (the values of checkInStatus).", { field: 'checkIn' });
+  if (status !== 0 && status !== 1) throw badRequest(`The field 'checkIn' must be 0 (check in) or 1 (check out), the values of checkInStatus, got ${String(status).slice(0, 32)}.`, { field: 'checkIn' });
   return status === 0;
 }
 
@@ -206,7 +206,7 @@ function dateOf(input: Input, key: string): Date | null | undefined {
   if (input[key] === undefined) return undefined;
   const v = optionalString(input, key);
   const at = v === undefined || v.trim() === '' ? null : isoInstant(v);
-  if (at === undefined) throw badRequest(`The field '${key}' must be an ISO 8601 date-time such as 2030-01-31T12:00:00Z, got '${String(v).slice(0, 64)}'.`);
+  if (at === undefined) throw badRequest(`The field '${key}' must be an ISO 8601 date-time such as 2030-01-31T12:00:00Z, got '${String(v).slice(0, 64)}'.`, { field: key });
   return at;
 }
 
@@ -240,7 +240,7 @@ export async function setDates(ctx: AppContext, id: string, input: Input, keys: 
 export async function deleteRevision(ctx: AppContext, revisionId: string): Promise<void> {
   const doc = await changeableDocument(ctx, revisionId, REVISION.label);
   const key = revisionId.toLowerCase();
-  if (key === doc.documentId) throw badRequest("Name a revision's id here, not the document's: DELETE documents/{id} deletes the document.");
+  if (key === doc.documentId) throw badRequest("Name a revision's id here, not the document's: DELETE documents/{id} deletes the document.", { field: 'revisionId' });
   const revisions = await selectRows<Row>(ctx.reader, REVISION, { where: [sql`t.document_id = ${doc.documentId}`], order: REVISION.order });
   const at = revisions.findIndex((r) => r.id === key);
   // Read under the document's lock: a delete of the revision that committed while the lock waited

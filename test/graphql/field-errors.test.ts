@@ -152,6 +152,44 @@ describe('drop-down lists', () => {
   });
 });
 
+describe('documents and their index values', () => {
+  const CREATE_DOC = 'mutation($input: DocumentInput!) { createDocument(input: $input) { id } }';
+  const SET_VALUE = 'mutation($d: UUID!, $f: UUID!, $input: DocumentIndexFieldInput!) { setDocumentIndexField(documentId: $d, fieldId: $f, input: $input) { id } }';
+  const SET_VALUES = 'mutation($d: UUID!, $input: DocumentIndexFieldsInput!) { setDocumentIndexFields(documentId: $d, input: $input) { totalRecords } }';
+
+  /** A document in a new folder with a numeric index field. */
+  const indexedDocument = async (name: string) => {
+    const folderId = await created('mutation($input: FolderInput!) { createFolder(input: $input) { id } }', { input: { name } });
+    const fieldId = await created('mutation($input: IndexFieldInput!) { createIndexField(input: $input) { id } }', { input: { fieldType: 'Numeric', label: `${name} number` } });
+    expect((await gql('mutation($id: UUID!, $f: UUID!) { relateIndexFieldToFolder(id: $id, folderId: $f) { id } }', { id: fieldId, f: folderId })).errors).toBeUndefined();
+    return { folderId, fieldId, documentId: await created(CREATE_DOC, { input: { folderId, name: 'doc' } }) };
+  };
+
+  test("a document's dates, check-in status and revision id", async () => {
+    const { folderId, documentId } = await indexedDocument('Docs');
+    expect(await refusal(CREATE_DOC, { input: { folderId, name: 'd', reviewDate: 'soon' } })).toMatchObject({ code: 'BAD_REQUEST', field: 'input.reviewDate' });
+    const dates = 'mutation($d: UUID!, $input: DocumentDatesInput!) { setDocumentDates(documentId: $d, input: $input) { id } }';
+    expect(await refusal(dates, { d: documentId, input: { expirationDate: 'never' } })).toMatchObject({ code: 'BAD_REQUEST', field: 'input.expirationDate' });
+    const status = 'mutation($d: UUID!, $input: DocumentStatusInput!) { setDocumentCheckIn(documentId: $d, input: $input) { id } }';
+    expect(await refusal(status, { d: documentId, input: {} })).toMatchObject({ code: 'BAD_REQUEST', field: 'input.checkIn' });
+    expect(await refusal(status, { d: documentId, input: { checkIn: 2 } })).toMatchObject({ code: 'BAD_REQUEST', field: 'input.checkIn' });
+    const own = await created('mutation($input: DocumentInput!) { createDocument(input: $input) { id: documentId } }', { input: { folderId, name: 'own' } });
+    expect(await refusal('mutation($r: UUID!) { deleteDocumentRevision(revisionId: $r) }', { r: own })).toMatchObject({ code: 'BAD_REQUEST', field: 'revisionId' });
+  });
+
+  test('one value by the key that brought it: value, or indexFields', async () => {
+    const { fieldId, documentId } = await indexedDocument('Indexed');
+    expect(await refusal(SET_VALUE, { d: documentId, f: fieldId, input: {} })).toMatchObject({ code: 'BAD_REQUEST', field: 'input.value' });
+    expect(await refusal(SET_VALUE, { d: documentId, f: fieldId, input: { value: 'many' } })).toMatchObject({ code: 'BAD_REQUEST', field: 'input.value' });
+    expect(await refusal(SET_VALUES, { d: documentId, input: {} })).toMatchObject({ code: 'BAD_REQUEST', field: 'input.indexFields' });
+    expect(await refusal(SET_VALUES, { d: documentId, input: { indexFields: '[' } })).toMatchObject({ code: 'BAD_REQUEST', field: 'input.indexFields' });
+    expect(await refusal(SET_VALUES, { d: documentId, input: { indexFields: [] } })).toMatchObject({ code: 'BAD_REQUEST', field: 'input.indexFields' });
+    expect(await refusal(SET_VALUES, { d: documentId, input: { indexFields: { nosuch: '1' } } })).toMatchObject({ code: 'BAD_REQUEST', field: 'input.indexFields' });
+    expect(await refusal(SET_VALUES, { d: documentId, input: { indexFields: { 'Indexed number': 'x'.repeat(5000) } } })).toMatchObject({ code: 'BAD_REQUEST', field: 'input.indexFields' });
+    expect(await refusal(SET_VALUES, { d: documentId, input: { indexFields: [{ [fieldId]: 'many' }] } })).toMatchObject({ code: 'BAD_REQUEST', field: 'input.indexFields' });
+  });
+});
+
 test("a read's arguments: its q, limit or path", async () => {
   expect(await refusal('{ groups(q: "[name] eq") { totalRecords } }')).toMatchObject({ code: 'BAD_REQUEST', field: 'q' });
   expect(await refusal('{ groups(limit: -1) { totalRecords } }')).toMatchObject({ code: 'BAD_REQUEST', field: 'limit' });
