@@ -41,6 +41,9 @@ async function fieldRules(ctx: AppContext, revisionId: string): Promise<FieldRul
   };
 }
 
+/** A refusal's field (AppError) for the form field posted as `key`: a key of the mutation's JSON `input`. */
+const atKey = (key: string) => ({ field: `input.${key}` });
+
 /**
  * A posted body as lower-case key -> string. Each posted key names a field by its key or id, in any
  * case; unknown keys and non-scalar values are 400s naming them. A field named more than once (by
@@ -49,7 +52,7 @@ async function fieldRules(ctx: AppContext, revisionId: string): Promise<FieldRul
  */
 function checkValues(body: unknown, rules: FieldRules): Values {
   if (body === undefined || body === null) return {};
-  if (typeof body !== 'object' || Array.isArray(body)) throw badRequest('The body must be a JSON object mapping form field keys to values.');
+  if (typeof body !== 'object' || Array.isArray(body)) throw badRequest('The body must be a JSON object mapping form field keys to values.', { field: 'input' });
   const copies = new Map<string, SentCopy[]>();
   const unknown: string[] = [];
   const deleted: string[] = [];
@@ -59,9 +62,9 @@ function checkValues(body: unknown, rules: FieldRules): Values {
       (rules.deleted.has(k.trim().toLowerCase()) ? deleted : unknown).push(k);
       continue;
     }
-    if (v !== null && typeof v === 'object') throw badRequest(`The value of form field '${k}' must be a string, not an object or array.`);
+    if (v !== null && typeof v === 'object') throw badRequest(`The value of form field '${k}' must be a string, not an object or array.`, atKey(k));
     const text = v === null ? '' : String(v);
-    if (text.length > MAX_VALUE) throw badRequest(`The value of form field '${k}' is longer than ${MAX_VALUE} characters.`);
+    if (text.length > MAX_VALUE) throw badRequest(`The value of form field '${k}' is longer than ${MAX_VALUE} characters.`, atKey(k));
     const copy = { sent: v, as: k, kept: text };
     const earlier = copies.get(key);
     if (earlier) earlier.push(copy);
@@ -79,14 +82,15 @@ function checkValues(body: unknown, rules: FieldRules): Values {
     refusals.push(`The form field${one ? '' : 's'} ${fields} ${one ? 'was' : 'were'} deleted from the template: no value can be posted for ${one ? 'it' : 'them'}.`);
   }
   if (unknown.length) refusals.push(`The template has no form field named ${namedList(unknown)}.`);
-  if (refusals.length) throw badRequest(refusals.join(' '));
+  const refused = [...deleted, ...unknown];
+  if (refusals.length) throw badRequest(refusals.join(' '), refused.length === 1 ? atKey(refused[0]) : {});
   return out;
 }
 
 function checkRequired(values: Values, rules: FieldRules) {
   // Own keys only: a required `constructor` without a value has none (not Object.prototype's).
   const missing = [...rules.byKey].filter(([key, r]) => r.required && !(Object.hasOwn(values, key) && values[key].trim())).map(([, r]) => r.key);
-  if (missing.length) throw badRequest(`The required form field${missing.length > 1 ? 's' : ''} ${namedList(missing)} must have a value.`);
+  if (missing.length) throw badRequest(`The required form field${missing.length > 1 ? 's' : ''} ${namedList(missing)} must have a value.`, missing.length === 1 ? atKey(missing[0]) : {});
 }
 
 /**

@@ -18,18 +18,18 @@ export const LIMITS = { name: 256, persistedData: 1_000_000, dataMimeType: 100, 
 
 /** The dictionary as JSON text of an object (sent as that text, or as the object itself). */
 function dictionaryText(v: unknown): string {
-  if (v === undefined || v === null || v === '') throw badRequest("The mandatory field 'persistedData' is missing.");
+  if (v === undefined || v === null || v === '') throw badRequest("The mandatory field 'persistedData' is missing.", { field: 'persistedData' });
   const text = typeof v === 'string' ? v : JSON.stringify(v);
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
   } catch {
-    throw badRequest("The field 'persistedData' must be JSON text of an object (a dictionary of names and values); it is not valid JSON.");
+    throw badRequest("The field 'persistedData' must be JSON text of an object (a dictionary of names and values); it is not valid JSON.", { field: 'persistedData' });
   }
   if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
-    throw badRequest("The field 'persistedData' must be JSON text of an object (a dictionary of names and values), not an array or a single value.");
+    throw badRequest("The field 'persistedData' must be JSON text of an object (a dictionary of names and values), not an array or a single value.", { field: 'persistedData' });
   }
-  if (nestsDeeperThan(parsed, MAX_JSON_DEPTH)) throw badRequest(`The field 'persistedData' nests more than ${MAX_JSON_DEPTH} levels deep.`);
+  if (nestsDeeperThan(parsed, MAX_JSON_DEPTH)) throw badRequest(`The field 'persistedData' nests more than ${MAX_JSON_DEPTH} levels deep.`, { field: 'persistedData' });
   refuseUnstorable(parsed);
   return maxLength(text, LIMITS.persistedData, 'persistedData');
 }
@@ -55,12 +55,12 @@ function refuseUnstorable(parsed: object): void {
   while (stack.length) {
     const [v, at] = stack.pop()!;
     const why = typeof v === 'string' ? unstorable(v) : undefined;
-    if (why) throw badRequest(`The field 'persistedData' holds ${why} in the value of '${pathOf(at!)}', which cannot be stored as sent.`);
+    if (why) throw badRequest(`The field 'persistedData' holds ${why} in the value of '${pathOf(at!)}', which cannot be stored as sent.`, { field: 'persistedData' });
     if (!v || typeof v !== 'object') continue;
     for (const [key, child] of Object.entries(v)) {
       const here = { key, parent: at };
       const inKey = unstorable(key);
-      if (inKey) throw badRequest(`The field 'persistedData' holds ${inKey} in the key '${pathOf(here)}', which cannot be stored as sent.`);
+      if (inKey) throw badRequest(`The field 'persistedData' holds ${inKey} in the key '${pathOf(here)}', which cannot be stored as sent.`, { field: 'persistedData' });
       stack.push([child, here]);
     }
   }
@@ -68,7 +68,7 @@ function refuseUnstorable(parsed: object): void {
 
 function linkedObjectType(v: unknown): number {
   if (v === undefined || v === null) return 0;
-  if (!LINKED_OBJECT_TYPES.has(v as number)) throw badRequest(`The field 'linkedObjectType' must be a whole number from 0 to 16, or 99, got ${shownValue(v)}.`);
+  if (!LINKED_OBJECT_TYPES.has(v as number)) throw badRequest(`The field 'linkedObjectType' must be a whole number from 0 to 16, or 99, got ${shownValue(v)}.`, { field: 'linkedObjectType' });
   return v as number;
 }
 
@@ -77,9 +77,9 @@ function expiry(input: Input): Date | null {
   if (v === undefined || v.trim() === '') return null;
   const at = isoInstant(v);
   if (!at) {
-    throw badRequest(`The field 'expirationDateUtc' must be an ISO 8601 date-time such as 2030-01-31T12:00:00 (UTC unless a zone is given), got '${v.trim().slice(0, 64)}'.`);
+    throw badRequest(`The field 'expirationDateUtc' must be an ISO 8601 date-time such as 2030-01-31T12:00:00 (UTC unless a zone is given), got '${v.trim().slice(0, 64)}'.`, { field: 'expirationDateUtc' });
   }
-  if (at.getTime() <= Date.now()) throw badRequest("The field 'expirationDateUtc' must lie in the future (or be null: never expires).");
+  if (at.getTime() <= Date.now()) throw badRequest("The field 'expirationDateUtc' must lie in the future (or be null: never expires).", { field: 'expirationDateUtc' });
   return at;
 }
 

@@ -91,7 +91,7 @@ export async function prefilledBody(ctx: AppContext, templateIdOrName: string, p
   // Dictionaries stored before such text was refused: a 400 naming the key, not JSONB's 500.
   for (const f of unnamed) {
     const why = f.value === null ? undefined : unstorable(f.value);
-    if (why) throw badRequest(`The persisted data's value for the form field '${f.key}' holds ${why}, which a form cannot store: post a value for '${f.key}' instead.`);
+    if (why) throw badRequest(`The persisted data's value for the form field '${f.key}' holds ${why}, which a form cannot store: post a value for '${f.key}' instead.`, { field: 'persistedDataId' });
   }
   return { ...filled(unnamed), ...(posted as Record<string, unknown> | null) };
 }

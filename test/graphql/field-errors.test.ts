@@ -190,6 +190,39 @@ describe('documents and their index values', () => {
   });
 });
 
+describe('persisted data and form instances', () => {
+  const CREATE_DATA = 'mutation($input: PersistedDataInput!) { createPersistedData(input: $input) { id } }';
+  const CREATE_FORM = 'mutation($t: String!, $input: JSON, $pd: UUID) { createFormInstance(templateId: $t, input: $input, persistedDataId: $pd) { id: revisionId } }';
+  const REVISE = 'mutation($r: UUID!, $input: JSON) { reviseForm(formId: $r, input: $input) { id: revisionId } }';
+
+  test('a dictionary names its data, linked object type or expiration', async () => {
+    expect(await refusal(CREATE_DATA, { input: { name: 'p' } })).toMatchObject({ code: 'BAD_REQUEST', field: 'input.persistedData' });
+    expect(await refusal(CREATE_DATA, { input: { name: 'p', persistedData: '[1]' } })).toMatchObject({ code: 'BAD_REQUEST', field: 'input.persistedData' });
+    expect(await refusal(CREATE_DATA, { input: { name: 'p', persistedData: {}, linkedObjectType: 50 } })).toMatchObject({ code: 'BAD_REQUEST', field: 'input.linkedObjectType' });
+    expect(await refusal(CREATE_DATA, { input: { name: 'p', persistedData: {}, expirationDateUtc: '2000-01-01T00:00:00Z' } })).toMatchObject({ code: 'BAD_REQUEST', field: 'input.expirationDateUtc' });
+  });
+
+  test("a form's values by their key in input; several refused together, none", async () => {
+    const t = await created('mutation($input: FormTemplateInput!) { createFormTemplate(input: $input) { id } }', { input: { name: 'Form values' } });
+    const add = 'mutation($id: String!, $input: FormFieldInput!) { addFormTemplateField(id: $id, input: $input) { id } }';
+    for (const name of ['colour', 'size']) await created(add, { id: t, input: { name, required: name === 'size' } });
+    expect(await refusal(CREATE_FORM, { t, input: [] })).toMatchObject({ code: 'BAD_REQUEST', field: 'input' });
+    expect(await refusal(CREATE_FORM, { t, input: { size: '1', colour: { red: true } } })).toMatchObject({ code: 'BAD_REQUEST', field: 'input.colour' });
+    expect(await refusal(CREATE_FORM, { t, input: { size: 'x'.repeat(100_001) } })).toMatchObject({ code: 'BAD_REQUEST', field: 'input.size' });
+    expect(await refusal(CREATE_FORM, { t, input: { size: '1', weight: '2' } })).toMatchObject({ code: 'BAD_REQUEST', field: 'input.weight' });
+    expect(await refusal(CREATE_FORM, { t, input: { colour: 'red' } })).toMatchObject({ code: 'BAD_REQUEST', field: 'input.size' });
+    const several = await refusal(CREATE_FORM, { t, input: { size: '1', weight: '2', height: '3' } });
+    expect(several.code).toBe('BAD_REQUEST');
+    expect(several).not.toHaveProperty('field');
+    // A dictionary stored before NUL was refused: its value is named by the argument that brought it.
+    const pd = await created(CREATE_DATA, { input: { name: 'old', scope: 1, persistedData: { colour: 'x' } } });
+    await h.orm.em.getConnection().execute('update persisted_data set data = ? where id = ?', ['{"colour":"a\\u0000b"}', pd]);
+    expect(await refusal(CREATE_FORM, { t, input: { size: '1' }, pd })).toMatchObject({ code: 'BAD_REQUEST', field: 'persistedDataId' });
+    const form = await created(CREATE_FORM, { t, input: { size: '1' } });
+    expect(await refusal(REVISE, { r: form, input: { size: ' ' } })).toMatchObject({ code: 'BAD_REQUEST', field: 'input.size' });
+  });
+});
+
 test("a read's arguments: its q, limit or path", async () => {
   expect(await refusal('{ groups(q: "[name] eq") { totalRecords } }')).toMatchObject({ code: 'BAD_REQUEST', field: 'q' });
   expect(await refusal('{ groups(limit: -1) { totalRecords } }')).toMatchObject({ code: 'BAD_REQUEST', field: 'limit' });
