@@ -34,7 +34,7 @@ export function addressList(input: Input, key: string): string[] {
   return addressparser(raw, { flatten: true }).map(({ name, address }) => {
     if (!address || address.length > 254 || !ADDRESS.test(address) || /[\u0000-\u001f\u007f]/.test(address)) {
       const shown = (address || name || '').slice(0, 64);
-      throw badRequest(`'${shown}' in '${key}' is not an e-mail address (write name@domain, several separated by commas or semicolons).`);
+      throw badRequest(`'${shown}' in '${key}' is not an e-mail address (write name@domain, several separated by commas or semicolons).`, { field: key });
     }
     const display = name.replace(/[\u0000-\u001f\u007f]/g, ' ').trim();
     return display ? `"${display.replace(/["\\]/g, '\\$&')}" <${address}>` : address;
@@ -70,11 +70,11 @@ function uploadedFiles(ctx: AppContext, input: Input): File[] {
  */
 async function documentFiles(ctx: AppContext, input: Input, budget: number): Promise<File[]> {
   const ids = ((input.documents ?? []) as string[]).flatMap((s) => s.split(',')).map((s) => s.trim()).filter(Boolean);
-  if (ids.length > MAX_ATTACHMENTS) throw badRequest(`A message may carry at most ${MAX_ATTACHMENTS} attachments.`);
+  if (ids.length > MAX_ATTACHMENTS) throw badRequest(`A message may carry at most ${MAX_ATTACHMENTS} attachments.`, { field: 'documents' });
   const files: File[] = [];
   for (const id of ids) {
     const f = await fileById(ctx, id).catch((err: unknown) => {
-      if (err instanceof AppError && err.code === 'NOT_FOUND') throw badRequest(`The document '${id.slice(0, 64)}' in 'documents' was not found or has no file to attach.`);
+      if (err instanceof AppError && err.code === 'NOT_FOUND') throw badRequest(`The document '${id.slice(0, 64)}' in 'documents' was not found or has no file to attach.`, { field: 'documents' });
       throw err;
     });
     // Measured before its bytes are read: a file past the budget is never loaded.
@@ -91,7 +91,7 @@ const tooLarge = (ctx: AppContext) =>
 /** Queues a message from the caller; it is sent by the next batch. */
 export async function queueEmail(ctx: AppContext, input: Input): Promise<void> {
   const to = addressList(input, 'recipients');
-  if (to.length === 0) throw badRequest("The mandatory field 'recipients' is missing: name at least one address to send to.");
+  if (to.length === 0) throw badRequest("The mandatory field 'recipients' is missing: name at least one address to send to.", { field: 'recipients' });
   const cc = addressList(input, 'ccRecipients');
   const bcc = addressList(input, 'bccRecipients');
   if (to.length + cc.length + bcc.length > MAX_ADDRESSES) throw badRequest(`A message may go to at most ${MAX_ADDRESSES} addresses in all.`);

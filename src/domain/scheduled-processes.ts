@@ -26,14 +26,14 @@ const LIMITS = { name: 256, description: 4000, message: 4000, intervalMinutes: 5
 
 function interval(v: unknown): number {
   if (typeof v !== 'number' || !Number.isInteger(v) || v < 1 || v > LIMITS.intervalMinutes) {
-    throw badRequest(`The field 'intervalMinutes' must be a whole number of minutes from 1 to ${LIMITS.intervalMinutes}.`);
+    throw badRequest(`The field 'intervalMinutes' must be a whole number of minutes from 1 to ${LIMITS.intervalMinutes}.`, { field: 'intervalMinutes' });
   }
   return v;
 }
 
 function runDate(v: string): Date {
   const at = isoInstant(v);
-  if (!at) throw badRequest(`The field 'nextRunDate' must be an ISO 8601 date-time such as 2030-01-31T06:00:00 (UTC unless a zone is given), got '${v.trim().slice(0, 64)}'.`);
+  if (!at) throw badRequest(`The field 'nextRunDate' must be an ISO 8601 date-time such as 2030-01-31T06:00:00 (UTC unless a zone is given), got '${v.trim().slice(0, 64)}'.`, { field: 'nextRunDate' });
   return at;
 }
 
@@ -47,7 +47,7 @@ async function scriptOf(ctx: AppContext, idOrName: string): Promise<string> {
   const key = idOrName.trim();
   const where = isGuid(key) ? sql`t.id = ${key.toLowerCase()}` : sql`lower(t.name) = lower(${key})`;
   const [script] = await selectRows<{ id: string }>(ctx.reader, resource('Script'), { where: [where], lock: 'keyShare' });
-  if (!script) throw badRequest(`The field 'script' names no script: '${key.slice(0, 64)}'.`);
+  if (!script) throw badRequest(`The field 'script' names no script: '${key.slice(0, 64)}'.`, { field: 'script' });
   return script.id;
 }
 
@@ -58,8 +58,8 @@ const processById = (ctx: AppContext, id: string, lock = false): Promise<Schedul
 export async function createProcess(ctx: AppContext, input: Input): Promise<string> {
   const name = nameText(optionalString(input, 'name') ?? '', LIMITS.name);
   const scriptRef = optionalString(input, 'script');
-  if (!scriptRef?.trim()) throw badRequest("The mandatory field 'script' is missing: name the script to run (its id or name).");
-  if (input.intervalMinutes === undefined || input.intervalMinutes === null) throw badRequest("The mandatory field 'intervalMinutes' is missing.");
+  if (!scriptRef?.trim()) throw badRequest("The mandatory field 'script' is missing: name the script to run (its id or name).", { field: 'script' });
+  if (input.intervalMinutes === undefined || input.intervalMinutes === null) throw badRequest("The mandatory field 'intervalMinutes' is missing.", { field: 'intervalMinutes' });
   const next = optionalString(input, 'nextRunDate');
   const by = ctx.caller.userId;
   const p = ctx.em().create(ScheduledProcess, {
@@ -73,7 +73,7 @@ export async function createProcess(ctx: AppContext, input: Input): Promise<stri
     createdById: by,
     modifiedById: by,
   } as ScheduledProcess);
-  await uniquely(`A scheduled process named '${name}'`, () => ctx.em().flush());
+  await uniquely(`A scheduled process named '${name}'`, () => ctx.em().flush(), 'name');
   return p.id;
 }
 
@@ -93,7 +93,7 @@ export async function updateProcess(ctx: AppContext, id: string, input: Input): 
   const next = optionalString(input, 'nextRunDate');
   if (next !== undefined) p.nextRunAt = runDate(next);
   p.modifiedById = ctx.caller.userId;
-  await uniquely(`A scheduled process named '${p.name}'`, () => ctx.em().flush());
+  await uniquely(`A scheduled process named '${p.name}'`, () => ctx.em().flush(), 'name');
 }
 
 export async function deleteProcess(ctx: AppContext, id: string): Promise<void> {
@@ -174,7 +174,7 @@ const answerText = (v: unknown, max: number) => (typeof v === 'string' ? v.slice
 
 /** A script reports its run back: once, with `action` complete. */
 export async function completeRun(ctx: AppContext, args: { token: string; action?: string | null; result?: boolean | null; message?: string | null }): Promise<string> {
-  if ((args.action ?? '').trim().toLowerCase() !== 'complete') throw badRequest(`The parameter 'action' must be 'complete', got '${(args.action ?? '').slice(0, 64)}'.`);
+  if ((args.action ?? '').trim().toLowerCase() !== 'complete') throw badRequest(`The parameter 'action' must be 'complete', got '${(args.action ?? '').slice(0, 64)}'.`, { field: 'action' });
   const message = maxLength(args.message ?? '', LIMITS.message, 'message');
   const token = args.token.toLowerCase();
   const done = await updateRows(

@@ -21,7 +21,7 @@ type Input = Record<string, unknown>;
 const LIMITS = { name: 256, description: 4000, source: 1_000_000 } as const;
 
 function source(raw: string): string {
-  if (raw.trim() === '') throw badRequest("The field 'source' must not be blank.");
+  if (raw.trim() === '') throw badRequest("The field 'source' must not be blank.", { field: 'source' });
   return maxLength(raw, LIMITS.source, 'source');
 }
 
@@ -46,7 +46,7 @@ export async function createScript(ctx: AppContext, input: Input): Promise<strin
     createdById: by,
     modifiedById: by,
   } as Script);
-  await uniquely(`A script named '${name}'`, () => ctx.em().flush());
+  await uniquely(`A script named '${name}'`, () => ctx.em().flush(), 'name');
   return script.id;
 }
 
@@ -61,7 +61,7 @@ export async function updateScript(ctx: AppContext, id: string, input: Input): P
   if (description !== undefined) script.description = maxLength(description, LIMITS.description, 'description');
   if (text !== undefined) script.source = source(text);
   script.modifiedById = ctx.caller.userId;
-  await uniquely(`A script named '${script.name}'`, () => ctx.em().flush());
+  await uniquely(`A script named '${script.name}'`, () => ctx.em().flush(), 'name');
 }
 
 /** Deletes a script; one a scheduled process runs is a 409 naming the process (the foreign key would name none). */
@@ -86,7 +86,7 @@ export interface RunArgs {
 /** Runs a script on the outside process and answers what the script answered (any JSON). */
 export async function runScript(ctx: AppContext, args: RunArgs): Promise<unknown> {
   const key = args.id ?? args.name?.trim();
-  if (!key) throw badRequest("Name the script to run: send 'name' or 'id' (POST scripts?name=<name>).");
+  if (!key) throw badRequest("Name the script to run: send 'name' or 'id' (POST scripts?name=<name>).", { field: 'name' });
   const script = await scriptNamed(ctx, key);
   if (!script) throw notFound(args.id ? `Script '${args.id}' was not found.` : `No script is named '${key}'.`);
 

@@ -92,12 +92,15 @@ export function refusedNameChar(s: string): string | undefined {
 /** Text as JSON writes it inside its quotes: control characters and lone surrogates readable as escapes. */
 export const escaped = (s: string): string => JSON.stringify(s).slice(1, -1);
 
-/** Runs a write, turning a unique-constraint race into the same 409 a pre-check would give. */
-export async function uniquely<T>(what: string, fn: () => Promise<T>): Promise<T> {
+/**
+ * Runs a write, turning a unique-constraint race into the same 409 a pre-check would give; `field`
+ * (AppError) where the constraint is the only check, so the 409 is always about that value.
+ */
+export async function uniquely<T>(what: string, fn: () => Promise<T>, field?: string): Promise<T> {
   try {
     return await fn();
   } catch (err) {
-    if (err instanceof UniqueConstraintViolationException) throw conflict(`${what} already exists.`);
+    if (err instanceof UniqueConstraintViolationException) throw conflict(`${what} already exists.`, { field });
     throw err;
   }
 }

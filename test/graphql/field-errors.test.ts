@@ -223,6 +223,42 @@ describe('persisted data and form instances', () => {
   });
 });
 
+describe('e-mails, scripts and scheduled processes', () => {
+  const SEND = 'mutation($input: EmailInput!) { sendEmail(input: $input) { __typename } }';
+  const CREATE_SCRIPT = 'mutation($input: ScriptInput!) { createScript(input: $input) { id } }';
+  const CREATE_PROCESS = 'mutation($input: ScheduledProcessInput!) { createScheduledProcess(input: $input) { id } }';
+
+  test("an e-mail names the address list, or the document it cannot attach; too many in all, none", async () => {
+    expect(await refusal(SEND, { input: { subject: 's' } })).toMatchObject({ code: 'BAD_REQUEST', field: 'input.recipients' });
+    expect(await refusal(SEND, { input: { recipients: ['a@example.com'], ccRecipients: ['not an address <x>'] } })).toMatchObject({ code: 'BAD_REQUEST', field: 'input.ccRecipients' });
+    expect(await refusal(SEND, { input: { recipients: ['a@example.com'], documents: [unknownId] } })).toMatchObject({ code: 'BAD_REQUEST', field: 'input.documents' });
+    const many = await refusal(SEND, { input: { recipients: Array.from({ length: 101 }, (_, i) => `a${i}@example.com`) } });
+    expect(many.code).toBe('BAD_REQUEST');
+    expect(many).not.toHaveProperty('field');
+  });
+
+  test('a script names its source or taken name; runScript the name it needs', async () => {
+    expect(await refusal(CREATE_SCRIPT, { input: { name: 's1', source: ' ' } })).toMatchObject({ code: 'BAD_REQUEST', field: 'input.source' });
+    await created(CREATE_SCRIPT, { input: { name: 'Taken script', source: 'x' } });
+    expect(await refusal(CREATE_SCRIPT, { input: { name: 'taken SCRIPT', source: 'x' } })).toMatchObject({ code: 'CONFLICT', field: 'input.name' });
+    expect(await refusal('mutation { runScript(name: " ") }')).toMatchObject({ code: 'BAD_REQUEST', field: 'name' });
+  });
+
+  test('a scheduled process names its script, interval, next run or taken name; a run report its action', async () => {
+    await created(CREATE_SCRIPT, { input: { name: 'For processes', source: 'x' } });
+    const p = { name: 'p1', script: 'For processes', intervalMinutes: 5 };
+    expect(await refusal(CREATE_PROCESS, { input: { ...p, script: ' ' } })).toMatchObject({ code: 'BAD_REQUEST', field: 'input.script' });
+    expect(await refusal(CREATE_PROCESS, { input: { ...p, script: 'no such script' } })).toMatchObject({ code: 'BAD_REQUEST', field: 'input.script' });
+    expect(await refusal(CREATE_PROCESS, { input: { ...p, intervalMinutes: undefined } })).toMatchObject({ code: 'BAD_REQUEST', field: 'input.intervalMinutes' });
+    expect(await refusal(CREATE_PROCESS, { input: { ...p, intervalMinutes: 0 } })).toMatchObject({ code: 'BAD_REQUEST', field: 'input.intervalMinutes' });
+    expect(await refusal(CREATE_PROCESS, { input: { ...p, nextRunDate: 'tomorrow' } })).toMatchObject({ code: 'BAD_REQUEST', field: 'input.nextRunDate' });
+    await created(CREATE_PROCESS, { input: { ...p, name: 'Taken process' } });
+    expect(await refusal(CREATE_PROCESS, { input: { ...p, name: 'taken PROCESS' } })).toMatchObject({ code: 'CONFLICT', field: 'input.name' });
+    const report = 'mutation($t: UUID!) { completeScheduledRun(token: $t, action: "done") { id } }';
+    expect(await refusal(report, { t: unknownId })).toMatchObject({ code: 'BAD_REQUEST', field: 'action' });
+  });
+});
+
 test("a read's arguments: its q, limit or path", async () => {
   expect(await refusal('{ groups(q: "[name] eq") { totalRecords } }')).toMatchObject({ code: 'BAD_REQUEST', field: 'q' });
   expect(await refusal('{ groups(limit: -1) { totalRecords } }')).toMatchObject({ code: 'BAD_REQUEST', field: 'limit' });
