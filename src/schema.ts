@@ -16,7 +16,7 @@ import { modulesIn } from './discover.js';
 import type { ResourceDef } from './read/define.js';
 import { COMPUTED_TYPES, type ComputedType } from './datatypes.js';
 import { generatedResolvers, type Page } from './read/resolvers.js';
-import { resources } from './read/registry.js';
+import { definitionFile, resources } from './read/registry.js';
 import { scalarResolvers } from './scalars.js';
 import { inTransaction } from './db/transaction.js';
 import { withConventionalDescriptions } from './schema-conventions.js';
@@ -53,17 +53,22 @@ for (const [file, mod] of await modulesIn(path.join(HERE, 'resolvers'))) {
 export function checkDefinitions(schema: GraphQLSchema, defs: readonly ResourceDef[]): void {
   const known = new Map(defs.map((d) => [d.typeName, d]));
   for (const def of defs) {
+    const file = definitionFile(def);
+    // The definition's own file where the registry loaded it: the message names the file to fix.
+    const src = file ? `src/resources/${file}.ts` : 'src/resources';
     const type = schema.getType(def.typeName);
-    if (!isObjectType(type)) throw new Error(`src/resources: ${def.typeName} is not an object type in schema/`);
+    if (!isObjectType(type)) {
+      throw new Error(`${src}: ${def.typeName} is not an object type in schema/: declare \`type ${def.typeName}\` in schema/${file ?? '<name>'}.graphql (docs/architecture.md, "Adding a resource", step 2)`);
+    }
     const typeFields = type.getFields();
     for (const name of Object.keys(def.fields)) {
-      if (!typeFields[name]) throw new Error(`src/resources: ${def.typeName}.${name} is defined but the GraphQL type has no such field`);
+      if (!typeFields[name]) throw new Error(`${src}: ${def.typeName}.${name} is defined but the GraphQL type has no such field`);
     }
     for (const [name, f] of Object.entries(typeFields)) {
       const scalar = isScalarType(getNamedType(f.type));
       if (name === 'href' || name === 'dataType' || name === def.dynamic?.field) continue;
-      if (scalar && !def.fields[name]) throw new Error(`schema/: ${def.typeName}.${name} has no field in its resource definition`);
-      if (!scalar && !def.relations?.[name]) throw new Error(`schema/: ${def.typeName}.${name} has no relation in its resource definition`);
+      if (scalar && !def.fields[name]) throw new Error(`schema/: ${def.typeName}.${name} has no field in its resource definition (${src})`);
+      if (!scalar && !def.relations?.[name]) throw new Error(`schema/: ${def.typeName}.${name} has no relation in its resource definition (${src})`);
       // To-many relations are read a page at a time: the field must let the caller ask for one.
       const paged = ['limit', 'offset'].every((a) => f.args.some((x) => x.name === a));
       if (!scalar && def.relations?.[name]?.kind !== 'one' && !paged) {
@@ -71,7 +76,7 @@ export function checkDefinitions(schema: GraphQLSchema, defs: readonly ResourceD
       }
     }
     for (const [name, rel] of Object.entries(def.relations ?? {})) {
-      const at = `src/resources: ${def.typeName}.${name}`;
+      const at = `${src}: ${def.typeName}.${name}`;
       if (!typeFields[name]) throw new Error(`${at} is a relation of the definition but the GraphQL type has no such field`);
       const target = known.get(rel.target);
       if (!target) throw new Error(`${at} names the target ${rel.target}, which no definition in src/resources defines`);
@@ -84,14 +89,14 @@ export function checkDefinitions(schema: GraphQLSchema, defs: readonly ResourceD
     }
     for (const [field, read] of Object.entries(def.queries ?? {})) {
       const root = schema.getQueryType()?.getFields()[field];
-      if (!root) throw new Error(`src/resources: ${def.typeName} declares Query.${field}, which schema/ lacks`);
+      if (!root) throw new Error(`${src}: ${def.typeName} declares Query.${field}, which schema/ lacks`);
       const args = [...(read.op === 'get' ? [read.arg ?? 'id'] : []), ...(read.parent ? [read.parent.arg] : [])];
       for (const arg of args) {
-        if (!root.args.some((a) => a.name === arg)) throw new Error(`src/resources: ${def.typeName}'s Query.${field} reads the argument '${arg}', which schema/ does not give it`);
+        if (!root.args.some((a) => a.name === arg)) throw new Error(`${src}: ${def.typeName}'s Query.${field} reads the argument '${arg}', which schema/ does not give it`);
       }
       const scope = read.parent;
-      if (scope && !known.has(scope.resource)) throw new Error(`src/resources: ${def.typeName}'s Query.${field} is under ${scope.resource}, which no definition in src/resources defines`);
-      if (scope && 'field' in scope && !def.fields[scope.field]?.column) throw new Error(`src/resources: ${def.typeName}'s Query.${field} finds its parent by '${scope.field}', which is not a column field of ${def.typeName}`);
+      if (scope && !known.has(scope.resource)) throw new Error(`${src}: ${def.typeName}'s Query.${field} is under ${scope.resource}, which no definition in src/resources defines`);
+      if (scope && 'field' in scope && !def.fields[scope.field]?.column) throw new Error(`${src}: ${def.typeName}'s Query.${field} finds its parent by '${scope.field}', which is not a column field of ${def.typeName}`);
     }
   }
 }

@@ -9,7 +9,7 @@ import { makeExecutableSchema } from '@graphql-tools/schema';
 import { isObjectType } from 'graphql';
 import { modulesIn } from '../../src/discover.js';
 import { column, defineResource, type ParentScope, type ResourceDef } from '../../src/read/define.js';
-import { resources } from '../../src/read/registry.js';
+import { resource, resources } from '../../src/read/registry.js';
 import { buildSchema, checkComputedTypes, checkDefinitions, checkNullableRoots, checkOneSource, checkRootResolvers, readSdl } from '../../src/schema.js';
 import { COMPUTED_TYPES, dataTypes, type ComputedType } from '../../src/datatypes.js';
 import { hrefOf } from '../../src/read/resolvers.js';
@@ -88,6 +88,14 @@ describe('checkDefinitions', () => {
     expect(() => checkDefinitions(scoped, [under({ resource: 'Thing', arg: 'id', field: 'id' })])).not.toThrow();
     expect(() => checkDefinitions(scoped, [under({ resource: 'Ownr', arg: 'id', field: 'id' })])).toThrow("Thing's Query.things is under Ownr, which no definition");
     expect(() => checkDefinitions(scoped, [under({ resource: 'Thing', arg: 'id', field: 'nme' })])).toThrow("finds its parent by 'nme', which is not a column field of Thing");
+  });
+
+  test('names the file of a definition the registry loaded, and for a type schema/ lacks the SDL file to add', () => {
+    expect(() => checkDefinitions(schema, [resource('Site')])).toThrow(
+      'src/resources/site.ts: Site is not an object type in schema/: declare `type Site` in schema/site.graphql (docs/architecture.md, "Adding a resource", step 2)',
+    );
+    const bare = makeExecutableSchema({ typeDefs: 'type Query { x: Int } type Site { href: String!, dataType: String!, id: ID!, name: String! }' });
+    expect(() => checkDefinitions(bare, [resource('Site')])).toThrow('src/resources/site.ts: Site.description is defined but the GraphQL type has no such field');
   });
 
   test("the project's own definitions match schema/ (the app builds)", () => {
