@@ -7,8 +7,9 @@
  * (its body built from the input type), a list with too few rows to page gets more through the
  * POST on its path, and the data checked is every row of every tenant table, on a database of the
  * file's own: no other file's background job (each serves every tenant) changes them. A new path
- * parameter other than `:id` needs a sample value in SAMPLES; each test failing for want of one
- * says so.
+ * parameter other than `:id` needs a sample value in SAMPLES, a body key that must name a real
+ * record (a siteId) a value in KNOWN, a list under a parent that no POST on its own path fills
+ * three rows made in beforeAll; each test failing for want of one says so.
  */
 import { getDirective } from '@graphql-tools/utils';
 import { getNamedType, isInputObjectType, type GraphQLSchema } from 'graphql';
@@ -324,7 +325,11 @@ async function create(c: SofaRoute) {
       continue;
     }
     if (reply.status !== (c.status ?? 200) || !reply.body?.data) {
-      throw new Error(`${label(c)} with ${JSON.stringify(body)} answered ${reply.status} ${reply.text}: give it a recipe in test/rest/conformance.test.ts`);
+      // Keys KNOWN does not give hold a mere value of their type (test/rest/input-body.ts), such as a GUID that names no record.
+      const given = Object.keys({ ...KNOWN, ...INPUT_ONLY }).map((k) => k.toLowerCase());
+      const guessed = Object.keys(body).filter((k) => !given.includes(k.toLowerCase()));
+      const hint = guessed.length ? `${guessed.join(', ')} held a mere value of its type: one that must name a real record needs a value in KNOWN; else ` : '';
+      throw new Error(`${label(c)} with ${JSON.stringify(body)} answered ${reply.status} ${reply.text}: ${hint}give it a recipe in ID_RECIPES (test/rest/conformance.test.ts)`);
     }
     return reply.body.data;
   }
