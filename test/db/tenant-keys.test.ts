@@ -1,7 +1,7 @@
 /**
  * Tenant integrity held by the database itself (migrations/Migration20261125000000_tenant_keys.ts):
  * keys start with tenant_id, a row of one tenant cannot point at another tenant's row whoever
- * writes the SQL, and the ORM's writes by id carry tenant_id so they use those keys.
+ * writes the SQL, a tenant's rows go with it, and the ORM's writes by id carry tenant_id so they use those keys.
  */
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
@@ -79,6 +79,33 @@ test('every tenant-owned table keys on tenant_id first: primary key, unique inde
   const found = relations.map(([at, table, column, to]) => [at, `${table}.${column}`, tables.includes(to) ? held.get(`${table}.${column}`) : held.has(`${table}.${column}`) && 'a key']);
   expect(found).toEqual(relations.map(([at, table, column, to]) => [at, `${table}.${column}`, tables.includes(to) ? to : 'a key']));
 });
+
+test("every tenant-owned table's rows go with their tenant: on delete cascade to customer_database, or to a table whose rows do", async () => {
+  const tables = await tenantTables();
+  const { rows: cascades } = await sqlOf(
+    `select conrelid::regclass::text as table, confrelid::regclass::text as references from pg_constraint
+      where contype = 'f' and confdeltype = 'c' and conrelid::regclass::text = any($1)`,
+    [tables],
+  );
+  const going = new Set(['customer_database']);
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const c of cascades) {
+      if (going.has(c.references) && !going.has(c.table)) {
+        going.add(c.table);
+        grew = true;
+      }
+    }
+  }
+  const staying = tables.filter((t) => !going.has(t) && !(t in OUTLIVES_TENANT));
+  expect(staying.map((t) => `${t}: no foreign key on delete cascade to customer_database (or to a table whose rows go with it)`)).toEqual([]);
+  expect(Object.keys(OUTLIVES_TENANT).filter((t) => going.has(t))).toEqual([]);
+});
+
+/** Tenant-owned tables whose rows stay when their tenant goes, and why. */
+const OUTLIVES_TENANT: Record<string, string> = {
+  file_removal: 'the queue of stored bytes to delete outlives the rows, and the tenant, it names (the purge empties it)',
+};
 
 /** Who acted on a row, as it was: no key, so that deleting a user leaves what it did. */
 const AUDIT = new Set(['created_by_id', 'modified_by_id', 'started_by_id']);
