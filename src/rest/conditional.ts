@@ -60,7 +60,8 @@ export function selectBytes(request: Request, size: number, v: Validators): Sele
   if (request.method !== 'GET' || header === null || size === 0 || !/^bytes=/i.test(header) || !rangeStillApplies(h.get('if-range'), v.etag, modified)) {
     return { status: 200 };
   }
-  const ranges = parseRange(size, header, { combine: true });
+  // range-parser 1.3 finds a suffix (`-n`) longer than the file unsatisfiable; it is the whole file (RFC 9110 14.1.2).
+  const ranges = parseRange(size, header.replace(/([=,]\s*)-(\d+)/g, (all, before: string, n: string) => (Number(n) > size ? `${before}-${size}` : all)), { combine: true });
   if (ranges === -2 || (ranges !== -1 && ranges.length > 1)) return { status: 200 };
   if (ranges === -1) {
     const msg = `The range '${header.slice(0, 64)}' is beyond the file's ${size} bytes: ask for bytes 0 to ${size - 1}.`;

@@ -571,6 +571,17 @@ describe('conditional and range requests', () => {
     expect((await A.get(path, { headers: { 'if-none-match': etag } })).text).toBe('abcdefghij');
   });
 
+  test('a suffix range longer than the file is all of it (RFC 9110 14.1.2): a 206 of every byte, not a 416; alone or beside other ranges', async () => {
+    const { doc } = await fileDoc('0123456789');
+    const path = `/files/${doc.documentId}`;
+    for (const range of ['bytes=-11', 'bytes=-99999999999999999999', 'bytes=0-1, -20']) {
+      const r = await A.get(path, { headers: { range } });
+      expect([range, r.status, r.text, r.headers.get('content-range'), r.headers.get('content-length')]).toEqual([range, 206, '0123456789', 'bytes 0-9/10', '10']);
+    }
+    const r = await A.get(path, { headers: { range: 'bytes=-3' } });
+    expect([r.status, r.text, r.headers.get('content-range')]).toEqual([206, '789', 'bytes 7-9/10']);
+  });
+
   test('suppress_response_codes=true keeps a 206 and a 304 (no meta to hold them, and as a 200 they would pass for the whole file); a 416 goes out as 200, its status in meta', async () => {
     const { doc, etag } = await fileDoc('suppressed');
     const path = `/files/${doc.documentId}?suppress_response_codes=true`;
