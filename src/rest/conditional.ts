@@ -24,17 +24,21 @@ export function noneMatchNames(ifNoneMatch: string | null, tag: string): boolean
   return !!ifNoneMatch && tagsOf(ifNoneMatch).some((t) => ['*', tag].includes(t.replace(/^W\//, '')));
 }
 
-/** asctime's form of an HTTP-date (RFC 9110 5.6.7), which names no zone: it is GMT. */
-const ASCTIME = /^[A-Za-z]{3} [A-Za-z]{3} [ \d]\d \d{2}:\d{2}:\d{2} \d{4}$/;
+/** The three forms of an HTTP-date (RFC 9110 5.6.7): IMF-fixdate, RFC 850's, and asctime's, which names no zone: it is GMT. */
+const TIME = '\\d{2}:\\d{2}:\\d{2}';
+const IMF_FIXDATE = new RegExp(`^[A-Za-z]{3}, \\d{2} [A-Za-z]{3} \\d{4} ${TIME} GMT$`);
+const RFC850_DATE = new RegExp(`^[A-Za-z]{6,9}, \\d{2}-[A-Za-z]{3}-\\d{2} ${TIME} GMT$`);
+const ASCTIME = new RegExp(`^[A-Za-z]{3} [A-Za-z]{3} [ \\d]\\d ${TIME} \\d{4}$`);
 
 /**
  * A header's HTTP-date, in whole seconds (as Last-Modified is sent); undefined when it is none
- * (then the header is ignored, RFC 9110 13.1.3). Only dates that say GMT, and asctime's taken as
- * GMT: Date reads a date without a zone in the process's time zone.
+ * (then the header is ignored, RFC 9110 13.1.3). Matched to its forms before Date reads it: Date
+ * reads a date without a zone in the process's time zone, and takes much that is no date ('2099
+ * GMT' is 2099-01-01).
  */
 function secondsOf(header: string | null): number | undefined {
   const t = header?.trim() ?? '';
-  const ms = t.endsWith(' GMT') ? Date.parse(t) : ASCTIME.test(t) ? Date.parse(`${t} GMT`) : NaN;
+  const ms = IMF_FIXDATE.test(t) || RFC850_DATE.test(t) ? Date.parse(t) : ASCTIME.test(t) ? Date.parse(`${t} GMT`) : NaN;
   return Number.isNaN(ms) ? undefined : Math.floor(ms / 1000);
 }
 

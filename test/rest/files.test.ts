@@ -521,14 +521,18 @@ describe('conditional and range requests', () => {
       const r = await A.get(path);
       expect([r.status, r.text, r.headers.get('etag'), r.headers.get('last-modified'), r.headers.get('accept-ranges')]).toEqual([200, 'conditional bytes', etag, modified, 'bytes']);
       const asctime = new Date(Date.parse(modified)).toUTCString().replace(/^(\w+), (\d+) (\w+) (\d+) (\S+) GMT$/, (_, day, d, month, year, time) => `${day} ${month} ${d.padStart(2, ' ')} ${time} ${year}`);
-      for (const headers of [{ 'if-none-match': etag }, { 'if-none-match': `W/${etag}` }, { 'if-none-match': `"other", ${etag}` }, { 'if-none-match': '*' }, { 'if-modified-since': modified }, { 'if-modified-since': asctime }] as Headers) {
+      // RFC 850's form: the day's full name, a two-digit year.
+      const weekday = new Intl.DateTimeFormat('en-US', { weekday: 'long', timeZone: 'UTC' }).format(Date.parse(modified));
+      const rfc850 = modified.replace(/^\w{3}, (\d{2}) (\w{3}) \d{2}(\d{2}) /, (_, d, month, yy) => `${weekday}, ${d}-${month}-${yy} `);
+      for (const headers of [{ 'if-none-match': etag }, { 'if-none-match': `W/${etag}` }, { 'if-none-match': `"other", ${etag}` }, { 'if-none-match': '*' }, { 'if-modified-since': modified }, { 'if-modified-since': asctime }, { 'if-modified-since': rfc850 }] as Headers) {
         const c = await A.get(path, { headers });
         expect([headers, c.status, c.text, c.headers.get('etag'), c.headers.get('last-modified'), c.headers.get('content-type')]).toEqual([headers, 304, '', etag, modified, null]);
       }
       // Not this file, or changed since: all of it. If-None-Match decides when both are sent (RFC 9110 13.2.2).
-      // A date without a zone is none (Date would read it in the server's time zone).
+      // A date without a zone is none (Date would read it in the server's time zone); nor is what only
+      // ends in GMT ('2099 GMT', which Date reads as 2099-01-01) or has a fraction of a second.
       const zoneless = new Date(Date.parse(modified) + 86_400_000).toISOString().slice(0, 19);
-      for (const headers of [{ 'if-none-match': '"other"' }, { 'if-modified-since': hourBefore(modified) }, { 'if-modified-since': 'yesterday' }, { 'if-modified-since': zoneless }, { 'if-none-match': '"other"', 'if-modified-since': modified }] as Headers) {
+      for (const headers of [{ 'if-none-match': '"other"' }, { 'if-modified-since': hourBefore(modified) }, { 'if-modified-since': 'yesterday' }, { 'if-modified-since': zoneless }, { 'if-modified-since': '2099 GMT' }, { 'if-modified-since': modified.replace(' GMT', '.999 GMT') }, { 'if-none-match': '"other"', 'if-modified-since': modified }] as Headers) {
         const c = await A.get(path, { headers });
         expect([headers, c.status, c.text]).toEqual([headers, 200, 'conditional bytes']);
       }
@@ -538,7 +542,7 @@ describe('conditional and range requests', () => {
   test('If-Match and If-Unmodified-Since the file does not meet: 412, in the envelope', async () => {
     const { doc, etag, modified } = await fileDoc('precondition');
     const path = `/files/${doc.documentId}`;
-    for (const headers of [{ 'if-match': etag }, { 'if-match': `"other", ${etag}` }, { 'if-match': '*' }, { 'if-unmodified-since': modified }] as Headers) {
+    for (const headers of [{ 'if-match': etag }, { 'if-match': `"other", ${etag}` }, { 'if-match': '*' }, { 'if-unmodified-since': modified }, { 'if-unmodified-since': '1 GMT' }] as Headers) {
       expect([headers, (await A.get(path, { headers })).status]).toEqual([headers, 200]);
     }
     // If-Match compares strongly: a weak tag is not this file.
