@@ -100,7 +100,7 @@ const errorResponse = (description: string) => ({ description, content: { 'appli
 const requestHeader = (name: string, description: string) => ({ name, in: 'header', required: false, description, schema: { type: 'string' } });
 const STORED_FILE_HEADERS = [
   requestHeader('Range', 'One range of bytes: `bytes=a-b`, `bytes=a-` or `bytes=-n` (the last n), answered 206. Several that do not join, another unit, or a malformed one: the whole file. HEAD takes none.'),
-  requestHeader('If-Range', "The file's ETag or Last-Modified: the Range holds only while the file is that one; else the whole file."),
+  requestHeader('If-Range', "The file's ETag: the Range holds only while the file is that one; else (a date too) the whole file."),
   requestHeader('If-None-Match', "Entity tags, or `*`: 304 when the file's is among them (compared weakly)."),
   requestHeader('If-Modified-Since', 'An HTTP-date: 304 when the file is no newer. Ignored beside If-None-Match.'),
   requestHeader('If-Match', "Entity tags, or `*`: 412 unless the file's is among them (compared strongly)."),
