@@ -35,7 +35,7 @@ export const statusOf: Record<ErrorCode, number> = {
   PRECONDITION_FAILED: 412,
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
-  /** A download's Range that is all past its file's end. */
+  /** A download's Range that names no byte of its file (src/rest/conditional.ts). */
   RANGE_NOT_SATISFIABLE: 416,
   TOO_MANY_REQUESTS: 429,
   /** An outside process (the script server) failed or answered what is not JSON. */

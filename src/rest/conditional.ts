@@ -68,7 +68,7 @@ export function selectBytes(request: Request, size: number, v: Validators): Sele
   const ranges = parseRange(size, header.replace(/([=,]\s*)-(\d+)/g, (all, before: string, n: string) => (Number(n) > size ? `${before}-${size}` : all)), { combine: true });
   if (ranges === -2 || (ranges !== -1 && ranges.length > 1)) return { status: 200 };
   if (ranges === -1) {
-    const msg = `The range '${header.slice(0, 64)}' is beyond the file's ${size} bytes: ask for bytes 0 to ${size - 1}.`;
+    const msg = `The range '${header.slice(0, 64)}' names none of the file's ${size} bytes (0 to ${size - 1}): ask for a first byte among them and a last one not before it.`;
     throw new AppError('RANGE_NOT_SATISFIABLE', msg, msg, {}, { 'content-range': `bytes */${size}` });
   }
   return { status: 206, range: ranges[0] };

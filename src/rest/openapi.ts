@@ -206,7 +206,7 @@ function sofaRowOperation(doc: SofaDoc, schema: GraphQLSchema, row: SofaRoute, a
     responses['206'] = { description: 'The bytes the Range names.', headers: { ...FILE_HEADERS, 'Content-Range': textHeader('`bytes a-b/size`.') }, content: ok.content };
     responses['304'] = { description: 'The file is the one If-None-Match or If-Modified-Since names: no body.', headers: VALIDATORS };
     responses['412'] = errorResponse('The file is not the one If-Match or If-Unmodified-Since names.');
-    responses['416'] = { ...errorResponse('The Range is all past the end of the file.'), headers: { 'Content-Range': textHeader('`bytes */size`.') } };
+    responses['416'] = { ...errorResponse('The Range names no byte of the file: all past its end, or a last byte before its first.'), headers: { 'Content-Range': textHeader('`bytes */size`.') } };
   }
   const readsBody = !!row.body || bodyHoldsArgs(row);
   if (readsBody) {
