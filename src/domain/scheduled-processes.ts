@@ -159,9 +159,9 @@ function reportedFailure(answer: unknown): string | undefined {
 
 /**
  * The outcome a scheduled script answers with, as the public script server's samples describe it
- * (its scripts/test-scripts/scheduled/CreateUser.js): two values whatever their names, the first a
- * boolean (true: it succeeded), the second an optional message for the run's history, such as
- * `{success: false, message: '...'}`. Any other answer ('started') leaves the run to its report.
+ * (its scripts/test-scripts/scheduled/CreateUser.js): an object or array whose first value, whatever
+ * its name, is a boolean (true: it succeeded), the second (if any) a message for the run's history,
+ * such as `{success: false, message: '...'}`. Any other answer ('started') leaves the run to its report.
  */
 function answeredOutcome(answer: unknown): { result: boolean; message: string } | undefined {
   if (!answer || typeof answer !== 'object') return undefined;
