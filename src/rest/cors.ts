@@ -14,8 +14,10 @@ export function corsFor(origins: string[]): (request: Request) => CORSOptions {
       origin: [origin],
       credentials: true,
       methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
-      allowedHeaders: ['authorization', 'content-type', 'x-request-id'],
-      exposedHeaders: ['x-request-id', 'retry-after'],
+      // A download's ranges and validators (Files): a viewer such as pdf.js asks for ranges and reads
+      // Accept-Ranges and Content-Range, a cache revalidates, a page names the file it saved.
+      allowedHeaders: ['authorization', 'content-type', 'x-request-id', 'range', 'if-range', 'if-none-match', 'if-modified-since', 'if-match', 'if-unmodified-since'],
+      exposedHeaders: ['x-request-id', 'retry-after', 'accept-ranges', 'content-range', 'etag', 'content-disposition', 'www-authenticate'],
       maxAge: 600,
     };
   };

@@ -27,6 +27,17 @@ describe('with an allowlist', () => {
     expect(r.headers.get('vary')).toContain('Origin');
   });
 
+  test("an allowed origin may send a download's Range and validators and read its range headers", async () => {
+    const r = await h.request('OPTIONS', '/api/v1/c/d/files/x', {
+      headers: { origin: ALLOWED, 'access-control-request-method': 'GET', 'access-control-request-headers': 'authorization, range, if-range, if-none-match' },
+    });
+    const allowed = (r.headers.get('access-control-allow-headers') ?? '').split(',').map((x) => x.trim());
+    expect(allowed).toEqual(expect.arrayContaining(['range', 'if-range', 'if-none-match', 'if-modified-since', 'if-match', 'if-unmodified-since']));
+    const get = await h.request('GET', '/api/openapi.json', { headers: { origin: ALLOWED } });
+    const exposed = (get.headers.get('access-control-expose-headers') ?? '').split(',').map((x) => x.trim());
+    expect(exposed).toEqual(expect.arrayContaining(['accept-ranges', 'content-range', 'etag', 'content-disposition', 'www-authenticate']));
+  });
+
   test('a preflight or a request from another origin gets no CORS headers', async () => {
     const r = await preflight(h, OTHER);
     expect(r.headers.get('access-control-allow-origin')).toBeNull();
