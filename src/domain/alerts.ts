@@ -47,7 +47,7 @@ export async function documentTarget(ctx: AppContext, id: string, lock = false):
 function eventFor(eventId: string, target: AlertTarget): AlertEvent {
   const event = isGuid(eventId) ? alertEventById(eventId) : undefined;
   if (!event) throw notFound(`No alert event has the id '${eventId.slice(0, 64)}' (alertEvents lists them).`);
-  if (!event.appliesTo.includes(target.kind)) throw badRequest(`The event '${event.name}' applies to ${event.appliesTo.map((k) => `${k}s`).join(' and ')} only.`);
+  if (!event.appliesTo.includes(target.kind)) throw badRequest(`The event '${event.name}' applies to ${event.appliesTo.map((k) => `${k}s`).join(' and ')} only.`, { field: 'eventId' });
   return event;
 }
 
@@ -78,6 +78,7 @@ const canSee = async (ctx: AppContext, target: AlertTarget, userId: string) =>
 /** Subscribes the user to the event on the target; subscribing again changes nothing. Returns the subscription's id. */
 export async function subscribe(ctx: AppContext, target: AlertTarget, eventId: string, usId: string | null | undefined): Promise<string> {
   const event = eventFor(eventId, target);
+  // These 409s refuse the target itself, or it with the user: no one value (AppError.field).
   if (target.deleted) throw conflict(`The ${target.label} is deleted: it can be read, not subscribed to.`);
   const user = await subscriber(ctx, usId);
   if (!(await canSee(ctx, target, user.id))) {

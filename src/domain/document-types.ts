@@ -29,7 +29,8 @@ const documentTypeById = (ctx: AppContext, id: string, lock = false): Promise<Do
 /** A new document type; returns its id. Two of one name at once: one is made, the other gets a 409. */
 export async function createDocumentType(ctx: AppContext, input: Input): Promise<string> {
   const name = sentName(input);
-  if (name === undefined) throw badRequest("The mandatory field 'documentTypeName' (or 'name') is missing.");
+  // Its field is `name`, as the name's other refusals (nameText, uniquely) have it, whichever key a client uses.
+  if (name === undefined) throw badRequest("The mandatory field 'documentTypeName' (or 'name') is missing.", { field: 'name' });
   const by = ctx.caller.userId;
   const type = ctx.em().create(DocumentType, {
     id: newId(),
@@ -38,7 +39,7 @@ export async function createDocumentType(ctx: AppContext, input: Input): Promise
     createdById: by,
     modifiedById: by,
   } as DocumentType);
-  await uniquely(`A document type named '${type.name}'`, () => ctx.em().flush());
+  await uniquely(`A document type named '${type.name}'`, () => ctx.em().flush(), 'name');
   return type.id;
 }
 
@@ -51,7 +52,7 @@ export async function updateDocumentType(ctx: AppContext, id: string, input: Inp
   if (name !== undefined) type.name = nameText(name, LIMITS.name, 'name', type.name);
   if (description !== undefined) type.description = maxLength(description, LIMITS.description, 'description');
   type.modifiedById = ctx.caller.userId;
-  await uniquely(`A document type named '${type.name}'`, () => ctx.em().flush());
+  await uniquely(`A document type named '${type.name}'`, () => ctx.em().flush(), 'name');
 }
 
 export async function deleteDocumentType(ctx: AppContext, id: string): Promise<void> {

@@ -20,9 +20,9 @@ type Input = Record<string, unknown>;
 /** `securityRole` (or `role`) as a code 1-4 or a name. */
 export function roleOf(v: unknown, label = 'securityRole'): number {
   const s = String(v ?? '').trim();
-  if (s === '') throw badRequest(`The field '${label}' is missing: send 1 (Owner), 2 (Editor), 3 (Publisher) or 4 (Viewer).`);
+  if (s === '') throw badRequest(`The field '${label}' is missing: send 1 (Owner), 2 (Editor), 3 (Publisher) or 4 (Viewer).`, { field: label });
   const code = /^\d$/.test(s) ? Number(s) : ROLES[s.toLowerCase() as keyof typeof ROLES];
-  if (!code || code < 1 || code > 4) throw badRequest(`The field '${label}' must be 1 (Owner), 2 (Editor), 3 (Publisher) or 4 (Viewer), got '${s.slice(0, 32)}'.`);
+  if (!code || code < 1 || code > 4) throw badRequest(`The field '${label}' must be 1 (Owner), 2 (Editor), 3 (Publisher) or 4 (Viewer), got '${s.slice(0, 32)}'.`, { field: label });
   return code;
 }
 
@@ -32,7 +32,7 @@ function memberTypeOf(v: unknown, label = 'memberType'): 'user' | 'group' | unde
   if (type === undefined) return undefined;
   if (type === '0' || type === 'user') return 'user';
   if (type === '1' || type === 'group') return 'group';
-  throw badRequest(`The field '${label}' must be 0 (user) or 1 (group), got '${type.slice(0, 32)}'.`);
+  throw badRequest(`The field '${label}' must be 0 (user) or 1 (group), got '${type.slice(0, 32)}'.`, { field: label });
 }
 
 /**
@@ -41,7 +41,7 @@ function memberTypeOf(v: unknown, label = 'memberType'): 'user' | 'group' | unde
  * committed meanwhile is the 404 of an unknown id, not the foreign key's.
  */
 async function memberColumn(ctx: AppContext, memberId: string, type: 'user' | 'group' | undefined): Promise<'user_id' | 'group_id'> {
-  if (!isGuid(memberId)) throw badRequest(`The member id must be a GUID, got '${String(memberId).slice(0, 64)}'.`);
+  if (!isGuid(memberId)) throw badRequest(`The member id must be a GUID, got '${String(memberId).slice(0, 64)}'.`, { field: 'memberId' });
   const id = memberId.toLowerCase();
   const exists = async (typeName: string) => (await selectRows(ctx.reader, resource(typeName), { where: [sql`t.id = ${id}`], lock: 'keyShare' })).length > 0;
   if (type !== 'group' && (await exists('User'))) return 'user_id';
@@ -128,7 +128,7 @@ interface Action {
 function actionOf(a: Input, i: number): Action {
   const key = `securityActions[${i}]`;
   const kind = String(a.action ?? '').trim().toLowerCase();
-  if (!['', '0', 'add', '1', 'remove'].includes(kind)) throw badRequest(`The field '${key}.action' must be 0 (Add) or 1 (Remove), got '${kind.slice(0, 32)}'.`);
+  if (!['', '0', 'add', '1', 'remove'].includes(kind)) throw badRequest(`The field '${key}.action' must be 0 (Add) or 1 (Remove), got '${kind.slice(0, 32)}'.`, { field: `${key}.action` });
   const remove = kind === '1' || kind === 'remove';
   return {
     memberId: requireGuid(a.memberId, `${key}.memberId`),
@@ -145,8 +145,8 @@ function actionOf(a: Input, i: number): Action {
  */
 export async function applyActions(ctx: AppContext, folderId: string, input: Input): Promise<number> {
   const sent = input.securityActions as Input[] | null | undefined;
-  if (!sent) throw badRequest("The mandatory field 'securityActions' is missing.");
-  if (sent.length > MAX_ACTIONS) throw badRequest(`The field 'securityActions' may hold at most ${MAX_ACTIONS} actions, got ${sent.length}.`);
+  if (!sent) throw badRequest("The mandatory field 'securityActions' is missing.", { field: 'securityActions' });
+  if (sent.length > MAX_ACTIONS) throw badRequest(`The field 'securityActions' may hold at most ${MAX_ACTIONS} actions, got ${sent.length}.`, { field: 'securityActions' });
   const actions = sent.map(actionOf);
   const folder = await lockedFolder(ctx, folderId);
   const folders = await foldersOf(ctx, folder, input.cascadeSecurityChanges === true);

@@ -56,7 +56,7 @@ async function scopeOf(ctx: AppContext, input: Input): Promise<string | null | u
 function sharedOf(input: Input): boolean | undefined {
   const v = input.shared;
   if (v === undefined || v === null) return undefined;
-  if (typeof v !== 'boolean') throw badRequest("The field 'shared' must be true or false.");
+  if (typeof v !== 'boolean') throw badRequest("The field 'shared' must be true or false.", { field: 'shared' });
   return v;
 }
 
@@ -75,7 +75,7 @@ export async function createSavedSearch(ctx: AppContext, input: Input): Promise<
     createdById: by,
     modifiedById: by,
   } as SavedSearch);
-  await uniquely(`A saved search of yours named '${name}'`, () => ctx.em().flush());
+  await uniquely(`A saved search of yours named '${name}'`, () => ctx.em().flush(), 'name');
   return search.id;
 }
 
@@ -99,7 +99,7 @@ export async function updateSavedSearch(ctx: AppContext, id: string, input: Inpu
   if (scope !== undefined) search.folderId = scope;
   if (shared !== undefined) search.shared = shared;
   search.modifiedById = ctx.caller.userId;
-  await uniquely(`A saved search of its owner's named '${search.name}'`, () => ctx.em().flush());
+  await uniquely(`A saved search of its owner's named '${search.name}'`, () => ctx.em().flush(), 'name');
 }
 
 export async function deleteSavedSearch(ctx: AppContext, id: string): Promise<void> {

@@ -259,6 +259,67 @@ describe('e-mails, scripts and scheduled processes', () => {
   });
 });
 
+describe('folder security, saved searches, document types and alerts', () => {
+  const CREATE_FOLDER = 'mutation($input: FolderInput!) { createFolder(input: $input) { id } }';
+  const SET_MEMBER = 'mutation($f: UUID!, $m: UUID!, $input: SecurityMemberInput!) { setFolderSecurityMember(folderId: $f, memberId: $m, input: $input) { successCount } }';
+  const SET_MEMBERS = 'mutation($f: UUID!, $input: SecurityActionsInput!) { updateFolderSecurityMembers(folderId: $f, input: $input) { successCount } }';
+  const CREATE_SEARCH = 'mutation($input: SavedSearchInput!) { createSavedSearch(input: $input) { id } }';
+  const UPDATE_SEARCH = 'mutation($id: UUID!, $input: SavedSearchInput!) { updateSavedSearch(asid: $id, input: $input) { id } }';
+  const CREATE_TYPE = 'mutation($input: DocumentTypeInput!) { createDocumentType(input: $input) { id } }';
+  const UPDATE_TYPE = 'mutation($id: UUID!, $input: DocumentTypeInput!) { updateDocumentType(id: $id, input: $input) { id } }';
+
+  test("a member's role or type, an action's key by its index, or the list of actions", async () => {
+    const f = await created(CREATE_FOLDER, { input: { name: 'Secured' } });
+    const m = t.adminId;
+    expect(await refusal(SET_MEMBER, { f, m, input: {} })).toMatchObject({ code: 'BAD_REQUEST', field: 'input.securityRole' });
+    expect(await refusal(SET_MEMBER, { f, m, input: { role: 'Boss' } })).toMatchObject({ code: 'BAD_REQUEST', field: 'input.role' });
+    expect(await refusal(SET_MEMBER, { f, m, input: { securityRole: '2', memberType: 'robot' } })).toMatchObject({ code: 'BAD_REQUEST', field: 'input.memberType' });
+    const add = 'mutation($input: SecurityMemberInput!) { addSecurityMember(input: $input) { memberId } }';
+    expect(await refusal(add, { input: { parentId: f, memberId: m, securityRole: '9' } })).toMatchObject({ code: 'BAD_REQUEST', field: 'input.securityRole' });
+    expect(await refusal(SET_MEMBERS, { f, input: {} })).toMatchObject({ code: 'BAD_REQUEST', field: 'input.securityActions' });
+    const many = Array.from({ length: 1001 }, () => ({ memberId: m, roleType: '1' }));
+    expect(await refusal(SET_MEMBERS, { f, input: { securityActions: many } })).toMatchObject({ code: 'BAD_REQUEST', field: 'input.securityActions' });
+    const actions = (last: Record<string, unknown>) => ({ securityActions: [{ memberId: m, roleType: '1' }, { memberId: m, ...last }] });
+    expect(await refusal(SET_MEMBERS, { f, input: actions({ action: 'Move' }) })).toMatchObject({ code: 'BAD_REQUEST', field: 'input.securityActions[1].action' });
+    expect(await refusal(SET_MEMBERS, { f, input: actions({ roleType: 'nope' }) })).toMatchObject({ code: 'BAD_REQUEST', field: 'input.securityActions[1].roleType' });
+    expect(await refusal(SET_MEMBERS, { f, input: actions({ roleType: '1', memberType: '7' }) })).toMatchObject({ code: 'BAD_REQUEST', field: 'input.securityActions[1].memberType' });
+  });
+
+  test('a saved search names its taken name or its q; a folder sent twice over, none', async () => {
+    await created(CREATE_SEARCH, { input: { name: 'Taken search' } });
+    expect(await refusal(CREATE_SEARCH, { input: { name: 'taken SEARCH' } })).toMatchObject({ code: 'CONFLICT', field: 'input.name' });
+    const id = await created(CREATE_SEARCH, { input: { name: 'search 2' } });
+    expect(await refusal(UPDATE_SEARCH, { id, input: { name: 'TAKEN search' } })).toMatchObject({ code: 'CONFLICT', field: 'input.name' });
+    expect(await refusal(UPDATE_SEARCH, { id, input: { q: '[name] eq' } })).toMatchObject({ code: 'BAD_REQUEST', field: 'input.q' });
+    const both = await refusal(CREATE_SEARCH, { input: { name: 'search 3', folderId: unknownId, folderPath: '/x' } });
+    expect(both.code).toBe('BAD_REQUEST');
+    expect(both).not.toHaveProperty('field');
+  });
+
+  test("a document type names its missing or taken name; name and documentTypeName at odds, none", async () => {
+    expect(await refusal(CREATE_TYPE, { input: { description: 'd' } })).toMatchObject({ code: 'BAD_REQUEST', field: 'input.name' });
+    await created(CREATE_TYPE, { input: { documentTypeName: 'Taken type' } });
+    expect(await refusal(CREATE_TYPE, { input: { name: 'taken TYPE' } })).toMatchObject({ code: 'CONFLICT', field: 'input.name' });
+    const id = await created(CREATE_TYPE, { input: { name: 'type 2' } });
+    expect(await refusal(UPDATE_TYPE, { id, input: { name: 'TAKEN type' } })).toMatchObject({ code: 'CONFLICT', field: 'input.name' });
+    const odds = await refusal(CREATE_TYPE, { input: { name: 'a', documentTypeName: 'b' } });
+    expect(odds.code).toBe('BAD_REQUEST');
+    expect(odds).not.toHaveProperty('field');
+  });
+
+  test('an alert names the event that does not apply to its target; a deleted document, none', async () => {
+    const folderId = await created(CREATE_FOLDER, { input: { name: 'Alerted' } });
+    const d = await created('mutation($input: DocumentInput!) { createDocument(input: $input) { id: documentId } }', { input: { folderId, name: 'doc' } });
+    const subscribe = 'mutation($d: UUID!, $e: UUID!) { subscribeDocumentAlert(documentId: $d, eventId: $e) { id } }';
+    const documentAdded = '3702cfbf-555c-4032-bfb2-e25829788bac';
+    expect(await refusal(subscribe, { d, e: documentAdded })).toMatchObject({ code: 'BAD_REQUEST', field: 'eventId' });
+    expect((await gql('mutation($d: UUID!) { deleteDocument(documentId: $d) }', { d })).errors).toBeUndefined();
+    const deleted = await refusal(subscribe, { d, e: '82798fa6-7f46-4ce3-998f-8025aba4bcb1' });
+    expect(deleted.code).toBe('CONFLICT');
+    expect(deleted).not.toHaveProperty('field');
+  });
+});
+
 test("a read's arguments: its q, limit or path", async () => {
   expect(await refusal('{ groups(q: "[name] eq") { totalRecords } }')).toMatchObject({ code: 'BAD_REQUEST', field: 'q' });
   expect(await refusal('{ groups(limit: -1) { totalRecords } }')).toMatchObject({ code: 'BAD_REQUEST', field: 'limit' });
