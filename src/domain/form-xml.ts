@@ -24,6 +24,14 @@ const NAMED: Record<string, string> = { lt: '<', gt: '>', amp: '&', quot: '"', a
 const NO_DOCTYPE = 'The template XML may not contain a DOCTYPE or entity declarations.';
 
 /**
+ * The import's `input` key that holds the XML: every refusal here is of its value (AppError.field),
+ * its message naming the element at fault where one is.
+ */
+const XML_KEY = 'fileUpload';
+/** A 400 refusing the XML. */
+const badXml = (msg: string) => badRequest(msg, { field: XML_KEY });
+
+/**
  * The parser's entity decoder: XML's five named entities and every character reference decoded as
  * written, so that the name checks see `&#1;` as U+0001 and refuse it (the library's own decoder
  * dropped control characters and surrogates silently and left other references undecoded).
@@ -39,10 +47,10 @@ const entityDecoder = {
       return code > 0x10ffff ? ref : code > 0xffff ? String.fromCodePoint(code) : String.fromCharCode(code);
     }),
   addInputEntities: () => {
-    throw badRequest(NO_DOCTYPE);
+    throw badXml(NO_DOCTYPE);
   },
   setExternalEntities: () => {
-    throw badRequest(NO_DOCTYPE);
+    throw badXml(NO_DOCTYPE);
   },
   reset: () => {},
   setXmlVersion: () => {},
@@ -68,12 +76,12 @@ const MAX_OPTIONS = 1000;
 /** A drop-down list's items, as the designer writes them: `<ItemList><string>...</string></ItemList>`. */
 function optionsOf(f: Node, key: string): string[] {
   const items = ((f.ItemList as Node | undefined)?.string ?? []) as unknown[];
-  if (items.length > MAX_OPTIONS) throw badRequest(`The field '${key}' has more than ${MAX_OPTIONS} items.`);
+  if (items.length > MAX_OPTIONS) throw badXml(`The field '${key}' has more than ${MAX_OPTIONS} items.`);
   return items.map((item, i) => {
     const option = typeof item === 'string' ? item : '';
-    if (option.length > 400) throw badRequest(`Item ${i + 1} of the field '${key}' is longer than 400 characters.`);
+    if (option.length > 400) throw badXml(`Item ${i + 1} of the field '${key}' is longer than 400 characters.`);
     const refused = refusedNameChar(option);
-    if (refused) throw badRequest(`Item ${i + 1} of the field '${key}' ('${escaped(option).slice(0, 128)}') holds the character ${refused} (a control character or a lone surrogate), which an item may not hold.`);
+    if (refused) throw badXml(`Item ${i + 1} of the field '${key}' ('${escaped(option).slice(0, 128)}') holds the character ${refused} (a control character or a lone surrogate), which an item may not hold.`);
     return option;
   });
 }
@@ -104,31 +112,32 @@ function refuseDoctype(xml: string): void {
   try {
     prolog.write(xml).close();
   } catch (err) {
-    if (doctype) throw badRequest(NO_DOCTYPE);
-    if (err !== ROOT) throw badRequest(`The template XML is malformed: ${(err as Error).message.replace(/^\d+:\d+: /, '').replace(/\.$/, '')} (line ${prolog.line}, column ${prolog.column}).`);
+    if (doctype) throw badXml(NO_DOCTYPE);
+    if (err !== ROOT) throw badXml(`The template XML is malformed: ${(err as Error).message.replace(/^\d+:\d+: /, '').replace(/\.$/, '')} (line ${prolog.line}, column ${prolog.column}).`);
   }
-  if (doctype) throw badRequest(NO_DOCTYPE);
+  if (doctype) throw badXml(NO_DOCTYPE);
 }
 
 const text = (v: unknown): string => (typeof v === 'string' ? v.trim() : '');
 
 export function designerFields(xml: string, maxBytes: number): FieldSpec[] {
   if (Buffer.byteLength(xml) > maxBytes) {
-    throw new AppError('PAYLOAD_TOO_LARGE', `The template XML is larger than the limit of ${maxBytes} bytes (FORM_IMPORT_MAX_BYTES).`);
+    const msg = `The template XML is larger than the limit of ${maxBytes} bytes (FORM_IMPORT_MAX_BYTES).`;
+    throw new AppError('PAYLOAD_TOO_LARGE', msg, msg, {}, {}, XML_KEY);
   }
   refuseDoctype(xml);
   const valid = XMLValidator.validate(xml);
-  if (valid !== true) throw badRequest(`The template XML is malformed: ${valid.err.msg} (line ${valid.err.line}, column ${valid.err.col}).`);
+  if (valid !== true) throw badXml(`The template XML is malformed: ${valid.err.msg} (line ${valid.err.line}, column ${valid.err.col}).`);
   let doc: Node;
   try {
     doc = parser.parse(xml) as Node;
   } catch (err) {
     if (err instanceof AppError) throw err;
     // The parser's own limits (nesting deeper than 100 elements).
-    throw badRequest(`The template XML could not be read: ${(err as Error).message}.`);
+    throw badXml(`The template XML could not be read: ${(err as Error).message}.`);
   }
   const root = doc.FormEntity as Node | undefined;
-  if (!root || typeof root !== 'object') throw badRequest('The template XML must be a FormEntity document (the form designer\'s export).');
+  if (!root || typeof root !== 'object') throw badXml('The template XML must be a FormEntity document (the form designer\'s export).');
 
   const pages = ((root.FormPages as Node | undefined)?.FormPage ?? []) as Node[];
   const out: FieldSpec[] = [];
@@ -140,21 +149,21 @@ export function designerFields(xml: string, maxBytes: number): FieldSpec[] {
       const code = typeCode(type);
       if (code === undefined) {
         if (LAYOUT_TYPES.has(type.toLowerCase())) continue;
-        throw badRequest(`The field '${text(f.Name)}' has a field type this service does not know: '${type.slice(0, 64)}'.`);
+        throw badXml(`The field '${text(f.Name)}' has a field type this service does not know: '${type.slice(0, 64)}'.`);
       }
-      const key = checkKey(text(f.Name));
-      if (keys.has(key.toLowerCase())) throw badRequest(`The template XML names the field '${key}' twice.`);
+      const key = checkKey(text(f.Name), undefined, XML_KEY);
+      if (keys.has(key.toLowerCase())) throw badXml(`The template XML names the field '${key}' twice.`);
       const rawId = text(f.ID);
-      if (rawId !== '' && !isGuid(rawId)) throw badRequest(`The field '${key}' has an ID that is not a GUID: '${text(f.ID).slice(0, 64)}'.`);
+      if (rawId !== '' && !isGuid(rawId)) throw badXml(`The field '${key}' has an ID that is not a GUID: '${text(f.ID).slice(0, 64)}'.`);
       const fieldId = rawId === '' ? newId() : rawId.toLowerCase();
-      if (ids.has(fieldId)) throw badRequest(`The template XML gives the ID '${fieldId}' to two fields.`);
+      if (ids.has(fieldId)) throw badXml(`The template XML gives the ID '${fieldId}' to two fields.`);
       keys.add(key.toLowerCase());
       ids.add(fieldId);
       // Designers mark a required field with a validation of that type; `Required` is ours.
       const required = text(f.Required) === 'true' || text(f.ValidationType) === 'RequiredValidation';
       const options = code === FIELD_TYPES.dropdownlist ? optionsOf(f, key) : [];
       out.push({ fieldId, key, label: key, fieldType: code, required, options, deleted: text(f.IsRetired) === 'true' });
-      if (out.length > MAX_FIELDS) throw badRequest(`A template may hold at most ${MAX_FIELDS} fields.`);
+      if (out.length > MAX_FIELDS) throw badXml(`A template may hold at most ${MAX_FIELDS} fields.`);
     }
   }
   return out;

@@ -9,7 +9,8 @@ let h: Harness;
 let t: TestTenant;
 let token: string;
 
-beforeAll(async () => ({ h, t, token } = await Harness.withTenant()));
+// A small import limit, so that an XML over it is quick to send.
+beforeAll(async () => ({ h, t, token } = await Harness.withTenant({ formImportMaxBytes: 4096 })));
 afterAll(() => h.stop());
 
 interface GqlError {
@@ -317,6 +318,24 @@ describe('folder security, saved searches, document types and alerts', () => {
     const deleted = await refusal(subscribe, { d, e: '82798fa6-7f46-4ce3-998f-8025aba4bcb1' });
     expect(deleted.code).toBe('CONFLICT');
     expect(deleted).not.toHaveProperty('field');
+  });
+});
+
+describe('a form template import names the XML, its message the element at fault', () => {
+  const IMPORT = 'mutation($id: String!, $input: FormTemplateImportInput!) { importFormTemplate(id: $id, input: $input) { id } }';
+  const xml = (fields: string) => `<FormEntity><FormPages><FormPage><FieldList>${fields}</FieldList></FormPage></FormPages></FormEntity>`;
+  const field = (name: string, type = 'TextBox', inner = '') => `<BaseField><FieldType>${type}</FieldType><Name>${name}</Name>${inner}</BaseField>`;
+
+  test('malformed, a DOCTYPE, too large; a field, its type or an item refused', async () => {
+    const id = await created('mutation($input: FormTemplateInput!) { createFormTemplate(input: $input) { id } }', { input: { name: 'Imported' } });
+    const refused = (fileUpload: string) => refusal(IMPORT, { id, input: { fileUpload } });
+    expect(await refused('<FormEntity>')).toMatchObject({ code: 'BAD_REQUEST', field: 'input.fileUpload' });
+    expect(await refused('<!DOCTYPE x [<!ENTITY e "e">]><FormEntity/>')).toMatchObject({ code: 'BAD_REQUEST', field: 'input.fileUpload' });
+    expect(await refused(xml(field('a'.repeat(5000))))).toMatchObject({ code: 'PAYLOAD_TOO_LARGE', field: 'input.fileUpload' });
+    expect(await refused(xml(field('colour', 'Hologram')))).toMatchObject({ code: 'BAD_REQUEST', message: expect.stringContaining("'colour'"), field: 'input.fileUpload' });
+    expect(await refused(xml(field('createdate')))).toMatchObject({ code: 'BAD_REQUEST', message: expect.stringContaining("'createdate'"), field: 'input.fileUpload' });
+    expect(await refused(xml(field('size', 'DropDownList', `<ItemList><string>s</string><string>${'m'.repeat(401)}</string></ItemList>`))))
+      .toMatchObject({ code: 'BAD_REQUEST', message: expect.stringMatching(/^Item 2 of the field 'size'/), field: 'input.fileUpload' });
   });
 });
 
