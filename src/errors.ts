@@ -98,7 +98,8 @@ export const unauthorized = (msg = 'Authorization is required: send a valid bear
     'www-authenticate': token === 'missing' ? BEARER : `${BEARER}, error="invalid_token", error_description="${msg}"`,
   });
 export const forbidden = (msg = 'You do not have permission to do this.') => new AppError('FORBIDDEN', msg);
-export const notFound = (msg: string) => new AppError('NOT_FOUND', msg);
+/** `field`: an id a body sent (`folderId`) that names nothing; not the id of the record a path names. */
+export const notFound = (msg: string, { field }: Pick<Detail, 'field'> = {}) => new AppError('NOT_FOUND', msg, msg, {}, {}, field);
 export const conflict = (msg: string, { field }: Pick<Detail, 'field'> = {}) => new AppError('CONFLICT', msg, msg, {}, {}, field);
 
 /**

@@ -36,16 +36,19 @@ interface Source {
   modifyDate: string;
 }
 
+/** The key its refusals name (AppError.field), as their messages do. */
+const IDS = 'documentDhIds';
+
 /** The ids sent: an array, or one comma list (as a form sends it), each a document's id or a revision's. */
 function idsOf(input: Input): string[] {
   const raw = input.documentDhIds ?? input.documentIds;
   const list = (Array.isArray(raw) ? raw : [raw]).flatMap((v) => (typeof v === 'string' ? v.split(',') : [v])).filter((v) => v !== undefined && v !== null && v !== '');
-  if (list.length === 0) throw badRequest("The mandatory field 'documentDhIds' is missing: name the documents to put in the zip.");
+  if (list.length === 0) throw badRequest("The mandatory field 'documentDhIds' is missing: name the documents to put in the zip.", { field: IDS });
   const bad = list.find((v) => !isGuid(typeof v === 'string' ? v.trim() : v));
-  if (bad !== undefined) throw badRequest(`'documentDhIds' must hold document ids (GUIDs), got ${shownValue(bad)}.`);
+  if (bad !== undefined) throw badRequest(`'documentDhIds' must hold document ids (GUIDs), got ${shownValue(bad)}.`, { field: IDS });
   const ids = list.map((v) => (v as string).trim().toLowerCase());
   const unique = [...new Set(ids)];
-  if (unique.length > MAX_ZIP_DOCUMENTS) throw badRequest(`A zip may hold at most ${MAX_ZIP_DOCUMENTS} documents.`);
+  if (unique.length > MAX_ZIP_DOCUMENTS) throw badRequest(`A zip may hold at most ${MAX_ZIP_DOCUMENTS} documents.`, { field: IDS });
   return unique;
 }
 
@@ -104,7 +107,7 @@ export async function createDocumentZip(ctx: AppContext, input: Input): Promise<
   const files = ids.map((id) => {
     const documentId = documentOf.get(id);
     const s = documentId ? byDocument.get(documentId) : undefined;
-    if (!s) throw notFound(`Document '${id}' was not found.`);
+    if (!s) throw notFound(`Document '${id}' was not found.`, { field: IDS });
     if (s.archive === DELETED) throw conflict(`Document '${s.name}' is deleted: it cannot go into a zip.`);
     if (s.fileId === ZERO_GUID) throw badRequest(`Document '${s.name}' has no file to put in a zip.`);
     return { documentId: s.documentId, fileId: s.fileId, fileName: s.fileName, size: Number(s.fileSize), modified: (isoInstant(s.modifyDate) ?? new Date()).toISOString() };

@@ -116,7 +116,7 @@ const documentName = (raw: string): string => nameText(raw, LIMITS.name);
  * The folder `input.folderId` names, for a document to be put in: held against its delete
  * (heldRow), so one committed meanwhile is the 404 of an unknown folder, not the foreign key's.
  */
-const destinationFolder = (ctx: AppContext, input: Input): Promise<Row> => heldRow(ctx, resource('Folder'), requireGuid(input.folderId, 'folderId'));
+const destinationFolder = (ctx: AppContext, input: Input): Promise<Row> => heldRow(ctx, resource('Folder'), requireGuid(input.folderId, 'folderId'), 'folderId');
 
 /** A new document (its first revision, "1") in the folder `input.folderId`; returns its revision id. */
 export async function createDocument(ctx: AppContext, input: Input): Promise<string> {

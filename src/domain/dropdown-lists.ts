@@ -121,8 +121,8 @@ export async function deleteItems(ctx: AppContext, id: string, itemIds: string):
   const found = await selectRows<Row>(ctx.reader, resource('DropDownListItem'), { where: [sql`t.list_id = ${listId} and t.id = any(${ids}::uuid[])`] });
   const mine = new Set(found.map((i) => i.listId as string));
   const missing = ids.filter((i) => !mine.has(i)).map((i) => sent.get(i)!);
-  if (missing.length === 1) throw notFound(`Item '${missing[0].slice(0, 64)}' is not an item of drop-down list '${list.listName as string}'; nothing was deleted.`);
-  if (missing.length > 1) throw notFound(`Items ${namedList(missing)} are not items of drop-down list '${list.listName as string}'; nothing was deleted.`);
+  if (missing.length === 1) throw notFound(`Item '${missing[0].slice(0, 64)}' is not an item of drop-down list '${list.listName as string}'; nothing was deleted.`, { field: 'itemIds' });
+  if (missing.length > 1) throw notFound(`Items ${namedList(missing)} are not items of drop-down list '${list.listName as string}'; nothing was deleted.`, { field: 'itemIds' });
   await deleteRows(ctx.reader, 'dropdown_item', sql`t.list_id = ${listId} and t.id = any(${ids}::uuid[])`);
 }
 
@@ -133,6 +133,6 @@ export async function deleteItems(ctx: AppContext, id: string, itemIds: string):
 export async function existingList(ctx: AppContext, id: string | undefined): Promise<string | undefined> {
   if (!id) return undefined;
   const [list] = await selectRows<Row>(ctx.reader, LIST, { where: [sql`t.id = ${id}`], lock: 'keyShare' });
-  if (!list) throw notFound(`Drop-down list '${id}' was not found.`);
+  if (!list) throw notFound(`Drop-down list '${id}' was not found.`, { field: 'dropDownListId' });
   return id;
 }

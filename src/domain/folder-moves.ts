@@ -27,13 +27,13 @@ async function sourceAsRead(ctx: AppContext, input: Input): Promise<FolderRow> {
   const id = guidOrUnset(input.sourceFolderId, 'sourceFolderId');
   if (id) {
     const [found] = await selectRows<FolderRow>(ctx.reader, resource('Folder'), { where: [sql`t.id = ${id.toLowerCase()}`] });
-    if (!found) throw notFound(`Folder '${id}' was not found.`);
+    if (!found) throw notFound(`Folder '${id}' was not found.`, { field: 'sourceFolderId' });
     return found;
   }
   const path = optionalString(input, 'sourceFolderPath');
   if (!path?.trim()) throw badRequest("Name the folder with 'sourceFolderId' or 'sourceFolderPath'.");
   const found = await folderAt(ctx, joinPath(pathSegments(path, 'sourceFolderPath')));
-  if (!found) throw notFound(`No folder has the path '${path.trim()}'.`);
+  if (!found) throw notFound(`No folder has the path '${path.trim()}'.`, { field: 'sourceFolderPath' });
   return found;
 }
 
@@ -68,7 +68,7 @@ async function sourceAndDestination(ctx: AppContext, input: Input): Promise<{ fo
     const byId = new Map(rows.map((r) => [r.id, r]));
     const folder = byId.get(source.id);
     if (!folder) throw notFound(`Folder '${source.id}' was not found.`);
-    if (to && !byId.has(to)) throw notFound(`Folder '${to}' was not found.`);
+    if (to && !byId.has(to)) throw notFound(`Folder '${to}' was not found.`, { field: 'targetFolderId' });
     return { folder, dest: to ? byId.get(to) : undefined };
   };
   if (to && (await lockAncestors(ctx, to)).includes(source.id)) {

@@ -177,7 +177,7 @@ export async function moveIndexFieldAfter(ctx: AppContext, input: Input): Promis
   await selectRows(ctx.reader, DEFINITION, { order: 't.id', lock: true });
   const ids = (await selectRows<{ id: string }>(ctx.reader, DEFINITION, { order: DEFINITION.order })).map((r) => r.id);
   for (const [id, key] of [[source, 'sourceFieldId'], [destination, 'destinationFieldId']]) {
-    if (!ids.includes(id)) throw notFound(`Index field '${id}' (${key}) was not found.`);
+    if (!ids.includes(id)) throw notFound(`Index field '${id}' (${key}) was not found.`, { field: key });
   }
   const order = ids.filter((id) => id !== source);
   order.splice(order.indexOf(destination) + 1, 0, source);

@@ -24,13 +24,16 @@ async function roleOn(ctx: AppContext, folderId: string): Promise<number | undef
   return row?.role ?? undefined;
 }
 
-/** Throws unless the caller is an administrator or holds at least role `needed` on folder `folderId`. */
-export async function assertFolderRole(ctx: AppContext, folderId: unknown, needed: number, what: string): Promise<void> {
+/**
+ * Throws unless the caller is an administrator or holds at least role `needed` on folder `folderId`.
+ * `field`: the body's key that sent `folderId`, which its 404 names (AppError).
+ */
+export async function assertFolderRole(ctx: AppContext, folderId: unknown, needed: number, what: string, field?: string): Promise<void> {
   if (await ctx.isAdmin()) return;
   const refusal = forbidden(`${what} needs the ${ROLE_NAMES[needed]} role on the folder${needed > 1 ? ' (or a stronger one)' : ''}, or a tenant administrator.`);
   if (!isGuid(folderId)) throw refusal;
   const id = folderId.toLowerCase();
-  if ((await selectRows(ctx.reader, resource('Folder'), { where: [sql`t.id = ${id}`] })).length === 0) throw notFound(`Folder '${folderId}' was not found.`);
+  if ((await selectRows(ctx.reader, resource('Folder'), { where: [sql`t.id = ${id}`] })).length === 0) throw notFound(`Folder '${folderId}' was not found.`, { field });
   const role = await roleOn(ctx, id);
   if (role === undefined || role > needed) throw refusal;
 }

@@ -24,22 +24,28 @@ type Args = Record<string, unknown>;
 /** An argument by its path (`input.folderId`). */
 const argAt = (args: Args, path: string): unknown => path.split('.').reduce<unknown>((o, k) => (o && typeof o === 'object' ? (o as Args)[k] : undefined), args);
 
+/** The body's key an argument path names (`folderId` of `input.folderId`), which a 404 of its id names; none for a path's id. */
+const bodyKey = (path: string): string | undefined => (path.includes('.') ? path.split('.').pop() : undefined);
+
 /**
  * The id an argument names. A path argument is a GUID (its type says so); a body key the write
  * requires is checked as the write checks it, so one not sent, or no GUID, is the same 400 for
  * everyone: a refusal would send an ordinary user to seek a role where the fault is their body.
  */
-const idAt = (args: Args, path: string): string => (path.includes('.') ? requireGuid(argAt(args, path), path.split('.').pop()!) : (args[path] as string));
+const idAt = (args: Args, path: string): string => {
+  const key = bodyKey(path);
+  return key ? requireGuid(argAt(args, path), key) : (args[path] as string);
+};
 
 /** A role on the folder the argument `arg` names. */
-const onFolder = (needed: number, what: string) => (ctx: AppContext, args: Args, arg: string) => assertFolderRole(ctx, idAt(args, arg), needed, what);
+const onFolder = (needed: number, what: string) => (ctx: AppContext, args: Args, arg: string) => assertFolderRole(ctx, idAt(args, arg), needed, what, bodyKey(arg));
 
 /** A role on the folder of the document (or revision: `named`) the argument `arg` names (404 when the caller cannot see it). */
 const onDocumentFolder = (needed: number, what: string, named = 'Document') => async (ctx: AppContext, args: Args, arg: string) => {
   const id = idAt(args, arg);
   if (await ctx.isAdmin()) return;
   const folder = await folderOfDocument(ctx, id);
-  if (!folder) throw notFound(`${named} '${id}' was not found.`);
+  if (!folder) throw notFound(`${named} '${id}' was not found.`, { field: bodyKey(arg) });
   return assertFolderRole(ctx, folder, needed, what);
 };
 

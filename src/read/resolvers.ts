@@ -56,11 +56,12 @@ export function loadRow(ctx: ReadContext, def: ResourceDef, id: string): Promise
  * loadRow for a write that adds to the row or links to it (a member, a supervisor, a relation):
  * read afresh and held against its delete to the end of the mutation (RowQuery.lock 'keyShare').
  * A delete committed first is the 404 an unknown id gets, not the foreign key's, and one begun later waits.
+ * `field`: the body's key that sent the id (its 404 names it, AppError), for a row the write refers to.
  */
-export async function heldRow(ctx: ReadContext, def: ResourceDef, id: string): Promise<Row> {
+export async function heldRow(ctx: ReadContext, def: ResourceDef, id: string, field?: string): Promise<Row> {
   const key = def.zeroIdIsCaller && id === ZERO_GUID ? ctx.caller.userId : id.toLowerCase();
   const [row] = await selectRows<Row>(ctx.reader, def, { where: [sql`${idOf(def)} = ${key}`], lock: 'keyShare' });
-  if (!row) throw notFound(`${def.label} '${id}' was not found.`);
+  if (!row) throw notFound(`${def.label} '${id}' was not found.`, { field });
   return row;
 }
 

@@ -49,19 +49,23 @@ async function updateGroup(ctx: AppContext, group: Group, input: Input) {
   return reread(ctx, GROUP, group.id);
 }
 
-async function addMembers(ctx: AppContext, groupId: string, userIds: string[]) {
+/** `field`: the body's key that sent `userIds` (`memberKey`), named by the 404 of an unknown one. */
+async function addMembers(ctx: AppContext, groupId: string, userIds: string[], field?: string) {
   const group = await heldRow(ctx, GROUP, groupId);
   // Held against their delete, as the group is: a user deleted meanwhile is the 404 of an unknown one.
   const found = await accessibleIds(ctx, resource('User'), userIds, 'change', ctx.caller.userId, true);
   const missing = userIds.filter((id) => !found.has(id));
-  if (missing.length) throw notFound(missing.length === 1 ? `User '${missing[0]}' was not found.` : `Users ${namedList(missing)} were not found.`);
+  if (missing.length) throw notFound(missing.length === 1 ? `User '${missing[0]}' was not found.` : `Users ${namedList(missing)} were not found.`, { field });
   await insertRows(ctx.reader, 'group_member', userIds.map((userId) => ({ group_id: group.id, user_id: userId })), true);
   return userIds.map((id) => ({ dataType: 'NotifyUser', id }));
 }
 
+/** The key that holds the members' ids: `userIds`, else `id`. */
+const memberKey = (input: Input): string => (input.userIds == null ? 'id' : 'userIds');
+
 /** `id`, or `userIds` as a comma-separated string or an array. */
 function memberIds(input: Input): string[] {
-  const key = input.userIds == null ? 'id' : 'userIds';
+  const key = memberKey(input);
   const raw = input[key];
   const list = Array.isArray(raw) ? raw : typeof raw === 'string' ? raw.split(',') : raw == null ? [] : [raw];
   const ids = list.map((s) => (typeof s === 'string' ? s.trim() : s)).filter((s) => s !== '');
@@ -103,7 +107,7 @@ export const resolvers = {
     putGroupUser: (_: unknown, { groupId, userId }: { groupId: string; userId: string }, ctx: AppContext) =>
       addMembers(ctx, groupId, [userId.toLowerCase()]),
     addGroupUsers: (_: unknown, { groupId, input }: { groupId: string; input: Input }, ctx: AppContext) =>
-      addMembers(ctx, groupId, memberIds(input)),
+      addMembers(ctx, groupId, memberIds(input), memberKey(input)),
     removeGroupUser: async (_: unknown, { groupId, userId }: { groupId: string; userId: string }, ctx: AppContext) =>
       removeMember(ctx, await heldRow(ctx, GROUP, groupId), userId.toLowerCase(), userId),
     removeGroupUserByName: async (_: unknown, a: { groupId: string; userName: string }, ctx: AppContext) => {

@@ -53,7 +53,7 @@ export const resolvers = {
       return true;
     },
     changeUserSite: async (_: unknown, { input }: { input: Input }, ctx: AppContext) => {
-      const user = await editable(ctx, User, requireGuid(input.userId, 'userId'), 'User');
+      const user = await editable(ctx, User, requireGuid(input.userId, 'userId'), 'User', false, 'userId');
       const siteId = requireGuid(input.newSiteId, 'newSiteId');
       await assertSiteExists(ctx.em(), ctx.tenantId, siteId, 'newSiteId');
       user.siteId = siteId;
@@ -61,7 +61,7 @@ export const resolvers = {
       return reread(ctx, resource('User'), user.id);
     },
     changeGroupSite: async (_: unknown, { input }: { input: Input }, ctx: AppContext) => {
-      const group = await editable(ctx, Group, requireGuid(input.groupId, 'groupId'), 'Group');
+      const group = await editable(ctx, Group, requireGuid(input.groupId, 'groupId'), 'Group', false, 'groupId');
       const siteId = requireGuid(input.newSiteId, 'newSiteId');
       await assertSiteExists(ctx.em(), ctx.tenantId, siteId, 'newSiteId');
       group.siteId = siteId;

@@ -236,7 +236,7 @@ export const resolvers = {
     },
     addUserSupervisor: async (_: unknown, { userId, input }: { userId: string; input: Input }, ctx: AppContext) => {
       const user = await heldRow(ctx, USER, userId);
-      const supervisor = await heldRow(ctx, USER, requireGuid(input.supervisorId, 'supervisorId'));
+      const supervisor = await heldRow(ctx, USER, requireGuid(input.supervisorId, 'supervisorId'), 'supervisorId');
       if (supervisor.id === user.id) throw badRequest('A user cannot supervise themselves.', { field: 'supervisorId' });
       await insertRows(ctx.reader, 'user_supervisor', [{ user_id: user.id, supervisor_id: supervisor.id }], true);
       return user;

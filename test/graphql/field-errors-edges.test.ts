@@ -1,0 +1,98 @@
+/**
+ * `extensions.field` where test/graphql/field-errors.test.ts does not reach: an id sent in a body
+ * (an input's key or an argument's list) that names nothing is named by that key, whoever looks
+ * it up (the write, or the access policy before it).
+ */
+import { Harness, type TestTenant } from '../harness.js';
+
+let h: Harness;
+let t: TestTenant;
+let token: string;
+
+beforeAll(async () => ({ h, t, token } = await Harness.withTenant()));
+afterAll(() => h.stop());
+
+interface GqlError {
+  message: string;
+  extensions: { code: string; field?: string };
+}
+
+const gql = async (query: string, variables: Record<string, unknown> = {}, bearer = token) => {
+  const r = await h.request('POST', '/graphql', { token: bearer, body: { query, variables } });
+  return r.body as { data?: Record<string, { id: string } | null> | null; errors?: GqlError[] };
+};
+
+/** The one error of `query`: its message and extensions. */
+const refusal = async (query: string, variables: Record<string, unknown> = {}, bearer = token) => {
+  const { errors } = await gql(query, variables, bearer);
+  expect(errors).toHaveLength(1);
+  return { message: errors![0].message, ...errors![0].extensions };
+};
+
+const created = async (query: string, variables: Record<string, unknown> = {}) => {
+  const { data, errors } = await gql(query, variables);
+  expect(errors).toBeUndefined();
+  return Object.values(data!)[0]!.id;
+};
+
+const unknownId = '0190aaaa-0000-7000-8000-000000000001';
+const notFound = (field: string) => ({ code: 'NOT_FOUND', field });
+
+describe('an unknown id sent in a body is named by its key', () => {
+  test("documents: a create's, copy's or move's folder; a zip's documents", async () => {
+    const folderId = await created('mutation { createFolder(input: {name: "Docs"}) { id } }');
+    const documentId = await created('mutation($f: UUID) { createDocument(input: {folderId: $f, name: "d"}) { id } }', { f: folderId });
+    expect(await refusal('mutation($f: UUID) { createDocument(input: {folderId: $f, name: "d"}) { id } }', { f: unknownId })).toMatchObject(notFound('input.folderId'));
+    expect(await refusal('mutation($d: UUID!, $f: UUID) { copyDocument(documentId: $d, input: {folderId: $f}) { id } }', { d: documentId, f: unknownId })).toMatchObject(notFound('input.folderId'));
+    expect(await refusal('mutation($d: UUID!, $f: UUID) { moveDocument(documentId: $d, input: {folderId: $f}) { id } }', { d: documentId, f: unknownId })).toMatchObject(notFound('input.folderId'));
+    const zip = 'mutation($d: [String]) { createDocumentZipFile(input: {documentDhIds: $d}) { __typename } }';
+    expect(await refusal(zip, { d: [unknownId] })).toMatchObject(notFound('input.documentDhIds'));
+    expect(await refusal(zip, { d: [] })).toMatchObject({ code: 'BAD_REQUEST', field: 'input.documentDhIds' });
+    expect(await refusal(zip, { d: ['nope'] })).toMatchObject({ code: 'BAD_REQUEST', field: 'input.documentDhIds' });
+  });
+
+  test("folders: a move's or copy's source and target", async () => {
+    const folderId = await created('mutation { createFolder(input: {name: "Moved"}) { id } }');
+    for (const op of ['moveFolder', 'copyFolder']) {
+      const q = `mutation($input: FolderMoveInput!) { ${op}(input: $input) { id } }`;
+      expect(await refusal(q, { input: { sourceFolderId: unknownId, targetFolderPath: '/' } })).toMatchObject(notFound('input.sourceFolderId'));
+      expect(await refusal(q, { input: { sourceFolderPath: '/Nowhere', targetFolderPath: '/' } })).toMatchObject(notFound('input.sourceFolderPath'));
+      expect(await refusal(q, { input: { sourceFolderId: folderId, targetFolderId: unknownId } })).toMatchObject(notFound('input.targetFolderId'));
+    }
+  });
+
+  test("users and groups: a group's new members, a supervisor, the user or group a site change names", async () => {
+    const groupId = await created('mutation { createGroup(input: {name: "g", description: ""}) { id } }');
+    const add = 'mutation($g: UUID!, $input: GroupMembersInput!) { addGroupUsers(groupId: $g, input: $input) { id } }';
+    expect(await refusal(add, { g: groupId, input: { userIds: [t.adminId, unknownId] } })).toMatchObject(notFound('input.userIds'));
+    expect(await refusal(add, { g: groupId, input: { id: unknownId } })).toMatchObject(notFound('input.id'));
+    const supervise = 'mutation($u: UUID!, $s: UUID) { addUserSupervisor(userId: $u, input: {supervisorId: $s}) { id } }';
+    expect(await refusal(supervise, { u: t.adminId, s: unknownId })).toMatchObject(notFound('input.supervisorId'));
+    const siteId = await created('mutation { createSite(input: {name: "s", description: ""}) { id } }');
+    expect(await refusal('mutation($u: UUID) { changeUserSite(input: {userId: $u, newSiteId: "' + siteId + '"}) { id } }', { u: unknownId })).toMatchObject(notFound('input.userId'));
+    expect(await refusal('mutation($g: UUID) { changeGroupSite(input: {groupId: $g, newSiteId: "' + siteId + '"}) { id } }', { g: unknownId })).toMatchObject(notFound('input.groupId'));
+  });
+
+  test("index fields and lists: a field's list, a move's fields, a list's items to delete", async () => {
+    const fieldId = await created('mutation { createIndexField(input: {fieldType: "Text", label: "l"}) { id } }');
+    expect(await refusal('mutation($l: UUID) { createIndexField(input: {fieldType: "DropDownList", label: "dd", dropDownListId: $l}) { id } }', { l: unknownId })).toMatchObject(notFound('input.dropDownListId'));
+    expect(await refusal('mutation($id: UUID!, $l: UUID) { updateIndexField(id: $id, input: {dropDownListId: $l}) { id } }', { id: fieldId, l: unknownId })).toMatchObject(notFound('input.dropDownListId'));
+    const move = 'mutation($s: UUID, $d: UUID) { moveIndexFieldAfter(input: {sourceFieldId: $s, destinationFieldId: $d}) { id } }';
+    expect(await refusal(move, { s: unknownId, d: fieldId })).toMatchObject(notFound('input.sourceFieldId'));
+    expect(await refusal(move, { s: fieldId, d: unknownId })).toMatchObject(notFound('input.destinationFieldId'));
+    const listId = await created('mutation { createDropDownList(input: {name: "list"}) { id: listID } }');
+    expect(await refusal('mutation($id: UUID!, $i: String!) { deleteDropDownListItems(id: $id, itemIds: $i) }', { id: listId, i: unknownId })).toMatchObject(notFound('itemIds'));
+  });
+
+  test("the access policy's 404, before the write, names the body's key too; a path's id none", async () => {
+    const password = 'Some-Passw0rd!x';
+    await created('mutation($input: UserInput!) { createUser(input: $input) { id } }', { input: { userid: 'plain', password, firstName: 'A', lastName: 'B', emailaddress: '' } });
+    const plain = await h.login(t, 'plain', password);
+    expect(await refusal('mutation($f: UUID) { createDocument(input: {folderId: $f, name: "d"}) { id } }', { f: unknownId }, plain)).toMatchObject(notFound('input.folderId'));
+    expect(await refusal('mutation($d: UUID) { uploadFile(input: {documentId: $d}) { id } }', { d: unknownId }, plain)).toMatchObject(notFound('input.documentId'));
+    expect(await refusal('mutation($p: UUID) { addSecurityMember(input: {parentId: $p, memberId: "' + t.adminId + '", securityRole: "1"}) { __typename } }', { p: unknownId }, plain)).toMatchObject(notFound('input.parentId'));
+    const byPath = await refusal('mutation($d: UUID!) { setDocumentExpiration(documentId: $d, input: {}) { id } }', { d: unknownId }, plain);
+    expect(byPath.code).toBe('NOT_FOUND');
+    expect(byPath).not.toHaveProperty('field');
+  });
+});
