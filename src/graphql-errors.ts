@@ -100,16 +100,22 @@ function withoutOriginalError(e: GraphQLError): GraphQLError {
   return new GraphQLError(e.message, { nodes: e.nodes, source: e.source, positions: e.positions, originalError: e.originalError, extensions });
 }
 
+/** The AppError each database error stands for, made once: what `withFieldPaths` places on it stays. */
+const fromDatabase = new WeakMap<object, AppError>();
+
 /**
  * Finds our AppError inside whatever GraphQL or a library wrapped it in; a database constraint
- * error becomes the 404 or 409 it stands for (src/db/constraint-errors.ts).
+ * error becomes the 404 or 409 it stands for (src/db/constraint-errors.ts), the same one each time.
  */
 export function findAppError(err: unknown): AppError | undefined {
   let e: unknown = err;
   for (let i = 0; i < 5 && e; i++) {
     if (e instanceof AppError) return e;
-    const fromDb = constraintError(e);
-    if (fromDb) return fromDb;
+    const fromDb = fromDatabase.get(e as object) ?? constraintError(e);
+    if (fromDb) {
+      fromDatabase.set(e as object, fromDb);
+      return fromDb;
+    }
     e = (e as { originalError?: unknown }).originalError;
   }
   return undefined;

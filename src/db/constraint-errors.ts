@@ -57,6 +57,23 @@ const TARGETS: Record<string, string> = {
   scheduled_process_script_fk: 'script',
 };
 
+/**
+ * The body's key a unique constraint is about (AppError.field), where one key alone decides it: a
+ * name taken. A folder's path is not here: a create takes it from `name` or from `folderPath`.
+ */
+const UNIQUE_KEYS: Record<string, string> = {
+  user_group_name_uq: 'name',
+  app_user_user_id_uq: 'userid',
+  document_type_name_uq: 'name',
+  dropdown_list_name_uq: 'name',
+  form_template_name_uq: 'name',
+  form_template_field_key_uq: 'name',
+  index_field_label_uq: 'label',
+  saved_search_name_uq: 'name',
+  scheduled_process_name_uq: 'name',
+  script_name_uq: 'name',
+};
+
 interface PgError {
   code?: unknown;
   table?: string;
@@ -66,6 +83,9 @@ interface PgError {
 
 const AGAIN = 'Another change to the same data happened at the same time: try again.';
 
+/** The key a unique violation (PostgreSQL's, or MikroORM's that copies it) is about, if one alone decides it (UNIQUE_KEYS). */
+export const uniqueKeyOf = (err: unknown): string | undefined => UNIQUE_KEYS[(err as PgError | null)?.constraint ?? ''];
+
 /** The client error for a PostgreSQL constraint, serialization or deadlock error; undefined for anything else. */
 export function constraintError(err: unknown): AppError | undefined {
   if (typeof err !== 'object' || err === null) return undefined;
@@ -73,7 +93,7 @@ export function constraintError(err: unknown): AppError | undefined {
   const what = LABELS[e.table ?? ''] ?? 'a record';
   switch (e.code) {
     case '23505':
-      return conflict(`Such ${what.replace(/^an? /, '')} already exists (it may have just been created): choose another or try again.`);
+      return conflict(`Such ${what.replace(/^an? /, '')} already exists (it may have just been created): choose another or try again.`, { field: uniqueKeyOf(e) });
     case '23503': {
       const target = TARGETS[e.constraint ?? ''] ?? 'record';
       // The referenced row is gone (an insert or update) or still needed (a delete).

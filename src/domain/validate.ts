@@ -1,5 +1,6 @@
 /** Input checks shared by every mutation: clear 400s that name the field. */
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
+import { uniqueKeyOf } from '../db/constraint-errors.js';
 import { badRequest, conflict } from '../errors.js';
 
 type Input = Record<string, unknown> | null | undefined;
@@ -93,14 +94,14 @@ export function refusedNameChar(s: string): string | undefined {
 export const escaped = (s: string): string => JSON.stringify(s).slice(1, -1);
 
 /**
- * Runs a write, turning a unique-constraint race into the same 409 a pre-check would give; `field`
- * (AppError) where the constraint is the only check, so the 409 is always about that value.
+ * Runs a write, turning a unique-constraint race into the same 409 a pre-check would give, its
+ * `field` (AppError) the one the violated constraint is about (`uniqueKeyOf`) unless given.
  */
 export async function uniquely<T>(what: string, fn: () => Promise<T>, field?: string): Promise<T> {
   try {
     return await fn();
   } catch (err) {
-    if (err instanceof UniqueConstraintViolationException) throw conflict(`${what} already exists.`, { field });
+    if (err instanceof UniqueConstraintViolationException) throw conflict(`${what} already exists.`, { field: field ?? uniqueKeyOf(err) });
     throw err;
   }
 }

@@ -96,3 +96,46 @@ describe('an unknown id sent in a body is named by its key', () => {
     expect(byPath).not.toHaveProperty('field');
   });
 });
+
+describe("a name taken by a create the pre-check did not see: the database's 409 names it as the check's would", () => {
+  /**
+   * `create`'s answer while another transaction holds an uncommitted row that `insert` made: its
+   * check does not see the row, its own insert waits for that transaction, which then commits.
+   */
+  async function losingTheRace(insert: string, params: unknown[], create: () => Promise<{ errors?: GqlError[] }>) {
+    const holder = await h.services.reads.connect();
+    try {
+      await holder.query('begin');
+      await holder.query(insert, params);
+      const { pid } = (await holder.query('select pg_backend_pid() as pid')).rows[0] as { pid: number };
+      const answer = create();
+      const blocked = async () =>
+        (await h.services.reads.query('select count(*)::int as n from pg_stat_activity where $1 = any(pg_blocking_pids(pid))', [pid])).rows[0].n > 0;
+      for (let i = 0; !(await blocked()); i++) {
+        if (i === 500) throw new Error('the create never waited for the row');
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      await holder.query('commit');
+      const { errors } = await answer;
+      expect(errors).toHaveLength(1);
+      return { message: errors![0].message, ...errors![0].extensions };
+    } finally {
+      await holder.query('rollback').catch(() => {});
+      holder.release();
+    }
+  }
+
+  test("a group's name (a flush's violation)", async () => {
+    const r = await losingTheRace('insert into user_group (id, tenant_id, name) values ($1, $2, $3)', [unknownId, t.tenantId, 'Raced group'], () =>
+      gql('mutation { createGroup(input: {name: "raced GROUP", description: ""}) { id } }'),
+    );
+    expect(r).toMatchObject({ code: 'CONFLICT', field: 'input.name', message: "A group named 'raced GROUP' already exists." });
+  });
+
+  test("a drop-down list's name (an insert's violation, mapped where the error is answered)", async () => {
+    const r = await losingTheRace('insert into dropdown_list (id, tenant_id, name) values ($1, $2, $3)', [unknownId, t.tenantId, 'Raced list'], () =>
+      gql('mutation { createDropDownList(input: {name: "raced LIST"}) { id: listID } }'),
+    );
+    expect(r).toMatchObject({ code: 'CONFLICT', field: 'input.name', message: expect.stringMatching(/^Such drop-down list already exists \(it may have just been created\)/) });
+  });
+});
