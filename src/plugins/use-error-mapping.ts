@@ -1,10 +1,13 @@
 /**
  * /graphql's errors mapped once, where the request is known (see `mapError`): execution errors
  * as execution ends, and those Yoga caught elsewhere (`Unmapped`) as the result is answered.
+ * Refused values are placed (`extensions.field`): a variable's as execution ends, a literal's as
+ * validation ends, on every request, the result cached for its document or not.
  */
 import { GraphQLError, type ExecutionResult } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { mapError, Unmapped } from '../graphql-errors.js';
+import { placedLiterals } from '../literal-refusals.js';
 import { placedRefusals } from '../variable-refusals.js';
 import type { Logger } from '../log.js';
 import { requestIdOf } from '../rest/request-id.js';
@@ -13,6 +16,11 @@ export function useErrorMapping(log: Logger): Plugin {
   // Requests whose operation ran and raised errors: their statuses are set as execution's (`answeredAs`).
   const executed = new WeakSet<Request>();
   return {
+    onValidate({ params }) {
+      return ({ result, setResult }) => {
+        if (result.length) setResult(placedLiterals(params.documentAST, result));
+      };
+    },
     onExecute({ args }) {
       const ctx = args.contextValue as { requestId?: string; request?: Request };
       const requestId = ctx.requestId ?? 'unknown';

@@ -139,3 +139,35 @@ describe("a name taken by a create the pre-check did not see: the database's 409
     expect(r).toMatchObject({ code: 'CONFLICT', field: 'input.name', message: expect.stringMatching(/^Such drop-down list already exists \(it may have just been created\)/) });
   });
 });
+
+describe('a value written in the query that GraphQL refuses is named as a refused variable is', () => {
+  /** Every error of `query`: its message and extensions. */
+  const refusals = async (query: string) => (await gql(query)).errors!.map((e) => ({ message: e.message, ...e.extensions }));
+  const refused = (field: string) => ({ code: 'GRAPHQL_VALIDATION_FAILED', field });
+
+  test('a key of an input, an item of a list, an argument; each of several', async () => {
+    expect(await refusals('mutation { createSite(input: {name: 5, description: ""}) { id } }')).toEqual([expect.objectContaining(refused('input.name'))]);
+    expect(await refusals('mutation { createGroup(input: {name: "g", description: "", siteId: "nope"}) { id } }')).toEqual([expect.objectContaining(refused('input.siteId'))]);
+    const list = 'mutation { createDropDownList(input: {name: "l", items: [{itemName: "a"}, {itemName: 5}]}) { id: listID } }';
+    expect(await refusals(list)).toEqual([expect.objectContaining(refused('input.items[1].itemName'))]);
+    expect(await refusals('mutation { deleteGroup(id: "nope") }')).toEqual([expect.objectContaining(refused('id'))]);
+    const two = await refusals('mutation { a: deleteGroup(id: 1) b: createSite(input: {name: true}) { id } }');
+    expect(two.map((e) => e.field)).toEqual(['id', 'input.name']);
+  });
+
+  test("a key the input does not have: the input, as a variable's", async () => {
+    expect(await refusals('mutation { createSite(input: {name: "s", nosuch: 1}) { id } }')).toEqual([expect.objectContaining(refused('input'))]);
+  });
+
+  test('the same document again, its validation cached: placed again', async () => {
+    const query = 'mutation { createSite(input: {name: 6, description: ""}) { id } }';
+    expect(await refusals(query)).toEqual([expect.objectContaining(refused('input.name'))]);
+    expect(await refusals(query)).toEqual([expect.objectContaining(refused('input.name'))]);
+  });
+
+  test('an error about no one value written: none', async () => {
+    const [missing] = await refusals('mutation { deleteGroup }');
+    expect(missing.code).toBe('GRAPHQL_VALIDATION_FAILED');
+    expect(missing).not.toHaveProperty('field');
+  });
+});

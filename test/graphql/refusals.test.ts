@@ -360,12 +360,12 @@ describe('errors on the wire carry a code and a message, no internal detail, wha
 });
 
 test('a literal a custom scalar refuses is a validation error placed at the literal, as a built-in scalar\'s is', async () => {
-  for (const [query, message, column] of [
-    ['{ user(id: 5) { id } }', 'UUID must be a string', 12],
-    ['{ user(id: "abc") { id } }', 'Value is not a valid UUID: "abc"', 12],
-    ['mutation { updateUser(id: "00000000-0000-0000-0000-000000000000", input: { passwordExpires: "garbage" }) { id } }', 'Expected a date-time like 2024-01-31T13:45:00, got "garbage"', 93],
+  for (const [query, message, column, field] of [
+    ['{ user(id: 5) { id } }', 'UUID must be a string', 12, 'id'],
+    ['{ user(id: "abc") { id } }', 'Value is not a valid UUID: "abc"', 12, 'id'],
+    ['mutation { updateUser(id: "00000000-0000-0000-0000-000000000000", input: { passwordExpires: "garbage" }) { id } }', 'Expected a date-time like 2024-01-31T13:45:00, got "garbage"', 93, 'input.passwordExpires'],
   ] as const) {
     const r = await post('/graphql', JSON.stringify({ query }));
-    expect([query, r.status, r.body.errors]).toEqual([query, 200, [{ message, locations: [{ line: 1, column }], extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } }]]);
+    expect([query, r.status, r.body.errors]).toEqual([query, 200, [{ message, locations: [{ line: 1, column }], extensions: { code: 'GRAPHQL_VALIDATION_FAILED', field } }]]);
   }
 });
