@@ -39,7 +39,7 @@ export async function createDocumentType(ctx: AppContext, input: Input): Promise
     createdById: by,
     modifiedById: by,
   } as DocumentType);
-  await uniquely(`A document type named '${type.name}'`, () => ctx.em().flush(), 'name');
+  await uniquely(`A document type named '${type.name}'`, () => ctx.em().flush());
   return type.id;
 }
 
@@ -52,7 +52,7 @@ export async function updateDocumentType(ctx: AppContext, id: string, input: Inp
   if (name !== undefined) type.name = nameText(name, LIMITS.name, 'name', type.name);
   if (description !== undefined) type.description = maxLength(description, LIMITS.description, 'description');
   type.modifiedById = ctx.caller.userId;
-  await uniquely(`A document type named '${type.name}'`, () => ctx.em().flush(), 'name');
+  await uniquely(`A document type named '${type.name}'`, () => ctx.em().flush());
 }
 
 export async function deleteDocumentType(ctx: AppContext, id: string): Promise<void> {

@@ -75,7 +75,7 @@ export async function createSavedSearch(ctx: AppContext, input: Input): Promise<
     createdById: by,
     modifiedById: by,
   } as SavedSearch);
-  await uniquely(`A saved search of yours named '${name}'`, () => ctx.em().flush(), 'name');
+  await uniquely(`A saved search of yours named '${name}'`, () => ctx.em().flush());
   return search.id;
 }
 
@@ -99,7 +99,7 @@ export async function updateSavedSearch(ctx: AppContext, id: string, input: Inpu
   if (scope !== undefined) search.folderId = scope;
   if (shared !== undefined) search.shared = shared;
   search.modifiedById = ctx.caller.userId;
-  await uniquely(`A saved search of its owner's named '${search.name}'`, () => ctx.em().flush(), 'name');
+  await uniquely(`A saved search of its owner's named '${search.name}'`, () => ctx.em().flush());
 }
 
 export async function deleteSavedSearch(ctx: AppContext, id: string): Promise<void> {

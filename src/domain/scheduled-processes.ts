@@ -73,7 +73,7 @@ export async function createProcess(ctx: AppContext, input: Input): Promise<stri
     createdById: by,
     modifiedById: by,
   } as ScheduledProcess);
-  await uniquely(`A scheduled process named '${name}'`, () => ctx.em().flush(), 'name');
+  await uniquely(`A scheduled process named '${name}'`, () => ctx.em().flush());
   return p.id;
 }
 
@@ -93,7 +93,7 @@ export async function updateProcess(ctx: AppContext, id: string, input: Input): 
   const next = optionalString(input, 'nextRunDate');
   if (next !== undefined) p.nextRunAt = runDate(next);
   p.modifiedById = ctx.caller.userId;
-  await uniquely(`A scheduled process named '${p.name}'`, () => ctx.em().flush(), 'name');
+  await uniquely(`A scheduled process named '${p.name}'`, () => ctx.em().flush());
 }
 
 export async function deleteProcess(ctx: AppContext, id: string): Promise<void> {

@@ -46,7 +46,7 @@ export async function createScript(ctx: AppContext, input: Input): Promise<strin
     createdById: by,
     modifiedById: by,
   } as Script);
-  await uniquely(`A script named '${name}'`, () => ctx.em().flush(), 'name');
+  await uniquely(`A script named '${name}'`, () => ctx.em().flush());
   return script.id;
 }
 
@@ -61,7 +61,7 @@ export async function updateScript(ctx: AppContext, id: string, input: Input): P
   if (description !== undefined) script.description = maxLength(description, LIMITS.description, 'description');
   if (text !== undefined) script.source = source(text);
   script.modifiedById = ctx.caller.userId;
-  await uniquely(`A script named '${script.name}'`, () => ctx.em().flush(), 'name');
+  await uniquely(`A script named '${script.name}'`, () => ctx.em().flush());
 }
 
 /** Deletes a script; one a scheduled process runs is a 409 naming the process (the foreign key would name none). */

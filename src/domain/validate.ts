@@ -95,13 +95,13 @@ export const escaped = (s: string): string => JSON.stringify(s).slice(1, -1);
 
 /**
  * Runs a write, turning a unique-constraint race into the same 409 a pre-check would give, its
- * `field` (AppError) the one the violated constraint is about (`uniqueKeyOf`) unless given.
+ * `field` (AppError) the one the violated constraint is about (`uniqueKeyOf`).
  */
-export async function uniquely<T>(what: string, fn: () => Promise<T>, field?: string): Promise<T> {
+export async function uniquely<T>(what: string, fn: () => Promise<T>): Promise<T> {
   try {
     return await fn();
   } catch (err) {
-    if (err instanceof UniqueConstraintViolationException) throw conflict(`${what} already exists.`, { field: field ?? uniqueKeyOf(err) });
+    if (err instanceof UniqueConstraintViolationException) throw conflict(`${what} already exists.`, { field: uniqueKeyOf(err) });
     throw err;
   }
 }
