@@ -69,10 +69,10 @@ export function checkDefinitions(schema: GraphQLSchema, defs: readonly ResourceD
       if (name === 'href' || name === 'dataType' || name === def.dynamic?.field) continue;
       if (scalar && !def.fields[name]) throw new Error(`schema/: ${def.typeName}.${name} has no field in its resource definition (${src})`);
       if (!scalar && !def.relations?.[name]) throw new Error(`schema/: ${def.typeName}.${name} has no relation in its resource definition (${src})`);
-      // To-many relations are read a page at a time: the field must let the caller ask for one.
-      const paged = ['limit', 'offset'].every((a) => f.args.some((x) => x.name === a));
+      // To-many relations are read a page at a time, filtered as the target's list: the field must let the caller ask so.
+      const paged = ['q', 'limit', 'offset'].every((a) => f.args.some((x) => x.name === a));
       if (!scalar && def.relations?.[name]?.kind !== 'one' && !paged) {
-        throw new Error(`schema/: ${def.typeName}.${name} is a to-many relation and needs the arguments (limit: Int, offset: Int)`);
+        throw new Error(`schema/: ${def.typeName}.${name} is a to-many relation and needs the arguments (q: String, limit: Int, offset: Int)`);
       }
     }
     for (const [name, rel] of Object.entries(def.relations ?? {})) {

@@ -3,10 +3,10 @@
  * per relation, never N.
  */
 import DataLoader from 'dataloader';
-import type { Link, ResourceDef } from './define.js';
+import type { ResourceDef } from './define.js';
 import { resource } from './registry.js';
 import { listedOf, selectRows, type Reader } from './rows.js';
-import { raw, sql } from '../sql.js';
+import { raw, sql, type Sql } from '../sql.js';
 
 type Row = Record<string, unknown>;
 
@@ -30,18 +30,29 @@ export interface RelationPage {
   offset: number;
 }
 
-/** Rows of `target` reached through `link` from a batch of parent ids, a page per parent: one statement. */
-export function throughLink(reader: Reader, target: ResourceDef, link: Link, page: RelationPage) {
-  return new DataLoader<string, Row[]>(async (ids) => {
-    const rows = await selectRows<Row>(reader, target, {
-      extra: raw(`, l.${link.from} as "${PARENT}"`),
-      from: raw(` join ${link.table} l on l.tenant_id = t.tenant_id and l.${link.to} = t.id`),
-      where: [sql`l.${raw(link.from)} = any(${ids}::uuid[])`, ...listedOf(target)],
-      order: target.order,
-      perParent: { key: `l.${link.from}`, ...page },
-    });
-    return groupBy(ids, rows);
-  });
+/**
+ * The client's `q` on a relation (over the target's fields, as its root list reads them): its
+ * text keys the loader, so fields with different filters never share rows.
+ */
+export interface RelationFilter {
+  text: string;
+  condition?: Sql;
+}
+
+const NO_FILTER: RelationFilter = { text: '' };
+
+/** How a batch of parents' rows of a relation are found: `key` (SQL) names the parent of each row. */
+interface ParentSide {
+  key: string;
+  from?: Sql;
+}
+
+function parentSide(def: ResourceDef, name: string): ParentSide {
+  const rel = def.relations![name];
+  if (rel.kind === 'many') return { key: `t.${rel.column}` };
+  if (rel.kind !== 'through') throw new Error(`${def.typeName}.${name} is not a to-many relation`);
+  const link = rel.link;
+  return { key: `l.${link.from}`, from: raw(` join ${link.table} l on l.tenant_id = t.tenant_id and l.${link.to} = t.id`) };
 }
 
 export class Loaders {
@@ -74,19 +85,18 @@ export class Loaders {
     });
   }
 
-  /** A page of the rows of a to-many relation, by parent id. */
-  many(def: ResourceDef, name: string, page: RelationPage): DataLoader<string, Row[]> {
-    return this.cached(`${def.typeName}.${name}:${page.limit}:${page.offset}`, () => {
-      const rel = def.relations![name];
-      const target = resource(rel.target);
-      if (rel.kind === 'through') return throughLink(this.reader, target, rel.link, page);
-      if (rel.kind !== 'many') throw new Error(`${def.typeName}.${name} is not a to-many relation`);
+  /** A page of the rows of a to-many relation (those matching `filter`), by parent id: one statement per batch of parents. */
+  many(def: ResourceDef, name: string, page: RelationPage, filter = NO_FILTER): DataLoader<string, Row[]> {
+    return this.cached(`${def.typeName}.${name}:${page.limit}:${page.offset}:${filter.text}`, () => {
+      const target = resource(def.relations![name].target);
+      const side = parentSide(def, name);
       return new DataLoader<string, Row[]>(async (ids) => {
         const rows = await selectRows<Row>(this.reader, target, {
-          extra: raw(`, t.${rel.column} as "${PARENT}"`),
-          where: [sql`t.${raw(rel.column)} = any(${ids}::uuid[])`, ...listedOf(target)],
+          extra: raw(`, ${side.key} as "${PARENT}"`),
+          from: side.from,
+          where: [sql`${raw(side.key)} = any(${ids}::uuid[])`, ...listedOf(target), ...(filter.condition ? [filter.condition] : [])],
           order: target.order,
-          perParent: { key: `t.${rel.column}`, ...page },
+          perParent: { key: side.key, ...page },
         });
         return groupBy(ids, rows);
       });

@@ -6,12 +6,12 @@ import { Kind, type GraphQLResolveInfo, type SelectionSetNode } from 'graphql';
 import type { Config } from '../config.js';
 import { notFound } from '../errors.js';
 import { ZERO_GUID } from '../ids.js';
-import { compileQText } from '../query/index.js';
+import { compileQText, type QueryFieldMap } from '../query/index.js';
 import type { Link, ParentScope, ResourceDef, RootRead } from './define.js';
 import { queryFieldMap } from './fields.js';
 import { paging, type ListArgs } from './paging.js';
 import { resource, resources } from './registry.js';
-import type { Loaders } from './loaders.js';
+import type { Loaders, RelationFilter } from './loaders.js';
 import { countRows, idOf, listedOf, run, selectRows, type Reader, type RowQuery } from './rows.js';
 import { raw, sql, type Sql } from '../sql.js';
 
@@ -197,6 +197,12 @@ export function hrefOf(template: string): (r: Row) => string {
   return (r) => parts.map((p, i) => (i % 2 ? String(r[p]) : p)).join('');
 }
 
+/** A relation's `q` as its loader takes it; a bad one is the 400 a root list's is. */
+function relationFilter(q: unknown, fields: QueryFieldMap): RelationFilter {
+  const text = typeof q === 'string' ? q : '';
+  return { text, condition: compileQText(text, fields) };
+}
+
 function typeResolvers(def: ResourceDef): Record<string, Resolver> {
   const href = hrefOf(def.href);
   const out: Record<string, Resolver> = {
@@ -211,9 +217,11 @@ function typeResolvers(def: ResourceDef): Record<string, Resolver> {
         return id && id !== ZERO_GUID ? ctx.loaders.byKey(target, rel.targetKey ?? target.idField).load(id).then((row) => row ?? null) : null;
       };
     } else {
-      // Paged like a list read (DEFAULT_PAGE_SIZE, at most MAX_PAGE_SIZE): no relation reads a whole tenant.
+      // Paged like a list read (DEFAULT_PAGE_SIZE, at most MAX_PAGE_SIZE): no relation reads a whole tenant;
+      // filtered as the target's root list is (its fields).
       const key = rel.parentKey ?? def.idField;
-      out[name] = (r, args, ctx) => ctx.loaders.many(def, name, paging(ctx.services.config, args)).load((r as Row)[key] as string);
+      const fields = queryFieldMap(resource(rel.target));
+      out[name] = (r, args, ctx) => ctx.loaders.many(def, name, paging(ctx.services.config, args), relationFilter(args.q, fields)).load((r as Row)[key] as string);
     }
   }
   return out;

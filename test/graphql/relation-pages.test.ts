@@ -9,7 +9,7 @@ import { Harness, type TestTenant } from '../harness.js';
 let h: Harness;
 let t: TestTenant;
 let token: string;
-/** Two groups of four members each; ids are time-ordered, so in userid order too. */
+/** Two groups of four members each; ids are time-ordered, so in userid order too. Members 0 and 2 are named 'ann', 1 and 3 'bob'. */
 const groups: { id: string; members: string[] }[] = [];
 
 // Refusals are 400s under this media type (200s under application/json: test/graphql/refusals.test.ts).
@@ -26,7 +26,7 @@ beforeAll(async () => {
     const id = newId();
     await conn.execute(
       `insert into app_user (id, tenant_id, site_id, user_id, name, password_hash)
-         select u, ?, ?, 'm-' || u::text, 'm', 'x' from unnest(array[?]::uuid[]) as u`,
+         select u, ?, ?, 'm-' || u::text, case when i % 2 = 1 then 'ann' else 'bob' end, 'x' from unnest(array[?]::uuid[]) with ordinality as m(u, i)`,
       [t.tenantId, t.homeSiteId, members],
     );
     await conn.execute('insert into user_group (id, tenant_id, site_id, name) values (?, ?, ?, ?)', [id, t.tenantId, t.homeSiteId, `paged-${id}`]);
@@ -76,6 +76,51 @@ describe('relation lists are paged', () => {
     expect(r.status).toBe(200);
     const group = Array.isArray(r.body.data) ? r.body.data[0] : r.body.data;
     expect(group.users.map((u: { id: string }) => u.id)).toEqual(groups[0].members.slice(0, 2));
+  });
+});
+
+describe('relation lists take q', () => {
+  const ann = (g: { members: string[] }) => [g.members[0], g.members[2]];
+  const bob = (g: { members: string[] }) => [g.members[1], g.members[3]];
+
+  test("each parent's rows are filtered by the target's fields, then paged, in one statement for all parents", async () => {
+    const query = `query ($a: UUID!, $b: UUID!) {
+      a: group(id: $a) { users(q: "name eq 'ann'") { id } }
+      b: group(id: $b) { users(q: "name eq 'bob'", limit: 1, offset: 1) { id } }
+    }`;
+    const { result, statements } = await h.countQueries(() => gql(query, { a: groups[0].id, b: groups[1].id }));
+    expect(result.body.errors).toBeUndefined();
+    expect(result.body.data).toEqual({ a: { users: ann(groups[0]).map((id) => ({ id })) }, b: { users: [{ id: groups[1].members[3] }] } });
+    // Two filters, two statements (one per filter, whatever the number of parents).
+    expect(statements.filter((s) => /group_member/.test(s))).toHaveLength(2);
+    const both = `query ($a: UUID!, $b: UUID!) { a: group(id: $a) { users(q: "name eq 'ann'") { id } } b: group(id: $b) { users(q: "name eq 'ann'") { id } } }`;
+    const once = await h.countQueries(() => gql(both, { a: groups[0].id, b: groups[1].id }));
+    expect(once.result.body.data).toEqual({ a: { users: ann(groups[0]).map((id) => ({ id })) }, b: { users: ann(groups[1]).map((id) => ({ id })) } });
+    expect(once.statements.filter((s) => /group_member/.test(s))).toHaveLength(1);
+  });
+
+  test('two fields with different q on one record get their own rows', async () => {
+    const r = await gql(`query ($id: UUID!) { group(id: $id) { ann: users(q: "name eq 'ann'") { id } bob: users(q: "name like 'b%'") { id } all: users(limit: 3) { id } } }`, { id: groups[0].id });
+    expect(r.body.errors).toBeUndefined();
+    expect(r.body.data.group).toEqual({
+      ann: ann(groups[0]).map((id) => ({ id })),
+      bob: bob(groups[0]).map((id) => ({ id })),
+      all: groups[0].members.slice(0, 3).map((id) => ({ id })),
+    });
+  });
+
+  test('a column relation takes it too (a site\'s users)', async () => {
+    const r = await gql(`query ($id: UUID!) { site(id: $id) { users(q: "name eq 'bob'", limit: 3) { id } } }`, { id: t.homeSiteId });
+    expect(r.body.errors).toBeUndefined();
+    expect(r.body.data.site.users).toEqual([...bob(groups[0]), ...bob(groups[1])].slice(0, 3).map((id) => ({ id })));
+  });
+
+  // extensions.field is placed on root fields' refusals only (src/field-paths.ts), as for a relation's bad limit.
+  test('a bad q is a BAD_REQUEST at the relation\'s path, worded as on root lists', async () => {
+    const r = await gql(`query ($id: UUID!) { group(id: $id) { users(q: "nme eq 'ann'") { id } } }`, { id: groups[0].id });
+    expect(r.body.data).toEqual({ group: null });
+    expect(r.body.errors[0]).toMatchObject({ path: ['group', 'users'], extensions: { code: 'BAD_REQUEST' } });
+    expect(r.body.errors[0].message).toMatch(/^Invalid q: unknown field 'nme'/);
   });
 });
 

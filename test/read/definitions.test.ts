@@ -66,7 +66,7 @@ describe('checkDefinitions', () => {
     [
       'a to-many relation without paging arguments',
       { relations: { owner: { kind: 'many', target: 'Owner', column: 'thing_id' } } },
-      'Thing.owner is a to-many relation and needs the arguments (limit: Int, offset: Int)',
+      'Thing.owner is a to-many relation and needs the arguments (q: String, limit: Int, offset: Int)',
     ],
     ['a relation the type lacks', { relations: { owner: { kind: 'one', target: 'Owner', key: 'ownerId' }, maker: { kind: 'one', target: 'Owner', key: 'ownerId' } } }, 'Thing.maker is a relation of the definition but the GraphQL type has no such field'],
     ['a relation to a type no definition defines', { relations: { owner: { kind: 'one', target: 'Ownr', key: 'id' } } }, 'Thing.owner names the target Ownr, which no definition'],
@@ -80,6 +80,16 @@ describe('checkDefinitions', () => {
     ],
   ])('refuses %s, naming it', (_, over, message) => {
     expect(() => checkDefinitions(schema, [thing(over), owner])).toThrow(message);
+  });
+
+  test('refuses a to-many relation whose field is paged but takes no q, naming it; passes with q', () => {
+    const withArgs = (args: string) =>
+      makeExecutableSchema({ typeDefs: `type Query { x: Int } type Owner { href: String!, dataType: String!, id: ID! } type Thing { href: String!, dataType: String!, id: ID!, name: String!, ownerId: ID, owners${args}: [Owner!]! }` });
+    const many = thing({ queries: {}, relations: { owners: { kind: 'many', target: 'Owner', column: 'thing_id' } } });
+    expect(() => checkDefinitions(withArgs('(limit: Int, offset: Int)'), [many, owner])).toThrow(
+      'schema/: Thing.owners is a to-many relation and needs the arguments (q: String, limit: Int, offset: Int)',
+    );
+    expect(() => checkDefinitions(withArgs('(q: String, limit: Int, offset: Int)'), [many, owner])).not.toThrow();
   });
 
   test('refuses a parent scope under a type no definition defines, or by a field that is not a column, naming it', () => {
