@@ -15,7 +15,7 @@ import type { AppContext } from './context.js';
 import { modulesIn } from './discover.js';
 import type { ResourceDef } from './read/define.js';
 import { COMPUTED_TYPES, type ComputedType } from './datatypes.js';
-import { generatedResolvers, type Page } from './read/resolvers.js';
+import { generatedResolvers, relationPageField, type Page } from './read/resolvers.js';
 import { definitionFile, resources } from './read/registry.js';
 import { scalarResolvers } from './scalars.js';
 import { inTransaction } from './db/transaction.js';
@@ -61,6 +61,8 @@ export function checkDefinitions(schema: GraphQLSchema, defs: readonly ResourceD
       throw new Error(`${src}: ${def.typeName} is not an object type in schema/: declare \`type ${def.typeName}\` in schema/${file ?? '<name>'}.graphql (docs/architecture.md, "Adding a resource", step 2)`);
     }
     const typeFields = type.getFields();
+    // Each to-many relation has two fields: its list, and its page with the total (`usersPage`).
+    const pageOf = new Map(Object.entries(def.relations ?? {}).filter(([, r]) => r.kind !== 'one').map(([n]) => [relationPageField(n), n]));
     for (const name of Object.keys(def.fields)) {
       if (!typeFields[name]) throw new Error(`${src}: ${def.typeName}.${name} is defined but the GraphQL type has no such field`);
     }
@@ -68,11 +70,13 @@ export function checkDefinitions(schema: GraphQLSchema, defs: readonly ResourceD
       const scalar = isScalarType(getNamedType(f.type));
       if (name === 'href' || name === 'dataType' || name === def.dynamic?.field) continue;
       if (scalar && !def.fields[name]) throw new Error(`schema/: ${def.typeName}.${name} has no field in its resource definition (${src})`);
-      if (!scalar && !def.relations?.[name]) throw new Error(`schema/: ${def.typeName}.${name} has no relation in its resource definition (${src})`);
+      const ofPage = pageOf.get(name);
+      if (!scalar && !def.relations?.[name] && !ofPage) throw new Error(`schema/: ${def.typeName}.${name} has no relation in its resource definition (${src})`);
       // To-many relations are read a page at a time, filtered as the target's list: the field must let the caller ask so.
       const paged = ['q', 'limit', 'offset'].every((a) => f.args.some((x) => x.name === a));
       if (!scalar && def.relations?.[name]?.kind !== 'one' && !paged) {
-        throw new Error(`schema/: ${def.typeName}.${name} is a to-many relation and needs the arguments (q: String, limit: Int, offset: Int)`);
+        const what = ofPage ? `the page of the to-many relation ${ofPage}` : 'a to-many relation';
+        throw new Error(`schema/: ${def.typeName}.${name} is ${what} and needs the arguments (q: String, limit: Int, offset: Int)`);
       }
     }
     for (const [name, rel] of Object.entries(def.relations ?? {})) {
@@ -83,8 +87,13 @@ export function checkDefinitions(schema: GraphQLSchema, defs: readonly ResourceD
       if (rel.kind === 'one') {
         if (!def.fields[rel.key]) throw new Error(`${at}'s key '${rel.key}' is not a field of ${def.typeName}`);
         if (rel.targetKey && !target.fields[rel.targetKey]?.column) throw new Error(`${at}'s targetKey '${rel.targetKey}' is not a column field of ${rel.target}`);
-      } else if (rel.parentKey && !def.fields[rel.parentKey]) {
-        throw new Error(`${at}'s parentKey '${rel.parentKey}' is not a field of ${def.typeName}`);
+      } else {
+        if (rel.parentKey && !def.fields[rel.parentKey]) throw new Error(`${at}'s parentKey '${rel.parentKey}' is not a field of ${def.typeName}`);
+        const page = typeFields[relationPageField(name)];
+        const pageType = `${rel.target}Page!`;
+        if (page?.type.toString() !== pageType) {
+          throw new Error(`${at} is a to-many relation: schema/ must give it its page with the total too, ${relationPageField(name)}(q: String, limit: Int, offset: Int): ${pageType}`);
+        }
       }
     }
     for (const [field, read] of Object.entries(def.queries ?? {})) {

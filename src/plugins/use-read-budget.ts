@@ -7,22 +7,29 @@
  * 400 that says how to ask for less. REST runs fixed documents whose relations are one page each
  * and does not pass here.
  */
-import { GraphQLError, Kind, visit, type DocumentNode } from 'graphql';
+import { GraphQLError, getNamedType, isObjectType, Kind, visit, type DocumentNode } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { getComplexity, type ComplexityEstimator } from 'graphql-query-complexity';
 import type { Config } from '../config.js';
 import { badRequest } from '../errors.js';
 import { appToGraphQL } from '../graphql-errors.js';
 import { effectiveLimit } from '../read/paging.js';
+import { selectionMayAsk } from '../read/resolvers.js';
 
 type Limits = Pick<Config, 'defaultPageSize' | 'maxPageSize' | 'maxQueryRows'>;
 
-/** Rows a field asks for: a paged field's page times (1 + what each row asks for); any other field, what its selection asks for. */
+/**
+ * Rows a field asks for: a paged field's page times (1 + what each row asks for), and one more for
+ * a page's `totalRecords` (a count is one row, per parent under a relation: `usersPage`); any
+ * other field, what its selection asks for.
+ */
 export function rowsEstimator(config: Limits): ComplexityEstimator {
-  return ({ field, args, childComplexity }) => {
+  return ({ field, node, args, childComplexity }) => {
     if (!field.args.some((a) => a.name === 'limit')) return childComplexity;
     const limit = typeof args.limit === 'number' ? args.limit : undefined;
-    return Math.max(0, effectiveLimit(config, limit)) * (1 + childComplexity);
+    const named = getNamedType(field.type);
+    const total = isObjectType(named) && named.getFields().totalRecords && selectionMayAsk(node.selectionSet, 'totalRecords') ? 1 : 0;
+    return Math.max(0, effectiveLimit(config, limit)) * (1 + childComplexity) + total;
   };
 }
 

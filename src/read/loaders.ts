@@ -41,6 +41,16 @@ export interface RelationFilter {
 
 const NO_FILTER: RelationFilter = { text: '' };
 
+/** A parent's page of a relation and how many of its rows match, over every page. */
+export interface CountedPage {
+  items: Row[];
+  total: number;
+}
+
+/** The rank and the parent's count a counted relation row carries (src/read/rows.ts, `perParent`). */
+const RANK = '__rank';
+const TOTAL = '__total';
+
 /** How a batch of parents' rows of a relation are found: `key` (SQL) names the parent of each row. */
 interface ParentSide {
   key: string;
@@ -87,19 +97,33 @@ export class Loaders {
 
   /** A page of the rows of a to-many relation (those matching `filter`), by parent id: one statement per batch of parents. */
   many(def: ResourceDef, name: string, page: RelationPage, filter = NO_FILTER): DataLoader<string, Row[]> {
-    return this.cached(`${def.typeName}.${name}:${page.limit}:${page.offset}:${filter.text}`, () => {
-      const target = resource(def.relations![name].target);
-      const side = parentSide(def, name);
-      return new DataLoader<string, Row[]>(async (ids) => {
-        const rows = await selectRows<Row>(this.reader, target, {
-          extra: raw(`, ${side.key} as "${PARENT}"`),
-          from: side.from,
-          where: [sql`${raw(side.key)} = any(${ids}::uuid[])`, ...listedOf(target), ...(filter.condition ? [filter.condition] : [])],
-          order: target.order,
-          perParent: { key: side.key, ...page },
-        });
-        return groupBy(ids, rows);
+    return this.cached(`${def.typeName}.${name}:${page.limit}:${page.offset}:${filter.text}`, () => this.relationRows(def, name, page, filter, (rows) => rows));
+  }
+
+  /** `many`'s page with each parent's count of the rows matching `filter`, from the same one statement. */
+  counted(def: ResourceDef, name: string, page: RelationPage, filter = NO_FILTER): DataLoader<string, CountedPage> {
+    return this.cached(`${def.typeName}.${name}+total:${page.limit}:${page.offset}:${filter.text}`, () =>
+      this.relationRows(def, name, { ...page, total: true }, filter, (rows) => ({
+        // The first row may be there only to carry the total (a page after it).
+        items: rows.filter((r) => Number(r[RANK]) > page.offset && Number(r[RANK]) <= page.offset + page.limit),
+        total: rows.length ? Number(rows[0][TOTAL]) : 0,
+      })),
+    );
+  }
+
+  /** The loader of a relation's pages, each parent's rows shaped by `shape`. */
+  private relationRows<V>(def: ResourceDef, name: string, page: RelationPage & { total?: boolean }, filter: RelationFilter, shape: (rows: Row[]) => V): DataLoader<string, V> {
+    const target = resource(def.relations![name].target);
+    const side = parentSide(def, name);
+    return new DataLoader<string, V>(async (ids) => {
+      const rows = await selectRows<Row>(this.reader, target, {
+        extra: raw(`, ${side.key} as "${PARENT}"`),
+        from: side.from,
+        where: [sql`${raw(side.key)} = any(${ids}::uuid[])`, ...listedOf(target), ...(filter.condition ? [filter.condition] : [])],
+        order: target.order,
+        perParent: { key: side.key, ...page },
       });
+      return groupBy(ids, rows).map(shape);
     });
   }
 }

@@ -36,12 +36,13 @@ export interface Page<T> {
   totalRecords: () => Promise<number>;
 }
 
-/** Whether the selection of `info`'s field may ask for `name` (a fragment spread may: it counts as yes). */
-function mayAsk(info: GraphQLResolveInfo, name: string): boolean {
-  const seek = (set: SelectionSetNode | undefined): boolean =>
-    !!set?.selections.some((s) => (s.kind === Kind.FIELD ? s.name.value === name : s.kind === Kind.INLINE_FRAGMENT ? seek(s.selectionSet) : true));
-  return info.fieldNodes.some((n) => seek(n.selectionSet));
+/** Whether a selection may ask for the field `name` (a fragment spread may: it counts as yes). */
+export function selectionMayAsk(set: SelectionSetNode | undefined, name: string): boolean {
+  return !!set?.selections.some((s) => (s.kind === Kind.FIELD ? s.name.value === name : s.kind === Kind.INLINE_FRAGMENT ? selectionMayAsk(s.selectionSet, name) : true));
 }
+
+/** Whether the selection of `info`'s field may ask for `name`. */
+const mayAsk = (info: GraphQLResolveInfo, name: string): boolean => info.fieldNodes.some((n) => selectionMayAsk(n.selectionSet, name));
 
 /** One record by id, or a 404 naming it. The all-zero GUID names the caller where the definition says so. */
 export function loadRow(ctx: ReadContext, def: ResourceDef, id: string): Promise<Row> {
@@ -197,6 +198,9 @@ export function hrefOf(template: string): (r: Row) => string {
   return (r) => parts.map((p, i) => (i % 2 ? String(r[p]) : p)).join('');
 }
 
+/** The field of a to-many relation's page type (`users`: `usersPage`), its rows with their total. */
+export const relationPageField = (relation: string): string => `${relation}Page`;
+
 /** A relation's `q` as its loader takes it; a bad one is the 400 a root list's is. */
 function relationFilter(q: unknown, fields: QueryFieldMap): RelationFilter {
   const text = typeof q === 'string' ? q : '';
@@ -222,6 +226,11 @@ function typeResolvers(def: ResourceDef): Record<string, Resolver> {
       const key = rel.parentKey ?? def.idField;
       const fields = queryFieldMap(resource(rel.target));
       out[name] = (r, args, ctx) => ctx.loaders.many(def, name, paging(ctx.services.config, args), relationFilter(args.q, fields)).load((r as Row)[key] as string);
+      // The same page with its total (`usersPage`): both from one statement, whichever is selected.
+      out[relationPageField(name)] = (r, args, ctx): Page<Row> => {
+        const page = ctx.loaders.counted(def, name, paging(ctx.services.config, args), relationFilter(args.q, fields)).load((r as Row)[key] as string);
+        return { items: () => page.then((p) => p.items), totalRecords: () => page.then((p) => p.total) };
+      };
     }
   }
   return out;

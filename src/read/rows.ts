@@ -81,8 +81,12 @@ export interface RowQuery {
   order?: string;
   limit?: number;
   offset?: number;
-  /** A page per parent (SQL `key` on `t` or a joined alias), in `order`: every parent's page in one statement. */
-  perParent?: { key: string; limit: number; offset: number };
+  /**
+   * A page per parent (SQL `key` on `t` or a joined alias), in `order`: every parent's page in one
+   * statement. `total`: each row also carries its parent's count of rows (`__total`), and each
+   * parent's first row comes even outside the page (offset past it, limit 0), to carry it.
+   */
+  perParent?: { key: string; limit: number; offset: number; total?: boolean };
   /** Leave the dynamic column out (nobody asked for the values: it may hold megabytes a row). */
   withoutDynamic?: boolean;
   /**
@@ -137,9 +141,12 @@ export function selectStatement(reader: Reader, def: ResourceDef, r: RowQuery = 
   const { where, guarded } = whereOf(reader, def, r);
   const p = r.perParent;
   const rank = p ? sql`, row_number() over (partition by ${raw(p.key)} order by ${raw(r.order ?? 't.id')}) as "__rank"` : raw('');
-  let q = sql`select ${selectList(def, !r.withoutDynamic)}${r.extra ?? raw('')}${rank} from ${raw(def.table)} t${joinsOf(def)}${r.from ?? raw('')} where ${where}`;
-  if (p) q = sql`select * from (${q}) ranked where "__rank" > ${p.offset} and "__rank" <= ${p.offset + p.limit} order by "__rank"`;
-  else if (r.order) q = sql`${q} order by ${raw(r.order)}`;
+  const total = p?.total ? sql`, count(*) over (partition by ${raw(p.key)}) as "__total"` : raw('');
+  let q = sql`select ${selectList(def, !r.withoutDynamic)}${r.extra ?? raw('')}${rank}${total} from ${raw(def.table)} t${joinsOf(def)}${r.from ?? raw('')} where ${where}`;
+  if (p) {
+    const inPage = sql`"__rank" > ${p.offset} and "__rank" <= ${p.offset + p.limit}`;
+    q = sql`select * from (${q}) ranked where ${p.total ? sql`(${inPage}) or "__rank" = 1` : inPage} order by "__rank"`;
+  } else if (r.order) q = sql`${q} order by ${raw(r.order)}`;
   if (r.limit !== undefined) q = sql`${q} limit ${r.limit} offset ${r.offset ?? 0}`;
   if (r.lock) q = r.lock === 'keyShare' ? sql`${q} for key share of t` : sql`${q} for no key update of t`;
   return { query: q, guarded };

@@ -124,7 +124,60 @@ describe('relation lists take q', () => {
   });
 });
 
+describe("a relation's page gives each parent's total (usersPage)", () => {
+  type Counted = { totalRecords: number; items: { id: string }[] };
+  const pageOf = async (args: string): Promise<Counted[]> => {
+    const query = `query ($a: UUID!, $b: UUID!) { a: group(id: $a) { usersPage${args} { totalRecords items { id } } } b: group(id: $b) { usersPage${args} { totalRecords items { id } } } }`;
+    const r = await gql(query, { a: groups[0].id, b: groups[1].id });
+    expect(r.body.errors).toBeUndefined();
+    return [r.body.data.a.usersPage, r.body.data.b.usersPage];
+  };
+  const ids = (list: string[]) => list.map((id) => ({ id }));
+
+  test('the page and how many match q over every page, for every parent in one statement', async () => {
+    const query = `query ($a: UUID!, $b: UUID!) {
+      a: group(id: $a) { usersPage(q: "name eq 'bob'", limit: 1) { totalRecords items { id } } }
+      b: group(id: $b) { usersPage(q: "name eq 'bob'", limit: 1) { totalRecords items { id } } }
+    }`;
+    const { result, statements } = await h.countQueries(() => gql(query, { a: groups[0].id, b: groups[1].id }));
+    expect(result.body.errors).toBeUndefined();
+    expect(result.body.data).toEqual({
+      a: { usersPage: { totalRecords: 2, items: ids([groups[0].members[1]]) } },
+      b: { usersPage: { totalRecords: 2, items: ids([groups[1].members[1]]) } },
+    });
+    expect(statements.filter((s) => /group_member/.test(s))).toHaveLength(1);
+    // Without q, every member; paged as the list is.
+    expect(await pageOf('(offset: 1)')).toEqual(groups.map((g) => ({ totalRecords: 4, items: ids(g.members.slice(1, 3)) })));
+  });
+
+  test('the total stands when the page is empty: limit 0, an offset past the end, nothing matching', async () => {
+    expect(await pageOf('(limit: 0)')).toEqual(groups.map(() => ({ totalRecords: 4, items: [] })));
+    expect(await pageOf('(offset: 4)')).toEqual(groups.map(() => ({ totalRecords: 4, items: [] })));
+    expect(await pageOf(`(q: "name eq 'ann'", offset: 3)`)).toEqual(groups.map(() => ({ totalRecords: 2, items: [] })));
+    expect(await pageOf(`(q: "name eq 'cy'")`)).toEqual(groups.map(() => ({ totalRecords: 0, items: [] })));
+  });
+
+  test('a bad q is refused at its path', async () => {
+    const r = await gql(`query ($id: UUID!) { group(id: $id) { usersPage(q: "name eq") { totalRecords } } }`, { id: groups[0].id });
+    expect(r.body.data).toEqual({ group: null });
+    expect(r.body.errors[0]).toMatchObject({ path: ['group', 'usersPage'], extensions: { code: 'BAD_REQUEST' } });
+    expect(r.body.errors[0].message).toMatch(/^Invalid q: /);
+  });
+});
+
 describe('the read budget (MAX_QUERY_ROWS)', () => {
+  test("a page's total counts one row per parent", async () => {
+    // 3 groups x (1 + (3 users x (1 + 3 groups) + 1 total)) = 42 > 30.
+    const query = `{ groups(limit: 3) { items { id usersPage(limit: 3) { totalRecords items { id groups(limit: 3) { id } } } } } }`;
+    const over = await gql(query);
+    expect(over.status).toBe(400);
+    expect(over.body.errors[0].message).toMatch(/may read 42 rows/);
+    // Totals alone: 3 x (1 + (0 + 1)) = 6.
+    const counts = await gql(`{ groups(limit: 3) { items { usersPage(limit: 0) { totalRecords } } } }`);
+    expect(counts.status).toBe(200);
+    expect(counts.body.errors).toBeUndefined();
+  });
+
   test('nested lists multiply: over the budget is a 400 naming the count and the way out, and nothing is read', async () => {
     // 3 groups x (1 + 3 users x (1 + 3 groups)) = 39 rows > 30.
     const query = `{ groups(limit: 3) { items { id users(limit: 3) { id groups(limit: 3) { id } } } } }`;

@@ -82,14 +82,25 @@ describe('checkDefinitions', () => {
     expect(() => checkDefinitions(schema, [thing(over), owner])).toThrow(message);
   });
 
-  test('refuses a to-many relation whose field is paged but takes no q, naming it; passes with q', () => {
-    const withArgs = (args: string) =>
-      makeExecutableSchema({ typeDefs: `type Query { x: Int } type Owner { href: String!, dataType: String!, id: ID! } type Thing { href: String!, dataType: String!, id: ID!, name: String!, ownerId: ID, owners${args}: [Owner!]! }` });
+  test('refuses a to-many relation without q, or without its page with the total, naming what to add', () => {
+    const ARGS = '(q: String, limit: Int, offset: Int)';
+    const withFields = (fields: string) =>
+      makeExecutableSchema({
+        typeDefs: `type Query { x: Int } type Owner { href: String!, dataType: String!, id: ID! } type OwnerPage { totalRecords: Int!, items: [Owner!]! }
+          type Thing { href: String!, dataType: String!, id: ID!, name: String!, ownerId: ID, ${fields} }`,
+      });
     const many = thing({ queries: {}, relations: { owners: { kind: 'many', target: 'Owner', column: 'thing_id' } } });
-    expect(() => checkDefinitions(withArgs('(limit: Int, offset: Int)'), [many, owner])).toThrow(
+    const check = (fields: string) => () => checkDefinitions(withFields(fields), [many, owner]);
+    expect(check(`owners(limit: Int, offset: Int): [Owner!]!, ownersPage${ARGS}: OwnerPage!`)).toThrow(
       'schema/: Thing.owners is a to-many relation and needs the arguments (q: String, limit: Int, offset: Int)',
     );
-    expect(() => checkDefinitions(withArgs('(q: String, limit: Int, offset: Int)'), [many, owner])).not.toThrow();
+    expect(check(`owners${ARGS}: [Owner!]!, ownersPage(limit: Int, offset: Int): OwnerPage!`)).toThrow(
+      'schema/: Thing.ownersPage is the page of the to-many relation owners and needs the arguments (q: String, limit: Int, offset: Int)',
+    );
+    const page = 'Thing.owners is a to-many relation: schema/ must give it its page with the total too, ownersPage(q: String, limit: Int, offset: Int): OwnerPage!';
+    expect(check(`owners${ARGS}: [Owner!]!`)).toThrow(page);
+    expect(check(`owners${ARGS}: [Owner!]!, ownersPage${ARGS}: [Owner!]!`)).toThrow(page);
+    expect(check(`owners${ARGS}: [Owner!]!, ownersPage${ARGS}: OwnerPage!`)).not.toThrow();
   });
 
   test('refuses a parent scope under a type no definition defines, or by a field that is not a column, naming it', () => {
