@@ -40,13 +40,13 @@ function memberTypeOf(v: unknown, label = 'memberType'): 'user' | 'group' | unde
  * turns out. The member's row is held against its delete (RowQuery.lock 'keyShare'): one
  * committed meanwhile is the 404 of an unknown id, not the foreign key's.
  */
-async function memberColumn(ctx: AppContext, memberId: string, type: 'user' | 'group' | undefined): Promise<'user_id' | 'group_id'> {
-  if (!isGuid(memberId)) throw badRequest(`The member id must be a GUID, got '${String(memberId).slice(0, 64)}'.`, { field: 'memberId' });
+async function memberColumn(ctx: AppContext, memberId: string, type: 'user' | 'group' | undefined, field: string): Promise<'user_id' | 'group_id'> {
+  if (!isGuid(memberId)) throw badRequest(`The member id must be a GUID, got '${String(memberId).slice(0, 64)}'.`, { field });
   const id = memberId.toLowerCase();
   const exists = async (typeName: string) => (await selectRows(ctx.reader, resource(typeName), { where: [sql`t.id = ${id}`], lock: 'keyShare' })).length > 0;
   if (type !== 'group' && (await exists('User'))) return 'user_id';
   if (type !== 'user' && (await exists('Group'))) return 'group_id';
-  throw notFound(type === undefined ? `No user or group has the id '${memberId}'.` : `${type === 'user' ? 'User' : 'Group'} '${memberId}' was not found.`);
+  throw notFound(type === undefined ? `No user or group has the id '${memberId}'.` : `${type === 'user' ? 'User' : 'Group'} '${memberId}' was not found.`, { field });
 }
 
 /**
@@ -61,9 +61,9 @@ async function foldersOf(ctx: AppContext, folder: FolderRow, cascade: boolean): 
   return (await selectRows<FolderRow>(ctx.reader, resource('Folder'), { where: [subtreeOf(folder)], order: TOP_FIRST, lock: 'keyShare' })).map((f) => f.id);
 }
 
-/** Gives the member `role` on `folders` (the locked folder first); returns how many folders that is. */
-async function giveRole(ctx: AppContext, folders: string[], memberId: string, type: 'user' | 'group' | undefined, role: number): Promise<number> {
-  const column = await memberColumn(ctx, memberId, type);
+/** Gives the member `role` on `folders` (the locked folder first); returns how many folders that is. `field` names the member id sent. */
+async function giveRole(ctx: AppContext, folders: string[], memberId: string, type: 'user' | 'group' | undefined, role: number, field: string): Promise<number> {
+  const column = await memberColumn(ctx, memberId, type, field);
   const by = ctx.caller.userId;
   await upsertRows(
     ctx.reader,
@@ -96,7 +96,7 @@ export async function setMember(ctx: AppContext, folderId: string, memberId: str
   const role = roleOf(input.securityRole ?? input.role, input.securityRole === undefined && input.role !== undefined ? 'role' : 'securityRole');
   const type = memberTypeOf(input.memberType ?? (typeof input.isGroup === 'boolean' ? Number(input.isGroup) : undefined));
   const folder = await lockedFolder(ctx, folderId);
-  const successCount = await giveRole(ctx, await foldersOf(ctx, folder, input.cascadeSecurityChanges === true), memberId, type, role);
+  const successCount = await giveRole(ctx, await foldersOf(ctx, folder, input.cascadeSecurityChanges === true), memberId, type, role, 'memberId');
   return { folderId: folder.id, successCount };
 }
 
@@ -150,9 +150,9 @@ export async function applyActions(ctx: AppContext, folderId: string, input: Inp
   const actions = sent.map(actionOf);
   const folder = await lockedFolder(ctx, folderId);
   const folders = await foldersOf(ctx, folder, input.cascadeSecurityChanges === true);
-  for (const a of actions) {
+  for (const [i, a] of actions.entries()) {
     if (a.role === undefined) await takeOff(ctx, folder, folders, a.memberId);
-    else await giveRole(ctx, folders, a.memberId, a.type, a.role);
+    else await giveRole(ctx, folders, a.memberId, a.type, a.role, `securityActions[${i}].memberId`);
   }
   return actions.length;
 }

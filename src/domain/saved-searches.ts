@@ -45,12 +45,12 @@ async function scopeOf(ctx: AppContext, input: Input): Promise<string | null | u
     const folder = await folderAt(ctx, joinPath(segments));
     // Held against its delete, as by id: one committed meanwhile is this 404, not the foreign key's.
     const held = folder && (await selectRows<FolderRow>(ctx.reader, resource('Folder'), { where: [sql`t.id = ${folder.id}`], lock: 'keyShare' })).length;
-    if (!held) throw notFound(`Folder '${joinPath(segments).slice(0, 256)}' was not found.`);
+    if (!held) throw notFound(`Folder '${joinPath(segments).slice(0, 256)}' was not found.`, { field: 'folderPath' });
     return folder.id;
   }
   if (!sentId) return undefined;
   const id = input.folderId === ZERO_GUID ? undefined : guidOrUnset(input.folderId, 'folderId');
-  return id ? ((await heldRow(ctx, resource('Folder'), id)).id as string) : null;
+  return id ? ((await heldRow(ctx, resource('Folder'), id, 'folderId')).id as string) : null;
 }
 
 function sharedOf(input: Input): boolean | undefined {

@@ -286,12 +286,25 @@ describe('folder security, saved searches, document types and alerts', () => {
     expect(await refusal(SET_MEMBERS, { f, input: actions({ roleType: '1', memberType: '7' }) })).toMatchObject({ code: 'BAD_REQUEST', field: 'input.securityActions[1].memberType' });
   });
 
+  test('a member id that names no user or group, by the key that sent it', async () => {
+    const f = await created(CREATE_FOLDER, { input: { name: 'Secured 2' } });
+    const add = 'mutation($input: SecurityMemberInput!) { addSecurityMember(input: $input) { memberId } }';
+    expect(await refusal(add, { input: { parentId: f, memberId: unknownId, securityRole: '2' } })).toMatchObject({ code: 'NOT_FOUND', field: 'input.memberId' });
+    expect(await refusal(SET_MEMBER, { f, m: unknownId, input: { securityRole: '2', memberType: 'group' } })).toMatchObject({ code: 'NOT_FOUND', field: 'memberId' });
+    const actions = { securityActions: [{ memberId: t.adminId, roleType: '1' }, { memberId: unknownId, roleType: '2' }] };
+    expect(await refusal(SET_MEMBERS, { f, input: actions })).toMatchObject({ code: 'NOT_FOUND', field: 'input.securityActions[1].memberId' });
+    // The folder is the record the call is about: its 404 names none.
+    expect(await refusal(SET_MEMBER, { f: unknownId, m: t.adminId, input: { securityRole: '2' } })).not.toHaveProperty('field');
+  });
+
   test('a saved search names its taken name or its q; a folder sent twice over, none', async () => {
     await created(CREATE_SEARCH, { input: { name: 'Taken search' } });
     expect(await refusal(CREATE_SEARCH, { input: { name: 'taken SEARCH' } })).toMatchObject({ code: 'CONFLICT', field: 'input.name' });
     const id = await created(CREATE_SEARCH, { input: { name: 'search 2' } });
     expect(await refusal(UPDATE_SEARCH, { id, input: { name: 'TAKEN search' } })).toMatchObject({ code: 'CONFLICT', field: 'input.name' });
     expect(await refusal(UPDATE_SEARCH, { id, input: { q: '[name] eq' } })).toMatchObject({ code: 'BAD_REQUEST', field: 'input.q' });
+    expect(await refusal(CREATE_SEARCH, { input: { name: 'search 4', folderId: unknownId } })).toMatchObject({ code: 'NOT_FOUND', field: 'input.folderId' });
+    expect(await refusal(UPDATE_SEARCH, { id, input: { folderPath: '/No such folder' } })).toMatchObject({ code: 'NOT_FOUND', field: 'input.folderPath' });
     const both = await refusal(CREATE_SEARCH, { input: { name: 'search 3', folderId: unknownId, folderPath: '/x' } });
     expect(both.code).toBe('BAD_REQUEST');
     expect(both).not.toHaveProperty('field');
