@@ -2,6 +2,7 @@
  * The one place that reads the environment. Every setting is validated here and documented in
  * the README's config table; the rest of the code receives a typed Config.
  */
+import fs from 'node:fs';
 import { isIP } from 'node:net';
 import path from 'node:path';
 
@@ -48,6 +49,10 @@ export interface Config {
   maxHeaderBytes: number;
   /** How long a whole request (head and body) may take to arrive: long enough for a FILE_MAX_BYTES upload on a slow link. */
   requestTimeoutSeconds: number;
+  /** Connections open at once, all clients together: past it, Node closes a new one at once (src/connection-limits.ts). */
+  maxConnections: number;
+  /** Connections open at once from one socket address (0: no limit); a trusted proxy's are not counted. */
+  maxConnectionsPerAddress: number;
   /** When set, GET /metrics asks for `Authorization: Bearer <this>`; unset, it is open. */
   metricsToken: string | undefined;
   /** Proxies whose X-Forwarded-For is believed (IPs or CIDRs); anyone else's is ignored. */
@@ -252,7 +257,36 @@ function bodyMemoryTenantBytes(env: Env, bodyMemory: number, largest: number): n
   return n;
 }
 
-export function loadConfig(env: Env = process.env): Config {
+/**
+ * The soft limit on open files (RLIMIT_NOFILE) the process runs with, which Node raised to the
+ * hard limit as it started; Node has no call for it, so it is read from /proc (Linux), and is
+ * undefined elsewhere or when unlimited.
+ */
+function openFilesLimit(): number | undefined {
+  try {
+    const m = /^Max open files\s+(\d+)/m.exec(fs.readFileSync('/proc/self/limits', 'utf8'));
+    return m ? Number(m[1]) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Descriptors kept for what is not a client's: both database pools (2 × DB_POOL_SIZE) come on top. */
+const RESERVED_FILES = 256;
+
+/**
+ * MAX_CONNECTIONS unset: half the open files left once the reserve is set aside, since a
+ * connection may hold a second descriptor (a file it downloads or uploads, its S3 request); at
+ * most 8192, whatever the limit (Node raises it to the hard limit, often a million in a container,
+ * and each idle connection costs memory), at least 64. 4096 when the limit cannot be read.
+ */
+function defaultMaxConnections(openFiles: number | undefined, dbPoolSize: number): number {
+  if (openFiles === undefined) return 4096;
+  return Math.min(8192, Math.max(64, Math.floor((openFiles - RESERVED_FILES - 2 * dbPoolSize) / 2)));
+}
+
+/** `limits.openFiles`: the process's open-file limit, read unless given (a test gives it). */
+export function loadConfig(env: Env = process.env, limits: { openFiles: number | undefined } = { openFiles: openFilesLimit() }): Config {
   const levels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
   const dataDir = path.resolve(env.DATA_DIR || './data');
   const fileStore = oneOf(env, 'FILE_STORE', ['disk', 's3'] as const, 'disk');
@@ -261,6 +295,7 @@ export function loadConfig(env: Env = process.env): Config {
   // The largest body held in memory whole: a multipart `POST emails`, its attachments beside its other parts.
   const largestHeld = maxBodyBytes + emailMaxAttachmentBytes;
   const bodyMemory = bodyMemoryBytes(env, largestHeld);
+  const dbPoolSize = int(env, 'DB_POOL_SIZE', 10, 1, 200);
   return {
     port: int(env, 'PORT', 8080, 0, 65535),
     host: env.HOST || '0.0.0.0',
@@ -287,12 +322,14 @@ export function loadConfig(env: Env = process.env): Config {
     tokenMaxFailuresPerAddress: int(env, 'TOKEN_MAX_FAILURES_PER_ADDRESS', 100, 1, 1_000_000),
     tokenMaxFailuresPerClient: int(env, 'TOKEN_MAX_FAILURES_PER_CLIENT', 1000, 1, 1_000_000),
     shutdownGraceMs: int(env, 'SHUTDOWN_GRACE_MS', 10000, 0, 600000),
-    dbPoolSize: int(env, 'DB_POOL_SIZE', 10, 1, 200),
+    dbPoolSize,
     dbConnectTimeoutMs: int(env, 'DB_CONNECT_TIMEOUT_MS', 5000, 100, 600000),
     dbAcquireTimeoutMs: int(env, 'DB_ACQUIRE_TIMEOUT_MS', 5000, 100, 600000),
     dbStatementTimeoutMs: int(env, 'DB_STATEMENT_TIMEOUT_MS', 15000, 100, 3600000),
     maxHeaderBytes: int(env, 'MAX_HEADER_BYTES', 65536, 16384, 1048576),
     requestTimeoutSeconds: int(env, 'REQUEST_TIMEOUT_SECONDS', 3600, 1, 21600),
+    maxConnections: int(env, 'MAX_CONNECTIONS', defaultMaxConnections(limits.openFiles, dbPoolSize), 1, 1_000_000),
+    maxConnectionsPerAddress: int(env, 'MAX_CONNECTIONS_PER_ADDRESS', 256, 0, 1_000_000),
     metricsToken: env.METRICS_TOKEN || undefined,
     trustedProxies: addresses(env, 'TRUSTED_PROXIES'),
     corsOrigins: origins(env, 'CORS_ORIGINS'),

@@ -17,6 +17,7 @@ import type { TenantDirectory, TenantRef } from './tenancy/tenant-directory.js';
 import { sessionEnded, whoAmI, type WhoAmI } from './auth/session.js';
 import type { FileStore, StoredFile } from './storage/file-store.js';
 import type { BodyBudget } from './body-budget.js';
+import type { ConnectionLimits } from './connection-limits.js';
 import { recordSender } from './request-sender.js';
 
 /** Long-lived parts, built once at start-up. */
@@ -32,6 +33,8 @@ export interface Services {
   files: FileStore;
   /** The request bodies held in memory at once (BODY_MEMORY_BYTES). */
   bodies: BodyBudget;
+  /** The connections open at once (MAX_CONNECTIONS, MAX_CONNECTIONS_PER_ADDRESS), once the HTTP server is put under them. */
+  connections: ConnectionLimits;
 }
 
 export interface Caller extends AccessClaims {

@@ -1,13 +1,14 @@
 /**
  * The Prometheus registry of one app: requests by route row and status, their latency, both
  * database pools' connections, the outgoing e-mail queue, the request bodies held in memory and
- * those refused, and prom-client's process metrics. One registry per app (not prom-client's
+ * those refused, the client connections open and those refused, and prom-client's process metrics. One registry per app (not prom-client's
  * global one), so that apps built side by side in one process do not collide.
  */
 import client from 'prom-client';
 import type pg from 'pg';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { BodyBudget } from './body-budget.js';
+import type { ConnectionLimits } from './connection-limits.js';
 
 export interface Metrics {
   registry: client.Registry;
@@ -20,7 +21,7 @@ interface TarnPool {
   numPendingAcquires(): number;
 }
 
-export function createMetrics(orm: MikroORM, reads: pg.Pool, bodies: BodyBudget): Metrics {
+export function createMetrics(orm: MikroORM, reads: pg.Pool, bodies: BodyBudget, connections: ConnectionLimits): Metrics {
   const registry = new client.Registry();
   client.collectDefaultMetrics({ register: registry });
   const requests = new client.Counter({
@@ -91,6 +92,24 @@ export function createMetrics(orm: MikroORM, reads: pg.Pool, bodies: BodyBudget)
       // The budget counts; the counter shows its tally.
       this.reset();
       for (const [reason, n] of bodies.refusals.entries()) this.inc({ reason }, n);
+    },
+  });
+  new client.Gauge({
+    name: 'http_connections_open',
+    help: 'Client connections open now; at MAX_CONNECTIONS, a new one is closed as it comes.',
+    registers: [registry],
+    collect() {
+      this.set(connections.open);
+    },
+  });
+  new client.Counter({
+    name: 'http_connections_refused_total',
+    help: 'Connections closed as they came, by reason: server_full (MAX_CONNECTIONS open), address_full (MAX_CONNECTIONS_PER_ADDRESS open from its address).',
+    labelNames: ['reason'] as const,
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const [reason, n] of connections.refusals()) this.inc({ reason }, n);
     },
   });
   return {

@@ -43,6 +43,7 @@ async function main() {
     log,
   );
   server.keepAliveTimeout = 65_000;
+  services.connections.guard(server);
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;

@@ -8,6 +8,8 @@ import type { Logger } from './log.js';
 import { TenantDirectory } from './tenancy/tenant-directory.js';
 import { createFileStore } from './storage/index.js';
 import { BodyBudget } from './body-budget.js';
+import { ConnectionLimits } from './connection-limits.js';
+import { trustList } from './rest/client-address.js';
 import { tokenBodyBytes } from './rest/token.js';
 
 export async function createServices(config: Config, { orm, reads }: Pick<Database, 'orm' | 'reads'>, log: Logger): Promise<Services> {
@@ -28,5 +30,6 @@ export async function createServices(config: Config, { orm, reads }: Pick<Databa
       graceSeconds: config.bodyGraceSeconds,
       minBytesPerSecond: config.bodyMinBytesPerSecond,
     }),
+    connections: new ConnectionLimits({ max: config.maxConnections, perAddress: config.maxConnectionsPerAddress, proxies: trustList(config.trustedProxies) }, log),
   };
 }

@@ -1,4 +1,5 @@
 /** The security settings are validated where the environment is read, with a message naming the setting. */
+import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { loadConfig } from '../src/config.js';
@@ -163,4 +164,18 @@ test('a body read whole has BODY_GRACE_SECONDS (20), then must keep up BODY_MIN_
   expect(() => loadConfig({ BODY_GRACE_SECONDS: '3601' })).toThrow('BODY_GRACE_SECONDS must be between 1 and 3600, got 3601');
   expect(() => loadConfig({ BODY_MIN_BYTES_PER_SECOND: '0' })).toThrow('BODY_MIN_BYTES_PER_SECOND must be between 1 and 1073741824, got 0');
   expect(() => loadConfig({ BODY_MIN_BYTES_PER_SECOND: '1.5' })).toThrow("BODY_MIN_BYTES_PER_SECOND must be a whole number, got '1.5'");
+});
+
+test('MAX_CONNECTIONS is half the open files left past 256 and both pools (64-8192; 4096 when unknown); MAX_CONNECTIONS_PER_ADDRESS 256, 0 for none', () => {
+  expect(loadConfig({}, { openFiles: 1024 })).toMatchObject({ maxConnections: (1024 - 256 - 20) / 2, maxConnectionsPerAddress: 256 });
+  expect(loadConfig({ DB_POOL_SIZE: '50' }, { openFiles: 1024 }).maxConnections).toBe((1024 - 256 - 100) / 2);
+  expect(loadConfig({}, { openFiles: 1_048_576 }).maxConnections).toBe(8192);
+  expect(loadConfig({}, { openFiles: 256 }).maxConnections).toBe(64);
+  expect(loadConfig({}, { openFiles: undefined }).maxConnections).toBe(4096);
+  expect(loadConfig({ MAX_CONNECTIONS: '20000', MAX_CONNECTIONS_PER_ADDRESS: '0' }, { openFiles: 1024 })).toMatchObject({ maxConnections: 20000, maxConnectionsPerAddress: 0 });
+  expect(() => loadConfig({ MAX_CONNECTIONS: '0' })).toThrow(/MAX_CONNECTIONS must be between 1 and 1000000, got 0/);
+  expect(() => loadConfig({ MAX_CONNECTIONS_PER_ADDRESS: 'many' })).toThrow(/MAX_CONNECTIONS_PER_ADDRESS must be a whole number/);
+  // Unset, the limit is the one this process runs with, which a child shell inherits.
+  const shell = Number(execFileSync('sh', ['-c', 'ulimit -n'], { encoding: 'utf8' }));
+  expect(loadConfig({}).maxConnections).toBe(loadConfig({}, { openFiles: Number.isFinite(shell) ? shell : undefined }).maxConnections);
 });

@@ -4,9 +4,12 @@
  */
 import net from 'node:net';
 
-/** A connection to the server on 127.0.0.1:`port`, once it is open (a refused one rejects). */
-export function connect(port: number): Promise<net.Socket> {
-  const sock = net.connect(port, '127.0.0.1');
+/**
+ * A connection to the server on 127.0.0.1:`port`, once it is open (a refused one rejects); `from`,
+ * another loopback address (127.0.0.2), is the address the server sees it come from.
+ */
+export function connect(port: number, from?: string): Promise<net.Socket> {
+  const sock = net.connect({ port, host: '127.0.0.1', localAddress: from });
   return new Promise((resolve, reject) => {
     sock.once('connect', () => resolve(sock));
     sock.once('error', reject);

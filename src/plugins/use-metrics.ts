@@ -17,7 +17,7 @@ const FIXED = new Set(['/healthz', '/readyz', '/metrics']);
 const digest = (s: string) => createHash('sha256').update(s).digest();
 
 export function useMetrics(services: Services): Plugin {
-  const metrics = createMetrics(services.orm, services.reads, services.bodies);
+  const metrics = createMetrics(services.orm, services.reads, services.bodies, services.connections);
   const expected = services.config.metricsToken === undefined ? undefined : digest(`Bearer ${services.config.metricsToken}`);
   const started = new WeakMap<Request, number>();
 

@@ -13,7 +13,7 @@ export interface ServerContext {
 const ADDRESS = Symbol('clientAddress');
 
 /** `::ffff:192.0.2.1` (an IPv4 caller on a dual-stack socket) is `192.0.2.1`. */
-function plain(address: string): string {
+export function plainAddress(address: string): string {
   const m = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
   return m ? m[1] : address;
 }
@@ -29,15 +29,15 @@ export function trustList(proxies: string[]): BlockList {
   return list;
 }
 
-const trusted = (list: BlockList, address: string): boolean => {
+export const trusted = (list: BlockList, address: string): boolean => {
   const family = isIP(address);
   return family !== 0 && list.check(address, family === 6 ? 'ipv6' : 'ipv4');
 };
 
 export function resolveClientAddress(list: BlockList, socketAddress: string | undefined, forwardedFor: string | null): string {
-  let address = plain(socketAddress ?? '');
+  let address = plainAddress(socketAddress ?? '');
   if (!forwardedFor || !trusted(list, address)) return address;
-  const hops = forwardedFor.split(',').map((h) => plain(h.trim()));
+  const hops = forwardedFor.split(',').map((h) => plainAddress(h.trim()));
   while (hops.length && trusted(list, address)) {
     const next = hops.pop()!;
     // A hop that is no address was written by whoever sent it: the last proxy's word stands.
