@@ -5,7 +5,7 @@
  * schema/. A description in the SDL wins.
  */
 import { MapperKind, mapSchema } from '@graphql-tools/utils';
-import type { GraphQLSchema } from 'graphql';
+import { isObjectType, type GraphQLObjectType, type GraphQLSchema } from 'graphql';
 
 const FIELDS: Record<string, string> = {
   href: 'The record\'s REST address, relative to the tenant\'s base URL (`~/...`).',
@@ -19,6 +19,10 @@ const PAGE_FIELDS: Record<string, string> = {
   totalRecords: 'How many records match, over every page.',
   items: 'The records of this page, in the list\'s order.',
 };
+
+/** A page type (`SitePage`: `items` and `totalRecords`), whose two fields are computed only when selected. */
+export const isPageType = (type: unknown): type is GraphQLObjectType =>
+  isObjectType(type) && type.name.endsWith('Page') && !!type.getFields().items && !!type.getFields().totalRecords;
 
 const ARGS: Record<string, string> = {
   q: "A filter in the API's query language, as REST's `q=`: `[field] eq 'value'` with `eq ne gt ge lt le like between not in`, joined by `and`/`or`.",

@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { makeExecutableSchema } from '@graphql-tools/schema';
 import { mergeResolvers } from '@graphql-tools/merge';
 import { getDirective, MapperKind, mapSchema } from '@graphql-tools/utils';
-import { defaultFieldResolver, getNamedType, isListType, isNonNullType, isObjectType, isScalarType, type GraphQLObjectType, type GraphQLResolveInfo, type GraphQLSchema } from 'graphql';
+import { defaultFieldResolver, getNamedType, isListType, isNonNullType, isObjectType, isScalarType, type GraphQLResolveInfo, type GraphQLSchema } from 'graphql';
 import { enforce, type AllowRule } from './permissions/access.js';
 import type { AppContext } from './context.js';
 import { modulesIn } from './discover.js';
@@ -19,7 +19,7 @@ import { generatedResolvers, relationPageField, type Page } from './read/resolve
 import { definitionFile, resources } from './read/registry.js';
 import { scalarResolvers } from './scalars.js';
 import { inTransaction } from './db/transaction.js';
-import { withConventionalDescriptions } from './schema-conventions.js';
+import { isPageType, withConventionalDescriptions } from './schema-conventions.js';
 import { withFieldPaths } from './field-paths.js';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -121,10 +121,6 @@ export function checkRootResolvers(schema: GraphQLSchema, resolvers: Resolvers):
     }
   }
 }
-
-/** A page type (`items` and `totalRecords`), whose two fields are computed only when selected. */
-const isPageType = (type: unknown): type is GraphQLObjectType =>
-  isObjectType(type) && type.name.endsWith('Page') && !!type.getFields().items && !!type.getFields().totalRecords;
 
 /**
  * Stops the start when a root field that may fail on its own is non-null: every Mutation field and

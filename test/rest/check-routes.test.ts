@@ -1,4 +1,4 @@
-/** The route table is checked against the schema at start-up, naming the row that cannot work; and every root field has a row but the GraphQL-only ones. */
+/** The route table is checked against the schema at start-up, naming the row that cannot work (its field, arguments, shape and paging); and every root field has a row but the GraphQL-only ones. */
 import { buildSchema } from '../../src/schema.js';
 import { checkRouteTable } from '../../src/rest/check-routes.js';
 import { isSofaRoute, routes, type Route } from '../../src/rest/routes.js';
@@ -18,6 +18,14 @@ test.each<[string, Route, string]>([
   ['a path parameter the field lacks', { method: 'GET', path: '/sites/:siteKey', field: 'Query.site', shape: 'one' }, "Query.site has no argument 'siteKey'"],
   ['a renamed path parameter whose argument the field lacks', { method: 'GET', path: '/sites/:siteKey', field: 'Query.site', shape: 'one', params: { siteKey: 'key' } }, "Query.site has no argument 'key'"],
   ['a body argument the field lacks', { method: 'POST', path: '/sites', field: 'Mutation.createSite', shape: 'object', body: 'payload' }, "Mutation.createSite has no argument 'payload'"],
+  // The shape and paging its root field's type allows (src/rest/envelope.ts reads them).
+  ['a list of a record', { method: 'GET', path: '/sites/:id', field: 'Query.site', shape: 'list' }, "Route GET /sites/:id: shape 'list' does not fit Query.site, which answers Site, a record"],
+  ['an object of a page', { method: 'GET', path: '/sites', field: 'Query.sites', shape: 'object' }, "shape 'object' does not fit Query.sites, which answers SitePage!, a page"],
+  ['a one-element array of a list', { method: 'GET', path: '/alertevents', field: 'Query.alertEvents', shape: 'one' }, "shape 'one' does not fit Query.alertEvents"],
+  ['an object of a Boolean', { method: 'DELETE', path: '/sites/:id', field: 'Mutation.deleteSite', shape: 'object' }, "shape 'object' does not fit Mutation.deleteSite, which answers Boolean"],
+  ['no data from a read', { method: 'GET', path: '/sites/:id', field: 'Query.site', shape: 'none' }, "shape 'none' does not fit Query.site"],
+  ['a paged object', { method: 'GET', path: '/users/:id', field: 'Query.user', shape: 'object', paged: true }, "Route GET /users/:id: paged, but its shape 'object' is no array"],
+  ['a paged page whose field takes no limit', { method: 'PUT', path: '/documents/:documentId/indexfields', field: 'Mutation.setDocumentIndexFields', shape: 'list', paged: true, body: 'input' }, 'Mutation.setDocumentIndexFields takes no limit and offset'],
 ])('stops at %s', (_, row, message) => {
   expect(() => checkRouteTable(schema, [row])).toThrow(message);
 });
