@@ -52,6 +52,8 @@ let folder: { id: string; folderPath: string };
 let docs: { id: string; documentId: string }[];
 /** Index field definitions, all three in `folder`. */
 let indexField: { id: string };
+/** Another of them, after which a move puts `indexField`. */
+let otherField: { id: string };
 /** A drop-down list of three items, beside two more. */
 let list: { listID: string; items: string[] };
 /** A document type, beside two more. */
@@ -137,7 +139,7 @@ async function makeFixture(name: string) {
   const fields = [];
   for (let i = 0; i < 3; i++) fields.push((await A.post('/indexfields', { label: uniq('field'), fieldType: 1 })).body.data);
   for (const f of fields) await A.put(`/indexfields/${f.id}/folders/${folder.id}`);
-  indexField = fields[0];
+  [indexField, otherField] = fields;
   const lists = [];
   for (let i = 0; i < 3; i++) lists.push((await A.post('/lists', { Name: uniq('list'), Items: ['a', 'b', 'c'].map((itemName) => ({ itemName })) })).body.data);
   list = { listID: lists[0].listID, items: (await A.get(`/lists/${lists[0].listID}/items`)).body.data.map((i: { listId: string }) => i.listId) };
@@ -272,10 +274,11 @@ export function pathOf(r: SofaRoute): string {
 /**
  * Values a body takes where its input type has the key; refused calls never act on them. They
  * name the folder and document a write goes to, since one that names none is a 400 to everyone
- * (src/permissions/policies.ts), not the refusal checked here. A form's body (JSON) takes them
- * all: formTemplate has a field of each key.
+ * (src/permissions/policies.ts), not the refusal checked here; and the rest a write needs to
+ * succeed with a change, which test/rest/authorship.test.ts checks. A form's body (JSON) takes
+ * them all: formTemplate has a field of each key.
  */
-const KNOWN: Record<string, () => string> = {
+const KNOWN: Record<string, () => unknown> = {
   name: () => 'conformance',
   description: () => 'refused',
   firstName: () => 'Changed',
@@ -286,6 +289,16 @@ const KNOWN: Record<string, () => string> = {
   folderId: () => folder.id,
   documentId: () => docs[0].documentId,
   parentId: () => folder.id,
+  memberId: () => plain.id,
+  fieldType: () => '1',
+  expirationDate: () => '2099-01-01T00:00:00',
+  value: () => 'conformance',
+  required: () => true,
+  sourceFolderId: () => folder.id,
+  // A new folder each time (made with the path): a copy and a move of `folder` go in without a clash.
+  targetFolderPath: () => `/${uniq('target')}`,
+  sourceFieldId: () => indexField.id,
+  destinationFieldId: () => otherField.id,
 };
 /** Values only an input object takes: mandatory in prose, not in the SDL, and checked before the folder or document is looked up. */
 const INPUT_ONLY: Record<string, () => unknown> = {
@@ -313,13 +326,13 @@ export const bodyOf = (r: SofaRoute) =>
 const lastSegment = (path: string) => path.split('/').at(-1)!.toLowerCase();
 const creatorOf = (segment: string) => tenantRoutes.find((c) => c.method === 'POST' && c.body && lastSegment(c.path) === segment);
 
-/** One record, through the POST route `c`, as tenant A's administrator: its data. */
-export async function create(c: SofaRoute) {
+/** One record, through the POST route `c`, as tenant A's administrator (or `api`'s caller): its data. */
+export async function create(c: SofaRoute, api: Api = A) {
   const key = learnedKey(c);
   for (;;) {
     // A name of its own on every try, where names are unique.
     const body = { ...bodyOf(c), ...(bodyOf(c)?.name ? { name: uniq('conformance') } : {}) };
-    const reply = await A.request(c.method, pathOf(c), { body });
+    const reply = await api.request(c.method, pathOf(c), { body });
     // A field mandatory in prose only is named by the 400 (src/domain/validate.ts): it goes in, with a value of its type.
     const missing = reply.body?.meta?.status === 400 ? /The mandatory field '(\w+)' is missing/.exec(reply.text)?.[1] : undefined;
     if (missing && !(missing in (learned[key] ?? {}))) {
