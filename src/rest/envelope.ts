@@ -166,6 +166,8 @@ export interface SuccessInput {
   result: unknown;
   dataTypes: DataTypes;
   recordType: string | undefined;
+  /** The field answers a page: its items are the records. Not any value with `items`: a drop-down list has its own. */
+  answersPage: boolean;
   projection: Projection;
   page?: { limit: number; offset: number };
   /** The keys a record leads with, in this order (the route's `keyOrder`). */
@@ -177,15 +179,14 @@ function leading(record: Record<string, unknown>, keys: readonly string[]): Reco
   return { ...Object.fromEntries(keys.filter((k) => Object.hasOwn(record, k)).map((k) => [k, record[k]])), ...record };
 }
 
-/** Page results (`{totalRecords, items}`) unwrap to their items. */
-function isPage(v: unknown): v is { items: unknown[]; totalRecords?: number } {
-  return !!v && typeof v === 'object' && Array.isArray((v as { items?: unknown }).items);
-}
+type PageResult = { items: unknown[]; totalRecords?: number };
 
 /** The body of a success: `meta`, the records shaped and projected as the route says, and `pagination`. */
 export function successBody(s: SuccessInput): Record<string, unknown> {
   const dt = s.recordType ? s.dataTypes.byTypeName.get(s.recordType) : undefined;
-  let records = isPage(s.result) ? s.result.items : s.result;
+  // A page (`{totalRecords, items}`) unwraps to its items.
+  const page = s.answersPage && s.result ? (s.result as PageResult) : undefined;
+  let records = page ? page.items : s.result;
   const shapeOne = (r: unknown) => {
     if (!dt) return r;
     const record = project(r as Record<string, unknown>, dt, s.projection);
@@ -193,14 +194,14 @@ export function successBody(s: SuccessInput): Record<string, unknown> {
   };
   const body: Record<string, unknown> = { meta: meta(s.status, s.request) };
   // A paged list whose field answers every record (a plain list, not a page): the page is cut here.
-  const whole = s.page && s.shape === 'list' && !isPage(s.result) && Array.isArray(records) ? records.length : undefined;
+  const whole = s.page && s.shape === 'list' && !page && Array.isArray(records) ? records.length : undefined;
   if (whole !== undefined) records = (records as unknown[]).slice(s.page!.offset, s.page!.offset + s.page!.limit);
   if (s.shape === 'list') body.data = (Array.isArray(records) ? records : [records]).map(shapeOne);
   else if (s.shape === 'one') body.data = [shapeOne(Array.isArray(records) ? records[0] : records)];
   else if (s.shape === 'object') body.data = shapeOne(records);
   if (s.page) {
-    const total = isPage(s.result) && typeof s.result.totalRecords === 'number'
-      ? s.result.totalRecords
+    const total = typeof page?.totalRecords === 'number'
+      ? page.totalRecords
       : (whole ?? (Array.isArray(body.data) ? body.data.length : 1));
     body.pagination = pagination(s.request, { totalRecords: total, ...s.page });
   }

@@ -48,6 +48,7 @@ import { discardFiles, fileKey } from '../domain/stored-files.js';
 import { receiveUpload, type Received } from './upload.js';
 import { fileBytesOf } from './body-limit.js';
 import { selectBytes } from './conditional.js';
+import { isPageType } from '../schema-conventions.js';
 
 /** What SOFA writes for a successful call: the envelope's body, from the root field's result. */
 type Reply = (result: unknown) => unknown;
@@ -74,6 +75,8 @@ type RestContext = AppContext & { variant: Variant; reply?: Reply };
 interface FieldInfo {
   field: GraphQLField<unknown, unknown>;
   recordType: string | undefined;
+  /** Whether it answers a page (`{totalRecords, items}`), whose items are the records. */
+  answersPage: boolean;
   /** Each argument with its named type's name, for `checkArg`. */
   args: { arg: GraphQLArgument; type: string }[];
   /** Whether the field filters by `q` (a `q` sent to one that does not is refused). */
@@ -92,7 +95,7 @@ export function createRouteRunner(services: Services, schema: GraphQLSchema, dat
     // Every row's field exists: checkRouteTable stops the start otherwise.
     const field = rootField(schema, fieldName)!;
     const args = field.args.map((arg) => ({ arg, type: getNamedType(arg.type).name }));
-    infoOf.set(fieldName, { field, recordType: recordTypeOf(field), args, takesQ: args.some(({ arg }) => arg.name === 'q') });
+    infoOf.set(fieldName, { field, recordType: recordTypeOf(field), answersPage: isPageType(getNamedType(field.type)), args, takesQ: args.some(({ arg }) => arg.name === 'q') });
   }
 
   // The keys of each input object type, for refusals of a value that is not one (src/rest/variable-errors.ts).
@@ -188,6 +191,7 @@ export function createRouteRunner(services: Services, schema: GraphQLSchema, dat
             result: result ?? null,
             dataTypes,
             recordType: info.recordType,
+            answersPage: info.answersPage,
             projection,
             keyOrder: route.keyOrder,
             page: route.paged ? { limit: effectiveLimit(services.config, page.limit), offset: page.offset ?? 0 } : undefined,
@@ -475,8 +479,8 @@ function whereMissing(e: EnvelopeError, route: SofaRoute, url: URL): EnvelopeErr
 function recordTypeOf(field: GraphQLField<unknown, unknown>): string | undefined {
   const named = getNamedType(field.type);
   if (!isObjectType(named)) return undefined;
-  const items = named.getFields().items;
-  return items ? getNamedType(items.type).name : named.name;
+  const record = isPageType(named) ? getNamedType(named.getFields().items.type) : named;
+  return record.name;
 }
 
 /** `limit`/`offset` from the query string, on every route: a value that is not a whole number of 0 or more is a 400. */

@@ -54,6 +54,17 @@ describe('lists', () => {
     expectError(await A.get(`/lists/${list.listID}/items/${UNKNOWN_ID}`), 404);
   });
 
+  test('GET lists/{id}?expand=items: the list with its items, not its items in its place; fields= its own', async () => {
+    const list = await newList();
+    const expanded = (await A.get(`/lists/${list.listID}?expand=items`)).body.data;
+    expect(expanded).toMatchObject({ dataType: 'DropDownList', listID: list.listID, listName: list.listName, itemCount: 2 });
+    expect(expanded.items.map((i: Record<string, unknown>) => [keysOf(i), i.itemName])).toEqual([
+      [sorted(ITEM_KEYS), 'Item One'],
+      [sorted(ITEM_KEYS), 'Item Two'],
+    ]);
+    expect((await A.get(`/lists/${list.listID}?fields=listName,itemCount`)).body.data).toEqual({ href: list.href, dataType: 'DropDownList', listName: list.listName, itemCount: 2 });
+  });
+
   test('PUT lists/{id}: name and description change, Items replace every item; keys left out stay', async () => {
     const list = await newList();
     const renamed = uniq('Updated Test List');
