@@ -28,9 +28,13 @@ export default defineResource({
     sha256: column('sha256', 'string'),
     createDate: column('created_at', 'datetime'),
     createById: column('created_by_id', 'guid', { nullAs: ZERO_GUID }),
+    // Moves on whenever the document's current file changes (an upload, its current revision
+    // deleted): `GET files/{documentId}`'s Last-Modified is the later of it and createDate.
+    documentModifyDate: joined('d', 'modified_at', 'datetime'),
   },
   joins: {
     r: { table: 'document_revision', on: 'r.id = t.revision_id' },
+    d: { table: 'document', on: 'd.id = r.document_id' },
   },
   order: 't.created_at, t.id',
   relations: {

@@ -246,7 +246,7 @@ export function createRouteRunner(services: Services, schema: GraphQLSchema, dat
    * tag: the bytes, name and type under a file id never change.
    */
   async function storedFileResponse(request: Request, m: Match, f: StoredFileRecord): Promise<Response> {
-    const validators = { etag: `"${f.fileId}"`, lastModified: parseDateTime(f.createDate) };
+    const validators = { etag: `"${f.fileId}"`, lastModified: lastModifiedOf(m, f) };
     const cacheHeaders = { etag: validators.etag, 'last-modified': validators.lastModified.toUTCString() };
     const selected = selectBytes(request, f.fileSize, validators);
     if (selected.status === 304) return new Response(null, { status: 304, headers: { ...cacheHeaders, 'x-request-id': requestIdOf(request) } });
@@ -359,6 +359,22 @@ interface StoredFileRecord extends FileHead {
   fileId: string;
   /** When it was stored (a zip's: asked for), zone-less in UTC as record dates are. */
   createDate: string;
+  /** A DocumentFile's: its document's, and when the document last changed. */
+  documentId?: string;
+  documentModifyDate?: string;
+}
+
+/**
+ * A download's Last-Modified: when its file was stored; at `files/{documentId}`, which serves
+ * whichever file is current, the later of that and the document's last change, so that it never
+ * goes back (the current revision deleted, the one before is served with its older date, and an
+ * If-Modified-Since of the deleted one's would be a 304).
+ */
+function lastModifiedOf(m: Match, f: StoredFileRecord): Date {
+  const stored = parseDateTime(f.createDate);
+  if (!f.documentModifyDate || m.params.id?.toLowerCase() !== f.documentId) return stored;
+  const changed = parseDateTime(f.documentModifyDate);
+  return changed > stored ? changed : stored;
 }
 
 function contentResponse(request: Request, f: FileContent): Response {

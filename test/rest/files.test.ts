@@ -579,11 +579,38 @@ describe('conditional and range requests', () => {
     // The next revision, stored within the same second as the first (made so: uploads that quick happen, but not on cue).
     const next = (await upload(doc.documentId, 'abcdefghij', {}, 'r.txt')).body.data as { fileId: string };
     await h.services.reads.query('update document_file set created_at = (select created_at from document_file where id = $2) where id = $1', [next.fileId, etag.slice(1, -1)]);
+    await h.services.reads.query('update document set modified_at = (select created_at from document_file where id = $2) where id = $1', [doc.documentId, etag.slice(1, -1)]);
     const now = await A.get(path);
     expect([now.text, now.headers.get('last-modified')]).toEqual(['abcdefghij', modified]);
     // A client resuming the first file's download by its date gets the file now served whole.
     const r = await A.get(path, { headers: { range: 'bytes=5-', 'if-range': modified } });
     expect([r.status, r.text, r.headers.get('content-range')]).toEqual([200, 'abcdefghij', null]);
+  });
+
+  test('files/{documentId}: Last-Modified never goes back; the current revision deleted, the one before is served as changed since, not with its older date', async () => {
+    const { doc } = await fileDoc('first');
+    const second = (await upload(doc.documentId, 'second', {}, 'r.txt')).body.data as { id: string; fileId: string };
+    // Stored an hour and two hours ago, so that what follows is in another second than either.
+    const back = (table: string, column: string, id: string, hours: number) =>
+      h.services.reads.query(`update ${table} set ${column} = now() - make_interval(hours => ${hours}) where id = $1`, [id]);
+    const firstFile = (await h.services.reads.query('select id from document_file where revision_id = $1', [doc.id])).rows[0].id as string;
+    await back('document_file', 'created_at', firstFile, 2);
+    await back('document_file', 'created_at', second.fileId, 1);
+    await back('document', 'modified_at', doc.documentId, 1);
+    const path = `/files/${doc.documentId}`;
+    const seen = await A.get(path);
+    const secondModified = seen.headers.get('last-modified')!;
+    const stored = await h.services.reads.query('select (extract(epoch from created_at) * 1000)::float8 as ms from document_file where id = $1', [second.fileId]);
+    expect([seen.text, secondModified]).toEqual(['second', new Date(stored.rows[0].ms as number).toUTCString()]);
+    expect((await A.del(`/documents/revisions/${second.id}`)).status).toBe(200);
+    const again = await A.get(path, { headers: { 'if-modified-since': secondModified } });
+    expect([again.status, again.text, again.headers.get('etag')]).toEqual([200, 'first', `"${firstFile}"`]);
+    expect(Date.parse(again.headers.get('last-modified')!)).toBeGreaterThan(Date.parse(secondModified));
+    // Its own path keeps the file's own date: the bytes under a file id never change.
+    for (const id of [firstFile, doc.id]) {
+      const own = await A.get(`/files/${id}`, { headers: { 'if-modified-since': secondModified } });
+      expect([id, own.status]).toEqual([id, 304]);
+    }
   });
 
   test('a suffix range longer than the file is all of it (RFC 9110 14.1.2): a 206 of every byte, not a 416; alone or beside other ranges', async () => {
