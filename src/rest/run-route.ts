@@ -45,9 +45,10 @@ import { requestIdOf } from './request-id.js';
 import { cutConnection } from './connection.js';
 import type { Logger } from '../log.js';
 import { discardFiles, fileKey } from '../domain/stored-files.js';
+import { fileMissing, type ByteRange } from '../storage/index.js';
 import { receiveUpload, type Received } from './upload.js';
 import { fileBytesOf } from './body-limit.js';
-import { selectBytes } from './conditional.js';
+import { selectBytes, type Selection, type Validators } from './conditional.js';
 import { isPageType } from '../schema-conventions.js';
 
 /** What SOFA writes for a successful call: the envelope's body, from the root field's result. */
@@ -246,19 +247,15 @@ export function createRouteRunner(services: Services, schema: GraphQLSchema, dat
    * tag: the bytes, name and type under a file id never change.
    */
   async function storedFileResponse(request: Request, m: Match, f: StoredFileRecord): Promise<Response> {
-    const validators = { etag: `"${f.fileId}"`, lastModified: lastModifiedOf(m, f) };
-    const cacheHeaders = { etag: validators.etag, 'last-modified': validators.lastModified.toUTCString() };
-    const selected = selectBytes(request, f.fileSize, validators);
-    if (selected.status === 304) return new Response(null, { status: 304, headers: { ...cacheHeaders, 'x-request-id': requestIdOf(request) } });
-    const headers = { ...cacheHeaders, 'accept-ranges': 'bytes' };
-    // HEAD answers the headers only: nothing to open.
-    if (request.method === 'HEAD') return fileResponse(request, Buffer.alloc(0), f, 200, headers);
-    const range = selected.status === 206 ? selected.range : undefined;
     const { tenantId } = await buildContext(services, request, requestIdOf(request), m.tenant);
-    const bytes = tiedToRequest(request, await services.files.get(fileKey(tenantId, f.fileId), range), services.log);
-    if (!range) return fileResponse(request, bytes, f, 200, headers);
-    const ranged = { 'content-range': `bytes ${range.start}-${range.end}/${f.fileSize}`, 'content-length': String(range.end - range.start + 1) };
-    return fileResponse(request, bytes, f, 206, { ...headers, ...ranged });
+    const key = fileKey(tenantId, f.fileId);
+    return downloadResponse(request, f, { etag: `"${f.fileId}"`, lastModified: lastModifiedOf(m, f) }, {
+      read: async (range) => tiedToRequest(request, await services.files.get(key, range), services.log),
+      // One more round trip to the store, only on answers that would otherwise not ask it.
+      check: async () => {
+        if (!(await services.files.has(key))) throw fileMissing();
+      },
+    });
   }
 
   /** A multipart body's parts: files beside the text parts where the route takes them (an e-mail's attachments); the text parts are held to MAX_BODY_BYTES. */
@@ -380,6 +377,44 @@ function lastModifiedOf(m: Match, f: StoredFileRecord): Date {
 function contentResponse(request: Request, f: FileContent): Response {
   const bytes = Buffer.from(f.content, 'base64');
   return fileResponse(request, bytes, { ...f, fileSize: bytes.length });
+}
+
+/** A download's bytes, read when an answer sends them. */
+interface ByteSource {
+  /** All of them, or one range. */
+  read(range?: ByteRange): Promise<Buffer | Readable>;
+  /**
+   * Throws what `read` would where the bytes are gone: asked before an answer that reads none (a
+   * 304, 412, 416 or HEAD), which is then the plain GET's 404 (RFC 9110 13.2.1).
+   */
+  check(): Promise<void>;
+}
+
+/** A download as its Range and conditional headers select it (src/rest/conditional.ts): a 304, a 206 of one range, or all the bytes. */
+async function downloadResponse(request: Request, f: FileHead, validators: Validators, source: ByteSource): Promise<Response> {
+  const cacheHeaders = { etag: validators.etag, 'last-modified': validators.lastModified.toUTCString() };
+  let selected: Selection;
+  try {
+    selected = selectBytes(request, f.fileSize, validators);
+  } catch (e) {
+    await source.check();
+    throw e;
+  }
+  if (selected.status === 304) {
+    await source.check();
+    return new Response(null, { status: 304, headers: { ...cacheHeaders, 'x-request-id': requestIdOf(request) } });
+  }
+  const headers = { ...cacheHeaders, 'accept-ranges': 'bytes' };
+  // HEAD answers the headers only: nothing to read.
+  if (request.method === 'HEAD') {
+    await source.check();
+    return fileResponse(request, Buffer.alloc(0), f, 200, headers);
+  }
+  const range = selected.status === 206 ? selected.range : undefined;
+  const bytes = await source.read(range);
+  if (!range) return fileResponse(request, bytes, f, 200, headers);
+  const ranged = { 'content-range': `bytes ${range.start}-${range.end}/${f.fileSize}`, 'content-length': String(range.end - range.start + 1) };
+  return fileResponse(request, bytes, f, 206, { ...headers, ...ranged });
 }
 
 /**

@@ -11,13 +11,10 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { notFound } from '../errors.js';
-import type { ByteRange, FileStore, StoredFile } from './file-store.js';
+import { fileMissing, type ByteRange, type FileStore, type StoredFile } from './file-store.js';
 import { bodyStream, keyParts, Measure } from './measure.js';
 
 const isNotFound = (e: unknown) => (e as NodeJS.ErrnoException).code === 'ENOENT';
-
-const fileMissing = () => notFound('The file is not in the file store.');
 
 export class DiskFileStore implements FileStore {
   private readonly dir: string;
@@ -81,6 +78,16 @@ export class DiskFileStore implements FileStore {
     return handle.createReadStream(range);
   }
 
+  async has(key: string): Promise<boolean> {
+    try {
+      await fs.access(this.pathOf(key));
+      return true;
+    } catch (e) {
+      if (isNotFound(e)) return false;
+      throw e;
+    }
+  }
+
   async copy(from: string, to: string): Promise<void> {
     const source = this.pathOf(from);
     const target = this.pathOf(to);
@@ -91,7 +98,7 @@ export class DiskFileStore implements FileStore {
       await this.settle(tmp, target);
     } catch (e) {
       await fs.rm(tmp, { force: true });
-      if (isNotFound(e) && !(await exists(source))) throw fileMissing();
+      if (isNotFound(e) && !(await this.has(from))) throw fileMissing();
       throw e;
     }
   }
@@ -119,14 +126,5 @@ export class DiskFileStore implements FileStore {
     const paths = keys.map((k) => this.pathOf(k));
     // force: a missing file is not an error.
     await Promise.all(paths.map((p) => fs.rm(p, { force: true })));
-  }
-}
-
-async function exists(p: string): Promise<boolean> {
-  try {
-    await fs.access(p);
-    return true;
-  } catch {
-    return false;
   }
 }

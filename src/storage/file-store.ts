@@ -6,6 +6,10 @@
  * every method of every store before it touches anything.
  */
 import type { Readable } from 'node:stream';
+import { notFound } from '../errors.js';
+
+/** What every store's `get` and `copy` throw for a key with nothing under it; a download answers it as its 404. */
+export const fileMissing = () => notFound('The file is not in the file store.');
 
 export interface StoredFile {
   size: number;
@@ -27,6 +31,8 @@ export interface FileStore {
   put(key: string, body: Readable | Buffer, maxBytes: number): Promise<StoredFile>;
   /** The bytes under `key` (only `range` of them, when given) as a stream; an AppError NOT_FOUND when there are none. */
   get(key: string, range?: ByteRange): Promise<Readable>;
+  /** Whether bytes are under `key`, without reading them (a download that sends none: a 304, a 412, a 416, a HEAD). */
+  has(key: string): Promise<boolean>;
   /** A copy of `from`'s bytes under `to`. */
   copy(from: string, to: string): Promise<void>;
   /** Deletes these keys; a key with nothing under it is not an error. */

@@ -3,7 +3,7 @@ import type { Config, S3Settings } from '../config.js';
 import { DiskFileStore } from './disk-store.js';
 import type { FileStore } from './file-store.js';
 
-export type { ByteRange, FileStore, StoredFile } from './file-store.js';
+export { fileMissing, type ByteRange, type FileStore, type StoredFile } from './file-store.js';
 
 export function createFileStore(config: Pick<Config, 'fileStore' | 'filesDir' | 's3'>): FileStore {
   if (config.fileStore === 'disk') return new DiskFileStore(config.filesDir);
@@ -22,6 +22,7 @@ function lazyS3(settings: S3Settings): FileStore {
   return {
     put: async (key, body, maxBytes) => (await store()).put(key, body, maxBytes),
     get: async (key, range) => (await store()).get(key, range),
+    has: async (key) => (await store()).has(key),
     copy: async (from, to) => (await store()).copy(from, to),
     delete: async (keys) => (await store()).delete(keys),
     sweep: async (ageMs) => (await store()).sweep(ageMs),

@@ -10,6 +10,7 @@ import {
   CopyObjectCommand,
   DeleteObjectsCommand,
   GetObjectCommand,
+  HeadObjectCommand,
   S3Client,
   type S3ClientConfig,
 } from '@aws-sdk/client-s3';
@@ -17,14 +18,11 @@ import { Upload } from '@aws-sdk/lib-storage';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { S3Settings } from '../config.js';
-import { notFound } from '../errors.js';
 import { bodyStream, keyParts, Measure } from './measure.js';
-import type { ByteRange, FileStore, StoredFile } from './file-store.js';
+import { fileMissing, type ByteRange, type FileStore, type StoredFile } from './file-store.js';
 
 /** DeleteObjects takes at most this many keys per request. */
 const DELETE_BATCH = 1000;
-
-const fileMissing = () => notFound('The file is not in the file store.');
 
 /** The SDK's answer for a key with nothing under it (a 404 that is not a missing bucket, which is a configuration error). */
 function isMissingKey(e: unknown): boolean {
@@ -85,6 +83,21 @@ export class S3FileStore implements FileStore {
       return res.Body;
     } catch (e) {
       if (isMissingKey(e)) throw fileMissing();
+      throw e;
+    }
+  }
+
+  /**
+   * HeadObject: no body, so its 404 cannot say NoSuchBucket; a missing bucket reads as a missing
+   * key here, while every get and put still fails as the configuration error it is.
+   */
+  async has(key: string): Promise<boolean> {
+    keyParts(key);
+    try {
+      await this.client.send(new HeadObjectCommand({ Bucket: this.bucket, Key: key }));
+      return true;
+    } catch (e) {
+      if (isMissingKey(e)) return false;
       throw e;
     }
   }

@@ -113,6 +113,35 @@ function storeBehaviour(name: string, start: () => Promise<Setup>, stop: () => P
       }
     });
 
+    test('a file whose bytes are gone from the store is the plain GET\'s 404 whatever the Range or conditional headers, HEAD too (RFC 9110 13.2.1)', async () => {
+      const doc = await newDoc(s);
+      const up = await upload(s, doc.documentId, '0123456789');
+      const path = `/files/${doc.documentId}`;
+      const etag = `"${up.fileId}"`;
+      // Before: each of these answers without reading the bytes.
+      const statuses = async (method: string) => {
+        const out: number[] = [];
+        for (const headers of [{ 'if-none-match': etag }, { 'if-modified-since': new Date(Date.now() + 3600_000).toUTCString() }, { range: 'bytes=99-' }, { 'if-match': '"other"' }] as Record<string, string>[]) {
+          out.push((await s.A.request(method, path, { headers })).status);
+        }
+        return out;
+      };
+      expect([await statuses('GET'), await statuses('HEAD'), (await s.A.request('HEAD', path)).status]).toEqual([[304, 304, 416, 412], [304, 304, 200, 412], 200]);
+      const key = fileKey(s.A.t.tenantId, up.fileId);
+      await s.h.services.files.delete([key]);
+      try {
+        const plain = await s.A.get(path);
+        expectError(plain, 404, 'The file is not in the file store.');
+        expect([await statuses('GET'), await statuses('HEAD'), (await s.A.request('HEAD', path)).status]).toEqual([[404, 404, 404, 404], [404, 404, 404, 404], 404]);
+        for (const headers of [{ 'if-none-match': etag }, { range: 'bytes=99-' }, { 'if-match': '"other"' }] as Record<string, string>[]) {
+          expect((await s.A.get(path, { headers })).body).toEqual(plain.body);
+        }
+      } finally {
+        // Back in place: the other tests copy the folder, and compare the store's keys with the rows'.
+        await s.h.services.files.put(key, Buffer.from('0123456789'), 10);
+      }
+    });
+
     test('a copied document, and a copied folder, carry each file under a key of its own', async () => {
       const doc = await newDoc(s);
       const up = await upload(s, doc.documentId, 'copy me', 'c.txt');

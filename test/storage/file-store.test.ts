@@ -187,6 +187,15 @@ describe.each(backends)('the $name file store', (backend) => {
     await expectNotFound(store, newKey());
   });
 
+  test('has says whether bytes are under a key, without reading them; an empty file is there too', async () => {
+    const [full, empty, gone] = [newKey(), newKey(), newKey()];
+    await store.put(full, Buffer.from('here'), 100);
+    await store.put(empty, Buffer.alloc(0), 100);
+    await store.put(gone, Buffer.from('gone'), 100);
+    await store.delete([gone]);
+    expect(await Promise.all([full, empty, gone, newKey()].map((k) => store.has(k)))).toEqual([true, true, false, false]);
+  });
+
   test('a copy has the same bytes under the new key; the original stays', async () => {
     const from = newKey();
     const to = newKey();
