@@ -4,6 +4,7 @@
  * Latin-1 (WinAnsi) text only: other characters print as '?'.
  */
 import { PDFDocument, StandardFonts, type PDFFont, type PDFPage } from 'pdf-lib';
+import { parseDateTime } from '../scalars.js';
 
 export interface PdfForm {
   templateName: string;
@@ -82,9 +83,16 @@ function wrap(text: string, font: PDFFont, width: number): string[] {
   return lines;
 }
 
+/**
+ * The same form prints as the same bytes: pdf-lib would date the file (and so change its bytes)
+ * each second it is made; its dates are the form's instead, so the download's ETag, a hash of the
+ * bytes, holds from one request to the next (docs/decisions.md, "Files").
+ */
 export async function formPdf(f: PdfForm): Promise<Uint8Array> {
-  const doc = await PDFDocument.create();
+  const doc = await PDFDocument.create({ updateMetadata: false });
   doc.setTitle(printable(`${f.templateName} - ${f.instanceName}`));
+  doc.setCreationDate(parseDateTime(f.createDate));
+  doc.setModificationDate(parseDateTime(f.modifyDate));
   const font = await doc.embedFont(StandardFonts.Helvetica);
   const bold = await doc.embedFont(StandardFonts.HelveticaBold);
   let page: PDFPage = doc.addPage();

@@ -1,7 +1,7 @@
 /**
- * Conditional and range requests (RFC 9110 13 and 14) on a stored file's download, whose bytes never
- * change under its validators (docs/decisions.md, "Files"). The preconditions are read in the
- * order of RFC 9110 13.2.2; then one byte range, or the whole file.
+ * Conditional and range requests (RFC 9110 13 and 14) on a download, whose bytes never change
+ * under its entity tag: a stored file's id, or a hash of bytes made per request (docs/decisions.md,
+ * "Files"). The preconditions are read in the order of RFC 9110 13.2.2; then one byte range, or the whole file.
  */
 import parseRange from 'range-parser';
 import { AppError } from '../errors.js';
@@ -10,7 +10,8 @@ import type { ByteRange } from '../storage/index.js';
 export interface Validators {
   /** A strong entity tag, quoted. */
   etag: string;
-  lastModified: Date;
+  /** None for bytes made on each request: then If-Modified-Since and If-Unmodified-Since are ignored (RFC 9110 13.1.3, 13.1.4). */
+  lastModified?: Date;
 }
 
 /** What a download sends: the whole file, one range of it, or nothing new (304). */
@@ -44,18 +45,19 @@ function secondsOf(header: string | null): number | undefined {
 
 export function selectBytes(request: Request, size: number, v: Validators): Selection {
   const h = request.headers;
-  const modified = Math.floor(v.lastModified.getTime() / 1000);
+  const modified = v.lastModified && Math.floor(v.lastModified.getTime() / 1000);
   const ifMatch = h.get('if-match');
   const unmodifiedSince = secondsOf(h.get('if-unmodified-since'));
   // If-Match compares strongly: a weak tag never matches.
-  const fails = ifMatch !== null ? !tagsOf(ifMatch).some((t) => t === '*' || t === v.etag) : unmodifiedSince !== undefined && modified > unmodifiedSince;
+  const fails = ifMatch !== null ? !tagsOf(ifMatch).some((t) => t === '*' || t === v.etag) : modified !== undefined && unmodifiedSince !== undefined && modified > unmodifiedSince;
   if (fails) {
-    const msg = `The file is not the one the request's ${ifMatch !== null ? 'If-Match' : 'If-Unmodified-Since'} names: its ETag is ${v.etag}, last modified ${v.lastModified.toUTCString()}.`;
+    const when = v.lastModified ? `, last modified ${v.lastModified.toUTCString()}` : '';
+    const msg = `The file is not the one the request's ${ifMatch !== null ? 'If-Match' : 'If-Unmodified-Since'} names: its ETag is ${v.etag}${when}.`;
     throw new AppError('PRECONDITION_FAILED', msg);
   }
   const ifNoneMatch = h.get('if-none-match');
   const modifiedSince = secondsOf(h.get('if-modified-since'));
-  if (ifNoneMatch !== null ? noneMatchNames(ifNoneMatch, v.etag) : modifiedSince !== undefined && modified <= modifiedSince) return { status: 304 };
+  if (ifNoneMatch !== null ? noneMatchNames(ifNoneMatch, v.etag) : modified !== undefined && modifiedSince !== undefined && modified <= modifiedSince) return { status: 304 };
 
   // Range is for GET alone (RFC 9110 14.2): HEAD answers as a GET without it would. An empty file
   // has no range to send: it goes whole. So does a range of another unit, malformed ones, and

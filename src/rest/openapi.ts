@@ -96,22 +96,39 @@ const COMPRESSED = 'The body was sent compressed (a Content-Encoding other than 
 
 const errorResponse = (description: string) => ({ description, content: { 'application/json': { schema: ref('ErrorEnvelope') } } });
 
-/** A stored file's download: range and conditional requests (src/rest/conditional.ts; docs/decisions.md, "Files"). */
+/** A download's range and conditional requests (src/rest/conditional.ts; docs/decisions.md, "Files"), by its row's `file`. */
 const requestHeader = (name: string, description: string) => ({ name, in: 'header', required: false, description, schema: { type: 'string' } });
-const STORED_FILE_HEADERS = [
+const textHeader = (description: string) => ({ description, schema: { type: 'string' } });
+const RANGE_HEADERS = [
   requestHeader('Range', 'One range of bytes: `bytes=a-b`, `bytes=a-` or `bytes=-n` (the last n), answered 206. Several that do not join, another unit, or a malformed one: the whole file. HEAD takes none.'),
   requestHeader('If-Range', "The file's ETag: the Range holds only while the file is that one; else (a date too) the whole file."),
-  requestHeader('If-None-Match', "Entity tags, or `*`: 304 when the file's is among them (compared weakly)."),
-  requestHeader('If-Modified-Since', 'An HTTP-date: 304 when the file is no newer. Ignored beside If-None-Match.'),
-  requestHeader('If-Match', "Entity tags, or `*`: 412 unless the file's is among them (compared strongly)."),
-  requestHeader('If-Unmodified-Since', 'An HTTP-date: 412 when the file is newer. Ignored beside If-Match.'),
 ];
-const textHeader = (description: string) => ({ description, schema: { type: 'string' } });
-const VALIDATORS = {
-  ETag: textHeader("The file's strong entity tag: its file id, quoted. A file id's bytes, name and type never change."),
-  'Last-Modified': textHeader('When the file was stored (a zip: when it was asked for).'),
+const IF_NONE_MATCH = requestHeader('If-None-Match', "Entity tags, or `*`: 304 when the file's is among them (compared weakly).");
+const IF_MATCH = requestHeader('If-Match', "Entity tags, or `*`: 412 unless the file's is among them (compared strongly).");
+const DOWNLOADS = {
+  stored: {
+    parameters: [
+      ...RANGE_HEADERS,
+      IF_NONE_MATCH,
+      requestHeader('If-Modified-Since', 'An HTTP-date: 304 when the file is no newer. Ignored beside If-None-Match.'),
+      IF_MATCH,
+      requestHeader('If-Unmodified-Since', 'An HTTP-date: 412 when the file is newer. Ignored beside If-Match.'),
+    ],
+    validators: {
+      ETag: textHeader("The file's strong entity tag: its file id, quoted. A file id's bytes, name and type never change."),
+      'Last-Modified': textHeader("When the file was stored (a zip: when it was asked for); at files/{documentId} the later of that and the document's last change."),
+    },
+    unchanged: 'If-None-Match or If-Modified-Since',
+    changed: 'If-Match or If-Unmodified-Since',
+  },
+  content: {
+    // Made or read on each request: no date to compare, so If-Modified-Since and If-Unmodified-Since are ignored.
+    parameters: [...RANGE_HEADERS, IF_NONE_MATCH, IF_MATCH],
+    validators: { ETag: textHeader('A strong entity tag of the bytes (their SHA-256, base64url), quoted: the same bytes, the same tag. No Last-Modified.') },
+    unchanged: 'If-None-Match',
+    changed: 'If-Match',
+  },
 };
-const FILE_HEADERS = { ...VALIDATORS, 'Accept-Ranges': textHeader('`bytes`.') };
 
 const queryParameter = (name: string, description: string, schema: Schema = { type: 'string' }) => ({ name, in: 'query', required: false, description, schema });
 
@@ -199,13 +216,14 @@ function sofaRowOperation(doc: SofaDoc, schema: GraphQLSchema, row: SofaRoute, a
       : { description: 'Success', content: { 'application/json': { schema: successSchema(row, record) } } },
   };
   for (const [status, description] of Object.entries(ERRORS)) responses[status] = errorResponse(description);
-  if (row.file === 'stored') {
-    parameters.push(...STORED_FILE_HEADERS);
+  if (row.file) {
+    const download = DOWNLOADS[row.file];
+    parameters.push(...download.parameters);
     const ok = responses['200'] as Record<string, unknown>;
-    ok.headers = FILE_HEADERS;
-    responses['206'] = { description: 'The bytes the Range names.', headers: { ...FILE_HEADERS, 'Content-Range': textHeader('`bytes a-b/size`.') }, content: ok.content };
-    responses['304'] = { description: 'The file is the one If-None-Match or If-Modified-Since names: no body.', headers: VALIDATORS };
-    responses['412'] = errorResponse('The file is not the one If-Match or If-Unmodified-Since names.');
+    ok.headers = { ...download.validators, 'Accept-Ranges': textHeader('`bytes`.') };
+    responses['206'] = { description: 'The bytes the Range names.', headers: { ...(ok.headers as object), 'Content-Range': textHeader('`bytes a-b/size`.') }, content: ok.content };
+    responses['304'] = { description: `The file is the one ${download.unchanged} names: no body.`, headers: download.validators };
+    responses['412'] = errorResponse(`The file is not the one ${download.changed} names.`);
     responses['416'] = { ...errorResponse('The Range names no byte of the file: all past its end, or a last byte before its first.'), headers: { 'Content-Range': textHeader('`bytes */size`.') } };
   }
   const readsBody = !!row.body || bodyHoldsArgs(row);

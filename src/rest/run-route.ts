@@ -19,6 +19,7 @@ import {
   type GraphQLField,
   type GraphQLSchema,
 } from 'graphql';
+import { createHash } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import contentDisposition from 'content-disposition';
 import { Request, Response } from '@whatwg-node/fetch';
@@ -374,9 +375,15 @@ function lastModifiedOf(m: Match, f: StoredFileRecord): Date {
   return changed > stored ? changed : stored;
 }
 
-function contentResponse(request: Request, f: FileContent): Response {
+function contentResponse(request: Request, f: FileContent): Promise<Response> {
   const bytes = Buffer.from(f.content, 'base64');
-  return fileResponse(request, bytes, { ...f, fileSize: bytes.length });
+  // Made (a form's PDF) or read (an attachment) on each request: a tag of the bytes is the one
+  // validator that holds; no date says when they last changed (docs/decisions.md, "Files").
+  const etag = `"${createHash('sha256').update(bytes).digest('base64url')}"`;
+  return downloadResponse(request, { ...f, fileSize: bytes.length }, { etag }, {
+    read: async (range) => (range ? bytes.subarray(range.start, range.end + 1) : bytes),
+    check: async () => undefined,
+  });
 }
 
 /** A download's bytes, read when an answer sends them. */
@@ -392,7 +399,8 @@ interface ByteSource {
 
 /** A download as its Range and conditional headers select it (src/rest/conditional.ts): a 304, a 206 of one range, or all the bytes. */
 async function downloadResponse(request: Request, f: FileHead, validators: Validators, source: ByteSource): Promise<Response> {
-  const cacheHeaders = { etag: validators.etag, 'last-modified': validators.lastModified.toUTCString() };
+  const cacheHeaders: Record<string, string> = { etag: validators.etag };
+  if (validators.lastModified) cacheHeaders['last-modified'] = validators.lastModified.toUTCString();
   let selected: Selection;
   try {
     selected = selectBytes(request, f.fileSize, validators);

@@ -6,6 +6,7 @@
  * claims every tenant's messages, and sent another file's to this file's mail server (an alert of
  * test/rest/alerts.test.ts, running at the same time, never reached its own).
  */
+import { createHash } from 'node:crypto';
 import http from 'node:http';
 import net, { type AddressInfo } from 'node:net';
 import { Harness } from '../harness.js';
@@ -185,6 +186,28 @@ describe('POST emails', () => {
       ['notes.txt', 'text/plain', Buffer.from('first file').toString('hex')],
       ['every byte.bin', 'application/octet-stream', Buffer.from(bytes).toString('hex')],
     ]);
+  });
+
+  test('an attachment\'s download takes Range and conditional requests as a stored file\'s, under a strong ETag of its bytes (no Last-Modified)', async () => {
+    const subject = uniq('Ranged');
+    await A.post('/emails', undefined, await multipartWith({ recipients: 'ada@example.com', subject, body: 'x', hasAttachments: 'true' }, [{ name: 'digits.txt', content: '0123456789', type: 'text/plain' }]));
+    const [queued] = await messages(A, subject);
+    const g = await A.gql('query ($id: UUID!) { email(id: $id) { attachments { href } } }', { id: queued.id });
+    const path = g.body.data.email.attachments[0].href.slice(1) as string;
+    const r = await A.get(path);
+    const etag = `"${createHash('sha256').update('0123456789').digest('base64url')}"`;
+    expect([r.status, r.text, r.headers.get('etag'), r.headers.get('accept-ranges'), r.headers.get('last-modified')]).toEqual([200, '0123456789', etag, 'bytes', null]);
+    const ranged = await A.get(path, { headers: { range: 'bytes=2-4', 'if-range': etag } });
+    expect([ranged.status, ranged.text, ranged.headers.get('content-range'), ranged.headers.get('content-length')]).toEqual([206, '234', 'bytes 2-4/10', '3']);
+    const unchanged = await A.get(path, { headers: { 'if-none-match': etag } });
+    expect([unchanged.status, unchanged.text, unchanged.headers.get('etag')]).toEqual([304, '', etag]);
+    expect((await A.request('HEAD', path, { headers: { 'if-none-match': etag } })).status).toBe(304);
+    expectError(await A.get(path, { headers: { 'if-match': '"other"' } }), 412, `The file is not the one the request's If-Match names: its ETag is ${etag}.`);
+    const beyond = await A.get(path, { headers: { range: 'bytes=10-' } });
+    expectError(beyond, 416);
+    expect(beyond.headers.get('content-range')).toBe('bytes */10');
+    // Another user's, whatever the headers: the 404 of a plain GET.
+    expectError(await U.get(path, { headers: { 'if-none-match': etag } }), 404);
   });
 
   test('a file part sent with no Content-Type (not text/plain, what the multipart parser says of it) is of the type its extension names, else application/octet-stream; one that says text/plain keeps it', async () => {

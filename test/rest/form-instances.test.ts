@@ -3,6 +3,7 @@
  * and forms"; client-compatibility.md: 201 on creates and revisions, one-element arrays, the
  * forminstance routes) and the instance fields of /graphql.
  */
+import { createHash } from 'node:crypto';
 import { PDFDocument } from 'pdf-lib';
 import { PDFParse } from 'pdf-parse';
 import { MAX_PDF_PAGES } from '../../src/domain/form-pdf.js';
@@ -613,6 +614,32 @@ describe('GET /formtemplates/{t}/forms/{id}/pdf', () => {
     expect(r.status).toBe(200);
     expect((await PDFDocument.load(r.bytes)).getPageCount()).toBe(MAX_PDF_PAGES);
     expect((await new PDFParse({ data: r.bytes }).getText()).text).toContain(`a PDF shows at most ${MAX_PDF_PAGES} pages`);
+  });
+
+  test('the same form prints as the same bytes, under a strong ETag of them: 304 for If-None-Match, one Range as a 206, If-Match another tag a 412; a new revision is another tag', async () => {
+    const t = await formTemplateWith(A, ['Surname']);
+    const x = await create(A, t.id, { surname: 'Lovelace' });
+    const path = `/formtemplates/${t.id}/forms/${x.revisionId}/pdf`;
+    // Made an hour ago: the PDF is dated by the form, not by the moment it is printed (pdf-lib's own dates changed its bytes every second).
+    await h.services.reads.query("update form_instance set created_at = created_at - interval '1 hour', modified_at = modified_at - interval '1 hour' where revision_id = $1", [x.revisionId]);
+    const shown = (await A.get(`/formtemplates/${t.id}/forms/${x.revisionId}`)).body.data[0];
+    const r = await A.get(path);
+    const etag = r.headers.get('etag')!;
+    expect([r.status, etag, r.headers.get('accept-ranges'), r.headers.get('last-modified')]).toEqual([200, `"${createHash('sha256').update(r.bytes).digest('base64url')}"`, 'bytes', null]);
+    const pdf = await PDFDocument.load(r.bytes, { updateMetadata: false });
+    const seconds = (d: Date | string | undefined) => Math.floor(new Date(typeof d === 'string' ? `${d}Z` : d!).getTime() / 1000);
+    expect([seconds(pdf.getCreationDate()), seconds(pdf.getModificationDate())]).toEqual([seconds(shown.createDate), seconds(shown.modifyDate)]);
+    const again = await A.get(path, { headers: { 'if-none-match': etag } });
+    expect([again.status, again.text, again.headers.get('etag')]).toEqual([304, '', etag]);
+    const ranged = await A.get(path, { headers: { range: 'bytes=0-4', 'if-range': etag } });
+    expect([ranged.status, ranged.text, ranged.headers.get('content-range')]).toEqual([206, '%PDF-', `bytes 0-4/${r.bytes.length}`]);
+    expectError(await A.get(path, { headers: { 'if-match': '"other"' } }), 412, `The file is not the one the request's If-Match names: its ETag is ${etag}.`);
+    expectError(await A.get(path, { headers: { range: `bytes=${r.bytes.length}-` } }), 416);
+    // No date to compare: If-Modified-Since is ignored.
+    expect((await A.get(path, { headers: { 'if-modified-since': new Date(Date.now() + 3600_000).toUTCString() } })).status).toBe(200);
+    const second = (await A.post(`/formtemplates/${t.id}/forms/${x.revisionId}`, { surname: 'Byron' })).body.data;
+    const next = await A.get(`/formtemplates/${t.id}/forms/${second.revisionId}/pdf`, { headers: { 'if-none-match': etag } });
+    expect([next.status, next.headers.get('etag') === etag]).toEqual([200, false]);
   });
 
   test('the OpenAPI document describes the answer as a file', async () => {

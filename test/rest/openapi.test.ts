@@ -84,7 +84,7 @@ test('file downloads declare the type their bytes go out as: a zip application/z
   for (const path of ['/files/{id}', '/files', '/emails/{messageId}/attachments/{id}']) expect([path, types(path)]).toEqual([path, ['*/*']]);
 });
 
-test('stored files\' downloads document their Range and conditional headers, ETag and Last-Modified, and 206, 304, 412 and 416; generated ones none', () => {
+test('downloads document their Range and conditional headers, ETag, and 206, 304, 412 and 416; stored files Last-Modified and the date headers too, a form PDF and an attachment (a tag of their bytes) neither', () => {
   const op = (path: string) => doc.paths[path].get as unknown as { parameters: { name: string; in: string }[]; responses: Record<string, { headers?: Record<string, unknown> }> };
   for (const path of ['/files/{id}', '/files', '/documents/DownloadDocumentZipFile']) {
     expect([path, op(path).parameters.filter((p) => p.in === 'header').map((p) => p.name)]).toEqual([path, ['Range', 'If-Range', 'If-None-Match', 'If-Modified-Since', 'If-Match', 'If-Unmodified-Since']]);
@@ -93,7 +93,10 @@ test('stored files\' downloads document their Range and conditional headers, ETa
     expect(Object.keys(op(path).responses['206'].headers!)).toContain('Content-Range');
   }
   for (const path of ['/formtemplates/{templateId}/forms/{revisionId}/pdf', '/emails/{messageId}/attachments/{id}']) {
-    expect([path, op(path).parameters.some((p) => p.in === 'header'), '206' in op(path).responses]).toEqual([path, false, false]);
+    expect([path, op(path).parameters.filter((p) => p.in === 'header').map((p) => p.name)]).toEqual([path, ['Range', 'If-Range', 'If-None-Match', 'If-Match']]);
+    expect([path, Object.keys(op(path).responses).filter((s) => ['206', '304', '412', '416'].includes(s))]).toEqual([path, ['206', '304', '412', '416']]);
+    expect([path, Object.keys(op(path).responses['200'].headers!)]).toEqual([path, ['ETag', 'Accept-Ranges']]);
+    expect([path, Object.keys(op(path).responses['304'].headers!)]).toEqual([path, ['ETag']]);
   }
 });
 
