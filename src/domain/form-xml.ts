@@ -168,3 +168,19 @@ export function designerFields(xml: string, maxBytes: number): FieldSpec[] {
   }
   return out;
 }
+
+/**
+ * `write` of the fields `designerFields` gave. Its check of a name sent twice lower-cases names as
+ * JavaScript does, the unique index as PostgreSQL's lower() does, which finds some pairs alike that
+ * the check did not ('ΑΣ' and 'ασ': JavaScript writes the final sigma 'ς'): the XML's fault too.
+ */
+export async function writingDesignerFields<T>(write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } catch (err) {
+    if ((err as { constraint?: unknown } | null)?.constraint === 'form_template_field_key_uq') {
+      throw badXml('The template XML names two fields alike (the same name without regard to case).');
+    }
+    throw err;
+  }
+}

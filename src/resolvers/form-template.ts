@@ -5,7 +5,7 @@ import { badRequest, conflict, notFound } from '../errors.js';
 import { newId } from '../ids.js';
 import { checkKey, fieldTypeCode, MAX_FIELDS } from '../domain/form-fields.js';
 import { addDraft, assertNameFree, draftOf, lockTemplate, release } from '../domain/form-templates.js';
-import { designerFields } from '../domain/form-xml.js';
+import { designerFields, writingDesignerFields } from '../domain/form-xml.js';
 import { templateRow } from '../domain/template-row.js';
 import { maxLength, nameText, optionalString, requireString, uniquely } from '../domain/validate.js';
 import { matchingQ, reread } from '../read/resolvers.js';
@@ -73,7 +73,8 @@ async function importTemplate(ctx: AppContext, idOrName: string, input: Input) {
   const description = optionalString(input, 'description');
   const templateRevision = optionalString(input, 'revision')?.trim() || undefined;
   if (description !== undefined) t.description = maxLength(description, 4000, 'description');
-  await addDraft(ctx, t, fields, templateRevision && maxLength(templateRevision, 64, 'revision'));
+  const revision = templateRevision && maxLength(templateRevision, 64, 'revision');
+  await writingDesignerFields(() => addDraft(ctx, t, fields, revision));
   return reread(ctx, TEMPLATE, t.id);
 }
 

@@ -350,6 +350,15 @@ describe('a form template import names the XML, its message the element at fault
     expect(await refused(xml(field('size', 'DropDownList', `<ItemList><string>s</string><string>${'m'.repeat(401)}</string></ItemList>`))))
       .toMatchObject({ code: 'BAD_REQUEST', message: expect.stringMatching(/^Item 2 of the field 'size'/), field: 'input.fileUpload' });
   });
+
+  // The XML's check lower-cases names as JavaScript does ('ΑΣ' to 'ας', a final sigma), the unique
+  // index as PostgreSQL's lower() does ('ασ'): a pair only the index finds alike is the XML's fault too,
+  // not `input.name` (which the import ignores).
+  test('two field names alike only as the database compares them: the XML', async () => {
+    const id = await created('mutation($input: FormTemplateInput!) { createFormTemplate(input: $input) { id } }', { input: { name: 'Sigma' } });
+    const r = await refusal(IMPORT, { id, input: { fileUpload: xml(field('ΑΣ') + field('ασ')), name: 'ignored' } });
+    expect(r).toMatchObject({ code: 'BAD_REQUEST', field: 'input.fileUpload', message: expect.stringMatching(/^The template XML names two fields alike/) });
+  });
 });
 
 test("a read's arguments: its q, limit or path", async () => {
