@@ -5,6 +5,7 @@
 import DataLoader from 'dataloader';
 import type { ResourceDef } from './define.js';
 import { resource } from './registry.js';
+import { relationKey } from './resolvers.js';
 import { listedOf, selectRows, type Reader } from './rows.js';
 import { raw, sql, type Sql } from '../sql.js';
 
@@ -58,10 +59,9 @@ interface ParentSide {
 }
 
 function parentSide(def: ResourceDef, name: string): ParentSide {
-  const rel = def.relations![name];
-  if (rel.kind === 'many') return { key: `t.${rel.column}` };
-  if (rel.kind !== 'through') throw new Error(`${def.typeName}.${name} is not a to-many relation`);
-  const link = rel.link;
+  const parent = relationKey(def, name);
+  if ('column' in parent) return { key: `t.${parent.column}` };
+  const link = parent.link;
   return { key: `l.${link.from}`, from: raw(` join ${link.table} l on l.tenant_id = t.tenant_id and l.${link.to} = t.id`) };
 }
 
