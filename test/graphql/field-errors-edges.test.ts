@@ -4,6 +4,7 @@
  * it up (the write, or the access policy before it).
  */
 import { Harness, type TestTenant } from '../harness.js';
+import { refusalCalls, type GqlError } from './refusal-calls.js';
 
 let h: Harness;
 let t: TestTenant;
@@ -12,28 +13,7 @@ let token: string;
 beforeAll(async () => ({ h, t, token } = await Harness.withTenant()));
 afterAll(() => h.stop());
 
-interface GqlError {
-  message: string;
-  extensions: { code: string; field?: string };
-}
-
-const gql = async (query: string, variables: Record<string, unknown> = {}, bearer = token) => {
-  const r = await h.request('POST', '/graphql', { token: bearer, body: { query, variables } });
-  return r.body as { data?: Record<string, { id: string } | null> | null; errors?: GqlError[] };
-};
-
-/** The one error of `query`: its message and extensions. */
-const refusal = async (query: string, variables: Record<string, unknown> = {}, bearer = token) => {
-  const { errors } = await gql(query, variables, bearer);
-  expect(errors).toHaveLength(1);
-  return { message: errors![0].message, ...errors![0].extensions };
-};
-
-const created = async (query: string, variables: Record<string, unknown> = {}) => {
-  const { data, errors } = await gql(query, variables);
-  expect(errors).toBeUndefined();
-  return Object.values(data!)[0]!.id;
-};
+const { gql, refusal, created } = refusalCalls(() => ({ h, token }));
 
 const unknownId = '0190aaaa-0000-7000-8000-000000000001';
 const notFound = (field: string) => ({ code: 'NOT_FOUND', field });

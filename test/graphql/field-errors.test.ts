@@ -4,6 +4,7 @@
  * have none, and REST's envelope is as it was.
  */
 import { Harness, type TestTenant } from '../harness.js';
+import { refusalCalls } from './refusal-calls.js';
 
 let h: Harness;
 let t: TestTenant;
@@ -13,28 +14,7 @@ let token: string;
 beforeAll(async () => ({ h, t, token } = await Harness.withTenant({ formImportMaxBytes: 4096 })));
 afterAll(() => h.stop());
 
-interface GqlError {
-  message: string;
-  extensions: { code: string; field?: string };
-}
-
-const gql = async (query: string, variables: Record<string, unknown> = {}, bearer = token) => {
-  const r = await h.request('POST', '/graphql', { token: bearer, body: { query, variables } });
-  return r.body as { data?: Record<string, { id: string } | null> | null; errors?: GqlError[] };
-};
-
-/** The one error of `query`: its message and extensions. */
-const refusal = async (query: string, variables: Record<string, unknown> = {}, bearer = token) => {
-  const { errors } = await gql(query, variables, bearer);
-  expect(errors).toHaveLength(1);
-  return { message: errors![0].message, ...errors![0].extensions };
-};
-
-const created = async (query: string, variables: Record<string, unknown>) => {
-  const { data, errors } = await gql(query, variables);
-  expect(errors).toBeUndefined();
-  return Object.values(data!)[0]!.id;
-};
+const { gql, refusal, created } = refusalCalls(() => ({ h, token }));
 
 const CREATE_USER = 'mutation($siteId: UUID, $input: UserInput!) { createUser(siteId: $siteId, input: $input) { id } }';
 const UPDATE_USER = 'mutation($id: UUID!, $input: UserInput!) { updateUser(id: $id, input: $input) { id } }';
