@@ -5,7 +5,7 @@
 import DataLoader from 'dataloader';
 import type { ResourceDef } from './define.js';
 import { resource } from './registry.js';
-import { relationKey } from './resolvers.js';
+import { relationKey } from './parent-keys.js';
 import { listedOf, selectRows, type Reader } from './rows.js';
 import { raw, sql, type Sql } from '../sql.js';
 

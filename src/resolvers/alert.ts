@@ -4,7 +4,8 @@ import type { AppContext } from '../context.js';
 import { notFound } from '../errors.js';
 import { deleteSubscription, documentTarget, folderTarget, subscribe, unsubscribe, type AlertTarget } from '../domain/alerts.js';
 import type { ListArgs } from '../read/paging.js';
-import { listPage, reread, underKey, type ParentKey } from '../read/resolvers.js';
+import { underKey, type ParentKey } from '../read/parent-keys.js';
+import { listPage, reread } from '../read/resolvers.js';
 import { resource } from '../read/registry.js';
 import { computedMatching } from '../computed-records.js';
 

@@ -2,7 +2,8 @@
 import type { AppContext } from '../context.js';
 import { fieldOf, revisionIn, revisionOf, setIndexField, setIndexFields } from '../domain/document-index-values.js';
 import type { ListArgs } from '../read/paging.js';
-import { listPage, underRelation } from '../read/resolvers.js';
+import { underRelation } from '../read/parent-keys.js';
+import { listPage } from '../read/resolvers.js';
 import { resource } from '../read/registry.js';
 
 type Input = Record<string, unknown>;

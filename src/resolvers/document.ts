@@ -19,7 +19,8 @@ import {
   type DocumentRow,
 } from '../domain/documents.js';
 import type { ListArgs } from '../read/paging.js';
-import { listPage, reread, underRelation } from '../read/resolvers.js';
+import { underRelation } from '../read/parent-keys.js';
+import { listPage, reread } from '../read/resolvers.js';
 import { resource } from '../read/registry.js';
 import { selectRows, type RowQuery } from '../read/rows.js';
 import { sql } from '../sql.js';

@@ -4,7 +4,8 @@ import { applyActions, removeMember, setMember } from '../domain/folder-security
 import { notFound } from '../errors.js';
 import { requireGuid } from '../ids.js';
 import type { ListArgs } from '../read/paging.js';
-import { listPage, loadRow, underRelation } from '../read/resolvers.js';
+import { underRelation } from '../read/parent-keys.js';
+import { listPage, loadRow } from '../read/resolvers.js';
 import { resource } from '../read/registry.js';
 import { selectRows } from '../read/rows.js';
 import { sql } from '../sql.js';
