@@ -13,7 +13,7 @@
  */
 import type { BlockList, Server, Socket } from 'node:net';
 import type { Logger } from './log.js';
-import { plainAddress, trusted } from './rest/client-address.js';
+import { plainAddress, trusted } from './addresses.js';
 
 /** Why a connection was closed as it came: the labels of `http_connections_refused_total` (src/metrics.ts). */
 export type ConnectionRefusal = 'server_full' | 'address_full';

@@ -9,7 +9,7 @@ import { TenantDirectory } from './tenancy/tenant-directory.js';
 import { createFileStore } from './storage/index.js';
 import { BodyBudget } from './body-budget.js';
 import { ConnectionLimits } from './connection-limits.js';
-import { trustList } from './rest/client-address.js';
+import { trustList } from './addresses.js';
 import { tokenBodyBytes } from './rest/token.js';
 
 export async function createServices(config: Config, { orm, reads }: Pick<Database, 'orm' | 'reads'>, log: Logger): Promise<Services> {

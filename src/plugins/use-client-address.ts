@@ -1,6 +1,7 @@
 /** Works out each request's caller address once (src/rest/client-address.ts), for REST and /graphql alike. */
 import type { Plugin } from 'graphql-yoga';
-import { setClientAddress, trustList, type ServerContext } from '../rest/client-address.js';
+import { trustList } from '../addresses.js';
+import { setClientAddress, type ServerContext } from '../rest/client-address.js';
 
 export function useClientAddress(trustedProxies: string[]): Plugin {
   const list = trustList(trustedProxies);

@@ -3,7 +3,8 @@
  * (TRUSTED_PROXIES); then X-Forwarded-For is read from the right, past every trusted hop, to the
  * first one that is not. Anyone can write X-Forwarded-For; only our own proxies' entries count.
  */
-import { BlockList, isIP } from 'node:net';
+import { isIP, type BlockList } from 'node:net';
+import { plainAddress, trusted } from '../addresses.js';
 
 /** What the HTTP server hands Yoga as its server context (Node's request); tests give the same shape. */
 export interface ServerContext {
@@ -11,28 +12,6 @@ export interface ServerContext {
 }
 
 const ADDRESS = Symbol('clientAddress');
-
-/** `::ffff:192.0.2.1` (an IPv4 caller on a dual-stack socket) is `192.0.2.1`. */
-export function plainAddress(address: string): string {
-  const m = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-  return m ? m[1] : address;
-}
-
-export function trustList(proxies: string[]): BlockList {
-  const list = new BlockList();
-  for (const p of proxies) {
-    const [ip, bits] = p.split('/');
-    const type = isIP(ip) === 6 ? 'ipv6' : 'ipv4';
-    if (bits === undefined) list.addAddress(ip, type);
-    else list.addSubnet(ip, Number(bits), type);
-  }
-  return list;
-}
-
-export const trusted = (list: BlockList, address: string): boolean => {
-  const family = isIP(address);
-  return family !== 0 && list.check(address, family === 6 ? 'ipv6' : 'ipv4');
-};
 
 export function resolveClientAddress(list: BlockList, socketAddress: string | undefined, forwardedFor: string | null): string {
   let address = plainAddress(socketAddress ?? '');

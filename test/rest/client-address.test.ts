@@ -4,7 +4,8 @@
  * up to the first hop that is not one.
  */
 import { randomUUID } from 'node:crypto';
-import { resolveClientAddress, trustList } from '../../src/rest/client-address.js';
+import { trustList } from '../../src/addresses.js';
+import { resolveClientAddress } from '../../src/rest/client-address.js';
 import { Harness, type TestTenant } from '../harness.js';
 
 const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
