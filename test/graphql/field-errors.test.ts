@@ -16,6 +16,7 @@ afterAll(() => h.stop());
 
 const { gql, refusal, created } = refusalCalls(() => ({ h, token }));
 
+const CREATE_FOLDER = 'mutation($input: FolderInput!) { createFolder(input: $input) { id } }';
 const CREATE_USER = 'mutation($siteId: UUID, $input: UserInput!) { createUser(siteId: $siteId, input: $input) { id } }';
 const UPDATE_USER = 'mutation($id: UUID!, $input: UserInput!) { updateUser(id: $id, input: $input) { id } }';
 const CREATE_GROUP = 'mutation($input: GroupInput!) { createGroup(input: $input) { id } }';
@@ -77,7 +78,6 @@ describe('groups and sites', () => {
 });
 
 describe('folders, index fields and form templates', () => {
-  const CREATE_FOLDER = 'mutation($input: FolderInput!) { createFolder(input: $input) { id } }';
   const UPDATE_FOLDER = 'mutation($id: UUID!, $input: FolderInput!) { updateFolder(id: $id, input: $input) { id } }';
   const CREATE_FIELD = 'mutation($input: IndexFieldInput!) { createIndexField(input: $input) { id } }';
   const UPDATE_FIELD = 'mutation($id: UUID!, $input: IndexFieldInput!) { updateIndexField(id: $id, input: $input) { id } }';
@@ -241,7 +241,6 @@ describe('e-mails, scripts and scheduled processes', () => {
 });
 
 describe('folder security, saved searches, document types and alerts', () => {
-  const CREATE_FOLDER = 'mutation($input: FolderInput!) { createFolder(input: $input) { id } }';
   const SET_MEMBER = 'mutation($f: UUID!, $m: UUID!, $input: SecurityMemberInput!) { setFolderSecurityMember(folderId: $f, memberId: $m, input: $input) { successCount } }';
   const SET_MEMBERS = 'mutation($f: UUID!, $input: SecurityActionsInput!) { updateFolderSecurityMembers(folderId: $f, input: $input) { successCount } }';
   const CREATE_SEARCH = 'mutation($input: SavedSearchInput!) { createSavedSearch(input: $input) { id } }';
