@@ -69,32 +69,46 @@ export class S3FileStore implements FileStore {
 
   async get(key: string, range?: ByteRange): Promise<Readable> {
     keyParts(key);
-    const asked = range && `bytes ${range.start}-${range.end}/`;
     try {
-      const res = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: key, Range: range && `bytes=${range.start}-${range.end}` }));
-      // On Node the SDK's body is an http.IncomingMessage: a Readable.
-      if (!(res.Body instanceof Readable)) throw new Error('the S3 client returned a body that is not a Node stream');
-      // A server may answer a Range with other bytes than it was asked for (RFC 9110 lets it send the
-      // whole object): they would not be what the download's Content-Range and Content-Length say.
-      if (asked && !res.ContentRange?.startsWith(asked)) {
-        res.Body.destroy();
-        throw new Error(`the S3 server answered ${res.ContentRange ?? 'the whole object'} for the range ${asked}*`);
-      }
-      return res.Body;
+      return await this.object(key, range);
     } catch (e) {
       if (isMissingKey(e)) throw fileMissing();
       throw e;
     }
   }
 
+  /** GetObject's body (`range` of it, when given); the SDK's error as it comes. */
+  private async object(key: string, range?: ByteRange): Promise<Readable> {
+    const asked = range && `bytes ${range.start}-${range.end}/`;
+    const res = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: key, Range: range && `bytes=${range.start}-${range.end}` }));
+    // On Node the SDK's body is an http.IncomingMessage: a Readable.
+    if (!(res.Body instanceof Readable)) throw new Error('the S3 client returned a body that is not a Node stream');
+    // A server may answer a Range with other bytes than it was asked for (RFC 9110 lets it send the
+    // whole object): they would not be what the download's Content-Range and Content-Length say.
+    if (asked && !res.ContentRange?.startsWith(asked)) {
+      res.Body.destroy();
+      throw new Error(`the S3 server answered ${res.ContentRange ?? 'the whole object'} for the range ${asked}*`);
+    }
+    return res.Body;
+  }
+
   /**
-   * HeadObject: no body, so its 404 cannot say NoSuchBucket; a missing bucket reads as a missing
-   * key here, while every get and put still fails as the configuration error it is.
+   * HeadObject, one round trip while the bytes are there. Its 404 has no body, so it cannot say
+   * NoSuchBucket; that one case asks GetObject, whose 404 names which is missing: a missing key is
+   * false, a missing bucket the configuration error every get and put fails with (the plain GET's
+   * 500, not the file's 404). Bytes put meanwhile (keys are never reused: only a test puts them
+   * back) are not read, only closed.
    */
   async has(key: string): Promise<boolean> {
     keyParts(key);
     try {
       await this.client.send(new HeadObjectCommand({ Bucket: this.bucket, Key: key }));
+      return true;
+    } catch (e) {
+      if (!isMissingKey(e)) throw e;
+    }
+    try {
+      (await this.object(key)).destroy();
       return true;
     } catch (e) {
       if (isMissingKey(e)) return false;

@@ -11,10 +11,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileKey, moveDatabaseFiles } from '../../src/domain/stored-files.js';
 import { purgeExpired } from '../../src/purge.js';
-import { Harness } from '../harness.js';
+import { Harness, type Reply } from '../harness.js';
 import { ownDatabase, type OwnDatabase } from '../own-database.js';
 import { startS3, type TestS3 } from '../s3-server.js';
-import { adminApi, type Api, expectError, multipart, uniq } from './support.js';
+import { adminApi, Api, expectError, multipart, uniq } from './support.js';
 
 const sha = (b: Uint8Array | string) => createHash('sha256').update(b).digest('hex');
 /** Every byte value, many times over: a file that arrives in many chunks. */
@@ -50,8 +50,8 @@ const queued = async (s: Setup) =>
   (await s.h.services.reads.query('select file_id from file_removal where tenant_id = $1', [s.A.t.tenantId])).rows.map((r) => r.file_id as string);
 const purge = (s: Setup) => purgeExpired(s.h.orm.em.fork(), s.h.services.config, s.h.services.files);
 
-/** The same behaviour on both stores. */
-function storeBehaviour(name: string, start: () => Promise<Setup>, stop: () => Promise<void>) {
+/** The same behaviour on both stores; `more`, tests of one store alone (given the setup once it is made). */
+function storeBehaviour(name: string, start: () => Promise<Setup>, stop: () => Promise<void>, more?: (setup: () => Setup) => void) {
   describe(name, () => {
     let s: Setup;
     beforeAll(async () => {
@@ -192,6 +192,8 @@ function storeBehaviour(name: string, start: () => Promise<Setup>, stop: () => P
       expect(after.rows[0].n).toBe(before.rows[0].n);
       expect(await storedKeys(s)).toEqual(await liveKeys(s));
     });
+
+    more?.(() => s);
   });
 }
 
@@ -231,16 +233,46 @@ storeBehaviour(
 let s3: TestS3;
 let db: OwnDatabase;
 let onS3: Harness;
+const s3Settings = () => ({ bucket: s3.bucket, region: 'us-east-1', endpoint: s3.endpoint, accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey, forcePathStyle: true });
 storeBehaviour(
   'in an S3-compatible bucket',
   async () => {
     [s3, db] = await Promise.all([startS3(), ownDatabase('s3')]);
-    const settings = { bucket: s3.bucket, region: 'us-east-1', endpoint: s3.endpoint, accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey, forcePathStyle: true };
-    return setUp((onS3 = await Harness.start({ databaseUrl: db.url, fileStore: 's3', s3: settings })));
+    return setUp((onS3 = await Harness.start({ databaseUrl: db.url, fileStore: 's3', s3: s3Settings() })));
   },
   async () => {
     await onS3.stop();
     await Promise.all([s3.stop(), db.drop()]);
+  },
+  (setup) => {
+    test('a bucket that is missing: the answers that read no bytes (304, 412, 416, HEAD) are the plain GET\'s 500, not the file\'s 404', async () => {
+      const s = setup();
+      const doc = await newDoc(s);
+      const up = await upload(s, doc.documentId, '0123456789');
+      // The same database and server, configured with a bucket the server does not have.
+      const lost = await Harness.start({ databaseUrl: db.url, fileStore: 's3', s3: { ...s3Settings(), bucket: 'no-such-bucket' } });
+      try {
+        const L = new Api(lost, s.A.t, s.A.token);
+        const path = `/files/${doc.documentId}`;
+        /** What a person sees of the answer (its request id aside), and what the server logged of it. */
+        const seen = (r: Reply) => ({
+          status: r.status,
+          body: r.text.replaceAll(r.headers.get('x-request-id')!, '<id>'),
+          logged: r.log?.map((l) => (l.err as { name?: string } | undefined)?.name).filter(Boolean),
+        });
+        const plain = seen(await L.get(path, { failureExpected: true }));
+        expect(plain).toMatchObject({ status: 500, body: expect.stringContaining('An unexpected error occurred. Quote request id <id>'), logged: ['NoSuchBucket'] });
+        const future = new Date(Date.now() + 3600_000).toUTCString();
+        for (const headers of [{ 'if-none-match': `"${up.fileId}"` }, { 'if-modified-since': future }, { range: 'bytes=99-' }, { 'if-match': '"other"' }] as Record<string, string>[]) {
+          expect([headers, seen(await L.get(path, { headers, failureExpected: true }))]).toEqual([headers, plain]);
+          // HEAD: the same status and log, no body.
+          expect([headers, seen(await L.request('HEAD', path, { headers, failureExpected: true }))]).toEqual([headers, { ...plain, body: '' }]);
+        }
+        expect(seen(await L.request('HEAD', path, { failureExpected: true }))).toEqual({ ...plain, body: '' });
+      } finally {
+        await lost.stop();
+      }
+    });
   },
 );
 

@@ -346,12 +346,14 @@ describe('the S3 store on its bucket', () => {
     }
   });
 
-  test('a bucket that does not exist is a server error, not a NOT_FOUND of the file', async () => {
+  test('a bucket that does not exist is a server error, not a NOT_FOUND of the file; `has` says so too, though HeadObject\'s 404 cannot', async () => {
     const lost = new S3FileStore({ ...s3Settings(), bucket: 'no-such-bucket' });
     try {
-      const e = await failure(() => lost.get(newKey()));
-      expect(e).not.toBeInstanceOf(AppError);
-      expect(e).toMatchObject({ name: 'NoSuchBucket' });
+      for (const ask of [() => lost.get(newKey()), () => lost.has(newKey())]) {
+        const e = await failure(ask);
+        expect(e).not.toBeInstanceOf(AppError);
+        expect(e).toMatchObject({ name: 'NoSuchBucket' });
+      }
     } finally {
       lost.destroy();
     }
