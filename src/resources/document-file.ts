@@ -29,7 +29,7 @@ export default defineResource({
     createDate: column('created_at', 'datetime'),
     createById: column('created_by_id', 'guid', { nullAs: ZERO_GUID }),
     // Moves on whenever the document's current file changes (an upload, its current revision
-    // deleted): `GET files/{documentId}`'s Last-Modified is the later of it and createDate.
+    // deleted): `GET files/{documentId}`'s and `GET files?q=`'s Last-Modified is the later of it and createDate.
     documentModifyDate: joined('d', 'modified_at', 'datetime'),
   },
   joins: {

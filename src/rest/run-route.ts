@@ -363,14 +363,16 @@ interface StoredFileRecord extends FileHead {
 }
 
 /**
- * A download's Last-Modified: when its file was stored; at `files/{documentId}`, which serves
- * whichever file is current, the later of that and the document's last change, so that it never
- * goes back (the current revision deleted, the one before is served with its older date, and an
- * If-Modified-Since of the deleted one's would be a 304).
+ * A download's Last-Modified: when its file was stored, where the path names that one file (its id
+ * or its revision's), whose bytes never change. At `files/{documentId}`, which serves whichever
+ * file is current, and `files?q=`, which serves the first its query finds, the later of that and
+ * the document's last change, so that it never goes back (the current revision deleted, the one
+ * before is served with its older date, and an If-Modified-Since of the deleted one's would be a 304).
  */
 function lastModifiedOf(m: Match, f: StoredFileRecord): Date {
   const stored = parseDateTime(f.createDate);
-  if (!f.documentModifyDate || m.params.id?.toLowerCase() !== f.documentId) return stored;
+  const namesTheFile = m.params.id !== undefined && m.params.id.toLowerCase() !== f.documentId;
+  if (!f.documentModifyDate || namesTheFile) return stored;
   const changed = parseDateTime(f.documentModifyDate);
   return changed > stored ? changed : stored;
 }

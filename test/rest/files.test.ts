@@ -613,6 +613,28 @@ describe('conditional and range requests', () => {
     }
   });
 
+  test('files?q= dates its file as files/{documentId} does: a document changed after its file was stored is changed since the file\'s own date', async () => {
+    const { doc, etag } = await fileDoc('queried');
+    // Stored an hour ago; the document changed now, in a later second.
+    await h.services.reads.query(`update document_file set created_at = now() - interval '1 hour' where id = $1`, [etag.slice(1, -1)]);
+    const stored = (await A.get(`/files/${etag.slice(1, -1)}`)).headers.get('last-modified')!;
+    expect((await A.put(`/documents/${doc.documentId}/expiration`, { expirationDate: '2099-01-31T12:00:00Z' })).status).toBe(200);
+    const byDocument = await A.get(`/files/${doc.documentId}`);
+    const changed = byDocument.headers.get('last-modified')!;
+    expect(Date.parse(changed)).toBeGreaterThan(Date.parse(stored));
+    const answers = (path: string) =>
+      Promise.all([A.get(path), A.get(path, { headers: { 'if-modified-since': stored } }), A.get(path, { headers: { 'if-modified-since': changed } })]).then((rs) =>
+        rs.map((r) => [r.status, r.text, r.headers.get('last-modified')]),
+      );
+    const expected = await answers(`/files/${doc.documentId}`);
+    expect(expected).toEqual([[200, 'queried', changed], [200, 'queried', changed], [304, '', changed]]);
+    for (const q of [`[id] eq '${doc.id}'`, `[documentId] eq '${doc.documentId}'`]) {
+      expect([q, await answers(`/files?q=${encodeURIComponent(q)}`)]).toEqual([q, expected]);
+    }
+    // The file's own path keeps its own date: the bytes under a file id never change.
+    expect((await A.get(`/files/${etag.slice(1, -1)}`, { headers: { 'if-modified-since': stored } })).status).toBe(304);
+  });
+
   test('a suffix range longer than the file is all of it (RFC 9110 14.1.2): a 206 of every byte, not a 416; alone or beside other ranges', async () => {
     const { doc } = await fileDoc('0123456789');
     const path = `/files/${doc.documentId}`;
