@@ -1,7 +1,8 @@
 /**
  * `extensions.field` where test/graphql/field-errors.test.ts does not reach: an id sent in a body
  * (an input's key or an argument's list) that names nothing is named by that key, whoever looks
- * it up (the write, or the access policy before it).
+ * it up (the write, or the access policy before it); a nested field's argument, by its name on
+ * that field.
  */
 import { Harness, type TestTenant } from '../harness.js';
 import { refusalCalls, type GqlError } from './refusal-calls.js';
@@ -149,5 +150,25 @@ describe('a value written in the query that GraphQL refuses is named as a refuse
     const [missing] = await refusals('mutation { deleteGroup }');
     expect(missing.code).toBe('GRAPHQL_VALIDATION_FAILED');
     expect(missing).not.toHaveProperty('field');
+  });
+});
+
+describe("a nested field's refused argument is named as sent on that field, its path saying which field", () => {
+  /** Every error of `query`: its path and extensions. */
+  const refusals = async (query: string, variables: Record<string, unknown> = {}) =>
+    ((await gql(query, variables)).errors as (GqlError & { path: (string | number)[] })[]).map((e) => ({ path: e.path, ...e.extensions }));
+  const at = (path: (string | number)[], field: string) => expect.arrayContaining([expect.objectContaining({ path, code: 'BAD_REQUEST', field })]);
+
+  test("a relation list's q, limit and offset; a variable's value alike", async () => {
+    await created('mutation { createGroup(input: {name: "nested", description: ""}) { id } }');
+    expect(await refusals('{ groups { items { users(q: "nosuchfield eq 1") { id } } } }')).toEqual(at(['groups', 'items', 0, 'users'], 'q'));
+    expect(await refusals('{ groups { items { users(limit: -1) { id } } } }')).toEqual(at(['groups', 'items', 0, 'users'], 'limit'));
+    expect(await refusals('query($o: Int) { groups { items { members: users(offset: $o) { id } } } }', { o: -2 })).toEqual(at(['groups', 'items', 0, 'members'], 'offset'));
+  });
+
+  test("a relation's page: its q, limit and offset", async () => {
+    expect(await refusals('{ sites { items { usersPage(q: "[name] eq") { totalRecords } } } }')).toEqual(at(['sites', 'items', 0, 'usersPage'], 'q'));
+    expect(await refusals('{ sites { items { usersPage(limit: -1) { items { id } } } } }')).toEqual(at(['sites', 'items', 0, 'usersPage'], 'limit'));
+    expect(await refusals('{ me { groupsPage(offset: -1) { totalRecords } } }')).toEqual(at(['me', 'groupsPage'], 'offset'));
   });
 });
