@@ -28,14 +28,15 @@ export const LIMITS = { name: 256, description: 4000, abstract: 4000, keywords: 
 /**
  * The document a client's id names: its own id, its current revision's, or an older revision's;
  * a 404 naming `what` the id was to name otherwise. `lock`: its row stays locked to the end of the mutation.
+ * `field`: the body's key that sent the id (its 404 names it, AppError), not for an id the path names.
  */
-export async function documentRow(ctx: AppContext, id: string, lock = false, what = 'Document'): Promise<DocumentRow> {
+export async function documentRow(ctx: AppContext, id: string, lock = false, what = 'Document', field?: string): Promise<DocumentRow> {
   const key = id.toLowerCase();
   const [row] = await selectRows<DocumentRow>(ctx.reader, DOCUMENT, {
     where: [namedBy(ctx.reader, key)],
     lock,
   });
-  if (!row) throw notFound(`${what} '${id}' was not found.`);
+  if (!row) throw notFound(`${what} '${id}' was not found.`, { field });
   // A lock that waited for another transaction's change of the row gets the row as changed but its
   // joined rows as they were before: a check-out committed meanwhile reads with no holder's name.
   // Read once more (the row is ours now) in that one case.
@@ -49,9 +50,10 @@ export const DELETED = 2;
 /**
  * The document for a change: its row locked to the end of the mutation, and a 409 when it is
  * deleted or while someone else has it checked out (docs/decisions.md, "Documents", "Check-out").
+ * `field` as for `documentRow`.
  */
-export async function changeableDocument(ctx: AppContext, id: string, what = 'Document'): Promise<DocumentRow> {
-  const doc = await documentRow(ctx, id, true, what);
+export async function changeableDocument(ctx: AppContext, id: string, what = 'Document', field?: string): Promise<DocumentRow> {
+  const doc = await documentRow(ctx, id, true, what, field);
   if (doc.archive === DELETED) throw conflict(`Document '${doc.name as string}' is deleted: it can be read, not changed.`);
   assertNotHeldByOther(ctx, doc);
   return doc;

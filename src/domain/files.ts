@@ -126,7 +126,7 @@ export async function uploadFile(ctx: AppContext, input: Input): Promise<string>
   fileOf(input);
   // `checkInDocumentState`, a ReleaseState: 0 or 1 when sent.
   const state = (input.checkInDocumentState ?? undefined) as number | undefined;
-  const doc = await changeableDocument(ctx, requireGuid(input.documentId, 'documentId'));
+  const doc = await changeableDocument(ctx, requireGuid(input.documentId, 'documentId'), 'Document', 'documentId');
   return recordFile(ctx, doc, input, async () => {
     await sendAlerts(ctx, 'documentRevised', [doc.documentId as string]);
     // `checkIn` true with the upload: the uploader's check-out ends with it.

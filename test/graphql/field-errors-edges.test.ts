@@ -65,6 +65,17 @@ describe('an unknown id sent in a body is named by its key', () => {
     expect(await refusal('mutation($id: UUID!, $i: String!) { deleteDropDownListItems(id: $id, itemIds: $i) }', { id: listId, i: unknownId })).toMatchObject(notFound('itemIds'));
   });
 
+  test("an administrator's upload over multipart /graphql: the document it names", async () => {
+    const form = new FormData();
+    const query = 'mutation($input: FileUploadInput!) { uploadFile(input: $input) { id } }';
+    form.append('operations', JSON.stringify({ query, variables: { input: { documentId: unknownId, fileUpload: { name: 'a.txt', base64: 'aGk=' } } } }));
+    form.append('map', '{}');
+    const multipart = new Request('http://x/', { method: 'POST', body: form });
+    const headers = { 'content-type': multipart.headers.get('content-type')! };
+    const r = await h.request('POST', '/graphql', { token, raw: new Uint8Array(await multipart.arrayBuffer()), headers });
+    expect(r.body.errors).toEqual([expect.objectContaining({ path: ['uploadFile'], extensions: expect.objectContaining(notFound('input.documentId')) })]);
+  });
+
   test("the access policy's 404, before the write, names the body's key too; a path's id none", async () => {
     const password = 'Some-Passw0rd!x';
     await created('mutation($input: UserInput!) { createUser(input: $input) { id } }', { input: { userid: 'plain', password, firstName: 'A', lastName: 'B', emailaddress: '' } });
