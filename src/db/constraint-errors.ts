@@ -59,7 +59,8 @@ const TARGETS: Record<string, string> = {
 
 /**
  * The body's key a unique constraint is about (AppError.field), where one key alone decides it: a
- * name taken. A folder's path is not here: a create takes it from `name` or from `folderPath`.
+ * name taken. A folder's path is not here: a create takes it from `name` or from `folderPath`, and
+ * skips a path taken (src/domain/folders.ts); a rename names its `name` itself (`violatesUnique`).
  */
 const UNIQUE_KEYS: Record<string, string> = {
   user_group_name_uq: 'name',
@@ -85,6 +86,12 @@ const AGAIN = 'Another change to the same data happened at the same time: try ag
 
 /** The key a unique violation (PostgreSQL's, or MikroORM's that copies it) is about, if one alone decides it (UNIQUE_KEYS). */
 export const uniqueKeyOf = (err: unknown): string | undefined => UNIQUE_KEYS[(err as PgError | null)?.constraint ?? ''];
+
+/** Whether `err` is PostgreSQL's refusal of a row whose key `constraint` (a unique index) already holds. */
+export const violatesUnique = (err: unknown, constraint: string): boolean => {
+  const e = err as PgError | null;
+  return e?.code === '23505' && e.constraint === constraint;
+};
 
 /** The client error for a PostgreSQL constraint, serialization or deadlock error; undefined for anything else. */
 export function constraintError(err: unknown): AppError | undefined {

@@ -130,6 +130,24 @@ describe("a name taken by a create the pre-check did not see: the database's 409
     );
     expect(r).toMatchObject({ code: 'CONFLICT', field: 'input.name', message: expect.stringMatching(/^Such drop-down list already exists \(it may have just been created\)/) });
   });
+
+  /** A top-level folder at `/<name>`, inserted as a create that has not committed yet would. */
+  const folderInsert = (id: string, name: string): [string, unknown[]] => ['insert into folder (id, tenant_id, top_id, name, path) values ($1, $2, $1, $3, $4)', [id, t.tenantId, name, `/${name}`]];
+
+  test("a folder's path, by the key that carried it: name or folderPath", async () => {
+    const byName = await losingTheRace(...folderInsert('0190aaaa-0000-7000-8000-000000000011', 'Raced folder'), () => gql('mutation { createFolder(input: {name: "raced FOLDER"}) { id } }'));
+    expect(byName).toMatchObject({ code: 'CONFLICT', field: 'input.name', message: "A folder named 'Raced folder' already exists in '/'." });
+    const byPath = await losingTheRace(...folderInsert('0190aaaa-0000-7000-8000-000000000012', 'Raced path'), () => gql('mutation { createFolder(input: {folderPath: "/raced PATH"}) { id } }'));
+    expect(byPath).toMatchObject({ code: 'CONFLICT', field: 'input.folderPath', message: "The folder '/Raced path' already exists." });
+  });
+
+  test("a folder's new name (a rename's violation)", async () => {
+    const id = await created('mutation { createFolder(input: {name: "Before rename"}) { id } }');
+    const r = await losingTheRace(...folderInsert('0190aaaa-0000-7000-8000-000000000013', 'Raced rename'), () =>
+      gql('mutation($id: UUID!) { updateFolder(id: $id, input: {name: "raced RENAME"}) { id } }', { id }),
+    );
+    expect(r).toMatchObject({ code: 'CONFLICT', field: 'input.name', message: "A folder named 'raced RENAME' already exists beside '/Before rename'." });
+  });
 });
 
 describe('a value written in the query that GraphQL refuses is named as a refused variable is', () => {
