@@ -5,7 +5,9 @@
  * test/rest/route-fixture.ts), each row the call made names the caller as its maker and changer,
  * and each record it answers that it changed names the caller as its changer, with a new modified
  * date, and keeps its maker. Rows changed beside the answer (a renamed folder's descendants' paths)
- * are derived, not the caller's edit. A new route row or resource is covered with no new test code.
+ * are derived, not the caller's edit. A body whose input takes a file is sent multipart with one,
+ * as the clients send it (the designer's XML for an import). A new route row or resource is
+ * covered with no new test code.
  */
 import { getNamedType } from 'graphql';
 import type { ResourceDef } from '../../src/read/define.js';
@@ -13,14 +15,12 @@ import { resources } from '../../src/read/registry.js';
 import type { SofaRoute } from '../../src/rest/routes.js';
 import { isPageType } from '../../src/schema-conventions.js';
 import { createUser, uniq, type Api } from './support.js';
-import { A, bodyOf, create, fieldOf, h, label, pathOf, setUpRouteFixture, tenantRoutes } from './route-fixture.js';
+import { A, bodyOf, create, fieldOf, h, label, send, setUpRouteFixture, tenantRoutes } from './route-fixture.js';
 
 setUpRouteFixture('authorship');
 
 /** Writes whose generated call cannot change a record, each with why: they are not checked here. */
 const UNCHECKED: Record<string, string> = {
-  'PUT /formtemplates/:id/import': "its body is a template's XML file part, which a generated body has not",
-  'POST /files': 'its body is a file upload, which a generated body has not',
   'PUT /indexfields/:id/folders/:folderId': "the fixture's field is in the folder already: the call changes nothing",
   'PUT /documents/:documentId/move': "the body's folderId is the fixture's document's own folder: the call changes nothing",
   'PUT /documents/:documentId/status': "the body checks in the fixture's document, which is checked in: the call changes nothing",
@@ -80,7 +80,7 @@ async function write(r: SofaRoute): Promise<{ data: unknown } | { refusal: strin
   if (r.method === 'POST' && r.body) return create(r, author.api).then((data) => ({ data }), (e: Error) => ({ refusal: e.message }));
   // Values of its own where values are unique (names, labels), as create's are.
   const body = bodyOf(r) && Object.fromEntries(Object.entries(bodyOf(r)!).map(([k, v]) => [k, v === 'conformance' ? uniq('conformance') : v]));
-  const reply = await author.api.request(r.method, pathOf(r), body ? { body } : {});
+  const reply = await send(author.api, r, body);
   return reply.status === (r.status ?? 200) ? { data: reply.body.data } : { refusal: `${label(r)} answered ${reply.status} ${reply.text}` };
 }
 

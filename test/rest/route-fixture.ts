@@ -6,10 +6,12 @@
  * through the POST route that creates one (its body built from the input type), a list with too
  * few rows to page gets more through the POST on its path. A new path parameter other than `:id`
  * needs a sample value in SAMPLES, a body key that must name a real record (a siteId) a value in
- * KNOWN, a list under a parent that no POST on its own path fills three rows made in makeFixture;
- * each test failing for want of one says so. Jest loads modules afresh for each test file, so
+ * KNOWN, a file part of a new type (a body's `fileUpload`) its content in FILE_PARTS, a list
+ * under a parent that no POST on its own path fills three rows made in makeFixture; each test
+ * failing for want of one says so. Jest loads modules afresh for each test file, so
  * these bindings are that file's alone.
  */
+import fs from 'node:fs';
 import { getNamedType, isInputObjectType, type GraphQLSchema } from 'graphql';
 import { ALERT_EVENTS } from '../../src/alert-events.js';
 import { buildNextZip } from '../../src/jobs/zip-builder.js';
@@ -309,13 +311,16 @@ const INPUT_ONLY: Record<string, () => unknown> = {
 };
 const valuesOf = (thunks: Record<string, () => unknown>) => Object.fromEntries(Object.entries(thunks).map(([k, v]) => [k, v()]));
 
+/** The type of `r`'s body argument. */
+const bodyTypeOf = (r: SofaRoute) => getNamedType(fieldOf(h.app.schema, r).args.find((a) => a.name === r.body)!.type);
+
 /**
  * Keys a route's answer named mandatory when a record was made through it (create): by its body's
  * input type, which an update takes too, or by the route for a body that is no input object (JSON).
  */
 const learned: Record<string, Record<string, unknown>> = {};
 const learnedKey = (r: SofaRoute) => {
-  const type = getNamedType(fieldOf(h.app.schema, r).args.find((a) => a.name === r.body)!.type);
+  const type = bodyTypeOf(r);
   return isInputObjectType(type) ? type.name : label(r);
 };
 
@@ -332,7 +337,7 @@ export async function create(c: SofaRoute, api: Api = A) {
   for (;;) {
     // A name of its own on every try, where names are unique.
     const body = { ...bodyOf(c), ...(bodyOf(c)?.name ? { name: uniq('conformance') } : {}) };
-    const reply = await api.request(c.method, pathOf(c), { body });
+    const reply = await send(api, c, body);
     // A field mandatory in prose only is named by the 400 (src/domain/validate.ts): it goes in, with a value of its type.
     const missing = reply.body?.meta?.status === 400 ? /The mandatory field '(\w+)' is missing/.exec(reply.text)?.[1] : undefined;
     if (missing && !(missing in (learned[key] ?? {}))) {
@@ -366,4 +371,36 @@ async function makeRecords() {
   }
 }
 
-export const call = (api: Api, r: SofaRoute) => api.request(r.method, pathOf(r), bodyOf(r) === undefined ? {} : { body: bodyOf(r) });
+/** The designer's XML, as test/rest/form-templates.test.ts imports it. */
+const TEMPLATE_XML = fs.readFileSync(new URL('./fixtures/form-template.xml', import.meta.url), 'utf8');
+
+/**
+ * What a body's file part holds, by the type of the input's `fileUpload` (which the multipart
+ * body's file part fills): the designer's XML where it is text (an import), else a small file.
+ */
+const FILE_PARTS: Record<string, { content: string; fileName: string }> = {
+  String: { content: TEMPLATE_XML, fileName: 'template.xml' },
+  FileInput: { content: 'conformance', fileName: 'conformance.txt' },
+};
+
+/** The type of the file part `r`'s body takes (its input's `fileUpload`), if it takes one. */
+function filePartOf(r: SofaRoute): string | undefined {
+  const type = r.body ? bodyTypeOf(r) : undefined;
+  const file = type && isInputObjectType(type) ? type.getFields().fileUpload : undefined;
+  return file && getNamedType(file.type).name;
+}
+
+/**
+ * `r` called by `api` with `body` as the clients send it: a multipart body, its keys as text parts
+ * and a file part, where the input takes a file (`fileUpload`); else JSON.
+ */
+export async function send(api: Api, r: SofaRoute, body: Record<string, unknown> | undefined) {
+  const file = body && filePartOf(r);
+  if (!file) return api.request(r.method, pathOf(r), body === undefined ? {} : { body });
+  const part = FILE_PARTS[file];
+  if (!part) throw new Error(`${label(r)} takes a file part of type ${file}: give FILE_PARTS in test/rest/route-fixture.ts one`);
+  const texts = Object.fromEntries(Object.entries(body).map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)]));
+  return api.request(r.method, pathOf(r), await multipart(texts, part.content, part.fileName));
+}
+
+export const call = (api: Api, r: SofaRoute) => send(api, r, bodyOf(r));
