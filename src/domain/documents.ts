@@ -92,10 +92,12 @@ export async function setCheckIn(ctx: AppContext, id: string, checkIn: boolean):
     throw forbidden(`Document '${doc.name as string}' is checked out by ${(doc.checkedOutBy as string) || 'another user'}: only they or an administrator can check it in.`);
   }
   if (checkIn === !holder || (!checkIn && holder === me)) return doc.id;
+  // A change of the document like any other: its changer and date are the caller's (docs/decisions.md, "Check-out").
+  const changed = { modified_at: sql`now()`, modified_by_id: me };
   await updateRows(
     ctx.reader,
     'document',
-    checkIn ? { checked_out_by_id: null, checked_out_at: null, checked_in_by_id: me } : { checked_out_by_id: me, checked_out_at: sql`now()` },
+    checkIn ? { checked_out_by_id: null, checked_out_at: null, checked_in_by_id: me, ...changed } : { checked_out_by_id: me, checked_out_at: sql`now()`, ...changed },
     sql`t.id = ${doc.documentId}`,
   );
   await sendAlerts(ctx, checkIn ? 'documentCheckedIn' : 'documentCheckedOut', [doc.documentId]);

@@ -447,6 +447,18 @@ describe('check-out', () => {
     expect((await A.put(`/documents/${doc.documentId}/status`, { checkIn: 0 })).body.data.checkedInBy).toBe(admin.name);
   });
 
+  test('a check-out and a check-in each name their caller as the changer, with a new modifyDate; one that changes nothing neither', async () => {
+    const { doc, U } = await shared();
+    const out = (await U.put(`/documents/${doc.documentId}/status`, { checkIn: 1 })).body.data;
+    expect(out).toMatchObject({ modifyById: plain.id, modifyBy: plain.name, createById: admin.id });
+    expect(out.modifyDate > (doc.modifyDate as string)).toBe(true);
+    // Already checked out to the caller: no change.
+    expect((await U.put(`/documents/${doc.documentId}/status`, { checkIn: 1 })).body.data.modifyDate).toBe(out.modifyDate);
+    const back = (await A.put(`/documents/${doc.documentId}/status`, { checkIn: 0 })).body.data;
+    expect(back).toMatchObject({ modifyById: admin.id, modifyBy: admin.name, createById: admin.id });
+    expect(back.modifyDate > out.modifyDate).toBe(true);
+  });
+
   test('a Viewer may not check a document out or in: a 403 that says so', async () => {
     const f = (await A.post('/folders', { name: uniq('Viewed') })).body.data;
     await A.put(`/folders/${f.id}/securitymembers/${plain.id}`, { securityRole: 4 });
