@@ -12,6 +12,7 @@ import { tokenOperation } from './token.js';
 import { bodyHoldsArgs, isSofaRoute, routes as allRoutes, type Route, type SofaRoute } from './routes.js';
 import { DATE_TIME_PATTERN, sofaPath } from './sofa-setup.js';
 import { argumentOf, rootField } from './check-routes.js';
+import { reachableSchemas } from './openapi-reachable.js';
 
 type Schema = Record<string, unknown>;
 type Operation = Record<string, unknown>;
@@ -357,8 +358,8 @@ export function buildOpenApi(sofaDoc: SofaDoc, schema: GraphQLSchema, publicUrl 
     // Paths served at the root (the token endpoint) name their servers; the rest use the tenant server.
     if (s.has('root')) paths[key].servers = [rootServer(publicUrl), ...(s.has('tenant') ? [tenantServer(publicUrl)] : [])];
   }
-  const schemas = truthfulSchemas(sofaDoc.components?.schemas ?? {}, schema);
-  for (const internal of ['Query', 'Mutation', 'Audience']) delete schemas[internal];
+  // Only the schemas the paths reach: not Query and Mutation, nor what only GraphQL reads or takes.
+  const schemas = reachableSchemas({ ...truthfulSchemas(sofaDoc.components?.schemas ?? {}, schema), ...ENVELOPE_SCHEMAS }, paths);
   return {
     openapi: '3.0.3',
     info: {
@@ -372,7 +373,7 @@ export function buildOpenApi(sofaDoc: SofaDoc, schema: GraphQLSchema, publicUrl 
     tags: [...new Set(documentedRows(table).map((r) => tagOf(r.path)))].map((name) => ({ name })),
     paths,
     components: {
-      schemas: { ...schemas, ...ENVELOPE_SCHEMAS },
+      schemas,
       securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
     },
   };

@@ -34,6 +34,21 @@ test('the document is valid OpenAPI', async () => {
   await expect(SwaggerParser.validate(structuredClone(doc) as never)).resolves.toBeTruthy();
 });
 
+test('every component schema is reached from a path, directly or through other schemas (a generated client makes a type of each)', () => {
+  const named = (part: unknown) => [...JSON.stringify(part).matchAll(/"\$ref":"#\/components\/schemas\/([^"]+)"/g)].map((m) => m[1]);
+  const reached = new Set<string>();
+  const todo = named(doc.paths);
+  for (let name = todo.pop(); name !== undefined; name = todo.pop()) {
+    if (reached.has(name)) continue;
+    reached.add(name);
+    todo.push(...named(doc.components.schemas[name]));
+  }
+  expect(Object.keys(doc.components.schemas).filter((name) => !reached.has(name))).toEqual([]);
+  // Records, their inputs and the envelope's parts stay; the page types of relations only GraphQL reads do not.
+  expect(Object.keys(doc.components.schemas)).toEqual(expect.arrayContaining(['Site', 'SiteInput', 'Meta', 'Error', 'ErrorEnvelope', 'Pagination']));
+  expect(Object.keys(doc.components.schemas)).not.toContain('UserPage');
+});
+
 test('every documented route row is in the document, and the document names nothing else', () => {
   const fromRows = new Set(documentedRows(routes).map((r) => `${r.method} ${openApiPath(r.path)}`));
   const fromDoc = new Set(
