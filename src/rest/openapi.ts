@@ -32,6 +32,9 @@ const rootServer = (base: string) => ({ url: `${base}/`, description: 'The servi
 /** A route row's path in OpenAPI's spelling: `/sites/{id}`. */
 export const openApiPath = (path: string) => path.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
 
+/** A route row's path parameters, in order: `/sites/:id` has `id`. */
+const pathParamsOf = (path: string) => [...path.matchAll(/:([A-Za-z0-9_]+)/g)].map((m) => m[1]);
+
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 
 /** The envelope's parts, as the spec describes them. */
@@ -192,7 +195,7 @@ function sofaRowOperation(doc: SofaDoc, schema: GraphQLSchema, row: SofaRoute, a
     const description = described.args.get(arg);
     return { name, in: where, required, ...(description ? { description } : {}), schema: asDateTimeInput(s) };
   };
-  const pathParams = [...row.path.matchAll(/:([A-Za-z0-9_]+)/g)].map((m) => m[1]);
+  const pathParams = pathParamsOf(row.path);
   const pathArgs = pathParams.map((name) => argumentOf(row, name));
   const parameters: Schema[] = pathParams.map((name, i) => parameter(name, 'path', true, args.properties[pathArgs[i]] ?? { type: 'string' }, pathArgs[i]));
   // A row whose body holds its arguments (`bodyHoldsArgs`) takes them from the query string or the body, so neither documents one as required.
@@ -332,12 +335,26 @@ function withRetryAfter(op: Operation): Operation {
   return { ...op, responses: { ...responses, '503': { ...responses['503'], headers: RETRY_AFTER } } };
 }
 
+/**
+ * The operation with an operationId no other has taken: a field served at two paths (`runScript`
+ * at /scripts and /scripts/:id) names the later one's path parameters. Generated clients make a
+ * function of each id, and two alike collide.
+ */
+function withUniqueId(op: Operation, path: string, taken: Set<string>): Operation {
+  const params = pathParamsOf(path);
+  const id = taken.has(op.operationId as string) && params.length ? `${op.operationId}_by_${params.join('_')}` : (op.operationId as string);
+  if (taken.has(id)) throw new Error(`Two operations of the OpenAPI document would share the operationId ${id}`);
+  taken.add(id);
+  return { ...op, operationId: id };
+}
+
 /** Rows the document describes: API routes, not the document and its reference page. */
 export const documentedRows = (table: readonly Route[] = allRoutes) => table.filter((r) => isSofaRoute(r) || r.handler === 'token');
 
 export function buildOpenApi(sofaDoc: SofaDoc, schema: GraphQLSchema, publicUrl = '', table: readonly Route[] = allRoutes): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
   const scopes = new Map<string, Set<'tenant' | 'root'>>();
+  const operationIds = new Set<string>();
   for (const row of documentedRows(table)) {
     const key = openApiPath(row.path);
     const method = row.method.toLowerCase();
@@ -346,13 +363,13 @@ export function buildOpenApi(sofaDoc: SofaDoc, schema: GraphQLSchema, publicUrl 
     (scopes.get(key) ?? scopes.set(key, new Set()).get(key)!).add(scope);
     if (item[method]) continue;
     if (!isSofaRoute(row)) {
-      item[method] = withRetryAfter(tokenOperation);
+      item[method] = withUniqueId(withRetryAfter(tokenOperation), row.path, operationIds);
       continue;
     }
     // Rows chosen by a query parameter share their path and method with a plain row: one operation.
     const same = table.filter((r): r is SofaRoute => isSofaRoute(r) && r.method === row.method && r.path === row.path);
     const main = same.find((r) => !r.when) ?? row;
-    item[method] = withRetryAfter(sofaRowOperation(sofaDoc, schema, main, same.filter((r) => r !== main)));
+    item[method] = withUniqueId(withRetryAfter(sofaRowOperation(sofaDoc, schema, main, same.filter((r) => r !== main))), row.path, operationIds);
   }
   for (const [key, s] of scopes) {
     // Paths served at the root (the token endpoint) name their servers; the rest use the tenant server.

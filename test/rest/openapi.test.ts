@@ -59,6 +59,14 @@ test('every documented route row is in the document, and the document names noth
   expect(fromDoc.has('GET /api/openapi.json')).toBe(false);
 });
 
+test('every operation has an operationId of its own (a generated client makes a function of each)', () => {
+  const ids = Object.values(doc.paths).flatMap((item) => Object.entries(item).filter(([k]) => METHODS.includes(k)).map(([, op]) => (op as { operationId?: string }).operationId));
+  expect(ids.filter((id, i) => !id || ids.indexOf(id) !== i)).toEqual([]);
+  // A script runs at two paths: the one naming it in its path says so.
+  const run = (path: string) => (doc.paths[path].post as unknown as { operationId: string }).operationId;
+  expect([run('/scripts'), run('/scripts/{id}')]).toEqual(['post_runScript', 'post_runScript_by_id']);
+});
+
 test('no two paths differ only in the names of their parameters (OpenAPI holds them to be one path)', () => {
   const shapes = Object.keys(doc.paths).map((p) => p.replace(/\{[^}]+\}/g, '{}').toLowerCase());
   expect(shapes.filter((p, i) => shapes.indexOf(p) !== i)).toEqual([]);
