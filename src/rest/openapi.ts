@@ -252,8 +252,10 @@ function sofaRowOperation(doc: SofaDoc, schema: GraphQLSchema, row: SofaRoute, a
   };
 }
 
-const requestBody = (required: boolean, schema: Schema) => ({
+/** The argument's description is the body's: beside the `$ref` SOFA gives, OpenAPI 3.0 ignores it. */
+const requestBody = (required: boolean, { description, ...schema }: Schema) => ({
   required,
+  ...(description ? { description } : {}),
   content: {
     'application/json': { schema },
     'application/x-www-form-urlencoded': { schema },
@@ -306,6 +308,16 @@ function nullsAndInputs(schemas: Record<string, Schema>, schema: GraphQLSchema):
   }
 }
 
+/** A field's description beside its `$ref` (SOFA's), which OpenAPI 3.0 ignores, stands beside an `allOf` of it instead. */
+function describedRefs(schemas: Record<string, Schema>): void {
+  for (const s of Object.values(schemas)) {
+    const properties = (s.properties ?? {}) as Record<string, Schema>;
+    for (const [name, { $ref, ...rest }] of Object.entries(properties)) {
+      if ($ref && Object.keys(rest).length) properties[name] = { ...rest, allOf: [{ $ref }] };
+    }
+  }
+}
+
 function requiredOfRecords(schemas: Record<string, Schema>): void {
   for (const [name, s] of Object.entries(schemas)) {
     const dt = dataTypes.byTypeName.get(name);
@@ -320,6 +332,7 @@ export function truthfulSchemas(schemas: Record<string, Schema>, schema: GraphQL
   const out = structuredClone(schemas);
   requiredOfRecords(out);
   nullsAndInputs(out, schema);
+  describedRefs(out);
   // A type code or its name (src/domain/index-fields.ts); clients send the code as a JSON number.
   const fieldType = (out.IndexFieldInput?.properties as Record<string, Schema> | undefined)?.fieldType;
   if (fieldType) {
