@@ -176,6 +176,13 @@ function successSchema(row: SofaRoute, record: Schema | undefined): Schema {
   return { type: 'object', required: Object.keys(properties), properties };
 }
 
+/** The envelope of the answer of rows that share an operation: `GET /meta` answers an object, with `expand=data` a paged list. */
+function successOf(doc: SofaDoc, rows: SofaRoute[]): Schema {
+  const shapes = rows.map((r) => JSON.stringify(successSchema(r, recordSchema(sofaOperation(doc, r.field), doc.components?.schemas ?? {}))));
+  const distinct = [...new Set(shapes)].map((shape) => JSON.parse(shape) as Schema);
+  return distinct.length === 1 ? distinct[0] : { anyOf: distinct };
+}
+
 /**
  * The root field's description and its arguments', from the schema: SOFA reads them from the
  * SDL's syntax tree, which lacks those the schema adds by convention (src/schema-conventions.ts).
@@ -191,8 +198,8 @@ function sofaRowOperation(doc: SofaDoc, schema: GraphQLSchema, row: SofaRoute, a
   const args = argumentSchemas(op);
   const described = descriptionsOf(schema, row.field);
   // `arg`: the argument a parameter fills (a path parameter's may differ from its name: the row's `params`).
-  const parameter = (name: string, where: 'path' | 'query', required: boolean, s: Schema, arg = name): Schema => {
-    const description = described.args.get(arg);
+  const parameter = (name: string, where: 'path' | 'query', required: boolean, s: Schema, arg = name, descriptions = described.args): Schema => {
+    const description = descriptions.get(arg);
     return { name, in: where, required, ...(description ? { description } : {}), schema: asDateTimeInput(s) };
   };
   const pathParams = pathParamsOf(row.path);
@@ -204,6 +211,14 @@ function sofaRowOperation(doc: SofaDoc, schema: GraphQLSchema, row: SofaRoute, a
     if (name === row.body || pathArgs.includes(name)) continue;
     queryOrBody[name] = asDateTimeInput(s)!;
     parameters.push(parameter(name, 'query', args.required.includes(name) && !bodyHoldsArgs(row), s));
+  }
+  // The arguments of a row chosen by a query parameter (`relateToDocId`), optional: the plain row takes none of them.
+  for (const other of alternatives) {
+    const inPath = pathParams.map((p) => argumentOf(other, p));
+    const descriptions = descriptionsOf(schema, other.field).args;
+    for (const [name, s] of Object.entries(argumentSchemas(sofaOperation(doc, other.field)).properties)) {
+      if (!inPath.includes(name) && !parameters.some((p) => p.name === name)) parameters.push(parameter(name, 'query', false, s, name, descriptions));
+    }
   }
   const record = recordSchema(op, schemas);
   if (row.shape !== 'none' && record) parameters.push(...PROJECTION);
@@ -217,7 +232,7 @@ function sofaRowOperation(doc: SofaDoc, schema: GraphQLSchema, row: SofaRoute, a
           description: row.fileType ? 'The file' : "The file, with the Content-Type it was stored with (application/octet-stream when it has none)",
           content: { [row.fileType ?? '*/*']: { schema: { type: 'string', format: 'binary' } } },
         }
-      : { description: 'Success', content: { 'application/json': { schema: successSchema(row, record) } } },
+      : { description: 'Success', content: { 'application/json': { schema: successOf(doc, [row, ...alternatives]) } } },
   };
   for (const [status, description] of Object.entries(ERRORS)) responses[status] = errorResponse(description);
   if (row.file) {

@@ -83,6 +83,16 @@ test('every operation has an operationId of its own (a generated client makes a 
   expect([run('/scripts'), run('/scripts/{id}')]).toEqual(['post_runScript', 'post_runScript_by_id']);
 });
 
+test("a row chosen by a query parameter adds its arguments (optional) and its answer's shape to the operation it shares", () => {
+  type Op = { parameters: { name: string; in: string; required: boolean; description?: string }[]; responses: Record<string, { content: Record<string, { schema: Record<string, any> }> }> };
+  const op = (path: string, method: string) => (doc.paths[path] as unknown as Record<string, Op>)[method];
+  const relate = op('/forminstance/{formId}/relateForm', 'put').parameters.filter((p) => p.in === 'query' && p.name.startsWith('relateTo'));
+  expect(relate).toEqual([expect.objectContaining({ name: 'relateToId', required: false }), expect.objectContaining({ name: 'relateToDocId', required: false, description: expect.stringMatching(/instance name/) })]);
+  const answer = op('/meta', 'get').responses['200'].content['application/json'].schema;
+  expect(answer.anyOf.map((s: { properties: Record<string, { type?: string }> }) => [s.properties.data.type ?? 'ref', 'pagination' in s.properties])).toEqual([['ref', false], ['array', true]]);
+  expect(op('/folders', 'get').parameters.map((p) => p.name)).toEqual(expect.arrayContaining(['folderPath', 'limit', 'offset']));
+});
+
 test('no two paths differ only in the names of their parameters (OpenAPI holds them to be one path)', () => {
   const shapes = Object.keys(doc.paths).map((p) => p.replace(/\{[^}]+\}/g, '{}').toLowerCase());
   expect(shapes.filter((p, i) => shapes.indexOf(p) !== i)).toEqual([]);
@@ -332,6 +342,21 @@ describe('real answers fit the documented response schemas', () => {
     fits('/users', 'get', await A.get('/users'));
     fits('/sites', 'get', await A.get('/sites'));
     fits('/scheduledProcess/Run', 'put', await A.put('/scheduledProcess/Run', undefined, { headers: { 'content-type': 'application/json' } }));
+  });
+
+  test('every GET without path parameters answers as documented, by default and with expand=data', async () => {
+    // Records to list: a folder with a document in it.
+    const folder = (await A.post('/folders', { name: `oa-get-${Date.now()}` })).body.data;
+    await A.post('/documents', { folderId: folder.id, name: 'oa-get-doc' });
+    const reads = Object.entries(doc.paths).filter(([path, item]) => item.get && !path.includes('{') && item.get.responses['200'].content?.['application/json']);
+    expect(reads.length).toBeGreaterThan(20);
+    for (const [path] of reads) {
+      fits(path, 'get', await A.get(path));
+      fits(path, 'get', await A.get(`${path}?expand=data`));
+    }
+    // The rows chosen by a query parameter answer in their own shape, which the operation names too.
+    fits('/folders', 'get', await A.get('/folders?folderPath=/'));
+    fits('/folders', 'get', await A.get(`/folders?folderPath=${encodeURIComponent(`/${folder.name}`)}`));
   });
 
   test('bodies: fieldType takes a code or a name, a list its items as DropDownListItemInput', () => {
