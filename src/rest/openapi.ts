@@ -120,7 +120,7 @@ const DOWNLOADS = {
     ],
     validators: {
       ETag: textHeader("The file's strong entity tag: its file id, quoted. A file id's bytes, name and type never change."),
-      'Last-Modified': textHeader("When the file was stored (a zip: when it was asked for); at files/{documentId} the later of that and the document's last change."),
+      'Last-Modified': textHeader("When the file was stored (a zip: when it was asked for); at files/{documentId} and files?q= the later of that and the document's last change."),
     },
     unchanged: 'If-None-Match or If-Modified-Since',
     changed: 'If-Match or If-Unmodified-Since',
