@@ -1,7 +1,7 @@
 /** The route table checked against the schema at start-up: a row that cannot work stops the start. */
 import { getNullableType, isListType, isObjectType, type GraphQLField, type GraphQLOutputType, type GraphQLSchema } from 'graphql';
 import { isPageType } from '../schema-conventions.js';
-import { isSofaRoute, type Route, type Shape, type SofaRoute } from './routes.js';
+import { isSofaRoute, pathParams, type Route, type Shape, type SofaRoute } from './routes.js';
 
 /** The argument a row's path parameter fills: its own name unless the row's `params` renames it. */
 export const argumentOf = (row: SofaRoute, param: string): string => row.params?.[param] ?? param;
@@ -20,9 +20,8 @@ export function checkRouteTable(schema: GraphQLSchema, table: readonly Route[]):
     const field = rootField(schema, r.field);
     if (!field) throw new Error(`${row} names ${r.field}, which the schema does not have`);
     const args = new Set(field.args.map((a) => a.name));
-    for (const seg of r.path.split('/')) {
-      if (!seg.startsWith(':')) continue;
-      const arg = argumentOf(r, seg.slice(1));
+    for (const param of pathParams(r.path)) {
+      const arg = argumentOf(r, param);
       if (!args.has(arg)) throw new Error(`${row}: ${r.field} has no argument '${arg}' for the path parameter`);
     }
     if (r.body && !args.has(r.body)) throw new Error(`${row}: ${r.field} has no argument '${r.body}' to receive the body`);

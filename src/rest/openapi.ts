@@ -9,7 +9,7 @@ import { getNamedType, isInputObjectType, isNonNullType, isObjectType, type Grap
 import { dataTypes } from '../datatypes.js';
 import { RETRY_AFTER_SECONDS } from '../db/unavailable.js';
 import { tokenOperation } from './token.js';
-import { bodyHoldsArgs, isSofaRoute, routes as allRoutes, type Route, type SofaRoute } from './routes.js';
+import { bodyHoldsArgs, bracedPath, isSofaRoute, pathParams, routes as allRoutes, type Route, type SofaRoute } from './routes.js';
 import { DATE_TIME_PATTERN, sofaPath } from './sofa-setup.js';
 import { argumentOf, rootField } from './check-routes.js';
 import { reachableSchemas } from './openapi-reachable.js';
@@ -29,11 +29,6 @@ const tenantServer = (base: string) => ({
 });
 const rootServer = (base: string) => ({ url: `${base}/`, description: 'The service root' });
 
-/** A route row's path in OpenAPI's spelling: `/sites/{id}`. */
-export const openApiPath = (path: string) => path.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
-
-/** A route row's path parameters, in order: `/sites/:id` has `id`. */
-const pathParamsOf = (path: string) => [...path.matchAll(/:([A-Za-z0-9_]+)/g)].map((m) => m[1]);
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 
@@ -202,9 +197,9 @@ function sofaRowOperation(doc: SofaDoc, schema: GraphQLSchema, row: SofaRoute, a
     const description = descriptions.get(arg);
     return { name, in: where, required, ...(description ? { description } : {}), schema: asDateTimeInput(s) };
   };
-  const pathParams = pathParamsOf(row.path);
-  const pathArgs = pathParams.map((name) => argumentOf(row, name));
-  const parameters: Schema[] = pathParams.map((name, i) => parameter(name, 'path', true, args.properties[pathArgs[i]] ?? { type: 'string' }, pathArgs[i]));
+  const inPathNames = pathParams(row.path);
+  const pathArgs = inPathNames.map((name) => argumentOf(row, name));
+  const parameters: Schema[] = inPathNames.map((name, i) => parameter(name, 'path', true, args.properties[pathArgs[i]] ?? { type: 'string' }, pathArgs[i]));
   // A row whose body holds its arguments (`bodyHoldsArgs`) takes them from the query string or the body, so neither documents one as required.
   const queryOrBody: Record<string, Schema> = {};
   for (const [name, s] of Object.entries(args.properties)) {
@@ -214,7 +209,7 @@ function sofaRowOperation(doc: SofaDoc, schema: GraphQLSchema, row: SofaRoute, a
   }
   // The arguments of a row chosen by a query parameter (`relateToDocId`), optional: the plain row takes none of them.
   for (const other of alternatives) {
-    const inPath = pathParams.map((p) => argumentOf(other, p));
+    const inPath = inPathNames.map((p) => argumentOf(other, p));
     const descriptions = descriptionsOf(schema, other.field).args;
     for (const [name, s] of Object.entries(argumentSchemas(sofaOperation(doc, other.field)).properties)) {
       if (!inPath.includes(name) && !parameters.some((p) => p.name === name)) parameters.push(parameter(name, 'query', false, s, name, descriptions));
@@ -369,7 +364,7 @@ function withRetryAfter(op: Operation): Operation {
  * function of each id, and two alike collide.
  */
 function withUniqueId(op: Operation, path: string, taken: Set<string>): Operation {
-  const params = pathParamsOf(path);
+  const params = pathParams(path);
   const id = taken.has(op.operationId as string) && params.length ? `${op.operationId}_by_${params.join('_')}` : (op.operationId as string);
   if (taken.has(id)) throw new Error(`Two operations of the OpenAPI document would share the operationId ${id}`);
   taken.add(id);
@@ -384,7 +379,7 @@ export function buildOpenApi(sofaDoc: SofaDoc, schema: GraphQLSchema, publicUrl 
   const scopes = new Map<string, Set<'tenant' | 'root'>>();
   const operationIds = new Set<string>();
   for (const row of documentedRows(table)) {
-    const key = openApiPath(row.path);
+    const key = bracedPath(row.path);
     const method = row.method.toLowerCase();
     const item = (paths[key] ??= {});
     const scope = row.scope === 'root' ? 'root' : 'tenant';

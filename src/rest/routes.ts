@@ -97,6 +97,12 @@ export const isSofaRoute = (r: Route): r is SofaRoute => 'field' in r;
  */
 export const bodyHoldsArgs = (r: SofaRoute): boolean => !r.body && r.method !== 'GET';
 
+/** A row's path parameters, in order: `/sites/:id/users/:userId` has `id` and `userId`. */
+export const pathParams = (path: string): string[] => [...path.matchAll(/:([A-Za-z0-9_]+)/g)].map((m) => m[1]);
+
+/** A row's path as the spec and OpenAPI write it: `/sites/{id}`. */
+export const bracedPath = (path: string): string => path.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
+
 /** A new form revision's answer as the spec shows it: "href, dataType, instanceName, revisionId" (a list's elements lead with revisionId). */
 const NEW_REVISION_KEYS = ['href', 'dataType', 'instanceName', 'revisionId'];
 

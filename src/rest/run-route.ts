@@ -36,7 +36,7 @@ import { withSessionCheck } from '../auth/session.js';
 import { asSent, fitInput } from './input.js';
 import { queryParam, type Match } from './match.js';
 import { parseFieldList } from '../query/field-list.js';
-import { bodyHoldsArgs, isSofaRoute, routes, type SofaRoute } from './routes.js';
+import { bodyHoldsArgs, bracedPath, isSofaRoute, pathParams, routes, type SofaRoute } from './routes.js';
 import { argumentOf, rootField } from './check-routes.js';
 import { createSofaRouter, SOFA_BASE, sofaFields, sofaPath } from './sofa-setup.js';
 import { requestIdOf } from './request-id.js';
@@ -228,7 +228,7 @@ export function createRouteRunner(services: Services, schema: GraphQLSchema, dat
   function argsTypeOf(route: SofaRoute, info: FieldInfo): GraphQLInputObjectType {
     let type = argsTypes.get(route);
     if (!type) {
-      const inPath = new Set([...route.path.matchAll(/:([A-Za-z0-9_]+)/g)].map((p) => argumentOf(route, p[1])));
+      const inPath = new Set(pathParams(route.path).map((p) => argumentOf(route, p)));
       const fields = Object.fromEntries(info.args.filter(({ arg }) => !inPath.has(arg.name)).map(({ arg }) => [arg.name, { type: arg.type }]));
       type = new GraphQLInputObjectType({ name: `${route.field.split('.')[1]}Arguments`, fields });
       argsTypes.set(route, type);
@@ -311,7 +311,7 @@ function fromPathOf(route: SofaRoute, params: Record<string, string>, arg: strin
 }
 
 /** A row's path as the clients' documentation writes it: `sites/{id}`. */
-const shownPath = (route: SofaRoute) => route.path.slice(1).replace(/:([A-Za-z0-9_]+)/g, '{$1}');
+const shownPath = (route: SofaRoute) => bracedPath(route.path).slice(1);
 
 /** A multipart body declared empty: no parts, as an empty JSON body is no keys (busboy would call it cut short). */
 const emptyMultipart = (request: Request) => isMultipart(request.headers.get('content-type')) && request.headers.get('content-length') === '0';

@@ -5,8 +5,8 @@ import { Ajv } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import { buildNextZip } from '../../src/jobs/zip-builder.js';
 import { Harness } from '../harness.js';
-import { documentedRows, openApiPath } from '../../src/rest/openapi.js';
-import { routes } from '../../src/rest/routes.js';
+import { documentedRows } from '../../src/rest/openapi.js';
+import { bracedPath, routes } from '../../src/rest/routes.js';
 import { adminApi, createGroup, createUser, multipart, type Api } from './support.js';
 
 type Doc = {
@@ -66,7 +66,7 @@ test('every component schema is reached from a path, directly or through other s
 });
 
 test('every documented route row is in the document, and the document names nothing else', () => {
-  const fromRows = new Set(documentedRows(routes).map((r) => `${r.method} ${openApiPath(r.path)}`));
+  const fromRows = new Set(documentedRows(routes).map((r) => `${r.method} ${bracedPath(r.path)}`));
   const fromDoc = new Set(
     Object.entries(doc.paths).flatMap(([path, item]) => Object.keys(item).filter((k) => METHODS.includes(k)).map((m) => `${m.toUpperCase()} ${path}`)),
   );
@@ -166,7 +166,7 @@ test('every operation documents its 503 with Retry-After: the database away, or 
   const operations = Object.entries(doc.paths).flatMap(([path, item]) =>
     Object.entries(item).filter(([k]) => METHODS.includes(k)).map(([method, op]) => ({ at: `${method.toUpperCase()} ${path}`, unavailable: (op as unknown as { responses: Record<string, Response> }).responses['503'] })),
   );
-  expect(operations.length).toBe(new Set(documentedRows(routes).map((r) => `${r.method} ${openApiPath(r.path)}`)).size);
+  expect(operations.length).toBe(new Set(documentedRows(routes).map((r) => `${r.method} ${bracedPath(r.path)}`)).size);
   for (const { at, unavailable } of operations) {
     expect([at, unavailable?.headers?.['Retry-After']?.schema]).toEqual([at, { type: 'integer', example: 5 }]);
   }
