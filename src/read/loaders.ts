@@ -6,6 +6,8 @@ import DataLoader from 'dataloader';
 import type { ResourceDef } from './define.js';
 import { resource } from './registry.js';
 import { relationKey } from './parent-keys.js';
+import { queryFieldMap } from './fields.js';
+import { compileQText } from '../query/index.js';
 import { listedOf, selectRows, type Reader } from './rows.js';
 import { raw, sql, type Sql } from '../sql.js';
 
@@ -30,17 +32,6 @@ export interface RelationPage {
   limit: number;
   offset: number;
 }
-
-/**
- * The client's `q` on a relation (over the target's fields, as its root list reads them): its
- * text keys the loader, so fields with different filters never share rows.
- */
-export interface RelationFilter {
-  text: string;
-  condition?: Sql;
-}
-
-const NO_FILTER: RelationFilter = { text: '' };
 
 /** A parent's page of a relation and how many of its rows match, over every page. */
 export interface CountedPage {
@@ -95,15 +86,20 @@ export class Loaders {
     });
   }
 
-  /** A page of the rows of a to-many relation (those matching `filter`), by parent id: one statement per batch of parents. */
-  many(def: ResourceDef, name: string, page: RelationPage, filter = NO_FILTER): DataLoader<string, Row[]> {
-    return this.cached(`${def.typeName}.${name}:${page.limit}:${page.offset}:${filter.text}`, () => this.relationRows(def, name, page, filter, (rows) => rows));
+  /**
+   * A page of the rows of a to-many relation, by parent id: one statement per batch of parents.
+   * `q` is the client's filter on them, over the target's fields as its root list reads them: its
+   * text keys the loader, so fields with different filters never share rows, and it is compiled
+   * once, as the loader is made (a bad one throws here), not once per parent.
+   */
+  many(def: ResourceDef, name: string, page: RelationPage, q = ''): DataLoader<string, Row[]> {
+    return this.cached(`${def.typeName}.${name}:${page.limit}:${page.offset}:${q}`, () => this.relationRows(def, name, page, q, (rows) => rows));
   }
 
-  /** `many`'s page with each parent's count of the rows matching `filter`, from the same one statement. */
-  counted(def: ResourceDef, name: string, page: RelationPage, filter = NO_FILTER): DataLoader<string, CountedPage> {
-    return this.cached(`${def.typeName}.${name}+total:${page.limit}:${page.offset}:${filter.text}`, () =>
-      this.relationRows(def, name, { ...page, total: true }, filter, (rows) => ({
+  /** `many`'s page with each parent's count of the rows matching `q`, from the same one statement. */
+  counted(def: ResourceDef, name: string, page: RelationPage, q = ''): DataLoader<string, CountedPage> {
+    return this.cached(`${def.typeName}.${name}+total:${page.limit}:${page.offset}:${q}`, () =>
+      this.relationRows(def, name, { ...page, total: true }, q, (rows) => ({
         // The first row may be there only to carry the total (a page after it).
         items: rows.filter((r) => Number(r[RANK]) > page.offset && Number(r[RANK]) <= page.offset + page.limit),
         total: rows.length ? Number(rows[0][TOTAL]) : 0,
@@ -112,14 +108,15 @@ export class Loaders {
   }
 
   /** The loader of a relation's pages, each parent's rows shaped by `shape`. */
-  private relationRows<V>(def: ResourceDef, name: string, page: RelationPage & { total?: boolean }, filter: RelationFilter, shape: (rows: Row[]) => V): DataLoader<string, V> {
+  private relationRows<V>(def: ResourceDef, name: string, page: RelationPage & { total?: boolean }, q: string, shape: (rows: Row[]) => V): DataLoader<string, V> {
     const target = resource(def.relations![name].target);
     const side = parentSide(def, name);
+    const condition = compileQText(q, queryFieldMap(target));
     return new DataLoader<string, V>(async (ids) => {
       const rows = await selectRows<Row>(this.reader, target, {
         extra: raw(`, ${side.key} as "${PARENT}"`),
         from: side.from,
-        where: [sql`${raw(side.key)} = any(${ids}::uuid[])`, ...listedOf(target), ...(filter.condition ? [filter.condition] : [])],
+        where: [sql`${raw(side.key)} = any(${ids}::uuid[])`, ...listedOf(target), ...(condition ? [condition] : [])],
         order: target.order,
         perParent: { key: side.key, ...page },
       });

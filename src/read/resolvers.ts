@@ -6,12 +6,12 @@ import { Kind, type GraphQLResolveInfo, type SelectionSetNode } from 'graphql';
 import type { Config } from '../config.js';
 import { AppError, notFound } from '../errors.js';
 import { ZERO_GUID } from '../ids.js';
-import { compileQText, type QueryFieldMap } from '../query/index.js';
+import { compileQText } from '../query/index.js';
 import type { ParentScope, ResourceDef, RootRead } from './define.js';
 import { queryFieldMap } from './fields.js';
 import { paging, type ListArgs } from './paging.js';
 import { resource, resources } from './registry.js';
-import type { Loaders, RelationFilter, RelationPage } from './loaders.js';
+import type { Loaders } from './loaders.js';
 import { underParent } from './parent-keys.js';
 import { countRows, idOf, listedOf, run, selectRows, type Reader, type RowQuery } from './rows.js';
 import { raw, sql, type Sql } from '../sql.js';
@@ -159,26 +159,23 @@ export function hrefOf(template: string): (r: Row) => string {
 /** The field of a to-many relation's page type (`users`: `usersPage`), its rows with their total. */
 export const relationPageField = (relation: string): string => `${relation}Page`;
 
-/** A relation's `q` as its loader takes it; a bad one is the 400 a root list's is. */
-function relationFilter(q: unknown, fields: QueryFieldMap): RelationFilter {
-  const text = typeof q === 'string' ? q : '';
-  return { text, condition: compileQText(text, fields) };
-}
-
 /**
- * A to-many relation field's page and filter from its arguments. A refusal names the argument as
- * sent on that field (`extensions.field`: `q`, `limit`, `offset`), as a root list's does, its
- * error's path saying which field: placed here, where it is raised, since `withFieldPaths`
- * (src/field-paths.ts) wraps root fields only and the relation resolvers are the reads' hot path.
+ * A to-many relation's loader for the page and `q` its field's arguments ask (`make`). A refusal
+ * (a bad `q`, `limit` or `offset`: the 400 a root list's is) names the argument as sent on that
+ * field (`extensions.field`: `q`, `limit`, `offset`), as a root list's does, its error's path
+ * saying which field: placed here, where it is raised, since `withFieldPaths` (src/field-paths.ts)
+ * wraps root fields only and the relation resolvers are the reads' hot path.
  */
-function relationArgs(config: Config, args: Args, fields: QueryFieldMap): { page: RelationPage; filter: RelationFilter } {
+function relationLoader<T>(make: () => T): T {
   try {
-    return { page: paging(config, args), filter: relationFilter(args.q, fields) };
+    return make();
   } catch (err) {
     if (err instanceof AppError) err.fieldPath ??= err.field;
     throw err;
   }
 }
+
+const qText = (q: unknown): string => (typeof q === 'string' ? q : '');
 
 function typeResolvers(def: ResourceDef): Record<string, Resolver> {
   const href = hrefOf(def.href);
@@ -197,15 +194,10 @@ function typeResolvers(def: ResourceDef): Record<string, Resolver> {
       // Paged like a list read (DEFAULT_PAGE_SIZE, at most MAX_PAGE_SIZE): no relation reads a whole tenant;
       // filtered as the target's root list is (its fields).
       const key = rel.parentKey ?? def.idField;
-      const fields = queryFieldMap(resource(rel.target));
-      out[name] = (r, args, ctx) => {
-        const { page, filter } = relationArgs(ctx.services.config, args, fields);
-        return ctx.loaders.many(def, name, page, filter).load((r as Row)[key] as string);
-      };
+      out[name] = (r, args, ctx) => relationLoader(() => ctx.loaders.many(def, name, paging(ctx.services.config, args), qText(args.q))).load((r as Row)[key] as string);
       // The same page with its total (`usersPage`): both from one statement, whichever is selected.
       out[relationPageField(name)] = (r, args, ctx): Page<Row> => {
-        const { page: asked, filter } = relationArgs(ctx.services.config, args, fields);
-        const page = ctx.loaders.counted(def, name, asked, filter).load((r as Row)[key] as string);
+        const page = relationLoader(() => ctx.loaders.counted(def, name, paging(ctx.services.config, args), qText(args.q))).load((r as Row)[key] as string);
         return { items: () => page.then((p) => p.items), totalRecords: () => page.then((p) => p.total) };
       };
     }
