@@ -4,10 +4,12 @@
  * records its caller there. Called by a second administrator (the first made every record of
  * test/rest/route-fixture.ts), each row the call made names the caller as its maker and changer,
  * and each record it answers that it changed names the caller as its changer, with a new modified
- * date, and keeps its maker. Rows changed beside the answer (a renamed folder's descendants' paths)
- * are derived, not the caller's edit. A body whose input takes a file is sent multipart with one,
- * as the clients send it (the designer's XML for an import). A new route row or resource is
- * covered with no new test code.
+ * date, and keeps its maker. Before each call the tenant's rows are put back to the first
+ * administrator's change of an hour back, so a write that changes a row without stamping it fails
+ * whatever write stamped that row before it. Rows changed beside the answer (a renamed folder's
+ * descendants' paths) are derived, not the caller's edit. A body whose input takes a file is sent
+ * multipart with one, as the clients send it (the designer's XML for an import). A new route row
+ * or resource is covered with no new test code.
  */
 import { getNamedType } from 'graphql';
 import type { ResourceDef } from '../../src/read/define.js';
@@ -49,8 +51,11 @@ function recordsOf(r: SofaRoute): ResourceDef | undefined {
   return resources.find((d) => d.typeName === type.name);
 }
 
-/** The tables (and views) that keep a row's maker: the columns they have of these, and their primary key (none for a view). */
-async function auditedTables(): Promise<Map<string, { columns: Set<string>; key: string[] }>> {
+/** Audited tables (and views) by name: the columns they have of the stamps, and their primary key (none for a view). */
+type Audited = Map<string, { columns: Set<string>; key: string[] }>;
+
+/** The tables (and views) that keep a row's maker. */
+async function auditedTables(): Promise<Audited> {
   const { rows } = await h.services.reads.query<{ table_name: string; columns: string[]; key: string[] | null }>(
     `select c.table_name, array_agg(c.column_name::text) as columns,
             (select array_agg(a.attname::text order by a.attnum) from pg_index i join pg_attribute a on a.attrelid = i.indrelid and a.attnum = any(i.indkey)
@@ -59,6 +64,21 @@ async function auditedTables(): Promise<Map<string, { columns: Set<string>; key:
       where c.table_schema = current_schema() and c.column_name in ('created_by_id', 'modified_by_id', 'modified_at') group by c.table_name`,
   );
   return new Map(rows.filter((r) => r.columns.includes('created_by_id')).map((r) => [r.table_name, { columns: new Set(r.columns), key: r.key ?? [] }]));
+}
+
+/**
+ * Every row of tenant A in the audited tables (a view's through its tables) as the fixture's
+ * administrator's change of an hour back: a write that changes a row without stamping it then
+ * leaves another changer or an older date than its caller's, whichever write stamped the row before.
+ */
+async function stampedByFixture(tables: Audited) {
+  for (const [table, { columns, key }] of tables) {
+    if (!key.length) continue;
+    const set = columns.has('modified_at') ? ["modified_at = now() - interval '1 hour'"] : [];
+    const values = [A.t.tenantId];
+    if (columns.has('modified_by_id')) set.push(`modified_by_id = $${values.push(A.t.adminId)}`);
+    if (set.length) await h.services.reads.query(`update ${table} set ${set.join(', ')} where tenant_id = $1`, values);
+  }
 }
 
 interface AuditedRow {
@@ -101,6 +121,7 @@ test('every write answering records that keep their authors records its caller: 
     const { columns, key } = audited.get(def.table)!;
     const undo = UNDONE_FIRST[label(r)];
     if (undo) expect([label(r), (await undo(r)).status]).toEqual([label(r), 200]);
+    await stampedByFixture(audited);
     const before = await rowsOf(def, key);
     const done = await write(r);
     if ('refusal' in done) {
