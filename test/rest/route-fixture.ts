@@ -392,15 +392,16 @@ function filePartOf(r: SofaRoute): string | undefined {
 
 /**
  * `r` called by `api` with `body` as the clients send it: a multipart body, its keys as text parts
- * and a file part, where the input takes a file (`fileUpload`); else JSON.
+ * and a file part, where the input takes a file (`fileUpload`); else JSON. At the fixture's path, or
+ * at `path` (the same row on another record).
  */
-export async function send(api: Api, r: SofaRoute, body: Record<string, unknown> | undefined) {
+export async function send(api: Api, r: SofaRoute, body: Record<string, unknown> | undefined, path = pathOf(r)) {
   const file = body && filePartOf(r);
-  if (!file) return api.request(r.method, pathOf(r), body === undefined ? {} : { body });
+  if (!file) return api.request(r.method, path, body === undefined ? {} : { body });
   const part = FILE_PARTS[file];
   if (!part) throw new Error(`${label(r)} takes a file part of type ${file}: give FILE_PARTS in test/rest/route-fixture.ts one`);
   const texts = Object.fromEntries(Object.entries(body).map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)]));
-  return api.request(r.method, pathOf(r), await multipart(texts, part.content, part.fileName));
+  return api.request(r.method, path, await multipart(texts, part.content, part.fileName));
 }
 
 export const call = (api: Api, r: SofaRoute) => send(api, r, bodyOf(r));
