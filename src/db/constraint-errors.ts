@@ -60,7 +60,8 @@ const TARGETS: Record<string, string> = {
 /**
  * The body's key a unique constraint is about (AppError.field), where one key alone decides it: a
  * name taken. A folder's path is not here: a create takes it from `name` or from `folderPath`, and
- * skips a path taken (src/domain/folders.ts); a rename names its `name` itself (`violatesUnique`).
+ * skips a path taken (src/domain/folders.ts); a rename names its `name` itself (`violatesUnique`),
+ * a move or copy its `targetFolderId` or `targetFolderPath` (src/domain/folder-moves.ts).
  */
 const UNIQUE_KEYS: Record<string, string> = {
   user_group_name_uq: 'name',
@@ -93,14 +94,18 @@ export const violatesUnique = (err: unknown, constraint: string): boolean => {
   return e?.code === '23505' && e.constraint === constraint;
 };
 
-/** The client error for a PostgreSQL constraint, serialization or deadlock error; undefined for anything else. */
-export function constraintError(err: unknown): AppError | undefined {
+/**
+ * The client error for a PostgreSQL constraint, serialization or deadlock error; undefined for
+ * anything else. `field`: the key a unique violation is about, where the write knows it and no
+ * one key decides the constraint (a folder's path: UNIQUE_KEYS).
+ */
+export function constraintError(err: unknown, field?: string): AppError | undefined {
   if (typeof err !== 'object' || err === null) return undefined;
   const e = err as PgError;
   const what = LABELS[e.table ?? ''] ?? 'a record';
   switch (e.code) {
     case '23505':
-      return conflict(`Such ${what.replace(/^an? /, '')} already exists (it may have just been created): choose another or try again.`, { field: uniqueKeyOf(e) });
+      return conflict(`Such ${what.replace(/^an? /, '')} already exists (it may have just been created): choose another or try again.`, { field: field ?? uniqueKeyOf(e) });
     case '23503': {
       const target = TARGETS[e.constraint ?? ''] ?? 'record';
       // The referenced row is gone (an insert or update) or still needed (a delete).

@@ -6,6 +6,7 @@
  */
 import type { AppContext } from '../context.js';
 import { copyRows, insertRows, mapped, updateRows } from '../db/tenant-writes.js';
+import { constraintError, violatesUnique } from '../db/constraint-errors.js';
 import { badRequest, conflict, notFound } from '../errors.js';
 import { guidOrUnset, newId } from '../ids.js';
 import { resource } from '../read/registry.js';
@@ -37,16 +38,29 @@ async function sourceAsRead(ctx: AppContext, input: Input): Promise<FolderRow> {
   return found;
 }
 
-/** The id of the destination folder (made with its missing ancestors when named by path); undefined for the top level. */
-async function destinationId(ctx: AppContext, input: Input): Promise<string | undefined> {
+/** The input's key that named the destination: a refusal of where the folder lands names it. */
+type TargetKey = 'targetFolderId' | 'targetFolderPath';
+
+/** The id of the destination folder (made with its missing ancestors when named by path; undefined for the top level), and the key that named it. */
+async function destination(ctx: AppContext, input: Input): Promise<{ to: string | undefined; field: TargetKey }> {
   const id = guidOrUnset(input.targetFolderId, 'targetFolderId');
-  if (id) return id.toLowerCase();
+  if (id) return { to: id.toLowerCase(), field: 'targetFolderId' };
   const path = optionalString(input, 'targetFolderPath');
   if (path === undefined || path.trim() === '') throw badRequest("Name the destination with 'targetFolderId' or 'targetFolderPath' ('/' for the top level).");
-  return (await ensurePath(ctx, pathSegments(path, 'targetFolderPath')))?.id;
+  return { to: (await ensurePath(ctx, pathSegments(path, 'targetFolderPath'), 'targetFolderPath'))?.id, field: 'targetFolderPath' };
 }
 
 const intoItself = (folder: FolderRow, dest: FolderRow) => conflict(`The folder '${folder.folderPath}' cannot go into itself or a folder under it ('${dest.folderPath}').`);
+const taken = (path: string, field: TargetKey) => conflict(`The folder '${path}' already exists.`, { field });
+
+/**
+ * The write that gives the folder its new path failing on `folder_path_uq`: a create took the path
+ * since `landing` checked it (not committed then). The index's 409, its message as before, naming
+ * the target's key, which the index alone cannot.
+ */
+const takenMeanwhile = (field: TargetKey) => (err: unknown): never => {
+  throw violatesUnique(err, 'folder_path_uq') ? constraintError(err, field)! : err;
+};
 
 /**
  * The source folder and the destination (undefined: the top level), locked and read afresh.
@@ -60,8 +74,9 @@ const intoItself = (folder: FolderRow, dest: FolderRow) => conflict(`The folder 
  * own subtree is refused before the update lock: its source is one of the ancestors held for
  * share, and locking it again could deadlock with a create there.
  */
-async function sourceAndDestination(ctx: AppContext, input: Input): Promise<{ folder: FolderRow; dest: FolderRow | undefined }> {
-  const [source, to] = [await sourceAsRead(ctx, input), await destinationId(ctx, input)];
+async function sourceAndDestination(ctx: AppContext, input: Input): Promise<{ folder: FolderRow; dest: FolderRow | undefined; field: TargetKey }> {
+  const source = await sourceAsRead(ctx, input);
+  const { to, field } = await destination(ctx, input);
   const ids = [...new Set(to ? [source.id, to] : [source.id])];
   const read = async () => {
     const rows = await selectRows<FolderRow>(ctx.reader, resource('Folder'), { where: [sql`t.id = any(${ids}::uuid[])`] });
@@ -69,7 +84,7 @@ async function sourceAndDestination(ctx: AppContext, input: Input): Promise<{ fo
     const folder = byId.get(source.id);
     if (!folder) throw notFound(`Folder '${source.id}' was not found.`);
     if (to && !byId.has(to)) throw notFound(`Folder '${to}' was not found.`, { field: 'targetFolderId' });
-    return { folder, dest: to ? byId.get(to) : undefined };
+    return { folder, dest: to ? byId.get(to) : undefined, field };
   };
   if (to && (await lockAncestors(ctx, to)).includes(source.id)) {
     const { folder, dest } = await read();
@@ -83,23 +98,23 @@ async function sourceAndDestination(ctx: AppContext, input: Input): Promise<{ fo
 }
 
 /** Where `folder` lands in `dest`: its new path, refused when that is inside itself, too deep or long for its subtree, or taken. */
-async function landing(ctx: AppContext, folder: FolderRow, dest: FolderRow | undefined): Promise<string> {
+async function landing(ctx: AppContext, folder: FolderRow, dest: FolderRow | undefined, field: TargetKey): Promise<string> {
   const path = `${dest?.folderPath ?? ''}/${folder.name as string}`;
   const from = folder.folderPath.toLowerCase();
   if (dest && (dest.folderPath.toLowerCase() === from || dest.folderPath.toLowerCase().startsWith(`${from}/`))) throw intoItself(folder, dest);
   await checkSubtreeAt(ctx, folder, path);
-  const taken = await folderAt(ctx, path);
-  if (taken && taken.id !== folder.id) throw conflict(`The folder '${path}' already exists.`);
+  const holder = await folderAt(ctx, path);
+  if (holder && holder.id !== folder.id) throw taken(path, field);
   return path;
 }
 
 /** Moves the folder (and its subtree) into the destination; returns its id. */
 export async function moveFolder(ctx: AppContext, input: Input): Promise<string> {
   await lockTree(ctx);
-  const { folder, dest } = await sourceAndDestination(ctx, input);
-  const path = await landing(ctx, folder, dest);
+  const { folder, dest, field } = await sourceAndDestination(ctx, input);
+  const path = await landing(ctx, folder, dest, field);
   if (path === folder.folderPath) return folder.id;
-  await rewriteSubtree(ctx, folder, path, dest?.topLevelFolderId ?? folder.id);
+  await rewriteSubtree(ctx, folder, path, dest?.topLevelFolderId ?? folder.id).catch(takenMeanwhile(field));
   await updateRows(ctx.reader, 'folder', { parent_id: dest?.id ?? null, modified_at: sql`now()`, modified_by_id: ctx.caller.userId }, sql`t.id = ${folder.id}`);
   return folder.id;
 }
@@ -110,9 +125,9 @@ export async function copyFolder(ctx: AppContext, input: Input): Promise<string>
   // folders no reshaping change can lock until the copy ends (the source's subtree, the destination
   // and its ancestors), and it locks no folder again (a delete reaches the source's documents only
   // after their folders), so changes elsewhere in the tenant need not wait for it.
-  const { folder, dest } = await inTreeTurn(ctx, () => sourceAndDestination(ctx, input));
-  const path = await landing(ctx, folder, dest);
-  if (path.toLowerCase() === folder.folderPath.toLowerCase()) throw conflict(`The folder '${path}' already exists.`);
+  const { folder, dest, field } = await inTreeTurn(ctx, () => sourceAndDestination(ctx, input));
+  const path = await landing(ctx, folder, dest, field);
+  if (path.toLowerCase() === folder.folderPath.toLowerCase()) throw taken(path, field);
   // Counted before anything is read: a copy too large is refused without loading it.
   const folderCount = await countRows(ctx.reader, resource('Folder'), { where: [subtreeOf(folder)] });
   const documentCount = await countRows(ctx.reader, resource('Document'), { where: [subtreeOf(folder, 'f'), ...listedOf(resource('Document'))] });
@@ -131,7 +146,7 @@ export async function copyFolder(ctx: AppContext, input: Input): Promise<string>
     id: ids.get(f.id), parent_id: f.id === folder.id ? dest?.id ?? null : ids.get(f.parentFolderId), top_id: top, name: f.name,
     description: f.description, path: `${path}${f.folderPath.slice(folder.folderPath.length)}`, allow_revisions: f.allowRevisions,
     folder_type: f.folderType, status: f.status, created_by_id: by, modified_by_id: by,
-  })));
+  }))).catch(takenMeanwhile(field));
   // Each copy takes its folder's index fields (overrides and order) and security members with it.
   const [from, to] = [[...ids.keys()], [...ids.values()]];
   await copyRows(ctx.reader, 'folder_member', ['user_id', 'group_id', 'role'], { folder_id: mapped('folder_id', from, to), created_by_id: by, modified_by_id: by }, sql`t.folder_id = any(${from}::uuid[])`);

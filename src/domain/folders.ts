@@ -123,9 +123,10 @@ interface NewFolder {
 /**
  * The folder `name` under `parent` (undefined: at the top level), made unless it exists:
  * `created` says which. An INSERT that skips a path already taken, so a concurrent create of
- * the same path waits for the other and then finds its folder.
+ * the same path waits for the other and then finds its folder. `field`: the input's key that
+ * carried the name (`name`, or the path it is a segment of), which a path taken names.
  */
-async function ensureChild(ctx: AppContext, parentAsRead: FolderRow | undefined, f: NewFolder): Promise<{ folder: FolderRow; created: boolean }> {
+async function ensureChild(ctx: AppContext, parentAsRead: FolderRow | undefined, f: NewFolder, field: string): Promise<{ folder: FolderRow; created: boolean }> {
   // The parent's ancestors locked in share mode, top-down, then the parent's row locked and read
   // again, all to the end of the mutation: a rename or move of any of them (which locks the folder
   // it changes, then rewrites its subtree's paths) waits for this create or this create for it, and
@@ -147,7 +148,7 @@ async function ensureChild(ctx: AppContext, parentAsRead: FolderRow | undefined,
   const folder = await folderAt(ctx, path);
   // The path is taken, by a folder the caller may not see (the parent is locked, so it is still
   // there; at the top level the other folder may also have gone this instant): a name to change.
-  if (!folder) throw conflict(`A folder named '${f.name}' already exists in '${parent?.folderPath ?? '/'}' (one you may not see): choose another name.`);
+  if (!folder) throw conflict(`A folder named '${f.name}' already exists in '${parent?.folderPath ?? '/'}' (one you may not see): choose another name.`, { field });
   const created = folder.id === id;
   // A new folder starts with the security members of the folder it is made in.
   if (created && parent) {
@@ -156,10 +157,13 @@ async function ensureChild(ctx: AppContext, parentAsRead: FolderRow | undefined,
   return { folder, created };
 }
 
-/** The folder at the path of `segments`, made with every missing folder on the way; undefined for none (the library's top). */
-export async function ensurePath(ctx: AppContext, segments: readonly string[]): Promise<FolderRow | undefined> {
+/**
+ * The folder at the path of `segments`, made with every missing folder on the way; undefined for
+ * none (the library's top). `field`: the input's key that sent the path.
+ */
+export async function ensurePath(ctx: AppContext, segments: readonly string[], field: string): Promise<FolderRow | undefined> {
   let folder: FolderRow | undefined;
-  for (const segment of segments) folder = (await ensureChild(ctx, folder, { name: segment, description: '', allowRevisions: true })).folder;
+  for (const segment of segments) folder = (await ensureChild(ctx, folder, { name: segment, description: '', allowRevisions: true }, field)).folder;
   return folder;
 }
 
@@ -274,7 +278,7 @@ function newFolderOf(input: Input, name: string): NewFolder {
 export async function createFolder(ctx: AppContext, parent: FolderRow | undefined, input: Input): Promise<FolderRow> {
   const raw = optionalString(input, 'name');
   if (raw === undefined || raw.trim() === '') throw badRequest("The mandatory field 'name' is missing (or send 'folderPath' to create a whole path).", { field: 'name' });
-  const { folder, created } = await ensureChild(ctx, parent, newFolderOf(input, checkName(raw)));
+  const { folder, created } = await ensureChild(ctx, parent, newFolderOf(input, checkName(raw)), 'name');
   if (!created) throw conflict(`A folder named '${folder.name as string}' already exists in '${parent?.folderPath ?? '/'}'.`, { field: 'name' });
   return folder;
 }
@@ -291,8 +295,8 @@ export async function createFolderPath(ctx: AppContext, folderPath: string, inpu
   if (name !== undefined && name.trim() !== '' && name.trim().toLowerCase() !== last.toLowerCase()) {
     throw badRequest(`The field 'name' ('${name.trim().slice(0, 64)}') must be the last segment of 'folderPath' ('${last}'), or be left out.`, { field: 'name' });
   }
-  const parent = await ensurePath(ctx, segments.slice(0, -1));
-  const { folder, created } = await ensureChild(ctx, parent, newFolderOf(input, last));
+  const parent = await ensurePath(ctx, segments.slice(0, -1), 'folderPath');
+  const { folder, created } = await ensureChild(ctx, parent, newFolderOf(input, last), 'folderPath');
   if (!created) throw conflict(`The folder '${folder.folderPath}' already exists.`, { field: 'folderPath' });
   return folder;
 }

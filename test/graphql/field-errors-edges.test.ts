@@ -148,6 +148,17 @@ describe("a name taken by a create the pre-check did not see: the database's 409
     );
     expect(r).toMatchObject({ code: 'CONFLICT', field: 'input.name', message: "A folder named 'raced RENAME' already exists beside '/Before rename'." });
   });
+
+  test("a folder move's or copy's landing path, by the target's key (the index's message, as REST's)", async () => {
+    for (const [op, n] of [['moveFolder', 14], ['copyFolder', 15]] as const) {
+      const name = `Raced ${op}`;
+      await created('mutation($p: String) { createFolder(input: {folderPath: $p}) { id } }', { p: `/From ${op}/${name}` });
+      const r = await losingTheRace(...folderInsert(`0190aaaa-0000-7000-8000-0000000000${n}`, name.toLowerCase()), () =>
+        gql(`mutation($input: FolderMoveInput!) { ${op}(input: $input) { id } }`, { input: { sourceFolderPath: `/From ${op}/${name}`, targetFolderPath: '/' } }),
+      );
+      expect(r).toMatchObject({ code: 'CONFLICT', field: 'input.targetFolderPath', message: 'Such folder already exists (it may have just been created): choose another or try again.' });
+    }
+  });
 });
 
 describe('a value written in the query that GraphQL refuses is named as a refused variable is', () => {

@@ -95,6 +95,37 @@ describe('folders, index fields and form templates', () => {
     expect(await refusal(UPDATE_FOLDER, { id, input: { name: 'x\u0001' } })).toMatchObject({ code: 'BAD_REQUEST', field: 'input.name' });
   });
 
+  test("a folder move's or copy's landing path taken names the target's key, as sent", async () => {
+    const destId = await created(CREATE_FOLDER, { input: { name: 'Dest' } });
+    for (const folderPath of ['/Dest/Dup', '/Src/Dup']) await created(CREATE_FOLDER, { input: { folderPath } });
+    for (const op of ['moveFolder', 'copyFolder']) {
+      const q = `mutation($input: FolderMoveInput!) { ${op}(input: $input) { id } }`;
+      const taken = (field: string) => ({ code: 'CONFLICT', field, message: "The folder '/Dest/Dup' already exists." });
+      expect(await refusal(q, { input: { sourceFolderPath: '/Src/Dup', targetFolderId: destId } })).toMatchObject(taken('input.targetFolderId'));
+      expect(await refusal(q, { input: { sourceFolderPath: '/Src/Dup', targetFolderPath: '/Dest' } })).toMatchObject(taken('input.targetFolderPath'));
+    }
+    const intoItsParent = await refusal('mutation($input: FolderMoveInput!) { copyFolder(input: $input) { id } }', { input: { sourceFolderPath: '/Src/Dup', targetFolderPath: '/src' } });
+    expect(intoItsParent).toMatchObject({ code: 'CONFLICT', field: 'input.targetFolderPath', message: "The folder '/Src/Dup' already exists." });
+  });
+
+  test("a new folder whose name a folder the caller may not see has: the create's key", async () => {
+    const editorId = await created(CREATE_USER, { input: user('folder-editor') });
+    const SET_MEMBER = 'mutation($f: UUID!, $m: UUID!, $r: String) { setFolderSecurityMember(folderId: $f, memberId: $m, input: {securityRole: $r}) { __typename } }';
+    const CREATE_CHILD = 'mutation($id: UUID!, $input: FolderInput!) { createChildFolder(id: $id, input: $input) { id } }';
+    const top = await created(CREATE_FOLDER, { input: { name: 'Shared top' } });
+    expect((await gql(SET_MEMBER, { f: top, m: editorId, r: '2' })).errors).toBeUndefined();
+    const hidden = await created(CREATE_CHILD, { id: top, input: { name: 'Hidden' } });
+    // Its members: the administrator alone (a folder without members is open to everyone).
+    expect((await gql(SET_MEMBER, { f: hidden, m: t.adminId, r: '1' })).errors).toBeUndefined();
+    expect((await gql('mutation($f: UUID!, $m: UUID!) { removeFolderSecurityMember(folderId: $f, memberId: $m) { __typename } }', { f: hidden, m: editorId })).errors).toBeUndefined();
+    const editor = await h.login(t, 'folder-editor', user('folder-editor').password);
+    expect(await refusal(CREATE_CHILD, { id: top, input: { name: 'hidden' } }, editor)).toMatchObject({
+      code: 'CONFLICT',
+      field: 'input.name',
+      message: "A folder named 'hidden' already exists in '/Shared top' (one you may not see): choose another name.",
+    });
+  });
+
   test('an index field create and update name the type, label or default refused', async () => {
     expect(await refusal(CREATE_FIELD, { input: { fieldType: 'Colour', label: 'f1' } })).toMatchObject({ code: 'BAD_REQUEST', field: 'input.fieldType' });
     expect(await refusal(CREATE_FIELD, { input: { fieldType: 'Text' } })).toMatchObject({ code: 'BAD_REQUEST', field: 'input.label' });
