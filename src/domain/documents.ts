@@ -104,12 +104,12 @@ export async function setCheckIn(ctx: AppContext, id: string, checkIn: boolean):
   return doc.id;
 }
 
-/** A document by its id (GUID) or, as `relateToDocId` may name it, by its name (a 409 when several share it). */
-export async function documentByIdOrName(ctx: AppContext, idOrName: string): Promise<DocumentRow> {
-  if (isGuid(idOrName)) return documentRow(ctx, idOrName);
+/** A document by its id (GUID) or, as `relateToDocId` may name it, by its name (a 409 when several share it); `field` as for `documentRow`. */
+export async function documentByIdOrName(ctx: AppContext, idOrName: string, field?: string): Promise<DocumentRow> {
+  if (isGuid(idOrName)) return documentRow(ctx, idOrName, false, 'Document', field);
   const rows = await selectRows<DocumentRow>(ctx.reader, DOCUMENT, { where: [sql`lower(t.name) = lower(${idOrName})`, ...listedOf(DOCUMENT)], limit: 2 });
-  if (rows.length === 0) throw notFound(`Document '${idOrName}' was not found.`);
-  if (rows.length > 1) throw conflict(`More than one document is named '${idOrName}': name it by its id.`);
+  if (rows.length === 0) throw notFound(`Document '${idOrName}' was not found.`, { field });
+  if (rows.length > 1) throw conflict(`More than one document is named '${idOrName}': name it by its id.`, { field });
   return rows[0];
 }
 

@@ -118,9 +118,9 @@ export const resolvers = {
       await deleteRevision(ctx, revisionId);
       return true;
     },
-    relateDocument: (_: unknown, a: ById, ctx: AppContext) => relate(ctx, a.formId, () => documentRow(ctx, a.relateToId)),
-    relateDocumentByDocId: (_: unknown, a: ByDocId, ctx: AppContext) => relate(ctx, a.formId, () => documentByIdOrName(ctx, a.relateToDocId)),
-    unrelateDocument: (_: unknown, a: ById, ctx: AppContext) => unrelate(ctx, a.formId, () => documentRow(ctx, a.relateToId), a.relateToId),
-    unrelateDocumentByDocId: (_: unknown, a: ByDocId, ctx: AppContext) => unrelate(ctx, a.formId, () => documentByIdOrName(ctx, a.relateToDocId), a.relateToDocId),
+    relateDocument: (_: unknown, a: ById, ctx: AppContext) => relate(ctx, a.formId, () => documentRow(ctx, a.relateToId, false, 'Document', 'relateToId')),
+    relateDocumentByDocId: (_: unknown, a: ByDocId, ctx: AppContext) => relate(ctx, a.formId, () => documentByIdOrName(ctx, a.relateToDocId, 'relateToDocId')),
+    unrelateDocument: (_: unknown, a: ById, ctx: AppContext) => unrelate(ctx, a.formId, () => documentRow(ctx, a.relateToId, false, 'Document', 'relateToId'), a.relateToId),
+    unrelateDocumentByDocId: (_: unknown, a: ByDocId, ctx: AppContext) => unrelate(ctx, a.formId, () => documentByIdOrName(ctx, a.relateToDocId, 'relateToDocId'), a.relateToDocId),
   },
 };

@@ -27,18 +27,19 @@ const FIELD = resource('FormField');
  * The instance a client's id names: a revision id (an older one reads as that revision: its
  * values and who made it when) or the form id. A 404 otherwise. `lock`: the form's row stays
  * locked to the end of the mutation (RowQuery.lock), so a delete committed meanwhile is that 404.
+ * `field`: the argument that sent the id (its 404 names it, AppError), not for the form a path names.
  */
-export async function instanceRow(ctx: AppContext, id: string, lock: RowQuery['lock'] = false): Promise<Row> {
+export async function instanceRow(ctx: AppContext, id: string, lock: RowQuery['lock'] = false, field?: string): Promise<Row> {
   const key = id.toLowerCase();
   const [row] = await selectRows<Row>(ctx.reader, INSTANCE, {
     where: [sql`(t.revision_id = ${key} or t.id = ${key} or t.id = ${fieldOf(ctx.reader, REVISION, 'formId', [sql`t.id = ${key}`])})`],
     lock,
   });
-  if (!row) throw notFound(`Form instance '${id}' was not found.`);
+  if (!row) throw notFound(`Form instance '${id}' was not found.`, { field });
   if (row.revisionId === key || row.formId === key) return row;
   const [old] = await selectRows<Row>(ctx.reader, REVISION, { where: [sql`t.id = ${key}`] });
   // Deleted with its form between the two reads.
-  if (!old) throw notFound(`Form instance '${id}' was not found.`);
+  if (!old) throw notFound(`Form instance '${id}' was not found.`, { field });
   return {
     ...row, revisionId: old.id, revision: old.revision, values: old.values,
     modifyDate: old.createDate, modifyById: old.createById, modifyBy: old.createBy,
@@ -48,8 +49,9 @@ export async function instanceRow(ctx: AppContext, id: string, lock: RowQuery['l
 /** The form `relateToDocId` names by its instance name (any case; a 409 when several forms share it). */
 async function instanceByDocId(ctx: AppContext, docId: string): Promise<Row> {
   const rows = await selectRows<Row>(ctx.reader, INSTANCE, { where: [sql`lower(t.instance_name) = lower(${docId})`], limit: 2, withoutDynamic: true, lock: 'keyShare' });
-  if (rows.length === 0) throw notFound(`Form instance '${docId}' was not found.`);
-  if (rows.length > 1) throw conflict(`More than one form instance is named '${docId}': name it by its id.`);
+  const field = { field: 'relateToDocId' };
+  if (rows.length === 0) throw notFound(`Form instance '${docId}' was not found.`, field);
+  if (rows.length > 1) throw conflict(`More than one form instance is named '${docId}': name it by its id.`, field);
   return rows[0];
 }
 
@@ -166,9 +168,9 @@ export const resolvers = {
       if (!(await deleteRows(ctx.reader, 'form_instance', sql`t.id = ${form.formId}`))) throw notFound(`Form instance '${id}' was not found.`);
       return true;
     },
-    relateForm: (_: unknown, a: ById, ctx: AppContext) => relate(ctx, a.formId, () => instanceRow(ctx, a.relateToId, 'keyShare')),
+    relateForm: (_: unknown, a: ById, ctx: AppContext) => relate(ctx, a.formId, () => instanceRow(ctx, a.relateToId, 'keyShare', 'relateToId')),
     relateFormByDocId: (_: unknown, a: ByDocId, ctx: AppContext) => relate(ctx, a.formId, () => instanceByDocId(ctx, a.relateToDocId)),
-    unrelateForm: (_: unknown, a: ById, ctx: AppContext) => unrelate(ctx, a.formId, () => instanceRow(ctx, a.relateToId, 'keyShare'), a.relateToId),
+    unrelateForm: (_: unknown, a: ById, ctx: AppContext) => unrelate(ctx, a.formId, () => instanceRow(ctx, a.relateToId, 'keyShare', 'relateToId'), a.relateToId),
     unrelateFormByDocId: (_: unknown, a: ByDocId, ctx: AppContext) => unrelate(ctx, a.formId, () => instanceByDocId(ctx, a.relateToDocId), a.relateToDocId),
   },
 };

@@ -42,6 +42,25 @@ describe('an unknown id sent in a body is named by its key', () => {
     }
   });
 
+  test("a form's relations: the document or form relateToId or relateToDocId names; the form formId names, none", async () => {
+    const templateId = await created('mutation { createFormTemplate(input: {name: "Related"}) { id } }');
+    const formId = await created('mutation($t: String!) { createFormInstance(templateId: $t, input: {}) { id: revisionId } }', { t: templateId });
+    const folders = await Promise.all(['Twins 1', 'Twins 2'].map((name) => created('mutation($n: String) { createFolder(input: {name: $n}) { id } }', { n: name })));
+    const [documentId] = await Promise.all(folders.map((f) => created('mutation($f: UUID) { createDocument(input: {folderId: $f, name: "twin"}) { id } }', { f })));
+    for (const op of ['relateDocument', 'unrelateDocument', 'relateForm', 'unrelateForm']) {
+      expect(await refusal(`mutation($f: UUID!, $r: UUID!) { ${op}(formId: $f, relateToId: $r) }`, { f: formId, r: unknownId })).toMatchObject(notFound('relateToId'));
+      const byDocId = `mutation($f: UUID!, $r: String!) { ${op}ByDocId(formId: $f, relateToDocId: $r) }`;
+      expect(await refusal(byDocId, { f: formId, r: 'no such name' })).toMatchObject(notFound('relateToDocId'));
+      if (op.endsWith('Document')) {
+        expect(await refusal(byDocId, { f: formId, r: unknownId })).toMatchObject(notFound('relateToDocId'));
+        expect(await refusal(byDocId, { f: formId, r: 'TWIN' })).toMatchObject({ code: 'CONFLICT', field: 'relateToDocId' });
+      }
+    }
+    const unknownForm = await refusal('mutation($f: UUID!, $r: UUID!) { relateDocument(formId: $f, relateToId: $r) }', { f: unknownId, r: documentId });
+    expect(unknownForm.code).toBe('NOT_FOUND');
+    expect(unknownForm).not.toHaveProperty('field');
+  });
+
   test("users and groups: a group's new members, a supervisor, the user or group a site change names", async () => {
     const groupId = await created('mutation { createGroup(input: {name: "g", description: ""}) { id } }');
     const add = 'mutation($g: UUID!, $input: GroupMembersInput!) { addGroupUsers(groupId: $g, input: $input) { id } }';
