@@ -76,7 +76,8 @@ export function contentTypeOf(sent: string | undefined, declared: string | undef
   const type = fromSent || (declared && declared !== OCTET_STREAM ? declared : '') || (guessFrom === undefined ? '' : typeByExtension(guessFrom)) || OCTET_STREAM;
   if (!isMediaType(type)) {
     const label = fromSent ? "The field 'contentType'" : `The file's type (${declaredAs})`;
-    throw badRequest(`${label} must be a media type such as text/plain (type/subtype, parameters after ';', printable ASCII), got ${JSON.stringify(type.slice(0, 64))}.`);
+    const field = fromSent ? 'contentType' : undefined;
+    throw badRequest(`${label} must be a media type such as text/plain (type/subtype, parameters after ';', printable ASCII), got ${JSON.stringify(type.slice(0, 64))}.`, { field });
   }
   return type;
 }
@@ -118,7 +119,7 @@ async function nextLabel(ctx: AppContext, documentId: string): Promise<string> {
 /** A 409 when a revision of the document other than `revisionId` has the label: labels do not repeat. */
 async function assertLabelFree(ctx: AppContext, doc: Row, label: string, revisionId: string): Promise<void> {
   const where = [sql`t.document_id = ${doc.documentId}`, sql`t.revision = ${label}`, sql`t.id <> ${revisionId}`];
-  if (await countRows(ctx.reader, REVISION, { where })) throw conflict(`Document '${doc.name as string}' already has a revision '${label}': a revision's label is its own.`);
+  if (await countRows(ctx.reader, REVISION, { where })) throw conflict(`Document '${doc.name as string}' already has a revision '${label}': a revision's label is its own.`, { field: 'revision' });
 }
 
 /** Records an upload on the document `input.documentId` names; returns the id of the revision that holds it. */
@@ -157,7 +158,7 @@ type SentFile = { name?: string | null; type?: string | null; base64: string };
 
 function fileOf(input: Input): SentFile {
   const file = input.fileUpload as SentFile | null | undefined;
-  if (!file) throw badRequest("The request has no file: send it as the multipart body's file part (fileUpload).");
+  if (!file) throw badRequest("The request has no file: send it as the multipart body's file part (fileUpload).", { field: 'fileUpload' });
   return file;
 }
 
@@ -172,7 +173,7 @@ async function recordFile(ctx: AppContext, doc: Row, input: Input, after: () => 
   const bytes = ctx.upload ? undefined : base64Bytes(file.base64, 'fileUpload.base64');
   const size = ctx.upload?.size ?? bytes!.length;
   const length = optionalString(input, 'fileLength')?.trim();
-  if (length && length !== String(size)) throw badRequest(`'fileLength' says ${length.slice(0, 20)} bytes, but the file has ${size}.`);
+  if (length && length !== String(size)) throw badRequest(`'fileLength' says ${length.slice(0, 20)} bytes, but the file has ${size}.`, { field: 'fileLength' });
   const upload: Upload = {
     fileName: fileNameOf(optionalString(input, 'fileName') || file.name || ''),
     // The clients say a file's type in `contentType`; a part that declares none (the older Node

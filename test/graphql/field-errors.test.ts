@@ -189,6 +189,17 @@ describe('documents and their index values', () => {
     expect(await refusal('mutation($r: UUID!) { deleteDocumentRevision(revisionId: $r) }', { r: own })).toMatchObject({ code: 'BAD_REQUEST', field: 'revisionId' });
   });
 
+  test('an upload names its missing file, its contentType or fileLength, a revision label taken', async () => {
+    const { documentId } = await indexedDocument('Uploads');
+    const UPLOAD = 'mutation($input: FileUploadInput!) { uploadFile(input: $input) { id } }';
+    const file = { name: 'a.txt', base64: 'aGk=' };
+    expect(await refusal(UPLOAD, { input: { documentId } })).toMatchObject({ code: 'BAD_REQUEST', field: 'input.fileUpload' });
+    expect(await refusal(UPLOAD, { input: { documentId, fileUpload: file, contentType: 'text' } })).toMatchObject({ code: 'BAD_REQUEST', field: 'input.contentType' });
+    expect(await refusal(UPLOAD, { input: { documentId, fileUpload: file, fileLength: '3' } })).toMatchObject({ code: 'BAD_REQUEST', field: 'input.fileLength' });
+    await created(UPLOAD, { input: { documentId, fileUpload: file } });
+    expect(await refusal(UPLOAD, { input: { documentId, fileUpload: file, revision: '1' } })).toMatchObject({ code: 'CONFLICT', field: 'input.revision' });
+  });
+
   test('one value by the key that brought it: value, or indexFields', async () => {
     const { fieldId, documentId } = await indexedDocument('Indexed');
     expect(await refusal(SET_VALUE, { d: documentId, f: fieldId, input: {} })).toMatchObject({ code: 'BAD_REQUEST', field: 'input.value' });
@@ -331,12 +342,14 @@ describe('folder security, saved searches, document types and alerts', () => {
     expect(odds).not.toHaveProperty('field');
   });
 
-  test('an alert names the event that does not apply to its target; a deleted document, none', async () => {
+  test('an alert names the event that does not apply to its target, a user usId names not; a deleted document, none', async () => {
     const folderId = await created(CREATE_FOLDER, { input: { name: 'Alerted' } });
     const d = await created('mutation($input: DocumentInput!) { createDocument(input: $input) { id: documentId } }', { input: { folderId, name: 'doc' } });
     const subscribe = 'mutation($d: UUID!, $e: UUID!) { subscribeDocumentAlert(documentId: $d, eventId: $e) { id } }';
     const documentAdded = '3702cfbf-555c-4032-bfb2-e25829788bac';
     expect(await refusal(subscribe, { d, e: documentAdded })).toMatchObject({ code: 'BAD_REQUEST', field: 'eventId' });
+    const forSomeone = 'mutation($f: UUID!, $e: UUID!, $u: String) { subscribeFolderAlert(id: $f, eventId: $e, usId: $u) { id } }';
+    expect(await refusal(forSomeone, { f: folderId, e: documentAdded, u: 'nobody' })).toMatchObject({ code: 'NOT_FOUND', field: 'usId' });
     expect((await gql('mutation($d: UUID!) { deleteDocument(documentId: $d) }', { d })).errors).toBeUndefined();
     const deleted = await refusal(subscribe, { d, e: '82798fa6-7f46-4ce3-998f-8025aba4bcb1' });
     expect(deleted.code).toBe('CONFLICT');
