@@ -7,6 +7,8 @@ export default {
   },
   moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
   testMatch: ['<rootDir>/test/**/*.test.ts'],
+  // The browser suite needs Chromium: its own run (jest.browser.config.js, `npm run test:browser`).
+  testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/browser/'],
   globalSetup: '<rootDir>/test/global-setup.ts',
   globalTeardown: '<rootDir>/test/global-teardown.ts',
   testTimeout: 30000,
