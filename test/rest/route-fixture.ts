@@ -12,7 +12,7 @@
  * these bindings are that file's alone.
  */
 import fs from 'node:fs';
-import { getNamedType, isInputObjectType, type GraphQLSchema } from 'graphql';
+import { getNamedType, isInputObjectType, type GraphQLField, type GraphQLSchema } from 'graphql';
 import { ALERT_EVENTS } from '../../src/alert-events.js';
 import { buildNextZip } from '../../src/jobs/zip-builder.js';
 import { isSofaRoute, routes, type SofaRoute } from '../../src/rest/routes.js';
@@ -247,7 +247,8 @@ export function fieldOf(schema: GraphQLSchema, r: SofaRoute) {
   return field;
 }
 
-const sampleOf = (r: SofaRoute, name: string, previous = '') => {
+/** The fixture's value for the path or query parameter `name` of `r`; `previous`: the path segment before it (what an `:id` names). */
+export const sampleOf = (r: SofaRoute, name: string, previous = '') => {
   const sample = SAMPLES[name]?.(previous, r);
   if (sample) return sample;
   if (name === 'id') {
@@ -315,35 +316,47 @@ const valuesOf = (thunks: Record<string, () => unknown>) => Object.fromEntries(O
 const bodyTypeOf = (r: SofaRoute) => getNamedType(fieldOf(h.app.schema, r).args.find((a) => a.name === r.body)!.type);
 
 /**
- * Keys a route's answer named mandatory when a record was made through it (create): by its body's
- * input type, which an update takes too, or by the route for a body that is no input object (JSON).
+ * Keys an answer named mandatory when a record was made through the argument `arg` of `field`
+ * (create, or a /graphql call): by the argument's input type, which an update takes too, or by the
+ * call (`where`) for an argument that is no input object (JSON).
  */
 const learned: Record<string, Record<string, unknown>> = {};
-const learnedKey = (r: SofaRoute) => {
-  const type = bodyTypeOf(r);
-  return isInputObjectType(type) ? type.name : label(r);
+const learnedKey = (field: GraphQLField<unknown, unknown>, arg: string, where: string) => {
+  const type = getNamedType(field.args.find((a) => a.name === arg)!.type);
+  return isInputObjectType(type) ? type.name : where;
 };
 
-/** A body every route can parse and whose checks it passes: KNOWN's keys, plus any other its input type requires (test/rest/input-body.ts) or its answer named. */
-export const bodyOf = (r: SofaRoute) =>
-  r.body ? { ...(bodyFor(fieldOf(h.app.schema, r), r.body, valuesOf({ ...KNOWN, ...INPUT_ONLY }), label(r)) ?? valuesOf(KNOWN)), ...learned[learnedKey(r)] } : undefined;
+/** A value for `field`'s argument `arg` every call can parse and whose checks it passes: KNOWN's keys, plus any other its input type requires (test/rest/input-body.ts) or an answer named. */
+export const inputOf = (field: GraphQLField<unknown, unknown>, arg: string, where: string) => ({
+  ...(bodyFor(field, arg, valuesOf({ ...KNOWN, ...INPUT_ONLY }), where) ?? valuesOf(KNOWN)),
+  ...learned[learnedKey(field, arg, where)],
+});
+
+/**
+ * A field mandatory in prose only, which a refusal's `text` names (src/domain/validate.ts), goes in
+ * `arg`'s later values with a value of its type; true when it names one not learned before.
+ */
+export function learnMandatory(field: GraphQLField<unknown, unknown>, arg: string, where: string, text: string): boolean {
+  const missing = /The mandatory field '(\w+)' is missing/.exec(text)?.[1];
+  const key = learnedKey(field, arg, where);
+  if (!missing || missing in (learned[key] ?? {})) return false;
+  learned[key] = { ...learned[key], [missing]: valueFor(field, arg, missing, where) };
+  return true;
+}
+
+/** A body every route can parse and whose checks it passes (inputOf its body argument). */
+export const bodyOf = (r: SofaRoute) => (r.body ? inputOf(fieldOf(h.app.schema, r), r.body, label(r)) : undefined);
 
 const lastSegment = (path: string) => path.split('/').at(-1)!.toLowerCase();
 const creatorOf = (segment: string) => tenantRoutes.find((c) => c.method === 'POST' && c.body && lastSegment(c.path) === segment);
 
 /** One record, through the POST route `c`, as tenant A's administrator (or `api`'s caller): its data. */
 export async function create(c: SofaRoute, api: Api = A) {
-  const key = learnedKey(c);
   for (;;) {
     // A name of its own on every try, where names are unique.
     const body = { ...bodyOf(c), ...(bodyOf(c)?.name ? { name: uniq('conformance') } : {}) };
     const reply = await send(api, c, body);
-    // A field mandatory in prose only is named by the 400 (src/domain/validate.ts): it goes in, with a value of its type.
-    const missing = reply.body?.meta?.status === 400 ? /The mandatory field '(\w+)' is missing/.exec(reply.text)?.[1] : undefined;
-    if (missing && !(missing in (learned[key] ?? {}))) {
-      learned[key] = { ...learned[key], [missing]: valueFor(fieldOf(h.app.schema, c), c.body!, missing, label(c)) };
-      continue;
-    }
+    if (reply.body?.meta?.status === 400 && learnMandatory(fieldOf(h.app.schema, c), c.body!, label(c), reply.text)) continue;
     if (reply.status !== (c.status ?? 200) || !reply.body?.data) {
       // Keys KNOWN does not give hold a mere value of their type (test/rest/input-body.ts), such as a GUID that names no record.
       const given = Object.keys({ ...KNOWN, ...INPUT_ONLY }).map((k) => k.toLowerCase());
