@@ -61,3 +61,12 @@ export function bodyFor(field: GraphQLField<unknown, unknown>, arg: string, know
   const named = getNamedType(type);
   return isInputObjectType(named) ? requiredOf(named.getFields(), known, where) : undefined;
 }
+
+/** `body` as the GraphQL variable of the field's input `arg`: a number the clients send as text (KNOWN's `'1'`) as the number its type takes. */
+export function asVariable(field: GraphQLField<unknown, unknown>, arg: string, body: Record<string, unknown>): Record<string, unknown> {
+  const named = getNamedType(field.args.find((a) => a.name === arg)!.type);
+  if (!isInputObjectType(named)) return body;
+  const fields = named.getFields();
+  const numeric = (k: string) => ['Int', 'Float'].includes(fields[k] ? getNamedType(fields[k].type).name : '');
+  return Object.fromEntries(Object.entries(body).map(([k, v]) => [k, typeof v === 'string' && numeric(k) ? Number(v) : v]));
+}

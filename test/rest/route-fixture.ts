@@ -1,6 +1,7 @@
 /**
  * The records every tenant route's path and body name, for the tests generated from the route
- * table (test/rest/conformance.test.ts, test/rest/authorship.test.ts): tenant A's administrator
+ * table (test/rest/conformance.test.ts, test/rest/authorship.test.ts, and test/graphql/authorship.test.ts
+ * for the mutations no route names, their arguments as the routes' are): tenant A's administrator
  * makes them, on a database of the test file's own, so no other file's background job (each serves
  * every tenant) changes them. A new route row needs no new code here: a record `:id` names is made
  * through the POST route that creates one (its body built from the input type), a list with too
@@ -309,6 +310,9 @@ const INPUT_ONLY: Record<string, () => unknown> = {
   securityActions: () => [{ memberId: plain.id, roleType: '4' }],
   checkIn: () => 0,
   indexFields: () => ({ [indexField.id]: 'conformance' }),
+  // A scheduled process's script and a script's source (/graphql's, test/graphql/authorship.test.ts).
+  script: () => script.id,
+  source: () => 'conformance',
 };
 const valuesOf = (thunks: Record<string, () => unknown>) => Object.fromEntries(Object.entries(thunks).map(([k, v]) => [k, v()]));
 
