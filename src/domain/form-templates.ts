@@ -8,6 +8,7 @@ import type { AppContext } from '../context.js';
 import { FormTemplate, FormTemplateField, FormTemplateRevision } from '../entities/form-template.js';
 import { conflict } from '../errors.js';
 import { newId } from '../ids.js';
+import { dbNow } from '../db/clock.js';
 import { lowerEquals } from '../db/lookup.js';
 import type { FieldSpec } from './form-xml.js';
 import { templateRow } from './template-row.js';
@@ -29,8 +30,14 @@ export async function assertNameFree(ctx: AppContext, name: string) {
   if (taken) throw conflict(`A form template named '${name}' already exists.`, { field: 'name' });
 }
 
-function touch(ctx: AppContext, row: { modifiedById?: string | null }) {
+/**
+ * Stamps the caller and the database's clock as the row's last change: the date is set, not left
+ * to the update, since a change of the row's parts alone (a draft's fields) leaves the row itself
+ * unchanged when the caller already stamped it, and the unit of work would write no update.
+ */
+export function touch(ctx: AppContext, row: { modifiedById?: string | null; modifiedAt?: unknown }) {
   row.modifiedById = ctx.caller.userId;
+  row.modifiedAt = dbNow();
 }
 
 /** A new draft revision after the template's latest, holding `fields`. */

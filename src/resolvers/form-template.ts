@@ -4,7 +4,7 @@ import { FormTemplate, FormTemplateField, type FormTemplateRevision } from '../e
 import { badRequest, conflict, notFound } from '../errors.js';
 import { newId } from '../ids.js';
 import { checkKey, fieldTypeCode, MAX_FIELDS } from '../domain/form-fields.js';
-import { addDraft, assertNameFree, draftOf, lockTemplate, release } from '../domain/form-templates.js';
+import { addDraft, assertNameFree, draftOf, lockTemplate, release, touch } from '../domain/form-templates.js';
 import { designerFields, writingDesignerFields } from '../domain/form-xml.js';
 import { templateRow } from '../domain/template-row.js';
 import { maxLength, nameText, optionalString, requireString, uniquely } from '../domain/validate.js';
@@ -101,7 +101,8 @@ async function onDraft(ctx: AppContext, idOrName: string, edit: (draft: FormTemp
   const t = await lockTemplate(ctx, idOrName);
   const draft = await draftOf(ctx, t);
   await edit(draft);
-  draft.modifiedById = t.modifiedById = ctx.caller.userId;
+  touch(ctx, draft);
+  touch(ctx, t);
   await uniquely('A field of that name', () => ctx.em().flush());
   return reread(ctx, REVISION, draft.id);
 }

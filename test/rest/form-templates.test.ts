@@ -638,6 +638,28 @@ describe('GraphQL: field edits on the draft', () => {
     expect((await A.get(`/formtemplates/${t.id}/fields`)).body.data.fields).toEqual({ ...BASE_LABELS, textfield: 'textField', colour: 'Favourite colour' });
   });
 
+  test('a field edit by the one who last changed the draft and its template dates both anew', async () => {
+    const t = await createTemplate(A);
+    await importXml(A, t.id);
+    // Changed an hour back by the same administrator, so an edit that stamps only its changer leaves the dates as they were.
+    const hourBack = async () => {
+      for (const [table, column] of [['form_template', 'id'], ['form_template_revision', 'template_id']]) {
+        await h.services.reads.query(`update ${table} set modified_at = now() - interval '1 hour' where tenant_id = $1 and ${column} = $2`, [A.t.tenantId, t.id]);
+      }
+    };
+    const dates = async () => {
+      const r = await A.gql('query ($id: String!) { formTemplate(id: $id) { modifyDate revisions { modifyDate } } }', { id: t.id });
+      return [r.body.data.formTemplate.modifyDate, r.body.data.formTemplate.revisions.at(-1).modifyDate];
+    };
+    for (const op of ['addFormTemplateField(id: $id, input: { name: "Added" })', 'updateFormTemplateField(id: $id, key: "added", input: { label: "Relabelled" })', 'deleteFormTemplateField(id: $id, key: "added")']) {
+      await hourBack();
+      const [template, draft] = await dates();
+      expect((await A.gql(`mutation ($id: String!) { ${op} { id } }`, { id: t.id })).body.errors).toBeUndefined();
+      const [templateAfter, draftAfter] = await dates();
+      expect([op, templateAfter > template, draftAfter > draft]).toEqual([op, true, true]);
+    }
+  });
+
   test('a taken key is a 409, an unknown key a 404, a bad type a 400, an ordinary user a 403', async () => {
     const t = await createTemplate(A);
     await importXml(A, t.id);
