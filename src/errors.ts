@@ -75,7 +75,7 @@ export class AppError extends Error {
   /**
    * `field` as /graphql names it (`input.name`, `id`), which its `extensions.field` gives: set
    * where the root field that raised it is left (`withFieldPaths`, src/field-paths.ts), or where a
-   * nested relation's arguments are read (`relationArgs`, src/read/resolvers.ts).
+   * nested relation's arguments are read (`relationLoader`, src/read/resolvers.ts).
    */
   fieldPath?: string;
 }

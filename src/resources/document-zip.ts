@@ -19,7 +19,7 @@ export default defineResource({
   label: 'Zip file',
   fields: {
     downloadKey: column('id', 'guid'),
-    // The file store's key for its bytes (src/rest/run-route.ts streams it).
+    // The file store's key for its bytes (src/rest/downloads.ts streams it).
     fileId: column('id', 'guid', { expandOnly: true }),
     status: computed(`case t.status when ${ZIP_STATUS.pending} then 'Pending' when ${ZIP_STATUS.ready} then 'Ready' else 'Failed' end`, 'string'),
     fileName: column('file_name', 'string'),
