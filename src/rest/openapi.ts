@@ -29,7 +29,6 @@ const tenantServer = (base: string) => ({
 });
 const rootServer = (base: string) => ({ url: `${base}/`, description: 'The service root' });
 
-
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 
 /** The envelope's parts, as the spec describes them. */
