@@ -4,8 +4,8 @@
  * made its rows records its caller there, as the routes' writes do. Called over /graphql by a
  * second administrator on the records of test/rest/route-fixture.ts (the first administrator's),
  * each row it made names the caller as maker and changer, and each record it answers that it
- * changed names the caller as changer, with a new modified date, and keeps its maker; before each
- * call the tenant's rows are put back to the first administrator's change of an hour back
+ * changed names the caller as changer, with a new modified date, and keeps its maker, whether the
+ * rows were last stamped by the caller or by the first administrator, an hour back
  * (test/rest/authorship.ts). Arguments are generated: an input object as a route's body is
  * (KNOWN's values, the rest of its type), and any other required argument as the fixture samples
  * the path parameter that fills it on a route answering the same records (an `id` names such a
@@ -101,8 +101,8 @@ test('every mutation /graphql alone serves that answers records keeping their au
   const writes = graphqlOnly.filter((f) => audited.has(recordsOf(f)?.table ?? ''));
   const fix = {
     refused: 'give its arguments what they need (ARGUMENTS here, KNOWN or INPUT_ONLY in test/rest/route-fixture.ts)',
-    // A field edit changes the draft's fields, beside the draft: it stamps the draft.
-    unchanged: 'its arguments need more, or it changed rows beside its record (its parts) without stamping the record',
+    // A field edit changes the draft's fields, beside the draft: it stamps and dates the draft.
+    unchanged: 'its arguments need more, or it changed rows beside its record (its parts) without stamping and dating the record',
   };
   const faults: string[] = [];
   for (const f of writes) {

@@ -2,7 +2,8 @@
  * The check the authorship tests share (test/rest/authorship.test.ts over the route table,
  * test/graphql/authorship.test.ts over the mutations /graphql alone serves): a write called by a
  * second administrator of tenant A, on the records of test/rest/route-fixture.ts (the first
- * administrator's), names its caller on the rows of its records' table it made or changed.
+ * administrator's), names its caller on the rows of its records' table it made or changed, and
+ * dates the rows it changed anew, whoever stamped them last.
  */
 import { getNamedType, type GraphQLField } from 'graphql';
 import type { ResourceDef } from '../../src/read/define.js';
@@ -46,16 +47,18 @@ export async function auditedTables(): Promise<Audited> {
 }
 
 /**
- * Every row of tenant A in the audited tables (a view's through its tables) as the fixture's
- * administrator's change of an hour back: a write that changes a row without stamping it then
- * leaves another changer or an older date than its caller's, whichever write stamped the row before.
+ * Every row of tenant A in the audited tables (a view's through its tables) as `by`'s change of an
+ * hour back. Stamped by the fixture's administrator, a write that changes a row without stamping it
+ * leaves another changer or an older date than its caller's, whichever write stamped the row before;
+ * stamped by the caller, a write that sets only the changer it already has (a change of the record's
+ * parts) leaves the row unchanged unless it also sets the date.
  */
-async function stampedByFixture(tables: Audited) {
+async function stampAll(tables: Audited, by: string) {
   for (const [table, { columns, key }] of tables) {
     if (!key.length) continue;
     const set = columns.has('modified_at') ? ["modified_at = now() - interval '1 hour'"] : [];
     const values = [A.t.tenantId];
-    if (columns.has('modified_by_id')) set.push(`modified_by_id = $${values.push(A.t.adminId)}`);
+    if (columns.has('modified_by_id')) set.push(`modified_by_id = $${values.push(by)}`);
     if (set.length) await h.services.reads.query(`update ${table} set ${set.join(', ')} where tenant_id = $1`, values);
   }
 }
@@ -89,35 +92,61 @@ export interface Write {
   at: string;
   def: ResourceDef;
   call: () => Promise<Outcome>;
+  /** Puts its record in a state the call changes (UNDONE_FIRST), before the rows are stamped. */
+  before?: () => Promise<void>;
   /** It answers no records (a REST row of shape 'none'): every row of the table it changed is checked. */
   everyChanged?: boolean;
 }
 
+/** The fix a fault names: for a refused call, and for a call that made or changed none of its records. */
+export interface Fix {
+  refused: string;
+  unchanged: string;
+}
+
 /**
- * The faults of `w` called by `authorId` on the audited rows stamped by the fixture's administrator:
- * each row of its records' table it made that does not name the caller as maker and changer, and
- * each it changed among the records it answered that does not keep its maker or name the caller
- * as changer with a new date; its refusal, or that it made or changed none, with what to `fix`.
+ * The faults of `w` called by `authorId` on the audited rows stamped by `stamper` (see stampAll),
+ * and whether it changed rows that were there: each row of its records' table it made that does not
+ * name the caller as maker and changer, and each it changed among the records it answered that
+ * does not keep its maker or name the caller as changer with a new date; its refusal, or that it
+ * made or changed none, with what to `fix`.
  */
-export async function authorshipFaults(w: Write, audited: Audited, authorId: string, fix: { refused: string; unchanged: string }): Promise<string[]> {
+async function faultsOnce(w: Write, audited: Audited, authorId: string, stamper: string, fix: Fix) {
   const { columns, key } = audited.get(w.def.table)!;
-  await stampedByFixture(audited);
+  await w.before?.();
+  await stampAll(audited, stamper);
   const before = await rowsOf(w.def, key);
   const done = await w.call();
-  if ('refusal' in done) return [`${done.refusal.slice(0, 400)}: ${fix.refused}`];
+  const stamped = stamper === authorId ? ' (rows last stamped by the caller)' : ' (called again, rows last stamped by the first administrator)';
+  if ('refusal' in done) return { faults: [`${done.refusal.slice(0, 400)}${stamped}: ${fix.refused}`], changedAny: false };
   const answered = w.everyChanged ? undefined : new Set([done.data].flat().map((rec) => String((rec as Record<string, unknown>)[w.def.idField])));
   const faults: string[] = [];
   let checked = 0;
+  let changedAny = false;
   for (const [k, row] of await rowsOf(w.def, key)) {
     const was = before.get(k);
     if (was?.json === row.json || (was && answered && !answered.has(row.record))) continue;
     checked++;
-    const which = `${w.at}: ${w.def.table} ${row.record}, ${was ? 'changed' : 'made'} by the caller,`;
+    changedAny ||= !!was;
+    const which = `${w.at}${stamped}: ${w.def.table} ${row.record}, ${was ? 'changed' : 'made'} by the caller,`;
     if (!was && row.createdBy !== authorId) faults.push(`${which} names ${row.createdBy} as its maker`);
     if (was && row.createdBy !== was.createdBy) faults.push(`${which} changed its maker from ${was.createdBy} to ${row.createdBy}`);
     if (columns.has('modified_by_id') && row.modifiedBy !== authorId) faults.push(`${which} names ${row.modifiedBy} as its changer`);
     if (was && columns.has('modified_at') && row.modifiedAt === was.modifiedAt) faults.push(`${which} kept its modified date`);
   }
   // A write that made or changed none of its records checked nothing.
-  return checked ? faults : [`${w.at} made or changed none of its ${w.def.table} records, so nothing was checked: ${fix.unchanged}`];
+  return { faults: checked ? faults : [`${w.at}${stamped} made or changed none of its ${w.def.table} records, so nothing was checked: ${fix.unchanged}`], changedAny };
+}
+
+/**
+ * The faults of `w` called by `authorId` on records last stamped by the caller itself (a write
+ * that dates a change only through a new changer keeps the old date), then, if it changed records
+ * that were there, called again on records last stamped by the fixture's administrator (a write
+ * that forgets its changer leaves the old one). The second call alone could not catch the first
+ * fault, nor the first the second: an update through the unit of work dates every row it writes.
+ * A write that only makes rows is checked once: a row it makes has no stamp before.
+ */
+export async function authorshipFaults(w: Write, audited: Audited, authorId: string, fix: Fix): Promise<string[]> {
+  const bySelf = await faultsOnce(w, audited, authorId, authorId, fix);
+  return bySelf.changedAny ? [...bySelf.faults, ...(await faultsOnce(w, audited, authorId, A.t.adminId, fix)).faults] : bySelf.faults;
 }
