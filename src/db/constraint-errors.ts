@@ -60,8 +60,8 @@ const TARGETS: Record<string, string> = {
 /**
  * The body's key a unique constraint is about (AppError.field), where one key alone decides it: a
  * name taken. A folder's path is not here: a create takes it from `name` or from `folderPath`, and
- * skips a path taken (src/domain/folders.ts); a rename names its `name` itself (`violatesUnique`),
- * a move or copy its `targetFolderId` or `targetFolderPath` (src/domain/folder-moves.ts).
+ * skips a path taken (src/domain/folders.ts); a rename names its `name`, a move or copy its
+ * `targetFolderId` or `targetFolderPath` (`namingTaken`, src/domain/folder-moves.ts).
  */
 const UNIQUE_KEYS: Record<string, string> = {
   user_group_name_uq: 'name',
@@ -87,12 +87,6 @@ const AGAIN = 'Another change to the same data happened at the same time: try ag
 
 /** The key a unique violation (PostgreSQL's, or MikroORM's that copies it) is about, if one alone decides it (UNIQUE_KEYS). */
 export const uniqueKeyOf = (err: unknown): string | undefined => UNIQUE_KEYS[(err as PgError | null)?.constraint ?? ''];
-
-/** Whether `err` is PostgreSQL's refusal of a row whose key `constraint` (a unique index) already holds. */
-export const violatesUnique = (err: unknown, constraint: string): boolean => {
-  const e = err as PgError | null;
-  return e?.code === '23505' && e.constraint === constraint;
-};
 
 /**
  * The client error for a PostgreSQL constraint, serialization or deadlock error; undefined for
@@ -120,3 +114,13 @@ export function constraintError(err: unknown, field?: string): AppError | undefi
       return undefined;
   }
 }
+
+/**
+ * A catch for a write that can lose a race on the unique index `constraint`, which no one key
+ * decides (not in UNIQUE_KEYS): its 409 names `field`, the input's key the write knows the value
+ * came from; any other error goes on as it was.
+ */
+export const namingTaken = (constraint: string, field: string) => (err: unknown): never => {
+  const e = err as PgError | null;
+  throw e?.code === '23505' && e.constraint === constraint ? constraintError(err, field)! : err;
+};

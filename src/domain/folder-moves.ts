@@ -6,7 +6,7 @@
  */
 import type { AppContext } from '../context.js';
 import { copyRows, insertRows, mapped, updateRows } from '../db/tenant-writes.js';
-import { constraintError, violatesUnique } from '../db/constraint-errors.js';
+import { namingTaken } from '../db/constraint-errors.js';
 import { badRequest, conflict, notFound } from '../errors.js';
 import { guidOrUnset, newId } from '../ids.js';
 import { resource } from '../read/registry.js';
@@ -53,14 +53,8 @@ async function destination(ctx: AppContext, input: Input): Promise<{ to: string 
 const intoItself = (folder: FolderRow, dest: FolderRow) => conflict(`The folder '${folder.folderPath}' cannot go into itself or a folder under it ('${dest.folderPath}').`);
 const taken = (path: string, field: TargetKey) => conflict(`The folder '${path}' already exists.`, { field });
 
-/**
- * The write that gives the folder its new path failing on `folder_path_uq`: a create took the path
- * since `landing` checked it (not committed then). The index's 409, its message as before, naming
- * the target's key, which the index alone cannot.
- */
-const takenMeanwhile = (field: TargetKey) => (err: unknown): never => {
-  throw violatesUnique(err, 'folder_path_uq') ? constraintError(err, field)! : err;
-};
+/** The write that gives the folder its new path, losing it to a create since `landing` checked it: the index's 409, naming the target's key. */
+const takenMeanwhile = (field: TargetKey) => namingTaken('folder_path_uq', field);
 
 /**
  * The source folder and the destination (undefined: the top level), locked and read afresh.

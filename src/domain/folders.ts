@@ -6,7 +6,7 @@
  */
 import type { AppContext } from '../context.js';
 import { copyRows, deleteRows, insertRows, updateRows } from '../db/tenant-writes.js';
-import { violatesUnique } from '../db/constraint-errors.js';
+import { namingTaken } from '../db/constraint-errors.js';
 import { badRequest, conflict, notFound } from '../errors.js';
 import { newId } from '../ids.js';
 import { resource } from '../read/registry.js';
@@ -322,13 +322,10 @@ export async function updateFolder(ctx: AppContext, id: string, input: Input): P
     await holdSubtree(ctx, folder);
     const old = folder.folderPath;
     const renamed = `${old.slice(0, old.length - (folder.name as string).length)}${name}`;
-    const taken = () => conflict(`A folder named '${name}' already exists beside '${old}'.`, { field: 'name' });
-    if (renamed.toLowerCase() !== old.toLowerCase() && (await folderAt(ctx, renamed))) throw taken();
+    if (renamed.toLowerCase() !== old.toLowerCase() && (await folderAt(ctx, renamed))) throw conflict(`A folder named '${name}' already exists beside '${old}'.`, { field: 'name' });
     await checkSubtreeAt(ctx, folder, renamed);
-    // A create of the new path that the check did not see (not committed yet): the check's 409, not the index's nameless one.
-    await rewriteSubtree(ctx, folder, renamed).catch((err: unknown) => {
-      throw violatesUnique(err, 'folder_path_uq') ? taken() : err;
-    });
+    // A create of the new path that the check did not see (not committed yet): the index's 409, naming `name`, as a move's names its target.
+    await rewriteSubtree(ctx, folder, renamed).catch(namingTaken('folder_path_uq', 'name'));
     set.name = name;
   }
   await updateRows(ctx.reader, 'folder', set, sql`t.id = ${folder.id}`);

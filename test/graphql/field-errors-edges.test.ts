@@ -160,12 +160,12 @@ describe("a name taken by a create the pre-check did not see: the database's 409
     expect(byPath).toMatchObject({ code: 'CONFLICT', field: 'input.folderPath', message: "The folder '/Raced path' already exists." });
   });
 
-  test("a folder's new name (a rename's violation)", async () => {
+  test("a folder's new name (a rename's violation: the index's message, as REST's)", async () => {
     const id = await created('mutation { createFolder(input: {name: "Before rename"}) { id } }');
     const r = await losingTheRace(...folderInsert('0190aaaa-0000-7000-8000-000000000013', 'Raced rename'), () =>
       gql('mutation($id: UUID!) { updateFolder(id: $id, input: {name: "raced RENAME"}) { id } }', { id }),
     );
-    expect(r).toMatchObject({ code: 'CONFLICT', field: 'input.name', message: "A folder named 'raced RENAME' already exists beside '/Before rename'." });
+    expect(r).toMatchObject({ code: 'CONFLICT', field: 'input.name', message: 'Such folder already exists (it may have just been created): choose another or try again.' });
   });
 
   test("a folder move's or copy's landing path, by the target's key (the index's message, as REST's)", async () => {
