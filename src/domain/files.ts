@@ -173,7 +173,9 @@ async function recordFile(ctx: AppContext, doc: Row, input: Input, after: () => 
   const bytes = ctx.upload ? undefined : base64Bytes(file.base64, 'fileUpload.base64');
   const size = ctx.upload?.size ?? bytes!.length;
   const length = optionalString(input, 'fileLength')?.trim();
-  if (length && length !== String(size)) throw badRequest(`'fileLength' says ${length.slice(0, 20)} bytes, but the file has ${size}.`, { field: 'fileLength' });
+  // A count of bytes, compared as a number (`022` is 22); anything else says no size at all.
+  if (length && !/^\d+$/.test(length)) throw badRequest(`The field 'fileLength' must be the file's size, a whole number of bytes (${size} here), got '${length.slice(0, 20)}'.`, { field: 'fileLength' });
+  if (length && BigInt(length) !== BigInt(size)) throw badRequest(`'fileLength' says ${length.slice(0, 20)} bytes, but the file has ${size}.`, { field: 'fileLength' });
   const upload: Upload = {
     fileName: fileNameOf(optionalString(input, 'fileName') || file.name || ''),
     // The clients say a file's type in `contentType`; a part that declares none (the older Node

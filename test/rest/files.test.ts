@@ -424,6 +424,9 @@ describe('uploads', () => {
     const doc = await newDoc();
     expectError(await A.post('/files', undefined, await multipart({ documentId: doc.documentId }, null)), 400, /no file/);
     expectError(await upload(doc.documentId, 'abc', { fileLength: '99' }), 400, /fileLength.*3/);
+    // A length that is no number is said to be one, not read as a different size.
+    expectError(await upload(doc.documentId, 'abc', { fileLength: 'abc' }), 400, "The field 'fileLength' must be the file's size, a whole number of bytes (3 here), got 'abc'.");
+    expectError(await upload(doc.documentId, 'abc', { fileLength: '-3' }), 400, /'fileLength' must be the file's size/);
     expectError(await upload(doc.documentId, 'abc', { contentType: 'not a type' }), 400, /contentType/);
     expectError(await upload(doc.documentId, 'abc', { fileName: 'bad\u0001name' }, 'x'), 400, /control/);
     // DEL and the C1 controls too (U+0085 is NEL, a line break), sent as fileName or as the part's file name.
@@ -438,6 +441,8 @@ describe('uploads', () => {
     // The size limits (FILE_MAX_BYTES, MAX_BODY_BYTES for the other parts) are tested at small values in file-store.test.ts.
     expect((await A.get(`/documents/${doc.documentId}`)).body.data.fileId).toBe(ZERO_GUID);
     expect((await A.get(`/documents/${doc.documentId}/revisions`)).body.data).toHaveLength(1);
+    // The length is a number: leading zeros and spaces around it say the same size.
+    expect((await upload(doc.documentId, 'abc', { fileLength: ' 003 ' })).body.data).toMatchObject({ fileSize: 3 });
   });
 });
 
