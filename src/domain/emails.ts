@@ -18,8 +18,15 @@ const MAX_ADDRESSES = 100;
 const MAX_ATTACHMENTS = 100;
 /** A header line's limit (RFC 5322); the body's is ours. */
 const LIMITS = { subject: 998, body: 1_000_000 } as const;
-/** What an address must look like: one @, no spaces, brackets, quotes or separators (RFC 5321's 254 characters at most). */
-const ADDRESS = /^[^\s@<>()[\]\\,;:"]+@[^\s@<>()[\]\\,;:"]+$/;
+/**
+ * What an address must look like (RFC 5321's 254 characters at most): a local part of dot-separated
+ * words, an @, and a domain of dot-separated labels, none starting or ending with a hyphen; no
+ * spaces, brackets, quotes or separators. `a.@b.c` (sent as `"a."@b.c`, another mailbox) and
+ * `a@b..c` were taken, and the mail server refused them only once the batch sent them.
+ */
+const WORD = String.raw`[^\s@<>()[\]\\,;:".]+`;
+const LABEL = String.raw`(?!-)${WORD}(?<!-)`;
+const ADDRESS = new RegExp(String.raw`^${WORD}(?:\.${WORD})*@${LABEL}(?:\.${LABEL})*$`);
 
 /** A comma list of addresses, each `a@b` or `"Name" <a@b>`: what the sender hands to the mail server. */
 export function addressList(input: Input, key: string): string[] {
