@@ -21,7 +21,7 @@ const LIMITS = { subject: 998, body: 1_000_000 } as const;
 /**
  * What an address must look like (RFC 5321's 254 characters at most): a local part of dot-separated
  * words, an @, and a domain of dot-separated labels, none starting or ending with a hyphen; no
- * spaces, brackets, quotes or separators. `a.@b.c` (sent as `"a."@b.c`, another mailbox) and
+ * spaces, brackets, quotes or separators. `a.@b.c` (which nodemailer sent quoted, `"a."@b.c`) and
  * `a@b..c` were taken, and the mail server refused them only once the batch sent them.
  */
 const WORD = String.raw`[^\s@<>()[\]\\,;:".]+`;
@@ -65,7 +65,7 @@ type SentFile = { name?: string | null; type?: string | null } & ({ bytes: Buffe
 function uploadedFiles(ctx: AppContext, input: Input): File[] {
   const parts: SentFile[] = ctx.attachments ?? ((input.fileUpload ?? []) as SentFile[]);
   return parts.map((p, i) => {
-    const fileName = fileNameOf(p.name ?? '');
+    const fileName = fileNameOf(p.name ?? '', `fileUpload[${i}].name`);
     const contentType = contentTypeOf(undefined, p.type ?? undefined, `fileUpload[${i}].type, attachment ${JSON.stringify(fileName.slice(0, 64))}`, fileName);
     return { fileName, contentType, bytes: 'bytes' in p ? p.bytes : base64Bytes(p.base64, 'fileUpload.base64') };
   });

@@ -55,13 +55,16 @@ const QUOTED = '"(?:[\\t !#-\\[\\]-~]|\\\\[\\t -~])*"';
  */
 const MEDIA_TYPE = new RegExp(`^${TOKEN}/${TOKEN}(?:[ \\t]*;(?:[ \\t]*${TOKEN}=(?:${TOKEN}|${QUOTED}))?)*[ \\t]*$`);
 
-/** The file name without any folder part a browser or client put before it. */
-export function fileNameOf(raw: string): string {
+/**
+ * The file name without any folder part a browser or client put before it. `field` is the input's
+ * key that names it (an e-mail's attachment: `fileUpload[0].name`), which a refusal names.
+ */
+export function fileNameOf(raw: string, field = 'fileName'): string {
   const name = raw.split(/[\\/]/).pop()!.trim();
-  if (name === '') throw badRequest("The file has no name: send 'fileName' or a file name on the file part.");
-  oneLine(name, 'fileName');
-  if (name === '.' || name === '..') throw badRequest(`The field 'fileName' may not be '${name}': it names a folder, not a file.`);
-  return maxLength(name, LIMITS.fileName, 'fileName');
+  if (name === '') throw badRequest(`The file has no name: send '${field}' or a file name on the file part.`, { field });
+  oneLine(name, field);
+  if (name === '.' || name === '..') throw badRequest(`The field '${field}' may not be '${name}': it names a folder, not a file.`, { field });
+  return maxLength(name, LIMITS.fileName, field);
 }
 
 /**

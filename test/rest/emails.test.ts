@@ -252,7 +252,7 @@ describe('POST emails', () => {
     expect(got.mail.attachments.map((a) => [a.filename, (a.headers.get('content-type') as { value: string }).value])).toEqual(sent);
   });
 
-  test('an attachment whose type has a control character is a 400 naming it (multipart part, JSON fileUpload.type); one stored so before downloads as application/octet-stream', async () => {
+  test('an attachment whose type has a control character, or whose name is missing or has one, is a 400 naming it (multipart part, JSON fileUpload); one stored so before downloads as application/octet-stream', async () => {
     const subject = uniq('BadType');
     const b = 'quire-boundary';
     const part = (head: string, content: string) => `--${b}\r\nContent-Disposition: form-data; ${head}\r\n\r\n${content}\r\n`;
@@ -260,6 +260,12 @@ describe('POST emails', () => {
     expectRefusal(await A.post('/emails', undefined, { raw, headers: { 'content-type': `multipart/form-data; boundary=${b}` } }), 400, `The file's type (fileUpload[0].type, attachment "a.txt") must be a media type`);
     const file = { name: 'b.txt', type: 'text/plain\r\n;a', base64: 'aGk=' };
     expectRefusal(await A.post('/emails', { recipients: 'ada@example.com', subject, fileUpload: [{ name: 'ok.txt', base64: 'aGk=' }, file] }), 400, 'fileUpload[1].type, attachment "b.txt"');
+    // A part without a file name, or one with a control character, names the attachment's key (the e-mail has no 'fileName').
+    const named = (name: string) => `${part('name="recipients"', 'ada@example.com')}${part('name="subject"', subject)}${part(`name="fileUpload"; filename="${name}"`, 'x')}--${b}--\r\n`;
+    expectRefusal(await A.post('/emails', undefined, { raw: named(''), headers: { 'content-type': `multipart/form-data; boundary=${b}` } }), 400, "The file has no name: send 'fileUpload[0].name' or a file name on the file part.");
+    expectRefusal(await A.post('/emails', undefined, { raw: named('a\u0001b.txt'), headers: { 'content-type': `multipart/form-data; boundary=${b}` } }), 400, "The field 'fileUpload[0].name' may not contain control characters.");
+    const unnamed = await A.gql('mutation ($input: EmailInput!) { sendEmail(input: $input) { success } }', { input: { recipients: 'ada@example.com', subject, fileUpload: [{ name: 'ok.txt', base64: 'aGk=' }, { base64: 'aGk=' }] } });
+    expect(unnamed.body.errors[0]).toMatchObject({ message: "The file has no name: send 'fileUpload[1].name' or a file name on the file part.", extensions: { code: 'BAD_REQUEST', field: 'input.fileUpload[1].name' } });
     expect(await messages(A, subject)).toEqual([]);
     // A row stored before types were checked so: its download is answered, as bytes.
     expect((await A.post('/emails', { recipients: 'ada@example.com', subject, fileUpload: [{ name: 'c.txt', type: 'text/plain', base64: 'aGk=' }] })).status).toBe(201);
