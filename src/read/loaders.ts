@@ -7,9 +7,10 @@ import type { ResourceDef } from './define.js';
 import { resource } from './registry.js';
 import { relationKey } from './parent-keys.js';
 import { queryFieldMap } from './fields.js';
-import { compileQText } from '../query/index.js';
+import { AppError } from '../errors.js';
+import { compileQ, parseQ, type QExpr, type QueryFieldMap } from '../query/index.js';
 import { listedOf, selectRows, type Reader } from './rows.js';
-import { raw, sql, type Sql } from '../sql.js';
+import { join, raw, sql, type Sql } from '../sql.js';
 
 type Row = Record<string, unknown>;
 
@@ -43,6 +44,12 @@ export interface CountedPage {
 const RANK = '__rank';
 const TOTAL = '__total';
 
+/**
+ * The `q` field map of each parent of a batch, by parent id, where the names `q` may use depend on
+ * the parent: a template's forms have that template's fields (their types, its deleted keys).
+ */
+export type ParentFieldMaps = (reader: Reader, parentIds: readonly string[]) => Promise<Map<string, QueryFieldMap>>;
+
 /** How a batch of parents' rows of a relation are found: `key` (SQL) names the parent of each row. */
 interface ParentSide {
   key: string;
@@ -54,6 +61,21 @@ function parentSide(def: ResourceDef, name: string): ParentSide {
   if ('column' in parent) return { key: `t.${parent.column}` };
   const link = parent.link;
   return { key: `l.${link.from}`, from: raw(` join ${link.table} l on l.tenant_id = t.tenant_id and l.${link.to} = t.id`) };
+}
+
+/** `q` compiled with each parent's fields, for that parent's rows; a parent that refuses it goes to `refused`. */
+function perParent(ast: QExpr, ids: readonly string[], key: string, maps: Map<string, QueryFieldMap>, refused: Map<string, Error>): Sql {
+  const parts: Sql[] = [];
+  for (const id of ids) {
+    try {
+      parts.push(sql`(${raw(key)} = ${id} and ${compileQ(ast, maps.get(id)!)})`);
+    } catch (err) {
+      if (!(err instanceof AppError)) throw err;
+      err.fieldPath ??= err.field;
+      refused.set(id, err);
+    }
+  }
+  return parts.length ? sql`(${join(parts, ' or ')})` : raw('false');
 }
 
 export class Loaders {
@@ -90,37 +112,44 @@ export class Loaders {
    * A page of the rows of a to-many relation, by parent id: one statement per batch of parents.
    * `q` is the client's filter on them, over the target's fields as its root list reads them: its
    * text keys the loader, so fields with different filters never share rows, and it is compiled
-   * once, as the loader is made (a bad one throws here), not once per parent.
+   * once, as the loader is made (a bad one throws here), not once per parent. With `fields`, the
+   * names depend on the parent: `q` is parsed as the loader is made and compiled per parent, and a
+   * parent whose fields refuse it gets that refusal while the others get their rows.
    */
-  many(def: ResourceDef, name: string, page: RelationPage, q = ''): DataLoader<string, Row[]> {
-    return this.cached(`${def.typeName}.${name}:${page.limit}:${page.offset}:${q}`, () => this.relationRows(def, name, page, q, (rows) => rows));
+  many(def: ResourceDef, name: string, page: RelationPage, q = '', fields?: ParentFieldMaps): DataLoader<string, Row[]> {
+    return this.cached(`${def.typeName}.${name}:${page.limit}:${page.offset}:${q}`, () => this.relationRows(def, name, page, q, (rows) => rows, fields));
   }
 
   /** `many`'s page with each parent's count of the rows matching `q`, from the same one statement. */
-  counted(def: ResourceDef, name: string, page: RelationPage, q = ''): DataLoader<string, CountedPage> {
+  counted(def: ResourceDef, name: string, page: RelationPage, q = '', fields?: ParentFieldMaps): DataLoader<string, CountedPage> {
     return this.cached(`${def.typeName}.${name}+total:${page.limit}:${page.offset}:${q}`, () =>
       this.relationRows(def, name, { ...page, total: true }, q, (rows) => ({
         // The first row may be there only to carry the total (a page after it).
         items: rows.filter((r) => Number(r[RANK]) > page.offset && Number(r[RANK]) <= page.offset + page.limit),
         total: rows.length ? Number(rows[0][TOTAL]) : 0,
-      })),
+      }), fields),
     );
   }
 
   /** The loader of a relation's pages, each parent's rows shaped by `shape`. */
-  private relationRows<V>(def: ResourceDef, name: string, page: RelationPage & { total?: boolean }, q: string, shape: (rows: Row[]) => V): DataLoader<string, V> {
+  private relationRows<V>(
+    def: ResourceDef, name: string, page: RelationPage & { total?: boolean }, q: string, shape: (rows: Row[]) => V, fields?: ParentFieldMaps,
+  ): DataLoader<string, V> {
     const target = resource(def.relations![name].target);
     const side = parentSide(def, name);
-    const condition = compileQText(q, queryFieldMap(target));
-    return new DataLoader<string, V>(async (ids) => {
+    const ast = q.trim() === '' ? undefined : parseQ(q);
+    const condition = ast && !fields ? compileQ(ast, queryFieldMap(target)) : undefined;
+    return new DataLoader<string, V | Error>(async (ids) => {
+      const refused = new Map<string, Error>();
+      const filter = ast && fields ? perParent(ast, ids, side.key, await fields(this.reader, ids), refused) : condition;
       const rows = await selectRows<Row>(this.reader, target, {
         extra: raw(`, ${side.key} as "${PARENT}"`),
         from: side.from,
-        where: [sql`${raw(side.key)} = any(${ids}::uuid[])`, ...listedOf(target), ...(condition ? [condition] : [])],
+        where: [sql`${raw(side.key)} = any(${ids}::uuid[])`, ...listedOf(target), ...(filter ? [filter] : [])],
         order: target.order,
         perParent: { key: side.key, ...page },
       });
-      return groupBy(ids, rows).map(shape);
-    });
+      return groupBy(ids, rows).map((r, i) => refused.get(ids[i]) ?? shape(r));
+    }) as DataLoader<string, V>;
   }
 }

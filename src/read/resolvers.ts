@@ -7,11 +7,11 @@ import type { Config } from '../config.js';
 import { AppError, notFound } from '../errors.js';
 import { ZERO_GUID } from '../ids.js';
 import { compileQText } from '../query/index.js';
-import type { ParentScope, ResourceDef, RootRead } from './define.js';
+import type { ParentScope, Relation, ResourceDef, RootRead } from './define.js';
 import { queryFieldMap } from './fields.js';
 import { paging, type ListArgs } from './paging.js';
 import { resource, resources } from './registry.js';
-import type { Loaders } from './loaders.js';
+import type { Loaders, ParentFieldMaps } from './loaders.js';
 import { underParent } from './parent-keys.js';
 import { countRows, idOf, listedOf, run, selectRows, type Reader, type RowQuery } from './rows.js';
 import { raw, sql, type Sql } from '../sql.js';
@@ -191,18 +191,29 @@ function typeResolvers(def: ResourceDef): Record<string, Resolver> {
         return id && id !== ZERO_GUID ? ctx.loaders.byKey(target, rel.targetKey ?? target.idField).load(id).then((row) => row ?? null) : null;
       };
     } else {
-      // Paged like a list read (DEFAULT_PAGE_SIZE, at most MAX_PAGE_SIZE): no relation reads a whole tenant;
-      // filtered as the target's root list is (its fields).
-      const key = rel.parentKey ?? def.idField;
-      out[name] = (r, args, ctx) => relationLoader(() => ctx.loaders.many(def, name, paging(ctx.services.config, args), qText(args.q))).load((r as Row)[key] as string);
-      // The same page with its total (`usersPage`): both from one statement, whichever is selected.
-      out[relationPageField(name)] = (r, args, ctx): Page<Row> => {
-        const page = relationLoader(() => ctx.loaders.counted(def, name, paging(ctx.services.config, args), qText(args.q))).load((r as Row)[key] as string);
-        return { items: () => page.then((p) => p.items), totalRecords: () => page.then((p) => p.total) };
-      };
+      Object.assign(out, relationResolvers(def, name));
     }
   }
   return out;
+}
+
+/**
+ * The resolvers of a to-many relation `name` and of its page (`usersPage`). Paged like a list read
+ * (DEFAULT_PAGE_SIZE, at most MAX_PAGE_SIZE): no relation reads a whole tenant; filtered as the
+ * target's root list is (its fields), or, with `fields`, as each parent's root list of them is
+ * (src/resolvers/ passes it where the names depend on the parent).
+ */
+export function relationResolvers(def: ResourceDef, name: string, fields?: ParentFieldMaps): Record<string, Resolver> {
+  const rel = def.relations![name] as Extract<Relation, { kind: 'many' | 'through' }>;
+  const key = rel.parentKey ?? def.idField;
+  return {
+    [name]: (r, args, ctx) => relationLoader(() => ctx.loaders.many(def, name, paging(ctx.services.config, args), qText(args.q), fields)).load((r as Row)[key] as string),
+    // The same page with its total: both from one statement, whichever is selected.
+    [relationPageField(name)]: (r, args, ctx): Page<Row> => {
+      const page = relationLoader(() => ctx.loaders.counted(def, name, paging(ctx.services.config, args), qText(args.q), fields)).load((r as Row)[key] as string);
+      return { items: () => page.then((p) => p.items), totalRecords: () => page.then((p) => p.total) };
+    },
+  };
 }
 
 /** Every definition's resolvers, to merge with the hand-written ones of src/resolvers/. */

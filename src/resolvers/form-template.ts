@@ -7,8 +7,10 @@ import { checkKey, fieldTypeCode, MAX_FIELDS } from '../domain/form-fields.js';
 import { addDraft, assertNameFree, draftOf, lockTemplate, release, touch } from '../domain/form-templates.js';
 import { designerFields, writingDesignerFields } from '../domain/form-xml.js';
 import { templateRow } from '../domain/template-row.js';
+import { templatesFieldMaps } from '../domain/form-instance-fields.js';
 import { maxLength, nameText, optionalString, requireString, uniquely } from '../domain/validate.js';
-import { matchingQ, reread } from '../read/resolvers.js';
+import { matchingQ, relationResolvers, reread } from '../read/resolvers.js';
+import { queryFieldMap } from '../read/fields.js';
 import { resource } from '../read/registry.js';
 import { selectRows } from '../read/rows.js';
 import { sql } from '../sql.js';
@@ -18,6 +20,7 @@ type Input = Record<string, unknown>;
 const TEMPLATE = resource('FormTemplate');
 const REVISION = resource('FormTemplateRevision');
 const FIELD = resource('FormField');
+const INSTANCE = resource('FormInstance');
 
 /** Labels of the base keys (the spec's fixed two-letter service prefix is `VV`). */
 const BASE_LABELS: Record<string, string> = {
@@ -118,6 +121,8 @@ async function revisionOf(ctx: AppContext, templateIdOrName: string, id: string)
 }
 
 export const resolvers = {
+  // A template's forms take `q` as formInstances does for it: its fields' types and deleted keys.
+  FormTemplate: relationResolvers(TEMPLATE, 'forms', (reader, ids) => templatesFieldMaps(reader, queryFieldMap(INSTANCE), ids)),
   Query: {
     formTemplate: async (_: unknown, { id, q }: { id: string; q?: string | null }, ctx: AppContext) => matchingQ(ctx, TEMPLATE, await templateRow(ctx, id), q, id),
     formTemplateRevision: (_: unknown, a: { templateId: string; id: string }, ctx: AppContext) => revisionOf(ctx, a.templateId, a.id),
