@@ -1,7 +1,7 @@
 /** The `q` field map of a resource: its declared fields, and the keys of its dynamic JSONB column. */
 import type { QueryField, QueryFieldMap } from '../query/fields.js';
 import type { DynamicFields, ResourceDef } from './define.js';
-import { raw, sql } from '../sql.js';
+import { join, raw, sql } from '../sql.js';
 
 const maps = new WeakMap<ResourceDef, QueryFieldMap>();
 
@@ -9,13 +9,27 @@ const maps = new WeakMap<ResourceDef, QueryFieldMap>();
 export function queryFieldMap(def: ResourceDef): QueryFieldMap {
   let map = maps.get(def);
   if (!map) {
-    const declared = new Map<string, QueryField>(
-      Object.entries(def.fields).map(([name, f]) => [name.toLowerCase(), { sql: raw(f.sql), type: f.type }]),
-    );
+    const declared = new Map<string, QueryField>([
+      ...Object.entries(def.fields).map(([name, f]): [string, QueryField] => [name.toLowerCase(), { sql: raw(f.sql), type: f.type }]),
+      hrefField(def),
+    ]);
     map = def.dynamic ? withDynamic(declared, def.dynamic) : declared;
     maps.set(def, map);
   }
   return map;
+}
+
+/**
+ * `href`, which every record shows beside its fields (the spec lists it as a field of each data
+ * type): its template over the fields' SQL, as `hrefOf` writes it from the row. Not `dataType`: a
+ * form's `datatype` key is shown beside it (keys are cased), so `q` keeps reading that one.
+ */
+function hrefField(def: ResourceDef): [string, QueryField] {
+  const parts = def.href
+    .split(/\{(\w+)\}/)
+    .map((part, i) => (i % 2 ? sql`(${raw(def.fields[part].sql)})::text` : part && sql`${part}::text`))
+    .filter((part) => part !== '');
+  return ['href', { sql: sql`(${join(parts, ' || ')})`, type: 'string' }];
 }
 
 /** Any other name is a key of the JSONB column (matched as written in lower case), bound as a parameter; a key a row lacks is unset. */

@@ -245,6 +245,17 @@ describe('GET /formtemplates/{id}/forms', () => {
     expect(await labels(`templateId eq '${shadowed.id}'`)).toEqual(['a2', 'b']);
   });
 
+  test('q: the record\'s href wins over a form field of that name, as it does in the record; a datatype key is shown beside dataType and q reads it', async () => {
+    const shadowed = await formTemplateWith(A, ['href', 'dataType', 'label']);
+    const made = await create(A, shadowed.id, { href: 'x', dataType: 'y', label: 'a' });
+    const [shown] = (await A.get(`/formtemplates/${shadowed.id}/forms?fields=href,dataType,label`)).body.data;
+    expect(shown).toMatchObject({ href: `~/formtemplates/${shadowed.id}/forms/${made.revisionId}`, dataType: 'FormInstance', datatype: 'y', label: 'a' });
+    const labels = async (expr: string) => (await A.get(`/formtemplates/${shadowed.id}/forms?fields=label&${q(expr)}`)).body.data.map((d: { label: string }) => d.label);
+    expect(await labels(`href eq '${shown.href}'`)).toEqual(['a']);
+    expect(await labels("href eq 'x'")).toEqual([]);
+    expect(await labels("datatype eq 'y'")).toEqual(['a']);
+  });
+
   test('q compares calendar fields as dates and cell fields as numbers; a value that is not one matches nothing', async () => {
     const typed = await formTemplateWith(A, ['due', 'amount', 'label'], [], { due: 5, amount: 6 });
     // PostgreSQL reads NaN and Infinity as a number and infinity as a date: they match nothing either.
@@ -351,7 +362,7 @@ describe('GET /formtemplates/{id}/forms', () => {
     expect((await A.put(`/formtemplates/${wide.id}/release`)).status).toBe(200);
     const r = await A.get(`/formtemplates/${wide.id}/forms?${q("gone eq 'x'")}`);
     expectError(r, 400, "Invalid q: unknown field 'gone' at position 1");
-    const base = ['revisionid', 'instancename', 'formid', 'templateid', 'revision', ...AUDIT.map((a) => a.toLowerCase())];
+    const base = ['revisionid', 'instancename', 'formid', 'templateid', 'revision', ...AUDIT.map((a) => a.toLowerCase()), 'href'];
     const listed = [...base, 'city', '[x,y]', ...keys.slice(2, -1)].slice(0, MAX_LISTED_FIELDS);
     // The base fields, the live form fields (as q writes them), then the deleted ones under __<key>: the rest counted.
     const more = base.length + keys.length - MAX_LISTED_FIELDS;

@@ -96,6 +96,14 @@ describe('GET /groups', () => {
     expect(names(await T.get(`/groups?${q(`id eq '${bravo.id}'`)}`))).toEqual(['Bravo']);
   });
 
+  test('q on href, which every record shows (the spec lists it as a Group field), compares what is shown', async () => {
+    const { href } = (await T.get(`/groups/${alpha.id}`)).body.data[0];
+    expect(names(await T.get(`/groups?${q(`href eq '${href.toUpperCase()}'`)}`))).toEqual(['Alpha']);
+    expect(names(await T.get(`/groups?${q(`[HREF] like '~/groups/%${bravo.id.slice(-12)}'`)}`))).toEqual(['Bravo']);
+    expect(names(await T.get(`/groups?${q(`href ne '${href}'`)}`))).toEqual(['Administrators', 'Bravo']);
+    expect(ids(await T.get(`/groups/${alpha.id}?${q(`href eq '${href}'`)}`))).toEqual([alpha.id]);
+  });
+
   test('fields= projects case-insensitively and keeps href and dataType', async () => {
     const r = await T.get('/groups?fields=NAME, SiteID');
     expect(r.status).toBe(200);

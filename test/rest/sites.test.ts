@@ -17,6 +17,7 @@ import {
   expectExpandedUser,
   expectUser,
   keysOf,
+  q,
   uniq,
   UNKNOWN_ID,
   whileHeld,
@@ -81,6 +82,14 @@ describe('GET /sites', () => {
     const r = await T.get(`/sites?q=${encodeURIComponent(`id eq '${bravo.id.toUpperCase()}'`)}`);
     expect(r.status).toBe(200);
     expect(r.body.data.map((s: Fixture) => s.id)).toEqual([bravo.id]);
+  });
+
+  test('q on every field a Site shows, href included, finds it by the value shown', async () => {
+    const [{ dataType: _, ...shown }] = (await T.get(`/sites/${alpha.id}`)).body.data;
+    for (const [key, value] of Object.entries(shown)) {
+      const r = await T.get(`/sites?${q(`[${key}] eq '${value}' and id eq '${alpha.id}'`)}`);
+      expect([key, r.status, r.body.data?.map((s: Fixture) => s.id)]).toEqual([key, 200, [alpha.id]]);
+    }
   });
 
   test('fields= projects case-insensitively and keeps href and dataType', async () => {

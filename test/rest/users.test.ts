@@ -121,6 +121,17 @@ describe('GET /users', () => {
     expect(none.body.data).toEqual([]);
   });
 
+  test('q on every field a User shows (expand=data), href included, finds it by the value shown', async () => {
+    const u = await makeUser();
+    const { dataType: _, ...shown } = (await call('GET', `${R()}/users/${u.id}?expand=data`, { token: admin })).body.data;
+    expect(Object.keys(shown)).toContain('href');
+    for (const [key, value] of Object.entries(shown)) {
+      const literal = value === null || typeof value === 'boolean' ? String(value) : `'${value}'`;
+      const r = await call('GET', `${R()}/users?q=${encodeURIComponent(`[${key}] eq ${literal} and id eq '${u.id}'`)}`, { token: admin });
+      expect([key, r.status, r.body.data?.map((x: { id: string }) => x.id)]).toEqual([key, 200, [u.id]]);
+    }
+  });
+
   test('a like wildcard sent as a raw % before two hex digits is a 400 naming that escape as sent and asking for %25', async () => {
     const u = await makeUser();
     const hint = 'send a literal % (such as a like wildcard) as %25, and other text escaped as its UTF-8 bytes.';
