@@ -222,7 +222,8 @@ function withBasic(p: Params, authorization: string | null): Params {
     throw malformed('a percent-escape in its credentials does not decode');
   }
   // Many OAuth libraries name the client in the body beside Basic: the same id is no second method.
-  if (p.client_id !== undefined && p.client_id !== id) {
+  // Client ids are GUIDs, found in any case (authenticateClient): another spelling is the same client.
+  if (p.client_id !== undefined && p.client_id.toLowerCase() !== id.toLowerCase()) {
     throw new OAuthError(400, 'invalid_request', 'The body\'s client_id is not the client the Authorization header authenticates: send one client.');
   }
   return { ...p, client_id: id, client_secret: secret };
@@ -276,7 +277,8 @@ async function grantOf(services: Services, p: Params, scopedTenantId: string | u
     const row = await em.findOne(RefreshToken, { tokenHash: hashToken(token) });
     if (!row || row.revokedAt || row.expiresAt < new Date()) throw invalid;
     if (p.client_id && p.client_id.toLowerCase() !== row.clientId) throw invalid;
-    if (p.client_id && p.client_secret) await authenticateClient(services, p.client_id, p.client_secret, tenantId);
+    // A secret sent is checked, also without its client_id (the token names its client): a wrong one authenticates nothing.
+    if (p.client_secret) await authenticateClient(services, p.client_id || row.clientId, p.client_secret, tenantId);
     // The session ends with the account (disabled or expired), and with a password change (a new epoch).
     const user = await em.findOne(User, { id: row.userId });
     if (!user?.enabled || user.sessionEpoch !== row.sessionEpoch || accountExpired(user)) throw invalid;

@@ -203,8 +203,9 @@ describe('HTTP Basic client authentication (RFC 6749 2.3.1)', () => {
     const other = await post(h, '/oauth/token', { ...user(), client_id: randomUUID() }, header);
     expectRefused(other, 'invalid_request');
     expect(other.body.error_description).toMatch(/not the client the Authorization header authenticates/);
-    // Many OAuth libraries name the client in the body beside Basic.
+    // Many OAuth libraries name the client in the body beside Basic, in whichever case they keep its GUID.
     expectToken(await post(h, '/oauth/token', { ...user(), client_id: t.clientId }, header));
+    expectToken(await post(h, '/oauth/token', { ...user(), client_id: t.clientId.toUpperCase() }, header));
   });
 
   test('a wrong secret or unknown client in the header is a 401 invalid_client with WWW-Authenticate: Basic; in the body it names no scheme', async () => {
@@ -286,13 +287,19 @@ describe('refresh_token', () => {
     const first = await post(h, '/oauth/token', passwordFields(t));
     const rt = first.body.refresh_token;
     expectRefused(await post(h, '/oauth/token', { grant_type: 'refresh_token', refresh_token: rt, client_id: t.clientId, client_secret: 'wrong' }));
+    // A secret sent without its client_id is checked against the token's client, not ignored.
+    for (const id of [{}, { client_id: '' }] as Record<string, string>[]) {
+      const r = await post(h, '/oauth/token', { grant_type: 'refresh_token', refresh_token: rt, ...id, client_secret: 'wrong' });
+      expectRefused(r, 'invalid_client');
+      expect(r.status).toBe(401);
+    }
     expectRefused(await post(h, '/oauth/token', { grant_type: 'refresh_token', refresh_token: rt, client_id: other.clientId, client_secret: other.clientSecret }));
     expectRefused(await post(h, `${other.root}/oauth/token`, { grant_type: 'refresh_token', refresh_token: rt }));
     for (const junk of ['', 'abc', `${t.tenantId}.nope`, `${randomUUID()}.x`, '..', 'null']) {
       expectRefused(await post(h, '/oauth/token', { grant_type: 'refresh_token', refresh_token: junk }), junk ? 'invalid_grant' : undefined);
     }
     // The refusals above did not use up the token.
-    expectToken(await post(h, '/oauth/token', { grant_type: 'refresh_token', refresh_token: rt, client_id: t.clientId, client_secret: t.clientSecret }));
+    expectToken(await post(h, '/oauth/token', { grant_type: 'refresh_token', refresh_token: rt, client_secret: t.clientSecret }));
   });
 
   test('of the same refresh token sent four times at once exactly one use wins', async () => {
