@@ -15,8 +15,8 @@ export const isGraphQLPath = (url: URL) => /^\/graphql\/?$/i.test(url.pathname);
 export function errorAnswer(request: Request, url: URL, error: unknown, log: Logger): Response {
   const mapped = mapError(error, requestIdOf(request), log);
   const o = outcomeOf([mapped]);
-  // The token endpoint's errors all carry the OAuth keys, also those no grant gave (a 413, NUL in the path).
-  if (isTokenPath(url)) return oauthErrorResponse(request, o.status, oauthErrorCode(o.status), o.errors, o.meta);
+  // The token endpoint's errors all carry the OAuth keys, also those no grant gave (a 413, NUL in the path, a 405).
+  if (isTokenPath(url)) return oauthErrorResponse(request, o.status, oauthErrorCode(o.status), o.errors, o.meta, o.headers);
   if (!isGraphQLPath(url)) return errorEnvelope(request, o.status, o.errors, o.meta, o.headers);
   // As Yoga renders its own errors: the HTTP status and headers are the response's, not an extension.
   const { http: _http, ...extensions } = mapped.extensions as Record<string, unknown>;

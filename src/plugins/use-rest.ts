@@ -11,7 +11,7 @@ import type { DataTypes } from '../datatypes.js';
 import { badRequest } from '../errors.js';
 import { checkRouteTable } from '../rest/check-routes.js';
 import { setConnection, type ConnectionContext } from '../rest/connection.js';
-import { asRouteSends, errorEnvelope, methodNotAllowed } from '../rest/envelope.js';
+import { asRouteSends, errorEnvelope, methodRefusal } from '../rest/envelope.js';
 import { handleDocs } from '../rest/docs.js';
 import { buildOpenApi } from '../rest/openapi.js';
 import { queryParam, RouteMatcher, segmentsOf } from '../rest/match.js';
@@ -34,7 +34,8 @@ export function useRest(services: Services, schema: GraphQLSchema, dataTypes: Da
     queryParam(url.searchParams, 'suppress_response_codes');
     const result = matcher.match(method, segments, url.searchParams);
     if ('status' in result) {
-      if (result.status === 405) return methodNotAllowed(request, result.allowed);
+      // Thrown, so that errorAnswer gives the token endpoint's its OAuth keys, as its other refusals have.
+      if (result.status === 405) throw methodRefusal(request.method, result.allowed);
       const message = `No resource matches ${method} ${url.pathname}.`;
       return errorEnvelope(request, 404, [{ code: 'NOT_FOUND', message, developerMessage: message }]);
     }

@@ -5,6 +5,7 @@
  */
 import { STATUS_CODES } from 'node:http';
 import { Response } from '@whatwg-node/fetch';
+import { AppError } from '../errors.js';
 import { requestIdOf } from './request-id.js';
 import { publicUrlOf } from './public-url.js';
 import type { DataTypeInfo, DataTypes } from '../datatypes.js';
@@ -64,10 +65,16 @@ export function errorEnvelope(
 }
 
 /** The 405 of a path that answers only `allowed` methods, which Allow lists, with HEAD wherever GET is (it is answered as GET). */
-export function methodNotAllowed(request: Request, allowed: string[]): Response {
+export function methodRefusal(method: string, allowed: string[]): AppError {
   const methods = allowed.flatMap((m) => (m === 'GET' ? ['GET', 'HEAD'] : [m]));
-  const message = `${answeredMethod(request.method)} is not allowed here; use ${methods.join(' or ')}.`;
-  return errorEnvelope(request, 405, [{ code: 'METHOD_NOT_ALLOWED', message, developerMessage: message }], {}, { allow: methods.join(', ') });
+  const message = `${answeredMethod(method)} is not allowed here; use ${methods.join(' or ')}.`;
+  return new AppError('METHOD_NOT_ALLOWED', message, message, {}, { allow: methods.join(', ') });
+}
+
+/** `methodRefusal` answered in the envelope. */
+export function methodNotAllowed(request: Request, allowed: string[]): Response {
+  const e = methodRefusal(request.method, allowed);
+  return errorEnvelope(request, 405, [{ code: e.code, message: e.message, developerMessage: e.developerMessage }], {}, e.headers);
 }
 
 export interface Projection {

@@ -111,11 +111,16 @@ describe('token endpoint addresses and encodings', () => {
     expect(await whoAmI(r.body.access_token)).toBe(t.adminId);
   });
 
-  test('GET on the token endpoint is a 405 envelope', async () => {
-    const r = await h.request('GET', '/oauth/token');
-    expect(r.status).toBe(405);
-    expect(r.body.meta.status).toBe(405);
-    expect(r.headers.get('allow')).toMatch(/POST/);
+  test('GET on the token endpoint is a 405 envelope with the OAuth keys, as its other refusals', async () => {
+    for (const [method, path] of [['GET', '/oauth/token'], ['PUT', `${t.root}/OAuth/Token`]]) {
+      const r = await h.request(method, path);
+      expect(r.status).toBe(405);
+      expect(r.body.meta.status).toBe(405);
+      expect(r.headers.get('allow')).toBe('POST');
+      expect(r.headers.get('cache-control')).toMatch(/no-store/);
+      expect(r.body).toMatchObject({ error: 'invalid_request', error_description: `${method} is not allowed here; use POST.` });
+      expect(r.body.meta.errors[0]).toMatchObject({ code: 'METHOD_NOT_ALLOWED', message: r.body.error_description });
+    }
   });
 });
 
