@@ -27,7 +27,7 @@ import { isGuid } from '../ids.js';
 import { DATA_SCOPES, isDataScope, isoInstant } from '../scalars.js';
 import { effectiveLimit } from '../read/paging.js';
 import { mapError, outcomeOf, type EnvelopeError } from '../graphql-errors.js';
-import { carriesBody, isMultipart, readBody, parseAnyBody, parseBody, parseMultipart, RepeatedKey, withFiles } from './body.js';
+import { isMultipart, readBody, parseAnyBody, parseBody, parseMultipart, RepeatedKey, withFiles } from './body.js';
 import { errorEnvelope, jsonResponse, successBody, type Projection } from './envelope.js';
 import { variantOf, type Variant } from './expand.js';
 import { createRestExecute } from './execute.js';
@@ -131,8 +131,10 @@ export function createRouteRunner(services: Services, schema: GraphQLSchema, dat
 
   const run: RouteRunner['run'] = async (request, url, route, m) => {
     if (!route.upload || !isMultipart(request.headers.get('content-type'))) {
-      // Who sends it, before a byte of its body is read (an upload's receiver checks it as it starts).
-      if (carriesBody(request)) await authenticate(services, request, m.tenant);
+      // Who sends it, before a byte of its body is read (an upload's receiver checks it as it starts)
+      // and before its arguments are: an expired token, or another tenant's, is a 401 or 403 whatever else is wrong.
+      const checked = authenticate(services, request, m.tenant);
+      if (checked) await checked;
       return runWith(request, url, route, m, undefined);
     }
     const received = await receiveUpload(services, request, m);

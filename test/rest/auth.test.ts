@@ -611,6 +611,13 @@ describe('bearer tokens', () => {
     expect401(r);
     expect(r.body.meta.errors[0].message).toMatch(/expired/i);
     expect401(await h.request('GET', `${t.root}/users/getjwt`, { token: old.token }));
+    // The token is checked before the arguments: a client learns its token expired whatever else it got wrong.
+    for (const path of ['/sites/not-a-guid', '/sites?limit=-1', '/users/me?q=x', `/users?limit=1&limit=2`]) {
+      const wrong = await h.request('GET', `${t.root}${path}`, { token: old.token });
+      expect([path, wrong.status]).toEqual([path, 401]);
+      expect(wrong.body.meta.errors[0].message).toMatch(/expired/i);
+      expect([path, (await h.request('GET', `${t.root}${path}`)).status]).toEqual([path, 401]);
+    }
   });
 
   test('a token from a harness with a short TTL expires by that TTL', async () => {
@@ -691,6 +698,10 @@ describe('bearer tokens', () => {
       expect(r.body.meta.status).toBe(403);
       expect(r.body).not.toHaveProperty('data');
       expect(r.text).not.toMatch(/userid|firstName|Administrators|Home/);
+    }
+    // Before its arguments are checked, too: a malformed id on another tenant's path is no 400.
+    for (const path of ['/sites/not-a-guid', '/groups?offset=x']) {
+      expect([path, (await h.request('GET', `${t.root}${path}`, { token: foreign })).status]).toEqual([path, 403]);
     }
     // A tenant that does not exist at all answers the same.
     const r = await h.request('GET', `/api/v1/no-such/tenant/users/me`, { token: foreign });
