@@ -23,7 +23,7 @@ import { resources } from '../../src/read/registry.js';
 import type { SofaRoute } from '../../src/rest/routes.js';
 import { createGroup, createSite, createUser, GUID, uniq } from './support.js';
 import { valueFor } from './input-body.js';
-import { A, B, bodyOf, fieldOf, h, label, pathOf, send as sendAs, setUpRouteFixture, tenantRoutes } from './route-fixture.js';
+import { A, B, bodyOf, fieldOf, h, label, learnedByCall, pathOf, send as sendAs, sendLearning, setUpRouteFixture, tenantRoutes } from './route-fixture.js';
 import { tenantRowChecksums } from './tenant-rows.js';
 
 setUpRouteFixture('twins');
@@ -56,8 +56,6 @@ const statusOf = (r: SofaRoute, reply: Reply) => (r.refusalsAs200 ? reply.body?.
 const succeeded = (r: SofaRoute, reply: Reply) => statusOf(r, reply) === (r.status ?? 200);
 const send = (r: SofaRoute, path: string, body: Record<string, unknown> | undefined) => sendAs(A, r, body, path);
 
-/** Keys a route's body lacks that its answer named mandatory (src/domain/validate.ts), with a value of their type, by route. */
-const mandatory: Record<string, Record<string, unknown>> = {};
 /**
  * Records made here for body keys that must name one and that the fixture's bodies hold a mere
  * value of their type for (test/rest/input-body.ts): which user or group moves to which site.
@@ -67,27 +65,20 @@ beforeAll(async () => {
   named = { userId: (await createUser(A)).id, groupId: (await createGroup(A)).id, newSiteId: (await createSite(A)).id };
 });
 
-/** The generated body of `r` with the keys its answers named mandatory, and `named`'s records where it holds a mere value. */
+/**
+ * The generated body of `r` with the keys its own answers named mandatory (by route: an update
+ * given a create's would change what the fixture's record is known by, the member's userid), and
+ * `named`'s records where it holds a mere value.
+ */
 function generatedBody(r: SofaRoute) {
   if (!r.body) return undefined;
-  const body = { ...bodyOf(r), ...mandatory[label(r)] };
+  const body = { ...bodyOf(r), ...learnedByCall(label(r)) };
   const mere = (k: string) => GUID.test(String(body[k])) && body[k] === valueFor(fieldOf(h.app.schema, r), r.body!, k, label(r));
   return Object.fromEntries(Object.entries(body).map(([k, v]) => [k, k in named && mere(k) ? named[k] : v]));
 }
 
-/**
- * The write `r` once, with free-text values of its own: its answer. A key the answer names
- * mandatory goes in with a value of its type and the call is sent again, as the fixture's
- * `create` does; here on `path` (a copy's), where `create` would change the fixture's record.
- */
-async function once(r: SofaRoute, path = pathOf(r)): Promise<Reply> {
-  for (;;) {
-    const reply = await send(r, path, ownValues(generatedBody(r)));
-    const missing = r.body && statusOf(r, reply) === 400 ? /The mandatory field '(\w+)' is missing/.exec(reply.text)?.[1] : undefined;
-    if (!missing || missing in (mandatory[label(r)] ?? {})) return reply;
-    mandatory[label(r)] = { ...mandatory[label(r)], [missing]: valueFor(fieldOf(h.app.schema, r), r.body!, missing, label(r)) };
-  }
-}
+/** The write `r` once, with free-text values of its own, on `path` (a copy's), learning the mandatory keys its answer names: its answer. */
+const once = async (r: SofaRoute, path = pathOf(r)): Promise<Reply> => (await sendLearning(A, r, () => ownValues(generatedBody(r)), path, true)).reply;
 
 const typeOf = (r: SofaRoute): GraphQLNamedType => getNamedType(fieldOf(h.app.schema, r).type);
 

@@ -322,13 +322,15 @@ const bodyTypeOf = (r: SofaRoute) => getNamedType(fieldOf(h.app.schema, r).args.
 /**
  * Keys an answer named mandatory when a record was made through the argument `arg` of `field`
  * (create, or a /graphql call): by the argument's input type, which an update takes too, or by the
- * call (`where`) for an argument that is no input object (JSON).
+ * call (`where`) for an argument that is no input object (JSON) or where the caller asks (`ownCall`).
  */
 const learned: Record<string, Record<string, unknown>> = {};
-const learnedKey = (field: GraphQLField<unknown, unknown>, arg: string, where: string) => {
+const learnedKey = (field: GraphQLField<unknown, unknown>, arg: string, where: string, ownCall = false) => {
   const type = getNamedType(field.args.find((a) => a.name === arg)!.type);
-  return isInputObjectType(type) ? type.name : where;
+  return isInputObjectType(type) && !ownCall ? type.name : where;
 };
+/** The keys the call `where`'s own answers named mandatory (learnMandatory with `ownCall`): inputOf gives them only for an argument that is no input object. */
+export const learnedByCall = (where: string) => learned[where];
 
 /** A value for `field`'s argument `arg` every call can parse and whose checks it passes: KNOWN's keys, plus any other its input type requires (test/rest/input-body.ts) or an answer named. */
 export const inputOf = (field: GraphQLField<unknown, unknown>, arg: string, where: string) => ({
@@ -340,9 +342,9 @@ export const inputOf = (field: GraphQLField<unknown, unknown>, arg: string, wher
  * A field mandatory in prose only, which a refusal's `text` names (src/domain/validate.ts), goes in
  * `arg`'s later values with a value of its type; true when it names one not learned before.
  */
-export function learnMandatory(field: GraphQLField<unknown, unknown>, arg: string, where: string, text: string): boolean {
+export function learnMandatory(field: GraphQLField<unknown, unknown>, arg: string, where: string, text: string, ownCall = false): boolean {
   const missing = /The mandatory field '(\w+)' is missing/.exec(text)?.[1];
-  const key = learnedKey(field, arg, where);
+  const key = learnedKey(field, arg, where, ownCall);
   if (!missing || missing in (learned[key] ?? {})) return false;
   learned[key] = { ...learned[key], [missing]: valueFor(field, arg, missing, where) };
   return true;
@@ -354,22 +356,30 @@ export const bodyOf = (r: SofaRoute) => (r.body ? inputOf(fieldOf(h.app.schema, 
 const lastSegment = (path: string) => path.split('/').at(-1)!.toLowerCase();
 const creatorOf = (segment: string) => tenantRoutes.find((c) => c.method === 'POST' && c.body && lastSegment(c.path) === segment);
 
+/**
+ * `r` called by `api` with the body `bodyNow()` builds (at `path`), built and sent again while its
+ * 400 names a mandatory key not learned before (learnMandatory, `ownCall` as there): the last body and answer.
+ */
+export async function sendLearning<Body extends Record<string, unknown> | undefined>(api: Api, r: SofaRoute, bodyNow: () => Body, path = pathOf(r), ownCall = false) {
+  for (;;) {
+    const body = bodyNow();
+    const reply = await send(api, r, body, path);
+    if (!r.body || reply.body?.meta?.status !== 400 || !learnMandatory(fieldOf(h.app.schema, r), r.body, label(r), reply.text, ownCall)) return { body, reply };
+  }
+}
+
 /** One record, through the POST route `c`, as tenant A's administrator (or `api`'s caller): its data. */
 export async function create(c: SofaRoute, api: Api = A) {
-  for (;;) {
-    // A name of its own on every try, where names are unique.
-    const body = { ...bodyOf(c), ...(bodyOf(c)?.name ? { name: uniq('conformance') } : {}) };
-    const reply = await send(api, c, body);
-    if (reply.body?.meta?.status === 400 && learnMandatory(fieldOf(h.app.schema, c), c.body!, label(c), reply.text)) continue;
-    if (reply.status !== (c.status ?? 200) || !reply.body?.data) {
-      // Keys KNOWN does not give hold a mere value of their type (test/rest/input-body.ts), such as a GUID that names no record.
-      const given = Object.keys({ ...KNOWN, ...INPUT_ONLY }).map((k) => k.toLowerCase());
-      const guessed = Object.keys(body).filter((k) => !given.includes(k.toLowerCase()));
-      const hint = guessed.length ? `${guessed.join(', ')} held a mere value of its type: one that must name a real record needs a value in KNOWN; else ` : '';
-      throw new Error(`${label(c)} with ${JSON.stringify(body)} answered ${reply.status} ${reply.text}: ${hint}give it a recipe in ID_RECIPES (test/rest/route-fixture.ts)`);
-    }
-    return reply.body.data;
+  // A name of its own on every try, where names are unique.
+  const { body, reply } = await sendLearning(api, c, () => ({ ...bodyOf(c), ...(bodyOf(c)?.name ? { name: uniq('conformance') } : {}) }));
+  if (reply.status !== (c.status ?? 200) || !reply.body?.data) {
+    // Keys KNOWN does not give hold a mere value of their type (test/rest/input-body.ts), such as a GUID that names no record.
+    const given = Object.keys({ ...KNOWN, ...INPUT_ONLY }).map((k) => k.toLowerCase());
+    const guessed = Object.keys(body).filter((k) => !given.includes(k.toLowerCase()));
+    const hint = guessed.length ? `${guessed.join(', ')} held a mere value of its type: one that must name a real record needs a value in KNOWN; else ` : '';
+    throw new Error(`${label(c)} with ${JSON.stringify(body)} answered ${reply.status} ${reply.text}: ${hint}give it a recipe in ID_RECIPES (test/rest/route-fixture.ts)`);
   }
+  return reply.body.data;
 }
 
 /** For `:id` under every segment ID_RECIPES does not name: a record made through the POST route whose path ends in that segment. */
