@@ -14,7 +14,7 @@ import { isGuid, newId } from '../ids.js';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from '../nesting.js';
 import { readAtMost } from '../read-at-most.js';
 import { editable } from './editable.js';
-import { maxLength, nameText, optionalString, uniquely } from './validate.js';
+import { maxLength, nameText, optionalString, requireText, uniquely } from './validate.js';
 
 type Input = Record<string, unknown>;
 
@@ -42,7 +42,8 @@ export async function createScript(ctx: AppContext, input: Input): Promise<strin
     id: newId(),
     name,
     description: maxLength(optionalString(input, 'description') ?? '', LIMITS.description, 'description'),
-    source: source(optionalString(input, 'source') ?? ''),
+    // Missing: the usual 'mandatory field' refusal; sent blank: source's own.
+    source: source(requireText(input, 'source')),
     createdById: by,
     modifiedById: by,
   } as Script);

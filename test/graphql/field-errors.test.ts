@@ -260,8 +260,14 @@ describe('e-mails, scripts and scheduled processes', () => {
     expect(many).not.toHaveProperty('field');
   });
 
-  test('a script names its source or taken name; runScript the name it needs', async () => {
-    expect(await refusal(CREATE_SCRIPT, { input: { name: 's1', source: ' ' } })).toMatchObject({ code: 'BAD_REQUEST', field: 'input.source' });
+  test('a script names its missing or blank source, or its taken name; runScript the name it needs', async () => {
+    // Missing, it is refused as any missing mandatory field is; blank (empty or spaces), as blank.
+    for (const input of [{ name: 's1' }, { name: 's1', source: null }]) {
+      expect(await refusal(CREATE_SCRIPT, { input })).toMatchObject({ code: 'BAD_REQUEST', field: 'input.source', message: "The mandatory field 'source' is missing." });
+    }
+    for (const source of ['', ' \n ']) {
+      expect(await refusal(CREATE_SCRIPT, { input: { name: 's1', source } })).toMatchObject({ code: 'BAD_REQUEST', field: 'input.source', message: "The field 'source' must not be blank." });
+    }
     await created(CREATE_SCRIPT, { input: { name: 'Taken script', source: 'x' } });
     expect(await refusal(CREATE_SCRIPT, { input: { name: 'taken SCRIPT', source: 'x' } })).toMatchObject({ code: 'CONFLICT', field: 'input.name' });
     expect(await refusal('mutation { runScript(name: " ") }')).toMatchObject({ code: 'BAD_REQUEST', field: 'name' });
