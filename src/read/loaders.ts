@@ -78,6 +78,9 @@ function perParent(ast: QExpr, ids: readonly string[], key: string, maps: Map<st
   return parts.length ? sql`(${join(parts, ' or ')})` : raw('false');
 }
 
+/** The key of a relation's page loader (Loaders.many, or with its total Loaders.counted). */
+const pageKey = (def: ResourceDef, name: string, page: RelationPage, q: string, total: boolean) => `${def.typeName}.${name}${total ? '+total' : ''}:${page.limit}:${page.offset}:${q}`;
+
 export class Loaders {
   private readonly made = new Map<string, DataLoader<string, unknown>>();
 
@@ -117,29 +120,37 @@ export class Loaders {
    * parent whose fields refuse it gets that refusal while the others get their rows.
    */
   many(def: ResourceDef, name: string, page: RelationPage, q = '', fields?: ParentFieldMaps): DataLoader<string, Row[]> {
-    return this.cached(`${def.typeName}.${name}:${page.limit}:${page.offset}:${q}`, () => this.relationRows(def, name, page, q, (rows) => rows, fields));
+    return this.cached(pageKey(def, name, page, q, false), () => {
+      const rows = this.relationRows(def, name, page, q, (r) => r, fields);
+      return new DataLoader(async (ids) => {
+        // The same page with its total asked in this request too (`users` beside `usersPage`, the same
+        // limit, offset and q): its one statement serves both (these parents are in its batch, or join it).
+        const counted = this.made.get(pageKey(def, name, page, q, true)) as DataLoader<string, CountedPage> | undefined;
+        return counted ? (await counted.loadMany(ids)).map((p) => (p instanceof Error ? p : p.items)) : rows(ids);
+      });
+    });
   }
 
   /** `many`'s page with each parent's count of the rows matching `q`, from the same one statement. */
   counted(def: ResourceDef, name: string, page: RelationPage, q = '', fields?: ParentFieldMaps): DataLoader<string, CountedPage> {
-    return this.cached(`${def.typeName}.${name}+total:${page.limit}:${page.offset}:${q}`, () =>
-      this.relationRows(def, name, { ...page, total: true }, q, (rows) => ({
+    return this.cached(pageKey(def, name, page, q, true), () =>
+      new DataLoader(this.relationRows(def, name, { ...page, total: true }, q, (rows) => ({
         // The first row may be there only to carry the total (a page after it).
         items: rows.filter((r) => Number(r[RANK]) > page.offset && Number(r[RANK]) <= page.offset + page.limit),
         total: rows.length ? Number(rows[0][TOTAL]) : 0,
-      }), fields),
+      }), fields)),
     );
   }
 
-  /** The loader of a relation's pages, each parent's rows shaped by `shape`. */
+  /** The batch function of a relation's pages (made as its loader is), each parent's rows shaped by `shape`; a parent whose fields refuse `q` gets its refusal. */
   private relationRows<V>(
     def: ResourceDef, name: string, page: RelationPage & { total?: boolean }, q: string, shape: (rows: Row[]) => V, fields?: ParentFieldMaps,
-  ): DataLoader<string, V> {
+  ): (ids: readonly string[]) => Promise<(V | Error)[]> {
     const target = resource(def.relations![name].target);
     const side = parentSide(def, name);
     const ast = q.trim() === '' ? undefined : parseQ(q);
     const condition = ast && !fields ? compileQ(ast, queryFieldMap(target)) : undefined;
-    return new DataLoader<string, V | Error>(async (ids) => {
+    return async (ids) => {
       const refused = new Map<string, Error>();
       const filter = ast && fields ? perParent(ast, ids, side.key, await fields(this.reader, ids), refused) : condition;
       const rows = await selectRows<Row>(this.reader, target, {
@@ -150,6 +161,6 @@ export class Loaders {
         perParent: { key: side.key, ...page },
       });
       return groupBy(ids, rows).map((r, i) => refused.get(ids[i]) ?? shape(r));
-    }) as DataLoader<string, V>;
+    };
   }
 }

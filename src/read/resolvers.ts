@@ -208,7 +208,7 @@ export function relationResolvers(def: ResourceDef, name: string, fields?: Paren
   const key = rel.parentKey ?? def.idField;
   return {
     [name]: (r, args, ctx) => relationLoader(() => ctx.loaders.many(def, name, paging(ctx.services.config, args), qText(args.q), fields)).load((r as Row)[key] as string),
-    // The same page with its total: both from one statement, whichever is selected.
+    // The same page with its total: one statement, which serves the list too where both are selected alike (Loaders.many).
     [relationPageField(name)]: (r, args, ctx): Page<Row> => {
       const page = relationLoader(() => ctx.loaders.counted(def, name, paging(ctx.services.config, args), qText(args.q), fields)).load((r as Row)[key] as string);
       return { items: () => page.then((p) => p.items), totalRecords: () => page.then((p) => p.total) };

@@ -157,6 +157,28 @@ describe("a relation's page gives each parent's total (usersPage)", () => {
     expect(await pageOf(`(q: "name eq 'cy'")`)).toEqual(groups.map(() => ({ totalRecords: 0, items: [] })));
   });
 
+  test('users beside usersPage with the same page and q: one statement for both, on groups and on a site; other arguments, their own', async () => {
+    const both = (args: string) => `query ($a: UUID!, $b: UUID!, $site: UUID!) {
+      a: group(id: $a) { users(limit: 1, offset: 1) { id } usersPage${args} { totalRecords items { id } } }
+      b: group(id: $b) { users(limit: 1, offset: 1) { id } usersPage${args} { totalRecords items { id } } }
+      site(id: $site) { users(q: "name eq 'bob'", limit: 3) { id } usersPage(q: "name eq 'bob'", limit: 3) { totalRecords items { id } } }
+    }`;
+    const vars = { a: groups[0].id, b: groups[1].id, site: t.homeSiteId };
+    const relationStatements = (statements: string[]) => statements.filter((s) => /__rank/.test(s));
+    const same = await h.countQueries(() => gql(both('(limit: 1, offset: 1)'), vars));
+    expect(same.result.body.errors).toBeUndefined();
+    const bobs = [groups[0].members[1], groups[0].members[3], groups[1].members[1]];
+    expect(same.result.body.data).toEqual({
+      ...Object.fromEntries(['a', 'b'].map((k, i) => [k, { users: ids([groups[i].members[1]]), usersPage: { totalRecords: 4, items: ids([groups[i].members[1]]) } }])),
+      site: { users: ids(bobs), usersPage: { totalRecords: 4, items: ids(bobs) } },
+    });
+    // One for the groups' members, one for the site's users.
+    expect(relationStatements(same.statements)).toHaveLength(2);
+    const other = await h.countQueries(() => gql(both('(limit: 2)'), vars));
+    expect(other.result.body.data.a).toEqual({ users: ids([groups[0].members[1]]), usersPage: { totalRecords: 4, items: ids(groups[0].members.slice(0, 2)) } });
+    expect(relationStatements(other.statements)).toHaveLength(3);
+  });
+
   test('a bad q is refused at its path', async () => {
     const r = await gql(`query ($id: UUID!) { group(id: $id) { usersPage(q: "name eq") { totalRecords } } }`, { id: groups[0].id });
     expect(r.body.data).toEqual({ group: null });
