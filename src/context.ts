@@ -35,6 +35,12 @@ export interface Services {
   bodies: BodyBudget;
   /** The connections open at once (MAX_CONNECTIONS, MAX_CONNECTIONS_PER_ADDRESS), once the HTTP server is put under them. */
   connections: ConnectionLimits;
+  /**
+   * This service's own address, where a script calls it back: PUBLIC_URL, else
+   * `http://localhost:<port>` once the HTTP server listens (server.ts). Never a request's Host,
+   * which the caller chooses (the script would log in there with its credentials).
+   */
+  ownUrl: string | undefined;
 }
 
 export interface Caller extends AccessClaims {

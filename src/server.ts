@@ -81,7 +81,8 @@ async function main() {
     });
   });
   const port = (server.address() as { port: number }).port;
-  const baseUrl = config.publicUrl ?? `http://localhost:${port}`;
+  services.ownUrl ??= `http://localhost:${port}`;
+  const baseUrl = services.ownUrl;
   await ensureDemoTenant(db.orm, baseUrl);
   // Last: whoever waits for this line finds the server ready and the first-run credentials printed.
   log.info({ port, graphql: `${baseUrl}/graphql` }, 'listening');

@@ -31,5 +31,6 @@ export async function createServices(config: Config, { orm, reads }: Pick<Databa
       minBytesPerSecond: config.bodyMinBytesPerSecond,
     }),
     connections: new ConnectionLimits({ max: config.maxConnections, perAddress: config.maxConnectionsPerAddress, proxies: trustList(config.trustedProxies) }, log),
+    ownUrl: config.publicUrl,
   };
 }

@@ -110,6 +110,8 @@ export class Harness {
     const logged = new LogByRequest();
     const log = createLogger(config.logLevel, logged);
     const services = await createServices(config, { orm, reads: createReadPool(orm, log) }, log);
+    // Its own address, which server.ts sets once listening: here the one its requests name.
+    services.ownUrl ??= BASE;
     return new Harness(orm, services, createApp(services), logged);
   }
 

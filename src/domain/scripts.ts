@@ -102,12 +102,16 @@ export async function runScript(ctx: AppContext, args: RunArgs): Promise<unknown
  * source, the address it calls this service back at and `extra`, and answers the JSON it answers.
  */
 export async function callScriptServer(ctx: AppContext, route: 'scripts' | 'scheduledscripts', script: Pick<Script, 'id' | 'name' | 'source'>, extra: Record<string, unknown>): Promise<unknown> {
-  const { scriptServerUrl, scriptTimeoutSeconds, publicUrl, maxBodyBytes } = ctx.services.config;
+  const { scriptServerUrl, scriptTimeoutSeconds, maxBodyBytes } = ctx.services.config;
   if (!scriptServerUrl) throw new AppError('UNAVAILABLE', 'No outside process runs scripts here: SCRIPT_SERVER_URL is not set.');
+  // Known once the HTTP server listens; an app served some other way has only PUBLIC_URL.
+  const { ownUrl } = ctx.services;
+  if (!ownUrl) throw new AppError('UNAVAILABLE', "This service's own address, where a script calls it back, is not known: set PUBLIC_URL.");
   const body = {
     script: script.source,
-    // Where the script calls this service back; its own credentials name the tenant.
-    baseUrl: publicUrl ?? new URL(ctx.request.url).origin,
+    // Where the script calls this service back, with its own credentials: this service's address,
+    // never the request's Host, which would send them to a host the caller chose.
+    baseUrl: ownUrl,
     ...extra,
   };
   // A user and password in SCRIPT_SERVER_URL go as HTTP basic authentication (fetch refuses them in a URL).

@@ -42,7 +42,7 @@ test('PUT scheduledProcess/Run starts what is due with a token, moves it to its 
   expect(run).toMatchObject({ dataType: 'ScheduledRun', processId: due.id, status: 0, result: null });
   expect(run.id).toMatch(GUID);
   const call = peer.calls.find((c) => c.body.token === run.id)!;
-  expect(call).toMatchObject({ path: '/scheduledscripts', id: s.id, body: { script: STARTED, baseUrl: 'http://quire.test', token: run.id } });
+  expect(call).toMatchObject({ path: '/scheduledscripts', id: s.id, body: { script: STARTED, baseUrl: origin, token: run.id } });
   // An hour on, and not due again at once.
   const after = await runsOf(A, due.id);
   expect(Date.parse(`${after.nextRunDate}Z`) - Date.parse(`${due.nextRunDate}Z`)).toBe(3_600_000);

@@ -8,6 +8,8 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Harness } from '../harness.js';
+import { type Started, startServer, stop } from '../server-process.js';
+import { serverTenant } from '../server-tenant.js';
 import { type Api, adminApi, expectEnvelope, expectError, GUID, q, uniq, UNKNOWN_ID, whileHeld } from './support.js';
 import { A, B, h, origin, peer, setUpScriptServerApp, U } from './script-server-app.js';
 
@@ -36,7 +38,7 @@ describe('running a script', () => {
     expect(r.body.data).toEqual(['Success', 'got 2 fields', fields]);
     const call = peer.calls.at(-1)!;
     expect(call.id).toBe(s.id);
-    expect(call.body).toEqual({ script: ECHO, baseUrl: 'http://quire.test', fields: JSON.stringify(fields), usId: UNKNOWN_ID });
+    expect(call.body).toEqual({ script: ECHO, baseUrl: origin, fields: JSON.stringify(fields), usId: UNKNOWN_ID });
   });
 
   test('POST scripts?id= and POST scripts/{id} run it too; any JSON body, none as [] (the fields the script server expects), as over GraphQL', async () => {
@@ -49,7 +51,7 @@ describe('running a script', () => {
     expect((await A.post(`/scripts/${s.id}`, 'just text' as unknown)).body.data).toEqual({ statusCode: 200, got: 'just text' });
   });
 
-  test('a script calls the service back at the address the caller used; runs at once hold no transaction while they wait', async () => {
+  test('a script calls the service back at its own address; runs at once hold no transaction while they wait', async () => {
     const s = await createScript(A, `module.exports.main = async function (ffCollection, vvClient, response) {
       const [token, root] = [ffCollection[0].value, ffCollection[1].value];
       const made = await fetch(baseUrl + root + '/persistedData', {
@@ -259,5 +261,48 @@ describe('managing scripts (GraphQL, administrators)', () => {
       const r = await U.gql(query);
       expect([query, r.body.errors?.[0]?.extensions?.code]).toEqual([query, 'FORBIDDEN']);
     }
+  });
+});
+
+describe('the address a script calls back at, under the real server', () => {
+  const PUBLIC_URL = 'https://quire.example.test/base';
+  let plain: Started;
+  let proxied: Started;
+  beforeAll(async () => {
+    const env = { DATABASE_URL: process.env.QUIRE_TEST_DATABASE_URL!, SCRIPT_SERVER_URL: peer.url };
+    [plain, proxied] = await Promise.all([startServer(env), startServer({ ...env, PUBLIC_URL })]);
+  }, 120_000);
+  afterAll(async () => {
+    await Promise.all([plain, proxied].filter(Boolean).map((s) => stop(s)));
+  });
+
+  /** `method path` on `s` with `Host: attacker.example:8443`, the answer's status. */
+  const forged = (s: Started, token: string, method: string, path: string, body = '[]') =>
+    new Promise<number>((resolve, reject) => {
+      const req = http.request({ host: '127.0.0.1', port: s.port, method, path, headers: { host: 'attacker.example:8443', authorization: `Bearer ${token}`, 'content-type': 'application/json' } }, (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode!));
+      });
+      req.on('error', reject);
+      req.end(body);
+    });
+
+  test.each([
+    ['unset, the server\'s own, http://localhost:<port>, as its start-up line prints it', () => [plain, `http://localhost:${plain.port}`] as const],
+    ['set, PUBLIC_URL', () => [proxied, PUBLIC_URL] as const],
+  ])('a run or a scheduled run asked for with a forged Host gives the script server this service\'s address, never that Host: PUBLIC_URL %s', async (_, which) => {
+    const [s, own] = which();
+    const t = await serverTenant(s, process.env.QUIRE_TEST_DATABASE_URL!, 'cb');
+    const gql = async (query: string, variables: Record<string, unknown>) => {
+      const r = await fetch(`http://127.0.0.1:${s.port}/graphql`, { method: 'POST', headers: { authorization: `Bearer ${t.token}`, 'content-type': 'application/json' }, body: JSON.stringify({ query, variables }) });
+      return ((await r.json()) as { data: Record<string, { id: string }> }).data;
+    };
+    const name = uniq('cb');
+    const { createScript: made } = await gql('mutation ($input: ScriptInput!) { createScript(input: $input) { id } }', { input: { name, source: ECHO } });
+    await gql('mutation ($input: ScheduledProcessInput!) { createScheduledProcess(input: $input) { id } }', { input: { name, script: made.id, intervalMinutes: 60 } });
+    expect(await forged(s, t.token, 'POST', `${t.root}/scripts?name=${name}`)).toBe(200);
+    expect(await forged(s, t.token, 'PUT', `${t.root}/scheduledProcess/Run`, '')).toBe(200);
+    const calls = peer.calls.filter((c) => c.id === made.id);
+    expect(calls.map((c) => [c.path, c.body.baseUrl])).toEqual([['/scripts', own], ['/scheduledscripts', own]]);
   });
 });

@@ -244,6 +244,8 @@ export async function withScriptServer(scriptTimeoutSeconds = 2): Promise<{ peer
   const server = http.createServer(h.app.handle);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  // On a real socket, its own address is that socket's, as server.ts sets it: scripts call it back there.
+  h.services.ownUrl = origin;
   const stop = async () => {
     server.closeAllConnections();
     await new Promise((resolve) => server.close(resolve));
