@@ -52,9 +52,9 @@ export function useErrorMapping(log: Logger): Plugin {
  * skip the status there): clients such as Apollo take any other status for a network failure and
  * hide the errors. Under `application/graphql-response+json` the error's status while `data` is
  * null, and a 200 once any field was answered (`partial`), which that media type requires. While
- * `data` is null, a 401 (the token's session ended) and a 5xx (the database away, a script server
- * that failed) keep their status under both: nothing was served, and clients log in again or
- * retry by the status.
+ * `data` is null, a 401 (the token's session ended) and a 5xx (the database away) keep their
+ * status under both: nothing was served, and clients log in again or retry by the status. A
+ * script server's 502 or 504 never does: `runScript`, like every root field, is nullable.
  */
 function answeredAs(e: GraphQLError, partial: boolean): GraphQLError {
   const http = e.extensions?.http as { status?: number; spec?: boolean } | undefined;

@@ -110,11 +110,16 @@ describe('what goes wrong is a clear error, never a 500', () => {
     expectError(await A.post(`/scripts?name=${s.name}`, []), 504, 'SCRIPT_TIMEOUT_SECONDS');
   });
 
-  test('an answer that is not JSON, or an HTTP error from the outside process: 502', async () => {
+  test('an answer that is not JSON, or an HTTP error from the outside process: 502; on /graphql a 200 whose error says BAD_GATEWAY', async () => {
     const text = await createScript(A, 'module.exports.main = function (f, c, response) { response.send("<html>oops</html>"); };');
     expectError(await A.post(`/scripts?name=${text.name}`, []), 502, 'not JSON');
     const failing = await createScript(A, 'module.exports.main = function (f, c, response) { response.json(500, { message: "boom" }); };');
     expectError(await A.post(`/scripts?name=${failing.name}`, []), 502, 'HTTP 500');
+    // On /graphql runScript is nullable, like every root field: `data` is {runScript: null}, so 200 under either media type.
+    for (const accept of ['application/json', 'application/graphql-response+json']) {
+      const g = await h.request('POST', '/graphql', { token: A.token, headers: { accept }, body: { query: 'mutation ($name: String) { runScript(name: $name) }', variables: { name: text.name } } });
+      expect([accept, g.status, g.body.data, g.body.errors.map((e: { extensions: { code: string } }) => e.extensions.code)]).toEqual([accept, 200, { runScript: null }, ['BAD_GATEWAY']]);
+    }
   });
 
   test('an answer larger than MAX_BODY_BYTES: 502, and no more of it is read', async () => {
