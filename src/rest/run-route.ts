@@ -258,8 +258,10 @@ export function createRouteRunner(services: Services, schema: GraphQLSchema, dat
    */
   async function attachmentsOf(request: Request, route: SofaRoute): Promise<ReadParts | undefined> {
     if (!route.attachments || !isMultipart(request.headers.get('content-type'))) return undefined;
-    const { texts, files } = await multipartOf(request, route);
-    return { parts: withFiles(texts, files.map((f) => ({ name: f.name, type: f.type, base64: '' }))), attachments: files };
+    const parts = await multipartOf(request, route);
+    // A browser form's file input left empty sends a part with no file name and no bytes: no file chosen, not a nameless attachment.
+    const files = parts.files.filter((f) => f.name || f.bytes.length > 0);
+    return { parts: withFiles(parts.texts, files.map((f) => ({ name: f.name, type: f.type, base64: '' }))), attachments: files };
   }
 
   /** The request body (or the parts already read), fitted onto an input type. */

@@ -276,6 +276,24 @@ describe('POST emails', () => {
     expect([got.status, got.headers.get('content-type'), got.text]).toEqual([200, 'application/octet-stream', 'hi']);
   });
 
+  test('a browser form\'s empty file input (a part with filename="" and no bytes) is no file chosen, not an attachment; an empty file with a name is one; a nameless part with bytes stays a 400', async () => {
+    const b = 'quire-boundary';
+    const part = (head: string, content: string) => `--${b}\r\nContent-Disposition: form-data; ${head}\r\n\r\n${content}\r\n`;
+    // As a browser sends a file input: Content-Type application/octet-stream when no file was chosen.
+    const file = (name: string, content: string) => part(`name="fileUpload"; filename="${name}"\r\nContent-Type: ${name ? 'text/plain' : 'application/octet-stream'}`, content);
+    const send = (subject: string, ...files: string[]) =>
+      A.post('/emails', undefined, { raw: `${part('name="recipients"', 'ada@example.com')}${part('name="subject"', subject)}${files.join('')}--${b}--\r\n`, headers: { 'content-type': `multipart/form-data; boundary=${b}` } });
+    const [none, beside, empty, unnamed] = [uniq('NoFile'), uniq('Beside'), uniq('EmptyFile'), uniq('Unnamed')];
+    expect((await send(none, file('', ''))).body.meta.status).toBe(201);
+    expect((await send(beside, file('', ''), file('a.txt', 'hi'), file('', ''))).body.meta.status).toBe(201);
+    expect((await send(empty, file('empty.txt', ''))).body.meta.status).toBe(201);
+    expectRefusal(await send(unnamed, file('', ''), file('', 'x')), 400, "The file has no name: send 'fileUpload[0].name' or a file name on the file part.");
+    expect((await messages(A, none))[0].attachments).toEqual([]);
+    expect((await messages(A, beside))[0].attachments).toEqual([{ fileName: 'a.txt', contentType: 'text/plain', size: 2, position: 0 }]);
+    expect((await messages(A, empty))[0].attachments).toEqual([{ fileName: 'empty.txt', contentType: 'text/plain', size: 0, position: 0 }]);
+    expect(await messages(A, unnamed)).toEqual([]);
+  });
+
   test('`documents` attaches the current file of each document named (by document or revision id)', async () => {
     const folder = (await A.post('/folders', { name: uniq('Mail') })).body.data;
     const doc = (await A.post('/documents', { folderId: folder.id, name: uniq('Lease'), description: 'd', documentState: 1 })).body.data;
