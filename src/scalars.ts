@@ -2,7 +2,8 @@
  * Scalars: JSON from graphql-scalars; UUID checked on input only (output comes from uuid columns,
  * and validating thousands of ids per page showed in profiles); DateTime renders UTC without a
  * zone designator; ReleaseState (input only) takes a release state's number or name; DataScope
- * (input only) a persisted data dictionary's scope.
+ * (input only) a persisted data dictionary's scope; CheckInStatus (input only) the check-in status
+ * a check-out or check-in asks for.
  */
 import { GraphQLError, GraphQLScalarType, Kind, type ValueNode } from 'graphql';
 import { GraphQLJSON } from 'graphql-scalars';
@@ -68,15 +69,22 @@ export const ReleaseState = codeScalar('ReleaseState', RELEASE_STATE_VALUES, par
 /** What a persisted data dictionary's scope takes, in the words of every refusal of one. */
 export const DATA_SCOPES = "0 (the creator's own) or 1 (global)";
 
-/** A scope as a number, or as its text (a form or a query string sends `scope=1`). */
-export const isDataScope = (value: unknown): boolean => ['0', '1'].includes(typeof value === 'number' ? String(value) : typeof value === 'string' ? value.trim() : '');
+/** A code of 0 or 1 as a number, or as its text (a form or a query string sends `scope=1`). */
+export const isZeroOrOne = (value: unknown): boolean => ['0', '1'].includes(typeof value === 'number' ? String(value) : typeof value === 'string' ? value.trim() : '');
 
-function parseDataScope(value: unknown): number {
-  if (!isDataScope(value)) throw new GraphQLError(`Expected ${DATA_SCOPES}, got ${JSON.stringify(value)?.slice(0, 64)}`);
-  return Number(value);
-}
+/** A code scalar of 0 or 1; `values` words them in every refusal (REST's too: src/rest/variable-errors.ts). */
+const zeroOrOne = (name: string, values: string) =>
+  codeScalar(name, values, (value) => {
+    if (!isZeroOrOne(value)) throw new GraphQLError(`Expected ${values}, got ${JSON.stringify(value)?.slice(0, 64)}`);
+    return Number(value);
+  });
 
-export const DataScope = codeScalar('DataScope', DATA_SCOPES, parseDataScope);
+export const DataScope = zeroOrOne('DataScope', DATA_SCOPES);
+
+/** What `PUT documents/{id}/status`'s `checkIn` takes, in the words of every refusal of it. */
+export const CHECK_IN_STATUSES = '0 (check in) or 1 (check out), the values of checkInStatus';
+
+export const CheckInStatus = zeroOrOne('CheckInStatus', CHECK_IN_STATUSES);
 
 const ISO = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,7})?)?)?(Z|[+-]\d{2}(?::?\d{2})?)?$/i;
 
@@ -189,4 +197,4 @@ const JSONScalar = new GraphQLScalarType({
  * description schema/base.graphql gives it with its own (none, or graphql-scalars' text).
  */
 const behaviour = (s: GraphQLScalarType) => ({ serialize: s.serialize, parseValue: s.parseValue, parseLiteral: s.parseLiteral });
-export const scalarResolvers = { UUID: behaviour(UUID), JSON: behaviour(JSONScalar), DateTime: behaviour(DateTime), ReleaseState: behaviour(ReleaseState), DataScope: behaviour(DataScope) };
+export const scalarResolvers = { UUID: behaviour(UUID), JSON: behaviour(JSONScalar), DateTime: behaviour(DateTime), ReleaseState: behaviour(ReleaseState), DataScope: behaviour(DataScope), CheckInStatus: behaviour(CheckInStatus) };

@@ -68,6 +68,8 @@ test('a literal a scalar refuses is placed at the literal (graphql-js reports th
     ['DateTime', 'true', 'DateTime must be a string'],
     ['ReleaseState', '7', 'Expected 1 (or Released) or 0 (or Unreleased), got 7'],
     ['DataScope', '1.5', "DataScope must be 0 (the creator's own) or 1 (global)"],
+    ['CheckInStatus', 'true', 'CheckInStatus must be 0 (check in) or 1 (check out), the values of checkInStatus'],
+    ['CheckInStatus', '2', 'Expected 0 (check in) or 1 (check out), the values of checkInStatus, got 2'],
     ['JSON', '{ a: [1, 1e400] }', 'JSON holds a number too large to keep (1e400): send it as a string.'],
   ] as const) {
     const e = refusal(scalar, text);

@@ -109,7 +109,7 @@ function fitValue(type: GraphQLInputType, value: unknown, at: At, sentAs: Map<st
     if (s === '') return undefined;
     return /^-?\d+(\.\d+)?$/.test(s) ? Number(s) : value;
   }
-  if (isScalarType(t) && (t.name === 'UUID' || t.name === 'DateTime' || t.name === 'ReleaseState' || t.name === 'DataScope') && s === '') return undefined;
+  if (isScalarType(t) && (t.name === 'UUID' || t.name === 'DateTime' || t.name === 'ReleaseState' || t.name === 'DataScope' || t.name === 'CheckInStatus') && s === '') return undefined;
   return value;
 }
 

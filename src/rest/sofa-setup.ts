@@ -75,6 +75,7 @@ export function createSofaRouter<Call extends object, Ctx>(schema: GraphQLSchema
       DateTime: { type: 'string', pattern: DATE_TIME_PATTERN, description: 'UTC, written yyyy-mm-ddThh:mm:ss.fff (no zone)' },
       JSON: {},
       DataScope: { oneOf: [{ type: 'integer', enum: [0, 1] }, { type: 'string', enum: ['0', '1'] }], description: "0 the creator's own, 1 global" },
+      CheckInStatus: { oneOf: [{ type: 'integer', enum: [0, 1] }, { type: 'string', enum: ['0', '1'] }], description: '0 check in, 1 check out' },
       ReleaseState: { oneOf: [{ type: 'integer', enum: [0, 1] }, { type: 'string', description: 'Released or Unreleased (any case), or "1" or "0"' }] },
     },
     // fets' own reference page would load from a CDN; ours is src/rest/docs.ts.

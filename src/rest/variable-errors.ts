@@ -4,7 +4,7 @@
  * path segment and never a variable. The original stays as the developer message.
  */
 import type { EnvelopeError } from '../graphql-errors.js';
-import { DATA_SCOPES, RELEASE_STATE_VALUES } from '../scalars.js';
+import { CHECK_IN_STATUSES, DATA_SCOPES, RELEASE_STATE_VALUES } from '../scalars.js';
 
 /** What each scalar takes, in words. */
 const EXPECTED: Record<string, string> = {
@@ -17,6 +17,7 @@ const EXPECTED: Record<string, string> = {
   JSON: 'JSON',
   ReleaseState: RELEASE_STATE_VALUES,
   DataScope: DATA_SCOPES,
+  CheckInStatus: CHECK_IN_STATUSES,
 };
 
 const MISSING = /^Variable "\$(\w+)" of (?:required|non-null) type "[^"]+" (?:was not provided|must not be null)\.$/;

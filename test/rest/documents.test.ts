@@ -424,9 +424,12 @@ describe('check-out', () => {
     const { doc, U } = await shared();
     await A.put(`/documents/${doc.documentId}/status`, { checkIn: 1 });
     expectError(await U.put(`/documents/${doc.documentId}/status`, { checkIn: 0 }), 403, /only they or an administrator/);
-    expectError(await U.put(`/documents/${doc.documentId}/status`, { checkIn: 'maybe' }), 400, /checkIn/);
-    expectError(await U.put(`/documents/${doc.documentId}/status`, { checkIn: 2 }), 400, "The field 'checkIn' must be 0 (check in) or 1 (check out)");
-    expectError(await U.put(`/documents/${doc.documentId}/status`, { checkIn: true }), 400, /checkIn/);
+    // Anything but 0 or 1 (a number or its text), booleans too, is told the values checkInStatus reads, not an Int's range.
+    for (const [value, shown] of [['maybe', '"maybe"'], [2, '2'], [true, 'true'], [false, 'false'], [1.5, '1.5'], [[1], '[1]']] as const) {
+      expectError(await U.put(`/documents/${doc.documentId}/status`, { checkIn: value }), 400, `The field 'checkIn' must be 0 (check in) or 1 (check out), the values of checkInStatus, got ${shown}.`);
+    }
+    const form = { headers: { 'content-type': 'application/x-www-form-urlencoded' }, raw: 'checkIn=true' };
+    expectError(await U.put(`/documents/${doc.documentId}/status`, undefined, form), 400, `The field 'checkIn' must be 0 (check in) or 1 (check out), the values of checkInStatus, got "true".`);
     expectError(await U.put(`/documents/${doc.documentId}/status`, {}), 400, /checkIn/);
     const back = await A.put(`/documents/${doc.documentId}/status`, { checkIn: 0 });
     expect(back.body.data).toMatchObject({ checkInStatus: 0, checkedOutById: '' });

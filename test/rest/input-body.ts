@@ -26,6 +26,7 @@ const SCALARS: Record<string, unknown> = {
   JSON: {},
   ReleaseState: 1,
   DataScope: 1,
+  CheckInStatus: 1,
 };
 
 function valueOf(type: GraphQLInputType, where: string): unknown {
