@@ -2,7 +2,7 @@
  * A template's fields as instance reads see them. `q` over its instances: the base fields, then
  * the form fields by their type (a calendar field compares as a date-time, a cell field as a
  * number, a value that is not one as NULL), then any other key as text (the resource's dynamic
- * fields). Values: a deleted field's under `__<key>`.
+ * fields). Values: in the form's order, a deleted field's under `__<key>`.
  */
 import DataLoader from 'dataloader';
 import type { AppContext } from '../context.js';
@@ -15,8 +15,6 @@ import { FIELD_TYPES } from './form-fields.js';
 const FIELD = resource('FormField');
 
 type Values = Record<string, string>;
-
-const NONE: ReadonlySet<string> = new Set();
 
 export interface TemplateField {
   id: string;
@@ -46,18 +44,25 @@ export async function instanceFieldMap(ctx: AppContext, base: QueryFieldMap, tem
 }
 
 /**
- * instanceFieldMap for each template of a batch (`FormTemplate.forms` under many templates), by
- * template id: the fields of the revision each one's get answers (its released one, else its
- * latest draft), all in one statement.
+ * The fields (deleted ones too, in the form's order) of the revision each template's get answers
+ * (its released one, else its latest draft), by template id: one statement for the whole batch.
  */
-export async function templatesFieldMaps(reader: Reader, base: QueryFieldMap, templateIds: readonly string[]): Promise<Map<string, QueryFieldMap>> {
+async function fieldsOfTemplates(reader: Reader, templateIds: readonly string[]): Promise<Map<string, TemplateField[]>> {
   const rows = await selectRows<TemplateField & { template: string }>(reader, FIELD, {
     extra: raw(', tp.id as "template"'),
     from: raw(' join form_template tp on tp.tenant_id = t.tenant_id and t.revision_id = coalesce(tp.released_revision_id, tp.latest_revision_id)'),
     where: [sql`tp.id = any(${templateIds}::uuid[])`],
     order: FIELD.order,
   });
-  return new Map(templateIds.map((id) => [id, fieldMapOf(base, rows.filter((r) => r.template === id))]));
+  const byTemplate = new Map<string, TemplateField[]>(templateIds.map((id) => [id, []]));
+  for (const r of rows) byTemplate.get(r.template)!.push(r);
+  return byTemplate;
+}
+
+/** instanceFieldMap for each template of a batch (`FormTemplate.forms` under many templates), by template id. */
+export async function templatesFieldMaps(reader: Reader, base: QueryFieldMap, templateIds: readonly string[]): Promise<Map<string, QueryFieldMap>> {
+  const fields = await fieldsOfTemplates(reader, templateIds);
+  return new Map(templateIds.map((id) => [id, fieldMapOf(base, fields.get(id)!)]));
 }
 
 /** `base` with the fields of one template revision: typed, and deleted ones as `__<key>` (the plain key hidden). */
@@ -88,35 +93,59 @@ function fieldMapOf(base: QueryFieldMap, fields: readonly TemplateField[]): Quer
   };
 }
 
+/** How a template's forms show their values: its live keys and its deleted ones, each in the form's order. */
+interface ShownOrder {
+  live: string[];
+  deleted: string[];
+  /** Every key a field of the revision has: a stored key outside it (a renamed field's old one) comes last. */
+  named: ReadonlySet<string>;
+}
+
 /**
- * The plain keys each form's template has deleted (in its released revision, else its latest
- * draft), by form id: one statement for every form a request shows, whatever its template.
+ * Each template's ShownOrder, by template id: one statement for every form a request shows,
+ * whatever its template, and each template's order made once, not per form.
  */
-function deletedKeysByForm(ctx: AppContext): DataLoader<string, ReadonlySet<string>> {
-  return ctx.loaders.cached('FormInstance.deletedKeys', () => new DataLoader(async (formIds: readonly string[]) => {
-    const rows = await selectRows<{ key: string; form: string }>(ctx.reader, FIELD, {
-      extra: raw(', fi.id as "form"'),
-      from: raw(
-        ' join form_template tp on tp.tenant_id = t.tenant_id and t.revision_id = coalesce(tp.released_revision_id, tp.latest_revision_id)' +
-          ' join form_instance fi on fi.tenant_id = t.tenant_id and fi.template_id = tp.id',
-      ),
-      where: [sql`t.deleted`, sql`fi.id = any(${formIds}::uuid[])`],
+function shownOrders(ctx: AppContext): DataLoader<string, ShownOrder> {
+  return ctx.loaders.cached('FormInstance.shownOrder', () => new DataLoader(async (templateIds: readonly string[]) => {
+    const byTemplate = await fieldsOfTemplates(ctx.reader, templateIds);
+    return templateIds.map((id) => {
+      const fields = byTemplate.get(id)!;
+      const keys = (deleted: boolean) => fields.filter((f) => f.deleted === deleted).map((f) => f.key.toLowerCase());
+      const [live, deleted] = [keys(false), keys(true)];
+      return { live, deleted, named: new Set([...live, ...deleted]) };
     });
-    const byForm = new Map<string, Set<string>>();
-    for (const r of rows) {
-      const keys = byForm.get(r.form) ?? new Set<string>();
-      byForm.set(r.form, keys.add(r.key.toLowerCase()));
-    }
-    return formIds.map((id) => byForm.get(id) ?? NONE);
   }));
 }
 
 /**
- * A form's values (of an instance or of one of its revisions) as every read shows them: each
- * deleted field's under `__<key>`. Stored values keep the plain key, which writes read.
+ * A form's values (of an instance or of one of its revisions) as every read shows them: in the
+ * form's order (not JSONB's, which sorts keys by length), then each deleted field's under
+ * `__<key>`, then any key no field of the revision has. Stored values keep the plain key, which
+ * writes read. An array index key (`7`) still comes first: JavaScript orders such keys so.
  */
-export async function shownValues(row: { formId: string; values: Values }, ctx: AppContext): Promise<Values> {
-  const deleted = await deletedKeysByForm(ctx).load(row.formId);
-  if (deleted.size === 0 || !Object.keys(row.values).some((k) => deleted.has(k))) return row.values;
-  return Object.fromEntries(Object.entries(row.values).map(([k, v]) => [deleted.has(k) ? deletedKey(k) : k, v]));
+export async function shownValues(row: { templateId: string; values: Values }, ctx: AppContext): Promise<Values> {
+  const order = await shownOrders(ctx).load(row.templateId);
+  const values = row.values;
+  if (order.deleted.length === 0 && inLiveOrder(values, order.live)) return values;
+  const shown: Values = {};
+  let n = 0;
+  for (const k of order.live) if (Object.hasOwn(values, k)) (shown[k] = values[k]), n++;
+  for (const k of order.deleted) if (Object.hasOwn(values, k)) defineKey(shown, deletedKey(k), values[k]), n++;
+  if (n < Object.keys(values).length) for (const k of Object.keys(values)) if (!order.named.has(k)) defineKey(shown, k, values[k]);
+  return shown;
+}
+
+/** The values' keys are live keys in the form's order (same-length keys, as JSONB sorts them): nothing to move. */
+function inLiveOrder(values: Values, live: readonly string[]): boolean {
+  let j = 0;
+  for (const k in values) {
+    while (j < live.length && live[j] !== k) j++;
+    if (j++ === live.length) return false;
+  }
+  return true;
+}
+
+/** A key as an own key, `__proto__` too (a deleted `proto__`), not the object's prototype. */
+function defineKey(o: Values, k: string, v: string) {
+  Object.defineProperty(o, k, { value: v, enumerable: true, writable: true, configurable: true });
 }

@@ -131,8 +131,8 @@ async function unrelate(ctx: AppContext, formId: string, other: () => Promise<Ro
 type ById = { formId: string; relateToId: string };
 type ByDocId = { formId: string; relateToDocId: string };
 
-/** Read wherever a form is shown (lists, relations, a write's answer): deleted fields under `__<key>`. */
-const values = { values: (row: { formId: string; values: Record<string, string> }, _: unknown, ctx: AppContext) => shownValues(row, ctx) };
+/** Read wherever a form is shown (lists, relations, a write's answer): in the form's order, deleted fields under `__<key>`. */
+const values = { values: (row: { templateId: string; values: Record<string, string> }, _: unknown, ctx: AppContext) => shownValues(row, ctx) };
 
 export const resolvers = {
   FormInstance: values,

@@ -465,6 +465,45 @@ describe('GET and POST /formtemplates/{id}/forms/{revisionId}', () => {
   });
 });
 
+describe("a form's values in the form's order", () => {
+  // Stored as JSONB, which orders keys by length, then bytes: area, gone, kind, start, firstname.
+  const KEYS = ['start', 'kind', 'firstname', 'area', 'gone'];
+  const valueKeys = (record: Record<string, unknown>) => Object.keys(record).filter((k) => !FULL.includes(k));
+
+  test('every read and write answer shows the values in the order of the template\'s fields, after the base keys; deleted ones as __<key> after them, then a key no field has', async () => {
+    const t = await formTemplateWith(A, KEYS);
+    const made = await create(A, t.id, { area: 'North', gone: 'g', firstname: 'Ann', kind: 'k', start: '2026-01-01' });
+    expect(Object.keys(made)).toEqual([...Object.keys(made).filter((k) => FULL.includes(k)), ...KEYS]);
+    const gql = async (query: string, variables: Record<string, unknown>) => {
+      const r = await A.gql(query, variables);
+      expect(r.body.errors).toBeUndefined();
+      return r.body.data;
+    };
+    const created = await gql('mutation ($t: String!, $v: JSON) { createFormInstance(templateId: $t, input: $v) { values } }', { t: t.id, v: { Area: 'a', start: 's' } });
+    expect(Object.keys(created.createFormInstance.values)).toEqual(['start', 'area']);
+    // `kind` deleted (its value reads as __kind), `start` renamed to `begin` (its stored value keeps `start`).
+    await gql('mutation ($id: String!) { deleteFormTemplateField(id: $id, key: "kind") { id } }', { id: t.id });
+    await gql('mutation ($id: String!) { updateFormTemplateField(id: $id, key: "start", input: { name: "begin" }) { id } }', { id: t.id });
+    expect((await A.put(`/formtemplates/${t.id}/release`)).status).toBe(200);
+    const SHOWN = ['firstname', 'area', 'gone', '__kind', 'start'];
+    const [got] = (await A.get(`/formtemplates/${t.id}/forms/${made.revisionId}`)).body.data;
+    expect(valueKeys(got)).toEqual(SHOWN);
+    const [listed] = (await A.get(`/formtemplates/${t.id}/forms?expand=data&limit=1`)).body.data;
+    expect(valueKeys(listed)).toEqual(SHOWN);
+    // `fields=` picks keys, it does not order them: the base keys as always, then the values in the form's order.
+    const picked = await A.get(`/formtemplates/${t.id}/forms?limit=1&fields=${encodeURIComponent('start,__KIND,Area,instanceName')}`);
+    expect(Object.keys(picked.body.data[0])).toEqual([...BASE, 'area', '__kind', 'start']);
+    const revised = await A.post(`/forms/${made.formId}`, { begin: 'b', area: 'South' });
+    expect(revised.status).toBe(201);
+    const [next] = (await A.get(`/formtemplates/${t.id}/forms/${revised.body.data.revisionId}`)).body.data;
+    expect(valueKeys(next)).toEqual(['begin', ...SHOWN]);
+    const read = await gql('query ($t: String!) { formInstances(templateId: $t, limit: 1) { items { ... on FormInstance { values revisions { values } } } } }', { t: t.id });
+    const item = read.formInstances.items[0];
+    expect(Object.keys(item.values)).toEqual(['begin', ...SHOWN]);
+    expect(item.revisions.map((r: { values: object }) => Object.keys(r.values))).toEqual([SHOWN, ['begin', ...SHOWN]]);
+  });
+});
+
 describe('/formtemplates/{revisionId}/forms: a template named by one of its revision ids (the .NET client)', () => {
   test('FormTemplate.CreateNewFormInstance and FormInstance.CreateNewRevision by the released revision id: create, revise, list, get, pdf, new', async () => {
     const t = await formTemplateWith(A, ['a']);
