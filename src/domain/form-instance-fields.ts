@@ -1,8 +1,9 @@
 /**
  * A template's fields as instance reads see them. `q` over its instances: the base fields, then
  * the form fields by their type (a calendar field compares as a date-time, a cell field as a
- * number, a value that is not one as NULL), then any other key as text (the resource's dynamic
- * fields). Values: in the form's order, a deleted field's under `__<key>`.
+ * number, a value that is not one as NULL, and `eq ''`/`ne ''` whether it holds any text), then
+ * any other key as text (the resource's dynamic fields). Values: in the form's order, a deleted
+ * field's under `__<key>`.
  */
 import DataLoader from 'dataloader';
 import type { AppContext } from '../context.js';
@@ -74,8 +75,9 @@ function fieldMapOf(base: QueryFieldMap, fields: readonly TemplateField[]): Quer
   for (const f of fields) {
     const key = f.key.toLowerCase();
     let field: QueryField | undefined;
-    if (f.fieldType === FIELD_TYPES.calendarfield) field = { sql: sql`form_value_timestamp(t.values ->> ${key})`, type: 'datetime', shownAsKept: true };
-    if (f.fieldType === FIELD_TYPES.cellfield) field = { sql: sql`form_value_numeric(t.values ->> ${key})`, type: 'numeric' };
+    const keptText = sql`t.values ->> ${key}`;
+    if (f.fieldType === FIELD_TYPES.calendarfield) field = { sql: sql`form_value_timestamp(${keptText})`, type: 'datetime', shownAsKept: true, keptText };
+    if (f.fieldType === FIELD_TYPES.cellfield) field = { sql: sql`form_value_numeric(${keptText})`, type: 'numeric', keptText };
     if (!f.deleted) {
       // A base field of the same name (`revision`) wins, as it does in the record.
       if (declared.has(key)) continue;
@@ -83,7 +85,7 @@ function fieldMapOf(base: QueryFieldMap, fields: readonly TemplateField[]): Quer
       if (field) typed.set(key, field);
       continue;
     }
-    typed.set(deletedKey(key), field ?? { sql: sql`t.values ->> ${key}`, type: 'string', nullIsEmpty: true });
+    typed.set(deletedKey(key), field ?? { sql: keptText, type: 'string', nullIsEmpty: true });
     if (!declared.has(key)) hidden.add(key);
   }
   return {

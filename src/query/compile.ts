@@ -19,6 +19,8 @@
  * - A field whose NULL means unset (QueryField.nullIsEmpty: a form key the row lacks) reads NULL as ''
  *   when compared with the literal '' (`x eq ''`, `x ne ''`, `x in ('', ...)`, `x not in ('', ...)`):
  *   `coalesce(x, '')`, and no eqHint. Other literals keep the plain, index-friendly comparison.
+ *   A typed field kept as text (QueryField.keptText: a form's calendar or cell value) compared by eq
+ *   or ne with '' tests that text, `coalesce(text, '') = ''`: whether the value is unset, not a 400.
  * - Datetime fields compare as the API shows them, to the millisecond (the database keeps microseconds,
  *   the DateTime scalar writes milliseconds, cut): `date_trunc('milliseconds', field)` on the field
  *   side of every comparison, between and in (like reads to_char's MS, which cuts too), so the value a
@@ -108,6 +110,7 @@ interface Typed {
   shiftYears: number;
   eqHint?: (value: string) => Fragment;
   nullIsEmpty?: boolean;
+  keptText?: Fragment;
   /** A datetime field's own SQL, before shownDateTime: what the index hint of a comparison with a literal uses. */
   stored?: Fragment;
   /** Names no field: a dateadd of a literal, the same for every row. */
@@ -126,6 +129,12 @@ interface Context {
 
 const isNullSide = (s: Side) => 'literal' in s && s.literal.kind === 'null';
 const isEmptyString = (s: Side) => 'literal' in s && s.literal.kind === 'string' && s.literal.value === '';
+
+/** A typed field kept as text compared by eq or ne with the literal '': whether its text is (not) empty. */
+function unsetTest(field: Side, op: 'eq' | 'ne', other: Side): Fragment | undefined {
+  if (!('typed' in field) || !field.typed.keptText || !isEmptyString(other)) return undefined;
+  return sql`coalesce(${field.typed.keptText}, '') ${raw(COMPARE_SQL[op])} ''`;
+}
 
 /** A field whose NULL reads as '', compared with the literal '': `coalesce(field, '')` (no index hint then). */
 function emptyAware(side: Side, others: Side[]): Side {
@@ -159,6 +168,8 @@ class Compiler {
           }
           return this.nullTest(isNullSide(left) ? right : left, e.op === 'ne');
         }
+        const unset = e.op === 'eq' || e.op === 'ne' ? unsetTest(left, e.op, right) ?? unsetTest(right, e.op, left) : undefined;
+        if (unset) return unset;
         const ctx = this.unify([left, right], e.pos);
         const [l, r] = [emptyAware(left, [right]), emptyAware(right, [left])];
         const exact = sql`${this.cased(l, ctx)} ${raw(COMPARE_SQL[e.op])} ${this.cased(r, ctx)}`;
@@ -275,7 +286,7 @@ class Compiler {
         if (!field) {
           throw qError(`unknown field ${quote(o.name)}`, o.pos, '', `Known fields: ${listed([...this.fields.keys()])}.`);
         }
-        const typed: Typed = { frag: field.sql, type: field.type, label: quote(o.name), shiftYears: 0, eqHint: field.eqHint, nullIsEmpty: field.nullIsEmpty };
+        const typed: Typed = { frag: field.sql, type: field.type, label: quote(o.name), shiftYears: 0, eqHint: field.eqHint, nullIsEmpty: field.nullIsEmpty, keptText: field.keptText };
         return field.type === 'datetime' && !field.shownAsKept ? { ...typed, frag: shownDateTime(field.sql), stored: field.sql } : typed;
       }
       case 'substring': {

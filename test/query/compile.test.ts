@@ -296,6 +296,32 @@ describe('compileQ: a field whose NULL reads as the empty string', () => {
   });
 });
 
+describe("compileQ: a typed field kept as text (a form's calendar or cell value) compared with ''", () => {
+  const kept: QueryFieldMap = new Map([
+    ['d', { sql: sql`ts(${'d'})`, type: 'datetime', shownAsKept: true, keptText: sql`kept(${'d'})` }],
+    ['n', { sql: sql`num(${'n'})`, type: 'numeric', keptText: sql`kept(${'n'})` }],
+  ]);
+  it.each([
+    // eq and ne: whether it holds any text, as `eq ''` finds an unset text field.
+    ["d eq ''", `coalesce(kept(?), '') = ''`],
+    ["'' eq d", `coalesce(kept(?), '') = ''`],
+    ["n ne ''", `coalesce(kept(?), '') <> ''`],
+    ["not (n eq '')", `NOT (coalesce(kept(?), '') = '')`],
+    // Other values compare as the type.
+    ["d eq '2026-01-01'", 'ts(?) = ?::timestamp'],
+    ['n ne 5', 'num(?) <> ?::numeric'],
+  ])('%s', (q, expected) => {
+    expect(compileQ(parseQ(q), kept).sql).toBe(expected);
+  });
+  it.each([
+    ["d gt ''", "'' is not a valid date-time (compared with 'd')"],
+    ["n le ''", "'' is not a number (compared with 'n')"],
+    ["d between '' and '2026-01-01'", "'' is not a valid date-time (compared with 'd')"],
+  ])('%s stays a 400', (q, message) => {
+    expect(badRequestOf(() => compileQ(parseQ(q), kept)).message).toContain(message);
+  });
+});
+
 describe('compileQText', () => {
   it('returns undefined when there is no filter', () => {
     expect(compileQText(undefined, fields)).toBeUndefined();

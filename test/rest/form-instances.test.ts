@@ -278,6 +278,30 @@ describe('GET /formtemplates/{id}/forms', () => {
     expectError(await A.get(`/formtemplates/${typed.id}/forms?${q("amount gt 'x'")}`), 400);
   });
 
+  test("q: eq '' and ne '' on a calendar or cell field find the forms without and with a value, as on a text field; other comparisons with '' stay a 400", async () => {
+    const typed = await formTemplateWith(A, ['due', 'amount', 'label'], [], { due: 5, amount: 6 });
+    // A value that is no date or number is a value still: it is shown.
+    const rows = [['2026-01-15', '9', 'a'], ['', '', 'b'], [undefined, undefined, 'c'], ['soon', 'many', 'd']];
+    for (const [due, amount, label] of rows) await create(A, typed.id, { due, amount, label });
+    const labels = async (expr: string) => {
+      const r = await A.get(`/formtemplates/${typed.id}/forms?fields=label&${q(expr)}`);
+      expect([expr, r.status]).toEqual([expr, 200]);
+      return r.body.data.map((d: { label: string }) => d.label);
+    };
+    expect(await labels("[Due] eq ''")).toEqual(['b', 'c']);
+    expect(await labels("'' eq amount")).toEqual(['b', 'c']);
+    expect(await labels("due ne ''")).toEqual(['a', 'd']);
+    expect(await labels("amount ne '' and amount lt 10")).toEqual(['a']);
+    expect(await labels("not (due eq '') or amount gt 5")).toEqual(['a', 'd']);
+    for (const [expr, message] of [["due gt ''", "'' is not a valid date-time"], ["amount le ''", "'' is not a number"]]) {
+      expectError(await A.get(`/formtemplates/${typed.id}/forms?${q(expr)}`), 400, message);
+    }
+    // A deleted calendar field reads so under its `__<key>`.
+    expect((await A.gql('mutation ($id: String!) { deleteFormTemplateField(id: $id, key: "due") { id } }', { id: typed.id })).body.errors).toBeUndefined();
+    expect((await A.put(`/formtemplates/${typed.id}/release`)).status).toBe(200);
+    expect(await labels("[__due] eq ''")).toEqual(['b', 'c']);
+  });
+
   test('q compares a calendar value as the text it is shown as, not cut to the millisecond as a record\'s own dates are', async () => {
     const typed = await formTemplateWith(A, ['due', 'label'], [], { due: 5 });
     for (const [due, label] of [['2026-01-15T10:00:00.1234', 'a'], ['2026-01-15T10:00:00.123', 'b']]) await create(A, typed.id, { due, label });
@@ -829,6 +853,25 @@ describe('/graphql', () => {
     const large = await h.countQueries(() => api.gql(query, { q: "amount gt '1'", limit: 2 }));
     expect(large.result.body.errors).toBeUndefined();
     expect(large.statements).toHaveLength(small.statements.length);
+  });
+
+  test("q: eq '' and ne '' on a calendar or cell field, in formInstances and FormTemplate.forms: the forms without and with a value; gt '' a 400 naming q", async () => {
+    const typed = await formTemplateWith(A, ['due', 'amount', 'label'], [], { due: 5, amount: 6 });
+    for (const [due, amount, label] of [['2026-01-15', '9', 'a'], ['', undefined, 'b']]) await create(A, typed.id, { due, amount, label });
+    const query = `query ($t: String!, $q: String) { formInstances(templateId: $t, q: $q) { items { ... on FormInstance { values } } }
+      formTemplate(id: $t) { forms(q: $q) { values } } }`;
+    const labels = async (expr: string) => {
+      const r = await A.gql(query, { t: typed.id, q: expr });
+      expect([expr, r.body.errors]).toEqual([expr, undefined]);
+      const [root, nested] = [r.body.data.formInstances.items, r.body.data.formTemplate.forms].map((l: { values: { label: string } }[]) => l.map((f) => f.values.label));
+      expect(nested).toEqual(root);
+      return root;
+    };
+    expect(await labels("due eq ''")).toEqual(['b']);
+    expect(await labels("amount eq ''")).toEqual(['b']);
+    expect(await labels("due ne '' and amount ne ''")).toEqual(['a']);
+    const refused = await A.gql(query, { t: typed.id, q: "due gt ''" });
+    expect(refused.body.errors).toEqual([expect.objectContaining({ message: expect.stringContaining("'' is not a valid date-time"), extensions: expect.objectContaining({ code: 'BAD_REQUEST', field: 'q' }) })]);
   });
 
   test('mutations answer the instance; an ordinary user may fill in forms', async () => {
