@@ -3,7 +3,7 @@
  * definitions (src/resources/) and the few records a resolver makes (COMPUTED_TYPES): the one
  * source for /meta, the REST field projection and `expand`.
  */
-import type { FieldType, QueryField, QueryFieldMap } from './query/fields.js';
+import { FieldMap, type FieldType, type QueryField, type QueryFieldMap } from './query/fields.js';
 import type { Sql } from './sql.js';
 import { resources } from './read/registry.js';
 
@@ -99,7 +99,5 @@ export const dataTypes = new DataTypes();
  * compared as `sqlOf` says it is held where the resolver reads its records.
  */
 export function computedQueryFields(typeName: string, sqlOf: (field: string) => Sql): QueryFieldMap {
-  const fields = new Map<string, QueryField>();
-  for (const [name, type] of Object.entries(COMPUTED_TYPES[typeName].fields)) if (type) fields.set(name.toLowerCase(), { sql: sqlOf(name), type });
-  return fields;
+  return new FieldMap(Object.entries(COMPUTED_TYPES[typeName].fields).flatMap(([name, type]): [string, QueryField][] => (type ? [[name, { sql: sqlOf(name), type }]] : [])));
 }

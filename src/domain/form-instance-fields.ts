@@ -66,12 +66,15 @@ export async function templatesFieldMaps(reader: Reader, base: QueryFieldMap, te
   return new Map(templateIds.map((id) => [id, fieldMapOf(base, fields.get(id)!)]));
 }
 
-/** `base` with the fields of one template revision: typed, and deleted ones as `__<key>` (the plain key hidden). */
+/**
+ * `base` with the fields of one template revision: typed, and deleted ones as `__<key>` (the plain
+ * key hidden). Lookups go by lower-case key; the message lists each form key as the template spells it.
+ */
 function fieldMapOf(base: QueryFieldMap, fields: readonly TemplateField[]): QueryFieldMap {
-  const declared = new Set(base.keys());
+  const declared = base.names();
   const typed = new Map<string, QueryField>();
-  const live = new Set<string>();
-  const hidden = new Set<string>();
+  const live = new Map<string, string>();
+  const hidden = new Map<string, string>();
   for (const f of fields) {
     const key = f.key.toLowerCase();
     let field: QueryField | undefined;
@@ -81,17 +84,18 @@ function fieldMapOf(base: QueryFieldMap, fields: readonly TemplateField[]): Quer
     if (!f.deleted) {
       // A base field of the same name (`revision`) wins, as it does in the record.
       if (declared.has(key)) continue;
-      live.add(key);
+      live.set(key, f.key);
       if (field) typed.set(key, field);
       continue;
     }
     typed.set(deletedKey(key), field ?? { sql: keptText, type: 'string', nullIsEmpty: true });
-    if (!declared.has(key)) hidden.add(key);
+    if (!declared.has(key)) hidden.set(key, `__${f.key}`);
   }
+  // The live form fields too: the names an unknown field's message offers instead.
+  const names = new Map([...declared, ...live, ...[...hidden].map(([key, name]) => [deletedKey(key), name] as const)]);
   return {
     get: (name) => typed.get(name) ?? (hidden.has(name) ? undefined : base.get(name)),
-    // The live form fields too: the names an unknown field's message offers instead.
-    keys: () => [...declared, ...live, ...[...hidden].map(deletedKey)],
+    names: () => names,
   };
 }
 

@@ -284,7 +284,7 @@ class Compiler {
       case 'field': {
         const field = this.fields.get(o.name.toLowerCase());
         if (!field) {
-          throw qError(`unknown field ${quote(o.name)}`, o.pos, '', `Known fields: ${listed([...this.fields.keys()])}.`);
+          throw qError(`unknown field ${quote(o.name)}`, o.pos, '', `Known fields: ${listed([...this.fields.names().values()])}.`);
         }
         const typed: Typed = { frag: field.sql, type: field.type, label: quote(o.name), shiftYears: 0, eqHint: field.eqHint, nullIsEmpty: field.nullIsEmpty, keptText: field.keptText };
         return field.type === 'datetime' && !field.shownAsKept ? { ...typed, frag: shownDateTime(field.sql), stored: field.sql } : typed;

@@ -32,17 +32,39 @@ export interface QueryField {
 
 /**
  * Lookups by the lower-case API field name (the compiler lower-cases the client's spelling). A
- * Map is one; a resource with dynamic fields answers names no Map lists (src/read/fields.ts).
+ * FieldMap is one; a resource with dynamic fields answers names it does not list (src/read/fields.ts).
  */
 export interface QueryFieldMap {
   get(lowerName: string): QueryField | undefined;
-  /** The names an "unknown field" message lists. */
-  keys(): Iterable<string>;
+  /**
+   * The fields an "unknown field" message lists, in its order: each lookup key (lower case) with
+   * the name as records spell it (`siteid` -> `siteId`), which the message shows.
+   */
+  names(): ReadonlyMap<string, string>;
 }
 
-/** Builds a QueryFieldMap from a plain object, lower-casing the keys; SQL given as text is trusted text. */
+/** Fields by their names as records spell them: looked up in lower case, listed as spelled. */
+export class FieldMap implements QueryFieldMap {
+  private readonly byKey = new Map<string, QueryField>();
+  private readonly spelled = new Map<string, string>();
+
+  constructor(fields: Iterable<readonly [name: string, field: QueryField]>) {
+    for (const [name, field] of fields) {
+      this.byKey.set(name.toLowerCase(), field);
+      this.spelled.set(name.toLowerCase(), name);
+    }
+  }
+
+  get(lowerName: string): QueryField | undefined {
+    return this.byKey.get(lowerName);
+  }
+
+  names(): ReadonlyMap<string, string> {
+    return this.spelled;
+  }
+}
+
+/** A FieldMap from a plain object; SQL given as text is trusted text. */
 export function queryFields(fields: Record<string, { sql: string | Sql; type: FieldType }>): QueryFieldMap {
-  const map = new Map<string, QueryField>();
-  for (const [name, f] of Object.entries(fields)) map.set(name.toLowerCase(), { sql: typeof f.sql === 'string' ? raw(f.sql) : f.sql, type: f.type });
-  return map;
+  return new FieldMap(Object.entries(fields).map(([name, f]) => [name, { sql: typeof f.sql === 'string' ? raw(f.sql) : f.sql, type: f.type }]));
 }

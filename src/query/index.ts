@@ -23,7 +23,7 @@ export type {
 } from './ast.js';
 export { DATE_PARTS, withoutPositions } from './ast.js';
 export type { FieldType, QueryField, QueryFieldMap } from './fields.js';
-export { queryFields } from './fields.js';
+export { FieldMap, queryFields } from './fields.js';
 export { MAX_IN_LIST, MAX_Q_DEPTH, MAX_Q_LENGTH, parseQ } from './parser.js';
 export { printQ } from './printer.js';
 export type { CompiledQ } from './compile.js';

@@ -1,5 +1,5 @@
 /** The `q` field map of a resource: its declared fields, and the keys of its dynamic JSONB column. */
-import type { QueryField, QueryFieldMap } from '../query/fields.js';
+import { FieldMap, type QueryField, type QueryFieldMap } from '../query/fields.js';
 import type { DynamicFields, ResourceDef } from './define.js';
 import { join, raw, sql } from '../sql.js';
 
@@ -9,10 +9,8 @@ const maps = new WeakMap<ResourceDef, QueryFieldMap>();
 export function queryFieldMap(def: ResourceDef): QueryFieldMap {
   let map = maps.get(def);
   if (!map) {
-    const declared = new Map<string, QueryField>([
-      ...Object.entries(def.fields).map(([name, f]): [string, QueryField] => [name.toLowerCase(), { sql: raw(f.sql), type: f.type }]),
-      hrefField(def),
-    ]);
+    // Named as the definition names them, which is how records spell them.
+    const declared = new FieldMap([...Object.entries(def.fields).map(([name, f]): [string, QueryField] => [name, { sql: raw(f.sql), type: f.type }]), hrefField(def)]);
     map = def.dynamic ? withDynamic(declared, def.dynamic) : declared;
     maps.set(def, map);
   }
@@ -33,11 +31,11 @@ function hrefField(def: ResourceDef): [string, QueryField] {
 }
 
 /** Any other name is a key of the JSONB column (matched as written in lower case), bound as a parameter; a key a row lacks is unset. */
-function withDynamic(declared: Map<string, QueryField>, d: DynamicFields): QueryFieldMap {
+function withDynamic(declared: FieldMap, d: DynamicFields): QueryFieldMap {
   const search = d.search;
   const eqHint = search ? (name: string) => (v: string) => sql`t.${raw(search)} @> jsonb_build_object(${name}::text, lower(${v}))` : undefined;
   return {
     get: (name) => declared.get(name) ?? { sql: sql`(t.${raw(d.column)} ->> ${name})`, type: d.type, eqHint: eqHint?.(name), nullIsEmpty: true },
-    keys: () => declared.keys(),
+    names: () => declared.names(),
   };
 }

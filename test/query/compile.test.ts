@@ -1,4 +1,4 @@
-import { compileQ as compileFragment, compileQText as compileTextFragment, MAX_DATEADD_YEARS, MAX_LISTED_FIELDS, parseQ, queryFields, type QExpr, type QueryFieldMap } from '../../src/query/index.js';
+import { compileQ as compileFragment, compileQText as compileTextFragment, FieldMap, MAX_DATEADD_YEARS, MAX_LISTED_FIELDS, parseQ, queryFields, type QExpr, type QueryFieldMap } from '../../src/query/index.js';
 import { appErrorOf, badRequestOf, fields, shown } from './support.js';
 import { raw, sql } from '../../src/sql.js';
 
@@ -216,17 +216,19 @@ describe('compileQ: comparisons without a field', () => {
 });
 
 describe('compileQ: errors', () => {
-  it('names an unknown field and its position, and lists the known ones for developers', () => {
+  it('names an unknown field and its position, and lists the known ones for developers as records spell them', () => {
     const error = appErrorOf(() => compile("foo eq 'x'"));
     expect(error.message).toBe("Invalid q: unknown field 'foo' at position 1");
-    expect(error.developerMessage).toContain('Known fields: id, name, description, userid');
+    expect(error.developerMessage).toContain('Known fields: id, name, description, userId, [first name], [odd]]name], scope, enabled, createDate, modifyDate, ownerId.');
+    // The names listed are looked up in any case, as ever.
+    expect(compile("userId eq 'x' and USERID eq 'x' and createdate is null")).toMatchObject({ sql: expect.stringContaining('"t"."user_id"') });
     expect(compileError("name eq 'x' and [no such] eq 1")).toBe("Invalid q: unknown field 'no such' at position 17");
   });
 
   it('names a field as it is stored, not as q escapes it, and lists names as q writes them', () => {
     const error = appErrorOf(() => compile("[no]]such] eq 'x'"));
     expect(error.message).toBe("Invalid q: unknown field 'no]such' at position 1");
-    expect(error.developerMessage).toContain('Known fields: id, name, description, userid, [first name], [odd]]name], scope,');
+    expect(error.developerMessage).toContain('Known fields: id, name, description, userId, [first name], [odd]]name], scope,');
     expect(compileError('[odd]]name] eq createDate')).toBe("Invalid q: cannot compare 'odd]name' (string) with 'createDate' (datetime) at position 13");
   });
 
@@ -279,7 +281,7 @@ describe('compileQ: column expressions', () => {
 });
 
 describe('compileQ: a field whose NULL reads as the empty string', () => {
-  const unset: QueryFieldMap = new Map([['v', { sql: raw('"t"."v"'), type: 'string', nullIsEmpty: true, eqHint: (x: string) => sql`hint(${x})` }]]);
+  const unset: QueryFieldMap = new FieldMap([['v', { sql: raw('"t"."v"'), type: 'string', nullIsEmpty: true, eqHint: (x: string) => sql`hint(${x})` }]]);
   it.each([
     ["v eq ''", `lower(coalesce("t"."v", '')) = lower(?)`],
     ["'' eq v", `lower(?) = lower(coalesce("t"."v", ''))`],
@@ -297,7 +299,7 @@ describe('compileQ: a field whose NULL reads as the empty string', () => {
 });
 
 describe("compileQ: a typed field kept as text (a form's calendar or cell value) compared with ''", () => {
-  const kept: QueryFieldMap = new Map([
+  const kept: QueryFieldMap = new FieldMap([
     ['d', { sql: sql`ts(${'d'})`, type: 'datetime', shownAsKept: true, keptText: sql`kept(${'d'})` }],
     ['n', { sql: sql`num(${'n'})`, type: 'numeric', keptText: sql`kept(${'n'})` }],
   ]);

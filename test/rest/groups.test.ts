@@ -166,6 +166,16 @@ describe('GET /groups', () => {
     expectError(await T.get(`/groups?${qs}`), 400, message);
   });
 
+  test('an unknown field in q lists the known ones as a record spells them (siteId, not siteid), which q takes in any case', async () => {
+    const r = await T.get(`/groups?${q('bogus eq 1')}`);
+    expectError(r, 400, "Invalid q: unknown field 'bogus' at position 1");
+    const record = (await T.get(`/groups/${alpha.id}?expand=data`)).body.data[0];
+    const known = Object.keys(record).filter((k) => k !== 'href' && k !== 'dataType');
+    expect(known).toEqual(['id', 'name', 'description', 'siteId']);
+    expect(r.body.meta.errors[0].developerMessage).toContain(`Known fields: ${[...known, 'href'].join(', ')}.`);
+    expect(names(await T.get(`/groups?${q(`SITEID eq '${site.id}' and siteid eq '${site.id}'`)}`))).toEqual(['Alpha']);
+  });
+
   test("a GUID field compared with the text 'null' (what the clients send for an unset setting) is a 400 naming the literal; bare null is IS NULL", async () => {
     const r = await T.get(`/groups?${q("siteId eq 'null'")}`);
     expectError(r, 400, "Invalid q: 'null' is not a GUID (compared with 'siteId') at position 11");

@@ -149,7 +149,13 @@ describe('GET /users', () => {
 
   test('a q that does not parse, or names an unknown field, is a 400', async () => {
     expectError(await call('GET', `${R()}/users?q=${encodeURIComponent("userid eq 'x")}`, { token: admin }), 400);
-    expectError(await call('GET', `${R()}/users?q=${encodeURIComponent("passwordHash eq 'x'")}`, { token: admin }), 400);
+    const unknown = await call('GET', `${R()}/users?q=${encodeURIComponent("passwordHash eq 'x'")}`, { token: admin });
+    expectError(unknown, 400, "Invalid q: unknown field 'passwordHash' at position 1");
+    // The known fields as a record spells them (firstName, passwordNeverExpires), href last.
+    const record = (await call('GET', `${R()}/users?expand=data&limit=1`, { token: admin })).body.data[0];
+    const known = Object.keys(record).filter((k) => k !== 'href' && k !== 'dataType');
+    expect(known).toEqual(expect.arrayContaining(['firstName', 'passwordNeverExpires', 'isVaultAccess']));
+    expect(unknown.body.meta.errors[0].developerMessage).toContain(`Known fields: ${[...known, 'href'].join(', ')}.`);
   });
 
   test('fields= keeps href, dataType and the named fields only', async () => {
