@@ -26,13 +26,13 @@ import { badRequest, shownValue } from '../errors.js';
 import { isGuid } from '../ids.js';
 import { DATA_SCOPES, isoInstant, isZeroOrOne } from '../scalars.js';
 import { effectiveLimit } from '../read/paging.js';
-import { mapError, outcomeOf, type EnvelopeError } from '../graphql-errors.js';
+import { findAppError, mapError, outcomeOf, type EnvelopeError } from '../graphql-errors.js';
 import { isMultipart, readBody, parseAnyBody, parseBody, parseMultipart, RepeatedKey, withFiles } from './body.js';
 import { errorEnvelope, jsonResponse, successBody, type Projection } from './envelope.js';
 import { variantOf, type Variant } from './expand.js';
 import { createRestExecute } from './execute.js';
 import { forRestCaller } from './variable-errors.js';
-import { withSessionCheck } from '../auth/session.js';
+import { sessionEnded, withSessionCheck } from '../auth/session.js';
 import { asSent, fitInput } from './input.js';
 import { queryParam, type Match } from './match.js';
 import { parseFieldList } from '../query/field-list.js';
@@ -135,7 +135,7 @@ export function createRouteRunner(services: Services, schema: GraphQLSchema, dat
       // and before its arguments are: an expired token, or another tenant's, is a 401 or 403 whatever else is wrong.
       const checked = authenticate(services, request, m.tenant);
       if (checked) await checked;
-      return runWith(request, url, route, m, undefined);
+      return runWith(request, url, route, m, undefined).catch((err: unknown) => sessionFirst(request, m, err));
     }
     const received = await receiveUpload(services, request, m);
     // Refused, the file it was to record goes again.
@@ -147,6 +147,21 @@ export function createRouteRunner(services: Services, schema: GraphQLSchema, dat
     if (answer.status >= 400) await discard();
     return answer;
   };
+
+  /**
+   * A refusal of what was sent that came before the operation ran (its arguments, its body), which
+   * is what checks the session: a token whose session ended (a password change, a disabled account)
+   * is told so first, a 401, as it is when the operation refuses (`q`) and on /graphql. One
+   * statement, on a 400 only (a 413, 429 or 503, which guard the server's memory and load, ask
+   * nothing); a check that cannot be made leaves the refusal as it was.
+   */
+  async function sessionFirst(request: Request, m: Match, err: unknown): Promise<never> {
+    if (findAppError(err)?.status === 400) {
+      const ctx = await buildContext(services, request, requestIdOf(request), m.tenant);
+      if (!(await ctx.sessionAlive().catch(() => true))) throw sessionEnded();
+    }
+    throw err;
+  }
 
   async function runWith(request: Request, url: URL, route: SofaRoute, m: Match, uploaded: Received | undefined): Promise<Response> {
     const info = infoOf.get(route.field)!;

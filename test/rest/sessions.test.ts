@@ -40,6 +40,9 @@ async function expectAllRefused(user: { id: string; token: string }) {
   expectEnded(await as.get(`/sites/${UNKNOWN_ID}`));
   expectEnded(await as.get('/users/getjwt'));
   expectEnded(await as.put(`/users/${user.id}`, { newPassword: 'x-Another-1!', oldPassword: 'whatever' }));
+  // Whatever else it got wrong: arguments refused before the operation runs are told the session ended first.
+  for (const path of ['/sites/not-a-guid', '/sites?limit=-1', '/users?limit=1&limit=2']) expectEnded(await as.get(path));
+  expectEnded(await as.put('/documents/not-a-guid/status', { checkIn: 2 }));
   const g = await graphql(user.token, '{ me { id } }');
   // A 401 under application/json too, where other execution errors are a 200: the token is what failed.
   expect(g.status).toBe(401);
