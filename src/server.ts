@@ -1,4 +1,5 @@
 /** Process entry point: config, database (embedded or DATABASE_URL), migrations, HTTP, shutdown. */
+import type { AddressInfo } from 'node:net';
 import { createApp } from './app.js';
 import { loadConfig } from './config.js';
 import { openDatabase } from './db/database.js';
@@ -80,12 +81,21 @@ async function main() {
       resolve();
     });
   });
-  const port = (server.address() as { port: number }).port;
-  services.ownUrl ??= `http://localhost:${port}`;
+  const { address, port } = server.address() as AddressInfo;
+  services.ownUrl ??= `http://${urlHost(address)}:${port}`;
   const baseUrl = services.ownUrl;
   await ensureDemoTenant(db.orm, baseUrl);
   // Last: whoever waits for this line finds the server ready and the first-run credentials printed.
   log.info({ port, graphql: `${baseUrl}/graphql` }, 'listening');
+}
+
+/**
+ * The host of this service's own address (scripts call back at it): the interface it listens on,
+ * `localhost` when that is every interface, which is no address to call.
+ */
+function urlHost(address: string): string {
+  if (address === '0.0.0.0' || address === '::') return 'localhost';
+  return address.includes(':') ? `[${address}]` : address;
 }
 
 main().catch((e) => {

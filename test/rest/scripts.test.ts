@@ -272,13 +272,14 @@ describe('managing scripts (GraphQL, administrators)', () => {
 describe('the address a script calls back at, under the real server', () => {
   const PUBLIC_URL = 'https://quire.example.test/base';
   let plain: Started;
+  let everywhere: Started;
   let proxied: Started;
   beforeAll(async () => {
     const env = { DATABASE_URL: process.env.QUIRE_TEST_DATABASE_URL!, SCRIPT_SERVER_URL: peer.url };
-    [plain, proxied] = await Promise.all([startServer(env), startServer({ ...env, PUBLIC_URL })]);
+    [plain, everywhere, proxied] = await Promise.all([startServer(env), startServer({ ...env, HOST: '0.0.0.0' }), startServer({ ...env, PUBLIC_URL })]);
   }, 120_000);
   afterAll(async () => {
-    await Promise.all([plain, proxied].filter(Boolean).map((s) => stop(s)));
+    await Promise.all([plain, everywhere, proxied].filter(Boolean).map((s) => stop(s)));
   });
 
   /** `method path` on `s` with `Host: attacker.example:8443`, the answer's status. */
@@ -293,7 +294,8 @@ describe('the address a script calls back at, under the real server', () => {
     });
 
   test.each([
-    ['unset, the server\'s own, http://localhost:<port>, as its start-up line prints it', () => [plain, `http://localhost:${plain.port}`] as const],
+    ['unset, the interface it listens on (HOST=127.0.0.1), as its start-up line prints it', () => [plain, `http://127.0.0.1:${plain.port}`] as const],
+    ['unset, localhost when it listens on every interface (HOST=0.0.0.0)', () => [everywhere, `http://localhost:${everywhere.port}`] as const],
     ['set, PUBLIC_URL', () => [proxied, PUBLIC_URL] as const],
   ])('a run or a scheduled run asked for with a forged Host gives the script server this service\'s address, never that Host: PUBLIC_URL %s', async (_, which) => {
     const [s, own] = which();
