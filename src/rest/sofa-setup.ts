@@ -47,6 +47,9 @@ function sofaSchema(schema: GraphQLSchema, fields: Set<string>): GraphQLSchema {
   });
 }
 
+/** A 0-or-1 scalar (DataScope, CheckInStatus), as a number or its text. */
+const ZERO_OR_ONE = { oneOf: [{ type: 'integer', enum: [0, 1] }, { type: 'string', enum: ['0', '1'] }] };
+
 export interface SofaHooks<Call, Ctx> {
   /** SOFA's `context`: the GraphQL context of one call, from the server context the runner passed. */
   context(call: Call): Promise<Ctx>;
@@ -74,8 +77,8 @@ export function createSofaRouter<Call extends object, Ctx>(schema: GraphQLSchema
       // Not `format: date-time`: RFC 3339 wants a zone, which the legacy format has none of.
       DateTime: { type: 'string', pattern: DATE_TIME_PATTERN, description: 'UTC, written yyyy-mm-ddThh:mm:ss.fff (no zone)' },
       JSON: {},
-      DataScope: { oneOf: [{ type: 'integer', enum: [0, 1] }, { type: 'string', enum: ['0', '1'] }], description: "0 the creator's own, 1 global" },
-      CheckInStatus: { oneOf: [{ type: 'integer', enum: [0, 1] }, { type: 'string', enum: ['0', '1'] }], description: '0 check in, 1 check out' },
+      DataScope: { ...ZERO_OR_ONE, description: "0 the creator's own, 1 global" },
+      CheckInStatus: { ...ZERO_OR_ONE, description: '0 check in, 1 check out' },
       ReleaseState: { oneOf: [{ type: 'integer', enum: [0, 1] }, { type: 'string', description: 'Released or Unreleased (any case), or "1" or "0"' }] },
     },
     // fets' own reference page would load from a CDN; ours is src/rest/docs.ts.
