@@ -221,6 +221,8 @@ function withBasic(p: Params, authorization: string | null): Params {
   } catch {
     throw malformed('a percent-escape in its credentials does not decode');
   }
+  // Sent, they are checked on every grant: an empty secret is a failed authentication, not none (a refresh takes none).
+  if (!id || !secret) throw malformed(`its ${id ? 'client_secret' : 'client_id'} is empty`);
   // Many OAuth libraries name the client in the body beside Basic: the same id is no second method.
   // Client ids are GUIDs, found in any case (authenticateClient): another spelling is the same client.
   if (p.client_id !== undefined && p.client_id.toLowerCase() !== id.toLowerCase()) {

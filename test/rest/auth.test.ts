@@ -229,6 +229,8 @@ describe('HTTP Basic client authentication (RFC 6749 2.3.1)', () => {
       [`Basic ${b64('no-colon-here')}`, /no colon/],
       [`Basic ${b64('\xff\xfe:x')}`, /not UTF-8/],
       [`Basic ${b64(`%zz:${t.clientSecret}`)}`, /percent-escape/],
+      [`Basic ${b64(`${t.clientId}:`)}`, /client_secret is empty/],
+      [`Basic ${b64(':')}`, /client_id is empty/],
     ];
     for (const [header, why] of cases) {
       const r = await post(h, '/oauth/token', user(), withBasic(header));
@@ -297,6 +299,11 @@ describe('refresh_token', () => {
       const r = await post(h, '/oauth/token', { grant_type: 'refresh_token', refresh_token: rt, ...id, client_secret: 'wrong' });
       expectRefused(r, 'invalid_client');
       expect(r.status).toBe(401);
+    }
+    // An empty secret in the Basic header is a failed authentication, as on the password grant, not a refresh without one.
+    for (const pair of [`${t.clientId}:`, ':']) {
+      const r = await post(h, '/oauth/token', { grant_type: 'refresh_token', refresh_token: rt }, { ...FORM, authorization: `Basic ${Buffer.from(pair).toString('base64')}` });
+      expect([pair, r.status, r.body.error]).toEqual([pair, 401, 'invalid_client']);
     }
     expectRefused(await post(h, '/oauth/token', { grant_type: 'refresh_token', refresh_token: rt, client_id: other.clientId, client_secret: other.clientSecret }));
     expectRefused(await post(h, `${other.root}/oauth/token`, { grant_type: 'refresh_token', refresh_token: rt }));
