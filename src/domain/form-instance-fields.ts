@@ -74,7 +74,8 @@ function fieldMapOf(base: QueryFieldMap, fields: readonly TemplateField[]): Quer
   const declared = base.names();
   const typed = new Map<string, QueryField>();
   const live = new Map<string, string>();
-  const hidden = new Map<string, string>();
+  const deleted = new Map<string, string>();
+  const hidden = new Set<string>();
   for (const f of fields) {
     const key = f.key.toLowerCase();
     let field: QueryField | undefined;
@@ -89,10 +90,12 @@ function fieldMapOf(base: QueryFieldMap, fields: readonly TemplateField[]): Quer
       continue;
     }
     typed.set(deletedKey(key), field ?? { sql: keptText, type: 'string', nullIsEmpty: true });
-    if (!declared.has(key)) hidden.set(key, `__${f.key}`);
+    // Every deleted field is offered as `__<key>`, one sharing a base field's name (`revision`) too; only the others hide their plain key.
+    deleted.set(deletedKey(key), `__${f.key}`);
+    if (!declared.has(key)) hidden.add(key);
   }
   // The live form fields too: the names an unknown field's message offers instead.
-  const names = new Map([...declared, ...live, ...[...hidden].map(([key, name]) => [deletedKey(key), name] as const)]);
+  const names = new Map([...declared, ...live, ...deleted]);
   return {
     get: (name) => typed.get(name) ?? (hidden.has(name) ? undefined : base.get(name)),
     names: () => names,
