@@ -20,7 +20,8 @@
  *   when compared with the literal '' (`x eq ''`, `x ne ''`, `x in ('', ...)`, `x not in ('', ...)`):
  *   `coalesce(x, '')`, and no eqHint. Other literals keep the plain, index-friendly comparison.
  *   A typed field kept as text (QueryField.keptText: a form's calendar or cell value) compared by eq
- *   or ne with '' tests that text, `coalesce(text, '') = ''`: whether the value is unset, not a 400.
+ *   or ne with '' tests that text, `coalesce(text, '') = ''`: whether the value is unset, not a 400;
+ *   a '' in its `in` list is that test, beside the other values compared as the type.
  * - Datetime fields compare as the API shows them, to the millisecond (the database keeps microseconds,
  *   the DateTime scalar writes milliseconds, cut): `date_trunc('milliseconds', field)` on the field
  *   side of every comparison, between and in (like reads to_char's MS, which cuts too), so the value a
@@ -206,6 +207,14 @@ class Compiler {
     const side = this.side(valueNode);
     if (isNullSide(side)) throw qError(`'in' cannot have null on its left`, pos, '', 'Use is null / is not null.');
     const items = list.map((o) => this.side(o));
+    // A typed field kept as text listed with '': unset, or one of the others, as `eq ''` reads it.
+    const empty = items.find(isEmptyString);
+    const unset = empty && unsetTest(side, 'eq', empty);
+    if (unset) {
+      const rest = list.filter((_, i) => !isEmptyString(items[i]));
+      const either = rest.length ? sql`(${unset} OR ${this.inList(valueNode, rest, false, pos)})` : unset;
+      return negated ? sql`NOT ${either}` : either;
+    }
     const value = emptyAware(side, items);
     const values = items.filter((s) => !isNullSide(s));
     const withNull = values.length < items.length;

@@ -309,6 +309,10 @@ describe("compileQ: a typed field kept as text (a form's calendar or cell value)
     ["'' eq d", `coalesce(kept(?), '') = ''`],
     ["n ne ''", `coalesce(kept(?), '') <> ''`],
     ["not (n eq '')", `NOT (coalesce(kept(?), '') = '')`],
+    // in: '' is that test, beside the other values compared as the type.
+    ["d in ('')", `coalesce(kept(?), '') = ''`],
+    ["d in ('', '2026-01-01')", `(coalesce(kept(?), '') = '' OR ts(?) IN (?::timestamp))`],
+    ["n not in (5, '')", `NOT (coalesce(kept(?), '') = '' OR num(?) IN (?::numeric))`],
     // Other values compare as the type.
     ["d eq '2026-01-01'", 'ts(?) = ?::timestamp'],
     ['n ne 5', 'num(?) <> ?::numeric'],

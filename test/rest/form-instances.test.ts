@@ -293,6 +293,10 @@ describe('GET /formtemplates/{id}/forms', () => {
     expect(await labels("due ne ''")).toEqual(['a', 'd']);
     expect(await labels("amount ne '' and amount lt 10")).toEqual(['a']);
     expect(await labels("not (due eq '') or amount gt 5")).toEqual(['a', 'd']);
+    // In an in list, '' is that test beside the other values, compared as the type.
+    expect(await labels("due in ('', '2026-01-15')")).toEqual(['a', 'b', 'c']);
+    // A value that is no number compares with 7 as unknown, as `ne 7` does: 'many' is left out.
+    expect(await labels("amount not in ('', 7)")).toEqual(['a']);
     for (const [expr, message] of [["due gt ''", "'' is not a valid date-time"], ["amount le ''", "'' is not a number"]]) {
       expectError(await A.get(`/formtemplates/${typed.id}/forms?${q(expr)}`), 400, message);
     }
