@@ -1,7 +1,7 @@
 /**
  * A template's fields as instance reads see them. `q` over its instances: the base fields, then
  * the form fields by their type (a calendar field compares as a date-time, a cell field as a
- * number, a value that is not one as NULL, and `eq ''`/`ne ''` whether it holds any text), then
+ * number, a value that is not one as NULL, and `eq ''`/`ne ''`/`in ('')` whether it holds any text), then
  * any other key as text (the resource's dynamic fields). Values: in the form's order, a deleted
  * field's under `__<key>`.
  */

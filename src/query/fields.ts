@@ -24,8 +24,9 @@ export interface QueryField {
   shownAsKept?: boolean;
   /**
    * The text a typed value is kept as (a form's calendar or cell value, NULL when unset): compared
-   * by eq or ne with the literal '', the field is whether that text is empty, so `eq ''` finds the
-   * unset values as on a text field. Every other comparison with '' stays a 400 (not a date-time).
+   * by eq or ne with the literal '' (or listed with it in `in`), the field is whether that text is
+   * empty, so `eq ''` finds the unset values as on a text field. Every other comparison with ''
+   * stays a 400 (not a date-time).
    */
   keptText?: Sql;
 }
