@@ -36,8 +36,8 @@ export interface Services {
   /** The connections open at once (MAX_CONNECTIONS, MAX_CONNECTIONS_PER_ADDRESS), once the HTTP server is put under them. */
   connections: ConnectionLimits;
   /**
-   * This service's own address, where a script calls it back: PUBLIC_URL, else
-   * `http://localhost:<port>` once the HTTP server listens (server.ts). Never a request's Host,
+   * This service's own address, where a script calls it back: PUBLIC_URL, else the interface it
+   * listens on (`localhost` for every interface) and its port, once it listens (server.ts). Never a request's Host,
    * which the caller chooses (the script would log in there with its credentials).
    */
   ownUrl: string | undefined;
