@@ -9,7 +9,7 @@ import { isGuid, newId } from '../ids.js';
 import { resource } from '../read/registry.js';
 import { selectRows } from '../read/rows.js';
 import { sql, type Sql } from '../sql.js';
-import { maxLength, nameText, optionalString } from './validate.js';
+import { maxLength, nameText, optionalString, requireName } from './validate.js';
 
 type Input = Record<string, unknown>;
 type Row = Record<string, unknown>;
@@ -43,7 +43,7 @@ const insertItems = (ctx: AppContext, listId: string, items: { name: string; val
 
 /** A new list with its items; returns its id. Two of one name at once: one is made, the other gets a 409. */
 export async function createList(ctx: AppContext, input: Input): Promise<string> {
-  const name = nameText(optionalString(input, 'name') ?? '', LIMITS.name);
+  const name = requireName(input, LIMITS.name);
   const description = maxLength(optionalString(input, 'description') ?? '', LIMITS.description, 'description');
   const items = input.items === undefined || input.items === null ? [] : itemsOf(input.items);
   await assertNameFree(ctx, name);

@@ -17,7 +17,7 @@ import { raw, sql, type Sql } from '../sql.js';
 import { editable } from './editable.js';
 import { folderAt, joinPath, pathSegments, type FolderRow } from './folders.js';
 import { subtreeOf } from '../resources/folder.js';
-import { maxLength, nameText, optionalString, uniquely } from './validate.js';
+import { maxLength, nameText, optionalString, requireName, uniquely } from './validate.js';
 
 type Input = Record<string, unknown>;
 
@@ -62,7 +62,7 @@ function sharedOf(input: Input): boolean | undefined {
 
 /** A new saved search of the caller's; returns its id. Two of one name at once: one is made, the other gets a 409. */
 export async function createSavedSearch(ctx: AppContext, input: Input): Promise<string> {
-  const name = nameText(optionalString(input, 'name') ?? '', LIMITS.name);
+  const name = requireName(input, LIMITS.name);
   const by = ctx.caller.userId;
   const search = ctx.em().create(SavedSearch, {
     id: newId(),

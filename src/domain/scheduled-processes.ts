@@ -18,7 +18,7 @@ import { isoInstant } from '../scalars.js';
 import { sql } from '../sql.js';
 import { editable } from './editable.js';
 import { callScriptServer } from './scripts.js';
-import { maxLength, nameText, optionalString, uniquely } from './validate.js';
+import { maxLength, nameText, optionalString, requireName, uniquely } from './validate.js';
 
 type Input = Record<string, unknown>;
 
@@ -56,7 +56,7 @@ const processById = (ctx: AppContext, id: string, lock = false): Promise<Schedul
 
 /** A new process; returns its id. */
 export async function createProcess(ctx: AppContext, input: Input): Promise<string> {
-  const name = nameText(optionalString(input, 'name') ?? '', LIMITS.name);
+  const name = requireName(input, LIMITS.name);
   const scriptRef = optionalString(input, 'script');
   if (!scriptRef?.trim()) throw badRequest("The mandatory field 'script' is missing: name the script to run (its id or name).", { field: 'script' });
   if (input.intervalMinutes === undefined || input.intervalMinutes === null) throw badRequest("The mandatory field 'intervalMinutes' is missing.", { field: 'intervalMinutes' });

@@ -14,7 +14,7 @@ import { isGuid, newId } from '../ids.js';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from '../nesting.js';
 import { readAtMost } from '../read-at-most.js';
 import { editable } from './editable.js';
-import { maxLength, nameText, optionalString, requireText, uniquely } from './validate.js';
+import { maxLength, nameText, optionalString, requireName, requireText, uniquely } from './validate.js';
 
 type Input = Record<string, unknown>;
 
@@ -36,7 +36,7 @@ const scriptById = (ctx: AppContext, id: string, lock = false): Promise<Script> 
 
 /** A new script; returns its id. Two of one name at once: one is made, the other gets a 409. */
 export async function createScript(ctx: AppContext, input: Input): Promise<string> {
-  const name = nameText(optionalString(input, 'name') ?? '', LIMITS.name);
+  const name = requireName(input, LIMITS.name);
   const by = ctx.caller.userId;
   const script = ctx.em().create(Script, {
     id: newId(),

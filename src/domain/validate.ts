@@ -53,6 +53,9 @@ export function nameText(raw: string, max: number, label = 'name', stored?: unkn
   return maxLength(oneLine(s, label, stored), max, label);
 }
 
+/** A mandatory name (see `nameText`): missing is told apart from blank, as `requireString` tells them. */
+export const requireName = (input: Input, max: number, label = 'name'): string => nameText(requireText(input, label), max, label);
+
 /**
  * Control characters, Unicode's Cc: U+0000-U+001F (newline, tab, ESC...), DEL (U+007F) and the
  * C1 controls U+0080-U+009F (NEL, U+0085, is a line break).

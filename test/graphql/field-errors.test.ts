@@ -260,7 +260,7 @@ describe('e-mails, scripts and scheduled processes', () => {
     expect(many).not.toHaveProperty('field');
   });
 
-  test('a script names its missing or blank source, or its taken name; runScript the name it needs', async () => {
+  test('a script names its missing or blank source or name, or its taken name; runScript the name it needs', async () => {
     // Missing, it is refused as any missing mandatory field is; blank (empty or spaces), as blank.
     for (const input of [{ name: 's1' }, { name: 's1', source: null }]) {
       expect(await refusal(CREATE_SCRIPT, { input })).toMatchObject({ code: 'BAD_REQUEST', field: 'input.source', message: "The mandatory field 'source' is missing." });
@@ -268,6 +268,10 @@ describe('e-mails, scripts and scheduled processes', () => {
     for (const source of ['', ' \n ']) {
       expect(await refusal(CREATE_SCRIPT, { input: { name: 's1', source } })).toMatchObject({ code: 'BAD_REQUEST', field: 'input.source', message: "The field 'source' must not be blank." });
     }
+    for (const input of [{ source: 'x' }, { name: null, source: 'x' }]) {
+      expect(await refusal(CREATE_SCRIPT, { input })).toMatchObject({ code: 'BAD_REQUEST', field: 'input.name', message: "The mandatory field 'name' is missing." });
+    }
+    expect(await refusal(CREATE_SCRIPT, { input: { name: ' ', source: 'x' } })).toMatchObject({ code: 'BAD_REQUEST', field: 'input.name', message: "The field 'name' must not be blank." });
     await created(CREATE_SCRIPT, { input: { name: 'Taken script', source: 'x' } });
     expect(await refusal(CREATE_SCRIPT, { input: { name: 'taken SCRIPT', source: 'x' } })).toMatchObject({ code: 'CONFLICT', field: 'input.name' });
     expect(await refusal('mutation { runScript(name: " ") }')).toMatchObject({ code: 'BAD_REQUEST', field: 'name' });

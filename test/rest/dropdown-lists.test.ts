@@ -106,6 +106,7 @@ describe('lists', () => {
     const taken = await newList();
     const after = before + 1;
     expectError(await A.post('/lists', { Name: ' ', Items: TWO }), 400, "The field 'Name' must not be blank");
+    expectError(await A.post('/lists', { Description: 'd', Items: TWO }), 400, "The mandatory field 'name' is missing.");
     expectError(await A.post('/lists', { Name: 'x'.repeat(257) }), 400, /256/);
     expectError(await A.post('/lists', { Name: uniq('x'), Items: 'One,Two' }), 400, `The field 'Items' takes objects with the keys itemName and itemValue, got "One,Two".`);
     expectError(await A.post('/lists', { Name: uniq('x'), Items: [{ itemValue: 'no name' }] }), 400, "The field 'Items[0].itemName' is missing.");

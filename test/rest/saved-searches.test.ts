@@ -111,7 +111,8 @@ describe('saved searches', () => {
     const before = (await A.get('/savedsearches?limit=1')).body.pagination.totalRecords;
     expectError(await A.post('/savedsearches', { name: uniq('Bad'), q: 'nosuch eq 1' }), 400, /Invalid q: unknown field 'nosuch'/);
     expectError(await A.post('/savedsearches', { name: uniq('Bad'), q: "name eq 'x" }), 400, /Invalid q/);
-    expectError(await A.post('/savedsearches', { q: '' }), 400, /'name' must not be blank/);
+    expectError(await A.post('/savedsearches', { q: '' }), 400, "The mandatory field 'name' is missing.");
+    expectError(await A.post('/savedsearches', { name: ' ', q: '' }), 400, "The field 'name' must not be blank.");
     expectError(await A.post('/savedsearches', { name: 'n'.repeat(257) }), 400, /longer than 256/);
     expectError(await A.post('/savedsearches', { name: uniq('Long'), q: `name eq '${'x'.repeat(4000)}'` }), 400, /'q' is longer than 4000/);
     expectError(await A.post('/savedsearches', { name: taken.name.toUpperCase() }), 409, /already exists/);

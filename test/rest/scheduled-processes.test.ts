@@ -327,6 +327,7 @@ describe('managing processes (administrators)', () => {
       [{ name, script: s.id, intervalMinutes: 0 }, "'intervalMinutes' must be a whole number of minutes"],
       [{ name, script: s.id, intervalMinutes: 5, nextRunDate: '2030-02-30' }, "'nextRunDate' must be an ISO 8601 date-time"],
       [{ name: ' ', script: s.id, intervalMinutes: 5 }, "'name' must not be blank"],
+      [{ script: s.id, intervalMinutes: 5 }, "The mandatory field 'name' is missing."],
     ] as const) {
       const r = await A.gql('mutation ($input: ScheduledProcessInput!) { createScheduledProcess(input: $input) { id } }', { input });
       expect([message, r.body.errors?.[0]?.message]).toEqual([message, expect.stringContaining(message)]);
