@@ -7,7 +7,7 @@ import { PersistedData } from '../entities/persisted-data.js';
 import { badRequest, shownValue } from '../errors.js';
 import { newId } from '../ids.js';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from '../nesting.js';
-import { maxLength, nameText, optionalString, requireString, unstorable } from './validate.js';
+import { maxLength, optionalString, requireName, unstorable } from './validate.js';
 import { isoInstant } from '../scalars.js';
 
 type Input = Record<string, unknown>;
@@ -85,7 +85,7 @@ function expiry(input: Input): Date | null {
 
 /** A new dictionary owned by the caller; every field checked, each refusal a 400 naming it. */
 export function createPersistedData(ctx: AppContext, input: Input): PersistedData {
-  const name = nameText(requireString(input, 'name'), LIMITS.name);
+  const name = requireName(input, LIMITS.name);
   // A DataScope (src/scalars.ts): 0 or 1 when sent; the caller's own (0) when not.
   const scope = (input.scope as number | null | undefined) ?? 0;
   const data = dictionaryText(input.persistedData);

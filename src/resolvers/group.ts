@@ -10,7 +10,7 @@ import { assertAdminsRemain, LAST_ADMIN } from '../domain/admins.js';
 import { editable } from '../domain/editable.js';
 import { lowerEquals } from '../db/lookup.js';
 import { assertSiteExists, pathSite } from '../domain/users.js';
-import { maxLength, nameText, requireString, requireText, textChanges, uniquely } from '../domain/validate.js';
+import { maxLength, requireName, requireText, textChanges, uniquely } from '../domain/validate.js';
 import { insertRows } from '../db/tenant-writes.js';
 import { heldRow, reread } from '../read/resolvers.js';
 import { resource } from '../read/registry.js';
@@ -25,7 +25,7 @@ async function assertNameFree(ctx: AppContext, name: string, exceptId?: string) 
 }
 
 async function createGroup(ctx: AppContext, input: Input, siteId: string | undefined) {
-  const name = nameText(requireString(input, 'name'), 256);
+  const name = requireName(input, 256);
   const description = maxLength(requireText(input, 'description'), 4000, 'description');
   if (siteId) await assertSiteExists(ctx.em(), ctx.tenantId, siteId);
   await assertNameFree(ctx, name);

@@ -7,7 +7,7 @@ import { conflict } from '../errors.js';
 import { newId, requireGuid } from '../ids.js';
 import { editable } from '../domain/editable.js';
 import { assertSiteExists } from '../domain/users.js';
-import { maxLength, nameText, optionalString, requireString, requireText, textChanges } from '../domain/validate.js';
+import { maxLength, optionalString, requireName, requireText, textChanges } from '../domain/validate.js';
 import { reread } from '../read/resolvers.js';
 import { resource } from '../read/registry.js';
 
@@ -21,7 +21,7 @@ function siteType(input: Input): string | undefined {
 export const resolvers = {
   Mutation: {
     createSite: async (_: unknown, { input }: { input: Input }, ctx: AppContext) => {
-      const name = nameText(requireString(input, 'name'), 256);
+      const name = requireName(input, 256);
       const description = maxLength(requireText(input, 'description'), 4000, 'description');
       const type = siteType(input);
       const site = ctx.em().create(Site, {
