@@ -3,7 +3,7 @@
  * extensions.http.status), used by /graphql's error masking and by the REST envelope.
  */
 import { GraphQLError } from 'graphql';
-import { AppError, statusOf, type ErrorCode } from './errors.js';
+import { AppError, stackless, statusOf, type ErrorCode } from './errors.js';
 import type { Logger } from './log.js';
 import { unavailableFrom } from './db/unavailable.js';
 import { clientClosedFrom } from './client-closed.js';
@@ -19,7 +19,7 @@ export function appToGraphQL(
   asked = (original?.extensions?.http as { headers?: Record<string, string> } | undefined)?.headers,
 ): GraphQLError {
   const headers = Object.keys(err.headers).length ? { ...err.headers, ...asked } : asked;
-  return new GraphQLError(err.message, {
+  return stackless(() => new GraphQLError(err.message, {
     nodes: original?.nodes,
     path: original?.path,
     originalError: err,
@@ -30,7 +30,7 @@ export function appToGraphQL(
       ...(err.fieldPath === undefined ? {} : { field: err.fieldPath }),
       ...(Object.keys(err.meta).length ? { meta: err.meta } : {}),
     },
-  });
+  }));
 }
 
 export function unexpected(requestId: string): GraphQLError {
