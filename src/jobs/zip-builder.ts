@@ -29,7 +29,14 @@ interface Claimed {
   attempts: number;
 }
 
-export type ZipOutcome = 'ready' | 'retried' | 'failed' | 'gone' | 'stopped';
+/** `taken`: another builder took the zip over once this one's lease ran out; what became of it is that builder's. */
+export type ZipOutcome = 'ready' | 'retried' | 'failed' | 'gone' | 'stopped' | 'taken';
+
+/**
+ * A claimed zip is still this builder's while it is pending with the attempts it was claimed with:
+ * every claim counts one more, so another builder's claim (once the lease ran out) changes them.
+ */
+const HELD = `tenant_id = ? and id = ? and status = ${ZIP_STATUS.pending} and attempts = ?`;
 
 /** Claims the oldest due zip and builds it; undefined when none is due. */
 export async function buildNextZip(services: BuilderServices, signal: AbortSignal = new AbortController().signal): Promise<ZipOutcome | undefined> {
@@ -46,6 +53,7 @@ export async function buildNextZip(services: BuilderServices, signal: AbortSigna
   );
   if (!zip) return undefined;
   const key = [zip.tenant_id, zip.id];
+  const held = [...key, zip.attempts];
   const log = services.log.child({ zipId: zip.id, tenantId: zip.tenant_id, attempt: zip.attempts });
   if (zip.attempts > MAX_ATTEMPTS) {
     // Its last try ended with its process (a lease run out): not one more.
@@ -54,7 +62,7 @@ export async function buildNextZip(services: BuilderServices, signal: AbortSigna
     return 'failed';
   }
   const renew = setInterval(() => {
-    c.execute('update document_zip set lease_until = now() + make_interval(secs => ?) where tenant_id = ? and id = ?', [LEASE_SECONDS, ...key]).catch((err: unknown) =>
+    c.execute(`update document_zip set lease_until = now() + make_interval(secs => ?) where ${HELD}`, [LEASE_SECONDS, ...held]).catch((err: unknown) =>
       log.warn({ err }, 'could not renew the lease of the zip being built'),
     );
   }, RENEW_MS);
@@ -62,40 +70,50 @@ export async function buildNextZip(services: BuilderServices, signal: AbortSigna
     const stored = await writeZip(services.files, zip.tenant_id, zip.id, zip.entries, services.config.fileMaxBytes, signal);
     const done = await c.execute<{ id: string }[]>(
       `update document_zip set status = ${ZIP_STATUS.ready}, size = ?, sha256 = ?, lease_until = null, last_error = ''
-        where tenant_id = ? and id = ? and status = ${ZIP_STATUS.pending} returning id`,
-      [stored.size, stored.sha256, ...key],
+        where ${HELD} returning id`,
+      [stored.size, stored.sha256, ...held],
     );
-    if (done.length === 0) {
-      // Deleted while it was built (expired, its creator or tenant gone): its bytes go too.
-      await discardFiles(services, [fileKey(zip.tenant_id, zip.id)], zip.id);
-      return 'gone';
-    }
+    if (done.length === 0) return lost(services, c, zip, log);
     log.info({ size: stored.size }, 'zip built');
     return 'ready';
   } catch (err) {
+    // Its bytes are discarded only while the zip is still this builder's (a no-op update that keeps the lease).
+    if ((await c.execute<{ id: string }[]>(`update document_zip set lease_until = lease_until where ${HELD} returning id`, held)).length === 0) return lost(services, c, zip, log);
     await discardFiles(services, [fileKey(zip.tenant_id, zip.id)], zip.id);
     const error = (err instanceof Error ? err.message : String(err)).slice(0, MAX_TEXT);
     if (signal.aborted) {
       // Stopping: the zip goes back to the queue at once, this try not counted.
-      await c.execute('update document_zip set lease_until = null, attempts = attempts - 1 where tenant_id = ? and id = ?', key);
+      await c.execute(`update document_zip set lease_until = null, attempts = attempts - 1 where ${HELD}`, held);
       return 'stopped';
     }
     const failure = zipFailureOf(err);
     if (failure !== 'unreadable' || zip.attempts >= MAX_ATTEMPTS) {
-      await c.execute(`update document_zip set status = ${ZIP_STATUS.failed}, failure = ?, lease_until = null, last_error = ? where tenant_id = ? and id = ?`, [
-        failure,
-        error,
-        ...key,
-      ]);
+      await c.execute(`update document_zip set status = ${ZIP_STATUS.failed}, failure = ?, lease_until = null, last_error = ? where ${HELD}`, [failure, error, ...held]);
       log.error({ error }, 'zip failed: not trying again');
       return 'failed';
     }
-    await c.execute('update document_zip set lease_until = null, last_error = ? where tenant_id = ? and id = ?', [error, ...key]);
+    await c.execute(`update document_zip set lease_until = null, last_error = ? where ${HELD}`, [error, ...held]);
     log.warn({ error }, 'zip not built: trying again');
     return 'retried';
   } finally {
     clearInterval(renew);
   }
+}
+
+type Connection = ReturnType<BuilderServices['orm']['em']['getConnection']>;
+
+/**
+ * The end of a build whose zip is no longer this builder's. Taken over by another builder (this
+ * one's lease ran out): the bytes under its key are that builder's zip, ready or to be written
+ * again, and stay. Deleted while it was built (expired, its creator or tenant gone): they go too.
+ */
+async function lost(services: BuilderServices, c: Connection, zip: Claimed, log: BuilderServices['log']): Promise<'taken' | 'gone'> {
+  if ((await c.execute('select 1 from document_zip where tenant_id = ? and id = ?', [zip.tenant_id, zip.id])).length > 0) {
+    log.warn("zip taken over by another builder after this one's lease ran out: its outcome is that builder's");
+    return 'taken';
+  }
+  await discardFiles(services, [fileKey(zip.tenant_id, zip.id)], zip.id);
+  return 'gone';
 }
 
 /** Stopping abandons the zip in flight, which goes back to the queue. */

@@ -303,6 +303,44 @@ test('a zip deleted while it is built (expired, its creator gone): its bytes are
   await expect(files.get(fileKey(A.t.tenantId, key))).rejects.toMatchObject({ code: 'NOT_FOUND' });
 });
 
+/**
+ * A builder stalled past its lease (its reads held) while another took the zip over: `fail` says
+ * whether the stalled one's reads then fail or go on. The zip and the builders' outcomes.
+ */
+async function overtaken(fail: boolean) {
+  const folder = await newFolder();
+  const d = await docWith(folder.id, 'o.txt', 'overtaken');
+  const key = (await A.post('/documents/CreateDocumentZipFile', { documentDhIds: [d.documentId] })).body.data.downloadKey as string;
+  let release!: () => void;
+  const held = new Promise<void>((r) => (release = r));
+  const files = h.services.files;
+  const stalled = {
+    ...h.services,
+    files: { ...files, put: files.put.bind(files), delete: files.delete.bind(files), get: async (k: string) => (await held, fail ? Promise.reject(new Error('disk gone')) : files.get(k)) },
+  };
+  const building = buildNextZip(stalled);
+  const leased = async () => (await h.services.reads.query('select lease_until from document_zip where tenant_id = $1 and id = $2', [A.t.tenantId, key])).rows[0].lease_until;
+  for (let i = 0; i < 100 && !(await leased()); i++) await new Promise((r) => setTimeout(r, 20));
+  // Its lease runs out (a pause of its process), and another builder takes the zip and builds it.
+  await h.services.reads.query("update document_zip set lease_until = now() - interval '1 second' where tenant_id = $1 and id = $2", [A.t.tenantId, key]);
+  const second = await buildNextZip(h.services);
+  release();
+  return { key, first: await building, second };
+}
+
+test('a builder overtaken after its lease ran out leaves the zip the other built: ready, its bytes there, whether its own build then ends well or fails', async () => {
+  for (const fail of [false, true]) {
+    const { key, first, second } = await overtaken(fail);
+    expect([second, first]).toEqual(['ready', 'taken']);
+    const zip = await statusOf(key);
+    expect(zip.status).toBe('Ready');
+    const file = await A.get(`/documents/DownloadDocumentZipFile?downloadKey=${key}`);
+    expect(file.status).toBe(200);
+    expect(createHash('sha256').update(file.bytes).digest('hex')).toBe(zip.sha256);
+    expect((await entriesOf(file.bytes)).map(([n, b]) => [n, b.toString()])).toEqual([['o.txt', 'overtaken']]);
+  }
+});
+
 test('a zip whose builder died is taken again when its lease runs out, and given up after three such tries', async () => {
   const folder = await newFolder();
   const d = await docWith(folder.id, 'l.txt', 'lease');
