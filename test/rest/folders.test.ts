@@ -368,15 +368,31 @@ describe('move and copy', () => {
 
 describe('a copy in progress', () => {
   const doc = async (folderId: string, name = uniq('doc')) => (await A.post('/documents', { folderId, name, changeText: 'v1' })).body.data;
-  /** Backends of this run's database waiting for a lock: for the tenant's turn (an advisory lock) when `advisory`. */
-  const waiting = async (advisory = false) =>
+  /**
+   * Backends waiting on `holder` (a connection of the test's), directly or behind one that does: the
+   * database is shared with the other jest worker's file, whose waits must not count.
+   */
+  const waitingOn = async (holder: number) =>
     (
       await h.services.reads.query(
-        `select count(distinct a.pid)::int as n from pg_stat_activity a join pg_locks l on l.pid = a.pid and not l.granted
-          where a.datname = current_database() and ($1 = false or l.locktype = 'advisory')`,
-        [advisory],
+        `with direct as (select pid from pg_stat_activity where $1 = any(pg_blocking_pids(pid)))
+         select count(*)::int as n from pg_stat_activity a
+          where a.pid in (select pid from direct) or exists (select 1 from direct d where d.pid = any(pg_blocking_pids(a.pid)))`,
+        [holder],
       )
     ).rows[0].n as number;
+  /** Backends waiting for this tenant's turn at its tree (the advisory key `lockTree` takes: high and low halves, objsubid 1). */
+  const waitingForTheTurn = async () =>
+    (
+      await h.services.reads.query(
+        `with k as (select hashtext('quire:folder-tree:' || $1)::bigint as key)
+         select count(*)::int as n from pg_locks l, k
+          where l.locktype = 'advisory' and not l.granted and l.objsubid = 1
+            and l.classid::bigint = (k.key >> 32) & 4294967295 and l.objid::bigint = k.key & 4294967295`,
+        [A.t.tenantId],
+      )
+    ).rows[0].n as number;
+  const pidOf = async (c: { query: (text: string) => Promise<{ rows: { pid: number }[] }> }) => (await c.query('select pg_backend_pid() as pid')).rows[0].pid;
   /** Polls `check` until it holds (at most 10 s); false when `stop` came first. */
   async function until(check: () => Promise<boolean>, stop = () => false): Promise<boolean> {
     for (let i = 0; i < 500; i++) {
@@ -390,7 +406,7 @@ describe('a copy in progress', () => {
   async function notWaitingForTheTurn(request: Promise<Reply>): Promise<Reply> {
     let answered = false;
     const reply = request.finally(() => (answered = true));
-    expect({ waitedForTheTurn: await until(async () => (await waiting(true)) > 0, () => answered) }).toEqual({ waitedForTheTurn: false });
+    expect({ waitedForTheTurn: await until(async () => (await waitingForTheTurn()) > 0, () => answered) }).toEqual({ waitedForTheTurn: false });
     return reply;
   }
 
@@ -405,14 +421,15 @@ describe('a copy in progress', () => {
     try {
       await holder.query('begin');
       await holder.query('select id from document where tenant_id = $1 and id = $2 for update', [A.t.tenantId, held.documentId]);
+      const pid = await pidOf(holder);
       let copied = false;
       const copy = A.post('/folders/copy', { sourceFolderId: source.id, targetFolderPath: target }).finally(() => (copied = true));
-      await until(async () => (await waiting()) > 0);
+      await until(async () => (await waitingOn(pid)) > 0);
       // Before, the copy held the turn to its end, and the rename waited for it there.
       expect((await notWaitingForTheTurn(A.put(`/folders/${elsewhere.id}`, { name: uniq('Renamed') }))).status).toBe(200);
       // The source's rename takes the turn, then waits for the copy's lock on the folder.
       const sourceRename = A.put(`/folders/${source.id}`, { name: uniq('HeldRenamed') });
-      await until(async () => (await waiting()) > 1);
+      await until(async () => (await waitingOn(pid)) > 1);
       expect(copied).toBe(false);
       await holder.query('commit');
       const [c, r] = await Promise.all([copy, sourceRename]);
@@ -436,8 +453,9 @@ describe('a copy in progress', () => {
     try {
       await holder.query('begin');
       await holder.query('select id from document where tenant_id = $1 and id = $2 for update', [A.t.tenantId, held.documentId]);
+      const pid = await pidOf(holder);
       const copy = A.post('/folders/copy', { sourceFolderId: source.id, targetFolderPath: dest });
-      await until(async () => (await waiting()) > 0);
+      await until(async () => (await waitingOn(pid)) > 0);
       // The copy has found the name free and given the turn back; the rename does not wait for it.
       expect((await notWaitingForTheTurn(A.put(`/folders/${beside.id}`, { name: source.name }))).status).toBe(200);
       await holder.query('commit');
