@@ -258,17 +258,26 @@ export async function withScriptServer(scriptTimeoutSeconds = 2): Promise<{ peer
 /**
  * The reply of `request`, sent while another transaction holds rows it needs: `hold` runs its
  * statement (a check-out, a delete) on a connection of its own, left uncommitted; once the request
- * waits for a lock (a lock not granted says so), the held change commits and the request goes on.
+ * waits on that connection (pg_blocking_pids names it), the held change commits and the request
+ * goes on. Waits on other connections (another test file shares the database) do not count, and a
+ * request that never waits on the holder fails the test rather than passing untested.
  */
 export async function whileHeld(h: Harness, hold: { text: string; values: unknown[] }, request: () => Promise<Reply>): Promise<Reply> {
   const other = await h.services.reads.connect();
   try {
+    const holder = (await other.query('select pg_backend_pid() as pid')).rows[0].pid as number;
     await other.query('begin');
     await other.query(hold.text, hold.values);
     const reply = request();
-    for (let i = 0; i < 200; i++) {
-      const { rows } = await h.services.reads.query('select count(*)::int as n from pg_locks where not granted');
+    const deadline = Date.now() + 10_000;
+    for (;;) {
+      const { rows } = await h.services.reads.query('select count(*)::int as n from pg_stat_activity where $1 = any(pg_blocking_pids(pid))', [holder]);
       if (rows[0].n > 0) break;
+      if (Date.now() > deadline) {
+        await other.query('rollback');
+        await reply.catch(() => undefined);
+        throw new Error('whileHeld: the request never waited on the held transaction');
+      }
       await new Promise((r) => setTimeout(r, 20));
     }
     await other.query('commit');
