@@ -169,7 +169,7 @@ describe('what goes wrong is a clear error, never a 500', () => {
         behaviour.set(s.id, act);
         return api.post(`/scripts?name=${s.name}`, []);
       };
-      expectError(await run((res) => { res.writeHead(200, { 'content-type': 'application/json', 'content-length': '100' }); res.write('["half'); setTimeout(() => res.destroy(), 100); }), 502, 'broke off its answer');
+      expectError(await run((res) => { res.writeHead(200, { 'content-type': 'application/json', 'content-length': '100' }); res.write('["half', () => res.destroy()); }), 502, 'broke off its answer');
       expectError(await run((res) => res.destroy()), 502, 'could not be reached or gave no answer (UND_ERR_SOCKET)');
       expectError(await run((res) => { res.writeHead(200, { 'content-type': 'application/json' }); res.write('['); }), 504, 'SCRIPT_TIMEOUT_SECONDS');
       expectError(await run((res) => res.writeHead(302, { location: `${url}/elsewhere` }).end()), 502, 'HTTP 302 (a redirect, which is not followed)');
