@@ -285,22 +285,39 @@ test('builders at once: each zip is built by exactly one of them', async () => {
   expect(rows).toEqual(keys.map(() => ({ attempts: 1, status: 1 })));
 });
 
+/**
+ * The services with the real file store, its reads held until `release`: `reading` settles when
+ * the builder asks for its first file (it has claimed its zip by then); with `fail`, the held
+ * reads then fail as a lost disk would.
+ */
+function heldReads(fail: boolean) {
+  let release!: () => void;
+  let read!: () => void;
+  const held = new Promise<void>((r) => (release = r));
+  const reading = new Promise<void>((r) => (read = r));
+  const files = h.services.files;
+  const get = async (k: string) => {
+    read();
+    await held;
+    return fail ? Promise.reject(new Error('disk gone')) : files.get(k);
+  };
+  const store = { ...h.services, files: { ...files, put: files.put.bind(files), delete: files.delete.bind(files), get } };
+  return { store, reading, release };
+}
+
 test('a zip deleted while it is built (expired, its creator gone): its bytes are discarded, no row names them', async () => {
   const folder = await newFolder();
   const d = await docWith(folder.id, 'g.txt', 'gone');
   const key = (await A.post('/documents/CreateDocumentZipFile', { documentDhIds: [d.documentId] })).body.data.downloadKey;
   // The real store, its reads held until the row is gone.
-  let release!: () => void;
-  const held = new Promise<void>((r) => (release = r));
-  const files = h.services.files;
-  const gated = { ...h.services, files: { ...files, put: files.put.bind(files), delete: files.delete.bind(files), get: async (k: string) => (await held, files.get(k)) } };
+  const { store: gated, reading, release } = heldReads(false);
   const building = buildNextZip(gated);
-  const leased = async () => (await h.services.reads.query('select lease_until from document_zip where tenant_id = $1 and id = $2', [A.t.tenantId, key])).rows[0].lease_until;
-  for (let i = 0; i < 100 && !(await leased()); i++) await new Promise((r) => setTimeout(r, 20));
+  // The builder has claimed the zip once it reads its first file (not after a timed poll: a stalled host could miss it).
+  await reading;
   await h.services.reads.query('delete from document_zip where tenant_id = $1 and id = $2', [A.t.tenantId, key]);
   release();
   expect(await building).toBe('gone');
-  await expect(files.get(fileKey(A.t.tenantId, key))).rejects.toMatchObject({ code: 'NOT_FOUND' });
+  await expect(h.services.files.get(fileKey(A.t.tenantId, key))).rejects.toMatchObject({ code: 'NOT_FOUND' });
 });
 
 /**
@@ -311,16 +328,9 @@ async function overtaken(fail: boolean) {
   const folder = await newFolder();
   const d = await docWith(folder.id, 'o.txt', 'overtaken');
   const key = (await A.post('/documents/CreateDocumentZipFile', { documentDhIds: [d.documentId] })).body.data.downloadKey as string;
-  let release!: () => void;
-  const held = new Promise<void>((r) => (release = r));
-  const files = h.services.files;
-  const stalled = {
-    ...h.services,
-    files: { ...files, put: files.put.bind(files), delete: files.delete.bind(files), get: async (k: string) => (await held, fail ? Promise.reject(new Error('disk gone')) : files.get(k)) },
-  };
+  const { store: stalled, reading, release } = heldReads(fail);
   const building = buildNextZip(stalled);
-  const leased = async () => (await h.services.reads.query('select lease_until from document_zip where tenant_id = $1 and id = $2', [A.t.tenantId, key])).rows[0].lease_until;
-  for (let i = 0; i < 100 && !(await leased()); i++) await new Promise((r) => setTimeout(r, 20));
+  await reading;
   // Its lease runs out (a pause of its process), and another builder takes the zip and builds it.
   await h.services.reads.query("update document_zip set lease_until = now() - interval '1 second' where tenant_id = $1 and id = $2", [A.t.tenantId, key]);
   const second = await buildNextZip(h.services);
