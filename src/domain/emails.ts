@@ -28,15 +28,26 @@ const WORD = String.raw`[^\s@<>()[\]\\,;:".]+`;
 const LABEL = String.raw`(?!-)${WORD}(?<!-)`;
 const ADDRESS = new RegExp(String.raw`^${WORD}(?:\.${WORD})*@${LABEL}(?:\.${LABEL})*$`);
 
+/** An address list's tokens: a quoted name, an `<address>`, a comment, a separator, spaces, a run of anything else. */
+const TOKEN = /"(?:[^"\\]|\\.)*"|<[^<>]*>|\([^()]*\)|[,;]|\s+|[^\s"<>(),;]+|["<>()]/g;
+
+/**
+ * `list` with a comma wherever one address ends but no separator was written: in place of line
+ * breaks and tabs (a column pasted in), after each `<address>`, and after each bare address (a word
+ * holding an `@` outside quotes, which no unquoted name may hold). The parser took `a@b c@d`,
+ * `Name <a@b> c@d` and `a@b Name <c@d>` as one address whose name held the rest, and mailed one.
+ * Spaces within a name (`Ada Lovelace <a@b>`) stay.
+ */
+function separated(list: string): string {
+  return list.replace(/[\r\n\t]+/g, ',').replace(TOKEN, (t) => ((t.startsWith('<') && t.endsWith('>')) || (/^[^"(]/.test(t) && t.includes('@')) ? `${t},` : t));
+}
+
 /** A comma list of addresses, each `a@b` or `"Name" <a@b>`: what the sender hands to the mail server. */
 export function addressList(input: Input, key: string): string[] {
   // A string or a list of them (GraphQL's [String!], which a single string also fills).
   const sent = input[key];
   const joined = (Array.isArray(sent) ? sent : sent === undefined || sent === null ? [] : [sent]).join(',');
-  // Line breaks and tabs separate addresses (a column pasted in), and so do spaces in a list of bare
-  // addresses: the parser took `a@b c@d` as one address with the name `c@d`, and mailed only a@b.
-  // Where a name is written (`"Name" <a@b>`, `Name <a@b>`) spaces belong to it.
-  const raw = /[<"]/.test(joined) ? joined.replace(/[\r\n\t]+/g, ',') : joined.replace(/\s+/g, ',');
+  const raw = separated(joined);
   if (raw.replace(/[,;]/g, '').trim() === '') return [];
   return addressparser(raw, { flatten: true }).map(({ name, address }) => {
     if (!address || address.length > 254 || !ADDRESS.test(address) || /[\u0000-\u001f\u007f]/.test(address)) {

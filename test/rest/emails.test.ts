@@ -90,6 +90,12 @@ describe('POST emails', () => {
       ['nl1@example.com\r\nnl2@example.com\n\tnl3@example.com', 'nl1@example.com, nl2@example.com, nl3@example.com'],
       ['"Ada Lovelace" <ada@example.com>\nbob@example.com', '"Ada Lovelace" <ada@example.com>, bob@example.com'],
       ['Ada Lovelace <ada@example.com>', '"Ada Lovelace" <ada@example.com>'],
+      // No separator after a named address, or before one: still two recipients, not one whose name holds the other.
+      ['Ada <ada@example.com> bob@example.com', '"Ada" <ada@example.com>, bob@example.com'],
+      ['"Ada" <ada@example.com> Bob Smith <bob@example.com>', '"Ada" <ada@example.com>, "Bob Smith" <bob@example.com>'],
+      ['ada@example.com Bob <bob@example.com>', 'ada@example.com, "Bob" <bob@example.com>'],
+      // An @ inside quotes belongs to the name.
+      ['"ada@example.com" <ada@example.com>', 'ada@example.com'],
     ];
     for (const [recipients, kept] of cases) {
       const subject = uniq('Separated');
