@@ -75,7 +75,12 @@ interface Session {
 
 async function issue(services: Services, em: EntityManager, tenantId: string, userId: string, clientId: string, session: Session, familyId = newId()): Promise<TokenResponse> {
   const claims = { userId, tenantId, clientId, sessionEpoch: session.epoch, sessionExpires: Math.floor(session.expires.getTime() / 1000) };
-  const access = await signAccessToken(services.keys, services.jwt, claims);
+  // A refresh in its session's last second: the row had not expired, but an access token, counted
+  // in whole seconds, would end as it is made. The grant's refusal, not signing's 401 (which the
+  // token endpoint answered as invalid_client); thrown in rotate's transaction, it uses nothing up.
+  const now = Math.floor(Date.now() / 1000);
+  if (claims.sessionExpires <= now) throw refreshRefused();
+  const access = await signAccessToken(services.keys, services.jwt, claims, undefined, now);
   const refresh = `${tenantId}.${randomSecret()}`;
   em.create(RefreshToken, {
     id: newId(),
@@ -115,6 +120,7 @@ function newSession(services: Services, user: User): Session {
   return { epoch: user.sessionEpoch, expires: new Date(Date.now() + services.config.refreshTokenTtlSeconds * 1000) };
 }
 
+const refreshRefused = () => new OAuthError(400, 'invalid_grant', 'The refresh token is invalid, expired or revoked: log in again.');
 const badLogin = () => new OAuthError(400, 'invalid_grant', 'Invalid username or password.');
 const disabled = () => new OAuthError(400, 'invalid_grant', 'This user account is disabled.');
 const expired = () => new OAuthError(400, 'invalid_grant', 'This user account has expired (its userIdExpires has passed): an administrator can extend it.');
@@ -273,7 +279,7 @@ async function grantOf(services: Services, p: Params, scopedTenantId: string | u
   if (grantType === 'refresh_token') {
     const token = p.refresh_token ?? '';
     const tenantId = token.split('.')[0];
-    const invalid = new OAuthError(400, 'invalid_grant', 'The refresh token is invalid, expired or revoked: log in again.');
+    const invalid = refreshRefused();
     if (!isGuid(tenantId) || (scopedTenantId && scopedTenantId !== tenantId)) throw invalid;
     const em = forkFor(services, tenantId);
     const row = await em.findOne(RefreshToken, { tokenHash: hashToken(token) });

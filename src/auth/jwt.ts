@@ -31,8 +31,8 @@ export interface IssuedToken {
   expiresIn: number;
 }
 
-export async function signAccessToken(ring: KeyRing, s: JwtSettings, c: AccessClaims, extraAudience?: string): Promise<IssuedToken> {
-  const now = Math.floor(Date.now() / 1000);
+/** `now` in seconds since the epoch: a caller that checked the session's end against it signs at that same second. */
+export async function signAccessToken(ring: KeyRing, s: JwtSettings, c: AccessClaims, extraAudience?: string, now = Math.floor(Date.now() / 1000)): Promise<IssuedToken> {
   const exp = Math.min(now + s.ttlSeconds, c.sessionExpires);
   if (c.sessionExpires <= now) throw unauthorized('This session has ended: log in again.');
   const audience = extraAudience && extraAudience !== s.audience ? [s.audience, extraAudience] : s.audience;

@@ -324,6 +324,23 @@ describe('refresh_token', () => {
     for (const r of replies.filter((x) => x.status !== 200)) expectRefused(r, 'invalid_grant');
   });
 
+  test("a refresh in its session's last second is refused as an ended session (400 invalid_grant), not as a bad client (401), and uses nothing up", async () => {
+    const admin = await h.login(t);
+    const u = await newUser(t, admin);
+    const login = await post(h, '/oauth/token', passwordFields(t, u.userid, u.password));
+    expectToken(login);
+    // Early in a second, the session is made to end at its last millisecond: the refresh token has
+    // not expired when it comes, but an access token, counted in whole seconds, would end as made.
+    while (Date.now() % 1000 > 100) await new Promise((r) => setTimeout(r, 5));
+    const end = new Date(Math.floor(Date.now() / 1000) * 1000 + 999);
+    await h.services.reads.query('update refresh_token set expires_at = $1 where tenant_id = $2 and user_id = $3', [end, t.tenantId, u.id]);
+    const r = await post(h, '/oauth/token', { grant_type: 'refresh_token', refresh_token: login.body.refresh_token });
+    expectRefused(r, 'invalid_grant');
+    expect(r.status).toBe(400);
+    const unused = await h.services.reads.query('select count(*)::int as n from refresh_token where tenant_id = $1 and user_id = $2 and used_at is null and revoked_at is null', [t.tenantId, u.id]);
+    expect(unused.rows[0].n).toBe(1);
+  });
+
   test('a disabled user cannot refresh', async () => {
     const admin = await h.login(t);
     const u = await newUser(t, admin);
