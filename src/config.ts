@@ -8,6 +8,8 @@ import path from 'node:path';
 
 export interface Config {
   port: number;
+  /** HEALTH_PORT: a second listener serving only /healthz, /readyz and /metrics, outside the connection limits (src/probe-server.ts). */
+  healthPort: number | undefined;
   host: string;
   /** When unset, an embedded PostgreSQL is started with its data under dataDir. */
   databaseUrl: string | undefined;
@@ -286,6 +288,14 @@ function defaultMaxConnections(openFiles: number | undefined, dbPoolSize: number
 }
 
 /** `limits.openFiles`: the process's open-file limit, read unless given (a test gives it). */
+/** HEALTH_PORT, unset for none; never PORT's own (both would not listen). */
+function healthPort(env: Env): number | undefined {
+  if (env.HEALTH_PORT === undefined || env.HEALTH_PORT === '') return undefined;
+  const port = int(env, 'HEALTH_PORT', 0, 0, 65535);
+  if (port !== 0 && port === int(env, 'PORT', 8080, 0, 65535)) throw new ConfigError(`HEALTH_PORT must differ from PORT, got ${port} for both`);
+  return port;
+}
+
 export function loadConfig(env: Env = process.env, limits: { openFiles: number | undefined } = { openFiles: openFilesLimit() }): Config {
   const levels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
   const dataDir = path.resolve(env.DATA_DIR || './data');
@@ -298,6 +308,7 @@ export function loadConfig(env: Env = process.env, limits: { openFiles: number |
   const dbPoolSize = int(env, 'DB_POOL_SIZE', 10, 1, 200);
   return {
     port: int(env, 'PORT', 8080, 0, 65535),
+    healthPort: healthPort(env),
     host: env.HOST || '0.0.0.0',
     databaseUrl: url(env, 'DATABASE_URL'),
     dataDir,

@@ -103,7 +103,7 @@ function envelopeOf(req: IncomingMessage, status: number, code: string, message:
   return { headers, body };
 }
 
-function refuse(req: IncomingMessage, res: ServerResponse, message: string, log: Logger, status = 400, code = 'BAD_REQUEST'): void {
+export function refuse(req: IncomingMessage, res: ServerResponse, message: string, log: Logger, status = 400, code = 'BAD_REQUEST'): void {
   const { headers, body } = envelopeOf(req, status, code, message, log);
   res.writeHead(status, headers);
   res.end(body);

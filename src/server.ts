@@ -1,4 +1,5 @@
 /** Process entry point: config, database (embedded or DATABASE_URL), migrations, HTTP, shutdown. */
+import type http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createApp } from './app.js';
 import { loadConfig } from './config.js';
@@ -6,6 +7,7 @@ import { openDatabase } from './db/database.js';
 import { startDraining } from './draining.js';
 import { ensureDemoTenant } from './first-run.js';
 import { createHttpServer } from './http-server.js';
+import { listenForProbes } from './probe-server.js';
 import { createLogger } from './log.js';
 import { asConnectionFailure, startFailure } from './start-failure.js';
 import { createServices } from './services.js';
@@ -33,18 +35,16 @@ async function main() {
   // Node's own request timeout (5 minutes) would cut off a large upload on a slow link; the head
   // keeps Node's 60 seconds (or less), and both are checked at least every few seconds.
   const requestTimeout = config.requestTimeoutSeconds * 1000;
-  const server = createHttpServer(
-    {
-      maxHeaderSize: config.maxHeaderBytes,
-      requestTimeout,
-      headersTimeout: Math.min(60_000, requestTimeout),
-      connectionsCheckingInterval: Math.min(30_000, Math.max(250, requestTimeout / 4)),
-    },
-    app.handle,
-    log,
-  );
+  const httpOptions = {
+    maxHeaderSize: config.maxHeaderBytes,
+    requestTimeout,
+    headersTimeout: Math.min(60_000, requestTimeout),
+    connectionsCheckingInterval: Math.min(30_000, Math.max(250, requestTimeout / 4)),
+  };
+  const server = createHttpServer(httpOptions, app.handle, log);
   server.keepAliveTimeout = 65_000;
   services.connections.guard(server);
+  let probes: http.Server | undefined;
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
@@ -66,6 +66,9 @@ async function main() {
       server.closeIdleConnections();
     });
     clearInterval(sweep);
+    // Probes answered to the end of the drain (/healthz up, the process still working).
+    probes?.closeAllConnections();
+    probes?.close();
     await Promise.all([emailSender.stop(), zipBuilder.stop()]);
     await db.close();
     log.info('stopped');
@@ -82,11 +85,13 @@ async function main() {
     });
   });
   const { address, port } = server.address() as AddressInfo;
+  if (config.healthPort !== undefined) probes = await listenForProbes(httpOptions, app.handle, log, config.healthPort, config.host);
   services.ownUrl ??= `http://${urlHost(address)}:${port}`;
   const baseUrl = services.ownUrl;
   await ensureDemoTenant(db.orm, baseUrl);
   // Last: whoever waits for this line finds the server ready and the first-run credentials printed.
-  log.info({ port, graphql: `${baseUrl}/graphql` }, 'listening');
+  const healthPort = probes && (probes.address() as AddressInfo).port;
+  log.info({ port, graphql: `${baseUrl}/graphql`, ...(healthPort === undefined ? {} : { healthPort }) }, 'listening');
 }
 
 /**

@@ -16,7 +16,7 @@ const UNREACHABLE = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ETIMEDOU
 /** PostgreSQL's refusals of a connection: class 28 (who may log in), 3D000 (no such database), 53300 (too many connections), 57P03 (not accepting connections yet). */
 const REFUSED = /^(28...|3D000|53300|57P03)$/;
 
-type Coded = Error & { code?: unknown; syscall?: unknown; port?: unknown; address?: unknown };
+type Coded = Error & { code?: unknown; syscall?: unknown; port?: unknown; address?: unknown; setting?: unknown };
 
 /** A database that refused or could not be reached, said with DATABASE_URL shown without its password. */
 export class DatabaseUnavailable extends Error {
@@ -39,8 +39,10 @@ export function asConnectionFailure(e: unknown, databaseUrl: string | undefined)
 function listenFailure(e: Coded): string | undefined {
   if (e.syscall !== 'listen') return undefined;
   const where = `port ${String(e.port)} on ${String(e.address)}`;
-  if (e.code === 'EADDRINUSE') return `${where} is already in use: set PORT (or HOST) to a free one`;
-  if (e.code === 'EACCES') return `not permitted to listen on ${where}: ports below 1024 need privileges; set PORT`;
+  // The listener's setting: PORT, or HEALTH_PORT for the probes' (src/probe-server.ts).
+  const setting = typeof e.setting === 'string' ? e.setting : 'PORT';
+  if (e.code === 'EADDRINUSE') return `${where} is already in use: set ${setting} (or HOST) to a free one`;
+  if (e.code === 'EACCES') return `not permitted to listen on ${where}: ports below 1024 need privileges; set ${setting}`;
   if (e.code === 'EADDRNOTAVAIL') return `HOST ${String(e.address)} is not an address of this machine`;
   return undefined;
 }

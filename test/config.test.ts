@@ -179,3 +179,14 @@ test('MAX_CONNECTIONS is half the open files left past 256 and both pools (64-81
   const shell = Number(execFileSync('sh', ['-c', 'ulimit -n'], { encoding: 'utf8' }));
   expect(loadConfig({}).maxConnections).toBe(loadConfig({}, { openFiles: Number.isFinite(shell) ? shell : undefined }).maxConnections);
 });
+
+test('HEALTH_PORT: unset for none, 0-65535 (0 picks a free one), never PORT\'s own', () => {
+  expect(loadConfig({}).healthPort).toBeUndefined();
+  expect(loadConfig({ HEALTH_PORT: '' }).healthPort).toBeUndefined();
+  expect(loadConfig({ HEALTH_PORT: '9090' }).healthPort).toBe(9090);
+  expect(loadConfig({ PORT: '0', HEALTH_PORT: '0' }).healthPort).toBe(0);
+  expect(() => loadConfig({ HEALTH_PORT: '8080' })).toThrow('HEALTH_PORT must differ from PORT, got 8080 for both');
+  expect(() => loadConfig({ PORT: '9000', HEALTH_PORT: '9000' })).toThrow('HEALTH_PORT must differ from PORT, got 9000 for both');
+  expect(() => loadConfig({ HEALTH_PORT: '70000' })).toThrow('HEALTH_PORT must be between 0 and 65535, got 70000');
+  expect(() => loadConfig({ HEALTH_PORT: 'probe' })).toThrow("HEALTH_PORT must be a whole number, got 'probe'");
+});

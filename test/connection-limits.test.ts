@@ -110,7 +110,7 @@ describe('MAX_CONNECTIONS', () => {
   const open: net.Socket[] = [];
   beforeAll(async () => {
     // No limit per address (0): all three come from one.
-    s = await startServer({ DATABASE_URL: process.env.QUIRE_TEST_DATABASE_URL!, MAX_CONNECTIONS: '3', MAX_CONNECTIONS_PER_ADDRESS: '0' });
+    s = await startServer({ DATABASE_URL: process.env.QUIRE_TEST_DATABASE_URL!, MAX_CONNECTIONS: '3', MAX_CONNECTIONS_PER_ADDRESS: '0', HEALTH_PORT: '0' });
   }, 60_000);
   afterAll(async () => {
     for (const sock of open) sock.destroy();
@@ -134,5 +134,22 @@ describe('MAX_CONNECTIONS', () => {
     expect(await metric(first, 'http_connections_refused_total{reason="server_full"}')).toBe(3);
     await waitFor(s.child, s.stdout, /"level":40,.*"reason":"server_full",.*MAX_CONNECTIONS \(3\) reached/);
     expect(s.stdout().match(/"reason":"server_full"/g)).toHaveLength(1);
+  });
+
+  test('HEALTH_PORT answers probes and metrics while PORT is full, counted apart; any other path there is a 404', async () => {
+    // PORT still holds its three (the test above).
+    expect(await closedAtOnce(s.port, '127.0.0.1')).toBe('');
+    const healthPort = Number(/"healthPort":(\d+)/.exec(s.stdout())![1]);
+    expect(healthPort).not.toBe(s.port);
+    const probe = await connect(healthPort, '127.0.0.1');
+    open.push(probe);
+    expect((await get(probe, '/healthz')).head).toMatch(/^HTTP\/1\.1 200 /);
+    expect(await get(probe, '/readyz')).toMatchObject({ head: expect.stringMatching(/^HTTP\/1\.1 200 /), body: '{"status":"ready","database":"up"}' });
+    // Its connections are not PORT's: the gauge still reads three, and the refusal just made is counted.
+    expect(await metric(probe, 'http_connections_open')).toBe(3);
+    expect(await metric(probe, 'http_connections_refused_total{reason="server_full"}')).toBe(4);
+    const api = await get(probe, '/api/v1/x/y/sites');
+    expect(api.head).toMatch(/^HTTP\/1\.1 404 /);
+    expect(JSON.parse(api.body).meta).toMatchObject({ status: 404, errors: [{ code: 'NOT_FOUND', message: 'HEALTH_PORT serves only /healthz, /readyz, /metrics; the API is on PORT.' }] });
   });
 });

@@ -50,6 +50,20 @@ test('a port already taken: one line naming it and PORT, exit 1', async () => {
   }
 });
 
+test('a HEALTH_PORT already taken: one line naming it and HEALTH_PORT, exit 1', async () => {
+  const taken = net.createServer();
+  await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+  const port = (taken.address() as net.AddressInfo).port;
+  try {
+    const out = await runToExit({ PORT: '0', HEALTH_PORT: String(port), DATABASE_URL: process.env.QUIRE_TEST_DATABASE_URL!, FILES_DIR: process.env.QUIRE_TEST_FILES_DIR! });
+    expect(out.code).toBe(1);
+    expect(out.stderr).toBe(`Failed to start: port ${port} on 127.0.0.1 is already in use: set HEALTH_PORT (or HOST) to a free one\n`);
+    expectOneLine(out);
+  } finally {
+    taken.close();
+  }
+});
+
 test('a database that cannot be reached, or refuses the login: one line with DATABASE_URL shown without its password, exit 1', async () => {
   // A password in the query string (libpq's parameters) is left out too.
   const unreachable = await runToExit({ PORT: '0', DATABASE_URL: 'postgres://quire:sekrit-pw@127.0.0.1:1/quire?password=sekrit-pw2&sslmode=disable' });
