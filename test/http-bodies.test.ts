@@ -41,8 +41,12 @@ interface Answer {
   ended: boolean;
 }
 
-/** Sends `raw` (and no more of the body it announces) and reads the answer; waits up to `ms` for the server to end the connection. */
-async function send(raw: string | Buffer, ms = 3000): Promise<Answer> {
+/**
+ * Sends `raw` (and no more of the body it announces) and reads the answer; waits up to `ms` for the
+ * server to end the connection. Every caller expects it to: the wait costs nothing then, and is
+ * long enough that a stalled CI host does not pass for a server that kept the connection.
+ */
+async function send(raw: string | Buffer, ms = 10_000): Promise<Answer> {
   const sock = await connect(s.port);
   let reply = '';
   let ended = false;
