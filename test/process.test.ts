@@ -67,8 +67,10 @@ describe('npm start on the embedded database', () => {
     expect(fs.existsSync(path.join(dataDir, 'pg', 'postmaster.pid'))).toBe(false);
   }, 60_000);
 
-  test('a request in flight when SIGTERM arrives is still answered, and the process exits 0', async () => {
-    const s = await startServer({ DATA_DIR: dataDir, LOG_LEVEL: 'debug' });
+  test('a request in flight when SIGTERM arrives is still answered (HEALTH_PORT meanwhile says alive, not ready), and the process exits 0', async () => {
+    const s = await startServer({ DATA_DIR: dataDir, LOG_LEVEL: 'debug', HEALTH_PORT: '0' });
+    const probes = `http://127.0.0.1:${/"healthPort":(\d+)/.exec(s.stdout())![1]}`;
+    expect((await fetch(`${probes}/readyz`)).status).toBe(200);
     const body = 'grant_type=password&client_id=x&client_secret=y&username=u&password=p';
     const sock = await connect(s.port);
     let reply = '';
@@ -78,6 +80,10 @@ describe('npm start on the embedded database', () => {
     const exited = new Promise<number | null>((resolve) => s.child.once('close', resolve));
     s.child.kill('SIGTERM');
     await waitFor(s.child, s.stdout, /"msg":"shutting down/);
+    // Through the drain the probe port answers: alive, but no longer ready for new work.
+    const drained = await fetch(`${probes}/readyz`);
+    expect({ status: drained.status, body: await drained.text() }).toEqual({ status: 503, body: '{"status":"draining"}' });
+    expect((await fetch(`${probes}/healthz`)).status).toBe(200);
     sock.write(body.slice(10));
     await new Promise((r) => sock.once('close', r));
     expect(reply).toMatch(/^HTTP\/1\.1 401/);

@@ -1,10 +1,12 @@
 /**
  * GET /healthz: the process is up. GET /readyz: its dependencies answer, each named
  * (`{"status":"ready","database":"up"}`, or 503 with `"database":"down"`), within a second
- * whatever the database does: a probe that waits longer than that counts as down.
+ * whatever the database does: a probe that waits longer than that counts as down. Once the
+ * process is shutting down, 503 `{"status":"draining"}`.
  */
 import type { Plugin } from 'graphql-yoga';
 import type { Services } from '../context.js';
+import { isDraining } from '../draining.js';
 import { jsonResponse, methodNotAllowed } from '../rest/envelope.js';
 import { withoutTrailingSlashes } from '../rest/match.js';
 
@@ -19,6 +21,9 @@ function withinDeadline(check: Promise<unknown>): Promise<boolean> {
 
 export function useHealth(services: Services): Plugin {
   const ready = async () => {
+    // Shutting down: PORT takes no new connection, and a balancer asking here (HEALTH_PORT stays
+    // open through the drain) must send nothing more.
+    if (isDraining()) return jsonResponse(503, { status: 'draining' }, { 'cache-control': 'no-store' });
     // On the read pool: pg drops a connection whose query timed out, so probes during a freeze leave none stuck.
     const database = await withinDeadline(services.reads.query('select 1'));
     const body = { status: database ? 'ready' : 'unavailable', database: database ? 'up' : 'down' };
