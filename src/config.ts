@@ -287,7 +287,6 @@ function defaultMaxConnections(openFiles: number | undefined, dbPoolSize: number
   return Math.min(8192, Math.max(64, Math.floor((openFiles - RESERVED_FILES - 2 * dbPoolSize) / 2)));
 }
 
-/** `limits.openFiles`: the process's open-file limit, read unless given (a test gives it). */
 /** HEALTH_PORT, unset for none; never PORT's own (both would not listen). */
 function healthPort(env: Env): number | undefined {
   if (env.HEALTH_PORT === undefined || env.HEALTH_PORT === '') return undefined;
@@ -296,6 +295,7 @@ function healthPort(env: Env): number | undefined {
   return port;
 }
 
+/** `limits.openFiles`: the process's open-file limit, read unless given (a test gives it). */
 export function loadConfig(env: Env = process.env, limits: { openFiles: number | undefined } = { openFiles: openFilesLimit() }): Config {
   const levels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
   const dataDir = path.resolve(env.DATA_DIR || './data');

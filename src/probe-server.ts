@@ -16,7 +16,7 @@ import { withoutTrailingSlashes } from './rest/match.js';
 const PROBE_PATHS = ['/healthz', '/readyz', '/metrics'];
 
 /** Connections the probe listener holds at once; past it Node closes a new one as it comes. */
-export const PROBE_CONNECTIONS = 64;
+const PROBE_CONNECTIONS = 64;
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => unknown;
 

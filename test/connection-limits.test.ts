@@ -136,7 +136,7 @@ describe('MAX_CONNECTIONS', () => {
     expect(s.stdout().match(/"reason":"server_full"/g)).toHaveLength(1);
   });
 
-  test('HEALTH_PORT answers probes and metrics while PORT is full, counted apart; any other path there is a 404', async () => {
+  test('HEALTH_PORT answers probes and metrics while PORT is full, counted apart, up to 64 connections of its own; any other path there is a 404', async () => {
     // PORT still holds its three (the test above).
     expect(await closedAtOnce(s.port, '127.0.0.1')).toBe('');
     const healthPort = Number(/"healthPort":(\d+)/.exec(s.stdout())![1]);
@@ -148,6 +148,9 @@ describe('MAX_CONNECTIONS', () => {
     // Its connections are not PORT's: the gauge still reads three, and the refusal just made is counted.
     expect(await metric(probe, 'http_connections_open')).toBe(3);
     expect(await metric(probe, 'http_connections_refused_total{reason="server_full"}')).toBe(4);
+    // Its own bound: 64 connections, the 65th closed as it comes.
+    for (let i = 1; i < 64; i++) open.push(await held(healthPort, '127.0.0.1'));
+    expect(await closedAtOnce(healthPort, '127.0.0.1')).toBe('');
     const api = await get(probe, '/api/v1/x/y/sites');
     expect(api.head).toMatch(/^HTTP\/1\.1 404 /);
     expect(JSON.parse(api.body).meta).toMatchObject({ status: 404, errors: [{ code: 'NOT_FOUND', message: 'HEALTH_PORT serves only /healthz, /readyz, /metrics; the API is on PORT.' }] });
