@@ -6,6 +6,8 @@ import { parseArgs } from 'node:util';
 import { loadConfig } from './config.js';
 import { openDatabase, type Database } from './db/database.js';
 import { createApiClient, createTenant } from './domain/tenants.js';
+import { listApiClients, revokeApiClient } from './domain/api-clients.js';
+import { isGuid } from './ids.js';
 import { createUser } from './domain/users.js';
 import { TENANT_FILTER } from './db/tenant-filter.js';
 import { AppError } from './errors.js';
@@ -26,6 +28,9 @@ const USAGE = `quire: administer a quire service
   quire user create --customer <alias> --database <alias> --userid <userid> [--password-stdin]
                     [--first-name <s>] [--last-name <s>] [--email <addr>] [--site <siteId>] [--administrator] [--json]
   quire client create --customer <alias> --database <alias> [--name <s>] [--user <userid>] [--json]
+  quire client list --customer <alias> --database <alias> [--json]
+  quire client revoke --customer <alias> --database <alias> --id <clientId> [--json]
+                                 it authenticates nothing more, and its refresh tokens end; access tokens it got live out their TTL
   quire keys list [--json]       the JWT signing keys: which signs, which are retired
   quire keys rotate [--json]     a new signing key signs from now on; the old ones verify until their tokens expire
   quire purge [--json]           delete expired tokens and persisted data, stale login throttles and signing keys past their tokens' life
@@ -74,6 +79,7 @@ async function run(argv: string[]): Promise<void> {
       site: { type: 'string' },
       name: { type: 'string' },
       user: { type: 'string' },
+      id: { type: 'string' },
       administrator: { type: 'boolean', default: false },
       json: { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
@@ -84,11 +90,15 @@ async function run(argv: string[]): Promise<void> {
     process.stdout.write(`${USAGE}\n`);
     return;
   }
-  const known = ['tenant create', 'user create', 'client create', 'keys list', 'keys rotate', 'purge', 'migrate'];
+  const known = ['tenant create', 'user create', 'client create', 'client list', 'client revoke', 'keys list', 'keys rotate', 'purge', 'migrate'];
   if (!known.includes(command)) throw new UsageError(`unknown command '${command}'`);
   if (command === 'tenant create') need(values, 'customer', 'database', 'admin');
   if (command === 'user create') need(values, 'customer', 'database', 'userid');
-  if (command === 'client create') need(values, 'customer', 'database');
+  if (command === 'client create' || command === 'client list') need(values, 'customer', 'database');
+  if (command === 'client revoke') {
+    need(values, 'customer', 'database', 'id');
+    if (!isGuid(values.id!)) throw new UsageError(`--id must be a client id (a GUID, as client list shows), got '${values.id!.slice(0, 64)}'`);
+  }
   // Before the database opens: a prompt should not wait behind an embedded database's start.
   const password =
     command === 'tenant create' || command === 'user create'
@@ -122,6 +132,14 @@ async function run(argv: string[]): Promise<void> {
       print(values.json!, { kid, note: 'running servers sign with it from their next key reload (PURGE_INTERVAL_SECONDS) or sooner' });
     } else if (command === 'purge') {
       print(values.json!, { ...(await purgeExpired(db.orm.em.fork(), config, createFileStore(config))) });
+    } else if (command === 'client list') {
+      const { tenantId } = await tenantEm(db, values.customer!, values.database!);
+      const clients = await listApiClients(db.orm.em.fork(), tenantId);
+      if (values.json) process.stdout.write(`${JSON.stringify({ clients })}\n`);
+      else for (const c of clients) process.stdout.write(`${c.clientId}  ${c.name}  user ${c.userid}  created ${c.createdAt}${c.revokedAt ? `  revoked ${c.revokedAt}` : ''}\n`);
+    } else if (command === 'client revoke') {
+      const { tenantId } = await tenantEm(db, values.customer!, values.database!);
+      print(values.json!, { ...(await revokeApiClient(db.orm.em.fork(), tenantId, values.id!.toLowerCase())) });
     } else if (command === 'tenant create') {
       const t = await createTenant(db.orm.em, {
         customer: values.customer!,

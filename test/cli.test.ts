@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { Harness, type TestTenant } from './harness.js';
 import { ownDatabase, type OwnDatabase } from './own-database.js';
+import { whileHeld } from './rest/support.js';
 import { ROOT } from './server-process.js';
 
 let db: OwnDatabase;
@@ -117,5 +118,68 @@ describe('keys and purge', () => {
     const r = await cli(['purge', '--json']);
     expect(r.code).toBe(0);
     expect(Object.keys(JSON.parse(r.stdout)).sort()).toEqual(['abandonedUploads', 'deletedDocuments', 'documentZips', 'emails', 'files', 'persistedData', 'refreshTokens', 'signingKeys', 'throttles', 'webTokens']);
+  }, 60_000);
+});
+
+describe('API clients', () => {
+  const token = (fields: Record<string, string>) =>
+    h.request('POST', '/oauth/token', { raw: new URLSearchParams(fields).toString(), headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+  const tenantArgs = () => ['--customer', t.customerAlias, '--database', t.databaseAlias];
+
+  test('client list shows each client with its user; client revoke ends its logins and refreshes at once, and again changes nothing', async () => {
+    const made = await cli(['client', 'create', ...tenantArgs(), '--name', 'leaky', '--json']);
+    expect(made.code).toBe(0);
+    const { clientId, clientSecret } = JSON.parse(made.stdout) as { clientId: string; clientSecret: string };
+    const login = { grant_type: 'password', client_id: clientId, client_secret: clientSecret, username: t.adminUserId, password: t.password };
+    const [first, second] = [await token(login), await token(login)];
+    expect([first.status, second.status]).toEqual([200, 200]);
+
+    const listed = await cli(['client', 'list', ...tenantArgs(), '--json']);
+    expect(listed.code).toBe(0);
+    const { clients } = JSON.parse(listed.stdout) as { clients: { clientId: string; name: string; userid: string; revokedAt: string | null }[] };
+    expect(clients.find((c) => c.clientId === clientId)).toMatchObject({ name: 'leaky', userid: expect.any(String), revokedAt: null });
+    expect(clients.find((c) => c.clientId === t.clientId)).toMatchObject({ revokedAt: null });
+
+    const revoked = await cli(['client', 'revoke', ...tenantArgs(), '--id', clientId.toUpperCase(), '--json']);
+    expect(revoked).toMatchObject({ code: 0, stderr: '' });
+    expect(JSON.parse(revoked.stdout)).toEqual({ clientId, revokedAt: expect.any(String), refreshTokensRevoked: 2 });
+    const refused = await token(login);
+    expect([refused.status, refused.body.error]).toEqual([401, 'invalid_client']);
+    const refresh = await token({ grant_type: 'refresh_token', refresh_token: first.body.refresh_token });
+    expect([refresh.status, refresh.body.error]).toEqual([400, 'invalid_grant']);
+    // The tenant's other client is untouched.
+    await expect(h.login(t)).resolves.toEqual(expect.any(String));
+
+    const again = await cli(['client', 'revoke', ...tenantArgs(), '--id', clientId, '--json']);
+    expect(JSON.parse(again.stdout)).toEqual({ ...JSON.parse(revoked.stdout), refreshTokensRevoked: 0 });
+    const after = JSON.parse((await cli(['client', 'list', ...tenantArgs(), '--json'])).stdout) as { clients: { clientId: string; revokedAt: string | null }[] };
+    expect(after.clients.find((c) => c.clientId === clientId)!.revokedAt).toBe(JSON.parse(revoked.stdout).revokedAt);
+  }, 60_000);
+
+  test('a refresh token of a revoked client is refused even where the token itself was not revoked (made in the revocation\'s moment)', async () => {
+    const made = JSON.parse((await cli(['client', 'create', ...tenantArgs(), '--json'])).stdout) as { clientId: string; clientSecret: string };
+    const first = await token({ grant_type: 'password', client_id: made.clientId, client_secret: made.clientSecret, username: t.adminUserId, password: t.password });
+    expect(first.status).toBe(200);
+    await h.services.reads.query('update api_client set revoked_at = now() where tenant_id = $1 and id = $2', [t.tenantId, made.clientId]);
+    const refresh = await token({ grant_type: 'refresh_token', refresh_token: first.body.refresh_token });
+    expect([refresh.status, refresh.body.error]).toEqual([400, 'invalid_grant']);
+  }, 60_000);
+
+  test('a refresh while a revocation is in progress waits for it and is refused', async () => {
+    const made = JSON.parse((await cli(['client', 'create', ...tenantArgs(), '--json'])).stdout) as { clientId: string; clientSecret: string };
+    const first = await token({ grant_type: 'password', client_id: made.clientId, client_secret: made.clientSecret, username: t.adminUserId, password: t.password });
+    expect(first.status).toBe(200);
+    const revocation = { text: 'update api_client set revoked_at = now() where tenant_id = $1 and id = $2', values: [t.tenantId, made.clientId] };
+    const refresh = await whileHeld(h, revocation, () => token({ grant_type: 'refresh_token', refresh_token: first.body.refresh_token }));
+    expect([refresh.status, refresh.body.error]).toEqual([400, 'invalid_grant']);
+  }, 60_000);
+
+  test('usage: --id is required and must be a GUID; an id of no client of the tenant is an error naming it (exit 1)', async () => {
+    const missing = await cli(['client', 'revoke', ...tenantArgs()]);
+    expect([missing.code, missing.stderr]).toEqual([2, expect.stringContaining('missing --id')]);
+    const bad = await cli(['client', 'revoke', ...tenantArgs(), '--id', 'leaky']);
+    expect([bad.code, bad.stderr]).toEqual([2, expect.stringContaining("--id must be a client id (a GUID, as client list shows), got 'leaky'")]);
+    const unknown = await cli(['client', 'revoke', ...tenantArgs(), '--id', '00000000-0000-4000-8000-000000000001']);
+    expect([unknown.code, unknown.stderr]).toEqual([1, "quire: no API client '00000000-0000-4000-8000-000000000001' in this tenant (quire client list shows them)\n"]);
   }, 60_000);
 });

@@ -104,7 +104,13 @@ async function issue(services: Services, em: EntityManager, tenantId: string, us
  */
 async function rotate(services: Services, em: EntityManager, row: RefreshToken): Promise<TokenResponse | undefined> {
   return em.transactional(async (tx) => {
-    await tx.getConnection().execute(`select pg_advisory_xact_lock(hashtext('quire:refresh-family:' || ?))`, [row.familyId], 'run', tx.getTransactionContext());
+    const c = tx.getConnection();
+    await c.execute(`select pg_advisory_xact_lock(hashtext('quire:refresh-family:' || ?))`, [row.familyId], 'run', tx.getTransactionContext());
+    // Its client must not be revoked (`quire client revoke`): held for share to the commit, so a
+    // revocation in progress is waited for and then seen, and one that comes later finds the
+    // successor to revoke. A token that a login in the revocation's moment made is refused here too.
+    const live = await c.execute(`select 1 from api_client where tenant_id = ? and id = ? and revoked_at is null for share`, [row.tenantId, row.clientId], 'all', tx.getTransactionContext());
+    if (live.length === 0) throw refreshRefused();
     if (await tx.nativeUpdate(RefreshToken, { id: row.id, usedAt: null, revokedAt: null }, { usedAt: dbNow() })) {
       // The family keeps its login's end: rotation never extends a session.
       return issue(services, tx, row.tenantId, row.userId, row.clientId, { epoch: row.sessionEpoch, expires: row.expiresAt }, row.familyId);
