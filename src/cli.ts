@@ -5,7 +5,7 @@
 import { parseArgs } from 'node:util';
 import { loadConfig } from './config.js';
 import { openDatabase, type Database } from './db/database.js';
-import { createApiClient, createTenant } from './domain/tenants.js';
+import { createApiClient, createTenant, listTenants } from './domain/tenants.js';
 import { listApiClients, revokeApiClient } from './domain/api-clients.js';
 import { isGuid } from './ids.js';
 import { createUser } from './domain/users.js';
@@ -25,6 +25,7 @@ import { PasswordError, readPassword } from './cli-password.js';
 const USAGE = `quire: administer a quire service
 
   quire tenant create --customer <alias> --database <alias> --admin <userid> [--password-stdin] [--email <addr>] [--json]
+  quire tenant list [--json]     every tenant: its aliases, id, users and when it was made
   quire user create --customer <alias> --database <alias> --userid <userid> [--password-stdin]
                     [--first-name <s>] [--last-name <s>] [--email <addr>] [--site <siteId>] [--administrator] [--json]
   quire client create --customer <alias> --database <alias> [--name <s>] [--user <userid>] [--json]
@@ -90,7 +91,7 @@ async function run(argv: string[]): Promise<void> {
     process.stdout.write(`${USAGE}\n`);
     return;
   }
-  const known = ['tenant create', 'user create', 'client create', 'client list', 'client revoke', 'keys list', 'keys rotate', 'purge', 'migrate'];
+  const known = ['tenant create', 'tenant list', 'user create', 'client create', 'client list', 'client revoke', 'keys list', 'keys rotate', 'purge', 'migrate'];
   if (!known.includes(command)) throw new UsageError(`unknown command '${command}'`);
   if (command === 'tenant create') need(values, 'customer', 'database', 'admin');
   if (command === 'user create') need(values, 'customer', 'database', 'userid');
@@ -132,6 +133,10 @@ async function run(argv: string[]): Promise<void> {
       print(values.json!, { kid, note: 'running servers sign with it from their next key reload (PURGE_INTERVAL_SECONDS) or sooner' });
     } else if (command === 'purge') {
       print(values.json!, { ...(await purgeExpired(db.orm.em.fork(), config, createFileStore(config))) });
+    } else if (command === 'tenant list') {
+      const tenants = await listTenants(db.orm.em.fork());
+      if (values.json) process.stdout.write(`${JSON.stringify({ tenants })}\n`);
+      else for (const t of tenants) process.stdout.write(`${t.customerAlias}/${t.databaseAlias}  ${t.tenantId}  ${t.users} users  created ${t.createdAt}\n`);
     } else if (command === 'client list') {
       const { tenantId } = await tenantEm(db, values.customer!, values.database!);
       const clients = await listApiClients(db.orm.em.fork(), tenantId);

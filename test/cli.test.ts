@@ -183,3 +183,17 @@ describe('API clients', () => {
     expect([unknown.code, unknown.stderr]).toEqual([1, "quire: no API client '00000000-0000-4000-8000-000000000001' in this tenant (quire client list shows them)\n"]);
   }, 60_000);
 });
+
+test('tenant list shows every tenant by its aliases, with its id, its users and when it was made', async () => {
+  const alias = `list${randomUUID().slice(0, 8)}`;
+  const created = JSON.parse((await cli(['tenant', 'create', '--customer', alias, '--database', 'main', '--admin', 'root', '--password-stdin', '--json'], 'pw-list\n')).stdout);
+  const r = await cli(['tenant', 'list', '--json']);
+  expect(r).toMatchObject({ code: 0, stderr: '' });
+  const { tenants } = JSON.parse(r.stdout) as { tenants: { customerAlias: string; databaseAlias: string; tenantId: string; users: number; createdAt: string }[] };
+  expect(tenants.find((x) => x.customerAlias === alias)).toEqual({ customerAlias: alias, databaseAlias: 'main', tenantId: expect.any(String), users: 1, createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/) });
+  expect(tenants.find((x) => x.customerAlias === t.customerAlias && x.databaseAlias === t.databaseAlias)).toMatchObject({ tenantId: t.tenantId });
+  expect(tenants.find((x) => x.customerAlias === alias)!.tenantId).not.toBe(t.tenantId);
+  expect(created.customerAlias).toBe(alias);
+  const text = await cli(['tenant', 'list']);
+  expect(text.stdout).toContain(`${alias}/main  `);
+}, 60_000);

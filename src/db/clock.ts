@@ -38,3 +38,6 @@ export const stamps = () => ({
   modifiedAt: nowOnWrite(),
   modifiedById: p.uuid().nullable(),
 });
+
+/** SQL for `column`'s instant as ISO 8601 in UTC (`2026-11-28T10:13:33.243Z`), for raw reads: the driver hands timestamps over as text. */
+export const isoText = (column: string) => `to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;

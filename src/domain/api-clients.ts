@@ -7,10 +7,9 @@
  * tokens it already got live out their ACCESS_TOKEN_TTL, as every access token does.
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { isoText as iso } from '../db/clock.js';
 import { notFound } from '../errors.js';
 
-/** An instant as ISO 8601 in UTC, made by PostgreSQL (the driver here hands timestamps over as text). */
-const iso = (column: string) => `to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
 export interface ListedClient {
   clientId: string;

@@ -1,6 +1,6 @@
 /**
  * A new tenant: customer (created on first use), database, the `Home` site, an admin user in it,
- * the `Administrators` group holding that user, and an API client.
+ * the `Administrators` group holding that user, and an API client. And the list of tenants.
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { ApiClient } from '../entities/auth.js';
@@ -11,6 +11,7 @@ import { badRequest, conflict } from '../errors.js';
 import { newId } from '../ids.js';
 import { hashPassword, randomSecret } from '../auth/passwords.js';
 import { TENANT_FILTER } from '../db/tenant-filter.js';
+import { isoText } from '../db/clock.js';
 import { createUser } from './users.js';
 import { ADMIN_GROUP } from '../roles.js';
 
@@ -114,4 +115,23 @@ export async function createTenant(rootEm: EntityManager, t: NewTenant): Promise
       homeSiteId: home.id,
     };
   });
+}
+
+export interface ListedTenant {
+  customerAlias: string;
+  databaseAlias: string;
+  tenantId: string;
+  /** Its user accounts, enabled or not. */
+  users: number;
+  createdAt: string;
+}
+
+/** Every tenant, by its aliases (`quire tenant list`). */
+export async function listTenants(em: EntityManager): Promise<ListedTenant[]> {
+  const rows = await em.getConnection().execute<{ c: string; d: string; id: string; users: number; created_at: string }[]>(
+    `select c.alias as c, d.alias as d, d.id, (select count(*)::int from app_user u where u.tenant_id = d.id) as users, ${isoText('d.created_at')} as created_at
+       from customer_database d join customer c on c.id = d.customer_id
+      order by lower(c.alias), lower(d.alias)`,
+  );
+  return rows.map((r) => ({ customerAlias: r.c, databaseAlias: r.d, tenantId: r.id, users: r.users, createdAt: r.created_at }));
 }
