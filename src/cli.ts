@@ -8,7 +8,7 @@ import { openDatabase, type Database } from './db/database.js';
 import { createApiClient, createTenant, listTenants } from './domain/tenants.js';
 import { listApiClients, revokeApiClient } from './domain/api-clients.js';
 import { isGuid } from './ids.js';
-import { createUser } from './domain/users.js';
+import { createUser, resetPassword } from './domain/users.js';
 import { TENANT_FILTER } from './db/tenant-filter.js';
 import { AppError } from './errors.js';
 import { createLogger } from './log.js';
@@ -28,6 +28,8 @@ const USAGE = `quire: administer a quire service
   quire tenant list [--json]     every tenant: its aliases, id, users and when it was made
   quire user create --customer <alias> --database <alias> --userid <userid> [--password-stdin]
                     [--first-name <s>] [--last-name <s>] [--email <addr>] [--site <siteId>] [--administrator] [--json]
+  quire user password --customer <alias> --database <alias> --userid <userid> [--password-stdin] [--json]
+                                 sets a new password: the user's sessions end and lock-outs lift
   quire client create --customer <alias> --database <alias> [--name <s>] [--user <userid>] [--json]
   quire client list --customer <alias> --database <alias> [--json]
   quire client revoke --customer <alias> --database <alias> --id <clientId> [--json]
@@ -91,10 +93,10 @@ async function run(argv: string[]): Promise<void> {
     process.stdout.write(`${USAGE}\n`);
     return;
   }
-  const known = ['tenant create', 'tenant list', 'user create', 'client create', 'client list', 'client revoke', 'keys list', 'keys rotate', 'purge', 'migrate'];
+  const known = ['tenant create', 'tenant list', 'user create', 'user password', 'client create', 'client list', 'client revoke', 'keys list', 'keys rotate', 'purge', 'migrate'];
   if (!known.includes(command)) throw new UsageError(`unknown command '${command}'`);
   if (command === 'tenant create') need(values, 'customer', 'database', 'admin');
-  if (command === 'user create') need(values, 'customer', 'database', 'userid');
+  if (command === 'user create' || command === 'user password') need(values, 'customer', 'database', 'userid');
   if (command === 'client create' || command === 'client list') need(values, 'customer', 'database');
   if (command === 'client revoke') {
     need(values, 'customer', 'database', 'id');
@@ -102,7 +104,7 @@ async function run(argv: string[]): Promise<void> {
   }
   // Before the database opens: a prompt should not wait behind an embedded database's start.
   const password =
-    command === 'tenant create' || command === 'user create'
+    command === 'tenant create' || command === 'user create' || command === 'user password'
       ? await readPassword(values.password, values['password-stdin']!, command === 'tenant create' ? `Password for ${values.admin}` : `Password for ${values.userid}`)
       : undefined;
 
@@ -133,6 +135,9 @@ async function run(argv: string[]): Promise<void> {
       print(values.json!, { kid, note: 'running servers sign with it from their next key reload (PURGE_INTERVAL_SECONDS) or sooner' });
     } else if (command === 'purge') {
       print(values.json!, { ...(await purgeExpired(db.orm.em.fork(), config, createFileStore(config))) });
+    } else if (command === 'user password') {
+      const { tenantId } = await tenantEm(db, values.customer!, values.database!);
+      print(values.json!, { ...(await resetPassword(db.orm.em.fork(), tenantId, values.userid!, password!)) });
     } else if (command === 'tenant list') {
       const tenants = await listTenants(db.orm.em.fork());
       if (values.json) process.stdout.write(`${JSON.stringify({ tenants })}\n`);

@@ -197,3 +197,31 @@ test('tenant list shows every tenant by its aliases, with its id, its users and 
   const text = await cli(['tenant', 'list']);
   expect(text.stdout).toContain(`${alias}/main  `);
 }, 60_000);
+
+test('user password sets a new password: the old one and the sessions it opened end, the new one logs in; an unknown userid is an error', async () => {
+  const userid = `u${randomUUID().slice(0, 8)}`;
+  const args = ['--customer', t.customerAlias, '--database', t.databaseAlias, '--userid', userid];
+  expect((await cli(['user', 'create', ...args, '--password-stdin', '--json'], 'old-pw\n')).code).toBe(0);
+  const login = (password: string) =>
+    h.request('POST', '/oauth/token', {
+      raw: new URLSearchParams({ grant_type: 'password', client_id: t.clientId, client_secret: t.clientSecret, username: userid, password }).toString(),
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
+  const before = await login('old-pw');
+  expect(before.status).toBe(200);
+
+  const r = await cli(['user', 'password', ...args, '--password-stdin', '--json'], 'new-pw\n');
+  expect(r).toMatchObject({ code: 0, stderr: '' });
+  expect(JSON.parse(r.stdout)).toEqual({ id: expect.any(String), userid });
+  expect((await login('old-pw')).status).toBe(400);
+  expect((await login('new-pw')).status).toBe(200);
+  expect((await h.request('GET', `${t.root}/users/me`, { token: before.body.access_token })).status).toBe(401);
+  const refresh = await h.request('POST', '/oauth/token', {
+    raw: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: before.body.refresh_token }).toString(),
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+  });
+  expect([refresh.status, refresh.body.error]).toEqual([400, 'invalid_grant']);
+
+  const unknown = await cli(['user', 'password', '--customer', t.customerAlias, '--database', t.databaseAlias, '--userid', 'nobody-here', '--password-stdin'], 'x-pw\n');
+  expect([unknown.code, unknown.stderr]).toEqual([1, "quire: no user 'nobody-here' in this tenant\n"]);
+}, 60_000);

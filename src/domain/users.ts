@@ -113,3 +113,26 @@ export async function createUser(em: EntityManager, tenantId: string, siteId: st
   await uniquely(`A user with the userid '${userid}'`, () => em.flush());
   return user;
 }
+
+/**
+ * An operator's reset of `userid`'s password (`quire user password`): the user's sessions end and
+ * their lock-outs lift, as with an administrator's reset through the API (the app_user trigger
+ * bumps the session epoch and clears the throttles when the hash changes; the refresh tokens are
+ * revoked besides).
+ */
+export async function resetPassword(em: EntityManager, tenantId: string, userid: string, password: string): Promise<{ id: string; userid: string }> {
+  const hash = await hashPassword(checkPassword(password));
+  return em.transactional(async (tx) => {
+    const c = tx.getConnection();
+    const ctx = tx.getTransactionContext();
+    const rows = await c.execute<{ id: string; user_id: string }[]>(
+      'update app_user set password_hash = ? where tenant_id = ? and lower(user_id) = lower(?) returning id, user_id',
+      [hash, tenantId, userid],
+      'all',
+      ctx,
+    );
+    if (rows.length === 0) throw notFound(`no user '${userid}' in this tenant`);
+    await c.execute('update refresh_token set revoked_at = now() where tenant_id = ? and user_id = ? and revoked_at is null', [tenantId, rows[0].id], 'run', ctx);
+    return { id: rows[0].id, userid: rows[0].user_id };
+  });
+}
