@@ -10,7 +10,6 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { isoText as iso } from '../db/clock.js';
 import { notFound } from '../errors.js';
 
-
 export interface ListedClient {
   clientId: string;
   name: string;
