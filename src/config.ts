@@ -287,12 +287,12 @@ function defaultMaxConnections(openFiles: number | undefined, dbPoolSize: number
   return Math.min(8192, Math.max(64, Math.floor((openFiles - RESERVED_FILES - 2 * dbPoolSize) / 2)));
 }
 
-/** HEALTH_PORT, unset for none; never PORT's own (both would not listen). */
-function healthPort(env: Env): number | undefined {
+/** HEALTH_PORT, unset for none; never `port`, PORT's own (both would not listen). */
+function healthPort(env: Env, port: number): number | undefined {
   if (env.HEALTH_PORT === undefined || env.HEALTH_PORT === '') return undefined;
-  const port = int(env, 'HEALTH_PORT', 0, 0, 65535);
-  if (port !== 0 && port === int(env, 'PORT', 8080, 0, 65535)) throw new ConfigError(`HEALTH_PORT must differ from PORT, got ${port} for both`);
-  return port;
+  const probes = int(env, 'HEALTH_PORT', 0, 0, 65535);
+  if (probes !== 0 && probes === port) throw new ConfigError(`HEALTH_PORT must differ from PORT, got ${port} for both`);
+  return probes;
 }
 
 /** `limits.openFiles`: the process's open-file limit, read unless given (a test gives it). */
@@ -306,9 +306,10 @@ export function loadConfig(env: Env = process.env, limits: { openFiles: number |
   const largestHeld = maxBodyBytes + emailMaxAttachmentBytes;
   const bodyMemory = bodyMemoryBytes(env, largestHeld);
   const dbPoolSize = int(env, 'DB_POOL_SIZE', 10, 1, 200);
+  const port = int(env, 'PORT', 8080, 0, 65535);
   return {
-    port: int(env, 'PORT', 8080, 0, 65535),
-    healthPort: healthPort(env),
+    port,
+    healthPort: healthPort(env, port),
     host: env.HOST || '0.0.0.0',
     databaseUrl: url(env, 'DATABASE_URL'),
     dataDir,
