@@ -136,8 +136,8 @@ async function run(argv: string[]): Promise<void> {
     } else if (command === 'purge') {
       print(values.json!, { ...(await purgeExpired(db.orm.em.fork(), config, createFileStore(config))) });
     } else if (command === 'user password') {
-      const { tenantId } = await tenantEm(db, values.customer!, values.database!);
-      print(values.json!, { ...(await resetPassword(db.orm.em.fork(), tenantId, values.userid!, password!)) });
+      const { em, tenantId } = await tenantEm(db, values.customer!, values.database!);
+      print(values.json!, { ...(await resetPassword(em, tenantId, values.userid!, password!)) });
     } else if (command === 'tenant list') {
       const tenants = await listTenants(db.orm.em.fork());
       if (values.json) process.stdout.write(`${JSON.stringify({ tenants })}\n`);

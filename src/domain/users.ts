@@ -2,9 +2,11 @@
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { hashPassword, MAX_PASSWORD, MAX_USERID } from '../auth/passwords.js';
+import { RefreshToken } from '../entities/auth.js';
 import { Site } from '../entities/site.js';
 import { User } from '../entities/user.js';
 import { lowerEquals } from '../db/lookup.js';
+import { dbNow } from '../db/clock.js';
 import { badRequest, conflict, notFound } from '../errors.js';
 import { newId } from '../ids.js';
 import { maxLength, oneLine, optionalDate, optionalString, requireString, requireText, uniquely } from './validate.js';
@@ -114,11 +116,16 @@ export async function createUser(em: EntityManager, tenantId: string, siteId: st
   return user;
 }
 
+/** A user's sessions end with a password change: their refresh tokens stop working (`em` has the tenant). */
+export async function revokeRefreshTokens(em: EntityManager, userId: string) {
+  await em.nativeUpdate(RefreshToken, { userId, revokedAt: null }, { revokedAt: dbNow() });
+}
+
 /**
  * An operator's reset of `userid`'s password (`quire user password`): the user's sessions end and
  * their lock-outs lift, as with an administrator's reset through the API (the app_user trigger
  * bumps the session epoch and clears the throttles when the hash changes; the refresh tokens are
- * revoked besides).
+ * revoked besides). `em` has the tenant.
  */
 export async function resetPassword(em: EntityManager, tenantId: string, userid: string, password: string): Promise<{ id: string; userid: string }> {
   const hash = await hashPassword(checkPassword(password));
@@ -132,7 +139,7 @@ export async function resetPassword(em: EntityManager, tenantId: string, userid:
       ctx,
     );
     if (rows.length === 0) throw notFound(`no user '${userid}' in this tenant`);
-    await c.execute('update refresh_token set revoked_at = now() where tenant_id = ? and user_id = ? and revoked_at is null', [tenantId, rows[0].id], 'run', ctx);
+    await revokeRefreshTokens(tx, rows[0].id);
     return { id: rows[0].id, userid: rows[0].user_id };
   });
 }

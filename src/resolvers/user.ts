@@ -1,7 +1,7 @@
 /** User writes, web tokens, JWT renewal and GET users' `enabled` and `isVaultAccess` (other reads come from src/resources/user.ts). Who may call each: schema/user.graphql. */
 import { randomUUID } from 'node:crypto';
 import type { AppContext } from '../context.js';
-import { ApiClient, RefreshToken, WebToken } from '../entities/auth.js';
+import { ApiClient, WebToken } from '../entities/auth.js';
 import { Site } from '../entities/site.js';
 import { User, UserSupervisor } from '../entities/user.js';
 import { badRequest, conflict, forbidden, notFound, unauthorized } from '../errors.js';
@@ -13,7 +13,7 @@ import { editable } from '../domain/editable.js';
 import { lowerEquals } from '../db/lookup.js';
 import { dbNow } from '../db/clock.js';
 import { HOME_SITE } from '../domain/tenants.js';
-import { assertSiteExists, assertUserIdFree, checkPassword, createUser, MAX_USERID, pathSite } from '../domain/users.js';
+import { assertSiteExists, assertUserIdFree, checkPassword, createUser, MAX_USERID, pathSite, revokeRefreshTokens } from '../domain/users.js';
 import { maxLength, oneLine, optionalDate, optionalString, requireString, uniquely } from '../domain/validate.js';
 import { insertRows } from '../db/tenant-writes.js';
 import { queryFieldMap } from '../read/fields.js';
@@ -83,21 +83,16 @@ async function updateUser(ctx: AppContext, user: User, input: Input) {
   if (user.id === ctx.caller.userId && changes.enabled === false) throw badRequest('You cannot disable your own account.', { field: 'enabled' });
   if (changes.enabled === false && user.enabled) {
     await assertAdminsRemain(ctx, [user.id], `${LAST_ADMIN}: '${user.userId}' is the last one and cannot be disabled.`);
-    await revokeRefreshTokens(ctx, user.id);
+    await revokeRefreshTokens(ctx.em(), user.id);
   }
   Object.assign(user, changes);
   await uniquely(`A user with the userid '${userid}'`, () => ctx.em().flush());
   return reread(ctx, USER, user.id);
 }
 
-/** Other sessions end with a password change: their refresh tokens stop working. */
-async function revokeRefreshTokens(ctx: AppContext, userId: string) {
-  await ctx.em().nativeUpdate(RefreshToken, { userId, revokedAt: null }, { revokedAt: dbNow() });
-}
-
 async function setPassword(ctx: AppContext, user: User, password: string) {
   user.passwordHash = await hashPassword(checkPassword(password));
-  await revokeRefreshTokens(ctx, user.id);
+  await revokeRefreshTokens(ctx.em(), user.id);
 }
 
 /** Users changing their own password prove the old one, administrators included; for another user an administrator need not. */
