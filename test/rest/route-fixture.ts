@@ -90,7 +90,8 @@ const made: Record<string, string> = {};
 
 /** At a test file's top: the records above made before its tests, on a database of the file's own (`name`), dropped after them. */
 export function setUpRouteFixture(name: string) {
-  beforeAll(() => makeFixture(name));
+  // Dozens of requests and a server start: they passed jest's 30 s on a two-core host running two suites at once.
+  beforeAll(() => makeFixture(name), 120_000);
   afterAll(async () => {
     await h.stop();
     await scripts.close();
