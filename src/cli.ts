@@ -33,7 +33,7 @@ const USAGE = `quire: administer a quire service
   quire client create --customer <alias> --database <alias> [--name <s>] [--user <userid>] [--json]
   quire client list --customer <alias> --database <alias> [--json]
   quire client revoke --customer <alias> --database <alias> --id <clientId> [--json]
-                                 it authenticates nothing more, and its refresh tokens end; access tokens it got live out their TTL
+                                 it authenticates nothing more, and its refresh and access tokens end
   quire keys list [--json]       the JWT signing keys: which signs, which are retired
   quire keys rotate [--json]     a new signing key signs from now on; the old ones verify until their tokens expire
   quire purge [--json]           delete expired tokens and persisted data, stale login throttles and signing keys past their tokens' life

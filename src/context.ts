@@ -172,7 +172,7 @@ function contextOf(services: Services, request: Request, requestId: string, toke
     }
     return em;
   };
-  const session = new SessionCheck(claims.userId, claims.sessionEpoch);
+  const session = new SessionCheck(claims.userId, claims.sessionEpoch, claims.clientId);
   const reader: Reader = { pool: services.reads, tenantId: claims.tenantId, session };
   const caller: Caller = { ...claims, token };
   let asked: Promise<WhoAmI> | undefined;

@@ -156,6 +156,29 @@ describe('API clients', () => {
     expect(after.clients.find((c) => c.clientId === clientId)!.revokedAt).toBe(JSON.parse(revoked.stdout).revokedAt);
   }, 60_000);
 
+  test("a revoked client's access tokens stop working at once: reads, reads that find nothing, and writes, which change nothing", async () => {
+    const made = JSON.parse((await cli(['client', 'create', ...tenantArgs(), '--json'])).stdout) as { clientId: string; clientSecret: string };
+    const login = await token({ grant_type: 'password', client_id: made.clientId, client_secret: made.clientSecret, username: t.adminUserId, password: t.password });
+    const leaked = login.body.access_token as string;
+    const other = await h.login(t);
+    const name = `s${randomUUID().slice(0, 8)}`;
+    const calls = {
+      read: () => h.request('GET', `${t.root}/users/me`, { token: leaked }),
+      none: () => h.request('GET', `${t.root}/sites?q=name eq '${name}'`, { token: leaked }),
+      write: () => h.request('POST', `${t.root}/sites`, { token: leaked, body: { name } }),
+    };
+    expect([(await calls.read()).status, (await calls.none()).status]).toEqual([200, 200]);
+
+    expect((await cli(['client', 'revoke', ...tenantArgs(), '--id', made.clientId])).code).toBe(0);
+    for (const call of Object.values(calls)) {
+      const r = await call();
+      expect([r.status, r.body.meta.errors[0].message]).toEqual([401, expect.stringContaining('the API client it logged in through was revoked')]);
+    }
+    const sites = await h.request('GET', `${t.root}/sites?q=name eq '${name}'`, { token: other });
+    expect([sites.status, sites.body.data]).toEqual([200, []]);
+    expect((await h.request('GET', `${t.root}/users/me`, { token: other })).status).toBe(200);
+  }, 60_000);
+
   test('a refresh token of a revoked client is refused even where the token itself was not revoked (made in the revocation\'s moment)', async () => {
     const made = JSON.parse((await cli(['client', 'create', ...tenantArgs(), '--json'])).stdout) as { clientId: string; clientSecret: string };
     const first = await token({ grant_type: 'password', client_id: made.clientId, client_secret: made.clientSecret, username: t.adminUserId, password: t.password });

@@ -1,6 +1,7 @@
 /**
  * A token is good only while its session is: the user exists, is enabled, and its session epoch
- * (bumped by the database on a password change or a disabling) is the one the token carries.
+ * (bumped by the database on a password change or a disabling) is the one the token carries; and
+ * the API client it came through is not revoked.
  * Checked on every request, without a statement of its own on the hot path: the request's first
  * read that returns rows carries the check in its WHERE (src/read/rows.ts), so rows prove the
  * session alive. An operation whose reads returned none asks once at its end (`whoAmI`, shared
@@ -15,7 +16,7 @@ import { sql } from '../sql.js';
 import { ADMIN_GROUP } from '../roles.js';
 
 export const sessionEnded = () =>
-  unauthorized('This session has ended (the account was disabled or deleted, or its password changed): log in again.');
+  unauthorized('This session has ended (the account was disabled or deleted, its password changed, or the API client it logged in through was revoked): log in again.');
 
 export interface WhoAmI {
   live: boolean;
@@ -26,13 +27,11 @@ export interface WhoAmI {
 export async function whoAmI(reader: Reader, session: SessionCheck): Promise<WhoAmI> {
   const rows = await run<WhoAmI>(
     reader,
-    sql`select u.enabled and u.session_epoch = ${session.epoch} as live,
+    sql`select ${session.alive(reader.tenantId)} as live,
           exists (select 1 from group_member m join user_group g on g.tenant_id = m.tenant_id and g.id = m.group_id
-                   where m.tenant_id = u.tenant_id and m.user_id = u.id and lower(g.name) = lower(${ADMIN_GROUP})) as admin
-          from app_user u where u.tenant_id = ${reader.tenantId} and u.id = ${session.userId}`,
+                   where m.tenant_id = ${reader.tenantId} and m.user_id = ${session.userId} and lower(g.name) = lower(${ADMIN_GROUP})) as admin`,
   );
-  const who = rows[0] ?? { live: false, admin: false };
-  return { live: who.live, admin: who.live && who.admin };
+  return { live: rows[0].live, admin: rows[0].live && rows[0].admin };
 }
 
 type Execute = (args: ExecutionArgs) => ExecutionResult | Promise<ExecutionResult>;

@@ -4,7 +4,7 @@
  * deleted, so that what it did stays attributable. A revoked client authenticates nothing (the
  * token endpoint reads only clients without `revoked_at`, and a refresh checks its client under a
  * lock that waits for a revocation in progress), and its refresh tokens are revoked with it; access
- * tokens it already got live out their ACCESS_TOKEN_TTL, as every access token does.
+ * tokens it already got are refused by the session check (src/read/rows.ts SessionCheck).
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { isoText as iso } from '../db/clock.js';

@@ -17,7 +17,16 @@ export class SessionCheck {
   constructor(
     readonly userId: string,
     readonly epoch: number,
+    /** The API client the token came through: revoking it ends the session (`quire client revoke`). */
+    readonly clientId: string,
   ) {}
+
+  /** True while the user is enabled, at the token's session epoch, and its client not revoked: two key probes. */
+  alive(tenantId: string): Sql {
+    return sql`exists (select 1 from app_user session_user_ join api_client session_client_
+      on session_client_.tenant_id = session_user_.tenant_id and session_client_.id = ${this.clientId} and session_client_.revoked_at is null
+      where session_user_.tenant_id = ${tenantId} and session_user_.id = ${this.userId} and session_user_.enabled and session_user_.session_epoch = ${this.epoch})`;
+  }
 }
 
 /**
@@ -114,9 +123,7 @@ export interface RowQuery {
 function whereOf(reader: Reader, def: ResourceDef, r: RowQuery): { where: Sql; guarded: boolean } {
   const s = reader.session;
   const guarded = s !== undefined && !s.confirmed;
-  const alive = guarded
-    ? [sql`exists (select 1 from app_user session_user_ where session_user_.tenant_id = ${reader.tenantId} and session_user_.id = ${s.userId} and session_user_.enabled and session_user_.session_epoch = ${s.epoch})`]
-    : [];
+  const alive = guarded ? [s.alive(reader.tenantId)] : [];
   return { where: join([...visible(reader, def, r.byToken), ...alive, ...(r.where ?? [])], ' and '), guarded };
 }
 

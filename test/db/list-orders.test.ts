@@ -103,7 +103,7 @@ function sortsOf(plan: PlanNode): string {
 
 test('every list read of every resource comes in its order from an index', async () => {
   // A caller whose session is already confirmed: the row rules are in the SQL, as on every read.
-  const reader: Reader = { pool: h.services.reads, tenantId: randomUUID(), session: Object.assign(new SessionCheck(randomUUID(), 0), { confirmed: true }) };
+  const reader: Reader = { pool: h.services.reads, tenantId: randomUUID(), session: Object.assign(new SessionCheck(randomUUID(), 0, randomUUID()), { confirmed: true }) };
   const page = { limit: loadConfig({}).defaultPageSize, offset: 0 };
   const reads = listReads();
   expect(reads.length).toBeGreaterThan(resources.length);

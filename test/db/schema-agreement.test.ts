@@ -21,7 +21,7 @@ beforeAll(async () => {
 afterAll(() => h.stop());
 
 /** A reader of a tenant with no rows, with a caller, so that row rules are part of the SQL too. */
-const emptyReader = (): Reader => ({ pool: h.services.reads, tenantId: randomUUID(), session: new SessionCheck(randomUUID(), 0) });
+const emptyReader = (): Reader => ({ pool: h.services.reads, tenantId: randomUUID(), session: new SessionCheck(randomUUID(), 0, randomUUID()) });
 
 /**
  * Each definition's own read (its select list, joins, row rules, `live`, `listed` and `order`),
