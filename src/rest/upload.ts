@@ -75,15 +75,18 @@ export async function receiveUpload(services: Services, request: Request, m: Mat
     (err: unknown) => ({ err }),
   );
   if (stored && 'err' in stored) throw multipartError(stored.err);
-  if (readError !== undefined) {
-    // The file is whole but the request is not: the stored bytes go again.
+  try {
+    if (readError !== undefined) throw multipartError(readError);
+    refuseNul(parts, 'request body');
+  } catch (err) {
+    // The file is whole but the request is not, or not to be kept: the stored bytes go again.
     if (stored) await discardFiles(services, [key], requestIdOf(request));
-    throw multipartError(readError);
+    throw err;
   }
-  refuseNul(parts, 'request body');
   // The body may have taken an hour: a session ended meanwhile must not record the file.
   ctx.recheckSession();
   const file = stored?.file;
   // `base64` stays empty: the bytes are in the store, and the operation takes them from its context.
   return { parts: file ? { ...parts, fileUpload: { name: file.name, type: file.type, base64: '' } } : parts, upload: file, context: ctx };
 }
+

@@ -312,6 +312,16 @@ describe('uploads', () => {
     expectError(await A.post('/documents', undefined, await multipart({ folderId: UNKNOWN_ID, name: uniq('Lost') }, 'x', 'x.txt')), 404);
   });
 
+  test('a NUL in a text part refuses the upload, and its file, already stored, is deleted again (POST files and POST documents)', async () => {
+    const doc = await newDoc();
+    const withNul = await filesLeftBy(async () => {
+      expectError(await upload(doc.documentId, 'kept?', { fileName: 'x\u0000y.txt' }, 'ok.txt'), 400, /must not contain NUL/);
+      expectError(await A.post('/documents', undefined, await multipart({ folderId: folder.id, name: 'a\u0000b' }, 'kept?', 'ok.txt')), 400, /must not contain NUL/);
+    });
+    expect(withNul).toEqual([]);
+    expect((await A.get(`/documents/${doc.documentId}/revisions`)).body.data).toHaveLength(1);
+  });
+
   test('uploads at once to one document: one revision each, none lost', async () => {
     const doc = await newDoc();
     await upload(doc.documentId, 'zero', {}, '0.txt');
