@@ -6,7 +6,7 @@
 import JSON5 from 'json5';
 import type { AppContext } from '../context.js';
 import { deleteRows, upsertRows } from '../db/tenant-writes.js';
-import { badRequest, notFound } from '../errors.js';
+import { badRequest, notFound, requireAgreement, type SentCopy } from '../errors.js';
 import { isGuid, ZERO_GUID } from '../ids.js';
 import { accessibleIds } from '../permissions/row-checks.js';
 import { resource } from '../read/registry.js';
@@ -174,10 +174,17 @@ export async function setIndexFields(ctx: AppContext, documentId: string, input:
   });
   // Held before any value is checked: one deleted meanwhile is refused where an unknown one would be.
   const held = await heldFieldIds(ctx, named.flatMap((n) => (n.field ? [n.field] : [])));
-  const values = new Map<IndexFieldRow, string>();
+  const copies = new Map<IndexFieldRow, (SentCopy & { kept: string })[]>();
   for (const { key, value, field } of named) {
     if (!field || !held.has(field.fieldId)) throw badRequest(`'${key.slice(0, 64)}' is not an index field of this document's folder (name one by its id or label).`, { field: 'indexFields' });
-    values.set(field, checkedValue(field, value, 'indexFields'));
+    const copy = { sent: value, as: key, kept: checkedValue(field, value, 'indexFields') };
+    copies.set(field, [...(copies.get(field) ?? []), copy]);
+  }
+  // A field named twice (by label and by id, in two cases, in two objects) must name one value, as a form field must.
+  const values = new Map<IndexFieldRow, string>();
+  for (const [field, sent] of copies) {
+    if (sent.length > 1) requireAgreement(`index field '${field.label}'`, sent);
+    values.set(field, sent[0].kept);
   }
   await assertListed(ctx, doc.folderId as string, values, 'indexFields');
   await store(ctx, doc.id, values);

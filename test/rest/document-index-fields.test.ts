@@ -181,7 +181,13 @@ describe("a document's index fields", () => {
     expectError(await A.put(`/documents/${doc.id}/indexfields`, { indexFields: '[1, 2]' }), 400, /objects/);
     expectError(await A.put(`/documents/${doc.id}/indexfields`, { indexFields: '[]' }), 400, /no index field/);
     expectError(await A.put(`/documents/${doc.id}/indexfields`, {}), 400, /indexFields/);
+    // A field named twice (by id, by label in another case) with two values: which one was meant is not ours to guess.
+    const twice = await A.put(`/documents/${doc.id}/indexfields`, { indexFields: `[{'${text.label}': 'lost'}, {'${text.id}': 'also lost'}, {'${text.label.toLowerCase()}': 'third'}]` });
+    expectError(twice, 400, new RegExp(`index field '${text.label}' was sent 3 times with different values \\('lost' as '${text.label}' and 'also lost' as '${text.id}'\\)`));
     expect((await values(`/documents/${doc.id}/indexfields`))[text.label]).toBe('as json');
+    // With one value it is that value.
+    expect((await A.put(`/documents/${doc.id}/indexfields`, { indexFields: JSON.stringify([{ [number.label]: '7' }, { [number.id]: 7 }]) })).status).toBe(200);
+    expect(await values(`/documents/${doc.id}/indexfields`)).toMatchObject({ [text.label]: 'as json', [number.label]: '7' });
   });
 
   test('POST documents with indexFields and no file sets them; one refused makes no document', async () => {
