@@ -32,7 +32,7 @@ const levelsOf = (path: string) => path.split('/').length - 1;
 function segmentName(raw: string, label: string): string {
   const name = raw.trim();
   const field = { field: label };
-  if (name === '') throw badRequest(`The folder's '${label}' must not be empty.`, field);
+  if (name === '') throw badRequest(`The field '${label}' must not be blank.`, field);
   if (name.includes('/')) throw badRequest(`A folder name may not contain '/' (it separates the segments of a folder path): '${name.slice(0, 64)}'.`, field);
   // Clients that tidy paths read them as the folder itself and its parent.
   if (name === '.' || name === '..') throw badRequest(`A folder may not be named '${name}': in a path it means the folder itself or its parent.`, field);
@@ -277,7 +277,7 @@ function newFolderOf(input: Input, name: string): NewFolder {
 /** A new folder `input.name` under `parent` (undefined: top level); a 409 when the name is taken there. */
 export async function createFolder(ctx: AppContext, parent: FolderRow | undefined, input: Input): Promise<FolderRow> {
   const raw = optionalString(input, 'name');
-  if (raw === undefined || raw.trim() === '') throw badRequest("The mandatory field 'name' is missing (or send 'folderPath' to create a whole path).", { field: 'name' });
+  if (raw === undefined) throw badRequest("The mandatory field 'name' is missing (or send 'folderPath' to create a whole path).", { field: 'name' });
   const { folder, created } = await ensureChild(ctx, parent, newFolderOf(input, checkName(raw)), 'name');
   if (!created) throw conflict(`A folder named '${folder.name as string}' already exists in '${parent?.folderPath ?? '/'}'.`, { field: 'name' });
   return folder;

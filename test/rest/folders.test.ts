@@ -131,15 +131,20 @@ describe('paths', () => {
   });
 
   test('names and paths: blank, "/", control characters, "." and "..", too long, too deep, a name that is not the last segment: 400s naming the problem', async () => {
-    expectError(await A.post('/folders', { description: 'no name' }), 400, "'name'");
-    expectError(await A.post('/folders', { name: '   ' }), 400, "'name'");
+    expectError(await A.post('/folders', { description: 'no name' }), 400, "The mandatory field 'name' is missing (or send 'folderPath' to create a whole path).");
+    const top = (await A.post('/folders', { name: uniq('Dots') })).body.data;
+    // Sent blank, on a create as on a rename: not "missing", since it was sent.
+    for (const name of ['', '   ', '\u00a0', '\ufeff']) {
+      expectError(await A.post('/folders', { name }), 400, "The field 'name' must not be blank.");
+      expectError(await A.post(`/folders/${top.id}`, { name }), 400, "The field 'name' must not be blank.");
+      expectError(await A.put(`/folders/${top.id}`, { name }), 400, "The field 'name' must not be blank.");
+    }
     expectError(await A.post('/folders', { name: 'a/b' }), 400, "may not contain '/'");
     expectError(await A.post('/folders', { name: 'tab\there' }), 400, 'control characters');
     // DEL and the C1 controls (NEL here) as well, as every other name refuses them.
     expectError(await A.post('/folders', { name: 'del\u007fhere' }), 400, 'control characters');
     expectError(await A.post('/folders', { folderpath: '/nel\u0085here/x' }), 400, 'control characters');
     expectError(await A.post('/folders', { name: 'x'.repeat(257) }), 400, 'longer than 256');
-    const top = (await A.post('/folders', { name: uniq('Dots') })).body.data;
     for (const name of ['.', ' .. ']) {
       expectError(await A.post('/folders', { name }), 400, `may not be named '${name.trim()}'`);
       expectError(await A.put(`/folders/${top.id}`, { name }), 400, `may not be named '${name.trim()}'`);
