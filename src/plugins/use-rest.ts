@@ -36,7 +36,9 @@ export function useRest(services: Services, schema: GraphQLSchema, dataTypes: Da
     if ('status' in result) {
       // Thrown, so that errorAnswer gives the token endpoint's its OAuth keys, as its other refusals have.
       if (result.status === 405) throw methodRefusal(request.method, result.allowed);
-      const message = `No resource matches ${method} ${url.pathname}.`;
+      // The path as sent, cut: a URL of any length up to MAX_HEADER_BYTES would be echoed whole.
+      const path = url.pathname.length > 256 ? `${url.pathname.slice(0, 256)}…` : url.pathname;
+      const message = `No resource matches ${method} ${path}.`;
       return errorEnvelope(request, 404, [{ code: 'NOT_FOUND', message, developerMessage: message }]);
     }
     const { route } = result.match;

@@ -44,7 +44,7 @@ export const resolvers = {
         throw notFound(
           known
             ? `The data type '${datatype}' is not served by this version of the service yet.`
-            : `Unknown data type '${datatype}'. GET /meta lists the data types.`,
+            : `Unknown data type '${datatype.slice(0, 64)}'. GET /meta lists the data types.`,
         );
       }
       return describe(dt);

@@ -75,6 +75,11 @@ describe('paths', () => {
       expectErrorEnvelope(r, 404);
       expect(r.body.meta.errors[0].code).toBe('NOT_FOUND');
     }
+    // A long path or data type is named cut, not echoed whole.
+    const long = await h.request('GET', `${t.root}/${'x'.repeat(7000)}`, { token });
+    expect([long.status, long.body.meta.errors[0].message]).toEqual([404, `No resource matches GET ${`${t.root}/${'x'.repeat(7000)}`.slice(0, 256)}….`]);
+    const type = await h.request('GET', `${t.root}/meta/${'y'.repeat(3000)}`, { token });
+    expect([type.status, type.body.meta.errors[0].message]).toEqual([404, `Unknown data type '${'y'.repeat(64)}'. GET /meta lists the data types.`]);
   });
 
   test('a wrong method is a 405 envelope with Allow', async () => {
