@@ -179,7 +179,7 @@ export const routes: Route[] = [
   { method: 'GET', path: '/formtemplates/:templateId/revisions/:revisionId/fields/:id', field: 'Query.formTemplateField', shape: 'object' },
   { method: 'GET', path: '/formdesigner/forms/formtemplates/:id/fields', field: 'Query.formDesignerFields', shape: 'object' },
 
-  { method: 'GET', path: '/formtemplates/:templateId/forms', field: 'Query.formInstances', shape: 'list' },
+  { method: 'GET', path: '/formtemplates/:templateId/forms', field: 'Query.formInstances', shape: 'list', paged: true },
   { method: 'POST', path: '/formtemplates/:templateId/forms', field: 'Mutation.createFormInstance', shape: 'object', status: 201, body: 'input', allFields: true },
   { method: 'GET', path: '/formtemplates/:templateId/forms/:revisionId', field: 'Query.formInstance', shape: 'one', allFields: true },
   { method: 'GET', path: '/formtemplates/:templateId/forms/:revisionId/pdf', field: 'Query.formInstancePdf', shape: 'object', file: 'content', fileType: 'application/pdf' },
@@ -189,7 +189,7 @@ export const routes: Route[] = [
   { method: 'PUT', path: '/forminstance/:formId/relateForm', field: 'Mutation.relateForm', shape: 'none' },
   { method: 'PUT', path: '/forminstance/:formId/unrelateForm', field: 'Mutation.unrelateFormByDocId', shape: 'none', when: { param: 'relateToDocId', values: ['*'] } },
   { method: 'PUT', path: '/forminstance/:formId/unrelateForm', field: 'Mutation.unrelateForm', shape: 'none' },
-  { method: 'GET', path: '/forminstance/:formId/forms', field: 'Query.relatedForms', shape: 'list' },
+  { method: 'GET', path: '/forminstance/:formId/forms', field: 'Query.relatedForms', shape: 'list', paged: true },
   { method: 'DELETE', path: '/forminstance/:id', field: 'Mutation.deleteFormInstance', shape: 'none' },
   { method: 'GET', path: '/formtemplates/:id/forms/new', field: 'Query.newForm', shape: 'object' },
 

@@ -200,6 +200,12 @@ describe('GET /formtemplates/{id}/forms', () => {
     expect(all.body.data).toEqual([made[2]]);
   });
 
+  test('the list is paged: pagination counts every form, so a client told 200 knows more remain', async () => {
+    const page = await A.get(`/formtemplates/${t.id}/forms?limit=2`);
+    expect(page.body.data).toHaveLength(2);
+    expect(page.body.pagination).toMatchObject({ dataType: 'PagedData', limit: 2, totalRecords: 3, next: expect.stringContaining('offset=2') });
+  });
+
   test('q over form fields (case-insensitive keys and values) and base fields', async () => {
     const names = async (expr: string) => {
       const r = await A.get(`/formtemplates/${t.id}/forms?${q(expr)}`);
@@ -618,6 +624,8 @@ describe('/forminstance/{id}', () => {
     const related = async (i: Instance) => (await A.get(`/forminstance/${i.revisionId}/forms`)).body.data.map((d: Instance) => d.instanceName);
     expect(await related(x)).toEqual([y.instanceName, z.instanceName]);
     expect(await related(y)).toEqual([x.instanceName]);
+    // Paged like every list that grows without bound.
+    expect((await A.get(`/forminstance/${x.formId}/forms?limit=1`)).body.pagination).toMatchObject({ limit: 1, totalRecords: 2 });
     expect((await A.put(`/forminstance/${y.formId}/unrelateForm?relateToId=${x.formId}`)).status).toBe(200);
     expect(await related(x)).toEqual([z.instanceName]);
     expect(await related(y)).toEqual([]);
