@@ -65,11 +65,13 @@ const memberKey = (input: Input): string => (input.userIds == null ? 'id' : 'use
 
 /** `id`, or `userIds` as a comma-separated string or an array. */
 function memberIds(input: Input): string[] {
+  // Both sent: one of them would be dropped without a word.
+  if (input.id != null && input.userIds != null) throw badRequest("Send the user to add as 'id', or the users as 'userIds', not both.", { field: 'userIds' });
   const key = memberKey(input);
   const raw = input[key];
   const list = Array.isArray(raw) ? raw : typeof raw === 'string' ? raw.split(',') : raw == null ? [] : [raw];
   const ids = list.map((s) => (typeof s === 'string' ? s.trim() : s)).filter((s) => s !== '');
-  if (ids.length === 0) throw badRequest("The mandatory field 'id' (or 'userIds') is missing.", { field: key });
+  if (ids.length === 0) throw badRequest(raw == null ? "The mandatory field 'id' (or 'userIds') is missing." : `The field '${key}' names no user.`, { field: key });
   const bad = ids.find((id) => !isGuid(id));
   if (bad !== undefined) throw badRequest(`User ids must be GUIDs; ${shownValue(bad)} is not one.`, { field: key });
   return [...new Set(ids.map((i) => (i as string).toLowerCase()))];

@@ -488,7 +488,12 @@ describe('group membership', () => {
 
     test('a missing id is a 400 naming it; a malformed one a 400; an unknown one a 404 adding nobody', async () => {
       expectError(await A.post(`/groups/${g.id}/users`, {}), 400, "'id'");
-      expectError(await A.post(`/groups/${g.id}/users`, { userIds: [] }), 400, "'id'");
+      expectError(await A.post(`/groups/${g.id}/users`, { userIds: [] }), 400, "The field 'userIds' names no user.");
+      expectError(await A.post(`/groups/${g.id}/users`, { userIds: ' , ' }), 400, "The field 'userIds' names no user.");
+      // Both keys: neither is dropped without a word.
+      for (const userIds of [u2.id, [], '']) {
+        expectError(await A.post(`/groups/${g.id}/users`, { id: u1.id, userIds }), 400, "Send the user to add as 'id', or the users as 'userIds', not both.");
+      }
       expectError(await A.post(`/groups/${g.id}/users`, { id: 'not-a-guid' }), 400, /GUID|UUID/);
       expectError(await A.post(`/groups/${g.id}/users`, { userIds: [u1.id, 'nope'] }), 400, /nope/);
       expectError(await A.post(`/groups/${g.id}/users`, { userIds: [u1.id, UNKNOWN_ID] }), 404, UNKNOWN_ID);
