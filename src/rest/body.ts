@@ -231,13 +231,22 @@ function parseValue(text: string, contentType: string | null): unknown {
   const trimmed = text.trim();
   if (trimmed === '') return {};
   const type = (contentType ?? '').toLowerCase();
-  if (type.includes('application/x-www-form-urlencoded') || (!trimmed.startsWith('{') && !trimmed.startsWith('[') && FORM.test(trimmed))) {
-    return parseForm(trimmed);
-  }
+  const looksJson = trimmed.startsWith('{') || trimmed.startsWith('[');
+  if (type.includes('application/x-www-form-urlencoded')) return (looksJson && jsonOrUndefined(trimmed)) || parseForm(trimmed);
+  if (!looksJson && FORM.test(trimmed)) return parseForm(trimmed);
   try {
     return JSON.parse(trimmed);
   } catch (err) {
     throw badRequest(`The request body is not valid JSON: ${(err as Error).message}`);
+  }
+}
+
+/** JSON labelled as a form (some clients label every body so) is read as JSON; what does not parse stays a form. */
+function jsonOrUndefined(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
   }
 }
 
