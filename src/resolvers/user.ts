@@ -4,7 +4,7 @@ import type { AppContext } from '../context.js';
 import { ApiClient, WebToken } from '../entities/auth.js';
 import { Site } from '../entities/site.js';
 import { User, UserSupervisor } from '../entities/user.js';
-import { badRequest, conflict, forbidden, notFound, unauthorized } from '../errors.js';
+import { badRequest, conflict, forbidden, notFound, shownValue, unauthorized } from '../errors.js';
 import { guidOrUnset, newId, requireGuid, ZERO_GUID } from '../ids.js';
 import { hashPassword, hashToken, verifyPassword } from '../auth/passwords.js';
 import { signAccessToken } from '../auth/jwt.js';
@@ -131,6 +131,15 @@ async function assertOwnsNoClient(ctx: AppContext, user: User) {
   }
 }
 
+/** A new user's site named in the query or path and in the body too: two different ones are a 400, not one dropped. */
+function assertOneSite(siteId: string | null | undefined, where: 'query' | 'path', input: Input): void {
+  const body = input.siteId;
+  if (siteId == null || body == null || body === '') return;
+  if (typeof body !== 'string' || body.trim().toLowerCase() !== siteId.trim().toLowerCase()) {
+    throw badRequest(`The siteId in the ${where} ('${siteId.slice(0, 64)}') and in the body (${shownValue(body)}) differ: send one of them, or the same in both.`, { field: 'siteId' });
+  }
+}
+
 async function newUser(ctx: AppContext, siteId: string | undefined, input: Input) {
   const user = await createUser(ctx.em(), ctx.tenantId, siteId ?? (await homeSiteId(ctx)), input);
   if (input.mustChangePassword === true) {
@@ -191,11 +200,15 @@ export const resolvers = {
     },
   },
   Mutation: {
-    createUser: (_: unknown, { siteId, input }: { siteId?: string | null; input: Input }, ctx: AppContext) =>
-      newUser(ctx, guidOrUnset(siteId ?? input.siteId, 'siteId'), input),
-    createSiteUser: async (_: unknown, { siteId, input }: { siteId: string; input: Input }, ctx: AppContext) =>
+    createUser: (_: unknown, { siteId, input }: { siteId?: string | null; input: Input }, ctx: AppContext) => {
+      assertOneSite(siteId, 'query', input);
+      return newUser(ctx, guidOrUnset(siteId ?? input.siteId, 'siteId'), input);
+    },
+    createSiteUser: async (_: unknown, { siteId, input }: { siteId: string; input: Input }, ctx: AppContext) => {
+      assertOneSite(siteId, 'path', input);
       // The site is in the path: an unknown one, or one deleted meanwhile, is a 404, not a bad body value.
-      newUser(ctx, await pathSite(ctx.em(), siteId), input),
+      return newUser(ctx, await pathSite(ctx.em(), siteId), input);
+    },
     // Ordinary users get here only for their own profile and password (the ownProfileOrAdmin policy).
     updateUser: async (_: unknown, { id, input }: { id: string; input: Input }, ctx: AppContext) => changeUser(ctx, await editUser(ctx, id), input),
     updateSiteUser: async (_: unknown, a: { siteId: string; userId: string; input: Input }, ctx: AppContext) => {

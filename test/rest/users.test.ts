@@ -759,6 +759,14 @@ describe('POST /users?siteId=', () => {
     });
     expect(r.status).toBe(200);
     expect(r.body.data.siteId).toBe(site.body.data.id);
+    // In the query (or the path) and the body: the same site (any case) is one; two are a 400, and no user is made.
+    secrets.add('pw-two-sites');
+    const both = (path: string, siteId: string) => call('POST', `${R()}${path}`, { token: admin, body: { siteId, userid: uniq(), firstName: 'F', lastName: 'L', emailaddress: 'e@x.test', password: 'pw-two-sites' } });
+    expect((await both(`/users?siteId=${site.body.data.id}`, site.body.data.id.toUpperCase())).body.data.siteId).toBe(site.body.data.id);
+    const before = (await call('GET', `${R()}/users?limit=2000`, { token: admin })).body.data.length;
+    expectError(await both(`/users?siteId=${t.homeSiteId}`, site.body.data.id), 400, `The siteId in the query ('${t.homeSiteId}') and in the body ('${site.body.data.id}') differ: send one of them, or the same in both.`);
+    expectError(await both(`/sites/${t.homeSiteId}/users`, site.body.data.id), 400, `The siteId in the path ('${t.homeSiteId}') and in the body ('${site.body.data.id}') differ`);
+    expect((await call('GET', `${R()}/users?limit=2000`, { token: admin })).body.data.length).toBe(before);
   });
 
   test.each(['userid', 'firstName', 'lastName', 'emailaddress', 'password'])('a missing %s is a 400 naming it', async (field) => {
