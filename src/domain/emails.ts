@@ -109,7 +109,10 @@ const tooLarge = (ctx: AppContext) =>
 /** Queues a message from the caller; it is sent by the next batch. */
 export async function queueEmail(ctx: AppContext, input: Input): Promise<void> {
   const to = addressList(input, 'recipients');
-  if (to.length === 0) throw badRequest("The mandatory field 'recipients' is missing: name at least one address to send to.", { field: 'recipients' });
+  if (to.length === 0) {
+    const sent = input.recipients !== undefined && input.recipients !== null;
+    throw badRequest(`${sent ? "The field 'recipients' names no address" : "The mandatory field 'recipients' is missing"}: name at least one address to send to.`, { field: 'recipients' });
+  }
   const cc = addressList(input, 'ccRecipients');
   const bcc = addressList(input, 'bccRecipients');
   if (to.length + cc.length + bcc.length > MAX_ADDRESSES) throw badRequest(`A message may go to at most ${MAX_ADDRESSES} addresses in all.`);

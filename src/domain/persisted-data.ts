@@ -18,7 +18,8 @@ export const LIMITS = { name: 256, persistedData: 1_000_000, dataMimeType: 100, 
 
 /** The dictionary as JSON text of an object (sent as that text, or as the object itself). */
 function dictionaryText(v: unknown): string {
-  if (v === undefined || v === null || v === '') throw badRequest("The mandatory field 'persistedData' is missing.", { field: 'persistedData' });
+  if (v === undefined || v === null) throw badRequest("The mandatory field 'persistedData' is missing.", { field: 'persistedData' });
+  if (typeof v === 'string' && v.trim() === '') throw badRequest("The field 'persistedData' must not be blank: send JSON text of an object, '{}' for an empty dictionary.", { field: 'persistedData' });
   const text = typeof v === 'string' ? v : JSON.stringify(v);
   let parsed: unknown;
   try {

@@ -327,7 +327,8 @@ describe('refusals: HTTP 200 with meta.status, nothing queued', () => {
     const subject = uniq('NoOne');
     expectRefusal(await A.post('/emails', { subject, body: 'This is a test email body' }), 400, "The mandatory field 'recipients' is missing");
     expectRefusal(await A.post('/emails', undefined, await multipartWith({ subject, body: 'b' }, [{ name: 'a.xml', content: '<a/>' }])), 400, "'recipients'");
-    expectRefusal(await A.post('/emails', { recipients: '  ; , ', subject }), 400, "'recipients'");
+    expectRefusal(await A.post('/emails', { recipients: '  ; , ', subject }), 400, "The field 'recipients' names no address: name at least one address to send to.");
+    expectRefusal(await A.post('/emails', { recipients: '', subject }), 400, "The field 'recipients' names no address");
     expect(await messages(A, subject)).toEqual([]);
   });
 

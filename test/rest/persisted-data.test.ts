@@ -93,6 +93,8 @@ describe('POST /persistedData', () => {
   test.each([
     [{ persistedData: undefined }, "mandatory field 'persistedData'"],
     [{ persistedData: 'not json' }, 'not valid JSON'],
+    [{ persistedData: '' }, "The field 'persistedData' must not be blank: send JSON text of an object, '{}' for an empty dictionary."],
+    [{ persistedData: '  ' }, "The field 'persistedData' must not be blank"],
     [{ persistedData: '[1,2]' }, 'JSON text of an object'],
     [{ persistedData: '42' }, 'JSON text of an object'],
     [{ persistedData: '"text"' }, 'JSON text of an object'],
