@@ -361,7 +361,7 @@ const sameValue = (a: unknown, b: unknown) => a === b || JSON.stringify(a) === J
 
 /** A refusal of a body field (`The field 'items[0].itemName' ...`) names it as the caller spelled it (`Items[0].ItemName`). */
 function inSentSpelling(e: EnvelopeError, sentAs: Map<string, string>): EnvelopeError {
-  const field = /^The field '([^']+)'/.exec(e.message)?.[1];
+  const field = /^The (?:mandatory )?field '([^']+)'/.exec(e.message)?.[1];
   return field ? { ...e, message: e.message.replace(`'${field}'`, `'${asSent(field, sentAs)}'`) } : e;
 }
 

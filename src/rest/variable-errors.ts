@@ -33,6 +33,10 @@ function keyOf(variable: string, path: string | undefined): string {
 const inWords = (names: readonly string[]) => (names.length < 2 ? names.join('') : `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`);
 
 const NOT_AN_OBJECT = /^Expected type "?(\w+)"? to be an object\.?$/;
+/** A required key missing inside an object (graphql-jit: `Field value.items[0].name ...`; graphql-js: `Field "name" ...`). */
+const KEY_MISSING = /^Field "?(?:[^"\s]*\.)?(\w+)"? of required type "?[^"\s]+"? was not provided\.?$/;
+/** A null inside a list or object where a value is required. */
+const NULL_REFUSED = /^Expected non-nullable type "?(\w+)!"? not to be null/;
 /** An array where an input object belongs: GraphQL reads its indexes as the object's keys. */
 const AN_ARRAY = /^Field "\d+" is not defined by type "?(\w+)"?\./;
 
@@ -48,6 +52,10 @@ export function forRestCaller(e: EnvelopeError, shapes?: ReadonlyMap<string, rea
   if (!invalid) return e;
   const [, variable, value, path, reason] = invalid;
   const key = keyOf(variable, path);
+  const inner = KEY_MISSING.exec(reason)?.[1];
+  if (inner) return { ...e, message: `The mandatory field '${key}.${inner}' is missing.` };
+  const nulled = NULL_REFUSED.exec(reason)?.[1];
+  if (nulled) return { ...e, message: `The field '${key}' must be ${EXPECTED[nulled] ?? 'a value'}, got null.` };
   const type = /Expected type "?(\w+)"?/.exec(reason)?.[1];
   const expected = type && EXPECTED[type];
   const shown = value.length > 80 ? `${value.slice(0, 80)}…` : value;

@@ -18,6 +18,10 @@ test.each([
   ['Variable "$allowRevisions" got invalid value "yes"; Expected type Boolean; Boolean cannot represent a non boolean value: "yes"', `The field 'allowRevisions' must be true or false, got "yes".`],
   ['Variable "$input" got invalid value "x" at "input.scope"; Int cannot represent non-integer value: "x"', `The field 'scope' has a value that cannot be taken ("x"): Int cannot represent non-integer value: "x"`],
   ['Variable "$input" got invalid value 5 at "input.when"; Expected type "DateTime". Expected a date-time', "The field 'when' must be a date-time like 2024-01-31T13:45:00, got 5."],
+  // A required key missing in an object, in graphql-jit's words and in graphql-js's; a null in a list.
+  ['Variable "$input" got invalid value { name: "a.txt" } at "input.fileUpload[0]"; Field value.fileUpload[0].base64 of required type String! was not provided.', "The mandatory field 'fileUpload[0].base64' is missing."],
+  ['Variable "$input" got invalid value {} at "input.items[1]"; Field "itemName" of required type "String!" was not provided.', "The mandatory field 'items[1].itemName' is missing."],
+  ['Variable "$input" got invalid value null at "input.recipients[1]"; Expected non-nullable type String! not to be null at value.recipients[1].', "The field 'recipients[1]' must be text, got null."],
 ])('%s', (graphql, rest) => {
   expect(forRestCaller(error(graphql))).toEqual({ ...error(graphql), message: rest });
 });
@@ -85,6 +89,10 @@ test('a refused value inside a list or an object is named by its path, with the 
   // POST emails answers its refusals with HTTP 200 and the status in meta.
   const email = await A.post('/emails', { recipients: ['a@example.com'], subject: 's', body: 'b', FileUpload: [{ name: 'a.txt', base64: '' }, { Name: {}, base64: '' }] });
   expect([email.body.meta.status, email.body.meta.errors[0].message]).toEqual([400, "The field 'FileUpload[1].Name' must be text, got {}."]);
+  const missing = await A.post('/emails', { recipients: 'a@example.com', FileUpload: [{ name: 'a.txt' }] });
+  expect([missing.body.meta.status, missing.body.meta.errors[0].message]).toEqual([400, "The mandatory field 'FileUpload[0].base64' is missing."]);
+  const nulled = await A.post('/emails', { recipients: ['a@example.com', null] });
+  expect([nulled.body.meta.status, nulled.body.meta.errors[0].message]).toEqual([400, "The field 'recipients[1]' must be text, got null."]);
 });
 
 test('a value refused while the body is fitted is named by its path as sent', async () => {
