@@ -25,6 +25,8 @@ export interface QNumber {
   kind: 'number';
   /** Always finite. */
   value: number;
+  /** As the filter wrote it (`007`, `1.50`, `12345678901234567891`): what a text comparison and messages use. */
+  text?: string;
   pos?: number;
 }
 export interface QBoolean {
@@ -110,7 +112,7 @@ export interface QIsNull {
 
 export type QExpr = QAnd | QOr | QNot | QCompare | QLike | QBetween | QIn | QIsNull;
 
-/** A copy without any `pos`, for comparing ASTs by structure (tests, caching keys). */
+/** A copy without any `pos` or a number's `text`, for comparing ASTs by structure (tests). */
 export function withoutPositions<T extends QExpr | QOperand>(node: T): T {
   return strip(node) as T;
 }
@@ -119,6 +121,6 @@ function strip(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(strip);
   if (value === null || typeof value !== 'object') return value;
   const out: Record<string, unknown> = {};
-  for (const [key, v] of Object.entries(value)) if (key !== 'pos') out[key] = strip(v);
+  for (const [key, v] of Object.entries(value)) if (key !== 'pos' && key !== 'text') out[key] = strip(v);
   return out;
 }

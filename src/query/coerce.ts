@@ -22,7 +22,7 @@ export function coerceLiteral(lit: Exclude<QLiteral, { kind: 'null' }>, type: Va
     qError(`${show(lit)} ${problem}${against ? ` (compared with ${against})` : ''}`, lit.pos, '', hint);
   switch (type) {
     case 'string':
-      return lit.kind === 'string' ? lit.value : String(lit.value);
+      return lit.kind === 'string' ? lit.value : lit.kind === 'number' ? (lit.text ?? String(lit.value)) : String(lit.value);
     case 'integer': {
       const n = lit.kind === 'number' ? lit.value : lit.kind === 'string' && INTEGER_TEXT.test(lit.value) ? Number(lit.value) : NaN;
       if (!Number.isInteger(n)) throw fail('is not an integer');
@@ -103,6 +103,8 @@ export function show(lit: QLiteral): string {
       return quote(lit.value);
     case 'null':
       return 'null';
+    case 'number':
+      return lit.text ?? String(lit.value);
     default:
       return String(lit.value);
   }

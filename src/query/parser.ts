@@ -183,7 +183,7 @@ class Parser {
         return { kind: 'string', value: t.text, pos: t.pos };
       case 'number':
         this.next();
-        return { kind: 'number', value: t.value as number, pos: t.pos };
+        return { kind: 'number', value: t.value as number, text: t.text, pos: t.pos };
       case 'ident': {
         const word = t.text.toLowerCase();
         if (this.tokens[this.i + 1].kind === '(' && !RESERVED_WORDS.has(word)) return this.parseCall(depth, t);
@@ -284,7 +284,7 @@ function describeOperand(operand: QOperand): string {
     case 'string':
       return `the string ${quote(operand.value)}`;
     case 'number':
-      return `the number ${operand.value}`;
+      return `the number ${operand.text ?? operand.value}`;
     case 'boolean':
       return String(operand.value);
     case 'null':

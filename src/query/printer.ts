@@ -44,7 +44,7 @@ export function printOperand(o: QOperand): string {
       return `'${o.value.replaceAll("'", "''")}'`;
     case 'number':
       if (!Number.isFinite(o.value)) throw qError(`${o.value} is not a number the filter language can express`, o.pos);
-      return Object.is(o.value, -0) ? '-0' : String(o.value);
+      return o.text ?? (Object.is(o.value, -0) ? '-0' : String(o.value));
     case 'boolean':
       return o.value ? 'true' : 'false';
     case 'null':

@@ -24,6 +24,10 @@ describe('compileQ: comparisons by type', () => {
     ["name lt 'a'", 'lower("t"."name") < lower(?)', ['a']],
     ["name le 'a'", 'lower("t"."name") <= lower(?)', ['a']],
     ['name eq 5', 'lower("t"."name") = lower(?)', ['5']],
+    // A bare number compared with text is its text as written, not as JavaScript reads it.
+    ['name eq 007', 'lower("t"."name") = lower(?)', ['007']],
+    ['name eq 12345678901234567891', 'lower("t"."name") = lower(?)', ['12345678901234567891']],
+    ['name eq 1.50', 'lower("t"."name") = lower(?)', ['1.50']],
     ['name eq true', 'lower("t"."name") = lower(?)', ['true']],
     ["[first name] eq 'O''Brien'", 'lower("t"."first_name") = lower(?)', ["O'Brien"]],
     ["[odd]]name] eq 'x'", 'lower("t"."odd") = lower(?)', ['x']],
@@ -245,7 +249,9 @@ describe('compileQ: errors', () => {
     ["scope eq 'x'", "Invalid q: 'x' is not an integer (compared with 'scope') at position 10"],
     ['scope eq 1.5', "Invalid q: 1.5 is not an integer (compared with 'scope') at position 10"],
     ['scope eq true', "Invalid q: true is not an integer (compared with 'scope') at position 10"],
-    ['scope eq 9007199254740993', "Invalid q: 9007199254740992 is out of range for an integer (compared with 'scope') at position 10"],
+    // Named as written, not as JavaScript rounded it.
+    ['scope eq 9007199254740993', "Invalid q: 9007199254740993 is out of range for an integer (compared with 'scope') at position 10"],
+    ["substring(name, 99999999999999999, 1) eq 'x'", 'Invalid q: 99999999999999999 is out of range (the start of substring) at position 17'],
     ["scope in (1, 'two')", "Invalid q: 'two' is not an integer (compared with 'scope') at position 14"],
     ["enabled eq 'yes'", "Invalid q: 'yes' is not a boolean (compared with 'enabled') at position 12"],
     ['enabled eq 2', "Invalid q: 2 is not a boolean (compared with 'enabled') at position 12"],
