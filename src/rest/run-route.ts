@@ -22,7 +22,7 @@ import {
 import { Request, Response } from '@whatwg-node/fetch';
 import { authenticate, buildContext, type AppContext, type ReceivedFile, type ReceivedUpload, type Services } from '../context.js';
 import type { DataTypeInfo, DataTypes } from '../datatypes.js';
-import { badRequest, shownValue } from '../errors.js';
+import { AppError, badRequest, shownValue } from '../errors.js';
 import { isGuid } from '../ids.js';
 import { DATA_SCOPES, isoInstant, isZeroOrOne } from '../scalars.js';
 import { effectiveLimit } from '../read/paging.js';
@@ -283,7 +283,13 @@ export function createRouteRunner(services: Services, schema: GraphQLSchema, dat
   async function fittedBody(request: Request, route: SofaRoute, type: GraphQLInputObjectType, received: ReadParts | undefined, sentAs: Map<string, string>) {
     const contentType = request.headers.get('content-type');
     if (isMultipart(contentType)) return fitInput(type, received?.parts ?? (await partsOf(request, route)), sentAs);
-    return fitInput(type, parseBody(await readBody(request, services.config.maxBodyBytes, services.bodies), contentType), sentAs);
+    const text = await readBody(request, services.config.maxBodyBytes, services.bodies);
+    try {
+      return fitInput(type, parseBody(text, contentType), sentAs);
+    } catch (e) {
+      // A file sent as the body itself: what the route takes, not what JSON's parser found.
+      throw route.upload && e instanceof AppError && e.code === 'BAD_REQUEST' && !isJsonOrForm(contentType) ? notMultipart(route, contentType) : e;
+    }
   }
 
   /** The request body (or the parts already read), fitted onto the argument's input type. */
@@ -331,6 +337,15 @@ function fromPathOf(route: SofaRoute, params: Record<string, string>, arg: strin
 
 /** A row's path as the clients' documentation writes it: `sites/{id}`. */
 const shownPath = (route: SofaRoute) => bracedPath(route.path).slice(1);
+
+const isJsonOrForm = (contentType: string | null) => /^\s*application\/(json|x-www-form-urlencoded)\b/i.test(contentType ?? '');
+
+/** An upload route's refusal of a body that is neither multipart nor JSON nor a form (a file sent raw). */
+const notMultipart = (route: SofaRoute, contentType: string | null) =>
+  new AppError(
+    'UNSUPPORTED_MEDIA_TYPE',
+    `${route.method} ${shownPath(route)} takes a multipart/form-data body, its file as the part named 'fileUpload' beside the other fields as text parts; this body (${(contentType ?? 'no Content-Type').slice(0, 64)}) is neither that nor JSON.`,
+  );
 
 /** A multipart body declared empty: no parts, as an empty JSON body is no keys (busboy would call it cut short). */
 const emptyMultipart = (request: Request) => isMultipart(request.headers.get('content-type')) && request.headers.get('content-length') === '0';

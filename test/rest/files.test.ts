@@ -312,6 +312,17 @@ describe('uploads', () => {
     expectError(await A.post('/documents', undefined, await multipart({ folderId: UNKNOWN_ID, name: uniq('Lost') }, 'x', 'x.txt')), 404);
   });
 
+  test('a file sent as the body itself is a 415 saying what the route takes, not a JSON parse error', async () => {
+    const doc = await newDoc();
+    for (const type of ['application/octet-stream', 'text/xml', 'text/plain']) {
+      const r = await A.post(`/files?documentId=${doc.documentId}`, undefined, { raw: 'hello world', headers: { 'content-type': type } });
+      expectError(r, 415, `POST files takes a multipart/form-data body, its file as the part named 'fileUpload' beside the other fields as text parts; this body (${type}) is neither that nor JSON.`);
+    }
+    // Malformed JSON labelled JSON is still told so.
+    expectError(await A.post('/files', undefined, { raw: '{"documentId":', headers: { 'content-type': 'application/json' } }), 400, /not valid JSON/);
+    expect((await A.get(`/documents/${doc.documentId}/revisions`)).body.data).toHaveLength(1);
+  });
+
   test('a NUL in a text part refuses the upload, and its file, already stored, is deleted again (POST files and POST documents)', async () => {
     const doc = await newDoc();
     const withNul = await filesLeftBy(async () => {
