@@ -5,7 +5,7 @@
  */
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { SaxesParser } from 'saxes';
-import { AppError, badRequest } from '../errors.js';
+import { AppError, badRequest, namedList } from '../errors.js';
 import { isGuid, newId } from '../ids.js';
 import { checkKey, DESIGNER_TYPE_ALIASES, FIELD_TYPES, LAYOUT_TYPES, MAX_FIELDS } from './form-fields.js';
 import { escaped, refusedNameChar } from './validate.js';
@@ -120,6 +120,14 @@ function refuseDoctype(xml: string): void {
 
 const text = (v: unknown): string => (typeof v === 'string' ? v.trim() : '');
 
+/** The validator's words for a document that ends with elements open (`Invalid '["a","b"]' found.`), as a person would say it. */
+function unclosed(msg: string): string | undefined {
+  const list = /^Invalid '(\[[\s\S]*\])' found\.?$/.exec(msg)?.[1];
+  if (!list) return undefined;
+  const names = (JSON.parse(list) as string[]).map((n) => `<${String(n).slice(0, 64)}>`);
+  return `the document ends with ${names.length === 1 ? 'the element' : 'the elements'} ${namedList(names, (n) => n)} still open (never closed)`;
+}
+
 export function designerFields(xml: string, maxBytes: number): FieldSpec[] {
   if (Buffer.byteLength(xml) > maxBytes) {
     const msg = `The template XML is larger than the limit of ${maxBytes} bytes (FORM_IMPORT_MAX_BYTES).`;
@@ -127,7 +135,7 @@ export function designerFields(xml: string, maxBytes: number): FieldSpec[] {
   }
   refuseDoctype(xml);
   const valid = XMLValidator.validate(xml);
-  if (valid !== true) throw badXml(`The template XML is malformed: ${valid.err.msg} (line ${valid.err.line}, column ${valid.err.col}).`);
+  if (valid !== true) throw badXml(`The template XML is malformed: ${unclosed(valid.err.msg) ?? `${valid.err.msg.replace(/\.$/, '')} (line ${valid.err.line}, column ${valid.err.col})`}.`);
   let doc: Node;
   try {
     doc = parser.parse(xml) as Node;
@@ -136,7 +144,8 @@ export function designerFields(xml: string, maxBytes: number): FieldSpec[] {
     // The parser's own limits (nesting deeper than 100 elements).
     throw badXml(`The template XML could not be read: ${(err as Error).message}.`);
   }
-  const root = doc.FormEntity as Node | undefined;
+  // `<FormEntity/>` or `<FormEntity></FormEntity>` reads as '': a FormEntity with nothing in it.
+  const root = (doc.FormEntity === '' ? {} : doc.FormEntity) as Node | undefined;
   if (!root || typeof root !== 'object') throw badXml('The template XML must be a FormEntity document (the form designer\'s export).');
 
   const pages = ((root.FormPages as Node | undefined)?.FormPage ?? []) as Node[];

@@ -518,6 +518,9 @@ describe('PUT /formtemplates/{id}/import', () => {
     const t = await createTemplate(A);
     expectError(await importXml(A, t.id, '<FormEntity><FormPages></FormEntity>'), 400, /template XML is malformed: .*line 1/);
     expectError(await importXml(A, t.id, '<Other/>'), 400, 'must be a FormEntity document');
+    // A document that stops with elements open says which.
+    expectError(await importXml(A, t.id, '<FormEntity><FormPages>'), 400, 'The template XML is malformed: the document ends with the elements <FormEntity>, <FormPages> still open (never closed).');
+    expectError(await importXml(A, t.id, '<FormEntity>'), 400, "The template XML is malformed: Unclosed tag 'FormEntity' (line 1, column 1).");
     expectError(await importXml(A, t.id, `<FormEntity>${'<a>'.repeat(200)}${'</a>'.repeat(200)}</FormEntity>`), 400, 'Maximum nested tags exceeded');
     const field = (type: string, name: string, id = '') => `<BaseField><FieldType>${type}</FieldType><ID>${id}</ID><Name>${name}</Name></BaseField>`;
     const doc = (...f: string[]) => `<FormEntity><FormPages><FormPage><FieldList>${f.join('')}</FieldList></FormPage></FormPages></FormEntity>`;
@@ -532,6 +535,13 @@ describe('PUT /formtemplates/{id}/import', () => {
     const broken = { raw: new TextEncoder().encode('--b\r\nnot a part'), headers: { 'content-type': 'multipart/form-data; boundary=b' } };
     expectError(await A.put(`/formtemplates/${t.id}/import`, undefined, broken), 400, 'multipart');
     expect((await A.get(`/formtemplates/${t.id}`)).body.data[0].revision).toBe(1);
+  });
+
+  test('a FormEntity with nothing in it is taken as one holding no pages is, not called another document', async () => {
+    for (const xml of ['<FormEntity><Version>4</Version></FormEntity>', '<FormEntity></FormEntity>', '<FormEntity/>']) {
+      const r = await importXml(A, (await createTemplate(A)).id, xml);
+      expect([xml, r.status]).toEqual([xml, 200]);
+    }
   });
 
   test('XML over FORM_IMPORT_MAX_BYTES (8 MiB by default) is a 413', async () => {
