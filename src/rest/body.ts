@@ -8,6 +8,7 @@ import { isUtf8 } from 'node:buffer';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { Busboy, type BusboyConfig, type BusboyInstance } from '@fastify/busboy';
+import { createScanner, type SyntaxKind } from 'jsonc-parser';
 import { AppError, badRequest } from '../errors.js';
 import { clientClosedFrom } from '../client-closed.js';
 import { chunksOf, readAtMost, type PaceOnly, type ReadLimit } from '../read-at-most.js';
@@ -188,10 +189,11 @@ const MAX_DEPTH = 32;
  * JSON: UTF-8 cannot encode it, so the driver would store U+FFFD instead), a number past a
  * double's range (JSON parses `1e400` as Infinity, which reaches an operation as null) and, below
  * `maxDepth`, excessive nesting. Iterative, so depth cannot hurt it. `what` names the thing in
- * the message ("request body").
+ * the message ("request body"). Answers how many keys its objects hold in all (`refuseRepeatedKeys`).
  */
-export function refuseNul(value: unknown, what: string, maxDepth = Infinity): void {
+export function refuseNul(value: unknown, what: string, maxDepth = Infinity): number {
   const stack: [unknown, number][] = [[value, 0]];
+  let keys = 0;
   const nul = () => badRequest(`The ${what} must not contain NUL (U+0000) characters.`);
   const text = (s: string) => {
     if (s.includes('\u0000')) throw nul();
@@ -203,39 +205,48 @@ export function refuseNul(value: unknown, what: string, maxDepth = Infinity): vo
     if (typeof v === 'number' && !Number.isFinite(v)) throw badRequest(`The ${what} holds a number too large to keep: send it as a string.`);
     if (!v || typeof v !== 'object') continue;
     if (depth >= maxDepth) throw badRequest(`The ${what} nests more than ${maxDepth} levels deep.`);
+    const key = Array.isArray(v) ? 0 : 1;
     for (const [k, child] of Object.entries(v)) {
       text(k);
       stack.push([child, depth + 1]);
+      keys += key;
     }
   }
+  return keys;
 }
 
 /** Parses a body as an object; an empty body is `{}`. Arrays and scalars are a 400. */
 export function parseBody(text: string, contentType: string | null): Record<string, unknown> {
-  const value = parseValue(text, contentType);
+  const { value, json } = parseValue(text, contentType);
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
     throw badRequest('The request body must be a JSON object.');
   }
-  refuseNul(value, 'request body', MAX_DEPTH);
+  const keys = refuseNul(value, 'request body', MAX_DEPTH);
+  if (json) refuseRepeatedKeys(json, keys);
   return value as Record<string, unknown>;
 }
 
 /** Parses a body as any JSON value, for an argument of the JSON scalar (a script's input); an empty body is `{}`. */
 export function parseAnyBody(text: string, contentType: string | null): unknown {
-  const value = parseValue(text, contentType);
-  refuseNul(value, 'request body', MAX_DEPTH);
+  const { value, json } = parseValue(text, contentType);
+  const keys = refuseNul(value, 'request body', MAX_DEPTH);
+  if (json) refuseRepeatedKeys(json, keys);
   return value;
 }
 
-function parseValue(text: string, contentType: string | null): unknown {
+/** The body's value, and its text when it was read as JSON (a form's repeated keys are RepeatedKey lists). */
+function parseValue(text: string, contentType: string | null): { value: unknown; json?: string } {
   const trimmed = text.trim();
-  if (trimmed === '') return {};
+  if (trimmed === '') return { value: {} };
   const type = (contentType ?? '').toLowerCase();
   const looksJson = trimmed.startsWith('{') || trimmed.startsWith('[');
-  if (type.includes('application/x-www-form-urlencoded')) return (looksJson && jsonOrUndefined(trimmed)) || parseForm(trimmed);
-  if (!looksJson && FORM.test(trimmed)) return parseForm(trimmed);
+  if (type.includes('application/x-www-form-urlencoded')) {
+    const json = looksJson ? jsonOrUndefined(trimmed) : undefined;
+    return json === undefined ? { value: parseForm(trimmed) } : { value: json, json: trimmed };
+  }
+  if (!looksJson && FORM.test(trimmed)) return { value: parseForm(trimmed) };
   try {
-    return JSON.parse(trimmed);
+    return { value: JSON.parse(trimmed), json: trimmed };
   } catch (err) {
     throw badRequest(`The request body is not valid JSON: ${(err as Error).message}`);
   }
@@ -248,6 +259,116 @@ function jsonOrUndefined(text: string): unknown {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * A key's end in JSON text: a quote, blanks, a colon. Every key ends so, once each, its quote
+ * unescaped: after no backslash, or after a run of an even number (`"a\\":` is the key `a\`). A
+ * quote after a single backslash (`\"`) is inside a string (`"{\"a\":1}"`) and is not counted. A
+ * string value that begins with a colon (`":00"`) or holds `\\\":` counts too, so the count is at
+ * least the number of keys, never fewer.
+ */
+const KEY_END = /(?<![^\\]\\)"[ \t\n\r]*:/g;
+
+/**
+ * Refuses JSON text (already parsed, to a value holding `parsedKeys` keys) that repeats a key in
+ * one object, at any depth, as a form key sent twice is refused (src/rest/run-route.ts): JSON.parse
+ * keeps the last value without a word. Cheap when no key repeats: the keys the text can hold
+ * (`KEY_END`) are counted against those parsed, which JSON.parse made one per repeated key; only
+ * when the text holds more is it tokenized (`repeatedKey`). The message is the form's, the key
+ * named by its path when nested (`fileUpload[1].name`).
+ */
+export function refuseRepeatedKeys(json: string, parsedKeys: number, refusal: (repeated: Repeated) => Error = keySentTwice): void {
+  let seen = 0;
+  KEY_END.lastIndex = 0;
+  while (seen <= parsedKeys && KEY_END.test(json)) seen++;
+  if (seen <= parsedKeys) return;
+  const repeated = repeatedKey(json);
+  if (repeated) throw refusal(repeated);
+}
+
+/** A key one object of a JSON body holds more than once: its path (`fileUpload[1].name`) and how many times. */
+export interface Repeated {
+  key: string;
+  times: number;
+}
+
+/** In the words of a form key sent twice (src/rest/run-route.ts, `oneValueEach`). */
+const keySentTwice = ({ key, times }: Repeated) => badRequest(`The key '${key}' was sent ${times} times in the request body: send it once, with one value.`);
+
+/** The scanner's tokens this reads: its SyntaxKind is a const enum, which this build cannot inline. */
+const Token = {
+  OpenBrace: 1 as SyntaxKind,
+  CloseBrace: 2 as SyntaxKind,
+  OpenBracket: 3 as SyntaxKind,
+  CloseBracket: 4 as SyntaxKind,
+  Comma: 5 as SyntaxKind,
+  String: 10 as SyntaxKind,
+  End: 17 as SyntaxKind,
+};
+
+/** How many keys the objects of a parsed JSON value hold in all, found without recursion. */
+export function keysIn(value: unknown): number {
+  const stack = [value];
+  let keys = 0;
+  while (stack.length) {
+    const v = stack.pop();
+    if (!v || typeof v !== 'object') continue;
+    if (!Array.isArray(v)) keys += Object.keys(v).length;
+    for (const child of Object.values(v)) stack.push(child);
+  }
+  return keys;
+}
+
+/**
+ * The first key (in the text's order) that one object of valid JSON text holds more than once: its
+ * path (each key cut to 64 characters) and how many times that object holds it. Tokens come from
+ * jsonc-parser's scanner (keys unescaped as JSON.parse reads them: `"\u0061"` is `a`), the nesting
+ * kept on a stack here.
+ */
+export function repeatedKey(json: string): Repeated | undefined {
+  // Per open object its keys and counts, per open array its index; `at` is where the frame stands in it.
+  const frames: { keys?: Map<string, number>; at: string | number }[] = [];
+  let first: { keys: Map<string, number>; name: string; key: string } | undefined;
+  let expectKey = false;
+  const scanner = createScanner(json, true);
+  for (let token = scanner.scan(); token !== Token.End; token = scanner.scan()) {
+    const top = frames.at(-1);
+    const keyHere = expectKey;
+    expectKey = false;
+    if (token === Token.OpenBrace) {
+      frames.push({ keys: new Map(), at: '' });
+      expectKey = true;
+    } else if (token === Token.OpenBracket) frames.push({ at: 0 });
+    else if (token === Token.CloseBrace || token === Token.CloseBracket) {
+      frames.pop();
+      if (first && top?.keys === first.keys) return { key: first.key, times: first.keys.get(first.name)! };
+    } else if (token === Token.Comma && top) {
+      if (top.keys) expectKey = true;
+      else top.at = (top.at as number) + 1;
+    } else if (token === Token.String && keyHere && top?.keys) {
+      const name = scanner.getTokenValue();
+      top.at = name;
+      const times = (top.keys.get(name) ?? 0) + 1;
+      top.keys.set(name, times);
+      if (times === 2 && !first) first = { keys: top.keys, name, key: pathOf(frames) };
+    }
+  }
+  return undefined;
+}
+
+/**
+ * `fileUpload[1].name`: where the innermost frame's current key or index stands, each key cut to
+ * 64 characters and the path to 256 (a token body is not held to REST's depth).
+ */
+function pathOf(frames: readonly { keys?: Map<string, number>; at: string | number }[]): string {
+  let path = '';
+  for (const { at } of frames) {
+    if (typeof at === 'number') path += `[${at}]`;
+    else path += `${path ? '.' : ''}${at.slice(0, 64)}`;
+    if (path.length > 256) return path.slice(0, 256);
+  }
+  return path;
 }
 
 /** A multipart body's text parts, as an object, and its file parts, in order. */

@@ -9,7 +9,7 @@ import { TOKEN_READ_SECONDS, type BodyShare } from '../body-budget.js';
 import { grant, isBasic, OAuthError } from '../auth/grants.js';
 import { AppError } from '../errors.js';
 import type { EnvelopeError } from '../graphql-errors.js';
-import { isMultipart, parseForm, parseMultipart, readBody, RepeatedKey, refuseNul, withFiles } from './body.js';
+import { isMultipart, keysIn, parseForm, parseMultipart, readBody, RepeatedKey, refuseNul, refuseRepeatedKeys, withFiles } from './body.js';
 import { answeredMethod, jsonResponse, statusMsg } from './envelope.js';
 import { numberAsText } from './input.js';
 import { requestIdOf } from './request-id.js';
@@ -89,7 +89,11 @@ async function tokenParams(request: Request, maxBytes: number, budget: BodyShare
   return p;
 }
 
-/** A form, whatever the Content-Type says (two clients label it JSON); a body that starts as JSON must be a JSON object. */
+/**
+ * A form, whatever the Content-Type says (two clients label it JSON); a body that starts as JSON
+ * must be a JSON object, no key in it sent twice at any depth (REST's rule, `refuseRepeatedKeys`:
+ * JSON.parse would keep the last), answered as a form parameter sent twice is.
+ */
 function parseParams(text: string): Record<string, unknown> {
   if (!text.startsWith('{') && !text.startsWith('[')) return parseForm(text);
   let value: unknown;
@@ -101,6 +105,11 @@ function parseParams(text: string): Record<string, unknown> {
   if (!value || typeof value !== 'object' || Array.isArray(value)) {
     throw new OAuthError(400, 'invalid_request', 'The request body must be form-encoded (or a JSON object of the parameters).');
   }
+  refuseRepeatedKeys(text, keysIn(value), ({ key, times }) =>
+    PARAMS.has(key.toLowerCase())
+      ? new OAuthError(400, 'invalid_request', `The parameter '${key}' must be one text value, not sent more than once.`)
+      : new OAuthError(400, 'invalid_request', `The key '${key}' was sent ${times} times in the request body: send it once, with one value.`),
+  );
   return value as Record<string, unknown>;
 }
 

@@ -431,7 +431,7 @@ describe('bad credentials', () => {
     }
   });
 
-  test('a credential that is not one text value is an invalid_request naming it and what it is; a number is taken as its text', async () => {
+  test('a credential that is not one text value is an invalid_request naming it and what it is; a number is taken as its text; a JSON key sent twice is refused', async () => {
     const json = (fields: Record<string, unknown>) => h.request('POST', '/oauth/token', { body: { ...passwordFields(t), ...fields } });
     for (const [r, message] of [
       [await json({ client_id: [t.clientId, t.clientId] }), "The parameter 'client_id' must be one text value, not a JSON array."],
@@ -449,6 +449,18 @@ describe('bad credentials', () => {
     }
     // Other keys are not read: a scope list is no refusal.
     expectToken(await json({ scope: ['vault', 'x'] }));
+    // A JSON key sent twice, as a form key sent twice (JSON.parse kept the last): a parameter the
+    // grants read, or any other key, at any depth. The same key in two objects is none.
+    const raw = (tail: string) => h.request('POST', '/oauth/token', { raw: `${JSON.stringify(passwordFields(t)).slice(0, -1)},${tail}}`, headers: { 'content-type': 'application/json' } });
+    for (const [r, message] of [
+      [await raw(`"password":"not it"`), "The parameter 'password' must be one text value, not sent more than once."],
+      [await raw(`"scope":"a"`), "The key 'scope' was sent 2 times in the request body: send it once, with one value."],
+      [await raw(`"audience":[{"x":1},{"x":1,"x":2}]`), "The key 'audience[1].x' was sent 2 times in the request body: send it once, with one value."],
+    ] as const) {
+      expectRefused(r, 'invalid_request');
+      expect(r.body.error_description).toBe(message);
+    }
+    expectToken(await raw(`"audience":[{"x":1},{"x":2}]`));
     expectRefused(await json({ password: 12345 }), 'invalid_grant');
   });
 

@@ -131,6 +131,22 @@ describe('POST emails', () => {
     expect(await deliver(subject)).toHaveLength(0);
   });
 
+  test('a JSON body that repeats a key, at the top or in a fileUpload element, is a 400 as a form key sent twice is, and nothing is queued; one key in two objects, and a repeat inside a string value, are no repeat', async () => {
+    const subject = uniq('Twice');
+    const JSON_TYPE = { 'content-type': 'application/json' };
+    const post = (raw: string) => A.post('/emails', undefined, { raw, headers: JSON_TYPE });
+    // JSON.parse kept the last: this one was queued to carol alone.
+    expectRefusal(await post(`{"recipients":"ada@example.com","subject":"${subject}","recipients":"carol@example.com"}`), 400, "The key 'recipients' was sent 2 times in the request body: send it once, with one value.");
+    const files = (second: string) => `{"recipients":"ada@example.com","subject":"${subject}","body":"{\\"a\\":1,\\"a\\":2}","hasAttachments":true,"fileUpload":[{"name":"a.txt","base64":"aGk="},${second}]}`;
+    expectRefusal(await post(files('{"name":"b.txt","base64":"aGk=","name":"c.txt","name":"d.txt"}')), 400, "The key 'fileUpload[1].name' was sent 3 times in the request body: send it once, with one value.");
+    expect(await messages(A, subject)).toEqual([]);
+    const r = await post(files('{"name":"b.txt","base64":"aGk="}'));
+    expect(r.body.meta.status).toBe(201);
+    const [queued] = await messages(A, subject);
+    expect(queued).toMatchObject({ recipients: 'ada@example.com', body: '{"a":1,"a":2}', attachmentCount: 2 });
+    expect(queued.attachments.map((a: { fileName: string }) => a.fileName)).toEqual(['a.txt', 'b.txt']);
+  });
+
   test('addresses as a JSON list are all kept (none dropped as a repeated form key would be)', async () => {
     const subject = uniq('List');
     expect((await A.post('/emails', { recipients: ['ada@example.com', 'bob@example.com; carol@example.com'], subject })).status).toBe(201);

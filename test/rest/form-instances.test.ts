@@ -104,7 +104,7 @@ describe('POST /formtemplates/{id}/forms', () => {
     expect((await create(A, t.id, { MUST: 'ok' })).instanceName).toBe(`${t.name}-000001`);
   });
 
-  test('a form-encoded or multipart key sent more than once is a 400 saying so, on creates and revisions; nothing is made', async () => {
+  test('a key sent more than once (form-encoded, multipart or JSON) is a 400 saying so, on creates and revisions; nothing is made', async () => {
     const t = await formTemplateWith(A, ['FirstName']);
     const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
     const twice = /^The key 'FirstName' was sent 2 times in the request body: send it once, with one value\.$/;
@@ -118,6 +118,11 @@ describe('POST /formtemplates/{id}/forms', () => {
     const x = await create(A, t.id, { FirstName: 'a' });
     expectError(await A.post(`/forms/${x.formId}`, undefined, { raw: 'FirstName=b&FirstName=c', headers: FORM }), 400, twice);
     expect((await A.post(`/forms/${x.formId}`, undefined, { raw: 'FirstName=b', headers: FORM })).status).toBe(201);
+    // In JSON too: JSON.parse kept the last.
+    const JSON_TYPE = { 'content-type': 'application/json' };
+    expectError(await A.post(`/formtemplates/${t.id}/forms`, undefined, { raw: '{"FirstName":"x","FirstName":"y"}', headers: JSON_TYPE }), 400, twice);
+    expectError(await A.post(`/forms/${x.formId}`, undefined, { raw: '{"FirstName":"c","FirstName":"d"}', headers: JSON_TYPE }), 400, twice);
+    expect((await A.get(`/formtemplates/${t.id}/forms`)).body.data).toHaveLength(1);
   });
 
   test('fields named as Object.prototype\'s keys: a required one without a value is a 400 naming it; form-encoded, each is sent once and __proto__ is a key', async () => {

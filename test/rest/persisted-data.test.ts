@@ -85,6 +85,17 @@ describe('POST /persistedData', () => {
     expect(r.body.data).toMatchObject({ scope: 1, linkedObjectType: 99, expirationDateUtc: null });
   });
 
+  test('a JSON body that repeats a key is a 400 naming it and nothing is made (the last one was kept); a repeat inside the persistedData text is that text\'s, kept as sent', async () => {
+    const name = uniq('twice');
+    const post = (raw: string) => A.post('/persistedData', undefined, { raw, headers: { 'content-type': 'application/json' } });
+    expectError(await post(`{"name":"${name}-first","name":"${name}","persistedData":"{}"}`), 400, /^The key 'name' was sent 2 times in the request body: send it once, with one value\.$/);
+    expectError(await post(`{"name":"${name}","persistedData":{"a":1,"b":{"a":1},"a":2}}`), 400, /^The key 'persistedData\.a' was sent 2 times in the request body/);
+    expect((await A.get(`/persistedData?${q(`name like '${name}%'`)}`)).body.data).toEqual([]);
+    const r = await post(`{"name":"${name}","persistedData":"{\\"a\\":1,\\"a\\":2}"}`);
+    expectEnvelope(r, 'POST', A.url('/persistedData'));
+    expect(r.body.data.persistedData).toBe('{"a":1,"a":2}');
+  });
+
   test('dates without a zone are UTC; with one, converted', async () => {
     expect((await create(A, { expirationDateUtc: '2099-01-31T12:00:00+02:00' })).expirationDateUtc).toBe('2099-01-31T10:00:00.000');
     expect((await create(A, { expirationDateUtc: '2099-01-31' })).expirationDateUtc).toBe('2099-01-31T00:00:00.000');

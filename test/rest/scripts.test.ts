@@ -49,6 +49,11 @@ describe('running a script', () => {
     const g = await U.gql('mutation ($id: UUID) { runScript(id: $id) }', { id: s.id });
     expect(g.body.data.runScript).toEqual({ statusCode: 200, got: [] });
     expect((await A.post(`/scripts/${s.id}`, 'just text' as unknown)).body.data).toEqual({ statusCode: 200, got: 'just text' });
+    // Any JSON, but no key sent twice in one object (JSON.parse kept the last): refused before the script server is called.
+    const calls = peer.calls.length;
+    const twice = await A.post(`/scripts/${s.id}`, undefined, { raw: '[{"name":"a","value":"1"},{"name":"b","value":"2","value":"3"}]', headers: { 'content-type': 'application/json' } });
+    expectError(twice, 400, /^The key '\[1\]\.value' was sent 2 times in the request body: send it once, with one value\.$/);
+    expect(peer.calls.length).toBe(calls);
   });
 
   test('a script calls the service back at its own address; runs at once hold no transaction while they wait', async () => {
