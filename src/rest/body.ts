@@ -189,11 +189,10 @@ const MAX_DEPTH = 32;
  * JSON: UTF-8 cannot encode it, so the driver would store U+FFFD instead), a number past a
  * double's range (JSON parses `1e400` as Infinity, which reaches an operation as null) and, below
  * `maxDepth`, excessive nesting. Iterative, so depth cannot hurt it. `what` names the thing in
- * the message ("request body"). Answers how many keys its objects hold in all (`refuseRepeatedKeys`).
+ * the message ("request body").
  */
-export function refuseNul(value: unknown, what: string, maxDepth = Infinity): number {
+export function refuseNul(value: unknown, what: string, maxDepth = Infinity): void {
   const stack: [unknown, number][] = [[value, 0]];
-  let keys = 0;
   const nul = () => badRequest(`The ${what} must not contain NUL (U+0000) characters.`);
   const text = (s: string) => {
     if (s.includes('\u0000')) throw nul();
@@ -205,14 +204,11 @@ export function refuseNul(value: unknown, what: string, maxDepth = Infinity): nu
     if (typeof v === 'number' && !Number.isFinite(v)) throw badRequest(`The ${what} holds a number too large to keep: send it as a string.`);
     if (!v || typeof v !== 'object') continue;
     if (depth >= maxDepth) throw badRequest(`The ${what} nests more than ${maxDepth} levels deep.`);
-    const key = Array.isArray(v) ? 0 : 1;
     for (const [k, child] of Object.entries(v)) {
       text(k);
       stack.push([child, depth + 1]);
-      keys += key;
     }
   }
-  return keys;
 }
 
 /** Parses a body as an object; an empty body is `{}`. Arrays and scalars are a 400. */
@@ -221,16 +217,16 @@ export function parseBody(text: string, contentType: string | null): Record<stri
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
     throw badRequest('The request body must be a JSON object.');
   }
-  const keys = refuseNul(value, 'request body', MAX_DEPTH);
-  if (json) refuseRepeatedKeys(json, keys);
+  refuseNul(value, 'request body', MAX_DEPTH);
+  if (json) refuseRepeatedKeys(json, value);
   return value as Record<string, unknown>;
 }
 
 /** Parses a body as any JSON value, for an argument of the JSON scalar (a script's input); an empty body is `{}`. */
 export function parseAnyBody(text: string, contentType: string | null): unknown {
   const { value, json } = parseValue(text, contentType);
-  const keys = refuseNul(value, 'request body', MAX_DEPTH);
-  if (json) refuseRepeatedKeys(json, keys);
+  refuseNul(value, 'request body', MAX_DEPTH);
+  if (json) refuseRepeatedKeys(json, value);
   return value;
 }
 
@@ -271,14 +267,15 @@ function jsonOrUndefined(text: string): unknown {
 const KEY_END = /(?<![^\\]\\)"[ \t\n\r]*:/g;
 
 /**
- * Refuses JSON text (already parsed, to a value holding `parsedKeys` keys) that repeats a key in
- * one object, at any depth, as a form key sent twice is refused (src/rest/run-route.ts): JSON.parse
- * keeps the last value without a word. Cheap when no key repeats: the keys the text can hold
+ * Refuses JSON text (already parsed, to `parsed`) that repeats a key in one object, at any depth,
+ * as a form key sent twice is refused (src/rest/run-route.ts): JSON.parse keeps the last value
+ * without a word. Cheap when no key repeats: the keys the text can hold
  * (`KEY_END`) are counted against those parsed, which JSON.parse made one per repeated key; only
  * when the text holds more is it tokenized (`repeatedKey`). The message is the form's, the key
  * named by its path when nested (`fileUpload[1].name`).
  */
-export function refuseRepeatedKeys(json: string, parsedKeys: number, refusal: (repeated: Repeated) => Error = keySentTwice): void {
+export function refuseRepeatedKeys(json: string, parsed: unknown, refusal: (repeated: Repeated) => Error = keySentTwice): void {
+  const parsedKeys = keysIn(parsed);
   let seen = 0;
   KEY_END.lastIndex = 0;
   while (seen <= parsedKeys && KEY_END.test(json)) seen++;
@@ -308,7 +305,7 @@ const Token = {
 };
 
 /** How many keys the objects of a parsed JSON value hold in all, found without recursion. */
-export function keysIn(value: unknown): number {
+function keysIn(value: unknown): number {
   const stack = [value];
   let keys = 0;
   while (stack.length) {
