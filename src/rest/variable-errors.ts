@@ -55,6 +55,8 @@ export function forRestCaller(e: EnvelopeError, shapes?: ReadonlyMap<string, rea
   const inner = KEY_MISSING.exec(reason)?.[1];
   if (inner) return { ...e, message: `The mandatory field '${key}.${inner}' is missing.` };
   const nulled = NULL_REFUSED.exec(reason)?.[1];
+  const nulledKeys = nulled === undefined ? undefined : shapes?.get(nulled);
+  if (nulledKeys) return { ...e, message: `The field '${key}' takes objects with the keys ${inWords(nulledKeys)}, got null.` };
   if (nulled) return { ...e, message: `The field '${key}' must be ${EXPECTED[nulled] ?? 'a value'}, got null.` };
   const type = /Expected type "?(\w+)"?/.exec(reason)?.[1];
   const expected = type && EXPECTED[type];

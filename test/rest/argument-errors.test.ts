@@ -37,6 +37,8 @@ test("an input object's refusal says what shape it takes, with the keys of its t
   expect(forRestCaller(error(graphql), shapes).message).toBe(`The field 'items' takes objects with the keys itemName and itemValue, got "a".`);
   const three = 'Variable "$input" got invalid value 5 at "input.actions[1]"; Expected type "Action" to be an object.';
   expect(forRestCaller(error(three), shapes).message).toBe(`The field 'actions[1]' takes objects with the keys action, memberId and roleType, got 5.`);
+  const nulled = 'Variable "$input" got invalid value null at "input.actions[1]"; Expected non-nullable type Action! not to be null at value.actions[1].';
+  expect(forRestCaller(error(nulled), shapes).message).toBe(`The field 'actions[1]' takes objects with the keys action, memberId and roleType, got null.`);
 });
 
 test("a field's path as the body spelled its keys, index by index; text that is no path stays as it is", () => {

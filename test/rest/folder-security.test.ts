@@ -292,7 +292,7 @@ describe("the .NET client's FoldersManager (it reads data.successCount)", () => 
       [[add, { memberId: user.id, roleType: 1, memberType: 3 }], 400, /'securityActions\[1\]\.memberType'/],
       [[add, { roleType: 1 }], 400, /'securityActions\[1\]\.memberId' is missing/],
       [[add, { memberId: 'nobody', roleType: 1 }], 400, /^The field 'securityActions\[1\]\.memberId' must be a GUID, got "nobody"\.$/],
-      [[add, null], 400, /^The field 'securityActions\[1\]' has a value that cannot be taken \(null\): .*not to be null/],
+      [[add, null], 400, /^The field 'securityActions\[1\]' takes objects with the keys .*, got null\.$/],
       [undefined, 400, /'securityActions' is missing/],
       [Array.from({ length: 1001 }, () => add), 400, /at most 1000 actions/],
       // Refused after the first action was written: the transaction undoes it.
