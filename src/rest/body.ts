@@ -211,9 +211,12 @@ export function refuseNul(value: unknown, what: string, maxDepth = Infinity): vo
   }
 }
 
-/** Parses a body as an object; an empty body is `{}`. Arrays and scalars are a 400. */
-export function parseBody(text: string, contentType: string | null): Record<string, unknown> {
-  const { value, json } = parseValue(text, contentType);
+/**
+ * Parses a body as an object; an empty body is `{}`. Arrays and scalars are a 400. `notJson`: the
+ * refusal of a body that is neither a form nor JSON, where the route has a better word than JSON's parser.
+ */
+export function parseBody(text: string, contentType: string | null, notJson?: () => Error): Record<string, unknown> {
+  const { value, json } = parseValue(text, contentType, notJson);
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
     throw badRequest('The request body must be a JSON object.');
   }
@@ -231,7 +234,7 @@ export function parseAnyBody(text: string, contentType: string | null): unknown 
 }
 
 /** The body's value, and its text when it was read as JSON (a form's repeated keys are RepeatedKey lists). */
-function parseValue(text: string, contentType: string | null): { value: unknown; json?: string } {
+function parseValue(text: string, contentType: string | null, notJson?: () => Error): { value: unknown; json?: string } {
   const trimmed = text.trim();
   if (trimmed === '') return { value: {} };
   const type = (contentType ?? '').toLowerCase();
@@ -244,7 +247,7 @@ function parseValue(text: string, contentType: string | null): { value: unknown;
   try {
     return { value: JSON.parse(trimmed), json: trimmed };
   } catch (err) {
-    throw badRequest(`The request body is not valid JSON: ${(err as Error).message}`);
+    throw notJson?.() ?? badRequest(`The request body is not valid JSON: ${(err as Error).message}`);
   }
 }
 

@@ -283,13 +283,9 @@ export function createRouteRunner(services: Services, schema: GraphQLSchema, dat
   async function fittedBody(request: Request, route: SofaRoute, type: GraphQLInputObjectType, received: ReadParts | undefined, sentAs: Map<string, string>) {
     const contentType = request.headers.get('content-type');
     if (isMultipart(contentType)) return fitInput(type, received?.parts ?? (await partsOf(request, route)), sentAs);
-    const text = await readBody(request, services.config.maxBodyBytes, services.bodies);
-    try {
-      return fitInput(type, parseBody(text, contentType), sentAs);
-    } catch (e) {
-      // A file sent as the body itself: what the route takes, not what JSON's parser found.
-      throw route.upload && e instanceof AppError && e.code === 'BAD_REQUEST' && !isJsonOrForm(contentType) ? notMultipart(route, contentType) : e;
-    }
+    // A file sent as the body itself: what the route takes, not what JSON's parser found in it.
+    const notJson = route.upload && !isJsonOrForm(contentType) ? () => notMultipart(route, contentType) : undefined;
+    return fitInput(type, parseBody(await readBody(request, services.config.maxBodyBytes, services.bodies), contentType, notJson), sentAs);
   }
 
   /** The request body (or the parts already read), fitted onto the argument's input type. */

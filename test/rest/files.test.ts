@@ -318,6 +318,8 @@ describe('uploads', () => {
       const r = await A.post(`/files?documentId=${doc.documentId}`, undefined, { raw: 'hello world', headers: { 'content-type': type } });
       expectError(r, 415, `POST files takes a multipart/form-data body, its file as the part named 'fileUpload' beside the other fields as text parts; this body (${type}) is neither that nor JSON.`);
     }
+    // JSON under another label is read as JSON, and its own faults named.
+    expectError(await A.post('/files', undefined, { raw: '{"documentId":"a","documentId":"b"}', headers: { 'content-type': 'text/plain' } }), 400, "The key 'documentId' was sent 2 times");
     // Malformed JSON labelled JSON is still told so.
     expectError(await A.post('/files', undefined, { raw: '{"documentId":', headers: { 'content-type': 'application/json' } }), 400, /not valid JSON/);
     expect((await A.get(`/documents/${doc.documentId}/revisions`)).body.data).toHaveLength(1);
