@@ -293,8 +293,10 @@ export interface Repeated {
   times: number;
 }
 
-/** In the words of a form key sent twice (src/rest/run-route.ts, `oneValueEach`). */
-const keySentTwice = ({ key, times }: Repeated) => badRequest(`The key '${key}' was sent ${times} times in the request body: send it once, with one value.`);
+/** The words for a key sent more than once, in a form, in multipart parts or in JSON, on every route and the token endpoint. */
+export const sentMoreThanOnce = ({ key, times }: Repeated) => `The key '${key}' was sent ${times} times in the request body: send it once, with one value.`;
+
+const keySentTwice = (repeated: Repeated) => badRequest(sentMoreThanOnce(repeated));
 
 /** The scanner's tokens this reads: its SyntaxKind is a const enum, which this build cannot inline. */
 const Token = {

@@ -27,7 +27,7 @@ import { isGuid } from '../ids.js';
 import { DATA_SCOPES, isoInstant, isZeroOrOne } from '../scalars.js';
 import { effectiveLimit } from '../read/paging.js';
 import { findAppError, mapError, outcomeOf, type EnvelopeError } from '../graphql-errors.js';
-import { isMultipart, readBody, parseAnyBody, parseBody, parseMultipart, RepeatedKey, withFiles } from './body.js';
+import { isMultipart, readBody, parseAnyBody, parseBody, parseMultipart, RepeatedKey, sentMoreThanOnce, withFiles } from './body.js';
 import { errorEnvelope, jsonResponse, successBody, type Projection } from './envelope.js';
 import { variantOf, type Variant } from './expand.js';
 import { createRestExecute } from './execute.js';
@@ -382,7 +382,7 @@ function inSentSpelling(e: EnvelopeError, sentAs: Map<string, string>): Envelope
  */
 function oneValueEach(body: unknown): unknown {
   for (const [k, v] of Object.entries(body ?? {})) {
-    if (v instanceof RepeatedKey) throw badRequest(`The key '${k.slice(0, 64)}' was sent ${v.length} times in the request body: send it once, with one value.`);
+    if (v instanceof RepeatedKey) throw badRequest(sentMoreThanOnce({ key: k.slice(0, 64), times: v.length }));
   }
   return body;
 }

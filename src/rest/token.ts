@@ -9,7 +9,7 @@ import { TOKEN_READ_SECONDS, type BodyShare } from '../body-budget.js';
 import { grant, isBasic, OAuthError } from '../auth/grants.js';
 import { AppError } from '../errors.js';
 import type { EnvelopeError } from '../graphql-errors.js';
-import { isMultipart, parseForm, parseMultipart, readBody, RepeatedKey, refuseNul, refuseRepeatedKeys, withFiles } from './body.js';
+import { isMultipart, parseForm, parseMultipart, readBody, RepeatedKey, refuseNul, refuseRepeatedKeys, sentMoreThanOnce, withFiles } from './body.js';
 import { answeredMethod, jsonResponse, statusMsg } from './envelope.js';
 import { numberAsText } from './input.js';
 import { requestIdOf } from './request-id.js';
@@ -105,10 +105,10 @@ function parseParams(text: string): Record<string, unknown> {
   if (!value || typeof value !== 'object' || Array.isArray(value)) {
     throw new OAuthError(400, 'invalid_request', 'The request body must be form-encoded (or a JSON object of the parameters).');
   }
-  refuseRepeatedKeys(text, value, ({ key, times }) =>
-    PARAMS.has(key.toLowerCase())
-      ? new OAuthError(400, 'invalid_request', `The parameter '${key}' must be one text value, not sent more than once.`)
-      : new OAuthError(400, 'invalid_request', `The key '${key}' was sent ${times} times in the request body: send it once, with one value.`),
+  refuseRepeatedKeys(text, value, (repeated) =>
+    PARAMS.has(repeated.key.toLowerCase())
+      ? new OAuthError(400, 'invalid_request', `The parameter '${repeated.key}' must be one text value, not sent more than once.`)
+      : new OAuthError(400, 'invalid_request', sentMoreThanOnce(repeated)),
   );
   return value as Record<string, unknown>;
 }
