@@ -8,6 +8,7 @@ import type pg from 'pg';
 import type { ReadPool } from './read-pool.js';
 import type { ResourceDef } from './define.js';
 import { seeConditions } from './row-access.js';
+import { statementName } from './statement-names.js';
 import { join, raw, sql, statement, type Sql } from '../sql.js';
 
 /** The caller's session, to check in the first reads that return rows (src/auth/session.ts). */
@@ -42,9 +43,12 @@ export interface Reader {
 /** Runs a finished statement with real protocol parameters ($1, $2 ...) on the read pool. */
 export function run<T>(reader: Reader, query: Sql): Promise<T[]> {
   const { text, values } = statement(query);
+  const name = statementName(text);
   // pg's callback form: one promise per read where its promise form makes four (measured with
   // the by-id read in bench/README.md).
-  return new Promise((resolve, reject) => reader.pool.query(text, values, (err, r) => (err ? reject(err) : resolve(r.rows as T[]))));
+  return new Promise((resolve, reject) =>
+    reader.pool.query(name ? { name, text, values } : { text, values }, (err: Error | undefined, r: pg.QueryResult) => (err ? reject(err) : resolve(r.rows as T[]))),
+  );
 }
 
 const selects = new WeakMap<ResourceDef, Sql>();
