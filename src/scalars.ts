@@ -1,9 +1,8 @@
 /**
  * Scalars: JSON from graphql-scalars; UUID checked on input only (output comes from uuid columns,
  * and validating thousands of ids per page showed in profiles); DateTime renders UTC without a
- * zone designator; ReleaseState (input only) takes a release state's number or name; DataScope
- * (input only) a persisted data dictionary's scope; CheckInStatus (input only) the check-in status
- * a check-out or check-in asks for.
+ * zone designator; the code scalars (input only: ReleaseState, DataScope, CheckInStatus,
+ * LinkedObjectType) take a code as a number or its text, and carry their own words (`CODE_SCALARS`).
  */
 import { GraphQLError, GraphQLScalarType, Kind, type ValueNode } from 'graphql';
 import { GraphQLJSON } from 'graphql-scalars';
@@ -39,52 +38,82 @@ export const UUID = new GraphQLScalarType({
     }),
 });
 
+/**
+ * An input scalar of codes, taken as a number or as its text (a form or a query string sends
+ * text). Everything about it is here: `words` say what it takes in every refusal (REST's too:
+ * src/rest/variable-errors.ts, src/rest/run-route.ts), `openApi` how the OpenAPI document shows it
+ * (src/rest/sofa-setup.ts); REST reads a blank one as not sent (src/rest/input.ts).
+ */
+export interface CodeScalar {
+  type: GraphQLScalarType;
+  words: string;
+  openApi: Record<string, unknown>;
+  /** Whether `value` is one of its codes. */
+  takes(value: unknown): boolean;
+}
+
+/** `parse` gives the code `value` stands for, or undefined for none. */
+function codeScalar(name: string, words: string, openApi: Record<string, unknown>, parse: (value: unknown) => number | undefined): CodeScalar {
+  const parsed = (value: unknown): number => {
+    const code = parse(value);
+    if (code === undefined) throw new GraphQLError(`Expected ${words}, got ${JSON.stringify(value)?.slice(0, 64)}`);
+    return code;
+  };
+  const type = new GraphQLScalarType({
+    name,
+    serialize: (v) => v,
+    parseValue: parsed,
+    parseLiteral: (ast) =>
+      atLiteral(ast, () => {
+        if (ast.kind !== Kind.INT && ast.kind !== Kind.STRING) throw new GraphQLError(`${name} must be ${words}`);
+        return parsed(ast.kind === Kind.INT ? Number(ast.value) : ast.value);
+      }),
+  });
+  return { type, words, openApi, takes: (value) => parse(value) !== undefined };
+}
+
+/** A number, or text as sent less its blanks around; '' for anything else. */
+const codeText = (value: unknown): string => (typeof value === 'number' ? String(value) : typeof value === 'string' ? value.trim() : '');
+
 /** A release state by its number or its name (any case), as the clients send `documentState` and `checkInDocumentState`. */
 const RELEASE_STATES: Record<string, number> = { released: 1, '1': 1, unreleased: 0, '0': 0 };
 
-/** What a release state takes, in the words of every refusal of one. */
-export const RELEASE_STATE_VALUES = '1 (or Released) or 0 (or Unreleased)';
+const ReleaseState = codeScalar(
+  'ReleaseState',
+  '1 (or Released) or 0 (or Unreleased)',
+  { oneOf: [{ type: 'integer', enum: [0, 1] }, { type: 'string', description: 'Released or Unreleased (any case), or "1" or "0"' }] },
+  (value) => RELEASE_STATES[codeText(value).toLowerCase()],
+);
 
-function parseReleaseState(value: unknown): number {
-  const state = typeof value === 'number' ? RELEASE_STATES[String(value)] : typeof value === 'string' ? RELEASE_STATES[value.trim().toLowerCase()] : undefined;
-  if (state === undefined) throw new GraphQLError(`Expected ${RELEASE_STATE_VALUES}, got ${JSON.stringify(value)?.slice(0, 64)}`);
-  return state;
-}
+/** A code scalar of 0 or 1, `meaning` what each is. */
+const zeroOrOne = (name: string, words: string, meaning: string) =>
+  codeScalar(name, words, { oneOf: [{ type: 'integer', enum: [0, 1] }, { type: 'string', enum: ['0', '1'] }], description: meaning }, (value) =>
+    ['0', '1'].includes(codeText(value)) ? Number(codeText(value)) : undefined,
+  );
 
-/** An input scalar of codes, taken as a number or as text (a form sends text): `parse` reads either, `values` words them. */
-const codeScalar = (name: string, values: string, parse: (value: unknown) => number) =>
-  new GraphQLScalarType({
-    name,
-    serialize: (v) => v,
-    parseValue: parse,
-    parseLiteral: (ast) =>
-      atLiteral(ast, () => {
-        if (ast.kind !== Kind.INT && ast.kind !== Kind.STRING) throw new GraphQLError(`${name} must be ${values}`);
-        return parse(ast.kind === Kind.INT ? Number(ast.value) : ast.value);
-      }),
-  });
+/** A persisted data dictionary's scope. */
+const DataScope = zeroOrOne('DataScope', "0 (the creator's own) or 1 (global)", "0 the creator's own, 1 global");
 
-export const ReleaseState = codeScalar('ReleaseState', RELEASE_STATE_VALUES, parseReleaseState);
+/** What `PUT documents/{id}/status`'s `checkIn` takes. */
+const CheckInStatus = zeroOrOne('CheckInStatus', '0 (check in) or 1 (check out), the values of checkInStatus', '0 check in, 1 check out');
 
-/** What a persisted data dictionary's scope takes, in the words of every refusal of one. */
-export const DATA_SCOPES = "0 (the creator's own) or 1 (global)";
+/** The type of the object a persisted data dictionary is linked to: the codes the clients use (client-compatibility.md), 0 to 16 and 99. */
+const LINKED_OBJECT_TYPES = new Set([...Array.from({ length: 17 }, (_, i) => i), 99]);
 
-/** A code of 0 or 1 as a number, or as its text (a form or a query string sends `scope=1`). */
-export const isZeroOrOne = (value: unknown): boolean => ['0', '1'].includes(typeof value === 'number' ? String(value) : typeof value === 'string' ? value.trim() : '');
+const LinkedObjectType = codeScalar(
+  'LinkedObjectType',
+  'a whole number from 0 to 16, or 99',
+  { oneOf: [{ type: 'integer', enum: [...LINKED_OBJECT_TYPES] }, { type: 'string', enum: [...LINKED_OBJECT_TYPES].map(String) }] },
+  (value) => {
+    const text = codeText(value);
+    return /^\d{1,2}$/.test(text) && LINKED_OBJECT_TYPES.has(Number(text)) ? Number(text) : undefined;
+  },
+);
 
-/** A code scalar of 0 or 1; `values` words them in every refusal (REST's too: src/rest/variable-errors.ts). */
-const zeroOrOne = (name: string, values: string) =>
-  codeScalar(name, values, (value) => {
-    if (!isZeroOrOne(value)) throw new GraphQLError(`Expected ${values}, got ${JSON.stringify(value)?.slice(0, 64)}`);
-    return Number(value);
-  });
+export const CODE_SCALARS: readonly CodeScalar[] = [ReleaseState, DataScope, CheckInStatus, LinkedObjectType];
 
-export const DataScope = zeroOrOne('DataScope', DATA_SCOPES);
-
-/** What `PUT documents/{id}/status`'s `checkIn` takes, in the words of every refusal of it. */
-export const CHECK_IN_STATUSES = '0 (check in) or 1 (check out), the values of checkInStatus';
-
-export const CheckInStatus = zeroOrOne('CheckInStatus', CHECK_IN_STATUSES);
+/** The code scalar of that name, if it is one. */
+export const codeScalarNamed = (name: string): CodeScalar | undefined => CODE_SCALARS.find((c) => c.type.name === name);
 
 const ISO = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,7})?)?)?(Z|[+-]\d{2}(?::?\d{2})?)?$/i;
 
@@ -197,4 +226,9 @@ const JSONScalar = new GraphQLScalarType({
  * description schema/base.graphql gives it with its own (none, or graphql-scalars' text).
  */
 const behaviour = (s: GraphQLScalarType) => ({ serialize: s.serialize, parseValue: s.parseValue, parseLiteral: s.parseLiteral });
-export const scalarResolvers = { UUID: behaviour(UUID), JSON: behaviour(JSONScalar), DateTime: behaviour(DateTime), ReleaseState: behaviour(ReleaseState), DataScope: behaviour(DataScope), CheckInStatus: behaviour(CheckInStatus) };
+export const scalarResolvers: Record<string, ReturnType<typeof behaviour>> = {
+  UUID: behaviour(UUID),
+  JSON: behaviour(JSONScalar),
+  DateTime: behaviour(DateTime),
+  ...Object.fromEntries(CODE_SCALARS.map((c) => [c.type.name, behaviour(c.type)])),
+};

@@ -70,6 +70,9 @@ test('a literal a scalar refuses is placed at the literal (graphql-js reports th
     ['DataScope', '1.5', "DataScope must be 0 (the creator's own) or 1 (global)"],
     ['CheckInStatus', 'true', 'CheckInStatus must be 0 (check in) or 1 (check out), the values of checkInStatus'],
     ['CheckInStatus', '2', 'Expected 0 (check in) or 1 (check out), the values of checkInStatus, got 2'],
+    ['LinkedObjectType', '17', 'Expected a whole number from 0 to 16, or 99, got 17'],
+    ['LinkedObjectType', '"1.5"', 'Expected a whole number from 0 to 16, or 99, got "1.5"'],
+    ['LinkedObjectType', '[99]', 'LinkedObjectType must be a whole number from 0 to 16, or 99'],
     ['JSON', '{ a: [1, 1e400] }', 'JSON holds a number too large to keep (1e400): send it as a string.'],
   ] as const) {
     const e = refusal(scalar, text);

@@ -4,7 +4,7 @@
  */
 import type { AppContext } from '../context.js';
 import { PersistedData } from '../entities/persisted-data.js';
-import { badRequest, shownValue } from '../errors.js';
+import { badRequest } from '../errors.js';
 import { newId } from '../ids.js';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from '../nesting.js';
 import { maxLength, optionalString, requireName, unstorable } from './validate.js';
@@ -12,8 +12,6 @@ import { isoInstant } from '../scalars.js';
 
 type Input = Record<string, unknown>;
 
-/** The linked object types the clients use (client-compatibility.md): 0-16 and 99. */
-const LINKED_OBJECT_TYPES = new Set([...Array.from({ length: 17 }, (_, i) => i), 99]);
 export const LIMITS = { name: 256, persistedData: 1_000_000, dataMimeType: 100, linkedObjectId: 256 } as const;
 
 /** The dictionary as JSON text of an object (sent as that text, or as the object itself). */
@@ -67,12 +65,6 @@ function refuseUnstorable(parsed: object): void {
   }
 }
 
-function linkedObjectType(v: unknown): number {
-  if (v === undefined || v === null) return 0;
-  if (!LINKED_OBJECT_TYPES.has(v as number)) throw badRequest(`The field 'linkedObjectType' must be a whole number from 0 to 16, or 99, got ${shownValue(v)}.`, { field: 'linkedObjectType' });
-  return v as number;
-}
-
 function expiry(input: Input): Date | null {
   const v = optionalString(input, 'expirationDateUtc');
   if (v === undefined || v.trim() === '') return null;
@@ -94,7 +86,8 @@ export function createPersistedData(ctx: AppContext, input: Input): PersistedDat
   const linkedObjectId = maxLength(optionalString(input, 'linkedObjectId') ?? '', LIMITS.linkedObjectId, 'linkedObjectId');
   const row = ctx.em().create(PersistedData, {
     id: newId(), name, scope, data, dataLength: data.length, dataMimeType, expiresAt: expiry(input),
-    linkedObjectId, linkedObjectType: linkedObjectType(input.linkedObjectType),
+    linkedObjectId, // A LinkedObjectType (src/scalars.ts): one of its codes when sent; 0 when not.
+    linkedObjectType: (input.linkedObjectType as number | null | undefined) ?? 0,
     createdById: ctx.caller.userId, modifiedById: ctx.caller.userId,
   });
   return row;

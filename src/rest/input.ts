@@ -4,6 +4,7 @@
  * type does not know are dropped. Values that still do not fit are left for GraphQL to reject.
  */
 import { badRequest, requireAgreement } from '../errors.js';
+import { codeScalarNamed } from '../scalars.js';
 import { RepeatedKey, UploadedFile, utf8Text } from './body.js';
 import {
   getNullableType,
@@ -109,7 +110,7 @@ function fitValue(type: GraphQLInputType, value: unknown, at: At, sentAs: Map<st
     if (s === '') return undefined;
     return /^-?\d+(\.\d+)?$/.test(s) ? Number(s) : value;
   }
-  if (isScalarType(t) && (t.name === 'UUID' || t.name === 'DateTime' || t.name === 'ReleaseState' || t.name === 'DataScope' || t.name === 'CheckInStatus') && s === '') return undefined;
+  if (isScalarType(t) && (t.name === 'UUID' || t.name === 'DateTime' || codeScalarNamed(t.name)) && s === '') return undefined;
   return value;
 }
 

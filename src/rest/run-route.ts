@@ -24,7 +24,7 @@ import { authenticate, buildContext, type AppContext, type ReceivedFile, type Re
 import type { DataTypeInfo, DataTypes } from '../datatypes.js';
 import { AppError, badRequest, shownValue } from '../errors.js';
 import { isGuid } from '../ids.js';
-import { DATA_SCOPES, isoInstant, isZeroOrOne } from '../scalars.js';
+import { codeScalarNamed, isoInstant } from '../scalars.js';
 import { effectiveLimit } from '../read/paging.js';
 import { findAppError, mapError, outcomeOf, type EnvelopeError } from '../graphql-errors.js';
 import { isMultipart, readBody, parseAnyBody, parseBody, parseMultipart, RepeatedKey, sentMoreThanOnce, withFiles } from './body.js';
@@ -439,7 +439,8 @@ function checkArg(name: string, type: string, value: string, where: string): str
   if (type === 'Int' && !/^-?\d{1,9}$/.test(value.trim())) throw badRequest(`The ${where} '${name}' must be a whole number, got '${value.slice(0, 64)}'.`);
   // SOFA hands query values to the scalar's serialize, whose own refusal names no parameter.
   if (type === 'DateTime' && !isoInstant(value)) throw badRequest(`The ${where} '${name}' must be a date-time like 2024-01-31T13:45:00, got '${value.slice(0, 64)}'.`);
-  if (type === 'DataScope' && !isZeroOrOne(value)) throw badRequest(`The ${where} '${name}' must be ${DATA_SCOPES}, got '${value.slice(0, 64)}'.`);
+  const code = codeScalarNamed(type);
+  if (code && !code.takes(value)) throw badRequest(`The ${where} '${name}' must be ${code.words}, got '${value.slice(0, 64)}'.`);
   if (type === 'Boolean') {
     if (/^(true|1)$/i.test(value.trim())) return true;
     if (/^(false|0)$/i.test(value.trim())) return false;

@@ -14,6 +14,7 @@ import { filterSchema } from '@graphql-tools/utils';
 import { getNamedType, isObjectType, type ExecutionArgs, type ExecutionResult, type GraphQLSchema } from 'graphql';
 import { useSofa } from 'sofa-api';
 import { dataTypes } from '../datatypes.js';
+import { CODE_SCALARS } from '../scalars.js';
 import { isSofaRoute, routes, type SofaRoute } from './routes.js';
 
 export const SOFA_BASE = '/sofa';
@@ -47,9 +48,6 @@ function sofaSchema(schema: GraphQLSchema, fields: Set<string>): GraphQLSchema {
   });
 }
 
-/** A 0-or-1 scalar (DataScope, CheckInStatus), as a number or its text. */
-const ZERO_OR_ONE = { oneOf: [{ type: 'integer', enum: [0, 1] }, { type: 'string', enum: ['0', '1'] }] };
-
 export interface SofaHooks<Call, Ctx> {
   /** SOFA's `context`: the GraphQL context of one call, from the server context the runner passed. */
   context(call: Call): Promise<Ctx>;
@@ -77,9 +75,7 @@ export function createSofaRouter<Call extends object, Ctx>(schema: GraphQLSchema
       // Not `format: date-time`: RFC 3339 wants a zone, which the legacy format has none of.
       DateTime: { type: 'string', pattern: DATE_TIME_PATTERN, description: 'UTC, written yyyy-mm-ddThh:mm:ss.fff (no zone)' },
       JSON: {},
-      DataScope: { ...ZERO_OR_ONE, description: "0 the creator's own, 1 global" },
-      CheckInStatus: { ...ZERO_OR_ONE, description: '0 check in, 1 check out' },
-      ReleaseState: { oneOf: [{ type: 'integer', enum: [0, 1] }, { type: 'string', description: 'Released or Unreleased (any case), or "1" or "0"' }] },
+      ...Object.fromEntries(CODE_SCALARS.map((c) => [c.type.name, c.openApi])),
     },
     // fets' own reference page would load from a CDN; ours is src/rest/docs.ts.
     swaggerUI: { endpoint: false },

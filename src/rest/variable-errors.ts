@@ -4,7 +4,7 @@
  * path segment and never a variable. The original stays as the developer message.
  */
 import type { EnvelopeError } from '../graphql-errors.js';
-import { CHECK_IN_STATUSES, DATA_SCOPES, RELEASE_STATE_VALUES } from '../scalars.js';
+import { CODE_SCALARS } from '../scalars.js';
 
 /** What each scalar takes, in words. */
 const EXPECTED: Record<string, string> = {
@@ -15,9 +15,7 @@ const EXPECTED: Record<string, string> = {
   UUID: 'a GUID',
   DateTime: 'a date-time like 2024-01-31T13:45:00',
   JSON: 'JSON',
-  ReleaseState: RELEASE_STATE_VALUES,
-  DataScope: DATA_SCOPES,
-  CheckInStatus: CHECK_IN_STATUSES,
+  ...Object.fromEntries(CODE_SCALARS.map((c) => [c.type.name, c.words])),
 };
 
 const MISSING = /^Variable "\$(\w+)" of (?:required|non-null) type "[^"]+" (?:was not provided|must not be null)\.$/;

@@ -222,6 +222,11 @@ describe('persisted data and form instances', () => {
     expect(await refusal(CREATE_DATA, { input: { name: 'p' } })).toMatchObject({ code: 'BAD_REQUEST', field: 'input.persistedData' });
     expect(await refusal(CREATE_DATA, { input: { name: 'p', persistedData: '[1]' } })).toMatchObject({ code: 'BAD_REQUEST', field: 'input.persistedData' });
     expect(await refusal(CREATE_DATA, { input: { name: 'p', persistedData: {}, linkedObjectType: 50 } })).toMatchObject({ code: 'BAD_REQUEST', field: 'input.linkedObjectType' });
+    // Past an Int: the codes it takes, not an Int's range.
+    expect((await refusal(CREATE_DATA, { input: { name: 'p', persistedData: {}, linkedObjectType: 99999999999 } })).message).toContain('Expected a whole number from 0 to 16, or 99, got 99999999999');
+    // Its text is the code, as a form sends it.
+    const made = await gql(`${CREATE_DATA.replace('{ id }', '{ id linkedObjectType }')}`, { input: { name: 'p', persistedData: {}, linkedObjectType: ' 16' } });
+    expect(made.data?.createPersistedData).toMatchObject({ linkedObjectType: 16 });
     expect(await refusal(CREATE_DATA, { input: { name: 'p', persistedData: {}, expirationDateUtc: '2000-01-01T00:00:00Z' } })).toMatchObject({ code: 'BAD_REQUEST', field: 'input.expirationDateUtc' });
   });
 

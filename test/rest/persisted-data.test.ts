@@ -122,8 +122,11 @@ describe('POST /persistedData', () => {
     // The names a person might try: the 400 says which values scope takes.
     [{ scope: 'global' }, `The field 'scope' must be 0 (the creator's own) or 1 (global), got "global".`],
     [{ scope: 1.5 }, "'scope' must be 0 (the creator's own) or 1 (global), got 1.5"],
-    [{ linkedObjectType: 17 }, "'linkedObjectType' must be a whole number from 0 to 16, or 99"],
-    [{ linkedObjectType: 'abc' }, 'linkedObjectType'],
+    [{ linkedObjectType: 17 }, "The field 'linkedObjectType' must be a whole number from 0 to 16, or 99, got 17."],
+    // Past an Int, or not a number: the field's own codes, not the range of an Int.
+    [{ linkedObjectType: 99999999999 }, "The field 'linkedObjectType' must be a whole number from 0 to 16, or 99, got 99999999999."],
+    [{ linkedObjectType: 'abc' }, `The field 'linkedObjectType' must be a whole number from 0 to 16, or 99, got "abc".`],
+    [{ linkedObjectType: 1.5 }, "The field 'linkedObjectType' must be a whole number from 0 to 16, or 99, got 1.5."],
     [{ linkedObjectId: 'i'.repeat(257) }, "'linkedObjectId' is longer than 256"],
     [{ dataMimeType: 'm'.repeat(101) }, "'dataMimeType' is longer than 100"],
     [{ expirationDateUtc: 'tomorrow' }, "'expirationDateUtc' must be an ISO 8601 date-time"],
