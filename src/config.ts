@@ -43,6 +43,8 @@ export interface Config {
   tokenMaxFailuresPerClient: number;
   shutdownGraceMs: number;
   dbPoolSize: number;
+  /** Statement texts the read pool prepares under a name (src/read/statement-names.ts); 0: none. */
+  dbNamedStatements: number;
   /** Opening a database connection, waiting for a pooled one, and one statement: each bounded, so a frozen database cannot hang a request. */
   dbConnectTimeoutMs: number;
   dbAcquireTimeoutMs: number;
@@ -335,6 +337,7 @@ export function loadConfig(env: Env = process.env, limits: { openFiles: number |
     tokenMaxFailuresPerClient: int(env, 'TOKEN_MAX_FAILURES_PER_CLIENT', 1000, 1, 1_000_000),
     shutdownGraceMs: int(env, 'SHUTDOWN_GRACE_MS', 10000, 0, 600000),
     dbPoolSize,
+    dbNamedStatements: int(env, 'DB_NAMED_STATEMENTS', 100, 0, 10000),
     dbConnectTimeoutMs: int(env, 'DB_CONNECT_TIMEOUT_MS', 5000, 100, 600000),
     dbAcquireTimeoutMs: int(env, 'DB_ACQUIRE_TIMEOUT_MS', 5000, 100, 600000),
     dbStatementTimeoutMs: int(env, 'DB_STATEMENT_TIMEOUT_MS', 15000, 100, 3600000),

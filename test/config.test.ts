@@ -36,6 +36,12 @@ test('MAX_QUERY_ROWS and PURGE_INTERVAL_SECONDS have their defaults and bounds',
   expect(() => loadConfig({ MAX_QUERY_ROWS: 'lots' })).toThrow(/MAX_QUERY_ROWS must be a whole number/);
 });
 
+test('DB_NAMED_STATEMENTS: 100 by default, 0 for none, at most 10000', () => {
+  expect(loadConfig({}).dbNamedStatements).toBe(100);
+  expect(loadConfig({ DB_NAMED_STATEMENTS: '0' }).dbNamedStatements).toBe(0);
+  expect(() => loadConfig({ DB_NAMED_STATEMENTS: '10001' })).toThrow(/DB_NAMED_STATEMENTS must be between 0 and 10000/);
+});
+
 test('SMTP_URL takes smtp:// or smtps:// and never repeats a bad one (it may hold a password); EMAIL_FROM must be an address', () => {
   expect(loadConfig({})).toMatchObject({ smtpUrl: undefined, emailFrom: 'quire@localhost', emailBatchSeconds: 5, emailBatchSize: 50, emailMaxAttempts: 5, emailLeaseSeconds: 300, emailKeepDays: 30 });
   expect(loadConfig({ SMTP_URL: 'smtps://u:p@mail.example.com:465', EMAIL_FROM: 'forms@example.com' })).toMatchObject({ smtpUrl: 'smtps://u:p@mail.example.com:465', emailFrom: 'forms@example.com' });

@@ -109,7 +109,7 @@ export class Harness {
     const orm = await initOrm(url, 4);
     const logged = new LogByRequest();
     const log = createLogger(config.logLevel, logged);
-    const services = await createServices(config, { orm, reads: createReadPool(orm, log) }, log);
+    const services = await createServices(config, { orm, reads: createReadPool(orm, log, config.dbNamedStatements) }, log);
     // Its own address, which server.ts sets once listening: here the one its requests name.
     services.ownUrl ??= BASE;
     return new Harness(orm, services, createApp(services), logged);

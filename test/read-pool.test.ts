@@ -8,7 +8,7 @@ test('an idle read connection the server drops is logged as a warning, and reads
   const orm = await initOrm(process.env.QUIRE_TEST_DATABASE_URL!, 2);
   const lines: { level: number; msg: string }[] = [];
   const sink = new Writable({ write: (chunk, _enc, done) => (lines.push(JSON.parse(String(chunk))), done()) });
-  const pool = createReadPool(orm, pino({ level: 'warn' }, sink));
+  const pool = createReadPool(orm, pino({ level: 'warn' }, sink), 100);
   try {
     const { rows } = await pool.query<{ pid: number }>('select pg_backend_pid() as pid');
     await orm.em.getConnection().execute('select pg_terminate_backend(?)', [rows[0].pid]);

@@ -26,7 +26,7 @@ export async function openDatabase(config: Config, log: Logger): Promise<Databas
   }
   const timeouts = { connectMs: config.dbConnectTimeoutMs, acquireMs: config.dbAcquireTimeoutMs, statementMs: config.dbStatementTimeoutMs };
   const orm = await initOrm(url, config.dbPoolSize, timeouts);
-  const reads = createReadPool(orm, log);
+  const reads = createReadPool(orm, log, config.dbNamedStatements);
   return {
     orm,
     reads,

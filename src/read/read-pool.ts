@@ -6,11 +6,18 @@
 import pg from 'pg';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from '../log.js';
+import { StatementNames } from './statement-names.js';
 
-export type ReadPool = pg.Pool;
+/** pg's pool, with the names its statements are prepared under (src/read/statement-names.ts). */
+export interface ReadPool extends pg.Pool {
+  names: StatementNames;
+}
 
-/** As many connections as the ORM's pool. An idle connection the server drops is logged; pg replaces it. */
-export function createReadPool(orm: MikroORM, log: Logger): ReadPool {
+/**
+ * As many connections as the ORM's pool. An idle connection the server drops is logged; pg
+ * replaces it. At most `namedStatements` texts are prepared under a name (DB_NAMED_STATEMENTS).
+ */
+export function createReadPool(orm: MikroORM, log: Logger, namedStatements: number): ReadPool {
   // The ORM is configured by URL (src/db/orm.ts), so the password is a string, never a callback.
   const settings = orm.em.getConnection().getConnectionOptions() as pg.PoolConfig;
   // The timeouts (src/db/timeouts.ts); pg's connectionTimeoutMillis bounds connecting and waiting for a slot.
@@ -25,5 +32,5 @@ export function createReadPool(orm: MikroORM, log: Logger): ReadPool {
     max: orm.config.get('pool')?.max,
   });
   pool.on('error', (err) => log.warn({ err }, 'idle read connection lost'));
-  return pool;
+  return Object.assign(pool, { names: new StatementNames(namedStatements) });
 }

@@ -8,7 +8,6 @@ import type pg from 'pg';
 import type { ReadPool } from './read-pool.js';
 import type { ResourceDef } from './define.js';
 import { seeConditions } from './row-access.js';
-import { statementName } from './statement-names.js';
 import { join, raw, sql, statement, type Sql } from '../sql.js';
 
 /** The caller's session, to check in the first reads that return rows (src/auth/session.ts). */
@@ -43,7 +42,8 @@ export interface Reader {
 /** Runs a finished statement with real protocol parameters ($1, $2 ...) on the read pool. */
 export function run<T>(reader: Reader, query: Sql): Promise<T[]> {
   const { text, values } = statement(query);
-  const name = statementName(text);
+  // Named on the read pool only: a mutation's connection, the ORM's, keeps none of them.
+  const name = (reader.pool as Partial<ReadPool>).names?.nameFor(text);
   // pg's callback form: one promise per read where its promise form makes four (measured with
   // the by-id read in bench/README.md).
   return new Promise((resolve, reject) =>
