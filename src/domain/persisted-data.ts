@@ -86,7 +86,8 @@ export function createPersistedData(ctx: AppContext, input: Input): PersistedDat
   const linkedObjectId = maxLength(optionalString(input, 'linkedObjectId') ?? '', LIMITS.linkedObjectId, 'linkedObjectId');
   const row = ctx.em().create(PersistedData, {
     id: newId(), name, scope, data, dataLength: data.length, dataMimeType, expiresAt: expiry(input),
-    linkedObjectId, // A LinkedObjectType (src/scalars.ts): one of its codes when sent; 0 when not.
+    linkedObjectId,
+    // A LinkedObjectType (src/scalars.ts): one of its codes when sent; 0 when not.
     linkedObjectType: (input.linkedObjectType as number | null | undefined) ?? 0,
     createdById: ctx.caller.userId, modifiedById: ctx.caller.userId,
   });
