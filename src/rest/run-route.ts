@@ -125,7 +125,7 @@ export function createRouteRunner(services: Services, schema: GraphQLSchema, dat
     },
     errorHandler(errors) {
       const o = outcomeOf(errors);
-      return jsonResponse(o.status, { errors: o.errors.map((e) => forRestCaller(e, inputShapes)), meta: o.meta, headers: o.headers });
+      return jsonResponse(o.status, { errors: o.errors, meta: o.meta, headers: o.headers });
     },
   });
 
@@ -227,7 +227,7 @@ export function createRouteRunner(services: Services, schema: GraphQLSchema, dat
     if (!answer.ok) {
       // What errorHandler above made of SOFA's errors.
       const { errors, meta, headers } = (await answer.json()) as { errors: EnvelopeError[]; meta: Record<string, unknown>; headers: Record<string, string> };
-      return errorEnvelope(request, answer.status, errors.map((e) => whereMissing(inSentSpelling(e, sentAs), route, url)), meta, headers);
+      return errorEnvelope(request, answer.status, errors.map((e) => whereMissing(inSentSpelling(forRestCaller(e, inputShapes, args), sentAs), route, url)), meta, headers);
     }
     if (reply) {
       // SOFA answers with its first row's status (src/rest/sofa-setup.ts); a row of the same field may differ.

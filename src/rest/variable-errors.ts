@@ -39,11 +39,23 @@ const NULL_REFUSED = /^Expected non-nullable type "?(\w+)!"? not to be null/;
 const AN_ARRAY = /^Field "\d+" is not defined by type "?(\w+)"?\./;
 
 /**
+ * The value at a refusal's path (`input.items[0].name`, the variable first) in the arguments the
+ * caller's request became, as JSON, which the caller sent; undefined when it is not there.
+ */
+function sentValueAt(sent: Record<string, unknown> | undefined, variable: string, path: string | undefined): string | undefined {
+  const steps = path ? path.split(/\.|\[(\d+)\]/).filter(Boolean).slice(1) : [];
+  let value: unknown = sent?.[variable];
+  for (const step of steps) value = value !== null && typeof value === 'object' ? (value as Record<string, unknown>)[step] : undefined;
+  return value === undefined ? undefined : JSON.stringify(value);
+}
+
+/**
  * A REST caller's refusal. `shapes` holds the keys of each input object type (src/rest/run-route.ts
  * gives the schema's): a value that should have been one is told the keys it takes, not the type's
- * name, which a REST caller never sees.
+ * name, which a REST caller never sees. `sent`, the arguments the request became: a refused value
+ * is quoted from them as JSON, not as GraphQL's message prints it (`{ a: 1 }`).
  */
-export function forRestCaller(e: EnvelopeError, shapes?: ReadonlyMap<string, readonly string[]>): EnvelopeError {
+export function forRestCaller(e: EnvelopeError, shapes?: ReadonlyMap<string, readonly string[]>, sent?: Record<string, unknown>): EnvelopeError {
   const missing = MISSING.exec(e.message);
   if (missing) return { ...e, message: `The mandatory field '${missing[1]}' is missing.` };
   const invalid = INVALID.exec(e.message);
@@ -58,7 +70,8 @@ export function forRestCaller(e: EnvelopeError, shapes?: ReadonlyMap<string, rea
   if (nulled) return { ...e, message: `The field '${key}' must be ${EXPECTED[nulled] ?? 'a value'}, got null.` };
   const type = /Expected type "?(\w+)"?/.exec(reason)?.[1];
   const expected = type && EXPECTED[type];
-  const shown = value.length > 80 ? `${value.slice(0, 80)}…` : value;
+  const quoted = sentValueAt(sent, variable, path) ?? value;
+  const shown = quoted.length > 80 ? `${quoted.slice(0, 80)}…` : quoted;
   const keys = shapes?.get(NOT_AN_OBJECT.exec(reason)?.[1] ?? (value.startsWith('[') ? AN_ARRAY.exec(reason)?.[1] : undefined) ?? '');
   if (keys) return { ...e, message: `The field '${key}' takes objects with the keys ${inWords(keys)}, got ${shown}.` };
   return {

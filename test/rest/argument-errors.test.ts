@@ -97,6 +97,15 @@ test('a refused value inside a list or an object is named by its path, with the 
   expect([nulled.body.meta.status, nulled.body.meta.errors[0].message]).toEqual([400, "The field 'recipients[1]' must be text, got null."]);
 });
 
+test('a refused object or list is quoted as the JSON that was sent, not as GraphQL prints it; a long one cut at 80 characters', async () => {
+  const refused = await A.post('/lists', { Name: 'Quoted', Items: [{ itemName: 'a', itemValue: { a: 1, b: [1, 'x'], c: null } }] });
+  expectError(refused, 400, `The field 'Items[0].itemValue' must be text, got {"a":1,"b":[1,"x"],"c":null}.`);
+  // GraphQL's own words stay in the developer message.
+  expect(refused.body.meta.errors[0].developerMessage).toMatch(/got invalid value \{ a: 1, b: \[1, "x"\], c: null \}/);
+  const long = { words: 'w'.repeat(100) };
+  expectError(await A.post('/sites', { name: long }), 400, `The field 'name' must be text, got ${JSON.stringify(long).slice(0, 80)}….`);
+});
+
 test('a value refused while the body is fitted is named by its path as sent', async () => {
   expectError(await A.post('/lists', { Name: 'Placed', Items: [{ itemName: 'a' }, { ItemName: 1e21 }] }), 400, /^The field 'Items\[1\]\.ItemName' takes text: send this value as a string in quotes\./);
 });
