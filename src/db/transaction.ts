@@ -11,6 +11,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type pg from 'pg';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Logger } from '../log.js';
 import { Loaders } from '../read/loaders.js';
 import type { Reader } from '../read/rows.js';
 
@@ -21,8 +22,10 @@ async function connectionOf(em: EntityManager): Promise<pg.ClientBase> {
   return trx.client.acquireConnection();
 }
 
-/** What a transaction replaces in a request's context (src/context.ts's AppContext). */
+/** What a transaction uses of a request's context (src/context.ts's AppContext): it replaces `em`, `reader` and `loaders`, and logs a run again with the request's id. */
 interface TransactionParts {
+  services: { log: Logger };
+  requestId: string;
   em(): EntityManager;
   reader: Reader;
   loaders: Loaders;
@@ -33,14 +36,14 @@ export const TRANSACTION_ATTEMPTS = 3;
 /** PostgreSQL's codes for a transaction it ended so that another could go on: 40P01 deadlock, 40001 serialization failure. */
 const ENDED_FOR_ANOTHER = new Set(['40P01', '40001']);
 
-/** Whether `err`, or an error it wraps (MikroORM's, GraphQL's), is PostgreSQL ending the transaction for another. */
-export function endedForAnother(err: unknown): boolean {
+/** PostgreSQL's code when `err`, or an error it wraps (MikroORM's, GraphQL's), is its ending the transaction for another. */
+function endedForAnother(err: unknown): string | undefined {
   let e = err as { code?: unknown; cause?: unknown; originalError?: unknown } | null | undefined;
   for (let i = 0; i < 5 && e && typeof e === 'object'; i++) {
-    if (typeof e.code === 'string' && ENDED_FOR_ANOTHER.has(e.code)) return true;
+    if (typeof e.code === 'string' && ENDED_FOR_ANOTHER.has(e.code)) return e.code;
     e = (e.originalError ?? e.cause) as typeof e;
   }
-  return false;
+  return undefined;
 }
 
 /**
@@ -57,7 +60,10 @@ export async function inTransaction<C extends TransactionParts, T>(ctx: C, fn: (
         return fn({ ...ctx, em: () => em, reader, loaders: new Loaders(reader) });
       });
     } catch (err) {
-      if (!outermost || attempt >= TRANSACTION_ATTEMPTS || !endedForAnother(err)) throw err;
+      const code = endedForAnother(err);
+      if (!outermost || attempt >= TRANSACTION_ATTEMPTS || !code) throw err;
+      // Often two of our own orders of locking meeting: worth an operator's look when frequent.
+      ctx.services.log.warn({ requestId: ctx.requestId, code, attempt }, 'transaction ended by the database for another; running it again');
       // A few milliseconds, different for each: the one that went on is then most likely done.
       await sleep(Math.random() * 20 * attempt);
     }

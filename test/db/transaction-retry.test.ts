@@ -4,6 +4,7 @@
  * cross both go through, where the loser used to get a 409.
  */
 import { randomUUID } from 'node:crypto';
+import { Writable } from 'node:stream';
 import type pg from 'pg';
 import { pino } from 'pino';
 import type { MikroORM } from '@mikro-orm/postgresql';
@@ -15,6 +16,9 @@ import type { Reader } from '../../src/read/rows.js';
 import { constraintError } from '../../src/db/constraint-errors.js';
 
 let orm: MikroORM;
+/** What the transactions logged. */
+const lines: Record<string, unknown>[] = [];
+const log = pino({ level: 'warn' }, new Writable({ write: (chunk, _enc, done) => (lines.push(JSON.parse(String(chunk))), done()) }));
 let reads: ReadPool;
 let tenantId: string;
 const sites = [randomUUID(), randomUUID()];
@@ -37,7 +41,7 @@ afterAll(async () => {
 /** A request's parts that a transaction replaces, as src/context.ts makes them. */
 function requestContext() {
   const reader: Reader = { pool: reads, tenantId };
-  return { em: () => orm.em.fork({ useContext: false }), reader, loaders: new Loaders(reader) };
+  return { services: { log }, requestId: randomUUID(), em: () => orm.em.fork({ useContext: false }), reader, loaders: new Loaders(reader) };
 }
 
 /** The transaction's connection, which its reader reads on. */
@@ -63,6 +67,7 @@ test('two changes that lock two rows in opposite orders both go through: the dea
       return label;
     });
 
+  lines.length = 0;
   const results = await Promise.allSettled([cross('forward', sites), cross('backward', [...sites].reverse())]);
 
   expect(results).toEqual([{ status: 'fulfilled', value: 'forward' }, { status: 'fulfilled', value: 'backward' }]);
@@ -70,6 +75,8 @@ test('two changes that lock two rows in opposite orders both go through: the dea
   // The one that ran again committed last, both of its rows: nothing of its first attempt was kept apart from them.
   const loser = attempts.forward === 2 ? 'forward' : 'backward';
   expect(await names()).toEqual([loser, loser]);
+  // Said once, as a warning an operator can count.
+  expect(lines).toEqual([expect.objectContaining({ level: 40, code: '40P01', attempt: 1, requestId: expect.any(String), msg: 'transaction ended by the database for another; running it again' })]);
 });
 
 test(`a transaction ended every time is given up after ${TRANSACTION_ATTEMPTS} attempts, its error the 409 asking to try again; nothing it wrote is kept`, async () => {
