@@ -494,7 +494,7 @@ describe('a copy in progress', () => {
       const copy = A.post('/folders/copy', { sourceFolderId: held.id, targetFolderId: into.id });
       await until(async () => (await h.services.reads.query('select count(*)::int as n from pg_stat_activity where $1 = any(pg_blocking_pids(pid))', [pid])).rows[0].n > 0);
       // Granted once PostgreSQL has ended the copy's transaction, which held the target. The copy
-      // runs again (src/db/transaction.ts): had its turn stayed held, it would wait for itself.
+      // then runs again (src/db/transaction.ts) and copies once the holder lets go.
       await holder.query('select id from folder where tenant_id = $1 and id = $2 for update', [A.t.tenantId, into.id]);
       await holder.query('rollback');
       expect((await copy).status).toBe(200);
