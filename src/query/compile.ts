@@ -147,6 +147,14 @@ const TRUE = raw('TRUE');
 const FALSE = raw('FALSE');
 
 class Compiler {
+  /**
+   * Inside a `not`: no eqHint. A form key a row lacks makes the exact comparison NULL but the
+   * containment hint false, and `NOT (false AND NULL)` is true where `NOT NULL` is not: negated,
+   * `f eq 'v'` would find the forms without `f` that `f ne 'v'` leaves out. No index serves a
+   * negation anyway.
+   */
+  private negated = false;
+
   constructor(private readonly fields: QueryFieldMap) {}
 
   expr(e: QExpr): Fragment {
@@ -156,7 +164,10 @@ class Compiler {
       case 'or':
         return sql`(${join(e.items.map((item) => this.expr(item)), ' OR ')})`;
       case 'not': {
+        const outer = this.negated;
+        this.negated = true;
         const inner = this.expr(e.expr);
+        this.negated = outer;
         // An `or` comes back parenthesised already.
         return e.expr.kind === 'or' ? sql`NOT ${inner}` : sql`NOT (${inner})`;
       }
@@ -174,7 +185,7 @@ class Compiler {
         const ctx = this.unify([left, right], e.pos);
         const [l, r] = [emptyAware(left, [right]), emptyAware(right, [left])];
         const exact = sql`${this.cased(l, ctx)} ${raw(COMPARE_SQL[e.op])} ${this.cased(r, ctx)}`;
-        const hint = (e.op === 'eq' ? eqHintOf(l, r) ?? eqHintOf(r, l) : undefined) ?? this.dateHint(l, e.op, r, ctx) ?? this.dateHint(r, FLIPPED[e.op], l, ctx);
+        const hint = (e.op === 'eq' && !this.negated ? eqHintOf(l, r) ?? eqHintOf(r, l) : undefined) ?? this.dateHint(l, e.op, r, ctx) ?? this.dateHint(r, FLIPPED[e.op], l, ctx);
         return hint ? sql`${hint} AND ${exact}` : exact;
       }
       case 'isNull':

@@ -296,6 +296,10 @@ describe('compileQ: a field whose NULL reads as the empty string', () => {
     ["v not in ('', 'a')", `lower(coalesce("t"."v", '')) NOT IN (lower(?), lower(?))`],
     // Any other value keeps the plain field and its index hint.
     ["v eq 'a'", 'hint(?) AND lower("t"."v") = lower(?)'],
+    // Negated, no hint: false for a row without the key, where the comparison is NULL (as `ne` is).
+    ["not (v eq 'a')", 'NOT (lower("t"."v") = lower(?))'],
+    ["not (v eq 'a' or v eq 'b')", 'NOT (lower("t"."v") = lower(?) OR lower("t"."v") = lower(?))'],
+    ["not (not (v eq 'a')) and v eq 'b'", 'NOT (NOT (lower("t"."v") = lower(?))) AND hint(?) AND lower("t"."v") = lower(?)'],
     ["v in ('a')", 'lower("t"."v") IN (lower(?))'],
     ["v like ''", `"t"."v" ILIKE ? ESCAPE ''`],
     ['v is null', '"t"."v" IS NULL'],

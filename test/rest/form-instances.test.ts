@@ -243,6 +243,10 @@ describe('GET /formtemplates/{id}/forms', () => {
     expect(await of("note eq 'n' or other eq ''")).toEqual([x.instanceName, y.instanceName, z.instanceName]);
     expect(await of("note eq 'N'")).toEqual([x.instanceName]);
     expect(await of('note is null')).toEqual([y.instanceName]);
+    // Negated, eq finds what ne finds: a form without the key is neither equal nor unequal to 'zz'.
+    expect(await of("note ne 'zz'")).toEqual([x.instanceName, z.instanceName]);
+    expect(await of("not (note eq 'zz')")).toEqual([x.instanceName, z.instanceName]);
+    expect(await of("not (note eq 'zz' or note eq 'n')")).toEqual([z.instanceName]);
   });
 
   test('q: a base field wins over a calendar or cell form field of the same name, as it does in the record', async () => {
