@@ -8,7 +8,7 @@ import { addDraft, assertNameFree, draftOf, lockTemplate, release, touch } from 
 import { designerFields, writingDesignerFields } from '../domain/form-xml.js';
 import { templateRow } from '../domain/template-row.js';
 import { templatesFieldMaps } from '../domain/form-instance-fields.js';
-import { maxLength, optionalString, requireName, requireString, uniquely } from '../domain/validate.js';
+import { maxLength, oneLine, optionalString, requireName, requireString, uniquely } from '../domain/validate.js';
 import { matchingQ, relationResolvers, reread } from '../read/resolvers.js';
 import { queryFieldMap } from '../read/fields.js';
 import { resource } from '../read/registry.js';
@@ -56,7 +56,8 @@ async function designer(ctx: AppContext, idOrName: string) {
 async function createTemplate(ctx: AppContext, input: Input) {
   const name = requireName(input, 256);
   const description = maxLength(optionalString(input, 'description') ?? '', 4000, 'description');
-  const instancePrefix = maxLength(optionalString(input, 'instanceNamePrefix') ?? `${name}-`, 64, 'instanceNamePrefix');
+  // One line, as the instance names (DhDocID) it begins are shown and sent in headers.
+  const instancePrefix = oneLine(maxLength(optionalString(input, 'instanceNamePrefix') ?? `${name}-`, 64, 'instanceNamePrefix'), 'instanceNamePrefix');
   await assertNameFree(ctx, name);
   const t = ctx.em().create(FormTemplate, {
     id: newId(), name, description, instancePrefix, createdById: ctx.caller.userId, modifiedById: ctx.caller.userId,

@@ -78,6 +78,14 @@ describe('POST /formtemplates', () => {
     expect(r.body.data.instanceNamePrefix).toBe('INT-');
   });
 
+  test('an instance name prefix with a control character is a 400, and no template is made', async () => {
+    for (const prefix of ['A\u001b[31m-', 'A\nB-', 'A\tB-', 'A\u007f-', 'A\u0085-']) {
+      const name = uniq('CtlPrefix');
+      expectError(await A.post('/formtemplates', { name, description: '', instanceNamePrefix: prefix }), 400, "The field 'instanceNamePrefix' may not contain control characters.");
+      expect((await A.get(`/formtemplates?${new URLSearchParams({ q: `name eq '${name}'` })}`)).body.data).toEqual([]);
+    }
+  });
+
   test('a name taken in any case is a 409; a missing name a 400; an ordinary user a 403', async () => {
     const name = uniq('Dup');
     await createTemplate(A, name);
