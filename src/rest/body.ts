@@ -410,10 +410,10 @@ export async function parseMultipart(request: Request, maxBytes: number, budget:
     }
     const type = types.declared(mimeType);
     const chunks: Buffer[] = [];
-    const at = files.push(new UploadedFile(filename, type, Buffer.alloc(0))) - 1;
+    const at = files.push(new UploadedFile(filename, type, Buffer.alloc(0), name)) - 1;
     stream.on('data', (c: Buffer) => chunks.push(c));
     // busboy finishes once every file part has ended.
-    stream.on('end', () => (files[at] = new UploadedFile(filename, type, Buffer.concat(chunks))));
+    stream.on('end', () => (files[at] = new UploadedFile(filename, type, Buffer.concat(chunks), name)));
   });
   try {
     await pipeline(Readable.from(partChunks(request, types, limit)), bb);
@@ -499,11 +499,12 @@ export function refuseEmptyBoundary(contentType: string): void {
   }
 }
 
-/** A file part of a multipart body: its name, the type it declared (undefined when it has no Content-Type) and its bytes. */
+/** A file part of a multipart body: its file's name, the type it declared (undefined when it has no Content-Type), its bytes and the part's own name. */
 export class UploadedFile {
   constructor(
     readonly name: string,
     readonly type: string | undefined,
     readonly bytes: Buffer,
+    readonly part: string,
   ) {}
 }

@@ -17,6 +17,7 @@ import {
   type ExecutionResult,
   type GraphQLArgument,
   type GraphQLField,
+  type GraphQLInputType,
   type GraphQLSchema,
 } from 'graphql';
 import { Request, Response } from '@whatwg-node/fetch';
@@ -266,6 +267,20 @@ export function createRouteRunner(services: Services, schema: GraphQLSchema, dat
   }
 
   /**
+   * A multipart body given to a JSON argument (a form's values, a script's input): text parts
+   * only. A file part there is a 400 naming it as sent; under `fileUpload`, where the file routes
+   * take it, it was refused as a form field the template lacks.
+   */
+  async function textPartsOf(request: Request, route: SofaRoute, type: GraphQLInputType) {
+    const { texts, files } = await multipartOf(request, route);
+    if (files.length > 0 && isScalarType(type) && type.name === 'JSON') {
+      const [{ part, name }] = files;
+      throw badRequest(`${route.method} ${shownPath(route)} takes text parts only: the part '${part.slice(0, 64)}' is a file ('${name.slice(0, 64)}'). Send its value as a text part, without a filename.`);
+    }
+    return withFiles(texts, files);
+  }
+
+  /**
    * On a row marked `attachments`, a multipart body read before its arguments are fitted: its file
    * parts go to the operation as they are (`AppContext.attachments`), and the input names each
    * without its bytes, as an upload's does (src/rest/upload.ts): as base64 in the arguments they
@@ -294,7 +309,7 @@ export function createRouteRunner(services: Services, schema: GraphQLSchema, dat
     const type = getNullableType(arg.type);
     if (isInputObjectType(type)) return fittedBody(request, route, type, received, sentAs);
     if (isMultipart(contentType)) {
-      const parts = received?.parts ?? (await partsOf(request, route));
+      const parts = received?.parts ?? (await textPartsOf(request, route, type));
       return route.anyJson ? parts : oneValueEach(parts);
     }
     const text = await readBody(request, services.config.maxBodyBytes, services.bodies);

@@ -125,6 +125,25 @@ describe('POST /formtemplates/{id}/forms', () => {
     expect((await A.get(`/formtemplates/${t.id}/forms`)).body.data).toHaveLength(1);
   });
 
+  test('a multipart body with a file part is a 400 naming the part as sent, on creates and revisions; nothing is made', async () => {
+    const t = await formTemplateWith(A, ['Req', 'Notes']);
+    const multipart = async (file: string) => {
+      const parts = new FormData();
+      parts.append('Req', 'a');
+      parts.append(file, new Blob(['some text'], { type: 'text/plain' }), 'att.txt');
+      const req = new Request('http://x/', { method: 'POST', body: parts });
+      return { raw: new Uint8Array(await req.arrayBuffer()), headers: { 'content-type': req.headers.get('content-type')! } };
+    };
+    const refused = (path: string) =>
+      `POST ${path} takes text parts only: the part 'Notes' is a file ('att.txt'). Send its value as a text part, without a filename.`;
+    const r = await A.post(`/formtemplates/${t.id}/forms`, undefined, await multipart('Notes'));
+    expectError(r, 400, refused('formtemplates/{templateId}/forms'));
+    expect((await A.get(`/formtemplates/${t.id}/forms`)).body.data).toEqual([]);
+    const x = await create(A, t.id, { Req: 'a' });
+    expectError(await A.post(`/forms/${x.formId}`, undefined, await multipart('Notes')), 400, refused('forms/{formId}'));
+    expect((await A.get(`/formtemplates/${t.id}/forms?${q(`revisionId eq '${x.revisionId}'`)}&expand=true`)).body.data[0]).toMatchObject({ revision: 1 });
+  });
+
   test('fields named as Object.prototype\'s keys: a required one without a value is a 400 naming it; form-encoded, each is sent once and __proto__ is a key', async () => {
     const t = await formTemplateWith(A, ['constructor', 'toString'], ['constructor', 'toString']);
     expectError(await A.post(`/formtemplates/${t.id}/forms`, {}), 400, "The required form fields 'constructor', 'toString' must have a value.");
