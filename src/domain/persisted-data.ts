@@ -55,6 +55,10 @@ function refuseUnstorable(parsed: object): void {
     const [v, at] = stack.pop()!;
     const why = typeof v === 'string' ? unstorable(v) : undefined;
     if (why) throw badRequest(`The field 'persistedData' holds ${why} in the value of '${pathOf(at!)}', which cannot be stored as sent.`, { field: 'persistedData' });
+    // `1e400`: JSON reads it as Infinity, as no reader of the dictionary could use; a request body's is refused alike.
+    if (typeof v === 'number' && !Number.isFinite(v)) {
+      throw badRequest(`The field 'persistedData' holds a number too large to keep in the value of '${pathOf(at!)}': send it as a string.`, { field: 'persistedData' });
+    }
     if (!v || typeof v !== 'object') continue;
     for (const [key, child] of Object.entries(v)) {
       const here = { key, parent: at };

@@ -11,7 +11,7 @@ import { loadRow } from '../read/resolvers.js';
 import { resource } from '../read/registry.js';
 import { templateRow } from './template-row.js';
 import { MAX_FIELDS } from './form-fields.js';
-import { unstorable } from './validate.js';
+import { keptNumberText, shownNumber, unstorable } from './validate.js';
 
 type Row = Record<string, unknown>;
 
@@ -34,10 +34,22 @@ export interface Prefill {
 
 /**
  * A dictionary value as form text: strings as they are, numbers and booleans written out, objects
- * as JSON; one nested too deep to write (kept before such dictionaries were refused) as none.
+ * as JSON; one nested too deep to write (kept before such dictionaries were refused) as none. A
+ * number whose text JSON parsing may have changed (`12345678901234567890`, `1e400`) is a 400
+ * naming the field, as that number posted to the form is: the form would keep other digits.
  */
-const asText = (v: unknown): string | null =>
-  v === null ? null : typeof v === 'string' ? v : typeof v === 'object' ? (nestsDeeperThan(v, MAX_JSON_DEPTH) ? null : JSON.stringify(v)) : String(v);
+function asText(v: unknown, key: string): string | null {
+  if (v === null) return null;
+  if (typeof v === 'string') return v;
+  if (typeof v === 'object') return nestsDeeperThan(v, MAX_JSON_DEPTH) ? null : JSON.stringify(v);
+  if (typeof v !== 'number') return String(v);
+  const text = keptNumberText(v);
+  if (text !== undefined) return text;
+  throw badRequest(
+    `The persisted data's value for the form field '${key}' is a JSON number (read as ${shownNumber(v)}) whose digits may have been rounded or rewritten when read: a form keeps only text as written, so store it in the dictionary as a string, or post a value for '${key}'.`,
+    { field: 'persistedDataId' },
+  );
+}
 
 /** The dictionary's entries by lower-case key; an exact-case key wins, otherwise the first in the text. */
 function byLowerKey(dictionary: Record<string, unknown>): (key: string) => unknown {
@@ -50,7 +62,7 @@ function byLowerKey(dictionary: Record<string, unknown>): (key: string) => unkno
  * The fields (not deleted) of the revision the template's get answers, with the dictionary's values.
  * A dictionary the caller cannot read (unknown, expired, another user's own) is a 404.
  */
-export async function prefilledFields(ctx: AppContext, templateIdOrName: string, persistedDataId?: string | null): Promise<Prefill> {
+export async function prefilledFields(ctx: AppContext, templateIdOrName: string, persistedDataId?: string | null, posted: (f: Row) => boolean = () => false): Promise<Prefill> {
   const [t, dictionary] = await Promise.all([
     templateRow(ctx, templateIdOrName),
     persistedDataId ? loadRow(ctx, resource('PersistedData'), persistedDataId) : undefined,
@@ -62,10 +74,11 @@ export async function prefilledFields(ctx: AppContext, templateIdOrName: string,
     revisionId: t.revisionId as string,
     persistedDataId: (dictionary?.id as string | undefined) ?? null,
     fields: fields.filter((f: Row) => !f.deleted).map((f: Row) => {
-      const v = valueOf(f.key as string);
+      // A field the caller posts a value for takes none of the dictionary's.
+      const v = posted(f) ? undefined : valueOf(f.key as string);
       return {
         id: f.id as string, key: f.key as string, label: f.label as string, fieldType: f.fieldType as number, required: f.required as boolean,
-        value: v === undefined ? null : asText(v),
+        value: v === undefined ? null : asText(v, f.key as string),
       };
     }),
   };
@@ -87,7 +100,8 @@ export async function prefillValues(ctx: AppContext, templateIdOrName: string, p
 export async function prefilledBody(ctx: AppContext, templateIdOrName: string, persistedDataId: string, posted: unknown): Promise<unknown> {
   if (posted != null && (typeof posted !== 'object' || Array.isArray(posted))) return posted;
   const given = new Set(Object.keys(posted ?? {}).map((k) => k.trim().toLowerCase()));
-  const unnamed = (await prefilledFields(ctx, templateIdOrName, persistedDataId)).fields.filter((f) => !given.has(f.key.toLowerCase()) && !given.has(f.id.toLowerCase()));
+  const isGiven = (f: Row | PrefilledField) => given.has((f.key as string).toLowerCase()) || given.has((f.id as string).toLowerCase());
+  const unnamed = (await prefilledFields(ctx, templateIdOrName, persistedDataId, isGiven)).fields.filter((f) => !isGiven(f));
   // Dictionaries stored before such text was refused: a 400 naming the key, not JSONB's 500.
   for (const f of unnamed) {
     const why = f.value === null ? undefined : unstorable(f.value);

@@ -74,6 +74,23 @@ export function oneLine(s: string, label: string, stored?: unknown): string {
   return s;
 }
 
+/**
+ * A parsed JSON number's text, when that text is surely what was written: JSON parsing has already
+ * rounded a long number (9007199254740993 arrives as 9007199254740992), made -0 of `-0` and
+ * Infinity of `1e400`, and JavaScript writes some as exponents (`1e+21`). So a whole number past
+ * 2^53, -0, and a fraction written with an exponent or more than 15 significant digits (what a
+ * double keeps of any decimal) have none. Small integers and ordinary decimals (`42`, `1.5`) do.
+ */
+export function keptNumberText(n: number): string | undefined {
+  const text = String(n);
+  const significant = text.replace(/^-/, '').replace('.', '').replace(/^0+/, '').length;
+  const kept = Number.isInteger(n) ? Number.isSafeInteger(n) && !Object.is(n, -0) : Number.isFinite(n) && !/e/.test(text) && significant <= 15;
+  return kept ? text : undefined;
+}
+
+/** A number as a refusal shows it: `-0` as written. */
+export const shownNumber = (n: number): string => (Object.is(n, -0) ? '-0' : String(n));
+
 /** A high surrogate not followed by a low one, or a low one not after a high one (UTF-16 code units). */
 export const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 

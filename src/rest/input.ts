@@ -5,6 +5,7 @@
  */
 import { badRequest, requireAgreement } from '../errors.js';
 import { codeScalarNamed } from '../scalars.js';
+import { keptNumberText, shownNumber } from '../domain/validate.js';
 import { RepeatedKey, UploadedFile, utf8Text } from './body.js';
 import {
   getNullableType,
@@ -116,19 +117,12 @@ function fitValue(type: GraphQLInputType, value: unknown, at: At, sentAs: Map<st
 
 /**
  * A number sent where text is wanted (legacy clients send `"firstName": 42`), as its text, when
- * that text is surely what was sent: JSON parsing has already rounded a long number
- * (9007199254740993 arrives as 9007199254740992) and made -0 of `-0`, and JavaScript writes some
- * as exponents (`1e+21`). So a whole number past 2^53, -0, and a fraction written with an exponent
- * or more than 15 significant digits (what a double keeps of any decimal) are a 400 asking for
- * a string. Small integers and ordinary decimals (`42`, `1.5`) stay their text.
+ * that text is surely what was sent (`keptNumberText`); otherwise a 400 asking for a string.
  */
 export function numberAsText(n: number, label: string): string {
-  const text = String(n);
-  const significant = text.replace(/^-/, '').replace('.', '').replace(/^0+/, '').length;
-  const kept = Number.isInteger(n) ? Number.isSafeInteger(n) && !Object.is(n, -0) : Number.isFinite(n) && !/e/.test(text) && significant <= 15;
-  if (!kept) {
-    const read = Object.is(n, -0) ? '-0' : text;
-    throw badRequest(`The field '${label.slice(0, 64)}' takes text: send this value as a string in quotes. As a JSON number (${read}) it may already have been rounded or rewritten, so it cannot be kept as sent.`);
+  const text = keptNumberText(n);
+  if (text === undefined) {
+    throw badRequest(`The field '${label.slice(0, 64)}' takes text: send this value as a string in quotes. As a JSON number (${shownNumber(n)}) it may already have been rounded or rewritten, so it cannot be kept as sent.`);
   }
   return text;
 }

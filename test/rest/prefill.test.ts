@@ -191,3 +191,31 @@ describe('text no form can store: NUL and lone surrogates in a dictionary', () =
     }
   });
 });
+
+describe('numbers JSON parsing may rewrite, in a dictionary', () => {
+  test("POST persistedData refuses one past a double's range (1e400, read as Infinity), nested too; nothing is stored", async () => {
+    const before = (await U1.get('/persistedData')).body.pagination.totalRecords;
+    const sent = (data: string) => U1.post('/persistedData', { name: uniq('big'), persistedData: data });
+    expectError(await sent('{"n":1e400}'), 400, "The field 'persistedData' holds a number too large to keep in the value of 'n': send it as a string.");
+    expectError(await sent('{"o":{"l":[1,-1e999]}}'), 400, "in the value of 'o.l.1'");
+    expect((await U1.get('/persistedData')).body.pagination.totalRecords).toBe(before);
+  });
+
+  test('a long number is kept as written; a form from it is a 400 naming the field (its digits would change), unless that field is posted', async () => {
+    const t = await template([['big', 1], ['other', 1]]);
+    const text = '{"big":12345678901234567890,"other":1.5}';
+    const r = await U1.post('/persistedData', { name: uniq('long'), persistedData: text });
+    expect(r.status).toBe(200);
+    const pd = r.body.data.id;
+    expect(r.body.data.persistedData).toBe(text);
+    const refusal =
+      "The persisted data's value for the form field 'big' is a JSON number (read as 12345678901234567000) whose digits may have been rounded or rewritten when read: a form keeps only text as written, so store it in the dictionary as a string, or post a value for 'big'.";
+    expectError(await U1.get(`/formtemplates/${t.id}/forms/new?persistedDataId=${pd}`), 400, refusal);
+    const before = (await A.get(`/formtemplates/${t.id}/forms`)).body.data.length;
+    expectError(await U1.post(`/formtemplates/${t.id}/forms?persistedDataId=${pd}`, {}), 400, refusal);
+    expect((await A.get(`/formtemplates/${t.id}/forms`)).body.data).toHaveLength(before);
+    const made = await U1.post(`/formtemplates/${t.id}/forms?persistedDataId=${pd}`, { BIG: '12345678901234567890' });
+    expect(made.status).toBe(201);
+    expect(made.body.data).toMatchObject({ big: '12345678901234567890', other: '1.5' });
+  });
+});
