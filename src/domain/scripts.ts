@@ -90,6 +90,11 @@ export async function runScript(ctx: AppContext, args: RunArgs): Promise<unknown
   if (!key) throw badRequest("Name the script to run: send 'name' or 'id' (POST scripts?name=<name>).", { field: 'name' });
   const script = await scriptNamed(ctx, key);
   if (!script) throw notFound(args.id ? `Script '${args.id}' was not found.` : `No script is named '${key}'.`);
+  // Both sent: they must agree, or the caller meant a script other than the one that would run.
+  const name = args.name?.trim();
+  if (args.id && name && script.name.toLowerCase() !== name.toLowerCase()) {
+    throw badRequest(`The script '${args.id}' is named '${script.name}', not '${name.slice(0, 256)}': send 'id' or 'name', or both naming the same script.`, { field: 'name' });
+  }
 
   return callScriptServer(ctx, 'scripts', script, {
     fields: JSON.stringify(args.input ?? []),

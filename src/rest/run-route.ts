@@ -183,6 +183,7 @@ export function createRouteRunner(services: Services, schema: GraphQLSchema, dat
       }
       const fromPath = fromPathOf(route, m.params, arg.name);
       const v = fromPath ? fromPath.value : queryParam(url.searchParams, arg.name);
+      if (fromPath) samePathAndQuery(fromPath, arg.name, queryParam(url.searchParams, arg.name));
       if (v !== undefined && v !== '') args[arg.name] = checkArg(fromPath?.segment ?? arg.name, type, v, fromPath ? 'path segment' : 'query parameter');
       if (inBody?.[arg.name] === undefined || inBody[arg.name] === null || inBody[arg.name] === '') continue;
       const b = isScalarType(getNamedType(arg.type)) ? checkBodyArg(sentAs.get(arg.name) ?? arg.name, type, inBody[arg.name]) : inBody[arg.name];
@@ -344,6 +345,16 @@ const JSON_TYPE = { 'content-type': 'application/json' };
 function fromPathOf(route: SofaRoute, params: Record<string, string>, arg: string): { segment: string; value: string } | undefined {
   for (const [segment, value] of Object.entries(params)) if (argumentOf(route, segment) === arg) return { segment, value };
   return undefined;
+}
+
+/**
+ * An argument the path fills and the query string names too (`scripts/{id}?id=`): the same value
+ * (any case) or none, else a 400; the query's was ignored without a word, so a caller who meant it
+ * got another record's answer.
+ */
+function samePathAndQuery(fromPath: { segment: string; value: string }, arg: string, inQuery: string | undefined): void {
+  if (inQuery === undefined || inQuery.trim() === '' || inQuery.trim().toLowerCase() === fromPath.value.toLowerCase()) return;
+  throw badRequest(`The path gives '${fromPath.segment}' as '${fromPath.value.slice(0, 64)}' and the query string gives '${arg}' as '${inQuery.slice(0, 64)}': send it in the path only.`);
 }
 
 /** A row's path as the clients' documentation writes it: `sites/{id}`. */

@@ -98,6 +98,18 @@ describe('what goes wrong is a clear error, never a 500', () => {
     expectError(await B.post(`/scripts/${s.id}`, []), 404);
   });
 
+  test('an id and a name naming different scripts, or a query id other than the path\'s: 400, and neither runs', async () => {
+    const [a, b] = [await createScript(A, ECHO), await createScript(A, ECHO)];
+    const runs = peer.calls.length;
+    expectError(await A.post(`/scripts?name=${a.name}&id=${b.id}`, []), 400, `The script '${b.id}' is named '${b.name}', not '${a.name}'`);
+    expectError(await A.post(`/scripts?name=nosuch&id=${b.id}`, []), 400, `not 'nosuch'`);
+    expectError(await A.post(`/scripts/${a.id}?id=${b.id}`, []), 400, `The path gives 'id' as '${a.id}' and the query string gives 'id' as '${b.id}'`);
+    expect(peer.calls.length).toBe(runs);
+    // Agreeing, in any case, they run it.
+    expect((await A.post(`/scripts?name=${a.name.toUpperCase()}&id=${a.id}`, [])).status).toBe(200);
+    expect((await A.post(`/scripts/${a.id}?id=${a.id.toUpperCase()}`, [])).status).toBe(200);
+  });
+
   test("POST scripts/CompleteWorkflowScript (the clients' completion of a workflow's script): 404 saying workflows do not exist here, not a 400 about a GUID", async () => {
     const calls = peer.calls.length;
     for (const path of ['/scripts/CompleteWorkflowScript', '/Scripts/completeworkflowscript/']) {
