@@ -75,6 +75,7 @@ async function updateUser(ctx: AppContext, user: User, input: Input) {
     await setPassword(ctx, user, password);
   }
   const userid = optionalString(input, 'userid')?.trim();
+  if (userid === '') throw badRequest("The field 'userid' must not be blank.", { field: 'userid' });
   // A change of case alone is a change too (the name is free: it is the user's own).
   if (userid && userid !== user.userId) {
     await assertUserIdFree(ctx.em(), maxLength(oneLine(userid, 'userid'), MAX_USERID, 'userid'), user.id);
@@ -111,6 +112,12 @@ async function changePassword(ctx: AppContext, user: User, input: Input) {
 
 /** `PUT users/{id}` and `PUT sites/{siteId}/users/{userId}`: a password change (newPassword) and the other keys, alike on both routes. */
 async function changeUser(ctx: AppContext, user: User, input: Input) {
+  // An administrator's siteId moves the user, on either route (the ownProfileOrAdmin policy refuses it to others).
+  const siteId = guidOrUnset(input.siteId, 'siteId');
+  if (siteId && siteId !== user.siteId) {
+    await assertSiteExists(ctx.em(), ctx.tenantId, siteId);
+    user.siteId = siteId;
+  }
   if (input.newPassword !== undefined) await changePassword(ctx, user, input);
   const { newPassword: _n, oldPassword, ...profile } = input;
   return Object.keys(profile).length ? updateUser(ctx, user, { ...profile, oldPassword }) : reread(ctx, USER, user.id);
@@ -214,11 +221,6 @@ export const resolvers = {
     updateSiteUser: async (_: unknown, a: { siteId: string; userId: string; input: Input }, ctx: AppContext) => {
       const user = await editUser(ctx, a.userId);
       if (user.siteId !== a.siteId.toLowerCase()) throw notFound(`User '${a.userId}' was not found in site '${a.siteId}'.`);
-      const siteId = guidOrUnset(a.input.siteId, 'siteId');
-      if (siteId && siteId !== user.siteId) {
-        await assertSiteExists(ctx.em(), ctx.tenantId, siteId);
-        user.siteId = siteId;
-      }
       return changeUser(ctx, user, a.input);
     },
     deleteUser: async (_: unknown, { id }: { id: string }, ctx: AppContext) => {

@@ -654,6 +654,7 @@ describe('a site a body names (newSiteId, siteId), deleted while the write waits
     ['PUT sites/changeusersite', 'user', (u: Fixture, _g: Fixture, _n: string, to: string) => A.put('/sites/changeusersite', { UserId: u.id, NewSiteId: to })],
     ['PUT sites/changegroupsite', 'group', (_u: Fixture, g: Fixture, _n: string, to: string) => A.put('/sites/changegroupsite', { groupId: g.id, newSiteId: to })],
     ['PUT sites/{id}/users/{userId} {siteId}', 'user', (u: Fixture, _g: Fixture, _n: string, to: string) => A.put(`/sites/${A.t.homeSiteId}/users/${u.id}`, { siteId: to })],
+    ['PUT users/{id} {siteId}', 'user', (u: Fixture, _g: Fixture, _n: string, to: string) => A.put(`/users/${u.id}`, { siteId: to })],
     ['POST users {siteId}', 'new user', (_u: Fixture, _g: Fixture, n: string, to: string) => A.post('/users', userBody(n, to))],
     ['POST groups {siteId}', 'new group', (_u: Fixture, _g: Fixture, n: string, to: string) => A.post('/groups', { name: n, description: 'd', siteId: to })],
   ])('%s: the 400 of an unknown site, not the foreign key\'s 404; nothing changed', async (_, what, send) => {

@@ -896,6 +896,25 @@ describe('PUT /users/{id}', () => {
     expect((await passwordGrant(u.userid, u.password)).status).toBe(200);
   });
 
+  test("an administrator's siteId moves the user, as on PUT sites/{id}/users/{userId} (it was answered 200 and ignored)", async () => {
+    const u = await makeUser();
+    const site = await call('POST', `${R()}/sites`, { token: admin, body: { name: `moved-${u.userid}`, description: '' } });
+    const r = await call('PUT', `${R()}/users/${u.id}`, { token: admin, body: { siteId: site.body.data.id, firstName: 'Moved' } });
+    expect(r.status).toBe(200);
+    expect(r.body.data).toMatchObject({ siteId: site.body.data.id, firstName: 'Moved' });
+    expect((await call('GET', `${R()}/users/${u.id}`, { token: admin })).body.data.siteId).toBe(site.body.data.id);
+  });
+
+  test('a blank userid is a 400, as on PUT users/{id}/userId; nothing changes', async () => {
+    const u = await makeUser();
+    for (const userid of ['', '   ']) {
+      const r = await call('PUT', `${R()}/users/${u.id}`, { token: admin, body: { userid, firstName: 'Not this' } });
+      expect(r.status).toBe(400);
+      expect(r.body.meta.errors[0].message).toBe("The field 'userid' must not be blank.");
+    }
+    expect((await call('GET', `${R()}/users/${u.id}`, { token: admin })).body.data).toMatchObject({ userid: u.userid, firstName: 'First' });
+  });
+
   test('accepts form bodies with lower-case keys and False; a disabled user cannot log in', async () => {
     const u = await makeUser();
     const r = await call('PUT', `${R()}/users/${u.id}`, { token: admin, ...form({ lastname: 'Formed', emailaddress: 'new@x.test', enabled: 'False' }) });
