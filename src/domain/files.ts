@@ -246,8 +246,8 @@ async function recordUpload(ctx: AppContext, doc: Row, u: Upload, file: StoredFi
 }
 
 /** The first file `where` finds that the caller may see. */
-async function findFile(ctx: AppContext, where: Sql[]): Promise<FoundFile | undefined> {
-  const [f] = await selectRows<FileRecord>(ctx.reader, FILE, { where, order: FILE.order, limit: 1 });
+async function findFile(ctx: AppContext, where: Sql[], order = FILE.order): Promise<FoundFile | undefined> {
+  const [f] = await selectRows<FileRecord>(ctx.reader, FILE, { where, order, limit: 1 });
   if (!f) return undefined;
   const key = fileKey(ctx.tenantId, f.fileId);
   return { ...f, contentType: servedType(ctx, f.contentType, f.fileId), open: () => ctx.services.files.get(key) };
@@ -283,7 +283,8 @@ export async function fileById(ctx: AppContext, id: string): Promise<FoundFile> 
 export async function fileByQuery(ctx: AppContext, q: string): Promise<FoundFile> {
   const where = compileQText(q, queryFieldMap(FILE));
   if (!where) throw badRequest("The query parameter 'q' names no condition.");
-  const file = await findFile(ctx, [where]);
+  // Of several, a document's current file first, then the newest: `[documentId] eq` served the first revision's.
+  const file = await findFile(ctx, [where], '(t.revision_id = d.revision_id) desc, t.created_at desc, t.id desc');
   if (!file) throw notFound('No file matches the query.');
   return file;
 }

@@ -201,6 +201,19 @@ describe('uploads', () => {
     expect((await upload(doc.documentId, 'second', {}, 'second.txt')).body.data.revision).toBe('2');
   });
 
+  test("GET files?q=[documentId] eq answers the document's current file, as files/{documentId} does (it answered the first revision's)", async () => {
+    const doc = await newDoc();
+    const byDocument = `/files?${q(`[documentId] eq '${doc.documentId}'`)}`;
+    await upload(doc.documentId, 'one', {}, '1.txt');
+    expect((await A.get(byDocument)).text).toBe('one');
+    await upload(doc.documentId, 'two', {}, '2.txt');
+    const three = (await upload(doc.documentId, 'three', {}, '3.txt')).body.data;
+    expect([(await A.get(byDocument)).text, (await A.get(`/files/${doc.documentId}`)).text]).toEqual(['three', 'three']);
+    // The current revision deleted, the one before is current again: on both paths.
+    await A.del(`/documents/revisions/${three.id}`);
+    expect([(await A.get(byDocument)).text, (await A.get(`/files/${doc.documentId}`)).text]).toEqual(['two', 'two']);
+  });
+
   test('DELETE documents/revisions/{revId} deletes one revision with its file; the one before becomes current again; the only one stays', async () => {
     const doc = await newDoc();
     await upload(doc.documentId, 'one', {}, '1.txt');
