@@ -26,17 +26,22 @@ export const MAX_COPY = 10_000;
 /** The folder `sourceFolderId` or `sourceFolderPath` names, as read before any lock, or a 404 (before anything is made). */
 async function sourceAsRead(ctx: AppContext, input: Input): Promise<FolderRow> {
   const id = guidOrUnset(input.sourceFolderId, 'sourceFolderId');
+  const path = optionalString(input, 'sourceFolderPath');
   if (id) {
     const [found] = await selectRows<FolderRow>(ctx.reader, resource('Folder'), { where: [sql`t.id = ${id.toLowerCase()}`] });
     if (!found) throw notFound(`Folder '${id}' was not found.`, { field: 'sourceFolderId' });
+    if (path?.trim() && joinPath(pathSegments(path, 'sourceFolderPath')).toLowerCase() !== found.folderPath.toLowerCase()) throw twoFolders('source', id, path);
     return found;
   }
-  const path = optionalString(input, 'sourceFolderPath');
   if (!path?.trim()) throw badRequest("Name the folder with 'sourceFolderId' or 'sourceFolderPath'.");
   const found = await folderAt(ctx, joinPath(pathSegments(path, 'sourceFolderPath')));
   if (!found) throw notFound(`No folder has the path '${path.trim()}'.`, { field: 'sourceFolderPath' });
   return found;
 }
+
+/** Both keys of one folder sent, naming two: the path was dropped without a word, and the folder went where the id said. */
+const twoFolders = (side: 'source' | 'target', id: string, path: string) =>
+  badRequest(`'${side}FolderId' ('${id}') and '${side}FolderPath' ('${path.trim().slice(0, 256)}') name different folders: send one of them, or both naming the same folder.`, { field: `${side}FolderPath` });
 
 /** The input's key that named the destination: a refusal of where the folder lands names it. */
 type TargetKey = 'targetFolderId' | 'targetFolderPath';
@@ -44,8 +49,11 @@ type TargetKey = 'targetFolderId' | 'targetFolderPath';
 /** The id of the destination folder (made with its missing ancestors when named by path; undefined for the top level), and the key that named it. */
 async function destination(ctx: AppContext, input: Input): Promise<{ to: string | undefined; field: TargetKey }> {
   const id = guidOrUnset(input.targetFolderId, 'targetFolderId');
-  if (id) return { to: id.toLowerCase(), field: 'targetFolderId' };
   const path = optionalString(input, 'targetFolderPath');
+  if (id) {
+    if (path?.trim() && (await folderAt(ctx, joinPath(pathSegments(path, 'targetFolderPath'))))?.id !== id.toLowerCase()) throw twoFolders('target', id, path);
+    return { to: id.toLowerCase(), field: 'targetFolderId' };
+  }
   if (path === undefined || path.trim() === '') throw badRequest("Name the destination with 'targetFolderId' or 'targetFolderPath' ('/' for the top level).");
   return { to: (await ensurePath(ctx, pathSegments(path, 'targetFolderPath'), 'targetFolderPath'))?.id, field: 'targetFolderPath' };
 }

@@ -294,6 +294,29 @@ describe('move and copy', () => {
     await A.del(`/folders/${mover.id}`);
   });
 
+  test('an id and a path of one folder naming two: 400 on move and copy, nothing moved, copied or made; naming the same folder, any case, they go on', async () => {
+    const src = await make(`/${uniq('Two')}/src`);
+    const [a, b] = [await make(`/${uniq('TwoA')}`), await make(`/${uniq('TwoB')}`)];
+    const unmade = `/${uniq('Unmade')}`;
+    const refusals: [string, Record<string, string>, string][] = [
+      ['/folders/move', { sourceFolderId: src.id, targetFolderId: a.id, targetFolderPath: b.folderPath }, `'targetFolderId' ('${a.id}') and 'targetFolderPath' ('${b.folderPath}') name different folders`],
+      ['/folders/move', { sourceFolderId: src.id, targetFolderId: a.id, targetFolderPath: unmade }, "name different folders"],
+      ['/folders/move', { sourceFolderId: src.id, sourceFolderPath: b.folderPath, targetFolderId: a.id }, `'sourceFolderId' ('${src.id}') and 'sourceFolderPath' ('${b.folderPath}') name different folders`],
+      ['/folders/copy', { sourceFolderId: src.id, sourceFolderPath: b.folderPath, targetFolderPath: a.folderPath }, "'sourceFolderId'"],
+      ['/folders/copy', { sourceFolderId: src.id, targetFolderId: a.id, targetFolderPath: '/' }, "'targetFolderId'"],
+    ];
+    for (const [path, body, message] of refusals) {
+      const send = path.endsWith('move') ? A.put(path, body) : A.post(path, body);
+      expectError(await send, 400, message);
+    }
+    expect((await A.get(`/folders/${src.id}`)).body.data.folderPath).toBe(src.folderPath);
+    expectError(await A.get(`/folders?folderPath=${enc(unmade)}`), 404);
+    expect((await A.get(`/folders/${a.id}/folders`)).body.data).toEqual([]);
+    const moved = await A.put('/folders/move', { sourceFolderId: src.id, sourceFolderPath: src.folderPath.toUpperCase(), targetFolderId: a.id, targetFolderPath: `${a.folderPath}/` });
+    expect(moved.status).toBe(200);
+    expect(moved.body.data.folderPath).toBe(`${a.folderPath}/src`);
+  });
+
   test('move refusals: into itself or below it (409), a name taken there (409), nothing named (400), unknown ids (404)', async () => {
     const a = await make(`/${uniq('Self')}/child`);
     const parent = a.topLevelFolderId;
