@@ -16,6 +16,8 @@ export function guidOrUnset(v: unknown, label: string): string | undefined {
 }
 
 export function requireGuid(v: unknown, label: string): string {
+  // Sent, it is not missing: the all-zero GUID stands for "none", and the field must name a record.
+  if (v === ZERO_GUID) throw badRequest(`The field '${label}' is the all-zero GUID, which names nothing: send the id of a record.`, { field: label });
   const id = guidOrUnset(v, label);
   if (!id) throw badRequest(`The mandatory field '${label}' is missing.`, { field: label });
   return id;

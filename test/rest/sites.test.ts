@@ -644,6 +644,15 @@ describe('PUT /sites/changegroupsite', () => {
     expectError(await A.put('/sites/changegroupsite', { groupId: g.id }), 400, 'newSiteId');
     expectError(await A.put('/sites/changegroupsite', { groupId: UNKNOWN_ID, newSiteId: A.t.homeSiteId }), 404);
     expectError(await A.put('/sites/changegroupsite', { groupId: g.id, newSiteId: UNKNOWN_ID }), 400, UNKNOWN_ID);
+    // The all-zero GUID is sent, so not missing: it names nothing.
+    const u = await createUser(A);
+    for (const [path, body, key] of [
+      ['/sites/changegroupsite', { groupId: ZERO_GUID, newSiteId: A.t.homeSiteId }, 'groupId'],
+      ['/sites/changegroupsite', { groupId: g.id, newSiteId: ZERO_GUID }, 'newSiteId'],
+      ['/sites/changeusersite', { UserId: u.id, NewSiteId: ZERO_GUID }, 'NewSiteId'],
+    ] as const) {
+      expectError(await A.put(path, body), 400, `The field '${key}' is the all-zero GUID, which names nothing: send the id of a record.`);
+    }
     expect((await A.get(`/groups/${g.id}`)).body.data[0].siteId).toBe(ZERO_GUID);
   });
 });
