@@ -1,5 +1,5 @@
 /**
- * Whether each file part of a multipart body declared its own Content-Type. busboy reports a part
+ * The Content-Type each file part of a multipart body declared, if any. busboy reports a part
  * without one as `text/plain` (RFC 7578 4.4's default; its maintainers keep it so, mscdex/busboy#238)
  * and hands over no part headers, so a part sent as text/plain and one sent with no type at all (as
  * the older Node client sends its files) look the same to its listeners.
@@ -37,7 +37,7 @@ export interface PartTypes {
   isPartAFile(fieldName: string | undefined, contentType: string | undefined, fileName: string | undefined): boolean;
   /** Sees the body's bytes, each chunk before busboy is given it. */
   see(chunk: Uint8Array): void;
-  /** The type of the file part busboy reported last, as busboy gives it (`mimeType`), or undefined when the part sent none. */
+  /** The type of the file part busboy reported last, as it was sent (parameters too), or undefined when the part sent none. */
   declared(mimeType: string): string | undefined;
 }
 
@@ -47,10 +47,10 @@ export function partTypes(requestContentType: string): PartTypes {
   // Without a boundary read as busboy reads it, every type counts as declared: busboy's word, as before.
   if (boundary === undefined) return { isPartAFile: (_f, type, file) => busboyDefault(type, file), see: () => {}, declared: (type) => type };
 
-  /** For each part busboy keeps, in order: whether it sent a Content-Type. */
-  const kept: boolean[] = [];
+  /** For each part busboy keeps, in order: the Content-Type it sent, or false for none. */
+  const kept: (string | false)[] = [];
   let next = 0;
-  let current: boolean | undefined;
+  let current: string | false | undefined;
 
   // Its parts carry no data, so it parses each write as it is made.
   let judged = false;
@@ -76,7 +76,8 @@ export function partTypes(requestContentType: string): PartTypes {
       const lines = Object.entries(header).flatMap(([name, values]) => values.map((v) => `${name}: ${v}`));
       judged = false;
       judge.write(Buffer.from(`\r\n${lines.join('\r\n')}\r\n\r\n\r\n--${JUDGE_BOUNDARY}`, 'latin1'));
-      if (judged) kept.push(HAS_TYPE.test(header['content-type']?.[0] ?? ''));
+      const type = header['content-type']?.[0] ?? '';
+      if (judged) kept.push(HAS_TYPE.test(type) && type.trim());
     });
     part.resume();
   });
@@ -91,7 +92,9 @@ export function partTypes(requestContentType: string): PartTypes {
     },
     declared(mimeType) {
       // busboy's text/plain is the one it gives a part with no type: only that one is read again.
-      return mimeType === 'text/plain' && current === false ? undefined : mimeType;
+      if (mimeType === 'text/plain' && current === false) return undefined;
+      // busboy drops the parameters (`; charset=utf-16`): the type as sent keeps them, where it is the same type.
+      return typeof current === 'string' && current.split(';')[0].trim().toLowerCase() === mimeType ? current : mimeType;
     },
   };
 }

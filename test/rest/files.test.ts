@@ -510,6 +510,24 @@ describe('media types', () => {
     }
   });
 
+  test("a file part's Content-Type keeps its parameters (busboy reads only type/subtype), on the upload's answer and the download", async () => {
+    const d = await newDoc();
+    const b = 'quireB';
+    const raw = (type: string) =>
+      Buffer.concat([
+        Buffer.from(`--${b}\r\nContent-Disposition: form-data; name="documentId"\r\n\r\n${d.documentId}\r\n`),
+        Buffer.from(`--${b}\r\nContent-Disposition: form-data; name="fileUpload"; filename="u16.txt"\r\nContent-Type: ${type}\r\n\r\n`),
+        Buffer.from([0xff, 0xfe, 0x68, 0x00, 0x69, 0x00]),
+        Buffer.from(`\r\n--${b}--\r\n`),
+      ]);
+    const headers = { 'content-type': `multipart/form-data; boundary=${b}` };
+    for (const type of ['text/plain; charset=utf-16', 'Text/Plain;charset="UTF-16LE"', 'text/plain']) {
+      const r = await A.post('/files', undefined, { raw: new Uint8Array(raw(type)), headers });
+      expect([type, r.status, r.body.data.contentType]).toEqual([type, 200, type]);
+      expect((await A.get(`/files/${d.documentId}`)).headers.get('content-type')).toBe(type);
+    }
+  });
+
   test('a file stored with a media type that cannot be a header (before types were checked so) downloads as application/octet-stream, with its bytes and a warning; over a socket too', async () => {
     const doc = await newDoc();
     const up = (await upload(doc.documentId, 'the bytes', {}, 'old.txt')).body.data;

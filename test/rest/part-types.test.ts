@@ -34,7 +34,7 @@ async function fileTypes(body: Buffer, contentType = `multipart/form-data; bound
 const part = (head: string, content = 'the bytes') => `--${B}\r\n${head}\r\n\r\n${content}\r\n`;
 const body = (...parts: string[]) => Buffer.from(`${parts.join('')}--${B}--\r\n`, 'latin1');
 
-test('a file part with no Content-Type has none; one that says text/plain keeps it; others as declared', async () => {
+test('a file part with no Content-Type has none; one that says text/plain keeps it; others as declared, parameters too', async () => {
   const sent = body(
     part('Content-Disposition: form-data; name="subject"', 'hello'),
     part('Content-Disposition: form-data; name="fileUpload"; filename="scan.pdf"'),
@@ -48,7 +48,7 @@ test('a file part with no Content-Type has none; one that says text/plain keeps 
     ['scan.pdf', undefined],
     ['notes.txt', 'text/plain'],
     ['a.png', 'image/png'],
-    ['b.txt', 'text/plain'],
+    ['b.txt', 'text/plain; charset=utf-8'],
     ['c.bin', undefined],
   ];
   expect(await fileTypes(sent)).toEqual(expected);
