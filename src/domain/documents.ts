@@ -6,7 +6,7 @@ import type { AppContext } from '../context.js';
 import { sendAlerts } from './alert-mail.js';
 import { copyRows, deleteRows, insertRows, mapped, updateRows } from '../db/tenant-writes.js';
 import { Document, DocumentRevision } from '../entities/document.js';
-import { badRequest, conflict, forbidden, notFound } from '../errors.js';
+import { badRequest, conflict, forbidden, notFound, requireAgreement } from '../errors.js';
 import { isGuid, newId, requireGuid } from '../ids.js';
 import { heldRow } from '../read/resolvers.js';
 import { resource } from '../read/registry.js';
@@ -15,7 +15,7 @@ import { listedOf, selectRows } from '../read/rows.js';
 import { isoInstant } from '../scalars.js';
 import { sql } from '../sql.js';
 import { copyFiles } from './stored-files.js';
-import { maxLength, nameText, optionalString, requireString } from './validate.js';
+import { maxLength, nameText, oneLine, optionalString, requireString } from './validate.js';
 
 type Input = Record<string, unknown>;
 type Row = Record<string, unknown>;
@@ -23,7 +23,26 @@ export type DocumentRow = Record<string, unknown> & { id: string; documentId: st
 
 const DOCUMENT = resource('Document');
 const REVISION = resource('DocumentRevision');
-export const LIMITS = { name: 256, description: 4000, abstract: 4000, keywords: 4000, changeText: 4000 } as const;
+export const LIMITS = { name: 256, description: 4000, abstract: 4000, keywords: 4000, changeText: 4000, revision: 64 } as const;
+
+/**
+ * A new revision's change text: `changeText`, or `changeReason` as the clients' uploads name it.
+ * Both sent must say the same: one was dropped without a word.
+ */
+export function changeTextOf(input: Input): string | undefined {
+  const sent = (['changeText', 'changeReason'] as const).flatMap((key) => {
+    const v = optionalString(input, key);
+    return v === undefined ? [] : [{ sent: v, as: key, kept: v }];
+  });
+  if (sent.length > 1) requireAgreement("change text ('changeText', 'changeReason')", sent);
+  return sent[0] === undefined ? undefined : maxLength(sent[0].kept, LIMITS.changeText, sent[0].as);
+}
+
+/** A new revision's label as sent (`revision`): trimmed, one line of at most 64 characters; undefined when blank or not sent. */
+export function revisionLabelOf(input: Input): string | undefined {
+  const label = optionalString(input, 'revision')?.trim();
+  return label ? oneLine(maxLength(label, LIMITS.revision, 'revision'), 'revision') : undefined;
+}
 
 /**
  * The document a client's id names: its own id, its current revision's, or an older revision's;
@@ -129,12 +148,12 @@ export async function createDocument(ctx: AppContext, input: Input): Promise<str
   const text = (key: keyof typeof LIMITS) => maxLength(optionalString(input, key) ?? '', LIMITS[key], key);
   // A ReleaseState: 0 or 1 when sent.
   const state = input.documentState ?? 1;
-  const changeText = optionalString(input, 'changeText');
+  const changeText = changeTextOf(input);
   const [reviewDate, expireDate] = [dateOf(input, 'reviewDate'), dateOf(input, 'expirationDate')];
   const revisionId = newId();
   const id = newId();
   const by = ctx.caller.userId;
-  const common = { revision: '1', name, description: text('description'), changeText: changeText === undefined ? null : maxLength(changeText, LIMITS.changeText, 'changeText'), createdById: by };
+  const common = { revision: revisionLabelOf(input) ?? '1', name, description: text('description'), changeText: changeText ?? null, createdById: by };
   ctx.em().create(Document, { ...common, id, folderId: folder.id as string, revisionId, releaseState: state as number, abstract: text('abstract'), keywords: text('keywords'), reviewDate, expireDate, modifiedById: by });
   // The document first: its revision's foreign key names it (both in the mutation's transaction).
   await ctx.em().flush();

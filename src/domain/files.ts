@@ -23,7 +23,7 @@ import { namedBy } from '../resources/document-revision.js';
 import { sql, type Sql } from '../sql.js';
 import { setIndexFields } from './document-index-values.js';
 import { fileKey, storingFiles } from './stored-files.js';
-import { changeableDocument, createDocument, setCheckIn } from './documents.js';
+import { changeableDocument, changeTextOf, createDocument, revisionLabelOf, setCheckIn } from './documents.js';
 import { base64Bytes, maxLength, oneLine, optionalString } from './validate.js';
 
 type Input = Record<string, unknown>;
@@ -43,7 +43,7 @@ export type FoundFile = FileRecord & { open(): Promise<Readable> };
 
 const FILE = resource('DocumentFile');
 const REVISION = resource('DocumentRevision');
-const LIMITS = { fileName: 256, revision: 64, changeText: 4000 } as const;
+const LIMITS = { fileName: 256 } as const;
 const TOKEN = "[!#$%&'*+.^_`|~0-9A-Za-z-]+";
 const QUOTED = '"(?:[\\t !#-\\[\\]-~]|\\\\[\\t -~])*"';
 /**
@@ -184,11 +184,9 @@ async function recordFile(ctx: AppContext, doc: Row, input: Input, after: () => 
     // The clients say a file's type in `contentType`; a part that declares none (the older Node
     // client's) is bytes, application/octet-stream, until `contentType` says more.
     contentType: contentTypeOf(optionalString(input, 'contentType'), file.type ?? undefined, "fileUpload.type, the file part's Content-Type"),
-    label: optionalString(input, 'revision')?.trim(),
-    changeText: optionalString(input, 'changeText') ?? optionalString(input, 'changeReason'),
+    label: revisionLabelOf(input),
+    changeText: changeTextOf(input),
   };
-  if (upload.label !== undefined) maxLength(upload.label, LIMITS.revision, 'revision');
-  if (upload.changeText !== undefined) maxLength(upload.changeText, LIMITS.changeText, 'changeText');
   const fileId = ctx.upload?.fileId ?? newId();
   const key = fileKey(ctx.tenantId, fileId);
   // Bytes the REST face received are its to discard when this refuses; those stored here are ours.

@@ -151,6 +151,24 @@ describe('documents', () => {
     expect([form.status, form.body.data?.releaseState]).toEqual([200, 0]);
   });
 
+  test('a create takes the first revision label (`revision`) and its change text as `changeText` or `changeReason`, in JSON and in a multipart form; both names must agree', async () => {
+    const form = await A.post('/documents', undefined, await multipart({ folderId: folder.id, name: uniq('Labelled'), revision: ' v1.0 ', changeReason: 'imported' }, 'bytes', 'f.txt'));
+    expect(form.status).toBe(200);
+    expect(form.body.data).toMatchObject({ revision: 'v1.0', changeText: 'imported', fileName: 'f.txt' });
+    expect((await A.get(`/documents/${form.body.data.documentId}/revisions`)).body.data).toEqual([expect.objectContaining({ revision: 'v1.0', changeText: 'imported' })]);
+    const json = await A.post('/documents', { folderId: folder.id, name: uniq('Json'), revision: 'A', changeReason: 'why', changeText: 'why' });
+    expect(json.body.data).toMatchObject({ revision: 'A', changeText: 'why' });
+    // Blank is the default label.
+    expect((await A.post('/documents', { folderId: folder.id, name: uniq('Blank'), revision: ' ' })).body.data.revision).toBe('1');
+    const name = uniq('Refused');
+    expectError(await A.post('/documents', { folderId: folder.id, name, changeText: 'one', changeReason: 'two' }), 400, "The change text ('changeText', 'changeReason') was sent 2 times with different values ('one' as 'changeText' and 'two' as 'changeReason'): send it once.");
+    expectError(await A.post('/documents', undefined, await multipart({ folderId: folder.id, name, changeText: 'one', changeReason: 'two' }, 'bytes', 'f.txt')), 400, 'sent 2 times with different values');
+    expectError(await A.post('/documents', { folderId: folder.id, name, revision: 'x'.repeat(65) }), 400, "The field 'revision' is longer than 64 characters.");
+    expectError(await A.post('/documents', { folderId: folder.id, name, revision: 'v\u001b1' }), 400, "The field 'revision' may not contain control characters.");
+    expectError(await A.post('/documents', { folderId: folder.id, name, changeReason: 'x'.repeat(4001) }), 400, "The field 'changeReason' is longer than 4000 characters.");
+    expect((await A.get(`/documents?${q(`name eq '${name}'`)}`)).body.data).toEqual([]);
+  });
+
   test('DELETE /documents/{id} (the client deletes by revision id): 200 without data; it then reads archive 2, is listed nowhere and changes no more; twice at once: one 200, one 404', async () => {
     const d = await newDoc();
     const form = await newForm();

@@ -182,6 +182,16 @@ describe('uploads', () => {
     expect((await upload(fresh.documentId, 'x', { revision: '1' }, 'x.txt')).status).toBe(200);
   });
 
+  test('changeText and changeReason name one change text: both sent must agree (a 400 keeping nothing); a label on more than one line is a 400', async () => {
+    const doc = await newDoc();
+    expect((await upload(doc.documentId, 'one', { changeText: 'same', changeReason: 'same' }, 'one.txt')).body.data.changeText).toBe('same');
+    let refused: Awaited<ReturnType<typeof upload>> | undefined;
+    expect(await filesLeftBy(async () => (refused = await upload(doc.documentId, 'two', { changeText: 'this', changeReason: 'that' }, 'two.txt')))).toEqual([]);
+    expectError(refused!, 400, "The change text ('changeText', 'changeReason') was sent 2 times with different values ('this' as 'changeText' and 'that' as 'changeReason'): send it once.");
+    expectError(await upload(doc.documentId, 'three', { revision: 'two\nlines' }, 'three.txt'), 400, "The field 'revision' may not contain control characters.");
+    expect((await A.get(`/documents/${doc.documentId}/revisions`)).body.data.map((r: { changeText: string }) => r.changeText)).toEqual(['same']);
+  });
+
   test('a folder with allowRevisions false: a document takes its first file, and a further upload is a 409 that keeps nothing', async () => {
     const single = (await A.post('/folders', { name: uniq('NoRevisions'), description: '', allowRevisions: false })).body.data;
     const doc = (await A.post('/documents', { folderId: single.id, name: uniq('One') })).body.data;
