@@ -7,7 +7,7 @@ import { Site } from '../entities/site.js';
 import { User } from '../entities/user.js';
 import { lowerEquals } from '../db/lookup.js';
 import { dbNow } from '../db/clock.js';
-import { badRequest, conflict, notFound } from '../errors.js';
+import { badRequest, conflict, notFound, shownValue } from '../errors.js';
 import { newId } from '../ids.js';
 import { maxLength, oneLine, optionalDate, optionalString, requireString, requireText, uniquely } from './validate.js';
 
@@ -66,6 +66,15 @@ export async function pathSite(em: EntityManager, siteId: string): Promise<strin
   const site = await em.findOne(Site, { id: siteId.toLowerCase() }, { fields: ['id'], lockMode: LockMode.PESSIMISTIC_READ });
   if (!site) throw notFound(`Site '${siteId}' was not found.`);
   return site.id;
+}
+
+/** A new user's or group's site named in the query or path and in the body too: two different ones are a 400, not one dropped. */
+export function assertOneSite(siteId: string | null | undefined, where: 'query' | 'path', input: Record<string, unknown>): void {
+  const body = input.siteId;
+  if (siteId == null || body == null || body === '') return;
+  if (typeof body !== 'string' || body.trim().toLowerCase() !== siteId.trim().toLowerCase()) {
+    throw badRequest(`The siteId in the ${where} ('${siteId.slice(0, 64)}') and in the body (${shownValue(body)}) differ: send one of them, or the same in both.`, { field: 'siteId' });
+  }
 }
 
 export async function assertUserIdFree(em: EntityManager, userid: string, exceptId?: string, label = 'userid'): Promise<void> {

@@ -127,18 +127,19 @@ export async function uniquely<T>(what: string, fn: () => Promise<T>): Promise<T
 }
 
 /**
- * The text keys of a partial update (absent keys stay as they are); at least one must be sent,
- * and a `name` is taken as `nameText` takes it (not blank, one line), `stored` holding the one it replaces.
+ * The text keys of a partial update (absent keys stay as they are); at least one of them or of
+ * `others` (the update's keys that are not text) must be sent, and a `name` is taken as `nameText`
+ * takes it (not blank, one line), `stored` holding the one it replaces.
  */
-export function textChanges<K extends string>(input: Input, limits: Record<K, number>, stored: { name?: unknown }): Partial<Record<K, string>> {
+export function textChanges<K extends string>(input: Input, limits: Record<K, number>, stored: { name?: unknown }, others: readonly string[] = []): Partial<Record<K, string>> {
   const out: Partial<Record<K, string>> = {};
   for (const key of Object.keys(limits) as K[]) {
     const v = optionalString(input, key);
     if (v === undefined) continue;
     out[key] = key === 'name' ? nameText(v, limits[key], key, stored.name) : maxLength(v, limits[key], key);
   }
-  if (Object.keys(out).length === 0) {
-    throw badRequest(`Send at least one of: ${Object.keys(limits).join(', ')}.`);
+  if (Object.keys(out).length === 0 && !others.some((key) => input?.[key] != null)) {
+    throw badRequest(`Send at least one of: ${[...Object.keys(limits), ...others].join(', ')}.`);
   }
   return out;
 }

@@ -9,7 +9,7 @@ import { accessibleIds } from '../permissions/row-checks.js';
 import { assertAdminsRemain, LAST_ADMIN } from '../domain/admins.js';
 import { editable } from '../domain/editable.js';
 import { lowerEquals } from '../db/lookup.js';
-import { assertSiteExists, pathSite } from '../domain/users.js';
+import { assertOneSite, assertSiteExists, pathSite } from '../domain/users.js';
 import { maxLength, requireName, requireText, textChanges, uniquely } from '../domain/validate.js';
 import { insertRows } from '../db/tenant-writes.js';
 import { heldRow, reread } from '../read/resolvers.js';
@@ -39,11 +39,17 @@ const isAdminGroup = (g: { name?: unknown }) => String(g.name).toLowerCase() ===
 
 /** Legacy clients change the name and the description in separate calls: both are optional. */
 async function updateGroup(ctx: AppContext, group: Group, input: Input) {
-  const change = textChanges(input, { name: 256, description: 4000 }, group);
+  const change = textChanges(input, { name: 256, description: 4000 }, group, ['siteId']);
   if (change.name !== undefined && isAdminGroup(group) && change.name.toLowerCase() !== group.name.toLowerCase()) {
     throw conflict(`The ${ADMIN_GROUP} group cannot be renamed: it grants the administrator role.`, { field: 'name' });
   }
   if (change.name !== undefined) await assertNameFree(ctx, change.name, group.id);
+  // A siteId moves the group, as changegroupsite does and as a user's moves the user; the all-zero GUID or none leaves it.
+  const siteId = guidOrUnset(input.siteId, 'siteId');
+  if (siteId && siteId !== group.siteId) {
+    await assertSiteExists(ctx.em(), ctx.tenantId, siteId);
+    group.siteId = siteId;
+  }
   Object.assign(group, change);
   await uniquely(`A group named '${group.name}'`, () => ctx.em().flush());
   return reread(ctx, GROUP, group.id);
@@ -88,9 +94,11 @@ export const resolvers = {
   Mutation: {
     createGroup: (_: unknown, { input }: { input: Input }, ctx: AppContext) =>
       createGroup(ctx, input, guidOrUnset(input.siteId, 'siteId')),
-    createSiteGroup: async (_: unknown, { siteId, input }: { siteId: string; input: Input }, ctx: AppContext) =>
+    createSiteGroup: async (_: unknown, { siteId, input }: { siteId: string; input: Input }, ctx: AppContext) => {
+      assertOneSite(siteId, 'path', input);
       // The site is in the path: an unknown one, or one deleted meanwhile, is a 404, not a bad body value.
-      createGroup(ctx, input, await pathSite(ctx.em(), siteId)),
+      return createGroup(ctx, input, await pathSite(ctx.em(), siteId));
+    },
     updateGroup: async (_: unknown, { id, input }: { id: string; input: Input }, ctx: AppContext) =>
       updateGroup(ctx, await editable(ctx, Group, id, 'Group'), input),
     updateSiteGroup: async (_: unknown, a: { siteId: string; groupId: string; input: Input }, ctx: AppContext) => {

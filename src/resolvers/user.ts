@@ -4,7 +4,7 @@ import type { AppContext } from '../context.js';
 import { ApiClient, WebToken } from '../entities/auth.js';
 import { Site } from '../entities/site.js';
 import { User, UserSupervisor } from '../entities/user.js';
-import { badRequest, conflict, forbidden, notFound, shownValue, unauthorized } from '../errors.js';
+import { badRequest, conflict, forbidden, notFound, unauthorized } from '../errors.js';
 import { guidOrUnset, newId, requireGuid, ZERO_GUID } from '../ids.js';
 import { hashPassword, hashToken, verifyPassword } from '../auth/passwords.js';
 import { signAccessToken } from '../auth/jwt.js';
@@ -13,7 +13,7 @@ import { editable } from '../domain/editable.js';
 import { lowerEquals } from '../db/lookup.js';
 import { dbNow } from '../db/clock.js';
 import { HOME_SITE } from '../domain/tenants.js';
-import { assertSiteExists, assertUserIdFree, checkPassword, createUser, MAX_USERID, pathSite, revokeRefreshTokens } from '../domain/users.js';
+import { assertOneSite, assertSiteExists, assertUserIdFree, checkPassword, createUser, MAX_USERID, pathSite, revokeRefreshTokens } from '../domain/users.js';
 import { maxLength, oneLine, optionalDate, optionalString, requireString, uniquely } from '../domain/validate.js';
 import { insertRows } from '../db/tenant-writes.js';
 import { queryFieldMap } from '../read/fields.js';
@@ -135,15 +135,6 @@ async function assertOwnsNoClient(ctx: AppContext, user: User) {
   const client = await ctx.em().findOne(ApiClient, { userId: user.id }, { fields: ['id', 'name'], orderBy: { createdAt: 'asc' } });
   if (client) {
     throw conflict(`User '${user.userId}' owns the API client '${client.name}' (${client.id}), which acts as this user: give the client another owner or remove it first.`);
-  }
-}
-
-/** A new user's site named in the query or path and in the body too: two different ones are a 400, not one dropped. */
-function assertOneSite(siteId: string | null | undefined, where: 'query' | 'path', input: Input): void {
-  const body = input.siteId;
-  if (siteId == null || body == null || body === '') return;
-  if (typeof body !== 'string' || body.trim().toLowerCase() !== siteId.trim().toLowerCase()) {
-    throw badRequest(`The siteId in the ${where} ('${siteId.slice(0, 64)}') and in the body (${shownValue(body)}) differ: send one of them, or the same in both.`, { field: 'siteId' });
   }
 }
 

@@ -414,7 +414,7 @@ describe('errors about no one value have no field', () => {
     expect(self.code).toBe('BAD_REQUEST');
     expect(self).not.toHaveProperty('field');
     const nothing = await refusal(UPDATE_GROUP, { id: await created(CREATE_GROUP, { input: { name: 'g3', description: '' } }), input: {} });
-    expect(nothing).toMatchObject({ code: 'BAD_REQUEST', message: 'Send at least one of: name, description.' });
+    expect(nothing).toMatchObject({ code: 'BAD_REQUEST', message: 'Send at least one of: name, description, siteId.' });
     expect(nothing).not.toHaveProperty('field');
     await created(CREATE_USER, { input: user('plain') });
     const denied = await refusal(CREATE_GROUP, { input: { name: ' ' } }, await h.login(t, 'plain', user('plain').password));

@@ -431,6 +431,14 @@ describe('POST /sites/{id}/groups', () => {
     expect((await A.get(`/sites/${s.id}/groups`)).body.data.map((g: Fixture) => g.id)).toEqual([r.body.data.id]);
   });
 
+  test('a siteId in the body other than the path is a 400 that makes no group; the same site (any case) is one', async () => {
+    const s = await createSite(A);
+    const name = uniq('TwoSites');
+    expectError(await A.post(`/sites/${s.id}/groups`, { name, description: '', siteId: A.t.homeSiteId }), 400, `The siteId in the path ('${s.id}') and in the body ('${A.t.homeSiteId}') differ: send one of them, or the same in both.`);
+    expect((await A.get(`/groups?${q(`name eq '${name}'`)}`)).body.data).toEqual([]);
+    expect((await A.post(`/sites/${s.id}/groups`, { name, description: '', siteId: s.id.toUpperCase() })).body.data).toMatchObject({ name, siteId: s.id });
+  });
+
   test('both name and description are mandatory; the name may not be blank', async () => {
     expectError(await A.post(`/sites/${A.t.homeSiteId}/groups`, { description: 'd' }), 400, "The mandatory field 'name' is missing.");
     expectError(await A.post(`/sites/${A.t.homeSiteId}/groups`, { name: ' ', description: '' }), 400, "The field 'name' must not be blank.");
@@ -465,6 +473,19 @@ describe('PUT /sites/{id}/groups/{groupId}', () => {
     expectGroup(r.body.data);
     expect(r.body.data).toMatchObject({ id: g.id, name, description: 'old', siteId: s.id });
     expect((await A.put(`/sites/${s.id}/groups/${g.id}`, { description: 'new' })).body.data).toMatchObject({ name, description: 'new' });
+  });
+
+  test('a siteId in the body moves the group, as changegroupsite does, on this route and on PUT groups/{id}; an unknown site is a 400 that changes nothing; the all-zero GUID leaves it', async () => {
+    const [s, t] = [await createSite(A), await createSite(A)];
+    const g = await createGroup(A, { siteId: s.id, description: 'd' });
+    expect((await A.put(`/sites/${s.id}/groups/${g.id}`, { siteId: t.id, description: 'moved' })).body.data).toMatchObject({ id: g.id, siteId: t.id, description: 'moved' });
+    expect((await A.get(`/sites/${t.id}/groups`)).body.data.map((x: Fixture) => x.id)).toEqual([g.id]);
+    expect((await A.put(`/groups/${g.id}`, { siteId: s.id })).body.data).toMatchObject({ siteId: s.id });
+    expect((await A.put(`/groups/${g.id}`, { siteId: ZERO_GUID, description: 'kept' })).body.data).toMatchObject({ siteId: s.id, description: 'kept' });
+    expectError(await A.put(`/groups/${g.id}`, { siteId: UNKNOWN_ID, description: 'lost' }), 400, `The site '${UNKNOWN_ID}' does not exist.`);
+    expect((await A.get(`/groups/${g.id}`)).body.data[0]).toMatchObject({ siteId: s.id, description: 'kept' });
+    // An ordinary user may not (the group routes are an administrator's).
+    expectError(await A.as(plain.token).put(`/groups/${g.id}`, { siteId: t.id }), 403);
   });
 
   test('a group of another site is a 404 and stays unchanged; a taken name a 409', async () => {
