@@ -274,9 +274,28 @@ function newFolderOf(input: Input, name: string): NewFolder {
   return { name, description, allowRevisions };
 }
 
+/**
+ * A `folderPath` sent where the folder's place is already named (`POST folders/{id}`'s parent and
+ * name, `PUT folders/{id}`'s folder) must name it too, any case: it was dropped without a word.
+ * `parent`: the path the folder is in ('' at the top level); `names`: the names it may have.
+ */
+function checkSentPath(input: Input, parent: string, names: readonly string[], what: string): void {
+  const sent = optionalString(input, 'folderPath');
+  if (sent === undefined || sent.trim() === '') return;
+  const path = joinPath(pathSegments(sent)).toLowerCase();
+  if (names.some((name) => `${parent}/${name}`.toLowerCase() === path)) return;
+  throw badRequest(`The field 'folderPath' ('${sent.slice(0, 64)}') must be ${what} ('${parent}/${names[names.length - 1]}'), or be left out: PUT folders/move moves a folder.`, { field: 'folderPath' });
+}
+
 /** A new folder `input.name` under `parent` (undefined: top level); a 409 when the name is taken there. */
 export async function createFolder(ctx: AppContext, parent: FolderRow | undefined, input: Input): Promise<FolderRow> {
-  const raw = optionalString(input, 'name');
+  let raw = optionalString(input, 'name');
+  if (parent) {
+    // Inside a folder, a path alone names the new folder by its last segment.
+    const sent = optionalString(input, 'folderPath');
+    raw ??= sent === undefined ? undefined : pathSegments(sent).at(-1);
+    if (raw !== undefined) checkSentPath(input, parent.folderPath, [raw.trim()], "the new folder's path");
+  }
   if (raw === undefined) throw badRequest("The mandatory field 'name' is missing (or send 'folderPath' to create a whole path).", { field: 'name' });
   const { folder, created } = await ensureChild(ctx, parent, newFolderOf(input, checkName(raw)), 'name');
   if (!created) throw conflict(`A folder named '${folder.name as string}' already exists in '${parent?.folderPath ?? '/'}'.`, { field: 'name' });
@@ -317,6 +336,8 @@ export async function updateFolder(ctx: AppContext, id: string, input: Input): P
   }
   const rawName = optionalString(input, 'name');
   const name = rawName === undefined ? undefined : checkName(rawName, 'name', folder.name);
+  // The path it has, as a record read back and resent holds it, or the one the new name gives it.
+  checkSentPath(input, (folder.folderPath as string).slice(0, -(folder.name as string).length - 1), [folder.name as string, ...(name === undefined ? [] : [name])], "the folder's path");
   if (Object.keys(set).length === 2 && name === undefined) throw badRequest('Send at least one of: name, description, allowRevisions.');
   if (name !== undefined && name !== folder.name) {
     await holdSubtree(ctx, folder);

@@ -230,6 +230,23 @@ describe('changes', () => {
     expect((await A.get(`/folders/${lookalike.id}`)).body.data.folderPath).toBe(`/${name}x`);
   });
 
+  test('a folderPath beside the folder it would name: POST folders/{id} and PUT folders/{id} take the path the folder has (any case), else a 400 that changes nothing', async () => {
+    const parent = await make(`/${uniq('Paths')}/in`);
+    const child = (await A.post(`/folders/${parent.id}`, { name: 'kid', folderPath: `${parent.folderPath.toUpperCase()}/KID` })).body.data;
+    expect(child).toMatchObject({ name: 'kid', folderPath: `${parent.folderPath}/kid`, parentFolderId: parent.id });
+    // A path alone names the child by its last segment.
+    expect((await A.post(`/folders/${parent.id}`, { folderPath: `${parent.folderPath}/alone` })).body.data).toMatchObject({ name: 'alone', parentFolderId: parent.id });
+    expectError(await A.post(`/folders/${parent.id}`, { name: 'other', folderPath: '/elsewhere/other' }), 400, `The field 'folderPath' ('/elsewhere/other') must be the new folder's path ('${parent.folderPath}/other'), or be left out: PUT folders/move moves a folder.`);
+    expectError(await A.post(`/folders/${parent.id}`, { name: 'other', folderPath: `${parent.folderPath}/another` }), 400, "must be the new folder's path");
+    expect((await A.get(`/folders/${parent.id}/folders`)).body.data.map((f: Rec) => f.name).sort()).toEqual(['alone', 'kid']);
+    // PUT: the folder's path as read back, or the one its new name gives it.
+    expect((await A.put(`/folders/${child.id}`, { description: 'resent', folderPath: child.folderPath })).body.data).toMatchObject({ description: 'resent', folderPath: child.folderPath });
+    expect((await A.put(`/folders/${child.id}`, { name: 'kid2', folderPath: child.folderPath })).body.data.folderPath).toBe(`${parent.folderPath}/kid2`);
+    expect((await A.put(`/folders/${child.id}`, { name: 'kid3', folderPath: `${parent.folderPath}/kid3` })).body.data.folderPath).toBe(`${parent.folderPath}/kid3`);
+    expectError(await A.put(`/folders/${child.id}`, { description: 'lost', folderPath: `/${uniq('Moved')}` }), 400, `must be the folder's path ('${parent.folderPath}/kid3')`);
+    expect((await A.get(`/folders/${child.id}`)).body.data).toMatchObject({ description: 'resent', folderPath: `${parent.folderPath}/kid3` });
+  });
+
   test('DELETE /folders/{id}: 200 without data, the subtree gone with it, a second delete a 404', async () => {
     const f = await make(`/${uniq('Doomed')}/inner/deeper`);
     const top = f.topLevelFolderId;
