@@ -200,11 +200,13 @@ export function successBody(s: SuccessInput): Record<string, unknown> {
     return s.keyOrder && record ? leading(record, s.keyOrder) : record;
   };
   const body: Record<string, unknown> = { meta: meta(s.status, s.request) };
-  // A paged list whose field answers every record (a plain list, not a page): the page is cut here.
-  const whole = s.page && s.shape === 'list' && !page && Array.isArray(records) ? records.length : undefined;
+  // A one-element array is a list of one record.
+  if (s.shape === 'one') records = [Array.isArray(records) ? records[0] : records];
+  // A paged list whose field answers every record (a plain list, not a page): the page is cut
+  // here, also the one record of a paged one-element array, which pagination counts as a list.
+  const whole = s.page && s.shape !== 'object' && !page && Array.isArray(records) ? records.length : undefined;
   if (whole !== undefined) records = (records as unknown[]).slice(s.page!.offset, s.page!.offset + s.page!.limit);
-  if (s.shape === 'list') body.data = (Array.isArray(records) ? records : [records]).map(shapeOne);
-  else if (s.shape === 'one') body.data = [shapeOne(Array.isArray(records) ? records[0] : records)];
+  if (s.shape === 'list' || s.shape === 'one') body.data = (Array.isArray(records) ? records : [records]).map(shapeOne);
   else if (s.shape === 'object') body.data = shapeOne(records);
   if (s.page) {
     const total = typeof page?.totalRecords === 'number'

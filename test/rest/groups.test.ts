@@ -617,6 +617,17 @@ describe('group membership', () => {
       expect(r.body.pagination).toMatchObject({ dataType: 'PagedData', totalRecords: 1, limit: 200, next: '', previous: '', href: A.url(path) });
     });
 
+    test('its pagination pages the one-element array as a list of one: offset 1 is past it, and the links say so', async () => {
+      await A.put(`/groups/${g.id}/users/${u2.id}`);
+      const path = `/groups/${g.id}/users/${u2.id}`;
+      const past = await A.get(`${path}?offset=1&limit=1`);
+      expect(past.body.data).toEqual([]);
+      expect(past.body.pagination).toMatchObject({ totalRecords: 1, limit: 1, next: '', previous: expect.stringContaining('offset=0') });
+      const first = await A.get(`${path}?offset=0&limit=1`);
+      expect(first.body.data.map((u: { id: string }) => u.id)).toEqual([u2.id]);
+      expect(first.body.pagination).toMatchObject({ totalRecords: 1, limit: 1, next: '', previous: '' });
+    });
+
     test('fields= applies', async () => {
       await A.put(`/groups/${g.id}/users/${u2.id}`);
       const r = await A.get(`/groups/${g.id}/users/${u2.id}?fields=userId,EMAILADDRESS`);
