@@ -45,9 +45,12 @@ export function selectionMayAsk(set: SelectionSetNode | undefined, name: string)
 /** Whether the selection of `info`'s field may ask for `name`. */
 const mayAsk = (info: GraphQLResolveInfo, name: string): boolean => info.fieldNodes.some((n) => selectionMayAsk(n.selectionSet, name));
 
-/** One record by id, or a 404 naming it. The all-zero GUID names the caller where the definition says so. */
+/** The key an id names: the all-zero GUID names the caller where the definition says so (users). */
+export const idKey = (ctx: ReadContext, def: ResourceDef, id: string): string => (def.zeroIdIsCaller && id === ZERO_GUID ? ctx.caller.userId : id.toLowerCase());
+
+/** One record by id (`idKey`), or a 404 naming it. */
 export function loadRow(ctx: ReadContext, def: ResourceDef, id: string): Promise<Row> {
-  const key = def.zeroIdIsCaller && id === ZERO_GUID ? ctx.caller.userId : id.toLowerCase();
+  const key = idKey(ctx, def, id);
   return ctx.loaders.byId(def).load(key).then((row) => {
     if (!row) throw notFound(`${def.label} '${id}' was not found.`);
     return row;
@@ -61,7 +64,7 @@ export function loadRow(ctx: ReadContext, def: ResourceDef, id: string): Promise
  * `field`: the body's key that sent the id (its 404 names it, AppError), for a row the write refers to.
  */
 export async function heldRow(ctx: ReadContext, def: ResourceDef, id: string, field?: string): Promise<Row> {
-  const key = def.zeroIdIsCaller && id === ZERO_GUID ? ctx.caller.userId : id.toLowerCase();
+  const key = idKey(ctx, def, id);
   const [row] = await selectRows<Row>(ctx.reader, def, { where: [sql`${idOf(def)} = ${key}`], lock: 'keyShare' });
   if (!row) throw notFound(`${def.label} '${id}' was not found.`, { field });
   return row;

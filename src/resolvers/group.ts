@@ -12,12 +12,13 @@ import { lowerEquals } from '../db/lookup.js';
 import { assertOneSite, assertSiteExists, pathSite } from '../domain/users.js';
 import { maxLength, requireName, requireText, textChanges, uniquely } from '../domain/validate.js';
 import { insertRows } from '../db/tenant-writes.js';
-import { heldRow, reread } from '../read/resolvers.js';
+import { heldRow, idKey, reread } from '../read/resolvers.js';
 import { resource } from '../read/registry.js';
 
 type Input = Record<string, unknown>;
 
 const GROUP = resource('Group');
+const USER = resource('User');
 
 async function assertNameFree(ctx: AppContext, name: string, exceptId?: string) {
   const taken = await ctx.em().findOne(Group, lowerEquals('name', name), { fields: ['id'] });
@@ -115,11 +116,11 @@ export const resolvers = {
       return true;
     },
     putGroupUser: (_: unknown, { groupId, userId }: { groupId: string; userId: string }, ctx: AppContext) =>
-      addMembers(ctx, groupId, [userId.toLowerCase()]),
+      addMembers(ctx, groupId, [idKey(ctx, USER, userId)]),
     addGroupUsers: (_: unknown, { groupId, input }: { groupId: string; input: Input }, ctx: AppContext) =>
       addMembers(ctx, groupId, memberIds(input), memberKey(input)),
     removeGroupUser: async (_: unknown, { groupId, userId }: { groupId: string; userId: string }, ctx: AppContext) =>
-      removeMember(ctx, await heldRow(ctx, GROUP, groupId), userId.toLowerCase(), userId),
+      removeMember(ctx, await heldRow(ctx, GROUP, groupId), idKey(ctx, USER, userId), userId),
     removeGroupUserByName: async (_: unknown, a: { groupId: string; userName: string }, ctx: AppContext) => {
       const group = await heldRow(ctx, GROUP, a.groupId);
       const user = await ctx.em().findOne(User, lowerEquals('user_id', a.userName), { fields: ['id'] });

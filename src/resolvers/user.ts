@@ -5,7 +5,7 @@ import { ApiClient, WebToken } from '../entities/auth.js';
 import { Site } from '../entities/site.js';
 import { User, UserSupervisor } from '../entities/user.js';
 import { badRequest, conflict, forbidden, notFound, unauthorized } from '../errors.js';
-import { guidOrUnset, newId, requireGuid, ZERO_GUID } from '../ids.js';
+import { guidOrUnset, newId, requireGuid } from '../ids.js';
 import { hashPassword, hashToken, verifyPassword } from '../auth/passwords.js';
 import { signAccessToken } from '../auth/jwt.js';
 import { assertAdminsRemain, LAST_ADMIN } from '../domain/admins.js';
@@ -18,7 +18,7 @@ import { maxLength, oneLine, optionalDate, optionalString, requireString, unique
 import { insertRows } from '../db/tenant-writes.js';
 import { queryFieldMap } from '../read/fields.js';
 import type { ListArgs } from '../read/paging.js';
-import { heldRow, listPage, loadRow, reread } from '../read/resolvers.js';
+import { heldRow, idKey, listPage, loadRow, reread } from '../read/resolvers.js';
 import { resource } from '../read/registry.js';
 import { sql, type Sql } from '../sql.js';
 
@@ -28,7 +28,7 @@ const USER = resource('User');
 
 /** A managed user for a write; the all-zero GUID names the caller here too. */
 // Locked: a password change proves the old password against what the change before it wrote.
-const editUser = (ctx: AppContext, id: string) => editable(ctx, User, id === ZERO_GUID ? ctx.caller.userId : id, 'User', true);
+const editUser = (ctx: AppContext, id: string) => editable(ctx, User, idKey(ctx, USER, id), 'User', true);
 
 const WEB_TOKEN_TTL_MS = 5 * 60 * 1000;
 const MAX_WEB_TOKEN_TTL_MS = 24 * 3600 * 1000;
@@ -244,8 +244,7 @@ export const resolvers = {
     },
     removeUserSupervisor: async (_: unknown, a: { userId: string; supervisorId: string }, ctx: AppContext) => {
       // The all-zero GUID names the caller, as in addUserSupervisor.
-      const userId = a.userId === ZERO_GUID ? ctx.caller.userId : a.userId.toLowerCase();
-      const removed = await ctx.em().nativeDelete(UserSupervisor, { userId, supervisorId: a.supervisorId.toLowerCase() });
+      const removed = await ctx.em().nativeDelete(UserSupervisor, { userId: idKey(ctx, USER, a.userId), supervisorId: a.supervisorId.toLowerCase() });
       if (!removed) throw notFound(`User '${a.supervisorId}' does not supervise '${a.userId}'.`);
       return true;
     },

@@ -564,6 +564,17 @@ describe('group membership', () => {
       expect(await members(A, g.id)).toEqual([u2.id]);
     });
 
+    test('the all-zero GUID names the caller on PUT and DELETE, as on GET', async () => {
+      const me = (await A.get('/users/me')).body.data.id as string;
+      const put = await A.put(`/groups/${g.id}/users/${ZERO_GUID}`);
+      expect([put.status, put.body.data]).toEqual([201, [expect.objectContaining({ id: me })]]);
+      expect(await members(A, g.id)).toContain(me);
+      expect((await A.get(`/groups/${g.id}/users/${ZERO_GUID}`)).body.data[0].id).toBe(me);
+      expect((await A.del(`/groups/${g.id}/users/${ZERO_GUID}`)).status).toBe(200);
+      expect(await members(A, g.id)).not.toContain(me);
+      expectError(await A.del(`/groups/${g.id}/users/${ZERO_GUID}`), 404, `User '${ZERO_GUID}' is not a member of group`);
+    });
+
     test('a user who is not a member is a 404 (also the second time)', async () => {
       await A.put(`/groups/${g.id}/users/${u1.id}`);
       expectError(await A.del(`/groups/${g.id}/users/${u2.id}`), 404, /not a member/);
