@@ -8,7 +8,8 @@ export type ValueType = FieldType | 'numeric';
 const INTEGER_TEXT = /^[+-]?\d+$/;
 const NUMBER_TEXT = /^[+-]?\d+(\.\d+)?([eE][+-]?\d+)?$/;
 const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const DATETIME = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?)?Z?$/;
+/** A date, or a date and time with `Z` or an offset (`+02:00`, `-0530`) after it; `Z` alone after a date too. */
+const DATETIME = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(?:Z|([+-])(\d{2}):?(\d{2}))?|Z)?$/;
 
 export const INT32_MIN = -2147483648;
 export const INT32_MAX = 2147483647;
@@ -50,7 +51,7 @@ export function coerceLiteral(lit: Exclude<QLiteral, { kind: 'null' }>, type: Va
       if (value === undefined) {
         throw fail(
           'is not a valid date-time',
-          'Use ISO-8601 without a zone, read as UTC: 2024-01-31, 2024-01-31T13:45 or 2024-01-31T13:45:00.123.',
+          'Use ISO-8601, read as UTC unless an offset follows: 2024-01-31, 2024-01-31T13:45, 2024-01-31T13:45:00.123 or 2024-01-31T15:45+02:00.',
         );
       }
       return value;
@@ -75,20 +76,29 @@ function toBoolean(lit: QLiteral): boolean | undefined {
 }
 
 /**
- * Validates an ISO-8601 date or date-time without zone (a trailing `Z` is tolerated: it says UTC too)
- * and returns it normalised as `YYYY-MM-DDTHH:MM:SS[.f]` for a `::timestamp` parameter. Impossible
- * dates (2024-02-30, 25:00) are rejected here so PostgreSQL never raises a 500 for them.
+ * Validates an ISO-8601 date or date-time, UTC unless an offset follows it (`Z` says UTC too), and
+ * returns it in UTC as `YYYY-MM-DDTHH:MM:SS[.f]` for a `::timestamp` parameter, the fraction's
+ * digits as sent. Impossible dates (2024-02-30, 25:00, +24:00) are rejected here so PostgreSQL
+ * never raises a 500 for them.
  */
 function toTimestamp(text: string): string | undefined {
   const m = DATETIME.exec(text);
   if (!m) return undefined;
-  const [, y, mo, d, hh = '00', mi = '00', ss = '00', frac] = m;
+  const [, y, mo, d, hh = '00', mi = '00', ss = '00', frac, sign, oh = '00', om = '00'] = m;
   const year = Number(y);
   const month = Number(mo);
   const day = Number(d);
   if (year < 1 || month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month)) return undefined;
-  if (Number(hh) > 23 || Number(mi) > 59 || Number(ss) > 59) return undefined;
-  return `${y}-${mo}-${d}T${hh}:${mi}:${ss}${frac ? `.${frac}` : ''}`;
+  if (Number(hh) > 23 || Number(mi) > 59 || Number(ss) > 59 || Number(oh) > 23 || Number(om) > 59) return undefined;
+  const fraction = frac ? `.${frac}` : '';
+  if (!sign) return `${y}-${mo}-${d}T${hh}:${mi}:${ss}${fraction}`;
+  // Whole seconds move by the offset (setUTCFullYear, unlike Date.UTC, takes years before 100 as written).
+  const at = new Date(0);
+  at.setUTCFullYear(year, month - 1, day);
+  at.setUTCHours(Number(hh), Number(mi) - (sign === '-' ? -1 : 1) * (Number(oh) * 60 + Number(om)), Number(ss));
+  const utcYear = at.getUTCFullYear();
+  if (utcYear < 1 || utcYear > 9999) return undefined;
+  return `${String(utcYear).padStart(4, '0')}${at.toISOString().slice(-20, -5)}${fraction}`;
 }
 
 function daysInMonth(year: number, month: number): number {

@@ -8,7 +8,7 @@
  * - Types: a comparison, `between` or `in` takes the type of its field/function operand(s) and coerces
  *   every literal to it (integer -> `?::bigint`, so int4 and int8 columns both work without overflow;
  *   boolean -> `?::boolean`; guid -> `?::uuid`, lower-cased; datetime -> `?::timestamp`, normalised
- *   ISO text read as UTC/zone-less; string -> `?`). Two different field types may not be compared, except
+ *   ISO text in UTC (read as UTC unless an offset follows); string -> `?`). Two different field types may not be compared, except
  *   guid with string, which compares as text. With no field at all (`1 eq 1`, `'a' = 'A'`) the literals
  *   decide: any number -> numeric, else any boolean -> boolean, else text; every param is cast then.
  * - Strings compare case-insensitively: `lower(a) = lower(b)` for eq/ne/gt/ge/lt/le/between/in, and
