@@ -1,6 +1,6 @@
 /**
  * Node's own refusals, for requests it cannot parse (a malformed request line or header, a head
- * over MAX_HEADER_BYTES, a head that arrives too slowly), answered as the error envelope
+ * over MAX_HEADER_BYTES, a head that arrives too slowly, a request cut short), answered as the error envelope
  * instead of Node's bare `400`/`431`. The request was never parsed, so `meta` has no method or href.
  */
 import type { Socket } from 'node:net';
@@ -13,6 +13,12 @@ const refusals: Record<string, { status: number; code: string; message: string }
     message: 'The request line and headers are too large: shorten the URL (send a long q in fewer characters) or the headers.',
   },
   ERR_HTTP_REQUEST_TIMEOUT: { status: 408, code: 'REQUEST_TIMEOUT', message: 'The request did not arrive in time.' },
+  // The client closed its side mid-request: the request may be valid, only not all there.
+  HPE_INVALID_EOF_STATE: {
+    status: 400,
+    code: 'BAD_REQUEST',
+    message: 'The request ended early: the connection was closed before its headers, or the body its Content-Length (or chunked encoding) declares, were complete. Send all of it.',
+  },
 };
 const malformed = { status: 400, code: 'BAD_REQUEST', message: 'The request is not valid HTTP/1.1: check the request line and headers.' };
 

@@ -10,7 +10,7 @@ import { createFileStore } from './storage/index.js';
 import { BodyBudget } from './body-budget.js';
 import { ConnectionLimits } from './connection-limits.js';
 import { trustList } from './addresses.js';
-import { tokenBodyBytes } from './rest/token.js';
+import { tokenBodyBytes } from './rest/body-limit.js';
 
 export async function createServices(config: Config, { orm, reads }: Pick<Database, 'orm' | 'reads'>, log: Logger): Promise<Services> {
   const em = orm.em.fork({ useContext: false });

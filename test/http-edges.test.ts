@@ -18,8 +18,11 @@ afterAll(async () => {
   if (s?.child.exitCode === null) await stop(s);
 });
 
-/** Sends `raw` and collects everything until the server closes the connection; a reset fails the test. */
-async function exchange(raw: string, on = s): Promise<{ head: string; body: string }> {
+/**
+ * Sends `raw` and collects everything until the server closes the connection; a reset fails the
+ * test. `cut`: the client then closes its side, as one whose request was cut short does.
+ */
+async function exchange(raw: string, on = s, cut = false): Promise<{ head: string; body: string }> {
   const sock = await connect(on.port);
   let reply = '';
   sock.on('data', (d) => (reply += d));
@@ -27,7 +30,8 @@ async function exchange(raw: string, on = s): Promise<{ head: string; body: stri
     sock.once('error', reject);
     sock.once('close', () => resolve());
   });
-  sock.write(raw);
+  if (cut) sock.end(raw);
+  else sock.write(raw);
   await closed;
   const { head, body = '' } = splitAnswer(reply);
   return { head, body };
@@ -41,6 +45,25 @@ test('a malformed request gets a 400 envelope, not Node\'s bare answer', async (
     expect(r.head).toContain(`Content-Length: ${Buffer.byteLength(r.body)}`);
     expect(JSON.parse(r.body)).toMatchObject({ meta: { status: 400, statusMsg: 'Bad Request', errors: [{ code: 'BAD_REQUEST' }] } });
   }
+});
+
+test('a request cut short (a head, or a body shorter than its Content-Length or chunks) is a 400 saying it ended early, not that it is no HTTP', async () => {
+  const cutShort = [
+    'GET /healthz HTTP/1.1\r\nHost: x\r\n',
+    'POST /oauth/token HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 100\r\n\r\ngrant_type',
+    'POST /oauth/token HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nab',
+  ];
+  for (const raw of cutShort) {
+    const r = await exchange(raw, s, true);
+    expect(r.head).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/);
+    expect(JSON.parse(r.body).meta.errors).toEqual([expect.objectContaining({ code: 'BAD_REQUEST', message: expect.stringMatching(/^The request ended early: .*Content-Length/) })]);
+  }
+});
+
+test('a token request declaring a body over MAX_BODY_BYTES is refused before it is read, naming the token limit (64 KiB), not MAX_BODY_BYTES', async () => {
+  const r = await exchange(`POST /oauth/token HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: ${20 * 1024 * 1024}\r\n\r\n`);
+  expect(r.head).toMatch(/^HTTP\/1\.1 413 /);
+  expect(JSON.parse(r.body)).toMatchObject({ error: 'invalid_request', meta: { status: 413, errors: [{ code: 'PAYLOAD_TOO_LARGE', message: 'The request body is larger than the limit of 65536 bytes.' }] } });
 });
 
 test('a URL under MAX_HEADER_BYTES is served (a long q); one over it is a 431 envelope that says what to shorten', async () => {

@@ -3,7 +3,7 @@
  * Content-Type says (two clients label it JSON), unless it says multipart; a real JSON object is accepted too. Failures
  * carry both the OAuth keys clients test (`error`, `error_description`) and the envelope's meta.
  */
-import type { Config } from '../config.js';
+import { tokenBodyBytes } from './body-limit.js';
 import type { Services } from '../context.js';
 import { TOKEN_READ_SECONDS, type BodyShare } from '../body-budget.js';
 import { grant, isBasic, OAuthError } from '../auth/grants.js';
@@ -31,16 +31,6 @@ export async function handleToken(services: Services, request: Request, m: Match
     return oauthErrorResponse(request, e.status, e.error, [{ code: e.error, message: e.description, developerMessage: e.description }], {}, challenge);
   }
 }
-
-/**
- * A token request's body limit (MAX_BODY_BYTES when that is lower). Anyone may send one, so the
- * server holds no more than this for it; its parameters (a refresh token is the longest, under
- * 2 KiB) fit many times over.
- */
-export const TOKEN_MAX_BODY_BYTES = 64 * 1024;
-
-/** The token endpoint's body limit under this config. */
-export const tokenBodyBytes = (config: Pick<Config, 'maxBodyBytes'>) => Math.min(config.maxBodyBytes, TOKEN_MAX_BODY_BYTES);
 
 /** The parameters a token request takes; each must be one text value (a number is taken as its text). */
 const PARAMS = new Set(['grant_type', 'client_id', 'client_secret', 'username', 'password', 'refresh_token']);
