@@ -138,6 +138,8 @@ export interface EnvelopeError {
 export interface ErrorOutcome {
   status: number;
   errors: EnvelopeError[];
+  /** Each error's refused value as its message names it (AppError's `field`), for REST to spell as sent; never on the wire. */
+  fields: (string | undefined)[];
   meta: Record<string, unknown>;
   /** The errors' own headers for the answer (a 401's `WWW-Authenticate`). */
   headers: Record<string, string>;
@@ -151,8 +153,10 @@ export function outcomeOf(errors: readonly unknown[]): ErrorOutcome {
   let status = 0;
   const meta: Record<string, unknown> = {};
   const headers: Record<string, string> = {};
+  const fields: (string | undefined)[] = [];
   const out: EnvelopeError[] = errors.map((raw) => {
     const app = findAppError(raw);
+    fields.push(app?.field);
     const e = raw as GraphQLError;
     const ext = (e.extensions ?? {}) as { code?: string; http?: { status?: number; headers?: object }; developerMessage?: string; meta?: object };
     const s = app?.status ?? ext.http?.status ?? (e.path ? 500 : 400);
@@ -162,7 +166,7 @@ export function outcomeOf(errors: readonly unknown[]): ErrorOutcome {
     const code = app?.code ?? ext.code ?? codeOf(s);
     return { code, message: e.message, developerMessage: app?.developerMessage ?? ext.developerMessage ?? e.message };
   });
-  return { status: status || 500, errors: out, meta, headers };
+  return { status: status || 500, errors: out, fields, meta, headers };
 }
 
 function codeOf(status: number): string {

@@ -34,7 +34,10 @@ async function sourceAsRead(ctx: AppContext, input: Input): Promise<FolderRow> {
     return found;
   }
   if (!path?.trim()) throw badRequest("Name the folder with 'sourceFolderId' or 'sourceFolderPath'.");
-  const found = await folderAt(ctx, joinPath(pathSegments(path, 'sourceFolderPath')));
+  const segments = pathSegments(path, 'sourceFolderPath');
+  // '/' is the library, which no move or copy takes: as GET folders?folderPath=/ is no folder.
+  if (segments.length === 0) throw badRequest("The field 'sourceFolderPath' must name a folder, such as /Top/Child: '/' is the library itself, which cannot be moved or copied.", { field: 'sourceFolderPath' });
+  const found = await folderAt(ctx, joinPath(segments));
   if (!found) throw notFound(`No folder has the path '${path.trim()}'.`, { field: 'sourceFolderPath' });
   return found;
 }

@@ -28,15 +28,20 @@ const chars = (s: string) => [...s].length;
 /** A path's levels: its `/`s (names have none). */
 const levelsOf = (path: string) => path.split('/').length - 1;
 
-/** A folder name, found or made: trimmed, not empty, no `/` (it separates a path's segments). */
-function segmentName(raw: string, label: string): string {
+/**
+ * A folder name, found or made: trimmed, not empty, no `/` (it separates a path's segments).
+ * `inPath`: a segment of the path `label` names, which a refusal then names as one of its folders.
+ */
+function segmentName(raw: string, label: string, inPath = false): string {
   const name = raw.trim();
   const field = { field: label };
   if (name === '') throw badRequest(`The field '${label}' must not be blank.`, field);
   if (name.includes('/')) throw badRequest(`A folder name may not contain '/' (it separates the segments of a folder path): '${name.slice(0, 64)}'.`, field);
   // Clients that tidy paths read them as the folder itself and its parent.
   if (name === '.' || name === '..') throw badRequest(`A folder may not be named '${name}': in a path it means the folder itself or its parent.`, field);
-  if (chars(name) > LIMITS.name) throw badRequest(`The field '${label}' is longer than ${LIMITS.name} characters.`, field);
+  if (chars(name) > LIMITS.name) {
+    throw badRequest(inPath ? `A folder name in '${label}' is longer than ${LIMITS.name} characters: '${[...name].slice(0, 64).join('')}...'.` : `The field '${label}' is longer than ${LIMITS.name} characters.`, field);
+  }
   return name;
 }
 
@@ -63,7 +68,7 @@ export function pathSegments(raw: string, label = 'folderPath'): string[] {
   if (chars(raw) > LIMITS.path) throw badRequest(`The field '${label}' is longer than ${LIMITS.path} characters.`, { field: label });
   const parts = raw.split('/').map((s) => s.trim()).filter((s) => s !== '');
   if (parts.length > LIMITS.depth) throw badRequest(`A folder path may have at most ${LIMITS.depth} levels.`, { field: label });
-  return parts.map((p) => segmentName(p, label));
+  return parts.map((p) => segmentName(p, label, true));
 }
 
 export const joinPath = (segments: readonly string[]) => `/${segments.join('/')}`;

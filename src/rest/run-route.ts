@@ -126,7 +126,7 @@ export function createRouteRunner(services: Services, schema: GraphQLSchema, dat
     },
     errorHandler(errors) {
       const o = outcomeOf(errors);
-      return jsonResponse(o.status, { errors: o.errors, meta: o.meta, headers: o.headers });
+      return jsonResponse(o.status, { errors: o.errors, fields: o.fields, meta: o.meta, headers: o.headers });
     },
   });
 
@@ -228,8 +228,8 @@ export function createRouteRunner(services: Services, schema: GraphQLSchema, dat
     );
     if (!answer.ok) {
       // What errorHandler above made of SOFA's errors.
-      const { errors, meta, headers } = (await answer.json()) as { errors: EnvelopeError[]; meta: Record<string, unknown>; headers: Record<string, string> };
-      return errorEnvelope(request, answer.status, errors.map((e) => whereMissing(inSentSpelling(forRestCaller(e, inputShapes, args), sentAs), route, url)), meta, headers);
+      const { errors, fields, meta, headers } = (await answer.json()) as { errors: EnvelopeError[]; fields: (string | null)[]; meta: Record<string, unknown>; headers: Record<string, string> };
+      return errorEnvelope(request, answer.status, errors.map((e, i) => whereMissing(inSentSpelling(forRestCaller(e, inputShapes, args), sentAs, fields[i] ?? undefined), route, url)), meta, headers);
     }
     if (reply) {
       // SOFA answers with its first row's status (src/rest/sofa-setup.ts); a row of the same field may differ.
@@ -388,7 +388,8 @@ function unshownDynamic(dt: DataTypeInfo | undefined, p: Projection): string | u
  * false). Values `fitInput` fitted (a form's `"true"`, a JSON number for text) are checked as text.
  */
 function checkBodyArg(name: string, type: string, value: unknown): unknown {
-  if (typeof value === 'boolean' || typeof value === 'number') return checkArg(name, type, String(value), 'field');
+  // Shown as sent: a JSON number or boolean is no text in quotes.
+  if (typeof value === 'boolean' || typeof value === 'number') return checkArg(name, type, String(value), 'field', shownValue(value));
   if (typeof value === 'string') return checkArg(name, type, value, 'field');
   throw badRequest(`The field '${name.slice(0, 64)}' takes one value, not a list or an object, got ${shownValue(value)}.`);
 }
@@ -396,10 +397,14 @@ function checkBodyArg(name: string, type: string, value: unknown): unknown {
 /** One argument given in the query string and the body: the same value, once each is fitted (`true` and `"True"` agree). */
 const sameValue = (a: unknown, b: unknown) => a === b || JSON.stringify(a) === JSON.stringify(b);
 
-/** A refusal of a body field (`The field 'items[0].itemName' ...`) names it as the caller spelled it (`Items[0].ItemName`). */
-function inSentSpelling(e: EnvelopeError, sentAs: Map<string, string>): EnvelopeError {
-  const field = /^The (?:mandatory )?field '([^']+)'/.exec(e.message)?.[1];
-  return field ? { ...e, message: e.message.replace(`'${field}'`, `'${asSent(field, sentAs)}'`) } : e;
+/**
+ * A refusal of a body field names it as the caller spelled it (`Items[0].ItemName` for
+ * `items[0].itemName`): the value the error says it refuses (`field`), else the one GraphQL's
+ * worded refusal names (`The field 'items[0].itemName' ...`).
+ */
+function inSentSpelling(e: EnvelopeError, sentAs: Map<string, string>, field?: string): EnvelopeError {
+  const named = field ?? /^The (?:mandatory )?field '([^']+)'/.exec(e.message)?.[1];
+  return named ? { ...e, message: e.message.replace(`'${named}'`, `'${asSent(named, sentAs)}'`) } : e;
 }
 
 /**
@@ -460,17 +465,17 @@ function intParam(url: URL, name: string): number | undefined {
 }
 
 /** Clear 400s for arguments SOFA would otherwise reject with a terse scalar message; booleans as forms write them. */
-function checkArg(name: string, type: string, value: string, where: string): string | boolean {
-  if (type === 'UUID' && !isGuid(value as unknown)) throw badRequest(`The ${where} '${name}' must be a GUID, got '${value.slice(0, 64)}'.`);
-  if (type === 'Int' && !/^-?\d{1,9}$/.test(value.trim())) throw badRequest(`The ${where} '${name}' must be a whole number, got '${value.slice(0, 64)}'.`);
+function checkArg(name: string, type: string, value: string, where: string, shown = shownValue(value)): string | boolean {
+  if (type === 'UUID' && !isGuid(value as unknown)) throw badRequest(`The ${where} '${name}' must be a GUID, got ${shown}.`);
+  if (type === 'Int' && !/^-?\d{1,9}$/.test(value.trim())) throw badRequest(`The ${where} '${name}' must be a whole number, got ${shown}.`);
   // SOFA hands query values to the scalar's serialize, whose own refusal names no parameter.
-  if (type === 'DateTime' && !isoInstant(value)) throw badRequest(`The ${where} '${name}' must be a date-time like 2024-01-31T13:45:00, got '${value.slice(0, 64)}'.`);
+  if (type === 'DateTime' && !isoInstant(value)) throw badRequest(`The ${where} '${name}' must be a date-time like 2024-01-31T13:45:00, got ${shown}.`);
   const code = codeScalarNamed(type);
-  if (code && !code.takes(value)) throw badRequest(`The ${where} '${name}' must be ${code.words}, got '${value.slice(0, 64)}'.`);
+  if (code && !code.takes(value)) throw badRequest(`The ${where} '${name}' must be ${code.words}, got ${shown}.`);
   if (type === 'Boolean') {
     if (/^(true|1)$/i.test(value.trim())) return true;
     if (/^(false|0)$/i.test(value.trim())) return false;
-    throw badRequest(`The ${where} '${name}' must be true or false, got '${value.slice(0, 64)}'.`);
+    throw badRequest(`The ${where} '${name}' must be true or false, got ${shown}.`);
   }
   return value;
 }

@@ -21,6 +21,7 @@ export async function handleToken(services: Services, request: Request, m: Match
   const ip = clientAddressOf(request);
   try {
     const p = await tokenParams(request, tokenBodyBytes(services.config), services.bodies.anonymous);
+    if (!p.grant_type) refuseQueryParams(request);
     const tenantId = m.tenant ? await scopedTenantId(services, m.tenant) : undefined;
     const token = await grant(services, p, tenantId, ip, request.headers.get('authorization'));
     return jsonResponse(200, token, { 'cache-control': 'no-store', pragma: 'no-cache', 'x-request-id': requestIdOf(request) });
@@ -30,6 +31,16 @@ export async function handleToken(services: Services, request: Request, m: Match
     const challenge: Record<string, string> = e.status === 401 && isBasic(request.headers.get('authorization')) ? { 'www-authenticate': 'Basic realm="quire"' } : {};
     return oauthErrorResponse(request, e.status, e.error, [{ code: e.error, message: e.description, developerMessage: e.description }], {}, challenge);
   }
+}
+
+/**
+ * A token request whose parameters came in the query string: RFC 6749 takes them from the body
+ * only, and a secret in a URL is written into access logs on the way. Told so, where it was told
+ * that grant_type, which it sent, was missing.
+ */
+function refuseQueryParams(request: Request): void {
+  const sent = [...new URL(request.url).searchParams.keys()].some((key) => PARAMS.has(key.toLowerCase()));
+  if (sent) throw new OAuthError(400, 'invalid_request', 'Send the token parameters (grant_type and the rest) in the request body, form-encoded, not in the query string.');
 }
 
 /** The parameters a token request takes; each must be one text value (a number is taken as its text). */

@@ -68,6 +68,9 @@ test('through the REST face: a missing query parameter, wrong types in the body,
   expectError(await A.put('/sites/changeusersite', { UserId: 5, NewSiteId: 'x' }), 400, "The field 'UserId' must be a GUID, got 5.");
   expectError(await A.put('/sites/changeusersite', { userId: 5, NewSiteId: 'x' }), 400, "The field 'userId' must be a GUID, got 5.");
   expectError(await A.post('/indexfields', { label: 'Spelled', fieldType: 'Text', dropdownListId: 'bad' }), 400, /^The field 'dropdownListId' must be a GUID/);
+  // A scalar argument read from the body (no body argument on the row): a JSON number or boolean is shown as sent, not as text in quotes.
+  expectError(await A.put(`/forminstance/${ZERO_GUID}/relateDocument`, { relateToId: 12345 }), 400, "The field 'relateToId' must be a GUID, got 12345.");
+  expectError(await A.put(`/forminstance/${ZERO_GUID}/relateDocument`, { relateToId: true }), 400, "The field 'relateToId' must be a GUID, got true.");
   // A drop-down list's items as plain text: the shape an item takes, not the input type's name.
   const items = await A.post('/lists', { Name: 'Shaped', Items: ['Red'] });
   expectError(items, 400, `The field 'Items[0]' takes objects with the keys itemName and itemValue, got "Red".`);

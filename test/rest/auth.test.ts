@@ -416,6 +416,17 @@ describe('bad credentials', () => {
     }
   });
 
+  test('token parameters sent in the query string are an invalid_request saying they go in the body (not "grant_type is required"); the body wins where it has them', async () => {
+    const query = new URLSearchParams(passwordFields(t)).toString();
+    for (const path of [`/oauth/token?${query}`, `/oauth/token?GRANT_TYPE=password`]) {
+      const r = await h.request('POST', path, { raw: '', headers: FORM });
+      expectRefused(r, 'invalid_request');
+      expect([r.status, r.body.error_description]).toEqual([400, 'Send the token parameters (grant_type and the rest) in the request body, form-encoded, not in the query string.']);
+    }
+    expect((await h.request('POST', '/oauth/token?unrelated=1', { raw: '', headers: FORM })).body.error_description).toBe('grant_type is required.');
+    expect((await h.request('POST', `/oauth/token?${query}`, { raw: query, headers: FORM })).status).toBe(200);
+  });
+
   test('a body that starts as JSON but does not parse, or is no object, is an invalid_request saying so (not "grant_type is required")', async () => {
     for (const [raw, message] of [
       ['{', /^The request body is not valid JSON: /],

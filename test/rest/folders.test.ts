@@ -144,7 +144,10 @@ describe('paths', () => {
     // DEL and the C1 controls (NEL here) as well, as every other name refuses them.
     expectError(await A.post('/folders', { name: 'del\u007fhere' }), 400, 'control characters');
     expectError(await A.post('/folders', { folderpath: '/nel\u0085here/x' }), 400, 'control characters');
-    expectError(await A.post('/folders', { name: 'x'.repeat(257) }), 400, 'longer than 256');
+    expectError(await A.post('/folders', { name: 'x'.repeat(257) }), 400, "The field 'name' is longer than 256 characters.");
+    // A path's folder name over the limit is named as one, not as the path (which may have 4,000).
+    expectError(await A.post('/folders', { folderpath: `/ok/${'y'.repeat(257)}` }), 400, `A folder name in 'folderpath' is longer than 256 characters: '${'y'.repeat(64)}...'.`);
+    expectError(await A.get(`/folders?folderPath=/${'z'.repeat(300)}`), 400, `A folder name in 'folderPath' is longer than 256 characters: '${'z'.repeat(64)}...'.`);
     for (const name of ['.', ' .. ']) {
       expectError(await A.post('/folders', { name }), 400, `may not be named '${name.trim()}'`);
       expectError(await A.put(`/folders/${top.id}`, { name }), 400, `may not be named '${name.trim()}'`);
@@ -342,6 +345,11 @@ describe('move and copy', () => {
     const other = await make(`/${uniq('Has')}/child`);
     expectError(await A.put('/folders/move', { sourceFolderId: a.id, targetFolderId: other.topLevelFolderId }), 409, 'already exists');
     expectError(await A.put('/folders/move', { targetFolderPath: '/' }), 400, 'sourceFolderId');
+    // '/' is the library, no folder: a 400 saying so, not a 404 as if a folder were missing.
+    for (const source of ['/', ' // ']) {
+      expectError(await A.put('/folders/move', { sourceFolderPath: source, targetFolderId: other.id }), 400, "The field 'sourceFolderPath' must name a folder, such as /Top/Child: '/' is the library itself");
+      expectError(await A.post('/folders/copy', { sourceFolderPath: source, targetFolderId: other.id }), 400, "'/' is the library itself");
+    }
     expectError(await A.put('/folders/move', { sourceFolderId: a.id }), 400, 'targetFolderId');
     expectError(await A.put('/folders/move', { sourceFolderId: UNKNOWN_ID, targetFolderPath: '/' }), 404);
     expectError(await A.put('/folders/move', { sourceFolderId: a.id, targetFolderId: UNKNOWN_ID }), 404);

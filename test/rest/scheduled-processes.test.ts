@@ -168,7 +168,7 @@ test('a report in the body is checked as one in the query string; given in both,
   const post = (query: string, body: unknown) => A.post(`/scheduledProcess/${run.id}${query}`, body);
   expectError(await post('', { action: 'start' }), 400, "'action' must be 'complete'");
   expectError(await post('', { Action: 'complete', Result: 'maybe' }), 400, "The field 'Result' must be true or false, got 'maybe'.");
-  expectError(await post('', { action: 'complete', result: 2 }), 400, "The field 'result' must be true or false, got '2'.");
+  expectError(await post('', { action: 'complete', result: 2 }), 400, "The field 'result' must be true or false, got 2.");
   expectError(await post('', { action: ['complete'] }), 400, "The field 'action' takes one value, not a list or an object");
   expectError(await post('', { action: 'complete', message: 'x'.repeat(4001) }), 400, 'message');
   expectError(await post('', {}), 400, "The mandatory parameter 'action' is missing: send it in the query string or the request body.");
