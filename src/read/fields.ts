@@ -10,7 +10,12 @@ export function queryFieldMap(def: ResourceDef): QueryFieldMap {
   let map = maps.get(def);
   if (!map) {
     // Named as the definition names them, which is how records spell them.
-    const declared = new FieldMap([...Object.entries(def.fields).map(([name, f]): [string, QueryField] => [name, { sql: raw(f.sql), type: f.type }]), hrefField(def)]);
+    const declared = new FieldMap([
+      ...Object.entries(def.fields).map(([name, f]): [string, QueryField] => [name, { sql: raw(f.sql), type: f.type }]),
+      hrefField(def),
+      // Every record shows it, so a dynamic key of that name (a form's `datatype`) is no field of its own (src/rest/envelope.ts).
+      ['dataType', { sql: sql`${def.dataType}::text`, type: 'string' }],
+    ]);
     map = def.dynamic ? withDynamic(declared, def.dynamic) : declared;
     maps.set(def, map);
   }
@@ -19,8 +24,7 @@ export function queryFieldMap(def: ResourceDef): QueryFieldMap {
 
 /**
  * `href`, which every record shows beside its fields (the spec lists it as a field of each data
- * type): its template over the fields' SQL, as `hrefOf` writes it from the row. Not `dataType`: a
- * form's `datatype` key is shown beside it (keys are cased), so `q` keeps reading that one.
+ * type): its template over the fields' SQL, as `hrefOf` writes it from the row.
  */
 function hrefField(def: ResourceDef): [string, QueryField] {
   const parts = def.href

@@ -89,7 +89,7 @@ export interface Projection {
 /** Keeps href, dataType, the requested (or default) fields and the expanded relations. */
 export function project(record: Record<string, unknown>, dt: DataTypeInfo | undefined, p: Projection): Record<string, unknown> {
   if (!dt || record === null || typeof record !== 'object') return record;
-  if (dt.dynamic) record = spread(record, dt.dynamic);
+  if (dt.dynamic) record = spread(record, dt.dynamic, recordKeysOf(dt));
   // The common case keeps every key: no copy.
   if (!p.fields && (p.all || dt.defaultFields.length === dt.availableFields.length)) return record;
   const keep = p.fields
@@ -104,15 +104,25 @@ export function project(record: Record<string, unknown>, dt: DataTypeInfo | unde
   return out;
 }
 
+const recordKeys = new WeakMap<DataTypeInfo, ReadonlySet<string>>();
+
+/** A data type's own keys (its fields but the dynamic one, which REST spreads, `href` and `dataType`) in lower case. */
+function recordKeysOf(dt: DataTypeInfo): ReadonlySet<string> {
+  let keys = recordKeys.get(dt);
+  if (!keys) recordKeys.set(dt, (keys = new Set(['href', 'datatype', ...dt.availableFields.filter((f) => f !== dt.dynamic).map((f) => f.toLowerCase())])));
+  return keys;
+}
+
 /**
- * The dynamic field's keys as the record's own (after its declared fields, which win a clash).
- * Own keys only: a form key such as `constructor` is no clash, and `__proto__` (a deleted
- * `proto__`) is a key, not the record's prototype.
+ * The dynamic field's keys as the record's own, after its declared fields, which win a clash in
+ * any case (`formid` beside `formId` would be one key to a client that reads keys without regard
+ * to case, as `q` and `fields=` name them). Own keys only: a form key such as `constructor` is no
+ * clash, and `__proto__` (a deleted `proto__`) is a key, not the record's prototype.
  */
-function spread(record: Record<string, unknown>, field: string): Record<string, unknown> {
+function spread(record: Record<string, unknown>, field: string, own: ReadonlySet<string>): Record<string, unknown> {
   const { [field]: values, ...rest } = record;
   for (const [k, v] of Object.entries((values ?? {}) as Record<string, unknown>)) {
-    if (Object.hasOwn(rest, k)) continue;
+    if (own.has(k.toLowerCase())) continue;
     if (k === '__proto__') Object.defineProperty(rest, k, { value: v, enumerable: true, writable: true, configurable: true });
     else rest[k] = v;
   }

@@ -122,7 +122,7 @@ describe('relation lists take q', () => {
     expect(r.body.errors[0]).toMatchObject({ path: ['group', 'users'], extensions: { code: 'BAD_REQUEST' } });
     expect(r.body.errors[0].message).toMatch(/^Invalid q: unknown field 'nme'/);
     // The User fields as records spell them, as REST lists them.
-    expect(r.body.errors[0].extensions.developerMessage).toMatch(/Known fields: id, name, userid, firstName, middleInitial, lastName, .*, passwordNeverExpires, enabled, lastIpAddress, isVaultAccess, href\.$/);
+    expect(r.body.errors[0].extensions.developerMessage).toMatch(/Known fields: id, name, userid, firstName, middleInitial, lastName, .*, passwordNeverExpires, enabled, lastIpAddress, isVaultAccess, href, dataType\.$/);
   });
 });
 

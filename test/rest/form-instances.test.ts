@@ -279,15 +279,27 @@ describe('GET /formtemplates/{id}/forms', () => {
     expect(await labels(`templateId eq '${shadowed.id}'`)).toEqual(['a2', 'b']);
   });
 
-  test('q: the record\'s href wins over a form field of that name, as it does in the record; a datatype key is shown beside dataType and q reads it', async () => {
-    const shadowed = await formTemplateWith(A, ['href', 'dataType', 'label']);
-    const made = await create(A, shadowed.id, { href: 'x', dataType: 'y', label: 'a' });
-    const [shown] = (await A.get(`/formtemplates/${shadowed.id}/forms?fields=href,dataType,label`)).body.data;
-    expect(shown).toMatchObject({ href: `~/formtemplates/${shadowed.id}/forms/${made.revisionId}`, dataType: 'FormInstance', datatype: 'y', label: 'a' });
+  test('q and records: the record\'s href, dataType and fields win over form fields named as them in any case (formid beside formId would be one key to a case-blind client); GraphQL keeps the values', async () => {
+    const shadowed = await formTemplateWith(A, ['href', 'dataType', 'FormId', 'TemplateID', 'label']);
+    const made = await create(A, shadowed.id, { href: 'x', dataType: 'y', FormId: 'z', TemplateID: 'w', label: 'a' });
+    const clashing = ['href', 'datatype', 'formid', 'templateid'];
+    for (const path of [`/formtemplates/${shadowed.id}/forms?fields=href,dataType,formid,templateid,label`, `/formtemplates/${shadowed.id}/forms/${made.revisionId}`]) {
+      const body = (await A.get(path)).body.data;
+      const shown = Array.isArray(body) ? body[0] : body;
+      expect(shown).toMatchObject({ href: `~/formtemplates/${shadowed.id}/forms/${made.revisionId}`, dataType: 'FormInstance', label: 'a' });
+      // Each at most once, as the record spells it, with the record's value.
+      const keys = Object.keys(shown).filter((k) => clashing.includes(k.toLowerCase()));
+      expect([path, keys.every((k) => ['href', 'dataType', 'formId', 'templateId'].includes(k))]).toEqual([path, true]);
+      if (shown.formId !== undefined) expect(shown.formId).toBe(made.formId);
+    }
     const labels = async (expr: string) => (await A.get(`/formtemplates/${shadowed.id}/forms?fields=label&${q(expr)}`)).body.data.map((d: { label: string }) => d.label);
-    expect(await labels(`href eq '${shown.href}'`)).toEqual(['a']);
     expect(await labels("href eq 'x'")).toEqual([]);
-    expect(await labels("datatype eq 'y'")).toEqual(['a']);
+    expect(await labels("datatype eq 'y'")).toEqual([]);
+    expect(await labels("dataType eq 'FormInstance'")).toEqual(['a']);
+    // The record's formId, a GUID: 'z' is no value of it.
+    expectError(await A.get(`/formtemplates/${shadowed.id}/forms?${q("formid eq 'z'")}`), 400, "'z' is not a GUID (compared with 'formid')");
+    const values = await A.gql('query ($id: String!) { formInstances(templateId: $id) { items { values } } }', { id: shadowed.id });
+    expect(values.body.data?.formInstances.items[0].values).toMatchObject({ href: 'x', datatype: 'y', formid: 'z', templateid: 'w' });
   });
 
   test('q compares calendar fields as dates and cell fields as numbers; a value that is not one matches nothing', async () => {
@@ -398,7 +410,7 @@ describe('GET /formtemplates/{id}/forms', () => {
     expectError(unknown, 400, "Invalid q: unknown field 'old]one' at position 1");
     // Base fields as records spell them, then the form keys as the template does: the deleted ones' __<key> too,
     // one named as a base field (Revision, whose plain key is the base field's) among them.
-    expect(unknown.body.meta.errors[0].developerMessage).toMatch(/Known fields: revisionId, instanceName, formId, templateId, revision, createDate, .*, href, \[a\]\]b\], \[\[\], \[__Old\]\]One\], __Revision\.$/);
+    expect(unknown.body.meta.errors[0].developerMessage).toMatch(/Known fields: revisionId, instanceName, formId, templateId, revision, createDate, .*, href, dataType, \[a\]\]b\], \[\[\], \[__Old\]\]One\], __Revision\.$/);
     expect(await names('__revision is null')).toEqual([one.instanceName, two.instanceName]);
     expect(await names("[__OLD]]ONE] is null")).toEqual([one.instanceName, two.instanceName]);
     expectError(await A.get(`/formtemplates/${odd.id}/forms?${q("[a]b] eq 'x'")}`), 400, "Invalid q: unexpected character ']' at position 5 (a ']' inside a bracketed field name is written ']]')");
@@ -430,7 +442,7 @@ describe('GET /formtemplates/{id}/forms', () => {
     expect((await A.put(`/formtemplates/${wide.id}/release`)).status).toBe(200);
     const r = await A.get(`/formtemplates/${wide.id}/forms?${q("gone eq 'x'")}`);
     expectError(r, 400, "Invalid q: unknown field 'gone' at position 1");
-    const base = ['revisionId', 'instanceName', 'formId', 'templateId', 'revision', ...AUDIT, 'href'];
+    const base = ['revisionId', 'instanceName', 'formId', 'templateId', 'revision', ...AUDIT, 'href', 'dataType'];
     const listed = [...base, 'City', '[x,y]', ...keys.slice(2, -1)].slice(0, MAX_LISTED_FIELDS);
     // The base fields as records spell them, the live form fields (as the template spells them, as q writes them),
     // then the deleted ones under __<key>: the rest counted.

@@ -172,7 +172,7 @@ describe('GET /groups', () => {
     const record = (await T.get(`/groups/${alpha.id}?expand=data`)).body.data[0];
     const known = Object.keys(record).filter((k) => k !== 'href' && k !== 'dataType');
     expect(known).toEqual(['id', 'name', 'description', 'siteId']);
-    expect(r.body.meta.errors[0].developerMessage).toContain(`Known fields: ${[...known, 'href'].join(', ')}.`);
+    expect(r.body.meta.errors[0].developerMessage).toContain(`Known fields: ${[...known, 'href', 'dataType'].join(', ')}.`);
     expect(names(await T.get(`/groups?${q(`SITEID eq '${site.id}' and siteid eq '${site.id}'`)}`))).toEqual(['Alpha']);
   });
 

@@ -155,7 +155,7 @@ describe('GET /users', () => {
     const record = (await call('GET', `${R()}/users?expand=data&limit=1`, { token: admin })).body.data[0];
     const known = Object.keys(record).filter((k) => k !== 'href' && k !== 'dataType');
     expect(known).toEqual(expect.arrayContaining(['firstName', 'passwordNeverExpires', 'isVaultAccess']));
-    expect(unknown.body.meta.errors[0].developerMessage).toContain(`Known fields: ${[...known, 'href'].join(', ')}.`);
+    expect(unknown.body.meta.errors[0].developerMessage).toContain(`Known fields: ${[...known, 'href', 'dataType'].join(', ')}.`);
   });
 
   test('fields= keeps href, dataType and the named fields only', async () => {
