@@ -41,6 +41,9 @@ export default async function globalSetup() {
   } else {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'quire-test-pg-'));
     const port = await freePort();
+    // The project's initdb flags (UTF-8 whatever the machine's locale), read from the build just made.
+    const script = "const { INITDB_FLAGS } = await import('./dist/src/db/embedded.js'); console.log(JSON.stringify(INITDB_FLAGS));";
+    const initdbFlags = JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: path.join(__dirname, '..'), encoding: 'utf8' })) as string[];
     const server = new EmbeddedPostgres({
       databaseDir: dir,
       user: 'postgres',
@@ -48,6 +51,7 @@ export default async function globalSetup() {
       port,
       persistent: false,
       createPostgresUser: process.getuid?.() === 0,
+      initdbFlags,
       onLog: () => {},
       onError: () => {},
     });

@@ -7,7 +7,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { freePort } from '../src/db/embedded.js';
+import { freePort, INITDB_FLAGS } from '../src/db/embedded.js';
 
 export interface PrivatePostgres {
   url: string;
@@ -30,6 +30,7 @@ export async function startPrivatePostgres(name: string): Promise<PrivatePostgre
     port,
     persistent: true,
     createPostgresUser: process.getuid?.() === 0,
+    initdbFlags: INITDB_FLAGS,
     onLog: () => {},
     onError: () => {},
   });

@@ -32,8 +32,9 @@ describe('npm start on the embedded database', () => {
   let live: { clientId: string; clientSecret: string };
   afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
 
-  test('the first start prints the demo credentials, which log in; the logs never carry the secret', async () => {
-    const first = await startServer({ DATA_DIR: dataDir });
+  test('the first start prints the demo credentials, which log in; the logs never carry the secret; under LANG=C its database still folds the case of any letter', async () => {
+    // A machine whose locale is C (many containers): initdb would make a SQL_ASCII database.
+    const first = await startServer({ DATA_DIR: dataDir, LC_ALL: 'C', LANG: 'C' });
     try {
       const out = first.stdout();
       creds = {
@@ -56,6 +57,16 @@ describe('npm start on the embedded database', () => {
       // The CLI joins the embedded database the server is running on: its tenant logs in at once.
       live = JSON.parse((await cli('tenant', 'create', '--customer', 'live', '--database', 'db', '--admin', 'ops', '--password', 'pw-live', '--json')).stdout);
       expect((await login(first.port, { client_id: live.clientId, client_secret: live.clientSecret, username: 'ops', password: 'pw-live' })).status).toBe(200);
+
+      // Names are one without regard to case in every script: ÉTÉ and été are one group's name.
+      const token = (await login(first.port, creds)).body.access_token as string;
+      const group = (name: string) =>
+        fetch(`http://127.0.0.1:${first.port}/api/v1/demo/main/groups`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ name, description: '' }),
+        }).then((r) => r.status);
+      expect([await group('ÉTÉ Σ'), await group('été σ')]).toEqual([200, 409]);
     } finally {
       expect(await stop(first)).toBe(0);
     }

@@ -16,6 +16,14 @@ export interface EmbeddedDb {
 const USER = 'postgres';
 const DB_NAME = 'quire';
 
+/**
+ * UTF-8 with PostgreSQL's own C.UTF-8 locale (PostgreSQL 17+), whatever the machine's: initdb
+ * otherwise takes the environment's, and under LANG=C (many containers and CI runners) makes a
+ * SQL_ASCII database, where lower() folds ASCII only (so `É` and `é` are two names) and
+ * char_length counts bytes. The builtin locale also needs no locale installed on the machine.
+ */
+export const INITDB_FLAGS = ['--encoding=UTF8', '--locale-provider=builtin', '--builtin-locale=C.UTF-8'];
+
 /** A port nobody listens on now (the embedded server's, and tests' and benchmarks' own servers). */
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -102,6 +110,7 @@ export async function startEmbedded(dataDir: string): Promise<EmbeddedDb> {
     port,
     persistent: true,
     createPostgresUser: asRoot,
+    initdbFlags: INITDB_FLAGS,
     onLog: () => {},
     onError: () => {},
   });
