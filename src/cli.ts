@@ -178,7 +178,7 @@ async function run(argv: string[]): Promise<void> {
       if (values.administrator) {
         await em.getConnection().execute(
           `insert into group_member (group_id, user_id, tenant_id)
-             select id, ?, tenant_id from user_group where tenant_id = ? and lower(name) = lower(?) on conflict do nothing`,
+             select id, ?, tenant_id from user_group where tenant_id = ? and name_key(name) = name_key(?) on conflict do nothing`,
           [user.id, tenantId, ADMIN_GROUP],
         );
       }
@@ -190,7 +190,7 @@ async function run(argv: string[]): Promise<void> {
         : (
             await em.getConnection().execute<{ user_id: string }[]>(
               `select m.user_id from group_member m join user_group g on g.id = m.group_id
-                where m.tenant_id = ? and lower(g.name) = lower(?) order by m.created_at limit 1`,
+                where m.tenant_id = ? and name_key(g.name) = name_key(?) order by m.created_at limit 1`,
               [tenantId, ADMIN_GROUP],
             )
           ).map((r) => ({ id: r.user_id }))[0];

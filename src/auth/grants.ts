@@ -9,7 +9,7 @@ import { User } from '../entities/user.js';
 import { TENANT_FILTER } from '../db/tenant-filter.js';
 import { dbNow } from '../db/clock.js';
 import { isGuid, newId } from '../ids.js';
-import { lowerEquals } from '../db/lookup.js';
+import { nameEquals } from '../db/lookup.js';
 import { signAccessToken, type JwtSettings } from './jwt.js';
 import type { KeyRing } from './keys.js';
 import { DUMMY_HASH, hashPassword, hashToken, MAX_PASSWORD, MAX_USERID, needsRehash, randomSecret, verifyPassword } from './passwords.js';
@@ -146,7 +146,7 @@ function assertActive(user: User | null | undefined): asserts user is User {
  * counts it: saying why would confirm to a guesser that the password was right.
  */
 async function passwordLogin(services: Services, em: EntityManager, client: Client, username: string, password: string, address: string): Promise<User> {
-  const user = await em.findOne(User, lowerEquals('user_id', username));
+  const user = await em.findOne(User, nameEquals('user_id', username));
   const keys = [clientKey(services, client.id), userKey(services, client.tenantId, username, address)];
   const attempt = await claim(services, keys);
   const ok = await verifyPassword(password, user?.passwordHash ?? DUMMY_HASH);

@@ -29,7 +29,7 @@ export async function whoAmI(reader: Reader, session: SessionCheck): Promise<Who
     reader,
     sql`select ${session.alive(reader.tenantId)} as live,
           exists (select 1 from group_member m join user_group g on g.tenant_id = m.tenant_id and g.id = m.group_id
-                   where m.tenant_id = ${reader.tenantId} and m.user_id = ${session.userId} and lower(g.name) = lower(${ADMIN_GROUP})) as admin`,
+                   where m.tenant_id = ${reader.tenantId} and m.user_id = ${session.userId} and name_key(g.name) = name_key(${ADMIN_GROUP})) as admin`,
   );
   return { live: rows[0].live, admin: rows[0].live && rows[0].admin };
 }

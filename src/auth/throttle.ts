@@ -9,9 +9,10 @@
  * - `client:<id>`: every failure through one API client;
  * - `user:<tenant>:<name>:<address>`: wrong passwords for one user name from one address. Per
  *   address, so that someone who knows a username cannot lock its owner out from elsewhere. The
- *   name tried, lower-cased, whether or not a user has it: an unknown name locks as a known one
- *   does, so the lock-out tells nobody which names exist. Lower-cased by PostgreSQL's lower(), as
- *   the user is found (`lower(user_id) = lower(?)`): every spelling that finds a user is one key.
+ *   name tried, as its `name_key` (any case, any Unicode normal form), whether or not a user has
+ *   it: an unknown name locks as a known one does, so the lock-out tells nobody which names exist.
+ *   Keyed as the user is found (`name_key(user_id) = name_key(?)`): every spelling that finds a
+ *   user is one key.
  */
 import type { Config } from '../config.js';
 import { AppError } from '../errors.js';
@@ -50,7 +51,7 @@ export const clientKey = (services: ThrottleServices, clientId: string): Throttl
  * and a combining dot where PostgreSQL makes it "i", which gave each spelling a counter of its own.
  */
 export const userKey = (services: ThrottleServices, tenantId: string, username: string, address: string): ThrottleKey => ({
-  key: sql`${`user:${tenantId}:`}::text || lower(${username.slice(0, 128)}::text) || ${`:${address}`}::text`,
+  key: sql`${`user:${tenantId}:`}::text || name_key(${username.slice(0, 128)}::text) || ${`:${address}`}::text`,
   limit: services.config.loginMaxFailures,
 });
 

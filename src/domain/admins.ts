@@ -16,7 +16,7 @@ import { sql } from '../sql.js';
  * Must run inside the mutation's transaction (src/db/transaction.ts), before the change.
  */
 export async function assertAdminsRemain(ctx: AppContext, leaving: readonly string[], refusal: string): Promise<void> {
-  const [group] = await selectRows<{ id: string }>(ctx.reader, resource('Group'), { where: [sql`lower(t.name) = lower(${ADMIN_GROUP})`], lock: true });
+  const [group] = await selectRows<{ id: string }>(ctx.reader, resource('Group'), { where: [sql`name_key(t.name) = name_key(${ADMIN_GROUP})`], lock: true });
   if (!group) return;
   const admins = await selectRows<{ id: string }>(ctx.reader, resource('User'), {
     where: [sql`t.enabled`, sql`t.id in (select m.user_id from group_member m where m.tenant_id = t.tenant_id and m.group_id = ${group.id})`],

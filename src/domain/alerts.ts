@@ -64,7 +64,7 @@ interface Subscriber {
  */
 async function subscriber(ctx: AppContext, usId: string | null | undefined): Promise<Subscriber> {
   const key = usId?.trim() || ctx.caller.userId;
-  const where = isGuid(key) ? sql`t.id = ${key.toLowerCase()}` : sql`lower(t.user_id) = lower(${key})`;
+  const where = isGuid(key) ? sql`t.id = ${key.toLowerCase()}` : sql`name_key(t.user_id) = name_key(${key})`;
   const [user] = await selectRows<Subscriber>(ctx.reader, resource('User'), { where: [where], lock: 'keyShare' });
   if (!user) throw notFound(`User '${key.slice(0, 64)}' was not found.`, { field: 'usId' });
   if (user.id !== ctx.caller.userId && !(await ctx.isAdmin())) throw forbidden('Only an administrator subscribes or unsubscribes another user.');

@@ -126,7 +126,7 @@ export async function setCheckIn(ctx: AppContext, id: string, checkIn: boolean):
 /** A document by its id (GUID) or, as `relateToDocId` may name it, by its name (a 409 when several share it); `field` as for `documentRow`. */
 export async function documentByIdOrName(ctx: AppContext, idOrName: string, field?: string): Promise<DocumentRow> {
   if (isGuid(idOrName)) return documentRow(ctx, idOrName, false, 'Document', field);
-  const rows = await selectRows<DocumentRow>(ctx.reader, DOCUMENT, { where: [sql`lower(t.name) = lower(${idOrName})`, ...listedOf(DOCUMENT)], limit: 2 });
+  const rows = await selectRows<DocumentRow>(ctx.reader, DOCUMENT, { where: [sql`name_key(t.name) = name_key(${idOrName})`, ...listedOf(DOCUMENT)], limit: 2 });
   if (rows.length === 0) throw notFound(`Document '${idOrName}' was not found.`, { field });
   if (rows.length > 1) throw conflict(`More than one document is named '${idOrName}': name it by its id.`, { field });
   return rows[0];

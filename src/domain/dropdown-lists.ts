@@ -19,7 +19,7 @@ export const LIMITS = { name: 256, description: 4000, item: 1000, items: 10_000 
 
 async function assertNameFree(ctx: AppContext, name: string, except?: string): Promise<void> {
   const others: Sql[] = except ? [sql`t.id <> ${except}`] : [];
-  const [taken] = await selectRows<Row>(ctx.reader, LIST, { where: [sql`lower(t.name) = lower(${name})`, ...others], limit: 1 });
+  const [taken] = await selectRows<Row>(ctx.reader, LIST, { where: [sql`name_key(t.name) = name_key(${name})`, ...others], limit: 1 });
   if (taken) throw conflict(`A drop-down list named '${taken.listName as string}' already exists.`, { field: 'name' });
 }
 

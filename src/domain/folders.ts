@@ -14,7 +14,7 @@ import { run, selectRows } from '../read/rows.js';
 import { raw, sql } from '../sql.js';
 import { sendAlerts } from './alert-mail.js';
 import { DELETED } from './documents.js';
-import { CONTROL, maxLength, optionalString } from './validate.js';
+import { CONTROL, maxLength, nameKey, optionalString } from './validate.js';
 import { subtreeOf } from '../resources/folder.js';
 
 type Input = Record<string, unknown>;
@@ -115,7 +115,7 @@ export async function checkSubtreeAt(ctx: AppContext, folder: FolderRow, path: s
 /** The folder at `path` (any case), or undefined. */
 export async function folderAt(ctx: AppContext, path: string): Promise<FolderRow | undefined> {
   // The md5 probes folder_path_uq (a btree cannot hold a whole long path); the paths themselves decide.
-  const [row] = await selectRows<FolderRow>(ctx.reader, FOLDER, { where: [sql`md5(lower(t.path)) = md5(lower(${path}::text)) and lower(t.path) = lower(${path}::text)`] });
+  const [row] = await selectRows<FolderRow>(ctx.reader, FOLDER, { where: [sql`md5(name_key(t.path)) = md5(name_key(${path}::text)) and name_key(t.path) = name_key(${path}::text)`] });
   return row;
 }
 
@@ -281,14 +281,14 @@ function newFolderOf(input: Input, name: string): NewFolder {
 
 /**
  * A `folderPath` sent where the folder's place is already named (`POST folders/{id}`'s parent and
- * name, `PUT folders/{id}`'s folder) must name it too, any case: it was dropped without a word.
+ * name, `PUT folders/{id}`'s folder) must name it too, in any case and Unicode normal form: it was dropped without a word.
  * `parent`: the path the folder is in ('' at the top level); `names`: the names it may have.
  */
 function checkSentPath(input: Input, parent: string, names: readonly string[], what: string): void {
   const sent = optionalString(input, 'folderPath');
   if (sent === undefined || sent.trim() === '') return;
-  const path = joinPath(pathSegments(sent)).toLowerCase();
-  if (names.some((name) => `${parent}/${name}`.toLowerCase() === path)) return;
+  const path = nameKey(joinPath(pathSegments(sent)));
+  if (names.some((name) => nameKey(`${parent}/${name}`) === path)) return;
   throw badRequest(`The field 'folderPath' ('${sent.slice(0, 64)}') must be ${what} ('${parent}/${names[names.length - 1]}'), or be left out: PUT folders/move moves a folder.`, { field: 'folderPath' });
 }
 

@@ -9,7 +9,7 @@ import { FormTemplate, FormTemplateField, FormTemplateRevision } from '../entiti
 import { conflict } from '../errors.js';
 import { newId } from '../ids.js';
 import { dbNow } from '../db/clock.js';
-import { lowerEquals } from '../db/lookup.js';
+import { nameEquals } from '../db/lookup.js';
 import type { FieldSpec } from './form-xml.js';
 import { templateRow } from './template-row.js';
 
@@ -26,7 +26,7 @@ export async function lockTemplate(ctx: AppContext, idOrName: string): Promise<F
 }
 
 export async function assertNameFree(ctx: AppContext, name: string) {
-  const taken = await ctx.em().findOne(FormTemplate, lowerEquals('name', name), { fields: ['id'] });
+  const taken = await ctx.em().findOne(FormTemplate, nameEquals('name', name), { fields: ['id'] });
   if (taken) throw conflict(`A form template named '${name}' already exists.`, { field: 'name' });
 }
 

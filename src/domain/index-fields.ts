@@ -101,7 +101,7 @@ function typedDefault(set: Row, fieldType: number, label: string): Row {
 
 async function assertLabelFree(ctx: AppContext, name: string, except?: string): Promise<void> {
   const others: Sql[] = except ? [sql`t.id <> ${except}`] : [];
-  const [taken] = await selectRows<Row>(ctx.reader, DEFINITION, { where: [sql`lower(t.label) = lower(${name})`, ...others], limit: 1 });
+  const [taken] = await selectRows<Row>(ctx.reader, DEFINITION, { where: [sql`name_key(t.label) = name_key(${name})`, ...others], limit: 1 });
   if (taken) throw conflict(`An index field labelled '${taken.label as string}' already exists.`, { field: 'label' });
 }
 

@@ -45,7 +45,7 @@ function runDate(v: string): Date {
  */
 async function scriptOf(ctx: AppContext, idOrName: string): Promise<string> {
   const key = idOrName.trim();
-  const where = isGuid(key) ? sql`t.id = ${key.toLowerCase()}` : sql`lower(t.name) = lower(${key})`;
+  const where = isGuid(key) ? sql`t.id = ${key.toLowerCase()}` : sql`name_key(t.name) = name_key(${key})`;
   const [script] = await selectRows<{ id: string }>(ctx.reader, resource('Script'), { where: [where], lock: 'keyShare' });
   if (!script) throw badRequest(`The field 'script' names no script: '${key.slice(0, 64)}'.`, { field: 'script' });
   return script.id;

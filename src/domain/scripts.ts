@@ -6,7 +6,7 @@
  * answers is the run's answer. Scheduled processes post to `/scheduledscripts` the same way.
  */
 import type { AppContext } from '../context.js';
-import { lowerEquals } from '../db/lookup.js';
+import { nameEquals } from '../db/lookup.js';
 import { ScheduledProcess } from '../entities/scheduled-process.js';
 import { Script } from '../entities/script.js';
 import { AppError, badRequest, conflict, namedList, notFound } from '../errors.js';
@@ -28,7 +28,7 @@ function source(raw: string): string {
 /** The script an id or a name (any case) names, or null. */
 export function scriptNamed(ctx: AppContext, idOrName: string): Promise<Script | null> {
   const key = idOrName.trim();
-  return isGuid(key) ? ctx.em().findOne(Script, { id: key.toLowerCase() }) : ctx.em().findOne(Script, lowerEquals('name', key));
+  return isGuid(key) ? ctx.em().findOne(Script, { id: key.toLowerCase() }) : ctx.em().findOne(Script, nameEquals('name', key));
 }
 
 /** `lock` for a delete: of two at once, the second finds it gone (404). */

@@ -21,7 +21,7 @@ const REVISION = resource('FormTemplateRevision');
 async function lookUp(ctx: AppContext, idOrName: string): Promise<Row | undefined> {
   const id = isGuid(idOrName) ? idOrName.toLowerCase() : null;
   const rows = await selectRows<Row>(ctx.reader, TEMPLATE, {
-    where: [sql`(t.id in (${id}::uuid, ${fieldOf(ctx.reader, REVISION, 'templateId', [sql`t.id = ${id}::uuid`])}) or lower(t.name) = lower(${idOrName}))`],
+    where: [sql`(t.id in (${id}::uuid, ${fieldOf(ctx.reader, REVISION, 'templateId', [sql`t.id = ${id}::uuid`])}) or name_key(t.name) = name_key(${idOrName}))`],
     limit: 2,
   });
   return rows.length > 1 ? rows.find((r) => (r.name as string).toLowerCase() !== id) : rows[0];

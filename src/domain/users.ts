@@ -5,7 +5,7 @@ import { hashPassword, MAX_PASSWORD, MAX_USERID } from '../auth/passwords.js';
 import { RefreshToken } from '../entities/auth.js';
 import { Site } from '../entities/site.js';
 import { User } from '../entities/user.js';
-import { lowerEquals } from '../db/lookup.js';
+import { nameEquals } from '../db/lookup.js';
 import { dbNow } from '../db/clock.js';
 import { badRequest, conflict, notFound, shownValue } from '../errors.js';
 import { newId } from '../ids.js';
@@ -78,7 +78,7 @@ export function assertOneSite(siteId: string | null | undefined, where: 'query' 
 }
 
 export async function assertUserIdFree(em: EntityManager, userid: string, exceptId?: string, label = 'userid'): Promise<void> {
-  const taken = await em.findOne(User, lowerEquals('user_id', userid), { fields: ['id'] });
+  const taken = await em.findOne(User, nameEquals('user_id', userid), { fields: ['id'] });
   if (taken && taken.id !== exceptId) throw conflict(`A user with the userid '${userid}' already exists.`, { field: label });
 }
 
@@ -142,7 +142,7 @@ export async function resetPassword(em: EntityManager, tenantId: string, userid:
     const c = tx.getConnection();
     const ctx = tx.getTransactionContext();
     const rows = await c.execute<{ id: string; user_id: string }[]>(
-      'update app_user set password_hash = ? where tenant_id = ? and lower(user_id) = lower(?) returning id, user_id',
+      'update app_user set password_hash = ? where tenant_id = ? and name_key(user_id) = name_key(?) returning id, user_id',
       [hash, tenantId, userid],
       'all',
       ctx,

@@ -53,6 +53,12 @@ export function nameText(raw: string, max: number, label = 'name', stored?: unkn
   return maxLength(oneLine(s, label, stored), max, label);
 }
 
+/**
+ * A name's key, as the database's `name_key` compares and keeps names unique: any case, any
+ * Unicode normal form (`Résumé` in NFD is `Résumé` in NFC).
+ */
+export const nameKey = (s: string): string => s.toLowerCase().normalize('NFC');
+
 /** A mandatory name (see `nameText`): missing is told apart from blank, as `requireString` tells them. */
 export const requireName = (input: Input, max: number, label = 'name'): string => nameText(requireText(input, label), max, label);
 

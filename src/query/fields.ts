@@ -29,6 +29,11 @@ export interface QueryField {
    * stays a 400 (not a date-time).
    */
   keptText?: Sql;
+  /**
+   * Text compared case-insensitively only, not in any Unicode normal form as names are (a form
+   * value: its search index, which eqHint probes, holds `lower(values)`).
+   */
+  keptAsSent?: boolean;
 }
 
 /**

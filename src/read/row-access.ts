@@ -14,7 +14,7 @@ import { raw, sql, Sql } from '../sql.js';
 export const isAdminSql = (tenantId: string, userId: string | Sql): Sql => sql`exists (select 1 from group_member adm_m
       join user_group adm_g on adm_g.tenant_id = adm_m.tenant_id and adm_g.id = adm_m.group_id
       join app_user adm_u on adm_u.tenant_id = adm_m.tenant_id and adm_u.id = adm_m.user_id
-     where adm_m.tenant_id = ${tenantId} and adm_m.user_id = ${userId} and lower(adm_g.name) = lower(${ADMIN_GROUP}) and adm_u.enabled)`;
+     where adm_m.tenant_id = ${tenantId} and adm_m.user_id = ${userId} and name_key(adm_g.name) = name_key(${ADMIN_GROUP}) and adm_u.enabled)`;
 
 /**
  * `rule(user) or the user is an administrator`, for a user id or SQL naming users (a column, to

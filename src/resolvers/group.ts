@@ -8,9 +8,9 @@ import { ADMIN_GROUP } from '../roles.js';
 import { accessibleIds } from '../permissions/row-checks.js';
 import { assertAdminsRemain, LAST_ADMIN } from '../domain/admins.js';
 import { editable } from '../domain/editable.js';
-import { lowerEquals } from '../db/lookup.js';
+import { nameEquals } from '../db/lookup.js';
 import { assertOneSite, assertSiteExists, pathSite } from '../domain/users.js';
-import { maxLength, requireName, requireText, textChanges, uniquely } from '../domain/validate.js';
+import { maxLength, nameKey, requireName, requireText, textChanges, uniquely } from '../domain/validate.js';
 import { insertRows } from '../db/tenant-writes.js';
 import { heldRow, idKey, reread } from '../read/resolvers.js';
 import { resource } from '../read/registry.js';
@@ -21,7 +21,7 @@ const GROUP = resource('Group');
 const USER = resource('User');
 
 async function assertNameFree(ctx: AppContext, name: string, exceptId?: string) {
-  const taken = await ctx.em().findOne(Group, lowerEquals('name', name), { fields: ['id'] });
+  const taken = await ctx.em().findOne(Group, nameEquals('name', name), { fields: ['id'] });
   if (taken && taken.id !== exceptId) throw conflict(`A group named '${name}' already exists.`, { field: 'name' });
 }
 
@@ -36,12 +36,12 @@ async function createGroup(ctx: AppContext, input: Input, siteId: string | undef
 }
 
 /** Admin rights come from the Administrators group: it may not be renamed, deleted or emptied. */
-const isAdminGroup = (g: { name?: unknown }) => String(g.name).toLowerCase() === ADMIN_GROUP.toLowerCase();
+const isAdminGroup = (g: { name?: unknown }) => nameKey(String(g.name)) === nameKey(ADMIN_GROUP);
 
 /** Legacy clients change the name and the description in separate calls: both are optional. */
 async function updateGroup(ctx: AppContext, group: Group, input: Input) {
   const change = textChanges(input, { name: 256, description: 4000 }, group, ['siteId']);
-  if (change.name !== undefined && isAdminGroup(group) && change.name.toLowerCase() !== group.name.toLowerCase()) {
+  if (change.name !== undefined && isAdminGroup(group) && nameKey(change.name) !== nameKey(group.name)) {
     throw conflict(`The ${ADMIN_GROUP} group cannot be renamed: it grants the administrator role.`, { field: 'name' });
   }
   if (change.name !== undefined) await assertNameFree(ctx, change.name, group.id);
@@ -123,7 +123,7 @@ export const resolvers = {
       removeMember(ctx, await heldRow(ctx, GROUP, groupId), idKey(ctx, USER, userId), userId),
     removeGroupUserByName: async (_: unknown, a: { groupId: string; userName: string }, ctx: AppContext) => {
       const group = await heldRow(ctx, GROUP, a.groupId);
-      const user = await ctx.em().findOne(User, lowerEquals('user_id', a.userName), { fields: ['id'] });
+      const user = await ctx.em().findOne(User, nameEquals('user_id', a.userName), { fields: ['id'] });
       return removeMember(ctx, group, user?.id, a.userName);
     },
   },

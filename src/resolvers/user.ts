@@ -10,7 +10,7 @@ import { hashPassword, hashToken, verifyPassword } from '../auth/passwords.js';
 import { signAccessToken } from '../auth/jwt.js';
 import { assertAdminsRemain, LAST_ADMIN } from '../domain/admins.js';
 import { editable } from '../domain/editable.js';
-import { lowerEquals } from '../db/lookup.js';
+import { nameEquals } from '../db/lookup.js';
 import { dbNow } from '../db/clock.js';
 import { HOME_SITE } from '../domain/tenants.js';
 import { assertOneSite, assertSiteExists, assertUserIdFree, checkPassword, createUser, MAX_USERID, pathSite, revokeRefreshTokens } from '../domain/users.js';
@@ -125,7 +125,7 @@ async function changeUser(ctx: AppContext, user: User, input: Input) {
 
 /** Without a siteId a new user goes to the tenant's Home site, as the legacy clients expect. */
 async function homeSiteId(ctx: AppContext): Promise<string> {
-  const home = await ctx.em().findOne(Site, lowerEquals('name', HOME_SITE), { fields: ['id'], orderBy: { createdAt: 'asc' } });
+  const home = await ctx.em().findOne(Site, nameEquals('name', HOME_SITE), { fields: ['id'], orderBy: { createdAt: 'asc' } });
   if (!home) throw badRequest(`Send a siteId: this tenant has no '${HOME_SITE}' site to put the user in.`, { field: 'siteId' });
   return home.id;
 }

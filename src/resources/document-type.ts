@@ -19,7 +19,7 @@ export default defineResource({
   },
   joins: AUDIT_JOINS,
   // Names are unique per tenant, case-insensitively: the unique index gives this order (an id after it made PostgreSQL sort).
-  order: 'lower(t.name)',
+  order: 'name_key(t.name)',
   relations: { ...AUDIT_RELATIONS },
   queries: { documentTypes: { op: 'list' }, documentType: { op: 'get' } },
   access: { see: 'tenant', change: 'admin' },

@@ -19,8 +19,8 @@ export default defineResource({
     ...auditFields(),
   },
   joins: AUDIT_JOINS,
-  // (tenant_id, lower(name)) is unique: lists by name.
-  order: 'lower(t.name)',
+  // (tenant_id, name_key(name)) is unique: lists by name.
+  order: 'name_key(t.name)',
   relations: {
     items: { kind: 'many', target: 'DropDownListItem', column: 'list_id' },
     ...AUDIT_RELATIONS,

@@ -28,7 +28,7 @@ export default defineResource({
     ...AUDIT_JOINS,
   },
   // Names are unique per tenant, case-insensitively: the unique index gives this order.
-  order: 'lower(t.name)',
+  order: 'name_key(t.name)',
   relations: {
     revisions: { kind: 'many', target: 'FormTemplateRevision', column: 'template_id' },
     forms: { kind: 'many', target: 'FormInstance', column: 'template_id' },

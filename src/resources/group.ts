@@ -19,7 +19,7 @@ export default defineResource({
     siteId: column('site_id', 'guid', { nullAs: ZERO_GUID }),
   },
   // Group names are unique per tenant, case-insensitively: the unique index gives this order.
-  order: 'lower(t.name)',
+  order: 'name_key(t.name)',
   relations: {
     site: { kind: 'one', target: 'Site', key: 'siteId' },
     users: { kind: 'through', target: 'User', link: MEMBERSHIP },

@@ -25,7 +25,7 @@ export default defineResource({
   },
   joins: { ...AUDIT_JOINS, s: { table: 'script', on: 's.id = t.script_id' } },
   // Names are unique per tenant, case-insensitively: the unique index gives this order (an id after it made PostgreSQL sort).
-  order: 'lower(t.name)',
+  order: 'name_key(t.name)',
   relations: {
     script: { kind: 'one', target: 'Script', key: 'scriptId' },
     runs: { kind: 'many', target: 'ScheduledRun', column: 'process_id' },

@@ -24,7 +24,7 @@ export default defineResource({
   },
   joins: AUDIT_JOINS,
   // Names are unique per tenant, case-insensitively: the unique index gives this order (an id after it made PostgreSQL sort).
-  order: 'lower(t.name)',
+  order: 'name_key(t.name)',
   relations: { ...AUDIT_RELATIONS },
   queries: { scripts: { op: 'list' }, script: { op: 'get' } },
   // No row rule admits an ordinary user; administrators pass every rule.

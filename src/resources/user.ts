@@ -34,7 +34,7 @@ export default defineResource({
     isVaultAccess: column('is_vault_access', 'boolean', { expandOnly: true }),
   },
   // User ids are unique per tenant, case-insensitively: the unique index gives this order.
-  order: 'lower(t.user_id)',
+  order: 'name_key(t.user_id)',
   relations: {
     site: { kind: 'one', target: 'Site', key: 'siteId' },
     groups: { kind: 'through', target: 'Group', link: { ...MEMBERSHIP, from: 'user_id', to: 'group_id' } },

@@ -17,20 +17,20 @@ const GUID = '0F8FAD5B-D9CB-469F-A165-70867728950E';
 
 describe('compileQ: comparisons by type', () => {
   it.each([
-    ["[name] eq 'Home'", 'lower("t"."name") = lower(?)', ['Home']],
-    ["NAME ne 'Home'", 'lower("t"."name") <> lower(?)', ['Home']],
-    ["name gt 'a'", 'lower("t"."name") > lower(?)', ['a']],
-    ["name ge 'a'", 'lower("t"."name") >= lower(?)', ['a']],
-    ["name lt 'a'", 'lower("t"."name") < lower(?)', ['a']],
-    ["name le 'a'", 'lower("t"."name") <= lower(?)', ['a']],
-    ['name eq 5', 'lower("t"."name") = lower(?)', ['5']],
+    ["[name] eq 'Home'", 'name_key("t"."name") = name_key(?)', ['Home']],
+    ["NAME ne 'Home'", 'name_key("t"."name") <> name_key(?)', ['Home']],
+    ["name gt 'a'", 'name_key("t"."name") > name_key(?)', ['a']],
+    ["name ge 'a'", 'name_key("t"."name") >= name_key(?)', ['a']],
+    ["name lt 'a'", 'name_key("t"."name") < name_key(?)', ['a']],
+    ["name le 'a'", 'name_key("t"."name") <= name_key(?)', ['a']],
+    ['name eq 5', 'name_key("t"."name") = name_key(?)', ['5']],
     // A bare number compared with text is its text as written, not as JavaScript reads it.
-    ['name eq 007', 'lower("t"."name") = lower(?)', ['007']],
-    ['name eq 12345678901234567891', 'lower("t"."name") = lower(?)', ['12345678901234567891']],
-    ['name eq 1.50', 'lower("t"."name") = lower(?)', ['1.50']],
-    ['name eq true', 'lower("t"."name") = lower(?)', ['true']],
-    ["[first name] eq 'O''Brien'", 'lower("t"."first_name") = lower(?)', ["O'Brien"]],
-    ["[odd]]name] eq 'x'", 'lower("t"."odd") = lower(?)', ['x']],
+    ['name eq 007', 'name_key("t"."name") = name_key(?)', ['007']],
+    ['name eq 12345678901234567891', 'name_key("t"."name") = name_key(?)', ['12345678901234567891']],
+    ['name eq 1.50', 'name_key("t"."name") = name_key(?)', ['1.50']],
+    ['name eq true', 'name_key("t"."name") = name_key(?)', ['true']],
+    ["[first name] eq 'O''Brien'", 'name_key("t"."first_name") = name_key(?)', ["O'Brien"]],
+    ["[odd]]name] eq 'x'", 'name_key("t"."odd") = name_key(?)', ['x']],
     ['scope eq 1', '"t"."scope" = ?::bigint', [1]],
     ["scope = '5'", '"t"."scope" = ?::bigint', [5]],
     ["scope > '-5'", '"t"."scope" > ?::bigint', [-5]],
@@ -51,11 +51,11 @@ describe('compileQ: comparisons by type', () => {
     ["createDate eq '2024-01-01T13:45:00.123'", `"t"."create_date" >= ?::timestamp AND "t"."create_date" < ?::timestamp + interval '1 millisecond' AND date_trunc('milliseconds', "t"."create_date") = ?::timestamp`, Array(3).fill('2024-01-01T13:45:00.123')],
     ["'2024-01-01' lt createDate", `"t"."create_date" > ?::timestamp AND ?::timestamp < date_trunc('milliseconds', "t"."create_date")`, ['2024-01-01T00:00:00', '2024-01-01T00:00:00']],
     ["createDate ne '2024-01-01'", `date_trunc('milliseconds', "t"."create_date") <> ?::timestamp`, ['2024-01-01T00:00:00']],
-    ['name eq description', 'lower("t"."name") = lower("t"."description")', []],
+    ['name eq description', 'name_key("t"."name") = name_key("t"."description")', []],
     ['createDate lt modifyDate', `date_trunc('milliseconds', "t"."create_date") < date_trunc('milliseconds', "t"."modify_date")`, []],
     ['id eq ownerId', '"t"."id" = "t"."owner_id"', []],
-    ['id eq name', 'lower("t"."id"::text) = lower("t"."name")', []],
-    ["'x' eq name", 'lower(?) = lower("t"."name")', ['x']],
+    ['id eq name', 'name_key("t"."id"::text) = name_key("t"."name")', []],
+    ["'x' eq name", 'name_key(?) = name_key("t"."name")', ['x']],
   ])('%s', (q, sql, params) => {
     expect(compile(q)).toEqual({ sql, params });
   });
@@ -91,15 +91,15 @@ describe('compileQ: null', () => {
 
 describe('compileQ: like', () => {
   it.each([
-    ["userid like 'ad%'", `"t"."user_id" ILIKE ? ESCAPE ''`, ['ad%']],
-    ["userId not like 'a_'", `"t"."user_id" NOT ILIKE ? ESCAPE ''`, ['a_']],
-    ["name like 'C:\\dir\\'", `"t"."name" ILIKE ? ESCAPE ''`, ['C:\\dir\\']],
-    ["scope like '1%'", `"t"."scope"::text ILIKE ? ESCAPE ''`, ['1%']],
-    ["id like '0f8f%'", `"t"."id"::text ILIKE ? ESCAPE ''`, ['0f8f%']],
-    ["createDate like '2024-01%'", `to_char(date_trunc('milliseconds', "t"."create_date"), 'YYYY-MM-DD"T"HH24:MI:SS.MS') ILIKE ? ESCAPE ''`, ['2024-01%']],
-    ['name like 5', `"t"."name" ILIKE ? ESCAPE ''`, ['5']],
-    ['name like description', `"t"."name" ILIKE "t"."description" ESCAPE ''`, []],
-    ["'abc' like 'a%'", `?::text ILIKE ?::text ESCAPE ''`, ['abc', 'a%']],
+    ["userid like 'ad%'", `name_key("t"."user_id") LIKE name_key(?) ESCAPE ''`, ['ad%']],
+    ["userId not like 'a_'", `name_key("t"."user_id") NOT LIKE name_key(?) ESCAPE ''`, ['a_']],
+    ["name like 'C:\\dir\\'", `name_key("t"."name") LIKE name_key(?) ESCAPE ''`, ['C:\\dir\\']],
+    ["scope like '1%'", `name_key("t"."scope"::text) LIKE name_key(?) ESCAPE ''`, ['1%']],
+    ["id like '0f8f%'", `name_key("t"."id"::text) LIKE name_key(?) ESCAPE ''`, ['0f8f%']],
+    ["createDate like '2024-01%'", `name_key(to_char(date_trunc('milliseconds', "t"."create_date"), 'YYYY-MM-DD"T"HH24:MI:SS.MS')) LIKE name_key(?) ESCAPE ''`, ['2024-01%']],
+    ['name like 5', `name_key("t"."name") LIKE name_key(?) ESCAPE ''`, ['5']],
+    ['name like description', `name_key("t"."name") LIKE name_key("t"."description") ESCAPE ''`, []],
+    ["'abc' like 'a%'", `name_key(?::text) LIKE name_key(?::text) ESCAPE ''`, ['abc', 'a%']],
   ])('%s', (q, sql, params) => {
     expect(compile(q)).toEqual({ sql, params });
   });
@@ -115,16 +115,16 @@ describe('compileQ: between and in', () => {
     ["createDate not between '2024-01-01' and '2024-02-01'", `date_trunc('milliseconds', "t"."create_date") NOT BETWEEN ?::timestamp AND ?::timestamp`, ['2024-01-01T00:00:00', '2024-02-01T00:00:00']],
     ["createDate in ('2024-01-01', null)", `(date_trunc('milliseconds', "t"."create_date") IN (?::timestamp) OR date_trunc('milliseconds', "t"."create_date") IS NULL)`, ['2024-01-01T00:00:00']],
     ['scope not between 1 and 3', '"t"."scope" NOT BETWEEN ?::bigint AND ?::bigint', [1, 3]],
-    ["name between 'a' and 'm'", 'lower("t"."name") BETWEEN lower(?) AND lower(?)', ['a', 'm']],
-    ["name in ('a','b')", 'lower("t"."name") IN (lower(?), lower(?))', ['a', 'b']],
-    ["name not in ('a')", 'lower("t"."name") NOT IN (lower(?))', ['a']],
+    ["name between 'a' and 'm'", 'name_key("t"."name") BETWEEN name_key(?) AND name_key(?)', ['a', 'm']],
+    ["name in ('a','b')", 'name_key("t"."name") IN (name_key(?), name_key(?))', ['a', 'b']],
+    ["name not in ('a')", 'name_key("t"."name") NOT IN (name_key(?))', ['a']],
     ["scope in (1, '2')", '"t"."scope" IN (?::bigint, ?::bigint)', [1, 2]],
     [`id in ('${GUID}')`, '"t"."id" IN (?::uuid)', [GUID.toLowerCase()]],
-    ["name in ('a', null)", '(lower("t"."name") IN (lower(?)) OR "t"."name" IS NULL)', ['a']],
-    ["name not in ('a', null)", 'NOT (lower("t"."name") IN (lower(?)) OR "t"."name" IS NULL)', ['a']],
+    ["name in ('a', null)", '(name_key("t"."name") IN (name_key(?)) OR "t"."name" IS NULL)', ['a']],
+    ["name not in ('a', null)", 'NOT (name_key("t"."name") IN (name_key(?)) OR "t"."name" IS NULL)', ['a']],
     ['name in (null)', '"t"."name" IS NULL', []],
     ['name not in (null)', '"t"."name" IS NOT NULL', []],
-    ["name in (description, 'x')", 'lower("t"."name") IN (lower("t"."description"), lower(?))', ['x']],
+    ["name in (description, 'x')", 'name_key("t"."name") IN (name_key("t"."description"), name_key(?))', ['x']],
   ])('%s', (q, sql, params) => {
     expect(compile(q)).toEqual({ sql, params });
   });
@@ -133,7 +133,7 @@ describe('compileQ: between and in', () => {
 describe('compileQ: boolean structure', () => {
   it('joins and, parenthesises or, wraps not', () => {
     expect(compile("userid like 'ad%' and enabled eq 'true'")).toEqual({
-      sql: `"t"."user_id" ILIKE ? ESCAPE '' AND "t"."enabled" = ?::boolean`,
+      sql: `name_key("t"."user_id") LIKE name_key(?) ESCAPE '' AND "t"."enabled" = ?::boolean`,
       params: ['ad%', true],
     });
     expect(compile('scope eq 1 or scope eq 2 and enabled eq true')).toEqual({
@@ -141,7 +141,7 @@ describe('compileQ: boolean structure', () => {
       params: [1, 2, true],
     });
     expect(compile("not (name eq 'x' or description = 'y')")).toEqual({
-      sql: 'NOT (lower("t"."name") = lower(?) OR lower("t"."description") = lower(?))',
+      sql: 'NOT (name_key("t"."name") = name_key(?) OR name_key("t"."description") = name_key(?))',
       params: ['x', 'y'],
     });
     expect(compile('not scope eq 1')).toEqual({ sql: 'NOT ("t"."scope" = ?::bigint)', params: [1] });
@@ -154,7 +154,7 @@ describe('compileQ: boolean structure', () => {
   it('keeps params in placeholder order through nesting', () => {
     const { sql, params } = compile("substring(name, 2, 3) in ('a', 'b') or not (scope between 1 and 9 and dateadd(hour, 4, createDate) gt '2024-01-01')");
     expect(sql).toBe(
-      '(lower(substring("t"."name" from ?::int for ?::int)) IN (lower(?), lower(?)) OR ' +
+      '(name_key(substring("t"."name" from ?::int for ?::int)) IN (name_key(?), name_key(?)) OR ' +
         `NOT ("t"."scope" BETWEEN ?::bigint AND ?::bigint AND (date_trunc('milliseconds', "t"."create_date") + (?::int * interval '1 hour')) > ?::timestamp))`,
     );
     expect(params).toEqual([2, 3, 'a', 'b', 1, 9, 4, '2024-01-01T00:00:00']);
@@ -163,9 +163,9 @@ describe('compileQ: boolean structure', () => {
 
 describe('compileQ: functions', () => {
   it.each([
-    ["substring(name,1,3) eq 'Hom'", 'lower(substring("t"."name" from ?::int for ?::int)) = lower(?)', [1, 3, 'Hom']],
-    ["substring(scope, 1, 1) eq '4'", 'lower(substring("t"."scope"::text from ?::int for ?::int)) = lower(?)', [1, 1, '4']],
-    ["substring('abc', '2', 0) eq ''", 'lower(substring(?::text from ?::int for ?::int)) = lower(?)', ['abc', 2, 0, '']],
+    ["substring(name,1,3) eq 'Hom'", 'name_key(substring("t"."name" from ?::int for ?::int)) = name_key(?)', [1, 3, 'Hom']],
+    ["substring(scope, 1, 1) eq '4'", 'name_key(substring("t"."scope"::text from ?::int for ?::int)) = name_key(?)', [1, 1, '4']],
+    ["substring('abc', '2', 0) eq ''", 'name_key(substring(?::text from ?::int for ?::int)) = name_key(?)', ['abc', 2, 0, '']],
     [
       "modifyDate gt dateadd(day,-7,'2024-05-01')",
       `"t"."modify_date" > (?::timestamp + (?::int * interval '1 day')) AND date_trunc('milliseconds', "t"."modify_date") > (?::timestamp + (?::int * interval '1 day'))`,
@@ -181,7 +181,7 @@ describe('compileQ: functions', () => {
       `((date_trunc('milliseconds', "t"."create_date") + (?::int * interval '1 second')) + (?::int * interval '1 year')) = date_trunc('milliseconds', "t"."modify_date")`,
       [30, 1],
     ],
-    ["dateadd(minute, 5, createDate) like '2024%'", `to_char((date_trunc('milliseconds', "t"."create_date") + (?::int * interval '1 minute')), 'YYYY-MM-DD"T"HH24:MI:SS.MS') ILIKE ? ESCAPE ''`, [5, '2024%']],
+    ["dateadd(minute, 5, createDate) like '2024%'", `name_key(to_char((date_trunc('milliseconds', "t"."create_date") + (?::int * interval '1 minute')), 'YYYY-MM-DD"T"HH24:MI:SS.MS')) LIKE name_key(?) ESCAPE ''`, [5, '2024%']],
   ])('%s', (q, sql, params) => {
     expect(compile(q)).toEqual({ sql, params });
   });
@@ -211,7 +211,7 @@ describe('compileQ: comparisons without a field', () => {
   it.each([
     ['1 eq 1', '?::numeric = ?::numeric', [1, 1]],
     ["1 eq '1.0'", '?::numeric = ?::numeric', [1, 1]],
-    ["'a' eq 'A'", 'lower(?::text) = lower(?::text)', ['a', 'A']],
+    ["'a' eq 'A'", 'name_key(?::text) = name_key(?::text)', ['a', 'A']],
     ["true ne 'false'", '?::boolean <> ?::boolean', [true, false]],
     ['2 between 1 and 3', '?::numeric BETWEEN ?::numeric AND ?::numeric', [2, 1, 3]],
   ])('%s', (q, sql, params) => {
@@ -287,13 +287,13 @@ describe('compileQ: column expressions', () => {
       full: { sql: `coalesce("u"."first", '') || "u"."last"`, type: 'string' },
       n: { sql: '"u"."a" + 1', type: 'integer' },
     });
-    expect(compileQ(parseQ("full eq 'x'"), custom).sql).toBe(`lower(coalesce("u"."first", '') || "u"."last") = lower(?)`);
-    expect(compileQ(parseQ("n like '1%'"), custom).sql).toBe(`("u"."a" + 1)::text ILIKE ? ESCAPE ''`);
+    expect(compileQ(parseQ("full eq 'x'"), custom).sql).toBe(`name_key(coalesce("u"."first", '') || "u"."last") = name_key(?)`);
+    expect(compileQ(parseQ("n like '1%'"), custom).sql).toBe(`name_key(("u"."a" + 1)::text) LIKE name_key(?) ESCAPE ''`);
   });
 });
 
 describe('compileQ: a field whose NULL reads as the empty string', () => {
-  const unset: QueryFieldMap = new FieldMap([['v', { sql: raw('"t"."v"'), type: 'string', nullIsEmpty: true, eqHint: (x: string) => sql`hint(${x})` }]]);
+  const unset: QueryFieldMap = new FieldMap([['v', { sql: raw('"t"."v"'), type: 'string', nullIsEmpty: true, keptAsSent: true, eqHint: (x: string) => sql`hint(${x})` }]]);
   it.each([
     ["v eq ''", `lower(coalesce("t"."v", '')) = lower(?)`],
     ["'' eq v", `lower(?) = lower(coalesce("t"."v", ''))`],
