@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { createApp } from './app.js';
 import { loadConfig } from './config.js';
 import { openDatabase } from './db/database.js';
+import { checkTextHandling } from './db/text-handling-check.js';
 import { startDraining } from './draining.js';
 import { ensureDemoTenant } from './first-run.js';
 import { createHttpServer } from './http-server.js';
@@ -23,6 +24,7 @@ async function main() {
   const db = await openDatabase(config, log).catch((e: unknown) => {
     throw asConnectionFailure(e, config.databaseUrl);
   });
+  await checkTextHandling(db.orm, log, !config.databaseUrl);
   const services = await createServices(config, db, log);
   // Before serving: every read and copy takes a file's bytes from the file store.
   const moved = await moveDatabaseFiles(db.orm.em.fork(), services.files);
