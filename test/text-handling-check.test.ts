@@ -54,6 +54,7 @@ test('a SQL_ASCII database, whose lower() folds ASCII letters only, is used with
     expect(warnings[0].encoding).toBe('SQL_ASCII');
     expect(warnings[0].msg).toContain('SQL_ASCII, not UTF8');
     expect(warnings[0].msg).toContain('ASCII letters only');
+    expect(warnings[0].msg).toContain('or in Unicode normal form');
     expect(warnings[0].msg).toContain('createdb -E UTF8');
     expect(warnings[0].msg).toContain('pg_dump and pg_restore');
     // Never the DATABASE_URL, which may hold a password.
