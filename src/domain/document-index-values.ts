@@ -14,6 +14,7 @@ import { selectRows } from '../read/rows.js';
 import { sql } from '../sql.js';
 import { changeableDocument, documentRow } from './documents.js';
 import { DATE_FIELD, LIST_FIELD, NUMERIC_FIELD, typedValue } from './index-field-types.js';
+import { nameKey } from './validate.js';
 
 type Row = Record<string, unknown>;
 export type IndexFieldRow = Row & { fieldId: string; label: string; fieldType: number; required: boolean; dhId: string };
@@ -157,7 +158,7 @@ function entriesOf(sent: unknown): [string, unknown][] {
 }
 
 /**
- * Sets several fields of the document's current revision, named by id or label (any case), all or
+ * Sets several fields of the document's current revision, named by id or label (any case or Unicode normal form), all or
  * none; returns the revision id. `noneIsNothing`: a request that names none (`{}`, which the
  * Python and .NET clients send with every new document and upload) sets nothing; else it is a 400.
  */
@@ -169,8 +170,8 @@ export async function setIndexFields(ctx: AppContext, documentId: string, input:
   if (entries.length === 0) return doc.id;
   const fields = await fieldsOf(ctx, doc.id);
   const named = entries.map(([key, value]) => {
-    const k = key.trim().toLowerCase();
-    return { key, value, field: isGuid(k) ? fields.find((f) => f.fieldId === k) : fields.find((f) => f.label.toLowerCase() === k) };
+    const k = key.trim();
+    return { key, value, field: isGuid(k) ? fields.find((f) => f.fieldId === k.toLowerCase()) : fields.find((f) => nameKey(f.label) === nameKey(k)) };
   });
   // Held before any value is checked: one deleted meanwhile is refused where an unknown one would be.
   const held = await heldFieldIds(ctx, named.flatMap((n) => (n.field ? [n.field] : [])));

@@ -74,3 +74,14 @@ test('an index field label and a document type name are taken in the other norma
   expect((await A.post('/documenttypes', { name: type })).status).toBe(200);
   expectError(await A.post('/documenttypes', { name: nfd(type) }), 409);
 });
+
+test("a document's index field is set by its label in the other normal form", async () => {
+  const folder = (await A.post('/folders', { name: uniq('Indexed') })).body.data;
+  const label = accented('Field');
+  const field = (await A.post('/indexfields', { label, fieldType: 'Text' })).body.data;
+  await A.put(`/indexfields/${field.id}/folders/${folder.id}`);
+  const doc = (await A.post('/documents', { folderId: folder.id, name: uniq('Doc') })).body.data;
+  const r = await A.put(`/documents/${doc.documentId}/indexfields`, { indexFields: JSON.stringify({ [nfd(label).toUpperCase()]: 'set' }) });
+  expect(r.status).toBe(200);
+  expect(r.body.data.find((v: { fieldId: string }) => v.fieldId === field.id).value).toBe('set');
+});
