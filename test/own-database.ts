@@ -13,7 +13,11 @@ export interface OwnDatabase {
   drop(): Promise<void>;
 }
 
-export async function ownDatabase(name: string, { migrate = true } = {}): Promise<OwnDatabase> {
+/**
+ * `cLocale`: made from template0 in that encoding with the C locale (`SQL_ASCII`, `UTF8`), whose
+ * lower() folds ASCII letters only, as some operators' databases do.
+ */
+export async function ownDatabase(name: string, { migrate = true, cLocale }: { migrate?: boolean; cLocale?: string } = {}): Promise<OwnDatabase> {
   const shared = process.env.QUIRE_TEST_DATABASE_URL;
   if (!shared) throw new Error('QUIRE_TEST_DATABASE_URL is not set: run the tests through jest (global setup)');
   const dbName = `quire_${name}_${process.pid}_${Date.now()}`;
@@ -26,7 +30,7 @@ export async function ownDatabase(name: string, { migrate = true } = {}): Promis
       await c.end();
     }
   };
-  await admin(`create database ${dbName}`);
+  await admin(`create database ${dbName}${cLocale ? ` template template0 encoding '${cLocale}' locale_provider libc lc_collate 'C' lc_ctype 'C'` : ''}`);
   const url = new URL(shared);
   url.pathname = `/${dbName}`;
   if (migrate) {
