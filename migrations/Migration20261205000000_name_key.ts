@@ -26,7 +26,8 @@ const NAMED: { table: string; column: string; index: string; scope: string }[] =
   { table: 'saved_search', column: 'name', index: 'saved_search_name_uq', scope: 'tenant_id, owner_id' },
 ];
 
-const SUFFIX = `' (' || right(id::text, 12) || ')'`;
+/** What a parted name gets added: ` (` and the last 12 hex digits of `id` (the row's id column) and `)`. */
+const suffix = (id: string) => `' (' || right(${id}::text, 12) || ')'`;
 
 export class Migration20261205000000_name_key extends Migration {
   override async up(): Promise<void> {
@@ -40,7 +41,7 @@ do $$ begin
 end $$;`);
     for (const { table, column, index, scope } of NAMED) {
       this.addSql(`
-update ${table} t set ${column} = t.${column} || ${SUFFIX.replaceAll('id::', 't.id::')}
+update ${table} t set ${column} = t.${column} || ${suffix('t.id')}
   from (select id, row_number() over (partition by ${scope}, name_key(${column}) order by id) as n from ${table}) d
  where t.id = d.id and d.n > 1;
 drop index ${index};
@@ -58,9 +59,9 @@ begin
       from (select id, tenant_id, path, row_number() over (partition by tenant_id, name_key(path) order by id) as n from folder) f
      where f.n > 1 order by char_length(f.path), f.id limit 1;
     exit when not found;
-    update folder set path = r.path || ${SUFFIX.replaceAll('id::', 'r.id::')} || substr(path, char_length(r.path) + 1)
+    update folder set path = r.path || ${suffix('r.id')} || substr(path, char_length(r.path) + 1)
      where tenant_id = r.tenant_id and (id = r.id or starts_with(path, r.path || '/'));
-    update folder set name = name || ${SUFFIX} where id = r.id;
+    update folder set name = name || ${suffix('r.id')} where id = r.id;
   end loop;
 end $$;
 drop index folder_path_uq;

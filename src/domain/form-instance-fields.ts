@@ -80,8 +80,8 @@ function fieldMapOf(base: QueryFieldMap, fields: readonly TemplateField[]): Quer
     const key = f.key.toLowerCase();
     let field: QueryField | undefined;
     const keptText = sql`t.values ->> ${key}`;
-    if (f.fieldType === FIELD_TYPES.calendarfield) field = { sql: sql`form_value_timestamp(${keptText})`, type: 'datetime', shownAsKept: true, keptText, keptAsSent: true };
-    if (f.fieldType === FIELD_TYPES.cellfield) field = { sql: sql`form_value_numeric(${keptText})`, type: 'numeric', keptText, keptAsSent: true };
+    if (f.fieldType === FIELD_TYPES.calendarfield) field = { sql: sql`form_value_timestamp(${keptText})`, type: 'datetime', shownAsKept: true, keptText, foldsCaseOnly: true };
+    if (f.fieldType === FIELD_TYPES.cellfield) field = { sql: sql`form_value_numeric(${keptText})`, type: 'numeric', keptText, foldsCaseOnly: true };
     if (!f.deleted) {
       // A base field of the same name (`revision`) wins, as it does in the record.
       if (declared.has(key)) continue;
@@ -89,7 +89,7 @@ function fieldMapOf(base: QueryFieldMap, fields: readonly TemplateField[]): Quer
       if (field) typed.set(key, field);
       continue;
     }
-    typed.set(deletedKey(key), field ?? { sql: keptText, type: 'string', nullIsEmpty: true, keptAsSent: true });
+    typed.set(deletedKey(key), field ?? { sql: keptText, type: 'string', nullIsEmpty: true, foldsCaseOnly: true });
     // Every deleted field is offered as `__<key>`, one sharing a base field's name (`revision`) too; only the others hide their plain key.
     deleted.set(deletedKey(key), `__${f.key}`);
     if (!declared.has(key)) hidden.add(key);

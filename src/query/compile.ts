@@ -13,7 +13,7 @@
  *   decide: any number -> numeric, else any boolean -> boolean, else text; every param is cast then.
  * - Strings compare as names do, in any case and Unicode normal form: `name_key(a) = name_key(b)`
  *   for eq/ne/gt/ge/lt/le/between/in, and `name_key(a) LIKE name_key(b) ESCAPE ''` for like. A
- *   form value (QueryField.keptAsSent) compares case-insensitively only, `lower(a) = lower(b)` and
+ *   form value (QueryField.foldsCaseOnly) compares case-insensitively only, `lower(a) = lower(b)` and
  *   ILIKE, as its search index holds it. `ESCAPE ''` because `%` and `_` are the client's only special
  *   characters (as in SQL Server): a backslash is literal and can never make PostgreSQL fail.
  *   `like` works on any type by comparing its text as the API writes it (`col::text`; a datetime
@@ -114,7 +114,7 @@ interface Typed {
   eqHint?: (value: string) => Fragment;
   nullIsEmpty?: boolean;
   keptText?: Fragment;
-  keptAsSent?: boolean;
+  foldsCaseOnly?: boolean;
   /** A datetime field's own SQL, before shownDateTime: what the index hint of a comparison with a literal uses. */
   stored?: Fragment;
   /** Names no field: a dateadd of a literal, the same for every row. */
@@ -129,8 +129,8 @@ interface Context {
   against?: string;
   /** No field or function involved: params need explicit casts for PostgreSQL to type them. */
   literalOnly: boolean;
-  /** A form value is compared: strings fold by lower(), not name_key (QueryField.keptAsSent). */
-  asSent?: boolean;
+  /** A form value is compared: strings fold by lower(), not name_key (QueryField.foldsCaseOnly). */
+  foldsCaseOnly?: boolean;
 }
 
 const isNullSide = (s: Side) => 'literal' in s && s.literal.kind === 'null';
@@ -202,10 +202,10 @@ class Compiler {
           throw qError(`'like' cannot be used with null`, e.pos, '', 'Use is null / is not null.');
         }
         const literalOnly = !('typed' in value) && !('typed' in pattern);
-        const asSent = [value, pattern].some((s) => 'typed' in s && s.typed.keptAsSent);
+        const foldsCaseOnly = [value, pattern].some((s) => 'typed' in s && s.typed.foldsCaseOnly);
         const [v, p] = [this.text(value, literalOnly), this.text(pattern, literalOnly)];
         const not = e.negated ? 'NOT ' : '';
-        return asSent ? sql`${v} ${raw(`${not}ILIKE`)} ${p} ESCAPE ''` : sql`name_key(${v}) ${raw(`${not}LIKE`)} name_key(${p}) ESCAPE ''`;
+        return foldsCaseOnly ? sql`${v} ${raw(`${not}ILIKE`)} ${p} ESCAPE ''` : sql`name_key(${v}) ${raw(`${not}LIKE`)} name_key(${p}) ESCAPE ''`;
       }
       case 'between': {
         const sides = [e.value, e.low, e.high].map((o) => this.side(o));
@@ -273,7 +273,7 @@ class Compiler {
   /** The common type of the operands of one comparison. */
   private unify(sides: Side[], pos: number | undefined): Context {
     const typed = sides.flatMap((s) => ('typed' in s ? [s.typed] : []));
-    return { ...this.unifyType(typed, sides, pos), asSent: typed.some((t) => t.keptAsSent) };
+    return { ...this.unifyType(typed, sides, pos), foldsCaseOnly: typed.some((t) => t.foldsCaseOnly) };
   }
 
   private unifyType(typed: Typed[], sides: Side[], pos: number | undefined): Context {
@@ -303,7 +303,7 @@ class Compiler {
   private cased(side: Side, ctx: Context): Fragment {
     const rendered = this.render(side, ctx);
     if (ctx.type !== 'string') return rendered;
-    return ctx.asSent ? sql`lower(${rendered})` : sql`name_key(${rendered})`;
+    return ctx.foldsCaseOnly ? sql`lower(${rendered})` : sql`name_key(${rendered})`;
   }
 
   /** An operand as text, for like. */
@@ -318,7 +318,7 @@ class Compiler {
         if (!field) {
           throw qError(`unknown field ${quote(o.name)}`, o.pos, '', `Known fields: ${listed([...this.fields.names().values()])}.`);
         }
-        const typed: Typed = { frag: field.sql, type: field.type, label: quote(o.name), shiftYears: 0, eqHint: field.eqHint, nullIsEmpty: field.nullIsEmpty, keptText: field.keptText, keptAsSent: field.keptAsSent };
+        const typed: Typed = { frag: field.sql, type: field.type, label: quote(o.name), shiftYears: 0, eqHint: field.eqHint, nullIsEmpty: field.nullIsEmpty, keptText: field.keptText, foldsCaseOnly: field.foldsCaseOnly };
         return field.type === 'datetime' && !field.shownAsKept ? { ...typed, frag: shownDateTime(field.sql), stored: field.sql } : typed;
       }
       case 'substring': {

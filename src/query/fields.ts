@@ -33,7 +33,7 @@ export interface QueryField {
    * Text compared case-insensitively only, not in any Unicode normal form as names are (a form
    * value: its search index, which eqHint probes, holds `lower(values)`).
    */
-  keptAsSent?: boolean;
+  foldsCaseOnly?: boolean;
 }
 
 /**

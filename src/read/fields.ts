@@ -39,7 +39,7 @@ function withDynamic(declared: FieldMap, d: DynamicFields): QueryFieldMap {
   const search = d.search;
   const eqHint = search ? (name: string) => (v: string) => sql`t.${raw(search)} @> jsonb_build_object(${name}::text, lower(${v}))` : undefined;
   return {
-    get: (name) => declared.get(name) ?? { sql: sql`(t.${raw(d.column)} ->> ${name})`, type: d.type, eqHint: eqHint?.(name), nullIsEmpty: true, keptAsSent: true },
+    get: (name) => declared.get(name) ?? { sql: sql`(t.${raw(d.column)} ->> ${name})`, type: d.type, eqHint: eqHint?.(name), nullIsEmpty: true, foldsCaseOnly: true },
     names: () => declared.names(),
   };
 }
