@@ -46,9 +46,9 @@ export async function instanceRow(ctx: AppContext, id: string, lock: RowQuery['l
   };
 }
 
-/** The form `relateToDocId` names by its instance name (any case; a 409 when several forms share it). */
+/** The form `relateToDocId` names by its instance name (as names are found: any case and Unicode normal form; a 409 when several forms share it). */
 async function instanceByDocId(ctx: AppContext, docId: string): Promise<Row> {
-  const rows = await selectRows<Row>(ctx.reader, INSTANCE, { where: [sql`lower(t.instance_name) = lower(${docId})`], limit: 2, withoutDynamic: true, lock: 'keyShare' });
+  const rows = await selectRows<Row>(ctx.reader, INSTANCE, { where: [sql`name_key(t.instance_name) = name_key(${docId})`], limit: 2, withoutDynamic: true, lock: 'keyShare' });
   const field = { field: 'relateToDocId' };
   if (rows.length === 0) throw notFound(`Form instance '${docId}' was not found.`, field);
   if (rows.length > 1) throw conflict(`More than one form instance is named '${docId}': name it by its id.`, field);

@@ -117,3 +117,15 @@ test('a login name and a group name in another Unicode normal form probe an inde
   const byQ = await indexPlanOf(/from user_group t\b[\s\S]*name_key\(/, () => A.get(`/groups?q=${encodeURIComponent(`name eq '${name}'`)}`));
   expect(byQ).toMatch(/Index Cond: .*NORMALIZE\(lower\(t?\.?name\), NFC\) = /);
 });
+
+test("a form by its instance name, through q and relateToDocId, probes form_instance_name_ix on its name_key (the lower() index served neither: q read every form of the template)", async () => {
+  const template = await formTemplateWith(A, ['note'], [], {}, uniq('Plans-Été'));
+  const post = async () => (await A.post(`/formtemplates/${template.id}/forms`, { note: 'n' })).body.data;
+  const [x, y] = [await post(), await post()];
+  const byQ = await indexPlanOf(/from form_instance t\b[\s\S]*name_key\(t\.instance_name\)/, () =>
+    A.get(`/formtemplates/${template.id}/forms?q=${encodeURIComponent(`instanceName eq '${y.instanceName.normalize('NFD')}'`)}`));
+  expect(byQ).toMatch(/Index Cond: .*NORMALIZE\(lower\(t?\.?instance_name\), NFC\) = /);
+  const byDocId = await indexPlanOf(/from form_instance t\b[\s\S]*name_key\(t\.instance_name\)/, () =>
+    A.put(`/forminstance/${x.formId}/relateForm?relateToDocId=${encodeURIComponent(y.instanceName)}`));
+  expect(byDocId).toMatch(/Index Cond: .*NORMALIZE\(lower\(t?\.?instance_name\), NFC\) = /);
+});

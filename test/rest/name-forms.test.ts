@@ -3,7 +3,7 @@
  * and U+0301) is the `Résumé` typed elsewhere (NFC: U+00E9). Names are kept as sent; lookups,
  * uniqueness, logins and `q` compare them by `name_key` (migrations/Migration20261205000000_name_key.ts).
  */
-import { createUser, expectError, q, uniq } from './support.js';
+import { createUser, expectError, formTemplateWith, q, uniq } from './support.js';
 import { A, h, setUpTwoTenants } from './two-tenants.js';
 
 setUpTwoTenants();
@@ -84,4 +84,16 @@ test("a document's index field is set by its label in the other normal form", as
   const r = await A.put(`/documents/${doc.documentId}/indexfields`, { indexFields: JSON.stringify({ [nfd(label).toUpperCase()]: 'set' }) });
   expect(r.status).toBe(200);
   expect(r.body.data.find((v: { fieldId: string }) => v.fieldId === field.id).value).toBe('set');
+});
+
+test("a form's instance name (its template's prefix and number) is found in the other normal form, by q and by relateToDocId", async () => {
+  const template = await formTemplateWith(A, ['note'], [], {}, accented('Tpl'));
+  const post = async () => (await A.post(`/formtemplates/${template.id}/forms`, { note: 'n' })).body.data;
+  const [x, y] = [await post(), await post()];
+  expect(x.instanceName.startsWith(`${template.name}-`)).toBe(true);
+  const found = await A.get(`/formtemplates/${template.id}/forms?${q(`instanceName eq '${nfd(y.instanceName).toUpperCase()}'`)}`);
+  expect(found.body.data.map((f: { revisionId: string }) => f.revisionId)).toEqual([y.revisionId]);
+  expect((await A.put(`/forminstance/${x.formId}/relateForm?relateToDocId=${enc(nfd(y.instanceName))}`)).status).toBe(200);
+  const related = await A.get(`/forminstance/${x.formId}/forms`);
+  expect(related.body.data.map((f: { instanceName: string }) => f.instanceName)).toEqual([y.instanceName]);
 });
