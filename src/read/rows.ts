@@ -125,10 +125,14 @@ export interface RowQuery {
  * statement, so a statement that returns rows has proved the session (src/auth/session.ts).
  */
 function whereOf(reader: Reader, def: ResourceDef, r: RowQuery): { where: Sql; guarded: boolean } {
+  const alive = aliveOf(reader);
+  return { where: join([...visible(reader, def, r.byToken), ...(alive ? [alive] : []), ...(r.where ?? [])], ' and '), guarded: !!alive };
+}
+
+/** The condition that the caller's session is alive, until a statement has confirmed it. */
+function aliveOf(reader: Reader): Sql | undefined {
   const s = reader.session;
-  const guarded = s !== undefined && !s.confirmed;
-  const alive = guarded ? [s.alive(reader.tenantId)] : [];
-  return { where: join([...visible(reader, def, r.byToken), ...alive, ...(r.where ?? [])], ' and '), guarded };
+  return s !== undefined && !s.confirmed ? s.alive(reader.tenantId) : undefined;
 }
 
 /** The tenant's condition and the definition's row conditions for the caller, on alias `t`. */
@@ -170,10 +174,17 @@ export async function selectRows<T>(reader: Reader, def: ResourceDef, r: RowQuer
   return rows;
 }
 
+/**
+ * How many rows `r` names. They are counted in a subquery of their own (`offset 0` keeps it one)
+ * and the session is checked outside it: beside a condition that names no row of the statement,
+ * PostgreSQL 15 keeps every left join, used or not, and a count of 500,000 documents read the six
+ * joins of the definition's select list, which a count never uses, in 2 s instead of 0.2.
+ */
 export async function countRows(reader: Reader, def: ResourceDef, r: RowQuery = {}): Promise<number> {
-  const { where, guarded } = whereOf(reader, def, r);
-  const rows = await run<{ n: string }>(reader, sql`select count(*) as n from ${raw(def.table)} t${joinsOf(def)}${r.from ?? raw('')} where ${where}`);
-  const n = Number(rows[0].n);
-  if (guarded && n > 0) reader.session!.confirmed = true;
-  return n;
+  const alive = aliveOf(reader);
+  const rows = join([...visible(reader, def, r.byToken), ...(r.where ?? [])], ' and ');
+  const counted = sql`select 1 from ${raw(def.table)} t${joinsOf(def)}${r.from ?? raw('')} where ${rows} offset 0`;
+  const [{ n }] = await run<{ n: string }>(reader, sql`select count(*) as n from (${counted}) counted${alive ? sql` where ${alive}` : raw('')}`);
+  if (alive && Number(n) > 0) reader.session!.confirmed = true;
+  return Number(n);
 }
