@@ -37,10 +37,11 @@ export function ormOptions(clientUrl: string, poolSize = 10, timeouts?: DbTimeou
     allowGlobalContext: false,
     debug: false,
     // Every session in UTC, whatever the server's default: `q` compares timestamptz columns with
-    // zone-less literals, and dates are read back as text. knex's acquireConnectionTimeout bounds
+    // zone-less literals, and dates are read back as text. No just-in-time compiling: it cost a
+    // large count more than it saved (docs/decisions.md, "Running and limits"). knex's acquireConnectionTimeout bounds
     // the wait for a pooled connection, connecting included. The read pool takes the same settings.
     driverOptions: {
-      connection: { options: '-c TimeZone=UTC', ...(timeouts ? connectionTimeouts(timeouts) : {}) },
+      connection: { options: '-c TimeZone=UTC -c jit=off', ...(timeouts ? connectionTimeouts(timeouts) : {}) },
       ...(timeouts ? { acquireConnectionTimeout: timeouts.acquireMs } : {}),
     },
   };
