@@ -19,7 +19,7 @@ export async function assertAdminsRemain(ctx: AppContext, leaving: readonly stri
   const [group] = await selectRows<{ id: string }>(ctx.reader, resource('Group'), { where: [sql`name_key(t.name) = name_key(${ADMIN_GROUP})`], lock: true });
   if (!group) return;
   const admins = await selectRows<{ id: string }>(ctx.reader, resource('User'), {
-    where: [sql`t.enabled`, sql`t.id in (select m.user_id from group_member m where m.tenant_id = t.tenant_id and m.group_id = ${group.id})`],
+    where: [sql`t.enabled`, sql`exists (select 1 from group_member m where m.tenant_id = t.tenant_id and m.group_id = ${group.id} and m.user_id = t.id)`],
   });
   const gone = new Set(leaving);
   if (admins.some((a) => gone.has(a.id)) && admins.every((a) => gone.has(a.id))) throw conflict(refusal);

@@ -116,7 +116,7 @@ export async function savedSearchConditions(ctx: AppContext, id: string): Promis
   if (search.folderId !== ZERO_GUID) {
     const [folder] = await selectRows<FolderRow>(ctx.reader, resource('Folder'), { where: [sql`t.id = ${search.folderId}`] });
     // A shared search's folder the caller cannot see holds nothing for them.
-    where.push(folder ? sql`t.folder_id in (select sf.id from folder sf where sf.tenant_id = t.tenant_id and ${subtreeOf(folder, 'sf')})` : raw('false'));
+    where.push(folder ? sql`exists (select 1 from folder sf where sf.tenant_id = t.tenant_id and sf.id = t.folder_id and ${subtreeOf(folder, 'sf')})` : raw('false'));
   }
   return { search, where };
 }

@@ -32,12 +32,14 @@ export function relationKey(parent: ResourceDef, name: string): ParentKey {
 
 /**
  * "Lies under this parent row" on alias `t`. A link table's `to` names its rows' `id` column,
- * which is not always their id field: a form instance's is its revision's id.
+ * which is not always their id field: a form instance's is its revision's id. The link is an
+ * `exists`, which PostgreSQL joins as it sees fit; an `in` over a subquery naming `t` ran that
+ * subquery once per row of the tenant (1.2 s for a group's 50 members among 100,000 users).
  */
 export function underKey(key: ParentKey, parentId: string): Sql {
   if ('column' in key) return sql`t.${raw(key.column)} = ${parentId}`;
   const l = key.link;
-  return sql`t.id in (select l.${raw(l.to)} from ${raw(l.table)} l where l.tenant_id = t.tenant_id and l.${raw(l.from)} = ${parentId})`;
+  return sql`exists (select 1 from ${raw(l.table)} l where l.tenant_id = t.tenant_id and l.${raw(l.from)} = ${parentId} and l.${raw(l.to)} = t.id)`;
 }
 
 /** The condition "lies under this parent row" on alias `t`. */

@@ -32,7 +32,7 @@ export const resolvers = {
         ? [sql`false`]
         : folder === ZERO_GUID
           ? []
-          : [sql`t.id in (select l.field_id from folder_index_field l where l.tenant_id = t.tenant_id and l.folder_id = ${folder})`];
+          : [sql`exists (select 1 from folder_index_field l where l.tenant_id = t.tenant_id and l.folder_id = ${folder} and l.field_id = t.id)`];
       return listPage(ctx, resource('IndexFieldDefinition'), args, where);
     },
   },
