@@ -134,8 +134,11 @@ export type RootRead =
   /** One row by id (arg `arg`, default `id`), optionally checked to lie under a parent. */
   | { op: 'get'; arg?: string; parent?: ParentScope };
 
-/** A row condition on alias `t` for a caller (the caller's user id, a parameter). */
-export type RowRule = (callerId: Sql) => Sql;
+/**
+ * A row condition on alias `t` for a caller (the caller's user id, a parameter, or SQL naming
+ * users) in a tenant (a parameter: a subquery that names `t` only to find the tenant would run per row).
+ */
+export type RowRule = (callerId: Sql, tenantId: Sql) => Sql;
 
 export interface ResourceDef {
   /** The legacy `dataType` of its records. */

@@ -22,7 +22,7 @@ export const isAdminSql = (tenantId: string, userId: string | Sql): Sql => sql`e
  */
 export function ruleFor(rule: RowRule, tenantId: string, userId: string | Sql | undefined): Sql {
   if (!userId) return raw('false');
-  return sql`(${rule(userId instanceof Sql ? userId : sql`${userId}::uuid`)} or ${isAdminSql(tenantId, userId)})`;
+  return sql`(${rule(userId instanceof Sql ? userId : sql`${userId}::uuid`, sql`${tenantId}::uuid`)} or ${isAdminSql(tenantId, userId)})`;
 }
 
 /** The conditions every read of `def` by this caller adds (none for tenant-wide resources; no row rule `byToken`). */

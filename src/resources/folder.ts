@@ -7,11 +7,15 @@ import { raw, sql, type Sql } from '../sql.js';
  * row alias `t` naming the folder. A folder without security members is open to everyone in the
  * database; one with members to its members, users directly or through a group.
  * (Administrators pass every row rule: src/read/row-access.ts.)
+ * Each `exists` names the outer row only in its equalities on tenant and folder, so PostgreSQL
+ * may read the caller's folders once into a hash (a hashed SubPlan) instead of probing per row:
+ * the caller's groups were found in the outer row's tenant, and 500,000 documents in a secured
+ * folder took 2 s.
  */
 export function folderSeenBy(folder: string): RowRule {
   const f = raw(folder);
-  return (caller) => sql`(not exists (select 1 from folder_member fm where fm.tenant_id = t.tenant_id and fm.folder_id = ${f})
-    or exists (select 1 from folder_member fm where fm.tenant_id = t.tenant_id and fm.folder_id = ${f} and ${isMember(caller, raw('t.tenant_id'))}))`;
+  return (caller, tenant) => sql`(not exists (select 1 from folder_member fm where fm.tenant_id = t.tenant_id and fm.folder_id = ${f})
+    or exists (select 1 from folder_member fm where fm.tenant_id = t.tenant_id and fm.folder_id = ${f} and ${isMember(caller, tenant)}))`;
 }
 
 /** A `folder_member` row (alias `fm`) names the caller, directly or through one of their groups. */
