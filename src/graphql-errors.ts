@@ -69,7 +69,7 @@ function mapUnknown(error: unknown, requestId: string, log: Logger): GraphQLErro
   }
   const away = unavailableFrom(error);
   if (away) {
-    log.warn({ requestId }, 'database unavailable');
+    log.warn({ requestId, reason: away.developerMessage }, 'database unavailable or statement stopped');
     return appToGraphQL(away, ge);
   }
   log.error({ err: ge?.originalError ?? error, requestId }, 'unexpected error');
