@@ -175,16 +175,17 @@ export async function selectRows<T>(reader: Reader, def: ResourceDef, r: RowQuer
 }
 
 /**
- * How many rows `r` names. They are counted in a subquery of their own (`offset 0` keeps it one)
- * and the session is checked outside it: beside a condition that names no row of the statement,
- * PostgreSQL 15 keeps every left join, used or not, and a count of 500,000 documents read the six
- * joins of the definition's select list, which a count never uses, in 2 s instead of 0.2.
+ * How many rows `r` names. The session check is the count's filter, not a condition of the
+ * statement: beside a condition that names no row, PostgreSQL 15 keeps every left join, used or
+ * not, and a count of 500,000 documents read the six joins of the definition's select list in 2 s
+ * (0.2 s without). As a filter it is still evaluated once, and the count may run in parallel (a
+ * subquery fenced with `offset 0`, tried first, could not: 300 ms for a million forms, 115 this way).
  */
 export async function countRows(reader: Reader, def: ResourceDef, r: RowQuery = {}): Promise<number> {
   const alive = aliveOf(reader);
   const rows = join([...visible(reader, def, r.byToken), ...(r.where ?? [])], ' and ');
-  const counted = sql`select 1 from ${raw(def.table)} t${joinsOf(def)}${r.from ?? raw('')} where ${rows} offset 0`;
-  const [{ n }] = await run<{ n: string }>(reader, sql`select count(*) as n from (${counted}) counted${alive ? sql` where ${alive}` : raw('')}`);
+  const count = alive ? sql`count(*) filter (where ${alive})` : raw('count(*)');
+  const [{ n }] = await run<{ n: string }>(reader, sql`select ${count} as n from ${raw(def.table)} t${joinsOf(def)}${r.from ?? raw('')} where ${rows}`);
   if (alive && Number(n) > 0) reader.session!.confirmed = true;
   return Number(n);
 }
