@@ -13,16 +13,19 @@ import { Migration } from '@mikro-orm/migrations';
  * So the tables of every `name_key` index, this one's and the name key migration's, are analyzed
  * here rather than left to autovacuum, which waits for a tenth of a table to change.
  */
-const NAME_KEY_TABLES = [
-  'form_instance', 'app_user', 'user_group', 'site', 'folder', 'document', 'form_template', 'index_field',
-  'dropdown_list', 'script', 'scheduled_process', 'document_type', 'saved_search',
-];
+const ANALYZE_NAME_KEY_TABLES = `do $$
+  declare r record;
+  begin
+    for r in select distinct tablename from pg_indexes where schemaname = current_schema() and indexdef like '%name_key(%' loop
+      execute format('analyze %I', r.tablename);
+    end loop;
+  end $$;`;
 
 export class Migration20261207000000_form_instance_name_key extends Migration {
   override async up(): Promise<void> {
     this.addSql('drop index form_instance_name_ix;');
     this.addSql('create index form_instance_name_ix on form_instance (tenant_id, name_key(instance_name));');
-    this.addSql(`analyze ${NAME_KEY_TABLES.join(', ')};`);
+    this.addSql(ANALYZE_NAME_KEY_TABLES);
   }
 
   override async down(): Promise<void> {

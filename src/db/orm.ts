@@ -37,9 +37,10 @@ export function ormOptions(clientUrl: string, poolSize = 10, timeouts?: DbTimeou
     allowGlobalContext: false,
     debug: false,
     // Every session in UTC, whatever the server's default: `q` compares timestamptz columns with
-    // zone-less literals, and dates are read back as text. No just-in-time compiling: it cost a
-    // large count more than it saved (docs/decisions.md, "Running and limits"). knex's acquireConnectionTimeout bounds
-    // the wait for a pooled connection, connecting included. The read pool takes the same settings.
+    // zone-less literals, and dates are read back as text. No just-in-time compiling, which cost a
+    // large count more than it saved (docs/decisions.md, "Running and limits"). knex's
+    // acquireConnectionTimeout bounds the wait for a pooled connection, connecting included. The
+    // read pool takes the same settings.
     driverOptions: {
       connection: { options: '-c TimeZone=UTC -c jit=off', ...(timeouts ? connectionTimeouts(timeouts) : {}) },
       ...(timeouts ? { acquireConnectionTimeout: timeouts.acquireMs } : {}),

@@ -178,8 +178,8 @@ export async function selectRows<T>(reader: Reader, def: ResourceDef, r: RowQuer
  * How many rows `r` names. The session check is the count's filter, not a condition of the
  * statement: beside a condition that names no row, PostgreSQL 15 keeps every left join, used or
  * not, and a count of 500,000 documents read the six joins of the definition's select list in 2 s
- * (0.2 s without). As a filter it is still evaluated once, and the count may run in parallel (a
- * subquery fenced with `offset 0`, tried first, could not: 300 ms for a million forms, 115 this way).
+ * (0.2 s without). As a filter it is still evaluated once, and the count may still run in
+ * parallel, which a subquery fenced with `offset 0` may not (300 ms for a million forms, 115 this way).
  */
 export async function countRows(reader: Reader, def: ResourceDef, r: RowQuery = {}): Promise<number> {
   const alive = aliveOf(reader);
