@@ -15,9 +15,13 @@ export interface OwnDatabase {
 
 /**
  * `cLocale`: made from template0 in that encoding with the C locale (`SQL_ASCII`, `UTF8`), whose
- * lower() folds ASCII letters only, as some operators' databases do.
+ * lower() folds ASCII letters only, as some operators' databases do. `settings`: defaults the
+ * database gives every new session (`alter database ... set`), as an operator's server might.
  */
-export async function ownDatabase(name: string, { migrate = true, cLocale }: { migrate?: boolean; cLocale?: string } = {}): Promise<OwnDatabase> {
+export async function ownDatabase(
+  name: string,
+  { migrate = true, cLocale, settings = {} }: { migrate?: boolean; cLocale?: string; settings?: Record<string, string> } = {},
+): Promise<OwnDatabase> {
   const shared = process.env.QUIRE_TEST_DATABASE_URL;
   if (!shared) throw new Error('QUIRE_TEST_DATABASE_URL is not set: run the tests through jest (global setup)');
   const dbName = `quire_${name}_${process.pid}_${Date.now()}`;
@@ -31,6 +35,7 @@ export async function ownDatabase(name: string, { migrate = true, cLocale }: { m
     }
   };
   await admin(`create database ${dbName}${cLocale ? ` template template0 encoding '${cLocale}' locale_provider libc lc_collate 'C' lc_ctype 'C'` : ''}`);
+  for (const [key, value] of Object.entries(settings)) await admin(`alter database ${dbName} set ${key} = ${pg.escapeLiteral(value)}`);
   const url = new URL(shared);
   url.pathname = `/${dbName}`;
   if (migrate) {

@@ -14,11 +14,7 @@ let h: Harness;
 let A: Api;
 
 beforeAll(async () => {
-  db = await ownDatabase('stmttimeout');
-  const c = new pg.Client({ connectionString: db.url });
-  await c.connect();
-  await c.query(`alter database ${new URL(db.url).pathname.slice(1)} set statement_timeout = '300ms'`);
-  await c.end();
+  db = await ownDatabase('stmttimeout', { settings: { statement_timeout: '300ms' } });
   h = await Harness.start({ databaseUrl: db.url });
   A = await adminApi(h);
 }, 60_000);

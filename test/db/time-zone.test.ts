@@ -12,14 +12,8 @@ let h: Harness;
 let A: Api;
 
 beforeAll(async () => {
-  db = await ownDatabase('zone');
   // A server whose default is far from UTC (new sessions take it).
-  const name = new URL(db.url).pathname.slice(1);
-  const pg = (await import('pg')).default;
-  const c = new pg.Client({ connectionString: db.url });
-  await c.connect();
-  await c.query(`alter database ${name} set timezone = 'Asia/Kolkata'`);
-  await c.end();
+  db = await ownDatabase('zone', { settings: { timezone: 'Asia/Kolkata' } });
   h = await Harness.start({ databaseUrl: db.url });
   A = await adminApi(h);
 }, 60_000);
