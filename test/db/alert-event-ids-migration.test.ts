@@ -4,11 +4,9 @@
  * (`constants.alertEventIds`); others are left as they are; it reverts and applies again. Runs on a
  * database of its own, made and dropped here.
  */
-import type { MikroORM } from '@mikro-orm/postgresql';
 import { ALERT_EVENTS } from '../../src/alert-events.js';
-import { initOrm } from '../../src/db/orm.js';
 import { newId } from '../../src/ids.js';
-import { ownDatabase, type OwnDatabase } from '../own-database.js';
+import { migrationDatabase } from './migration-database.js';
 
 const BEFORE = 'Migration20261205000000_hand_list_indexes';
 const IDS = 'Migration20261206000000_alert_event_ids';
@@ -20,25 +18,12 @@ const EARLIER = {
   documentRevised: ALERT_EVENTS.documentRevised.id,
 };
 
-let db: OwnDatabase;
-let orm: MikroORM;
+const { migrator, sql } = migrationDatabase('alertids');
 
-beforeAll(async () => {
-  db = await ownDatabase('alertids', { migrate: false });
-  orm = await initOrm(db.url, 2);
-});
-
-afterAll(async () => {
-  await orm?.close(true);
-  await db?.drop();
-});
-
-const sql = <T extends object>(text: string, values: unknown[] = []) => orm.em.getConnection().execute<T[]>(text, values);
 const eventsBySubscription = async () => new Map((await sql<{ id: string; event_id: string }>('select id, event_id from alert_subscription')).map((r) => [r.id, r.event_id]));
 
 test('subscriptions under the earlier ids name the events by the clients\' ids; the migration reverts and applies again', async () => {
-  const migrator = orm.getMigrator();
-  await migrator.up({ to: BEFORE });
+  await migrator().up({ to: BEFORE });
   const [customer, tenant, site, user, folder] = Array.from({ length: 5 }, newId);
   await sql(
     `insert into customer (id, alias, name) values (?, 'one', 'one');
@@ -57,10 +42,10 @@ test('subscriptions under the earlier ids name the events by the clients\' ids; 
   expect([...now.values()].slice(0, 3)).toEqual(['3702cfbf-555c-4032-bfb2-e25829788bac', '4bba55c1-7af6-48ff-bfbe-ec7a58eb7f01', 'd47804ab-aee9-4002-bab5-9f1ac0366076']);
 
   // Named, so that later migrations neither run here nor get reverted in its place.
-  await migrator.up({ to: IDS });
+  await migrator().up({ to: IDS });
   expect(await eventsBySubscription()).toEqual(now);
-  await migrator.down({ to: IDS });
+  await migrator().down({ to: IDS });
   expect(await eventsBySubscription()).toEqual(earlier);
-  await migrator.up({ to: IDS });
+  await migrator().up({ to: IDS });
   expect(await eventsBySubscription()).toEqual(now);
 });

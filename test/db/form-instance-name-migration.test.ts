@@ -5,36 +5,21 @@
  * an instance name walked the template's order index over every form); it reverts and applies again.
  * Runs on a database of its own, made and dropped here.
  */
-import type { MikroORM } from '@mikro-orm/postgresql';
-import { initOrm } from '../../src/db/orm.js';
 import { newId } from '../../src/ids.js';
-import { ownDatabase, type OwnDatabase } from '../own-database.js';
+import { migrationDatabase } from './migration-database.js';
 
 const BEFORE = 'Migration20261206000000_alert_event_ids';
 const MIGRATION = 'Migration20261207000000_form_instance_name_key';
 
-let db: OwnDatabase;
-let orm: MikroORM;
+const { migrator, sql } = migrationDatabase('instancename');
 
-beforeAll(async () => {
-  db = await ownDatabase('instancename', { migrate: false });
-  orm = await initOrm(db.url, 2);
-});
-
-afterAll(async () => {
-  await orm?.close(true);
-  await db?.drop();
-});
-
-const sql = <T extends object>(text: string, values: unknown[] = []) => orm.em.getConnection().execute<T[]>(text, values);
 const indexDef = async () => (await sql<{ indexdef: string }>("select indexdef from pg_indexes where indexname = 'form_instance_name_ix'"))[0].indexdef;
 /** Which of this index and the name key migration's index on sites PostgreSQL has statistics of the expressions of. */
 const withStatistics = async () =>
   (await sql<{ tablename: string }>("select distinct tablename from pg_stats where tablename in ('form_instance_name_ix', 'site_name_key_ix') order by tablename")).map((r) => r.tablename);
 
 test('the index moves to name_key and the name key indexes get statistics; it reverts and applies again', async () => {
-  const migrator = orm.getMigrator();
-  await migrator.up({ to: BEFORE });
+  await migrator().up({ to: BEFORE });
   const [customer, tenant, template, site] = [newId(), newId(), newId(), newId()];
   await sql(
     `insert into customer (id, alias, name) values (?, 'one', 'one');
@@ -51,12 +36,12 @@ test('the index moves to name_key and the name key indexes get statistics; it re
   expect(await indexDef()).toMatch(/\(tenant_id, lower\(instance_name\)\)/);
   expect(await withStatistics()).toEqual([]);
 
-  await migrator.up({ to: MIGRATION });
+  await migrator().up({ to: MIGRATION });
   expect(await indexDef()).toMatch(/\(tenant_id, name_key\(instance_name\)\)/);
   expect(await withStatistics()).toEqual(['form_instance_name_ix', 'site_name_key_ix']);
 
-  await migrator.down({ to: BEFORE });
+  await migrator().down({ to: BEFORE });
   expect(await indexDef()).toMatch(/\(tenant_id, lower\(instance_name\)\)/);
-  await migrator.up({ to: MIGRATION });
+  await migrator().up({ to: MIGRATION });
   expect(await indexDef()).toMatch(/\(tenant_id, name_key\(instance_name\)\)/);
 });

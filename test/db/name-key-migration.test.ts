@@ -4,10 +4,8 @@
  * subtree follows it; the unique indexes then hold, and the migration reverts and applies again.
  * Runs on a database of its own, made and dropped here.
  */
-import type { MikroORM } from '@mikro-orm/postgresql';
-import { initOrm } from '../../src/db/orm.js';
 import { newId } from '../../src/ids.js';
-import { ownDatabase, type OwnDatabase } from '../own-database.js';
+import { migrationDatabase } from './migration-database.js';
 
 const BEFORE = 'Migration20261204000000_parent_order_indexes';
 const NAME_KEY = 'Migration20261205000000_name_key';
@@ -16,25 +14,12 @@ const NFD = 'Résumé'.normalize('NFD');
 /** The first é decomposed, the second not: a third spelling, in upper case. */
 const MIXED = `RE\u0301SUM\u00c9`;
 
-let db: OwnDatabase;
-let orm: MikroORM;
+const { migrator, sql } = migrationDatabase('namekey');
 
-beforeAll(async () => {
-  db = await ownDatabase('namekey', { migrate: false });
-  orm = await initOrm(db.url, 2);
-});
-
-afterAll(async () => {
-  await orm?.close(true);
-  await db?.drop();
-});
-
-const sql = <T extends object>(text: string, values: unknown[] = []) => orm.em.getConnection().execute<T[]>(text, values);
 const suffix = (id: string) => ` (${id.slice(-12)})`;
 
 test('colliding names are parted, folders with their subtrees; the unique indexes hold; it reverts', async () => {
-  const migrator = orm.getMigrator();
-  await migrator.up({ to: BEFORE });
+  await migrator().up({ to: BEFORE });
   const [customer, tenant, other] = [newId(), newId(), newId()];
   await sql(
     `insert into customer (id, alias, name) values (?, 'one', 'one');
@@ -59,7 +44,7 @@ test('colliding names are parted, folders with their subtrees; the unique indexe
   await folder(subD, topD, topD, 'Sub', `/${NFD}/Sub`);
   await folder(deepD, topD, subD, 'Deep', `/${NFD}/Sub/Deep`);
 
-  await migrator.up({ to: NAME_KEY });
+  await migrator().up({ to: NAME_KEY });
   const names = new Map((await sql<{ id: string; name: string }>('select id, name from user_group')).map((r) => [r.id, r.name]));
   expect(groups.map((id) => names.get(id))).toEqual([NFC, NFD + suffix(groups[1]), MIXED + suffix(groups[2]), NFD]);
 
@@ -78,11 +63,11 @@ test('colliding names are parted, folders with their subtrees; the unique indexe
   await expect(folder(dup, dup, null, 'résumé', '/résumé')).rejects.toThrow(/folder_path_uq/);
 
   // Reverted, the key is gone and names compare by lower() again (NFD and NFC are two); applied again, they hold.
-  await migrator.down({ to: NAME_KEY });
+  await migrator().down({ to: NAME_KEY });
   expect(await sql("select 1 from pg_proc where proname = 'name_key'")).toEqual([]);
   const later = newId();
   await sql('insert into user_group (tenant_id, id, name) values (?, ?, ?)', [other, later, NFC]);
-  await migrator.up({ to: NAME_KEY });
+  await migrator().up({ to: NAME_KEY });
   const otherNames = (await sql<{ name: string }>('select name from user_group where tenant_id = ? order by id', [other])).map((r) => r.name);
   expect(otherNames).toEqual([NFD, NFC + suffix(later)]);
 });

@@ -3,31 +3,18 @@
  * schema is migrated, its rows are all there under the new keys, and the migration reverts and
  * applies again. Runs on a database of its own, made and dropped here.
  */
-import type { MikroORM } from '@mikro-orm/postgresql';
-import { initOrm } from '../../src/db/orm.js';
 import { newId } from '../../src/ids.js';
-import { ownDatabase, type OwnDatabase } from '../own-database.js';
+import { migrationDatabase } from './migration-database.js';
 
 const BEFORE = 'Migration20261124110000_sessions';
 const KEYS = 'Migration20261125000000_tenant_keys';
 const TABLES = ['site', 'user_group', 'app_user', 'group_member', 'api_client'];
 
-let db: OwnDatabase;
-let orm: MikroORM;
-
-beforeAll(async () => {
-  db = await ownDatabase('keys', { migrate: false });
-  orm = await initOrm(db.url, 2);
-});
-
-afterAll(async () => {
-  await orm?.close(true);
-  await db?.drop();
-});
+const { migrator, sql } = migrationDatabase('keys');
 
 const counts = async () => {
   const out: Record<string, number> = {};
-  for (const t of TABLES) out[t] = Number((await orm.em.getConnection().execute(`select count(*) as n from ${t}`))[0].n);
+  for (const t of TABLES) out[t] = Number((await sql<{ n: string }>(`select count(*) as n from ${t}`))[0].n);
   return out;
 };
 /**
@@ -36,7 +23,7 @@ const counts = async () => {
  */
 async function oldTenant(customer: string) {
   const [c, t, site, group, user, client] = Array.from({ length: 6 }, newId);
-  await orm.em.getConnection().execute(
+  await sql(
     `insert into customer (id, alias, name) values (?, ?, ?);
      insert into customer_database (id, customer_id, alias, name) values (?, ?, 'main', 'main');
      insert into site (id, tenant_id, name) values (?, ?, 'Home');
@@ -49,24 +36,23 @@ async function oldTenant(customer: string) {
 }
 
 const primaryKey = async (table: string) =>
-  (await orm.em.getConnection().execute(`select pg_get_constraintdef(oid) as def from pg_constraint where conname = '${table}_pkey'`))[0].def;
+  (await sql<{ def: string }>(`select pg_get_constraintdef(oid) as def from pg_constraint where conname = '${table}_pkey'`))[0].def;
 
 test('tenants made under the earlier keys are all there after the migration, and after reverting and applying it again', async () => {
-  const migrator = orm.getMigrator();
-  await migrator.up({ to: BEFORE });
+  await migrator().up({ to: BEFORE });
   expect(await primaryKey('app_user')).toBe('PRIMARY KEY (id)');
   for (const customer of ['one', 'two']) await oldTenant(customer);
   const before = await counts();
   expect(before).toEqual({ site: 2, user_group: 2, app_user: 2, group_member: 2, api_client: 2 });
 
   // Named, so that later migrations neither run here nor get reverted in its place.
-  await migrator.up({ to: KEYS });
+  await migrator().up({ to: KEYS });
   expect(await primaryKey('app_user')).toBe('PRIMARY KEY (tenant_id, id)');
   expect(await counts()).toEqual(before);
 
-  await migrator.down({ to: KEYS });
+  await migrator().down({ to: KEYS });
   expect(await primaryKey('app_user')).toBe('PRIMARY KEY (id)');
-  await migrator.up({ to: KEYS });
+  await migrator().up({ to: KEYS });
   expect(await primaryKey('group_member')).toBe('PRIMARY KEY (tenant_id, group_id, user_id)');
   expect(await counts()).toEqual(before);
 });
