@@ -16,9 +16,13 @@ export interface Match {
 
 export type MatchResult = { match: Match } | { status: 404 } | { status: 405; allowed: Method[] };
 
+/** A row's path, compiled once: each segment's parameter name, or its literal in lower case. */
 interface Compiled {
   route: Route;
-  segments: string[];
+  /** The parameter's name at each place the row takes one, else undefined. */
+  params: (string | undefined)[];
+  /** The literal at each place the row spells one out, in lower case, else undefined. */
+  literals: (string | undefined)[];
   literalCount: number;
 }
 
@@ -42,49 +46,68 @@ export function segmentsOf(pathname: string): string[] | undefined {
 }
 
 export class RouteMatcher {
-  private readonly tenant: Compiled[];
-  private readonly root: Compiled[];
+  /** Rows by their number of segments: a path is compared with rows of its own length only. */
+  private readonly tenant: Map<number, Compiled[]>;
+  private readonly root: Map<number, Compiled[]>;
 
   constructor(routes: Route[] = allRoutes) {
-    const compile = (r: Route): Compiled => {
-      const segments = r.path.split('/').filter(Boolean);
-      return { route: r, segments, literalCount: segments.filter((s) => !s.startsWith(':')).length };
+    const byLength = (rows: Route[]) => {
+      const out = new Map<number, Compiled[]>();
+      for (const c of rows.map(compile).sort((a, b) => b.literalCount - a.literalCount)) {
+        const list = out.get(c.params.length) ?? [];
+        list.push(c);
+        out.set(c.params.length, list);
+      }
+      return out;
     };
-    const byLiterals = (a: Compiled, b: Compiled) => b.literalCount - a.literalCount;
-    this.tenant = routes.filter((r) => r.scope !== 'root').map(compile).sort(byLiterals);
-    this.root = routes.filter((r) => r.scope === 'root').map(compile).sort(byLiterals);
+    this.tenant = byLength(routes.filter((r) => r.scope !== 'root'));
+    this.root = byLength(routes.filter((r) => r.scope === 'root'));
   }
 
   /** Root-scoped rows first, on the whole path: `/api/v1/resource/area` is never read as a tenant. */
   match(method: string, segments: string[], query: URLSearchParams): MatchResult {
-    const root = this.matchIn(this.root, method, segments, query, undefined);
+    const lower = segments.map((s) => s.toLowerCase());
+    const upper = method.toUpperCase();
+    const root = this.matchIn(this.root, upper, segments, lower, query, undefined);
     if ('match' in root || root.status === 405) return root;
-    const isApi = segments.length >= 4 && segments[0].toLowerCase() === API_PREFIX[0] && segments[1].toLowerCase() === API_PREFIX[1];
+    const isApi = segments.length >= 4 && lower[0] === API_PREFIX[0] && lower[1] === API_PREFIX[1];
     if (!isApi) return root;
-    return this.matchIn(this.tenant, method, segments.slice(4), query, { customerAlias: segments[2], databaseAlias: segments[3] });
+    return this.matchIn(this.tenant, upper, segments.slice(4), lower.slice(4), query, { customerAlias: segments[2], databaseAlias: segments[3] });
   }
 
-  private matchIn(candidates: Compiled[], method: string, rest: string[], query: URLSearchParams, tenant: Match['tenant']): MatchResult {
-    const matching: { c: Compiled; params: Record<string, string> }[] = [];
-    for (const c of candidates) {
-      const params = matchSegments(c.segments, rest);
-      if (params) matching.push({ c, params });
-    }
+  private matchIn(rows: Map<number, Compiled[]>, method: string, rest: string[], lower: string[], query: URLSearchParams, tenant: Match['tenant']): MatchResult {
+    const matching = (rows.get(rest.length) ?? []).filter((c) => c.literals.every((l, i) => l === undefined || l === lower[i]));
     const allowed = new Set<Method>();
-    for (const { c, params } of matching) {
+    for (const c of matching) {
       // A row that spells out a segment this row takes as a parameter owns the path: its other
       // methods are a 405, not this row with that word as an id (`GET documents/CreateDocumentZipFile`).
-      if (matching.some((other) => outranks(other.c.segments, c.segments))) continue;
-      if (c.route.method !== method.toUpperCase()) {
+      if (matching.some((other) => outranks(other, c))) continue;
+      if (c.route.method !== method) {
         allowed.add(c.route.method);
         continue;
       }
       const when = 'when' in c.route ? c.route.when : undefined;
       if (when && !whenHolds(when, queryParam(query, when.param))) continue;
-      return { match: { route: c.route, params, tenant } };
+      return { match: { route: c.route, params: paramsOf(c, rest), tenant } };
     }
     return allowed.size ? { status: 405, allowed: [...allowed] } : { status: 404 };
   }
+}
+
+function compile(route: Route): Compiled {
+  const segments = route.path.split('/').filter(Boolean);
+  const params = segments.map((s) => (s.startsWith(':') ? s.slice(1) : undefined));
+  const literals = segments.map((s) => (s.startsWith(':') ? undefined : s.toLowerCase()));
+  return { route, params, literals, literalCount: literals.filter((l) => l !== undefined).length };
+}
+
+/** The values of a matching row's parameters, as sent. */
+function paramsOf(c: Compiled, rest: string[]): Record<string, string> {
+  const params: Record<string, string> = {};
+  c.params.forEach((name, i) => {
+    if (name !== undefined) params[name] = rest[i];
+  });
+  return params;
 }
 
 /**
@@ -93,26 +116,15 @@ export class RouteMatcher {
  * `/documents/:documentId`; rows with literals in different places (`/documents/revisions/:id`,
  * `/documents/:id/indexfields`) outrank neither.
  */
-function outranks(a: string[], b: string[]): boolean {
+function outranks(a: Compiled, b: Compiled): boolean {
   let more = false;
-  for (let i = 0; i < b.length; i++) {
-    const aParam = a[i].startsWith(':');
-    const bParam = b[i].startsWith(':');
+  for (let i = 0; i < b.literals.length; i++) {
+    const aParam = a.literals[i] === undefined;
+    const bParam = b.literals[i] === undefined;
     if (aParam && !bParam) return false;
     if (!aParam && bParam) more = true;
   }
   return more;
-}
-
-function matchSegments(pattern: string[], actual: string[]): Record<string, string> | undefined {
-  if (pattern.length !== actual.length) return undefined;
-  const params: Record<string, string> = {};
-  for (let i = 0; i < pattern.length; i++) {
-    const p = pattern[i];
-    if (p.startsWith(':')) params[p.slice(1)] = actual[i];
-    else if (p.toLowerCase() !== actual[i].toLowerCase()) return undefined;
-  }
-  return params;
 }
 
 /**

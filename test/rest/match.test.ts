@@ -85,3 +85,11 @@ test('a row that spells out a segment owns that path: its other methods are a 40
   expect(at('GET', '/documents/revisions/indexfields')).toMatchObject({ match: { route: rows[4], params: { documentId: 'revisions' } } });
   expect(at('DELETE', '/documents/revisions/indexfields')).toMatchObject({ match: { route: rows[3], params: { revisionId: 'indexfields' } } });
 });
+
+test('literals match in any case; parameters and the tenant aliases come back as sent; a row of another length never matches', () => {
+  const r = match('get', '/API/V1/Acme/Main/USERS/Me');
+  expect(r).toEqual({ match: { route: table[3], params: {}, tenant: { customerAlias: 'Acme', databaseAlias: 'Main' } } });
+  expect(match('GET', '/api/v1/a/b/Users/AbC')).toMatchObject({ match: { route: table[2], params: { id: 'AbC' } } });
+  expect(match('GET', '/api/v1/a/b/users')).toEqual({ status: 404 });
+  expect(match('GET', '/api/v1/a/b/users/me/more')).toEqual({ status: 404 });
+});
