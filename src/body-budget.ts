@@ -27,6 +27,7 @@ import { RETRY_AFTER_SECONDS } from './db/unavailable.js';
 import { AppError } from './errors.js';
 import type { Pace } from './body-pace.js';
 import { senderOfRequest } from './request-sender.js';
+import { requestSlot } from './request-slot.js';
 
 /** The fraction of BODY_MEMORY_BYTES the token endpoint's bodies may hold at once, beside it. */
 export const ANONYMOUS_SHARE = 1 / 8;
@@ -61,12 +62,12 @@ export class BodyRefusals {
 /** Bytes held by requests, each request's counted apart so that its answer gives them back. */
 export class BodyShare {
   private used = 0;
-  private readonly held = new WeakMap<Request, number>();
+  private readonly held = requestSlot<number>('bytesHeld');
   /**
    * Requests given back: what one still reads after its connection closed or its answer was made
    * (a reading abandoned, which ends with its connection) is not counted, so never held for ever.
    */
-  protected readonly released = new WeakSet<Request>();
+  private readonly released = requestSlot<true>('bodyReleased');
 
   constructor(
     readonly bytes: number,
@@ -82,9 +83,14 @@ export class BodyShare {
     return this.used;
   }
 
+  /** Whether `request` was given back. */
+  protected isReleased(request: Request): boolean {
+    return this.released.get(request) === true;
+  }
+
   /** Takes `n` more bytes for `request` (none once it is given back), or throws the 503 when fewer are left (then nothing is taken). */
   take(request: Request, n: number): void {
-    if (this.released.has(request)) return;
+    if (this.isReleased(request)) return;
     if (this.used + n > this.bytes) throw this.full();
     this.used += n;
     this.held.set(request, (this.held.get(request) ?? 0) + n);
@@ -92,10 +98,10 @@ export class BodyShare {
 
   /** Gives back everything `request` took (the bytes); once (again is nothing), and it is counted no more. */
   release(request: Request): number {
-    this.released.add(request);
+    this.released.set(request, true);
     const n = this.held.get(request);
     if (n === undefined) return 0;
-    this.held.delete(request);
+    this.held.set(request, undefined);
     this.used -= n;
     return n;
   }
@@ -152,7 +158,7 @@ export class BodyBudget extends BodyShare {
   /** Takes as the budget does, and refuses (503) a request whose tenant's requests would hold more than `tenantBytes`. */
   override take(request: Request, n: number): void {
     // An empty body (Content-Length: 0) holds nothing, and leaves no tenant entry behind.
-    if (n === 0 || this.released.has(request)) return;
+    if (n === 0 || this.isReleased(request)) return;
     const tenant = senderOfRequest(request)?.tenantId ?? NO_TENANT;
     const theirs = this.heldBy(tenant);
     if (theirs + n > this.tenantBytes) throw this.refusals.count('tenant_share_full', tenantFull());

@@ -3,6 +3,7 @@
  * (src/context.ts), read by the body budget (the tenant's part its body takes, src/body-budget.ts)
  * and the access line (src/plugins/use-request-log.ts). None for a request without a valid token.
  */
+import { requestSlot } from './request-slot.js';
 
 /** The ids of a request's sender (its token's claims: never the token). */
 export interface SenderIds {
@@ -10,7 +11,7 @@ export interface SenderIds {
   userId: string;
 }
 
-const senders = new WeakMap<Request, SenderIds>();
+const senders = requestSlot<SenderIds>('sender');
 
 /** Records `sender` as the one of `request` (its verified token's claims, kept as they are). */
 export function recordSender(request: Request, sender: SenderIds): void {

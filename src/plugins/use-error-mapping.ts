@@ -11,10 +11,11 @@ import { placedLiterals } from '../literal-refusals.js';
 import { placedRefusals } from '../variable-refusals.js';
 import type { Logger } from '../log.js';
 import { requestIdOf } from '../rest/request-id.js';
+import { requestSlot } from '../request-slot.js';
 
 export function useErrorMapping(log: Logger): Plugin {
   // Requests whose operation ran and raised errors: their statuses are set as execution's (`answeredAs`).
-  const executed = new WeakSet<Request>();
+  const executed = requestSlot<true>('executedWithErrors');
   return {
     onValidate({ params }) {
       return ({ result, setResult }) => {
@@ -27,7 +28,7 @@ export function useErrorMapping(log: Logger): Plugin {
       return {
         onExecuteDone({ result, setResult }) {
           if (!('errors' in result) || !result.errors?.length) return;
-          if (ctx.request) executed.add(ctx.request);
+          if (ctx.request) executed.set(ctx.request, true);
           const placed = placedRefusals(args, result);
           setResult({ ...placed, errors: placed.errors?.map((e) => asRequestError(mapError(e, requestId, log))) });
         },
@@ -36,7 +37,7 @@ export function useErrorMapping(log: Logger): Plugin {
     onResultProcess({ request, result, setResult }) {
       const r = result as ExecutionResult;
       if (!r.errors?.length) return;
-      const ran = executed.has(request);
+      const ran = executed.get(request) === true;
       if (!ran && !r.errors.some((e) => e instanceof Unmapped)) return;
       const requestId = requestIdOf(request);
       const mapped = r.errors.map((e) => (e instanceof Unmapped ? mapError(e.error, requestId, log) : e));

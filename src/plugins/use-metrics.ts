@@ -12,6 +12,7 @@ import { errorEnvelope, methodNotAllowed } from '../rest/envelope.js';
 import { withoutTrailingSlashes } from '../rest/match.js';
 import { routeLabelOf } from '../rest/route-label.js';
 import { isGraphQLPath } from './error-answer.js';
+import { requestSlot } from '../request-slot.js';
 
 const FIXED = new Set(['/healthz', '/readyz', '/metrics']);
 const digest = (s: string) => createHash('sha256').update(s).digest();
@@ -19,7 +20,7 @@ const digest = (s: string) => createHash('sha256').update(s).digest();
 export function useMetrics(services: Services): Plugin {
   const metrics = createMetrics(services.orm, services.reads, services.bodies, services.connections);
   const expected = services.config.metricsToken === undefined ? undefined : digest(`Bearer ${services.config.metricsToken}`);
-  const started = new WeakMap<Request, number>();
+  const started = requestSlot<number>('timedStart');
 
   const labelOf = (request: Request) => {
     const row = routeLabelOf(request);

@@ -6,9 +6,10 @@ import type { Plugin } from 'graphql-yoga';
 import type { Logger } from '../log.js';
 import { senderOfRequest } from '../request-sender.js';
 import { requestIdOf } from '../rest/request-id.js';
+import { requestSlot } from '../request-slot.js';
 
 export function useRequestLog(log: Logger): Plugin {
-  const started = new WeakMap<Request, number>();
+  const started = requestSlot<number>('loggedStart');
   return {
     onRequest({ request, url }) {
       if (log.isLevelEnabled('info')) started.set(request, performance.now());

@@ -5,13 +5,14 @@
  */
 import { isIP, type BlockList } from 'node:net';
 import { plainAddress, trusted } from '../addresses.js';
+import { requestSlot } from '../request-slot.js';
 
 /** What the HTTP server hands Yoga as its server context (Node's request); tests give the same shape. */
 export interface ServerContext {
   req?: { socket?: { remoteAddress?: string } };
 }
 
-const ADDRESS = Symbol('clientAddress');
+const ADDRESS = requestSlot<string>('clientAddress');
 
 export function resolveClientAddress(list: BlockList, socketAddress: string | undefined, forwardedFor: string | null): string {
   let address = plainAddress(socketAddress ?? '');
@@ -28,10 +29,10 @@ export function resolveClientAddress(list: BlockList, socketAddress: string | un
 
 export function setClientAddress(request: Request, list: BlockList, serverContext: ServerContext | undefined): void {
   const address = resolveClientAddress(list, serverContext?.req?.socket?.remoteAddress, request.headers.get('x-forwarded-for'));
-  (request as Request & { [ADDRESS]?: string })[ADDRESS] = address;
+  ADDRESS.set(request, address);
 }
 
 /** The address set for this request by useClientAddress ('' when the server gave none). */
 export function clientAddressOf(request: Request): string {
-  return (request as Request & { [ADDRESS]?: string })[ADDRESS] ?? '';
+  return ADDRESS.get(request) ?? '';
 }
