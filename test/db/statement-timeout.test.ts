@@ -5,32 +5,19 @@
  * for a row another connection holds.
  */
 import pg from 'pg';
-import { Harness } from '../harness.js';
-import { ownDatabase, type OwnDatabase } from '../own-database.js';
-import { adminApi, expectError, uniq, type Api } from '../rest/support.js';
+import { expectError, uniq } from '../rest/support.js';
+import { serverWithSettings } from './settings-server.js';
 
-let db: OwnDatabase;
-let h: Harness;
-let A: Api;
-
-beforeAll(async () => {
-  db = await ownDatabase('stmttimeout', { settings: { statement_timeout: '300ms' } });
-  h = await Harness.start({ databaseUrl: db.url });
-  A = await adminApi(h);
-}, 60_000);
-afterAll(async () => {
-  await h.stop();
-  await db.drop();
-});
+const s = serverWithSettings('stmttimeout', { statement_timeout: '300ms' });
 
 test('a change stopped while it waits for a held row: 503 naming DB_STATEMENT_TIMEOUT_MS, Retry-After, and the row as it was', async () => {
-  const group = (await A.post('/groups', { name: uniq('Held'), description: 'before' })).body.data;
-  const holder = new pg.Client({ connectionString: db.url });
+  const group = (await s.A.post('/groups', { name: uniq('Held'), description: 'before' })).body.data;
+  const holder = new pg.Client({ connectionString: s.db.url });
   await holder.connect();
   try {
     await holder.query('begin');
     await holder.query('select 1 from user_group where id = $1 for update', [group.id]);
-    const r = await A.put(`/groups/${group.id}`, { description: 'after' });
+    const r = await s.A.put(`/groups/${group.id}`, { description: 'after' });
     expectError(r, 503, /^The database stopped this request: it ran longer than one statement may \(DB_STATEMENT_TIMEOUT_MS\)\. Nothing was changed\./);
     expect(r.headers.get('retry-after')).toBe('5');
     expect(r.body.meta.errors[0].developerMessage).toMatch(/statement_timeout/);
@@ -39,5 +26,5 @@ test('a change stopped while it waits for a held row: 503 naming DB_STATEMENT_TI
     await holder.query('rollback');
     await holder.end();
   }
-  expect((await A.get(`/groups/${group.id}`)).body.data[0].description).toBe('before');
+  expect((await s.A.get(`/groups/${group.id}`)).body.data[0].description).toBe('before');
 });
