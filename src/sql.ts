@@ -50,8 +50,18 @@ export function join(parts: readonly Sql[], separator: string): Sql {
   return new Sql(strings, values);
 }
 
-/** The finished statement for the driver: `$1, $2 ...` in value order. */
+/** PostgreSQL's limit of parameters in one statement. */
+export const MAX_PARAMETERS = 65_535;
+
+/**
+ * The finished statement for the driver: `$1, $2 ...` in value order. More parameters than
+ * PostgreSQL takes are refused here, as our error (a 500 that names it): sent, they broke the
+ * protocol message, and PostgreSQL's refusal read as the database being away (a 503).
+ */
 export function statement(s: Sql): { text: string; values: unknown[] } {
+  if (s.values.length > MAX_PARAMETERS) {
+    throw new Error(`A statement of ${s.values.length} parameters: PostgreSQL takes at most ${MAX_PARAMETERS} in one (src/db/tenant-writes.ts splits rows into statements that fit).`);
+  }
   let text = s.strings[0];
   for (let i = 1; i < s.strings.length; i++) text += `$${i}${s.strings[i]}`;
   return { text, values: s.values as unknown[] };

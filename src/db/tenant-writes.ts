@@ -6,15 +6,26 @@
  * (src/db/transaction.ts). Table and column names come from our code, never from a client.
  */
 import { run, type Reader } from '../read/rows.js';
-import { join, raw, sql, Sql } from '../sql.js';
+import { join, MAX_PARAMETERS, raw, sql, Sql } from '../sql.js';
 
 /** Column name -> value: a parameter, or an `Sql` expression (`sql\`revision + 1\``, `sql\`${json}::jsonb\``). */
 export type ColumnValues = Record<string, unknown>;
 
 const valueOf = (v: unknown): Sql => (v instanceof Sql ? v : sql`${v}`);
 
-/** PostgreSQL's limit of parameters in one statement. */
-const MAX_PARAMETERS = 65_535;
+/**
+ * `rows` (all with the same columns) as value tuples with the tenant's id first, in groups that
+ * each fit in one statement: more parameters than PostgreSQL takes broke the protocol message,
+ * and its refusal read as the database being away (a 503 for a cascade over 11,000 folders).
+ */
+function tupleGroups(reader: Reader, rows: readonly ColumnValues[], columns: string[]): Sql[][] {
+  const perStatement = Math.floor(MAX_PARAMETERS / (columns.length + 1));
+  const groups: Sql[][] = [];
+  for (let i = 0; i < rows.length; i += perStatement) {
+    groups.push(rows.slice(i, i + perStatement).map((r) => sql`(${join([sql`${reader.tenantId}`, ...columns.map((c) => valueOf(r[c]))], ', ')})`));
+  }
+  return groups;
+}
 
 /**
  * Inserts `rows` (all with the same columns) into the tenant's `table`, in as few statements as
@@ -23,9 +34,7 @@ const MAX_PARAMETERS = 65_535;
 export async function insertRows(reader: Reader, table: string, rows: readonly ColumnValues[], ignoreConflicts = false): Promise<void> {
   if (rows.length === 0) return;
   const columns = Object.keys(rows[0]);
-  const perStatement = Math.floor(MAX_PARAMETERS / (columns.length + 1));
-  for (let i = 0; i < rows.length; i += perStatement) {
-    const tuples = rows.slice(i, i + perStatement).map((r) => sql`(${join([sql`${reader.tenantId}`, ...columns.map((c) => valueOf(r[c]))], ', ')})`);
+  for (const tuples of tupleGroups(reader, rows, columns)) {
     await run(
       reader,
       sql`insert into ${raw(table)} (${raw(['tenant_id', ...columns].join(', '))}) values ${join(tuples, ', ')}${raw(ignoreConflicts ? ' on conflict do nothing' : '')}`,
@@ -35,17 +44,18 @@ export async function insertRows(reader: Reader, table: string, rows: readonly C
 
 /**
  * Inserts `rows` into the tenant's `table`, or where a row with the same `key` columns exists,
- * sets its `update` columns to the new row's.
+ * sets its `update` columns to the new row's; in as few statements as the parameter limit allows.
  */
 export async function upsertRows(reader: Reader, table: string, rows: readonly ColumnValues[], key: readonly string[], update: readonly string[]): Promise<void> {
   if (rows.length === 0) return;
   const columns = Object.keys(rows[0]);
-  const tuples = rows.map((r) => sql`(${join([sql`${reader.tenantId}`, ...columns.map((c) => valueOf(r[c]))], ', ')})`);
   const set = update.map((c) => `${c} = excluded.${c}`).join(', ');
-  await run(
-    reader,
-    sql`insert into ${raw(table)} (${raw(['tenant_id', ...columns].join(', '))}) values ${join(tuples, ', ')} on conflict (${raw(['tenant_id', ...key].join(', '))}) do update set ${raw(set)}`,
-  );
+  for (const tuples of tupleGroups(reader, rows, columns)) {
+    await run(
+      reader,
+      sql`insert into ${raw(table)} (${raw(['tenant_id', ...columns].join(', '))}) values ${join(tuples, ', ')} on conflict (${raw(['tenant_id', ...key].join(', '))}) do update set ${raw(set)}`,
+    );
+  }
 }
 
 /**

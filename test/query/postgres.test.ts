@@ -4,7 +4,7 @@
  */
 import pg from 'pg';
 import { compileQText, queryFields } from '../../src/query/index.js';
-import { sql, statement } from '../../src/sql.js';
+import { join, MAX_PARAMETERS, sql, statement } from '../../src/sql.js';
 
 const url = process.env.QUIRE_TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
@@ -143,5 +143,13 @@ describe('statement', () => {
     const s = statement(sql`select ${'{"k":1}'}::jsonb ? ${key} as has, '?' as q, ${2}::int as n`);
     expect(s).toEqual({ text: `select $1::jsonb ? $2 as has, '?' as q, $3::int as n`, values: ['{"k":1}', 'k', 2] });
     expect((await client.query(s.text, s.values)).rows).toEqual([{ has: true, q: '?', n: 2 }]);
+  });
+
+  it(`refuses more than ${MAX_PARAMETERS} parameters, which PostgreSQL cannot take in one statement, as our error`, async () => {
+    const listOf = (n: number) => sql`select cardinality(array[${join(Array.from({ length: n }, (_, i) => sql`${i}::int`), ', ')}]) as n`;
+    const fits = statement(listOf(MAX_PARAMETERS));
+    expect((await client.query(fits.text, fits.values)).rows).toEqual([{ n: MAX_PARAMETERS }]);
+    const tooMany = listOf(MAX_PARAMETERS + 1);
+    expect(() => statement(tooMany)).toThrow(`A statement of ${MAX_PARAMETERS + 1} parameters: PostgreSQL takes at most ${MAX_PARAMETERS} in one`);
   });
 });

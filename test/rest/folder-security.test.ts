@@ -120,6 +120,24 @@ describe('members', () => {
     expect((await members(top.id)).map((m) => m.memberId)).toEqual([two.id]);
   });
 
+  test('a cascade over more folders than one statement can name (11,000: six parameters each, 65,535 at most) gives and takes the role on all of them', async () => {
+    const top = await newFolder();
+    const user = await createUser(A);
+    // Made in one statement: 11,000 creates through the API would take minutes.
+    await h.services.reads.query(
+      `insert into folder (tenant_id, id, parent_id, top_id, name, path)
+       select $1, gen_random_uuid(), $2, $2, 'c' || i, $3 || '/c' || i from generate_series(1, 11000) i`,
+      [A.t.tenantId, top.id, top.folderPath],
+    );
+    const withRole = async () =>
+      (await h.services.reads.query<{ n: number }>('select count(*)::int as n from folder_member where tenant_id = $1 and user_id = $2 and role = 2', [A.t.tenantId, user.id])).rows[0].n;
+    // It was a 503 saying the database was away: the one statement's parameters overflowed the protocol message.
+    expect((await member(top.id, user.id, { securityRole: 2, cascadeSecurityChanges: true })).body.data.successCount).toBe(11_001);
+    expect(await withRole()).toBe(11_001);
+    expect((await A.del(`/folders/${top.id}/securitymembers/${user.id}?cascadeSecurityChanges=true`)).body.data).toEqual({ successCount: 11_001 });
+    expect(await withRole()).toBe(0);
+  });
+
   test('a new subfolder starts with its parent\'s members; a copied folder takes them along', async () => {
     const top = await newFolder();
     const user = await createUser(A);
