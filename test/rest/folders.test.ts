@@ -22,6 +22,7 @@ import {
   ZERO_GUID,
 } from './support.js';
 import { A, B, h, plain, setUpTwoTenants } from './two-tenants.js';
+import { DOCUMENTS_A_TURN } from '../../src/domain/folders.js';
 
 const FOLDER_KEYS = [
   'href', 'dataType', 'id', 'name', 'description', 'modifyDate', 'createDate', 'modifyById', 'createById', 'topLevelFolderId', 'folderType',
@@ -293,6 +294,54 @@ describe('deleting a folder with checked-out documents', () => {
   });
 });
 
+describe(`deleting a folder of more than ${DOCUMENTS_A_TURN} documents`, () => {
+  const MANY = 2 * DOCUMENTS_A_TURN + 5;
+
+  /** A folder with a subfolder and MANY documents (each with its revision), made in SQL: 20,005 creates through the API would take minutes. Its last document by name and by insert is `last`. */
+  async function crowded() {
+    const inner = await make(`/${uniq('Crowded')}/inner`);
+    await h.services.reads.query(
+      `with d as (select gen_random_uuid() as id, gen_random_uuid() as rev, 'doc ' || lpad(i::text, 6, '0') as name from generate_series(1, $3::int) i),
+            docs as (insert into document (tenant_id, id, folder_id, revision_id, revision, name) select $1, id, $2, rev, '1', name from d returning id, revision_id, name)
+       insert into document_revision (tenant_id, id, document_id, revision, name) select $1, revision_id, id, '1', name from docs`,
+      [A.t.tenantId, inner.topLevelFolderId, MANY - 1],
+    );
+    const last = (await A.post('/documents', { folderId: inner.topLevelFolderId, name: 'zzz last' })).body.data as { documentId: string };
+    return { top: inner.topLevelFolderId, inner, last };
+  }
+  const documentsIn = async (folderId: string) =>
+    (await h.services.reads.query<{ n: number }>('select count(*)::int as n from document where tenant_id = $1 and folder_id = $2', [A.t.tenantId, folderId])).rows[0].n;
+  /** The statements that deleted documents, and how many ids each named. */
+  const documentDeletes = (statements: { text: string; values: unknown[] }[]) =>
+    statements.filter((s) => /^delete from document t\b/.test(s.text)).map((s) => (s.values.find(Array.isArray) as unknown[]).length);
+
+  test(`goes whole, ${DOCUMENTS_A_TURN} documents a statement at most: 200, every document and folder of it gone`, async () => {
+    const { top, inner } = await crowded();
+    expect(await documentsIn(top)).toBe(MANY);
+    // In one statement, 500,000 documents ran past the default statement timeout (about 25 s), all their rows in memory at once.
+    const { result, statements } = await h.captureQueries(() => A.del(`/folders/${top}`));
+    expect(result.status).toBe(200);
+    expect(documentDeletes(statements)).toEqual([DOCUMENTS_A_TURN, DOCUMENTS_A_TURN, 5]);
+    expect(await documentsIn(top)).toBe(0);
+    expectError(await A.get(`/folders/${inner.id}`), 404);
+  });
+
+  test('a check-out that a later turn meets: a 409, and the turns before it undone: every document kept', async () => {
+    const { top, last } = await crowded();
+    // Checked out (by the ordinary user) while the delete waits for the row, after its first turns have deleted theirs.
+    const checkOut = { text: 'update document set checked_out_by_id = $3, checked_out_at = now() where tenant_id = $1 and id = $2', values: [A.t.tenantId, last.documentId, plain.id] };
+    const { result, statements } = await h.captureQueries(() => whileHeld(h, checkOut, () => A.del(`/folders/${top}`)));
+    expectError(result, 409, `document 'zzz last' in it is checked out by ${plain.name}`);
+    expect(documentDeletes(statements)).toEqual([DOCUMENTS_A_TURN, DOCUMENTS_A_TURN]);
+    expect(await documentsIn(top)).toBe(MANY);
+    expect((await A.get(`/documents/${last.documentId}`)).body.data.checkedOutById).toBe(plain.id);
+    // Checked in, all of it goes (and leaves no rows behind to sway other files' plans).
+    await h.services.reads.query('update document set checked_out_by_id = null, checked_out_at = null where tenant_id = $1 and id = $2', [A.t.tenantId, last.documentId]);
+    expect((await A.del(`/folders/${top}`)).status).toBe(200);
+    expect(await documentsIn(top)).toBe(0);
+  });
+});
+
 describe('move and copy', () => {
   const doc = async (folderId: string, name = uniq('doc')) => (await A.post('/documents', { folderId, name, changeText: 'v1' })).body.data;
 
@@ -524,8 +573,16 @@ describe('a copy in progress', () => {
   test('gives the turn back when it fails while locking: refused (409, 404), or chosen as a deadlock\'s victim (then it runs again and copies); no advisory lock stays held', async () => {
     const held = await make(`/${uniq('Locked')}/kid`);
     const into = await make(`/${uniq('Into')}`);
+    // This tenant's turn only (src/domain/folders.ts, treeKey): other files' folder changes run meanwhile and hold their own.
     const advisoryHeld = async () =>
-      (await h.services.reads.query(`select count(*)::int as n from pg_locks l join pg_stat_activity a on a.pid = l.pid where a.datname = current_database() and l.locktype = 'advisory'`)).rows[0].n;
+      (
+        await h.services.reads.query(
+          `select count(*)::int as n from pg_locks l join pg_stat_activity a on a.pid = l.pid
+            where a.datname = current_database() and l.locktype = 'advisory' and l.objsubid = 1
+              and ((l.classid::bigint << 32) | l.objid::bigint) = hashtext('quire:folder-tree:' || $1)::bigint`,
+          [A.t.tenantId],
+        )
+      ).rows[0].n;
     expectError(await A.post('/folders/copy', { sourceFolderId: held.topLevelFolderId, targetFolderId: held.id }), 409, 'cannot go into itself');
     expectError(await A.post('/folders/copy', { sourceFolderId: held.id, targetFolderId: UNKNOWN_ID }), 404);
     expect(await advisoryHeld()).toBe(0);
