@@ -10,7 +10,7 @@ import { queryFieldMap } from './fields.js';
 import { AppError } from '../errors.js';
 import { compileQ, parseQ, type QExpr, type QueryFieldMap } from '../query/index.js';
 import { listedOf, selectRows, type Reader } from './rows.js';
-import { join, raw, sql, type Sql } from '../sql.js';
+import { join, MAX_PARAMETERS, raw, sql, type Sql } from '../sql.js';
 
 type Row = Record<string, unknown>;
 
@@ -63,19 +63,40 @@ function parentSide(def: ResourceDef, name: string): ParentSide {
   return { key: `l.${link.from}`, from: raw(` join ${link.table} l on l.tenant_id = t.tenant_id and l.${link.to} = t.id`) };
 }
 
-/** `q` compiled with each parent's fields, for that parent's rows; a parent that refuses it goes to `refused`. */
-function perParent(ast: QExpr, ids: readonly string[], key: string, maps: Map<string, QueryFieldMap>, refused: Map<string, Error>): Sql {
-  const parts: Sql[] = [];
+/** Parameters a batch's statement keeps for its own (tenant, parent ids, page) beside its parents' filters. */
+const OWN_PARAMETERS = 100;
+
+/** Parents whose rows one statement reads, with their filter (none: every row). */
+interface ParentBatch {
+  ids: readonly string[];
+  filter?: Sql;
+}
+
+/**
+ * `q` compiled with each parent's fields, for that parent's rows, in batches whose filters fit one
+ * statement's parameters: the filter is repeated per parent, and a long `q` (an `in` list of a
+ * thousand values) over many parents would pass PostgreSQL's limit. A parent that refuses `q`
+ * goes to `refused` and needs no rows.
+ */
+function perParent(ast: QExpr, ids: readonly string[], key: string, maps: Map<string, QueryFieldMap>, refused: Map<string, Error>): ParentBatch[] {
+  const batches: { ids: string[]; parts: Sql[]; values: number }[] = [];
   for (const id of ids) {
+    let part: Sql;
     try {
-      parts.push(sql`(${raw(key)} = ${id} and ${compileQ(ast, maps.get(id)!)})`);
+      part = sql`(${raw(key)} = ${id} and ${compileQ(ast, maps.get(id)!)})`;
     } catch (err) {
       if (!(err instanceof AppError)) throw err;
       err.fieldPath ??= err.field;
       refused.set(id, err);
+      continue;
     }
+    let last = batches.at(-1);
+    if (!last || last.values + part.values.length > MAX_PARAMETERS - OWN_PARAMETERS) batches.push((last = { ids: [], parts: [], values: 0 }));
+    last.ids.push(id);
+    last.parts.push(part);
+    last.values += part.values.length;
   }
-  return parts.length ? sql`(${join(parts, ' or ')})` : raw('false');
+  return batches.map((b) => ({ ids: b.ids, filter: sql`(${join(b.parts, ' or ')})` }));
 }
 
 /** The key of a relation's page loader (Loaders.many, or with its total Loaders.counted). */
@@ -152,15 +173,18 @@ export class Loaders {
     const condition = ast && !fields ? compileQ(ast, queryFieldMap(target)) : undefined;
     return async (ids) => {
       const refused = new Map<string, Error>();
-      const filter = ast && fields ? perParent(ast, ids, side.key, await fields(this.reader, ids), refused) : condition;
-      const rows = await selectRows<Row>(this.reader, target, {
-        extra: raw(`, ${side.key} as "${PARENT}"`),
-        from: side.from,
-        where: [sql`${raw(side.key)} = any(${ids}::uuid[])`, ...listedOf(target), ...(filter ? [filter] : [])],
-        order: target.order,
-        perParent: { key: side.key, ...page },
-      });
-      return groupBy(ids, rows).map((r, i) => refused.get(ids[i]) ?? shape(r));
+      const batches = ast && fields ? perParent(ast, ids, side.key, await fields(this.reader, ids), refused) : [{ ids, filter: condition }];
+      const rows: Row[][] = [];
+      for (const batch of batches) {
+        rows.push(await selectRows<Row>(this.reader, target, {
+          extra: raw(`, ${side.key} as "${PARENT}"`),
+          from: side.from,
+          where: [sql`${raw(side.key)} = any(${batch.ids}::uuid[])`, ...listedOf(target), ...(batch.filter ? [batch.filter] : [])],
+          order: target.order,
+          perParent: { key: side.key, ...page },
+        }));
+      }
+      return groupBy(ids, rows.flat()).map((r, i) => refused.get(ids[i]) ?? shape(r));
     };
   }
 }

@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import { PDFDocument } from 'pdf-lib';
 import { PDFParse } from 'pdf-parse';
 import { MAX_PDF_PAGES } from '../../src/domain/form-pdf.js';
-import { MAX_LISTED_FIELDS } from '../../src/query/index.js';
+import { MAX_LISTED_FIELDS, MAX_Q_LENGTH } from '../../src/query/index.js';
 import {
   type Api,
   expectEnvelope,
@@ -322,6 +322,30 @@ describe('GET /formtemplates/{id}/forms', () => {
     expect(await labels('amount gt -1000000')).toEqual(['a', 'b']);
     expect(await labels("due gt '1900-01-01'")).toEqual(['a', 'b']);
     expectError(await A.get(`/formtemplates/${typed.id}/forms?${q("amount gt 'x'")}`), 400);
+  });
+
+  test("FormTemplate.forms with a q of 7,000 values over 10 templates: the filter, repeated per template, is read in as many statements as PostgreSQL's 65,535 parameters need (it was one statement, and a 500)", async () => {
+    const T = A.on(await h.tenant());
+    const api = T.as(await h.login(T.t));
+    const names: string[] = [];
+    for (let i = 0; i < 10; i++) {
+      const t = await formTemplateWith(api, ['a']);
+      await create(api, t.id, { a: String(i) });
+      await create(api, t.id, { a: 'none' });
+      names.push(t.name);
+    }
+    const lists = Array.from({ length: 7 }, (_, l) => `a in (${Array.from({ length: 1000 }, (_, j) => `'${l * 1000 + j}'`).join(',')})`);
+    const expr = lists.join(' or ');
+    expect(expr.length).toBeLessThanOrEqual(MAX_Q_LENGTH);
+    const query = 'query ($q: String) { formTemplates(limit: 20) { items { name forms(q: $q) { values } formsPage(q: $q) { totalRecords } } } }';
+    const read = await h.countQueries(() => api.gql(query, { q: expr }));
+    expect(read.result.body.errors).toBeUndefined();
+    const items: { name: string; forms: unknown[]; formsPage: { totalRecords: number } }[] = read.result.body.data.formTemplates.items;
+    expect(sorted(items.map((x) => x.name))).toEqual(sorted(names));
+    for (const x of items) expect([x.name, x.forms, x.formsPage.totalRecords]).toEqual([x.name, [{ values: { a: String(names.indexOf(x.name)) } }], 1]);
+    const parameters = read.statements.map((st) => Math.max(0, ...[...st.matchAll(/\$(\d+)/g)].map((m) => Number(m[1]))));
+    expect(Math.max(...parameters)).toBeLessThanOrEqual(65_535);
+    expect(parameters.filter((n) => n > 7_000).length).toBeGreaterThan(1);
   });
 
   test("q: eq '' and ne '' on a calendar or cell field find the forms without and with a value, as on a text field; other comparisons with '' stay a 400", async () => {
