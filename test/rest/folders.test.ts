@@ -22,7 +22,7 @@ import {
   ZERO_GUID,
 } from './support.js';
 import { A, B, h, plain, setUpTwoTenants } from './two-tenants.js';
-import { DOCUMENTS_A_TURN } from '../../src/domain/folders.js';
+import { DOCUMENTS_A_TURN, FOLDERS_A_TURN } from '../../src/domain/folders.js';
 
 const FOLDER_KEYS = [
   'href', 'dataType', 'id', 'name', 'description', 'modifyDate', 'createDate', 'modifyById', 'createById', 'topLevelFolderId', 'folderType',
@@ -339,6 +339,35 @@ describe(`deleting a folder of more than ${DOCUMENTS_A_TURN} documents`, () => {
     await h.services.reads.query('update document set checked_out_by_id = null, checked_out_at = null where tenant_id = $1 and id = $2', [A.t.tenantId, last.documentId]);
     expect((await A.del(`/folders/${top}`)).status).toBe(200);
     expect(await documentsIn(top)).toBe(0);
+  });
+});
+
+describe(`deleting a folder of more than ${FOLDERS_A_TURN} subfolders`, () => {
+  test(`goes whole, ${FOLDERS_A_TURN} folders a statement at most, deepest first: 200, every folder and document of it gone`, async () => {
+    const top = await make(`/${uniq('Wide')}`);
+    // 4 subfolders of 5,000 each, made in SQL: 20,004 creates through the API would take minutes.
+    await h.services.reads.query(
+      `with b as (insert into folder (tenant_id, id, parent_id, top_id, name, path)
+                  select $1, gen_random_uuid(), $2, $2, 'b' || i, $3 || '/b' || i from generate_series(1, 4) i returning id, path)
+       insert into folder (tenant_id, id, parent_id, top_id, name, path)
+       select $1, gen_random_uuid(), b.id, $2, 'c' || j, b.path || '/c' || j from b, generate_series(1, 5000) j`,
+      [A.t.tenantId, top.id, top.folderPath],
+    );
+    const inTree = async () => (await h.services.reads.query<{ n: number }>('select count(*)::int as n from folder where tenant_id = $1 and top_id = $2', [A.t.tenantId, top.id])).rows[0].n;
+    expect(await inTree()).toBe(20_005);
+    const middle = (await A.get(`/folders?folderPath=${enc(`${top.folderPath}/b2`)}`)).body.data as Rec;
+    const deep = (await A.get(`/folders?folderPath=${enc(`${top.folderPath}/b3/c77`)}`)).body.data as Rec;
+    const doc = (await A.post('/documents', { folderId: deep.id, name: uniq('deep') })).body.data as { documentId: string };
+    // In one statement, a tree of about 300,000 folders would reach the default statement timeout.
+    const { result, statements } = await h.captureQueries(() => A.del(`/folders/${top.id}`));
+    expect(result.status).toBe(200);
+    const turns = statements.filter((st) => /^delete from folder t\b/.test(st.text)).map((st) => st.values.find(Array.isArray) as string[]);
+    expect(turns.map((t) => t.length)).toEqual([FOLDERS_A_TURN, FOLDERS_A_TURN, 5]);
+    // The deepest go first: the last turn is the top and its 4 subfolders.
+    expect([...turns[0], ...turns[1]]).toContain(deep.id);
+    expect(turns[2]).toEqual(expect.arrayContaining([top.id, middle.id]));
+    expect(await inTree()).toBe(0);
+    expectError(await A.get(`/documents/${doc.documentId}`), 404);
   });
 });
 
