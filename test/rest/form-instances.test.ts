@@ -324,6 +324,22 @@ describe('GET /formtemplates/{id}/forms', () => {
     expectError(await A.get(`/formtemplates/${typed.id}/forms?${q("amount gt 'x'")}`), 400);
   });
 
+  test('q: a calendar value outside the years 1 to 9999 is no date (PostgreSQL reads the ends of its range, where a dateadd failed the statement: a 500)', async () => {
+    const typed = await formTemplateWith(A, ['due', 'label'], [], { due: 5 });
+    for (const [due, label] of [['4714-11-24 BC', 'a'], ['294276-12-31', 'b'], ['0001-01-01', 'c'], ['9999-12-31 23:59:59', 'd'], ['2026-01-15', 'e']]) await create(A, typed.id, { due, label });
+    const labels = async (expr: string) => {
+      const r = await A.get(`/formtemplates/${typed.id}/forms?fields=label&${q(expr)}`);
+      expect([expr, r.status]).toEqual([expr, 200]);
+      return sorted(r.body.data.map((d: { label: string }) => d.label));
+    };
+    expect(await labels("dateadd(day, -1, due) lt '2020-01-01'")).toEqual(['c']);
+    expect(await labels("dateadd(day, 1, due) gt '2020-01-01'")).toEqual(['d', 'e']);
+    expect(await labels("dateadd(year, -3999, due) lt '2020-01-01'")).toEqual(['c', 'e']);
+    expect(await labels("due ne ''")).toEqual(['a', 'b', 'c', 'd', 'e']);
+    // As other text that is no date ('soon' above).
+    expect(await labels('due is null')).toEqual(['a', 'b']);
+  });
+
   test("FormTemplate.forms with a q of 7,000 values over 10 templates: the filter, repeated per template, is read in as many statements as PostgreSQL's 65,535 parameters need (it was one statement, and a 500)", async () => {
     const T = A.on(await h.tenant());
     const api = T.as(await h.login(T.t));
