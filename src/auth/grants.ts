@@ -111,6 +111,11 @@ async function rotate(services: Services, em: EntityManager, row: RefreshToken):
     // successor to revoke. A token that a login in the revocation's moment made is refused here too.
     const live = await c.execute(`select 1 from api_client where tenant_id = ? and id = ? and revoked_at is null for share`, [row.tenantId, row.clientId], 'all', tx.getTransactionContext());
     if (live.length === 0) throw refreshRefused();
+    // The user's row before the token's, as a password reset, a disable or a delete takes them (the
+    // user, then their tokens): the next token's insert needs it. Taken after the token, a change
+    // between the two made a deadlock, which PostgreSQL broke after a second with a 409.
+    const user = await c.execute(`select 1 from app_user where tenant_id = ? and id = ? for key share`, [row.tenantId, row.userId], 'all', tx.getTransactionContext());
+    if (user.length === 0) throw refreshRefused();
     if (await tx.nativeUpdate(RefreshToken, { id: row.id, usedAt: null, revokedAt: null }, { usedAt: dbNow() })) {
       // The family keeps its login's end: rotation never extends a session.
       return issue(services, tx, row.tenantId, row.userId, row.clientId, { epoch: row.sessionEpoch, expires: row.expiresAt }, row.familyId);
