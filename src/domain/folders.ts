@@ -125,19 +125,27 @@ interface NewFolder {
   allowRevisions: boolean;
 }
 
+/** A folder found or made, and which. */
+interface Made {
+  folder: FolderRow;
+  created: boolean;
+}
+
 /**
  * The folder `name` under `parent` (undefined: at the top level), made unless it exists:
  * `created` says which. An INSERT that skips a path already taken, so a concurrent create of
  * the same path waits for the other and then finds its folder. `field`: the input's key that
  * carried the name (`name`, or the path it is a segment of), which a path taken names.
  */
-async function ensureChild(ctx: AppContext, parentAsRead: FolderRow | undefined, f: NewFolder, field: string): Promise<{ folder: FolderRow; created: boolean }> {
+async function ensureChild(ctx: AppContext, parentAsRead: FolderRow | undefined, f: NewFolder, field: string): Promise<Made | undefined> {
   // The parent's ancestors locked in share mode, top-down, then the parent's row locked and read
   // again, all to the end of the mutation: a rename or move of any of them (which locks the folder
   // it changes, then rewrites its subtree's paths) waits for this create or this create for it, and
   // the new path is made from the current one. Creates beside each other do not wait for each other.
   if (parentAsRead) await lockAncestors(ctx, parentAsRead.id);
-  const parent = parentAsRead && (await lockedFolder(ctx, parentAsRead.id));
+  const parent = parentAsRead && (await lockedIfThere(ctx, parentAsRead.id));
+  // Deleted since it was read: the caller says what that means.
+  if (parentAsRead && !parent) return undefined;
   const id = newId();
   const path = parent ? `${parent.folderPath}/${f.name}` : `/${f.name}`;
   // Only a folder made here is refused a control character; an existing one is found.
@@ -167,9 +175,30 @@ async function ensureChild(ctx: AppContext, parentAsRead: FolderRow | undefined,
  * none (the library's top). `field`: the input's key that sent the path.
  */
 export async function ensurePath(ctx: AppContext, segments: readonly string[], field: string): Promise<FolderRow | undefined> {
-  let folder: FolderRow | undefined;
-  for (const segment of segments) folder = (await ensureChild(ctx, folder, { name: segment, description: '', allowRevisions: true }, field)).folder;
-  return folder;
+  return segments.length === 0 ? undefined : (await madePath(ctx, segments, field)).folder;
+}
+
+/** Walks a path can take before it is a 409: each walk again follows a delete of a folder on it. */
+const PATH_WALKS = 3;
+
+/**
+ * The folder at the path of `segments` (at least one), made with every missing folder on the way,
+ * the last one as `last` says. A folder read on the way that is deleted before its child is made
+ * (a delete of it or of an ancestor commits meanwhile) starts the walk again from the top, which
+ * makes the path anew, as a create after the delete would: it was a 404 naming a folder the
+ * client never sent.
+ */
+async function madePath(ctx: AppContext, segments: readonly string[], field: string, last?: NewFolder): Promise<Made> {
+  for (let walk = 1; ; walk++) {
+    let made: Made | undefined;
+    for (const [i, name] of segments.entries()) {
+      const f = i === segments.length - 1 && last ? last : { name, description: '', allowRevisions: true };
+      made = await ensureChild(ctx, made?.folder, f, field);
+      if (!made) break;
+    }
+    if (made) return made;
+    if (walk === PATH_WALKS) throw conflict(`Folders on the path '${joinPath(segments)}' were deleted while it was being made, ${PATH_WALKS} times: try again.`, { field });
+  }
 }
 
 /**
@@ -252,10 +281,18 @@ export async function holdSubtree(ctx: AppContext, folder: FolderRow): Promise<v
 
 /** Folder `id`'s row, locked to the end of the mutation and read afresh (changes to one folder run one after another). */
 export async function lockedFolder(ctx: AppContext, id: string): Promise<FolderRow> {
-  const [folder] = await selectRows<FolderRow>(ctx.reader, FOLDER, { where: [sql`t.id = ${id.toLowerCase()}`], lock: true });
-  if (!folder) throw notFound(`Folder '${id}' was not found.`);
+  const folder = await lockedIfThere(ctx, id);
+  if (!folder) throw folderNotFound(id);
   return folder;
 }
+
+/** `lockedFolder`, or undefined when the folder is not there (deleted since it was read). */
+async function lockedIfThere(ctx: AppContext, id: string): Promise<FolderRow | undefined> {
+  const [folder] = await selectRows<FolderRow>(ctx.reader, FOLDER, { where: [sql`t.id = ${id.toLowerCase()}`], lock: true });
+  return folder;
+}
+
+const folderNotFound = (id: string) => notFound(`Folder '${id}' was not found.`);
 
 /**
  * Gives `folder` and every folder under it the path `path` in its place (and `top`, when it
@@ -302,7 +339,10 @@ export async function createFolder(ctx: AppContext, parent: FolderRow | undefine
     if (raw !== undefined) checkSentPath(input, parent.folderPath, [raw.trim()], "the new folder's path");
   }
   if (raw === undefined) throw badRequest("The mandatory field 'name' is missing (or send 'folderPath' to create a whole path).", { field: 'name' });
-  const { folder, created } = await ensureChild(ctx, parent, newFolderOf(input, checkName(raw)), 'name');
+  const made = await ensureChild(ctx, parent, newFolderOf(input, checkName(raw)), 'name');
+  // The parent the client named, deleted since it was read: what its unknown id answers.
+  if (!made) throw folderNotFound(parent!.id);
+  const { folder, created } = made;
   if (!created) throw conflict(`A folder named '${folder.name as string}' already exists in '${parent?.folderPath ?? '/'}'.`, { field: 'name' });
   return folder;
 }
@@ -319,8 +359,7 @@ export async function createFolderPath(ctx: AppContext, folderPath: string, inpu
   if (name !== undefined && name.trim() !== '' && name.trim().toLowerCase() !== last.toLowerCase()) {
     throw badRequest(`The field 'name' ('${name.trim().slice(0, 64)}') must be the last segment of 'folderPath' ('${last}'), or be left out.`, { field: 'name' });
   }
-  const parent = await ensurePath(ctx, segments.slice(0, -1), 'folderPath');
-  const { folder, created } = await ensureChild(ctx, parent, newFolderOf(input, last), 'folderPath');
+  const { folder, created } = await madePath(ctx, segments, 'folderPath', newFolderOf(input, last));
   if (!created) throw conflict(`The folder '${folder.folderPath}' already exists.`, { field: 'folderPath' });
   return folder;
 }

@@ -771,6 +771,22 @@ describe('at the same time', () => {
     expect((await A.get(`/folders?folderPath=${enc(path)}`)).body.data.id).toBe(replies.find((r) => r.status === 200)!.body.data.id);
   });
 
+  test('a path made while a folder on it is deleted: made anew from the top, as after the delete (it was a 404 naming the deleted folder)', async () => {
+    const top = await make(`/${uniq('Going')}/x`);
+    const path = `${top.folderPath}/b/c`;
+    // The create has read the top folder and waits to lock it; the delete, holding it, goes through first.
+    const r = await whileHeld(
+      h,
+      { text: 'select 1 from folder where tenant_id = $1 and id = $2 for update', values: [A.t.tenantId, top.topLevelFolderId] },
+      () => A.post('/folders', { folderpath: path }),
+      { text: 'delete from folder where tenant_id = $1 and id = $2', values: [A.t.tenantId, top.topLevelFolderId] },
+    );
+    expect([r.status, r.body.data?.folderPath]).toEqual([200, path]);
+    const again = (await A.get(`/folders?folderPath=${enc(top.folderPath)}`)).body.data as Rec;
+    expect(again.topLevelFolderId).not.toBe(top.topLevelFolderId);
+    expect(r.body.data.topLevelFolderId).toBe(again.topLevelFolderId);
+  });
+
   test('a rename racing children being made under it: every child ends under the new path', async () => {
     const top = (await A.post('/folders', { name: uniq('Moving') })).body.data;
     const renamedTo = uniq('Moved');

@@ -7,7 +7,7 @@
 import { randomBytes, scryptSync } from 'node:crypto';
 import { SignJWT } from 'jose';
 import { Harness, type Reply } from '../harness.js';
-import { adminApi, createUser, ordinaryUser, UNKNOWN_ID, type Api } from './support.js';
+import { adminApi, createUser, ordinaryUser, UNKNOWN_ID, whileHeld, type Api } from './support.js';
 
 let h: Harness;
 let admin: Api;
@@ -111,27 +111,15 @@ test('a renewal racing a password reset or disable waits for it and is refused: 
   const u = await ordinaryUser(admin);
   const refreshing = await refreshToken(u.userid, u.password);
   // What PUT users/{id}/password and a disable do, in their order: the user's row, then their tokens.
-  const change = await h.services.reads.connect();
-  try {
-    const pid = (await change.query('select pg_backend_pid() as pid')).rows[0].pid as number;
-    await change.query('begin');
-    await change.query('select 1 from app_user where tenant_id = $1 and id = $2 for update', [admin.t.tenantId, u.id]);
-    const renewal = refresh(refreshing);
-    for (let waited = 0; ; waited += 20) {
-      const { rows } = await h.services.reads.query('select count(*)::int as n from pg_stat_activity where $1 = any(pg_blocking_pids(pid))', [pid]);
-      if (rows[0].n > 0) break;
-      if (waited > 10_000) throw new Error('the renewal never waited for the change');
-      await new Promise((r) => setTimeout(r, 20));
-    }
-    // The renewal had marked its token and waited for the user's row to insert the next: this waited
-    // for the token, and PostgreSQL broke the deadlock after a second (the renewal's 409, or the change's).
-    await change.query('update refresh_token set revoked_at = now() where tenant_id = $1 and user_id = $2 and revoked_at is null', [admin.t.tenantId, u.id]);
-    await change.query('commit');
-    const r = await renewal;
-    expect([r.status, r.body.error]).toEqual([400, 'invalid_grant']);
-  } finally {
-    change.release();
-  }
+  // The renewal had marked its token and waited for the user's row to insert the next: the revoke
+  // waited for the token, and PostgreSQL broke the deadlock after a second (the renewal's 409, or the change's).
+  const r = await whileHeld(
+    h,
+    { text: 'select 1 from app_user where tenant_id = $1 and id = $2 for update', values: [admin.t.tenantId, u.id] },
+    () => refresh(refreshing),
+    { text: 'update refresh_token set revoked_at = now() where tenant_id = $1 and user_id = $2 and revoked_at is null', values: [admin.t.tenantId, u.id] },
+  );
+  expect([r.status, r.body.error]).toEqual([400, 'invalid_grant']);
   const live = await h.services.reads.query('select count(*)::int as n from refresh_token where tenant_id = $1 and user_id = $2 and revoked_at is null', [admin.t.tenantId, u.id]);
   expect(live.rows[0].n).toBe(0);
 });

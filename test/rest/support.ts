@@ -255,14 +255,17 @@ export async function withScriptServer(scriptTimeoutSeconds = 2): Promise<{ peer
   return { peer, h, A, B, U, origin, stop };
 }
 
+type Statement = { text: string; values: unknown[] };
+
 /**
  * The reply of `request`, sent while another transaction holds rows it needs: `hold` runs its
  * statement (a check-out, a delete) on a connection of its own, left uncommitted; once the request
- * waits on that connection (pg_blocking_pids names it), the held change commits and the request
- * goes on. Waits on other connections (another test file shares the database) do not count, and a
- * request that never waits on the holder fails the test rather than passing untested.
+ * waits on that connection (pg_blocking_pids names it), `then` runs in the same transaction (the
+ * rest of a change that locked first), the held change commits and the request goes on. Waits on
+ * other connections (another test file shares the database) do not count, and a request that never
+ * waits on the holder fails the test rather than passing untested.
  */
-export async function whileHeld(h: Harness, hold: { text: string; values: unknown[] }, request: () => Promise<Reply>): Promise<Reply> {
+export async function whileHeld(h: Harness, hold: Statement, request: () => Promise<Reply>, then?: Statement): Promise<Reply> {
   const other = await h.services.reads.connect();
   try {
     const holder = (await other.query('select pg_backend_pid() as pid')).rows[0].pid as number;
@@ -280,6 +283,7 @@ export async function whileHeld(h: Harness, hold: { text: string; values: unknow
       }
       await new Promise((r) => setTimeout(r, 20));
     }
+    if (then) await other.query(then.text, then.values);
     await other.query('commit');
     return await reply;
   } finally {
