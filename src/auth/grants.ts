@@ -73,7 +73,9 @@ interface Session {
   expires: Date;
 }
 
-async function issue(services: Services, em: EntityManager, tenantId: string, userId: string, clientId: string, session: Session, familyId = newId()): Promise<TokenResponse> {
+async function issue(
+  services: Services, em: EntityManager, tenantId: string, userId: string, clientId: string, session: Session, gone: () => OAuthError, familyId = newId(),
+): Promise<TokenResponse> {
   const claims = { userId, tenantId, clientId, sessionEpoch: session.epoch, sessionExpires: Math.floor(session.expires.getTime() / 1000) };
   // A refresh in its session's last second: the row had not expired, but an access token, counted
   // in whole seconds, would end as it is made. The grant's refusal, not signing's 401 (which the
@@ -92,7 +94,11 @@ async function issue(services: Services, em: EntityManager, tenantId: string, us
     sessionEpoch: session.epoch,
     expiresAt: session.expires,
   });
-  await em.flush();
+  await em.flush().catch((err: unknown) => {
+    // The user was deleted after they were read: the refusal the grant gives a user who is not there
+    // (the insert's foreign key answered a 404 "user referred to was not found").
+    throw (err as { constraint?: string }).constraint === 'refresh_token_user_fk' ? gone() : err;
+  });
   return { access_token: access.token, token_type: 'Bearer', expires_in: access.expiresIn, refresh_token: refresh };
 }
 
@@ -118,7 +124,7 @@ async function rotate(services: Services, em: EntityManager, row: RefreshToken):
     if (user.length === 0) throw refreshRefused();
     if (await tx.nativeUpdate(RefreshToken, { id: row.id, usedAt: null, revokedAt: null }, { usedAt: dbNow() })) {
       // The family keeps its login's end: rotation never extends a session.
-      return issue(services, tx, row.tenantId, row.userId, row.clientId, { epoch: row.sessionEpoch, expires: row.expiresAt }, row.familyId);
+      return issue(services, tx, row.tenantId, row.userId, row.clientId, { epoch: row.sessionEpoch, expires: row.expiresAt }, refreshRefused, row.familyId);
     }
     // A used token came back (or a revoked one): someone holds a copy. Revoke the whole family.
     await tx.nativeUpdate(RefreshToken, { familyId: row.familyId, revokedAt: null }, { revokedAt: dbNow() });
@@ -277,14 +283,14 @@ async function grantOf(services: Services, p: Params, scopedTenantId: string | u
       user = await passwordLogin(services, em, client, username, password, clientIp);
       if (clientIp) user.lastIpAddress = clientIp.slice(0, 64);
     }
-    return issue(services, em, client.tenantId, user.id, client.id, newSession(services, user));
+    return issue(services, em, client.tenantId, user.id, client.id, newSession(services, user), badLogin);
   }
 
   if (grantType === 'client_credentials') {
     const client = await authenticateClient(services, p.client_id ?? p.username, p.client_secret ?? p.password, scopedTenantId);
     const em = forkFor(services, client.tenantId);
     const user = await activeUser(em, client.userId);
-    return issue(services, em, client.tenantId, user.id, client.id, newSession(services, user));
+    return issue(services, em, client.tenantId, user.id, client.id, newSession(services, user), disabled);
   }
 
   if (grantType === 'refresh_token') {

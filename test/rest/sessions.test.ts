@@ -124,6 +124,34 @@ test('a renewal racing a password reset or disable waits for it and is refused: 
   expect(live.rows[0].n).toBe(0);
 });
 
+describe("the user's account deleted while their request runs: what the request would answer after the delete", () => {
+  const holdUser = (id: string) => ({ text: 'select 1 from app_user where tenant_id = $1 and id = $2 for update', values: [admin.t.tenantId, id] });
+  const deleteUser = (id: string) => ({ text: 'delete from app_user where tenant_id = $1 and id = $2', values: [admin.t.tenantId, id] });
+
+  test('a login: invalid_grant (it was a 404 invalid_request, "the user referred to was not found")', async () => {
+    const u = await createUser(admin);
+    // The login has read the user and checked the password; its refresh token's key waits for the user's row.
+    const r = await whileHeld(
+      h,
+      holdUser(u.id),
+      () => h.request('POST', '/oauth/token', {
+        raw: new URLSearchParams({ grant_type: 'password', client_id: admin.t.clientId, client_secret: admin.t.clientSecret, username: u.userid, password: u.password }).toString(),
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      }),
+      deleteUser(u.id),
+    );
+    expect([r.status, r.body.error, r.body.error_description]).toEqual([400, 'invalid_grant', 'Invalid username or password.']);
+  });
+
+  test('a read of a document, which counts the user opening it: 401, the session ended (it was a 404 for a document that is there)', async () => {
+    const u = await ordinaryUser(admin);
+    const folder = (await admin.post('/folders', { name: `Gone-${u.userid}` })).body.data;
+    const doc = (await admin.post('/documents', { folderId: folder.id, name: 'read' })).body.data;
+    expectEnded(await whileHeld(h, holdUser(u.id), () => admin.as(u.token).get(`/documents/${doc.id}`), deleteUser(u.id)));
+    expect((await admin.get(`/documents/${doc.id}`)).status).toBe(200);
+  });
+});
+
 test('a user changing their own password ends their other sessions', async () => {
   const u = await ordinaryUser(admin);
   const other = await h.login(admin.t, u.userid, u.password);
