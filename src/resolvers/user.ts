@@ -22,6 +22,9 @@ import { heldRow, idKey, listPage, loadRow, reread } from '../read/resolvers.js'
 import { resource } from '../read/registry.js';
 import { sql, type Sql } from '../sql.js';
 
+/** The longest `audience` a token from getjwt names beside ours: a URI's usual limit. */
+export const MAX_AUDIENCE = 2048;
+
 type Input = Record<string, unknown>;
 
 const USER = resource('User');
@@ -192,6 +195,8 @@ export const resolvers = {
       // This is how the Node clients renew: like the refresh grant, it ends with the account.
       const me = await ctx.loaders.byId(USER).load(caller.userId);
       if (!me?.enabled) throw unauthorized('This user account is disabled or deleted: log in again.');
+      // It goes into the token, which must still fit a request's headers to be used.
+      if (audience && audience.length > MAX_AUDIENCE) throw badRequest(`'audience' is longer than ${MAX_AUDIENCE} characters: it names the service the token is for.`, { field: 'audience' });
       const jwt = await signAccessToken(services.keys, services.jwt, caller, audience ?? undefined);
       // An absolute instant, unlike record timestamps: a zone-less string would be read as client-local time.
       return { token: jwt.token, expires: jwt.expiresAt.toISOString() };

@@ -6,8 +6,9 @@
 import { randomUUID } from 'node:crypto';
 import { jest } from '@jest/globals';
 import argon2 from 'argon2';
-import { SignJWT, generateKeyPair } from 'jose';
+import { SignJWT, decodeJwt, generateKeyPair } from 'jose';
 import { signAccessToken } from '../../src/auth/jwt.js';
+import { MAX_AUDIENCE } from '../../src/resolvers/user.js';
 import { Harness, type Reply, type TestTenant } from '../harness.js';
 
 const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
@@ -754,6 +755,17 @@ describe('bearer tokens', () => {
     const r = await h.request('GET', `/api/v1/no-such/tenant/users/me`, { token: foreign });
     expect(r.status).toBe(403);
     expect(r.body).not.toHaveProperty('data');
+  });
+
+  test(`getjwt's audience: named in the token beside ours, and a 400 past ${MAX_AUDIENCE} characters (a token too large for a request's headers could never be used)`, async () => {
+    const login = await post(h, '/OAuth/Token', passwordFields(t));
+    const longest = `https://${'a'.repeat(MAX_AUDIENCE - 13)}.test`;
+    const jwt = await h.request('GET', `${t.root}/users/getjwt?audience=${encodeURIComponent(longest)}`, { token: login.body.access_token });
+    expect(jwt.status).toBe(200);
+    expect(decodeJwt(jwt.body.data.token).aud).toEqual([expect.any(String), longest]);
+    expect(await whoAmI(jwt.body.data.token)).toBe(t.adminId);
+    const r = await h.request('GET', `${t.root}/users/getjwt?audience=${encodeURIComponent(`${longest}x`)}`, { token: login.body.access_token });
+    expect([r.status, r.body.meta.errors[0].message]).toEqual([400, `'audience' is longer than ${MAX_AUDIENCE} characters: it names the service the token is for.`]);
   });
 
   test('the JWT from getjwt and the access token from a refresh both work as bearer tokens', async () => {
