@@ -58,6 +58,31 @@ export async function upsertRows(reader: Reader, table: string, rows: readonly C
   }
 }
 
+/** Ids one statement of `upsertEach` takes. */
+export const IDS_A_STATEMENT = 10_000;
+
+/**
+ * Upserts one row of the tenant's `table` per id of `ids`: the id in `column` and `values` (the
+ * same for every row) in the others; where a row with the same `key` columns exists, sets its
+ * `update` columns to the new row's. The ids go as one array parameter, IDS_A_STATEMENT a
+ * statement, so a statement's time and the rows in memory stay those of one turn: a security
+ * cascade over 300,000 folders built a tuple of parameters per row, and the process held 1 GB.
+ */
+export async function upsertEach(
+  reader: Reader, table: string, column: string, ids: readonly string[], values: ColumnValues, key: readonly string[], update: readonly string[],
+): Promise<void> {
+  const columns = ['tenant_id', column, ...Object.keys(values)].join(', ');
+  const selected = join([sql`${reader.tenantId}::uuid`, raw('x'), ...Object.values(values).map(valueOf)], ', ');
+  const set = update.map((c) => `${c} = excluded.${c}`).join(', ');
+  for (let i = 0; i < ids.length; i += IDS_A_STATEMENT) {
+    await run(
+      reader,
+      sql`insert into ${raw(table)} (${raw(columns)}) select ${selected} from unnest(${ids.slice(i, i + IDS_A_STATEMENT)}::uuid[]) x
+          on conflict (${raw(['tenant_id', ...key].join(', '))}) do update set ${raw(set)}`,
+    );
+  }
+}
+
 /**
  * Copies the tenant's rows of `table` (alias `t`) that `where` matches: `keep` columns as they
  * are, `set` columns to a value or an expression over `t` (a new parent's id).

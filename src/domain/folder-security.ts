@@ -5,12 +5,12 @@
  * other.
  */
 import type { AppContext } from '../context.js';
-import { deleteRows, upsertRows } from '../db/tenant-writes.js';
+import { deleteRows, upsertEach } from '../db/tenant-writes.js';
 import { badRequest, notFound } from '../errors.js';
 import { isGuid, requireGuid } from '../ids.js';
 import { resource } from '../read/registry.js';
-import { selectRows } from '../read/rows.js';
-import { sql } from '../sql.js';
+import { run, selectRows } from '../read/rows.js';
+import { raw, sql } from '../sql.js';
 import { ROLES } from '../resources/folder-member.js';
 import { lockedFolder, TOP_FIRST, type FolderRow } from './folders.js';
 import { subtreeOf } from '../resources/folder.js';
@@ -58,17 +58,21 @@ async function memberColumn(ctx: AppContext, memberId: string, type: 'user' | 'g
  */
 async function foldersOf(ctx: AppContext, folder: FolderRow, cascade: boolean): Promise<string[]> {
   if (!cascade) return [folder.id];
-  return (await selectRows<FolderRow>(ctx.reader, resource('Folder'), { where: [subtreeOf(folder)], order: TOP_FIRST, lock: 'keyShare' })).map((f) => f.id);
+  // Ids only: whole records of a subtree of 300,000 folders held about 1 GB.
+  const rows = await run<{ id: string }>(ctx.reader, sql`select t.id from folder t where t.tenant_id = ${ctx.tenantId} and ${subtreeOf(folder)} order by ${raw(TOP_FIRST)} for key share of t`);
+  return rows.map((f) => f.id);
 }
 
 /** Gives the member `role` on `folders` (the locked folder first); returns how many folders that is. `field` names the member id sent. */
 async function giveRole(ctx: AppContext, folders: string[], memberId: string, type: 'user' | 'group' | undefined, role: number, field: string): Promise<number> {
   const column = await memberColumn(ctx, memberId, type, field);
   const by = ctx.caller.userId;
-  await upsertRows(
+  await upsertEach(
     ctx.reader,
     'folder_member',
-    folders.map((f) => ({ folder_id: f, [column]: memberId.toLowerCase(), role, created_by_id: by, modified_at: sql`now()`, modified_by_id: by })),
+    'folder_id',
+    folders,
+    { [column]: memberId.toLowerCase(), role, created_by_id: by, modified_at: sql`now()`, modified_by_id: by },
     ['folder_id', 'member_id'],
     ['role', 'modified_at', 'modified_by_id'],
   );

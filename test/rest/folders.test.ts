@@ -342,10 +342,10 @@ describe(`deleting a folder of more than ${DOCUMENTS_A_TURN} documents`, () => {
   });
 });
 
-describe(`deleting a folder of more than ${FOLDERS_A_TURN} subfolders`, () => {
-  test(`goes whole, ${FOLDERS_A_TURN} folders a statement at most, deepest first: 200, every folder and document of it gone`, async () => {
+describe(`a folder of more than ${FOLDERS_A_TURN} subfolders`, () => {
+  /** A top-level folder with 4 subfolders of 5,000 each, made in SQL: 20,004 creates through the API would take minutes. */
+  async function wide(): Promise<Rec> {
     const top = await make(`/${uniq('Wide')}`);
-    // 4 subfolders of 5,000 each, made in SQL: 20,004 creates through the API would take minutes.
     await h.services.reads.query(
       `with b as (insert into folder (tenant_id, id, parent_id, top_id, name, path)
                   select $1, gen_random_uuid(), $2, $2, 'b' || i, $3 || '/b' || i from generate_series(1, 4) i returning id, path)
@@ -353,20 +353,45 @@ describe(`deleting a folder of more than ${FOLDERS_A_TURN} subfolders`, () => {
        select $1, gen_random_uuid(), b.id, $2, 'c' || j, b.path || '/c' || j from b, generate_series(1, 5000) j`,
       [A.t.tenantId, top.id, top.folderPath],
     );
-    const inTree = async () => (await h.services.reads.query<{ n: number }>('select count(*)::int as n from folder where tenant_id = $1 and top_id = $2', [A.t.tenantId, top.id])).rows[0].n;
-    expect(await inTree()).toBe(20_005);
+    return top;
+  }
+  const inTree = async (top: string) => (await h.services.reads.query<{ n: number }>('select count(*)::int as n from folder where tenant_id = $1 and top_id = $2', [A.t.tenantId, top])).rows[0].n;
+  /** The id lists of the statements that changed (`update`) or deleted folders by a list of ids. */
+  const folderTurns = (statements: { text: string; values: unknown[] }[], verb: 'update' | 'delete from') =>
+    statements.filter((st) => new RegExp(`^${verb} folder t\\b`).test(st.text)).flatMap((st) => st.values.filter(Array.isArray) as string[][]);
+
+  test(`a rename and a move go ${FOLDERS_A_TURN} folders a statement at most: every path follows (one statement of 300,000 passed the timeout)`, async () => {
+    const top = await wide();
+    const renamed = uniq('Renamed');
+    const rename = await h.captureQueries(() => A.put(`/folders/${top.id}`, { name: renamed }));
+    expect(rename.result.status).toBe(200);
+    expect(folderTurns(rename.statements, 'update').map((ids) => ids.length)).toEqual([FOLDERS_A_TURN, FOLDERS_A_TURN, 5]);
+    expect((await A.get(`/folders?folderPath=${enc(`/${renamed}/b3/c77`)}`)).status).toBe(200);
+    const into = await make(`/${uniq('Into')}`);
+    const move = await h.captureQueries(() => A.put('/folders/move', { sourceFolderId: top.id, targetFolderId: into.id }));
+    expect(move.result.status).toBe(200);
+    expect(folderTurns(move.statements, 'update').map((ids) => ids.length)).toEqual([FOLDERS_A_TURN, FOLDERS_A_TURN, 5]);
+    const deep = (await A.get(`/folders?folderPath=${enc(`${into.folderPath}/${renamed}/b3/c77`)}`)).body.data as Rec;
+    expect(deep.topLevelFolderId).toBe(into.id);
+    expect(await inTree(into.id)).toBe(20_006);
+    expect((await A.del(`/folders/${into.id}`)).status).toBe(200);
+  });
+
+  test(`a delete goes whole, ${FOLDERS_A_TURN} folders a statement at most, deepest first: 200, every folder and document of it gone`, async () => {
+    const top = await wide();
+    expect(await inTree(top.id)).toBe(20_005);
     const middle = (await A.get(`/folders?folderPath=${enc(`${top.folderPath}/b2`)}`)).body.data as Rec;
     const deep = (await A.get(`/folders?folderPath=${enc(`${top.folderPath}/b3/c77`)}`)).body.data as Rec;
     const doc = (await A.post('/documents', { folderId: deep.id, name: uniq('deep') })).body.data as { documentId: string };
     // In one statement, a tree of about 300,000 folders would reach the default statement timeout.
     const { result, statements } = await h.captureQueries(() => A.del(`/folders/${top.id}`));
     expect(result.status).toBe(200);
-    const turns = statements.filter((st) => /^delete from folder t\b/.test(st.text)).map((st) => st.values.find(Array.isArray) as string[]);
+    const turns = folderTurns(statements, 'delete from');
     expect(turns.map((t) => t.length)).toEqual([FOLDERS_A_TURN, FOLDERS_A_TURN, 5]);
     // The deepest go first: the last turn is the top and its 4 subfolders.
     expect([...turns[0], ...turns[1]]).toContain(deep.id);
     expect(turns[2]).toEqual(expect.arrayContaining([top.id, middle.id]));
-    expect(await inTree()).toBe(0);
+    expect(await inTree(top.id)).toBe(0);
     expectError(await A.get(`/documents/${doc.documentId}`), 404);
   });
 });
