@@ -8,6 +8,7 @@
 import { type Api, createGroup, createUser, expectAsUnknown, expectEnvelope, expectError, keysOf, q, sorted, uniq, UNKNOWN_ID, whileHeld } from './support.js';
 import { A, B, h, plain, setUpTwoTenants } from './two-tenants.js';
 import { IDS_A_STATEMENT } from '../../src/db/tenant-writes.js';
+import { MAX_CHANGES } from '../../src/domain/folder-security.js';
 
 const MEMBER_KEYS = ['href', 'dataType', 'parentId', 'memberId', 'memberName', 'memberType', 'memberRole', 'memberRoleValue'];
 /** What `fields=` or `expand=data` adds to a member in a list, and what a change's `member` carries whole. */
@@ -304,6 +305,27 @@ describe("the .NET client's FoldersManager (it reads data.successCount)", () => 
     for (const f of [top, child]) expect(roles(await members(f.id))).toEqual([[user.id, 2]]);
     // An empty list changes nothing.
     expect((await bulk(top.id, { securityActions: [] })).body.data).toEqual({ successCount: 0 });
+  });
+
+  test(`UpdateSecurityMembers: actions times the folders they cascade over past ${MAX_CHANGES} is a 400 naming the counts, before any change (1,000 actions over 100,000 folders would hold them locked for hours)`, async () => {
+    const top = await newFolder();
+    const user = await createUser(A);
+    await h.services.reads.query(
+      `insert into folder (tenant_id, id, parent_id, top_id, name, path)
+       select $1, gen_random_uuid(), $2, $2, 'c' || i, $3 || '/c' || i from generate_series(1, 1000) i`,
+      [A.t.tenantId, top.id, top.folderPath],
+    );
+    const securityActions = Array.from({ length: 1000 }, () => ({ memberId: user.id, roleType: 2 }));
+    expectError(
+      await bulk(top.id, { securityActions, cascadeSecurityChanges: true }),
+      400,
+      `The 1000 actions over 1001 folders would make 1001000 changes; one request makes at most ${MAX_CHANGES}: send fewer actions at a time.`,
+    );
+    expect(await members(top.id)).toEqual([]);
+    // Without the cascade, the same actions reach the one folder.
+    expect((await bulk(top.id, { securityActions })).body.data).toEqual({ successCount: 1000 });
+    expect((await members(top.id)).map((m) => m.memberId)).toEqual([user.id]);
+    expect((await A.del(`/folders/${top.id}`)).status).toBe(200);
   });
 
   test('UpdateSecurityMembers, all or none: a bad action is a 400 naming its index and key, an unknown member a 404 naming it; nothing changes', async () => {
