@@ -46,7 +46,12 @@ export function unexpected(requestId: string): GraphQLError {
  * only in the log).
  */
 export function mapError(error: unknown, requestId: string, log: Logger): GraphQLError {
-  return mapKnown(error) ?? mapUnknown(error, requestId, log);
+  const known = mapKnown(error);
+  if (!known) return mapUnknown(error, requestId, log);
+  // An outside service that is away (the file store): the client's 503 does not say why, the operator's log does.
+  const app = findAppError(error);
+  if (app?.code === 'UNAVAILABLE' && app.cause) log.warn({ requestId, err: app.cause }, app.developerMessage);
+  return known;
 }
 
 /** What `mapError` makes of an error without logging it, or undefined for one that is logged with the request id. */

@@ -6,10 +6,26 @@
  * every method of every store before it touches anything.
  */
 import type { Readable } from 'node:stream';
-import { notFound } from '../errors.js';
+import { RETRY_AFTER_SECONDS } from '../db/unavailable.js';
+import { AppError, notFound } from '../errors.js';
 
 /** What every store's `get` and `copy` throw for a key with nothing under it; a download answers it as its 404. */
 export const fileMissing = () => notFound('The file is not in the file store.');
+
+/**
+ * What a store throws when it cannot be reached, did not answer in time or failed on its side: a
+ * 503 naming the file store (it was a 400 "malformed body" on an upload, a 500, a 503 naming the
+ * database, or no answer at all). `cause`, the store's own error, is logged, never sent.
+ */
+export function storeUnavailable(cause: unknown): AppError {
+  const err = new AppError(
+    'UNAVAILABLE',
+    `The file store is not available right now. Try again in ${RETRY_AFTER_SECONDS} seconds.`,
+    'The file store refused or dropped the connection, did not answer in time, or failed on its side. Nothing was stored, read or deleted.',
+  );
+  err.cause = cause;
+  return err;
+}
 
 export interface StoredFile {
   size: number;

@@ -19,10 +19,38 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { S3Settings } from '../config.js';
 import { bodyStream, keyParts, Measure } from './measure.js';
-import { fileMissing, type ByteRange, type FileStore, type StoredFile } from './file-store.js';
+import { fileMissing, storeUnavailable, type ByteRange, type FileStore, type StoredFile } from './file-store.js';
 
 /** DeleteObjects takes at most this many keys per request. */
 const DELETE_BATCH = 1000;
+
+/**
+ * How long a request to S3 may take to connect, and to get its answer's head once its body is
+ * sent (a part of an upload is in memory, at most 5 MB; a download's bytes stream after the head,
+ * unbounded). Without them a server that took connections and answered nothing held the requests
+ * that needed it for ever.
+ */
+export interface S3Timeouts {
+  connectMs: number;
+  answerMs: number;
+}
+const TIMEOUTS: S3Timeouts = { connectMs: 5_000, answerMs: 60_000 };
+
+/**
+ * The SDK's error for a store that is away: a request that got no answer (refused, dropped, timed
+ * out: its retries spent) or a 5xx. Only errors that came through the SDK's requests (`$metadata`):
+ * a body that failed (the client went away) is the client's, and credentials the SDK could not
+ * find are a configuration error (a 500), not an outage.
+ */
+function isAway(e: unknown): boolean {
+  const err = e as { $metadata?: { httpStatusCode?: number }; name?: string } | null;
+  if (!err?.$metadata) return false;
+  const status = err.$metadata.httpStatusCode;
+  return status === undefined ? err.name !== 'CredentialsProviderError' : status >= 500;
+}
+
+/** `e`, or the store's 503 when it says the store is away. */
+const asStoreError = (e: unknown): unknown => (isAway(e) ? storeUnavailable(e) : e);
 
 /** The SDK's answer for a key with nothing under it (a 404 that is not a missing bucket, which is a configuration error). */
 function isMissingKey(e: unknown): boolean {
@@ -35,8 +63,13 @@ export class S3FileStore implements FileStore {
   readonly client: S3Client;
   private readonly bucket: string;
 
-  constructor(settings: S3Settings) {
-    const config: S3ClientConfig = { region: settings.region, forcePathStyle: settings.forcePathStyle };
+  /** `timeouts`: shorter ones for tests. */
+  constructor(settings: S3Settings, timeouts = TIMEOUTS) {
+    const config: S3ClientConfig = {
+      region: settings.region,
+      forcePathStyle: settings.forcePathStyle,
+      requestHandler: { connectionTimeout: timeouts.connectMs, requestTimeout: timeouts.answerMs, throwOnRequestTimeout: true },
+    };
     if (settings.endpoint) config.endpoint = settings.endpoint;
     // Unset: the SDK's default chain (environment, shared profile, container or instance role).
     if (settings.accessKeyId && settings.secretAccessKey) {
@@ -63,8 +96,10 @@ export class S3FileStore implements FileStore {
     // to make sure of: nothing stays under the key.
     if (uploaded.status === 'fulfilled') await this.delete([key]);
     // The body's failure (too large, the client went away) is the cause; the Upload's (an aborted
-    // upload, or on some servers a failed abort) only follows from it.
-    throw fed.status === 'rejected' ? fed.reason : (uploaded as PromiseRejectedResult).reason;
+    // upload, or on some servers a failed abort) only follows from it. When the Upload failed
+    // first, the feeding ended with its error.
+    const uploadFailure = uploaded.status === 'rejected' ? uploaded.reason : undefined;
+    throw fed.status === 'rejected' && fed.reason !== uploadFailure ? fed.reason : asStoreError(uploadFailure);
   }
 
   async get(key: string, range?: ByteRange): Promise<Readable> {
@@ -73,7 +108,7 @@ export class S3FileStore implements FileStore {
       return await this.object(key, range);
     } catch (e) {
       if (isMissingKey(e)) throw fileMissing();
-      throw e;
+      throw asStoreError(e);
     }
   }
 
@@ -105,14 +140,14 @@ export class S3FileStore implements FileStore {
       await this.client.send(new HeadObjectCommand({ Bucket: this.bucket, Key: key }));
       return true;
     } catch (e) {
-      if (!isMissingKey(e)) throw e;
+      if (!isMissingKey(e)) throw asStoreError(e);
     }
     try {
       (await this.object(key)).destroy();
       return true;
     } catch (e) {
       if (isMissingKey(e)) return false;
-      throw e;
+      throw asStoreError(e);
     }
   }
 
@@ -125,7 +160,7 @@ export class S3FileStore implements FileStore {
       await this.client.send(new CopyObjectCommand({ Bucket: this.bucket, Key: to, CopySource: source }));
     } catch (e) {
       if (isMissingKey(e)) throw fileMissing();
-      throw e;
+      throw asStoreError(e);
     }
   }
 
@@ -133,9 +168,11 @@ export class S3FileStore implements FileStore {
     for (const k of keys) keyParts(k);
     for (let i = 0; i < keys.length; i += DELETE_BATCH) {
       const batch = keys.slice(i, i + DELETE_BATCH);
-      const res = await this.client.send(
-        new DeleteObjectsCommand({ Bucket: this.bucket, Delete: { Objects: batch.map((Key) => ({ Key })), Quiet: true } }),
-      );
+      const res = await this.client
+        .send(new DeleteObjectsCommand({ Bucket: this.bucket, Delete: { Objects: batch.map((Key) => ({ Key })), Quiet: true } }))
+        .catch((e: unknown) => {
+          throw asStoreError(e);
+        });
       // A missing key is reported as deleted by S3; some compatible servers say NoSuchKey instead.
       const failed = (res.Errors ?? []).filter((e) => e.Code !== 'NoSuchKey');
       if (failed.length > 0) {

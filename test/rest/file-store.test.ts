@@ -245,6 +245,40 @@ storeBehaviour(
     await Promise.all([s3.stop(), db.drop()]);
   },
   (setup) => {
+    test('the store away: an upload, a download and a HEAD are 503s naming the file store, with Retry-After, its error logged as a warning (an upload was a 400 "malformed body" naming its address)', async () => {
+      const s = setup();
+      const doc = await newDoc(s);
+      await upload(s, doc.documentId, 'kept');
+      // The same database, with the store at an address where nothing listens.
+      const port = await new Promise<number>((resolve) => {
+        const probe = http.createServer().listen(0, '127.0.0.1', () => {
+          const { port: free } = probe.address() as AddressInfo;
+          probe.close(() => resolve(free));
+        });
+      });
+      const away = await Harness.start({ databaseUrl: db.url, fileStore: 's3', s3: { ...s3Settings(), endpoint: `http://127.0.0.1:${port}` } });
+      try {
+        const W = new Api(away, s.A.t, s.A.token);
+        const message = 'The file store is not available right now. Try again in 5 seconds.';
+        const answers = [
+          await W.post('/files', undefined, await multipart({ documentId: doc.documentId }, 'lost?', 'f.txt')),
+          await W.get(`/files/${doc.documentId}`),
+          await W.request('HEAD', `/files/${doc.documentId}`),
+        ];
+        for (const r of answers) {
+          expect([r.status, r.headers.get('retry-after')]).toEqual([503, '5']);
+          expect(r.text).not.toContain(String(port));
+        }
+        expectError(answers[0], 503, message);
+        expectError(answers[1], 503, message);
+        expect(answers[0].log?.find((l) => l.level === 40)).toMatchObject({ msg: expect.stringContaining('The file store refused or dropped the connection'), err: expect.anything() });
+        // Nothing was recorded for the upload that failed: the document still has its one file.
+        expect((await s.A.get(`/files/${doc.documentId}`)).text).toBe('kept');
+      } finally {
+        await away.stop();
+      }
+    });
+
     test('a bucket that is missing: the answers that read no bytes (304, 412, 416, HEAD) are the plain GET\'s 500, not the file\'s 404', async () => {
       const s = setup();
       const doc = await newDoc(s);

@@ -5,6 +5,7 @@
  */
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
@@ -344,6 +345,85 @@ describe('the S3 store on its bucket', () => {
       wrong.destroy();
       right.destroy();
     }
+  });
+
+  describe('a server that is away: every call is the store\'s 503 UNAVAILABLE, its own error kept as the cause', () => {
+    /** A peer on a port of its own that meets every connection as `meet` says. */
+    async function peer(meet: (socket: net.Socket) => void): Promise<{ endpoint: string; close(): Promise<void> }> {
+      const sockets = new Set<net.Socket>();
+      const server = net.createServer((socket) => {
+        sockets.add(socket);
+        socket.on('error', () => undefined);
+        meet(socket);
+      });
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      const { port } = server.address() as net.AddressInfo;
+      return {
+        endpoint: `http://127.0.0.1:${port}`,
+        close: () => {
+          for (const socket of sockets) socket.destroy();
+          return new Promise((resolve) => server.close(() => resolve()));
+        },
+      };
+    }
+    const calls = (store: S3FileStore): [string, () => Promise<unknown>][] => [
+      ['put', () => store.put(newKey(), randomBytes(100), 1000)],
+      ['get', () => store.get(newKey())],
+      ['has', () => store.has(newKey())],
+      ['copy', () => store.copy(newKey(), newKey())],
+      ['delete', () => store.delete([newKey()])],
+    ];
+    /** Every call (the slow ones, a get and a put: each is tried three times) fails as the store being away. */
+    async function expectAway(endpoint: string, cause: Record<string, unknown>, slow = false) {
+      const store = new S3FileStore({ ...s3Settings(), endpoint }, { connectMs: 500, answerMs: 1_000 });
+      try {
+        for (const [name, call] of calls(store).filter(([n]) => !slow || n === 'get' || n === 'put')) {
+          const e = await failure(call);
+          expect([name, e]).toEqual([name, expect.objectContaining({ code: 'UNAVAILABLE', status: 503, message: 'The file store is not available right now. Try again in 5 seconds.' })]);
+          expect([name, (e as Error).cause]).toEqual([name, expect.objectContaining(cause)]);
+        }
+      } finally {
+        store.destroy();
+      }
+    }
+
+    test('nothing listening: refused (it was the client\'s 400 "malformed body" on an upload, a 503 naming the database elsewhere)', async () => {
+      const gone = await peer(() => undefined);
+      await gone.close();
+      await expectAway(gone.endpoint, { $metadata: expect.objectContaining({ attempts: 3 }) });
+    });
+
+    test('connections dropped as they come', async () => {
+      const dropping = await peer((socket) => socket.destroy());
+      try {
+        await expectAway(dropping.endpoint, { $metadata: expect.objectContaining({ attempts: 3 }) });
+      } finally {
+        await dropping.close();
+      }
+    });
+
+    test('a 503 SlowDown from the server (it was a 500)', async () => {
+      const slowDown = await peer((socket) =>
+        socket.once('data', () => {
+          const xml = '<?xml version="1.0" encoding="UTF-8"?><Error><Code>SlowDown</Code><Message>Reduce your request rate.</Message></Error>';
+          socket.end(`HTTP/1.1 503 Slow Down\r\ncontent-type: application/xml\r\ncontent-length: ${xml.length}\r\nconnection: close\r\n\r\n${xml}`);
+        }),
+      );
+      try {
+        await expectAway(slowDown.endpoint, { $metadata: expect.objectContaining({ httpStatusCode: 503 }) }, true);
+      } finally {
+        await slowDown.close();
+      }
+    });
+
+    test('connections taken and never answered: the answer\'s time runs out (it waited for ever)', async () => {
+      const silent = await peer(() => undefined);
+      try {
+        await expectAway(silent.endpoint, { name: 'TimeoutError' }, true);
+      } finally {
+        await silent.close();
+      }
+    }, 60_000);
   });
 
   test('a bucket that does not exist is a server error, not a NOT_FOUND of the file; `has` says so too, though HeadObject\'s 404 cannot', async () => {
