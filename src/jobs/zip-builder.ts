@@ -18,6 +18,12 @@ const RENEW_MS = 30_000;
 /** How often a server looks for zips another process queued or left behind. */
 const POLL_MS = 2_000;
 const MAX_ATTEMPTS = 3;
+/**
+ * Seconds before a failed try is tried again, times the tries so far (1, then 2 minutes): the
+ * store's outage has a chance to pass. At once, three tries came within a quarter of a second,
+ * and a store away for one second failed the zip for good.
+ */
+const RETRY_SECONDS = 60;
 const MAX_TEXT = 1000;
 
 type BuilderServices = Pick<Services, 'orm' | 'log' | 'files'> & { config: Pick<Services['config'], 'fileMaxBytes'> };
@@ -92,8 +98,8 @@ export async function buildNextZip(services: BuilderServices, signal: AbortSigna
       log.error({ error }, 'zip failed: not trying again');
       return 'failed';
     }
-    await c.execute(`update document_zip set lease_until = null, last_error = ? where ${HELD}`, [error, ...held]);
-    log.warn({ error }, 'zip not built: trying again');
+    await c.execute(`update document_zip set lease_until = now() + make_interval(secs => ?), last_error = ? where ${HELD}`, [RETRY_SECONDS * zip.attempts, error, ...held]);
+    log.warn({ error, retryInSeconds: RETRY_SECONDS * zip.attempts }, 'zip not built: trying again');
     return 'retried';
   } finally {
     clearInterval(renew);
