@@ -4,7 +4,7 @@
  * renewed while it is sent, and writes the outcome only while it still holds the message, so
  * processes on one database never take the same message at once, however slow the mail server;
  * one that dies mid-send leaves its lease to run out and the message is tried again (sent at least
- * once). A message the mail server refuses for good (5xx) fails at once; other errors are tried
+ * once). A message the mail server refuses for good (a 5xx to it) fails at once; other errors are tried
  * again later, up to EMAIL_MAX_ATTEMPTS tries. The queue's rows are its log: status, tries, last
  * error and the server's answer stay with each message.
  */
@@ -57,10 +57,16 @@ export function isHtml(body: string): boolean {
   return tag >= 0 && body.indexOf('>', tag + 2) >= 0;
 }
 
-/** Whether the mail server refused the message for good (a 5xx reply), so trying again is useless. */
+/**
+ * Whether the mail server refused the message for good (a 5xx reply to its sender, recipients or
+ * content), so trying again is useless. A 5xx to the login (EAUTH) or as its greeting (CONN) is
+ * about the server's set-up, not the message: tried again, as a 4xx is (a wrong or rotated
+ * password failed every queued message at once).
+ */
 const refusedForGood = (err: unknown) => {
-  const code = (err as { responseCode?: number }).responseCode;
-  return typeof code === 'number' && code >= 500 && code < 600;
+  const e = err as { responseCode?: number; code?: string; command?: string };
+  if (e.code === 'EAUTH' || e.command === 'CONN') return false;
+  return typeof e.responseCode === 'number' && e.responseCode >= 500 && e.responseCode < 600;
 };
 
 /** What nodemailer answers for a message the server took. */

@@ -12,6 +12,7 @@ import net, { type AddressInfo } from 'node:net';
 import { Harness } from '../harness.js';
 import { ownDatabase, type OwnDatabase } from '../own-database.js';
 import { startSmtp, type TestSmtp } from '../smtp-server.js';
+import { SMTPServer } from 'smtp-server';
 import { isHtml, sendDueEmails, smtpTransport, startEmailSender } from '../../src/jobs/email-sender.js';
 import { purgeExpired } from '../../src/purge.js';
 import { type Api, adminApi, expectEnvelope, expectError, GUID, ordinaryUser, q, STATUS_MSG, uniq, UNKNOWN_ID } from './support.js';
@@ -507,6 +508,35 @@ describe('the batches', () => {
     const [m] = await messages(A, subject);
     expect(m).toMatchObject({ status: 1, attempts: 1 });
     expect(m.lastError).toMatch(/^Refused by the server: refuse5@example\.com \(550 .*No such mailbox here\)$/);
+  });
+
+  test('a mail server that refuses the login (535) or greets with 554: tried again later, not failed (a wrong or rotated password failed every queued message at once)', async () => {
+    const refusing = new SMTPServer({ allowInsecureAuth: true, disabledCommands: ['STARTTLS'], logger: false, onAuth: (_auth, _session, callback) => callback(new Error('Authentication credentials invalid')) });
+    await new Promise<void>((resolve) => refusing.listen(0, '127.0.0.1', resolve));
+    const closed = net.createServer((socket) => socket.end('554 No service here\r\n'));
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    try {
+      const servers = [
+        `smtp://user:wrong@127.0.0.1:${(refusing.server.address() as AddressInfo).port}`,
+        `smtp://127.0.0.1:${(closed.address() as AddressInfo).port}`,
+      ];
+      for (const smtpUrl of servers) {
+        const subject = uniq('Setup');
+        await A.post('/emails', { recipients: 'ada@example.com', subject, body: 'x' });
+        const config = { ...h.services.config, smtpUrl };
+        const transport = smtpTransport(config);
+        try {
+          await sendDueEmails({ ...h.services, config }, transport);
+        } finally {
+          transport.close();
+        }
+        const [m] = await messages(A, subject);
+        expect([smtpUrl, m]).toEqual([smtpUrl, expect.objectContaining({ status: 0, attempts: 1 })]);
+      }
+    } finally {
+      await new Promise((resolve) => refusing.close(resolve));
+      await new Promise((resolve) => closed.close(resolve));
+    }
   });
 
   test("a mail server that cannot be reached: tried again later; lastError names the cause, never the server's address", async () => {
