@@ -534,7 +534,7 @@ describe('the batches', () => {
         expect([smtpUrl, m]).toEqual([smtpUrl, expect.objectContaining({ status: 0, attempts: 1 })]);
       }
     } finally {
-      await new Promise((resolve) => refusing.close(resolve));
+      await new Promise<void>((resolve) => refusing.close(() => resolve()));
       await new Promise((resolve) => closed.close(resolve));
     }
   });
