@@ -489,6 +489,19 @@ describe('limits at their edges (MAX_BODY_BYTES 16 KiB, EMAIL_MAX_ATTACHMENT_BYT
 });
 
 describe('the batches', () => {
+  /** A message queued with `subject`, then one batch sent through the mail server at `smtpUrl`: the message as it is left. */
+  async function sentThrough(smtpUrl: string, subject: string) {
+    await A.post('/emails', { recipients: 'ada@example.com', subject, body: 'x' });
+    const config = { ...h.services.config, smtpUrl };
+    const transport = smtpTransport(config);
+    try {
+      await sendDueEmails({ ...h.services, config }, transport);
+    } finally {
+      transport.close();
+    }
+    return (await messages(A, subject))[0];
+  }
+
   test('a recipient refused for good (5xx) fails the message at once, with the server\'s words', async () => {
     smtp.refuse.set('gone@example.com', { code: 550, message: 'No such mailbox here' });
     const subject = uniq('Gone');
@@ -521,16 +534,7 @@ describe('the batches', () => {
         `smtp://127.0.0.1:${(closed.address() as AddressInfo).port}`,
       ];
       for (const smtpUrl of servers) {
-        const subject = uniq('Setup');
-        await A.post('/emails', { recipients: 'ada@example.com', subject, body: 'x' });
-        const config = { ...h.services.config, smtpUrl };
-        const transport = smtpTransport(config);
-        try {
-          await sendDueEmails({ ...h.services, config }, transport);
-        } finally {
-          transport.close();
-        }
-        const [m] = await messages(A, subject);
+        const m = await sentThrough(smtpUrl, uniq('Setup'));
         expect([smtpUrl, m]).toEqual([smtpUrl, expect.objectContaining({ status: 0, attempts: 1 })]);
       }
     } finally {
@@ -544,16 +548,7 @@ describe('the batches', () => {
     await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
     const port = (closed.address() as AddressInfo).port;
     await new Promise((resolve) => closed.close(resolve));
-    const subject = uniq('Down');
-    await A.post('/emails', { recipients: 'ada@example.com', subject, body: 'x' });
-    const config = { ...h.services.config, smtpUrl: `smtp://127.0.0.1:${port}` };
-    const transport = smtpTransport(config);
-    try {
-      await sendDueEmails({ ...h.services, config }, transport);
-    } finally {
-      transport.close();
-    }
-    const [m] = await messages(A, subject);
+    const m = await sentThrough(`smtp://127.0.0.1:${port}`, uniq('Down'));
     expect(m).toMatchObject({ status: 0, attempts: 1, lastError: expect.stringMatching(/^The mail server could not be reached or did not take the message \(E[A-Z]+\)\.$/) });
     expect(m.lastError).not.toContain(String(port));
   });

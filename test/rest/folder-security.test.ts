@@ -31,6 +31,14 @@ const roles = (list: Record<string, unknown>[]) => list.map((m) => [m.memberId, 
 /** The .NET client's UpdateSecurityMembers. */
 const bulk = (folderId: string, body: Record<string, unknown>) => A.put(`/folders/${folderId}/securitymembers`, body);
 
+/** `n` subfolders of top-level folder `top`, made in one statement: thousands of creates through the API would take minutes. */
+const subfolders = (top: { id: string; folderPath: string }, n: number) =>
+  h.services.reads.query(
+    `insert into folder (tenant_id, id, parent_id, top_id, name, path)
+     select $1, gen_random_uuid(), $2, $2, 'c' || i, $3 || '/c' || i from generate_series(1, $4::int) i`,
+    [A.t.tenantId, top.id, top.folderPath, n],
+  );
+
 describe('members', () => {
   test('PUT folders/{id}/securitymembers/{memberId} as the Node client sends it: 200, successCount and the member; GET lists it', async () => {
     const folder = await newFolder();
@@ -125,12 +133,7 @@ describe('members', () => {
   test(`a cascade over 11,000 folders gives and takes the role on all of them, their ids ${IDS_A_STATEMENT} a statement in one parameter (a tuple of parameters per folder overflowed the limit, and held 1 GB for 300,000)`, async () => {
     const top = await newFolder();
     const user = await createUser(A);
-    // Made in one statement: 11,000 creates through the API would take minutes.
-    await h.services.reads.query(
-      `insert into folder (tenant_id, id, parent_id, top_id, name, path)
-       select $1, gen_random_uuid(), $2, $2, 'c' || i, $3 || '/c' || i from generate_series(1, 11000) i`,
-      [A.t.tenantId, top.id, top.folderPath],
-    );
+    await subfolders(top, 11_000);
     const withRole = async () =>
       (await h.services.reads.query<{ n: number }>('select count(*)::int as n from folder_member where tenant_id = $1 and user_id = $2 and role = 2', [A.t.tenantId, user.id])).rows[0].n;
     // It was a 503 saying the database was away: the one statement's parameters overflowed the protocol message.
@@ -310,11 +313,7 @@ describe("the .NET client's FoldersManager (it reads data.successCount)", () => 
   test(`UpdateSecurityMembers: actions times the folders they cascade over past ${MAX_CHANGES} is a 400 naming the counts, before any change (1,000 actions over 100,000 folders would hold them locked for hours)`, async () => {
     const top = await newFolder();
     const user = await createUser(A);
-    await h.services.reads.query(
-      `insert into folder (tenant_id, id, parent_id, top_id, name, path)
-       select $1, gen_random_uuid(), $2, $2, 'c' || i, $3 || '/c' || i from generate_series(1, 1000) i`,
-      [A.t.tenantId, top.id, top.folderPath],
-    );
+    await subfolders(top, 1000);
     const securityActions = Array.from({ length: 1000 }, () => ({ memberId: user.id, roleType: 2 }));
     expectError(
       await bulk(top.id, { securityActions, cascadeSecurityChanges: true }),
