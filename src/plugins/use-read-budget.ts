@@ -5,7 +5,7 @@
  * multiply (`sites { items { users { id } } }` is 200 + 200 x 200 at the defaults). Counted with
  * graphql-query-complexity once the variables are known, before anything runs; over budget is a
  * 400 that says how to ask for less. REST runs fixed documents whose relations are one page each
- * and does not pass here.
+ * and does not pass here: its `expand=` counts the rows as they are read (Loaders.readAtMost).
  */
 import { GraphQLError, getNamedType, isObjectType, Kind, visit, type DocumentNode } from 'graphql';
 import type { Plugin } from 'graphql-yoga';

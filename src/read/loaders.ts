@@ -7,7 +7,7 @@ import type { ResourceDef } from './define.js';
 import { resource } from './registry.js';
 import { relationKey } from './parent-keys.js';
 import { queryFieldMap } from './fields.js';
-import { AppError } from '../errors.js';
+import { AppError, badRequest } from '../errors.js';
 import { compileQ, parseQ, type QExpr, type QueryFieldMap } from '../query/index.js';
 import { listedOf, selectRows, type Reader } from './rows.js';
 import { join, MAX_PARAMETERS, raw, sql, type Sql } from '../sql.js';
@@ -99,13 +99,28 @@ function perParent(ast: QExpr, ids: readonly string[], key: string, maps: Map<st
   return batches.map((b) => ({ ids: b.ids, filter: sql`(${join(b.parts, ' or ')})` }));
 }
 
+/** A read past `Loaders.readAtMost`'s budget: worded for REST's `expand=`, its one user. */
+const tooManyRelated = (most: number) =>
+  badRequest(`The relations this request expands hold more than ${most} records; one request may read at most ${most} (MAX_QUERY_ROWS). Ask for fewer records (limit) or expand fewer relations.`);
+
 /** The key of a relation's page loader (Loaders.many, or with its total Loaders.counted). */
 const pageKey = (def: ResourceDef, name: string, page: RelationPage, q: string, total: boolean) => `${def.typeName}.${name}${total ? '+total' : ''}:${page.limit}:${page.offset}:${q}`;
 
 export class Loaders {
   private readonly made = new Map<string, DataLoader<string, unknown>>();
+  /** What the request's relation pages may still read, all together (`readAtMost`). */
+  private budget?: { left: number; readonly most: number };
 
   constructor(readonly reader: Reader) {}
+
+  /**
+   * Bounds the rows this request's relation pages read, together: REST's `expand=`, whose pages
+   * no read budget counts before they run (src/rest/run-route.ts). Each statement asks for one row
+   * more than is left, so a read past the budget holds at most that many before it is refused.
+   */
+  readAtMost(most: number): void {
+    this.budget = { left: most, most };
+  }
 
   /** The request's loader under `key`, made on first use: also for loaders of a resource's own (src/domain/). */
   cached<V>(key: string, make: () => DataLoader<string, V>): DataLoader<string, V> {
@@ -176,13 +191,17 @@ export class Loaders {
       const batches = ast && fields ? perParent(ast, ids, side.key, await fields(this.reader, ids), refused) : [{ ids, filter: condition }];
       const rows: Row[][] = [];
       for (const batch of batches) {
-        rows.push(await selectRows<Row>(this.reader, target, {
+        const budget = this.budget;
+        const got = await selectRows<Row>(this.reader, target, {
           extra: raw(`, ${side.key} as "${PARENT}"`),
           from: side.from,
           where: [sql`${raw(side.key)} = any(${batch.ids}::uuid[])`, ...listedOf(target), ...(batch.filter ? [batch.filter] : [])],
           order: target.order,
           perParent: { key: side.key, ...page },
-        }));
+          ...(budget ? { limit: Math.max(0, budget.left) + 1 } : {}),
+        });
+        if (budget && (budget.left -= got.length) < 0) throw tooManyRelated(budget.most);
+        rows.push(got);
       }
       return groupBy(ids, rows.flat()).map((r, i) => refused.get(ids[i]) ?? shape(r));
     };

@@ -13,7 +13,7 @@ const queryParameter = (name: string, description: string, schema: Schema = { ty
 
 const PROJECTION = [
   queryParameter('fields', 'Comma-separated field names to return (case-insensitive); a name holding a comma goes in brackets as in `q` (`[x,y]`, `]]` for a `]`); href and dataType always stay.'),
-  queryParameter('expand', '`data` or `true` for every available field, or relation names to include.'),
+  queryParameter('expand', '`data` or `true` for every available field, or relation names to include (each record\'s first `DEFAULT_PAGE_SIZE` related records; at most `MAX_QUERY_ROWS` in all, else a 400).'),
 ];
 const SUPPRESS = queryParameter('suppress_response_codes', '`true`: answer HTTP 200 with the real status in meta.status.', { type: 'boolean' });
 

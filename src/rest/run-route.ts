@@ -102,7 +102,10 @@ export function createRouteRunner(services: Services, schema: GraphQLSchema, dat
   const sofa = createSofaRouter<RestCall, RestContext>(schema, {
     async context({ rest: { legacy, tenant, variant, upload, attachments, built, reply } }) {
       try {
-        return Object.assign(built ?? (await buildContext(services, legacy, requestIdOf(legacy), tenant)), { variant, upload, attachments, reply });
+        const ctx = Object.assign(built ?? (await buildContext(services, legacy, requestIdOf(legacy), tenant)), { variant, upload, attachments, reply });
+        // Expanded relations are a page per record, uncounted before they run (unlike /graphql's).
+        if (variant.relations.length) ctx.loaders.readAtMost(services.config.maxQueryRows);
+        return ctx;
       } catch (e) {
         throw mapError(e, requestIdOf(legacy), services.log);
       }
