@@ -20,6 +20,7 @@ export type ErrorCode =
   | 'BAD_GATEWAY'
   | 'UNAVAILABLE'
   | 'GATEWAY_TIMEOUT'
+  | 'INSUFFICIENT_STORAGE'
   | 'CLIENT_CLOSED_REQUEST';
 
 export const statusOf: Record<ErrorCode, number> = {
@@ -43,6 +44,8 @@ export const statusOf: Record<ErrorCode, number> = {
   UNAVAILABLE: 503,
   /** An outside process took longer than it may. */
   GATEWAY_TIMEOUT: 504,
+  /** The file store has no room for a file (src/storage/file-store.ts, `storeFull`). */
+  INSUFFICIENT_STORAGE: 507,
   /**
    * The client closed its connection before its request was read (nginx's 499): no one reads the
    * answer; the access log and metrics record it as such, not as our failure.

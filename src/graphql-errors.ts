@@ -48,9 +48,9 @@ export function unexpected(requestId: string): GraphQLError {
 export function mapError(error: unknown, requestId: string, log: Logger): GraphQLError {
   const known = mapKnown(error);
   if (!known) return mapUnknown(error, requestId, log);
-  // An outside service that is away (the file store): the client's 503 does not say why, the operator's log does.
+  // The file store away (503) or full (507): the client's answer does not say why, the operator's log does.
   const app = findAppError(error);
-  if (app?.code === 'UNAVAILABLE' && app.cause) log.warn({ requestId, err: app.cause }, app.developerMessage);
+  if (app?.cause) log.warn({ requestId, err: app.cause }, app.developerMessage);
   return known;
 }
 

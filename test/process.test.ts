@@ -118,7 +118,7 @@ describe('npm start on the embedded database', () => {
 
   test('through npm, SIGTERM to npm alone reaches the server, and the embedded database stops with it', async () => {
     // As a container runtime sends it: to the process it started, npm.
-    const viaNpm = await startServer({ DATA_DIR: dataDir }, true);
+    const viaNpm = await startServer({ DATA_DIR: dataDir }, { viaNpm: true });
     expect((await login(viaNpm.port, creds)).status).toBe(200);
     expect(await stop(viaNpm, 'SIGTERM')).toBe(0);
     expect(viaNpm.stdout()).toContain('"msg":"stopped"');

@@ -41,11 +41,24 @@ export function waitFor(child: ChildProcess, output: () => string, pattern: RegE
   });
 }
 
-/** The compiled server as `npm start` runs it after its build (global-setup built dist/), or `npm start` itself without the rebuild. */
-export async function startServer(env: Record<string, string>, viaNpm = false): Promise<Started> {
+/**
+ * `command` under `bash`'s `ulimit` (`-f 64`: files of at most 64 KiB; `-n 64`: 64 descriptors;
+ * soft and hard): Node has no call that lowers its own limits, so the child starts under them.
+ */
+export const underLimit = (ulimit: string, command: string, args: string[]): [string, string[]] => [
+  'bash',
+  ['-c', `ulimit ${ulimit} && exec "$0" "$@"`, command, ...args],
+];
+
+/**
+ * The compiled server as `npm start` runs it after its build (global-setup built dist/), or
+ * `npm start` itself without the rebuild (`viaNpm`); `ulimit`: under those limits (`underLimit`).
+ */
+export async function startServer(env: Record<string, string>, { viaNpm = false, ulimit }: { viaNpm?: boolean; ulimit?: string } = {}): Promise<Started> {
   // `--ignore-scripts` skips prestart's rebuild: it would delete dist/ under the other test files'
   // servers (global-setup built it once for the run); `start` itself runs as the README's command.
-  const [command, args] = viaNpm ? ['npm', ['start', '--ignore-scripts']] : [process.execPath, ['dist/src/server.js']];
+  const [program, programArgs] = viaNpm ? ['npm', ['start', '--ignore-scripts']] : [process.execPath, ['dist/src/server.js']];
+  const [command, args] = ulimit ? underLimit(ulimit, program, programArgs) : [program, programArgs];
   // A server on the run's database uses the run's file store, as processes on one database do: its
   // zip builder and purge may take rows other test files made.
   const shared = env.DATABASE_URL !== undefined && env.DATABASE_URL === process.env.QUIRE_TEST_DATABASE_URL;

@@ -3,7 +3,8 @@
  * A put streams into `<dir>/.tmp/<random>` (the same file system, so the final rename is atomic)
  * while hashing and counting; only a complete file within the limit is renamed into place, so a
  * reader never sees half a file and a failed put leaves nothing. The directory is made on the
- * first put: a server that never stores a file creates nothing.
+ * first put: a server that never stores a file creates nothing. The file system's refusals are
+ * answered as the store's (`asStoreError`).
  */
 import { randomUUID } from 'node:crypto';
 import { constants as fsConstants, createWriteStream } from 'node:fs';
@@ -11,10 +12,27 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { fileMissing, type ByteRange, type FileStore, type StoredFile } from './file-store.js';
+import { fileMissing, storeFull, storeUnavailable, type ByteRange, type FileStore, type StoredFile } from './file-store.js';
 import { bodyStream, keyParts, Measure } from './measure.js';
 
 const isNotFound = (e: unknown) => (e as NodeJS.ErrnoException).code === 'ENOENT';
+
+/** No room: the disk full, a quota used up, a file past the process's or the file system's largest. */
+const NO_ROOM = new Set(['ENOSPC', 'EDQUOT', 'EFBIG']);
+/** A file system failing (EIO), read-only, out of descriptors, or refusing the server's user: the store is away. */
+const AWAY = new Set(['EIO', 'EROFS', 'EMFILE', 'ENFILE', 'EACCES', 'EPERM']);
+
+/**
+ * `e`, or the store's 507 (`storeFull`) or 503 (`storeUnavailable`) when its code says the file
+ * system has no room or is away; either keeps `e` as the cause the log names. By code alone:
+ * under jest Node's errors come from another realm. Any other error goes on as it is (a 500).
+ */
+export function asStoreError(e: unknown): unknown {
+  const code = (e as { code?: unknown } | null)?.code;
+  if (typeof code !== 'string') return e;
+  if (NO_ROOM.has(code)) return storeFull(e);
+  return AWAY.has(code) ? storeUnavailable(e) : e;
+}
 
 export class DiskFileStore implements FileStore {
   private readonly dir: string;
@@ -49,7 +67,7 @@ export class DiskFileStore implements FileStore {
       tmp = await this.tempPath();
     } catch (e) {
       source.destroy();
-      throw e;
+      throw asStoreError(e);
     }
     const measure = new Measure(maxBytes);
     const out = createWriteStream(tmp, { flags: 'wx', mode: 0o600 });
@@ -61,7 +79,7 @@ export class DiskFileStore implements FileStore {
       // (Not events.once: it rejects on the 'error' the stream emits on its way to closing.)
       if (!out.closed) await new Promise<void>((resolve) => out.once('close', () => resolve()));
       await fs.rm(tmp, { force: true });
-      throw e;
+      throw asStoreError(e);
     }
     return measure.stored();
   }
@@ -73,7 +91,7 @@ export class DiskFileStore implements FileStore {
       handle = await fs.open(this.pathOf(key), 'r');
     } catch (e) {
       if (isNotFound(e)) throw fileMissing();
-      throw e;
+      throw asStoreError(e);
     }
     return handle.createReadStream(range);
   }
@@ -84,26 +102,33 @@ export class DiskFileStore implements FileStore {
       return true;
     } catch (e) {
       if (isNotFound(e)) return false;
-      throw e;
+      throw asStoreError(e);
     }
   }
 
   async copy(from: string, to: string): Promise<void> {
     const source = this.pathOf(from);
     const target = this.pathOf(to);
-    const tmp = await this.tempPath();
+    let tmp: string | undefined;
     try {
+      tmp = await this.tempPath();
       // A clone where the file system can (copy-on-write), else a plain copy; renamed into place whole.
       await fs.copyFile(source, tmp, fsConstants.COPYFILE_EXCL | fsConstants.COPYFILE_FICLONE);
       await this.settle(tmp, target);
     } catch (e) {
-      await fs.rm(tmp, { force: true });
+      if (tmp) await fs.rm(tmp, { force: true });
       if (isNotFound(e) && !(await this.has(from))) throw fileMissing();
-      throw e;
+      throw asStoreError(e);
     }
   }
 
   async sweep(ageMs: number): Promise<number> {
+    return this.sweepOlder(ageMs).catch((e: unknown) => {
+      throw asStoreError(e);
+    });
+  }
+
+  private async sweepOlder(ageMs: number): Promise<number> {
     const names = await fs.readdir(this.tmpDir).catch((e: unknown) => {
       if (isNotFound(e)) return [];
       throw e;
@@ -125,6 +150,8 @@ export class DiskFileStore implements FileStore {
   async delete(keys: string[]): Promise<void> {
     const paths = keys.map((k) => this.pathOf(k));
     // force: a missing file is not an error.
-    await Promise.all(paths.map((p) => fs.rm(p, { force: true })));
+    await Promise.all(paths.map((p) => fs.rm(p, { force: true }))).catch((e: unknown) => {
+      throw asStoreError(e);
+    });
   }
 }

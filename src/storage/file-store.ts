@@ -13,7 +13,8 @@ import { AppError, notFound } from '../errors.js';
 export const fileMissing = () => notFound('The file is not in the file store.');
 
 /**
- * What a store throws when it cannot be reached, did not answer in time or failed on its side: a
+ * What a store throws when it cannot be reached, did not answer in time or failed on its side (on
+ * disk: a read or write error, a read-only file system, no descriptors left, no permission): a
  * 503 naming the file store (it was a 400 "malformed body" on an upload, a 500, a 503 naming the
  * database, or no answer at all). `cause`, the store's own error, is logged, never sent.
  */
@@ -21,7 +22,22 @@ export function storeUnavailable(cause: unknown): AppError {
   const err = new AppError(
     'UNAVAILABLE',
     `The file store is not available right now. Try again in ${RETRY_AFTER_SECONDS} seconds.`,
-    'The file store refused or dropped the connection, did not answer in time, or failed on its side. Nothing was stored, read or deleted.',
+    'The file store refused or dropped the connection, did not answer in time, or failed on its side (a disk that could not be read or written, or that the server may not use). Nothing was stored, read or deleted.',
+  );
+  err.cause = cause;
+  return err;
+}
+
+/**
+ * What a store throws when it has no room for a file: its disk full, its quota used up, or a file
+ * larger than the file system or the process may write. A 507 without Retry-After: it passes only
+ * when someone makes room (it was a 500). `cause`, the store's own error, is logged, never sent.
+ */
+export function storeFull(cause: unknown): AppError {
+  const err = new AppError(
+    'INSUFFICIENT_STORAGE',
+    'The file store has no room for this file: nothing was stored. Tell an administrator of this service, or try a smaller file.',
+    "The file store's disk is full, its quota is used up, or it takes no file this large. Nothing was stored.",
   );
   err.cause = cause;
   return err;

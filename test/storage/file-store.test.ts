@@ -3,6 +3,7 @@
  * store on a real S3-compatible server (s3rver). Both keep the same promises (FileStore), so the
  * same tests run against each; what only one of them has (temporary files, credentials) follows.
  */
+import { execFile } from 'node:child_process';
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import net from 'node:net';
@@ -11,11 +12,12 @@ import path from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
 import { loadConfig } from '../../src/config.js';
 import { AppError } from '../../src/errors.js';
-import { DiskFileStore } from '../../src/storage/disk-store.js';
+import { asStoreError, DiskFileStore } from '../../src/storage/disk-store.js';
 import type { FileStore } from '../../src/storage/file-store.js';
 import { createFileStore } from '../../src/storage/index.js';
 import { S3FileStore } from '../../src/storage/s3-store.js';
 import { startS3, type TestS3 } from '../s3-server.js';
+import { ROOT, underLimit } from '../server-process.js';
 
 const MB = 1024 * 1024;
 const tenant = randomUUID();
@@ -310,6 +312,139 @@ describe('the disk store on its directory', () => {
     const key = newKey();
     await files.put(key, Buffer.from('via config'), 100);
     expect(fs.readFileSync(path.join(dir, ...key.split('/')), 'utf8')).toBe('via config');
+  });
+});
+
+describe('the disk store when the file system refuses: no room is a 507, a file system away the 503, the error kept as the cause', () => {
+  let dir: string;
+  beforeEach(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'quire-test-disk-refusals-'));
+  });
+  afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  /** The error Node itself makes of a real failing call. */
+  function errorOf(call: () => unknown): NodeJS.ErrnoException {
+    try {
+      call();
+    } catch (e) {
+      return e as NodeJS.ErrnoException;
+    }
+    throw new Error('expected the call to fail');
+  }
+  const plainFile = () => {
+    const file = path.join(dir, 'plain');
+    fs.writeFileSync(file, 'x', { mode: 0o600 });
+    return file;
+  };
+  // Each fails alike for root and for any other user.
+  const real: Record<string, () => NodeJS.ErrnoException> = {
+    ENOSPC: () => errorOf(() => fs.writeFileSync('/dev/full', 'x')),
+    EIO: () =>
+      errorOf(() => {
+        // Address 0 of this process's memory is never mapped.
+        const fd = fs.openSync('/proc/self/mem', 'r');
+        try {
+          fs.readSync(fd, Buffer.alloc(1), 0, 1, 0);
+        } finally {
+          fs.closeSync(fd);
+        }
+      }),
+    // Even root needs an execute bit.
+    EACCES: () => errorOf(() => fs.accessSync(plainFile(), fs.constants.X_OK)),
+    // No one may hard-link a directory.
+    EPERM: () => errorOf(() => fs.linkSync(dir, path.join(dir, 'link'))),
+  };
+  // No call fails so without a mount, a quota or the whole system's table of open files: Node's
+  // error of a real failing call (ENOTDIR), given their code. EFBIG and EMFILE come for real below.
+  const relabelled = (code: string) => () => Object.assign(errorOf(() => fs.openSync(path.join(plainFile(), 'x'), 'r')), { code });
+
+  test.each([
+    ['ENOSPC', 'INSUFFICIENT_STORAGE', real.ENOSPC],
+    ['EDQUOT', 'INSUFFICIENT_STORAGE', relabelled('EDQUOT')],
+    ['EIO', 'UNAVAILABLE', real.EIO],
+    ['EACCES', 'UNAVAILABLE', real.EACCES],
+    ['EPERM', 'UNAVAILABLE', real.EPERM],
+    ['EROFS', 'UNAVAILABLE', relabelled('EROFS')],
+    ['ENFILE', 'UNAVAILABLE', relabelled('ENFILE')],
+  ])('%s is the store\'s %s; its message names no path and not the error', (code, expected, make) => {
+    const e = make();
+    expect(e.code).toBe(code);
+    const refusal = asStoreError(e);
+    expect(refusal).toBeInstanceOf(AppError);
+    expect(refusal).toMatchObject({ code: expected, status: expected === 'UNAVAILABLE' ? 503 : 507 });
+    expect((refusal as Error).cause).toBe(e);
+    const { message, developerMessage } = refusal as AppError;
+    for (const text of [message, developerMessage]) expect([text.includes(code), text.includes(e.message), text.includes(dir)]).toEqual([false, false, false]);
+  });
+
+  test('any other error goes on as it is (a 500): a path under a file (ENOTDIR), an error of no file system', () => {
+    const notDir = errorOf(() => fs.openSync(path.join(plainFile(), 'x'), 'r'));
+    expect(notDir.code).toBe('ENOTDIR');
+    expect(asStoreError(notDir)).toBe(notDir);
+    const plain = new Error('not the file system');
+    expect(asStoreError(plain)).toBe(plain);
+  });
+
+  /**
+   * `script`, the body of an ES module with `store` (the built disk store on `dir`) and `outcome`
+   * in scope, run by a child process under `ulimit`; what it prints, as JSON. The child must end
+   * well: Node ignores SIGXFSZ, so a write past `ulimit -f` fails with EFBIG and does not kill it.
+   */
+  async function inChild(ulimit: string, script: string): Promise<Record<string, unknown>> {
+    const code = `
+      const { DiskFileStore } = await import(${JSON.stringify(path.join(ROOT, 'dist/src/storage/disk-store.js'))});
+      const store = new DiskFileStore(process.argv[1]);
+      const outcome = (p) => p.then((v) => v ?? 'done', (e) => ({ code: e.code, status: e.status, cause: { code: e.cause?.code, syscall: e.cause?.syscall } }));
+      ${script}`;
+    const [command, args] = underLimit(ulimit, process.execPath, ['--input-type=module', '-e', code, dir]);
+    return new Promise((resolve, reject) =>
+      execFile(command, args, { env: { ...process.env, NODE_OPTIONS: '' } }, (err, stdout, stderr) => (err ? reject(new Error(`${err.message}\n${stderr}`)) : resolve(JSON.parse(stdout)))),
+    );
+  }
+  const noRoom = (syscall: string) => ({ code: 'INSUFFICIENT_STORAGE', status: 507, cause: { code: 'EFBIG', syscall } });
+  const away = (syscall: string) => ({ code: 'UNAVAILABLE', status: 503, cause: { code: 'EMFILE', syscall } });
+
+  test('a put or a copy past the largest file the process may write (EFBIG, under ulimit -f) is a 507; nothing half-written stays; a smaller file is stored', async () => {
+    const [small, big, original, copied] = [newKey(), newKey(), newKey(), newKey()];
+    // Stored here, with no limit: larger than the child may write.
+    await new DiskFileStore(dir).put(original, randomBytes(200 * 1024), MB);
+    const got = await inChild(
+      '-f 64',
+      `console.log(JSON.stringify({
+        small: await outcome(store.put('${small}', Buffer.alloc(32 * 1024, 1), 1e9)),
+        big: await outcome(store.put('${big}', (await import('node:stream')).Readable.from(Array.from({ length: 20 }, () => Buffer.alloc(10 * 1024, 1))), 1e9)),
+        copy: await outcome(store.copy('${original}', '${copied}')),
+      }));`,
+    );
+    expect(got).toEqual({ small: { size: 32 * 1024, sha256: sha256(Buffer.alloc(32 * 1024, 1)) }, big: noRoom('write'), copy: noRoom('copyfile') });
+    expect(fs.readdirSync(path.join(dir, '.tmp'))).toEqual([]);
+    expect(fs.readdirSync(path.join(dir, tenant)).sort()).toEqual([small, original].map((k) => k.split('/')[1]).sort());
+  });
+
+  test('out of file descriptors (EMFILE, under ulimit -n): a put, a get, a copy and a sweep are the 503; nothing is left', async () => {
+    const [kept, put, copied] = [newKey(), newKey(), newKey()];
+    await new DiskFileStore(dir).put(kept, Buffer.from('kept'), 100);
+    const got = await inChild(
+      '-n 64',
+      `const fs = await import('node:fs');
+      const held = [];
+      try {
+        for (;;) held.push(fs.openSync('/dev/null', 'r'));
+      } catch (e) {
+        if (e.code !== 'EMFILE') throw e;
+      }
+      const got = {
+        put: await outcome(store.put('${put}', Buffer.from('lost?'), 100)),
+        get: await outcome(store.get('${kept}')),
+        copy: await outcome(store.copy('${kept}', '${copied}')),
+        sweep: await outcome(store.sweep(0)),
+      };
+      for (const fd of held) fs.closeSync(fd);
+      console.log(JSON.stringify(got));`,
+    );
+    expect(got).toEqual({ put: away('open'), get: away('open'), copy: away('copyfile'), sweep: away('scandir') });
+    expect(fs.readdirSync(path.join(dir, '.tmp'))).toEqual([]);
+    expect(fs.readdirSync(path.join(dir, tenant))).toEqual([kept.split('/')[1]]);
   });
 });
 
