@@ -2,15 +2,17 @@
  * The disk store with no room, against the real server process: run under `ulimit -f 64`, it may
  * write no file past 64 KiB, and a larger one fails as on a full disk (EFBIG; Node ignores
  * SIGXFSZ, so the process goes on). Uploads are a 507 naming the file store, with nothing left
- * behind; the log names the cause, the answer does not. (Each code's answer: test/storage/file-store.test.ts.)
+ * behind; the log names the cause, the answer does not; a zip's try fails with the cause logged.
+ * (Each code's answer: test/storage/file-store.test.ts.)
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import pg from 'pg';
 import { ownDatabase, type OwnDatabase } from './own-database.js';
 import { multipart } from './rest/support.js';
-import { startServer, stop, type Started } from './server-process.js';
+import { startServer, stop, waitFor, type Started } from './server-process.js';
 import { serverTenant, type ServerTenant } from './server-tenant.js';
 
 const KIB = 1024;
@@ -95,5 +97,32 @@ test("GraphQL's uploadFile larger than the process may write: the field's error 
   expect(r.body).toEqual({ data: { uploadFile: null }, errors: [expect.objectContaining({ message: NO_ROOM, extensions: expect.objectContaining({ code: 'INSUFFICIENT_STORAGE', developerMessage: NO_ROOM_DEV }) })] });
   expect(r.text).not.toMatch(/EFBIG|\.tmp/);
   expect(r.text).not.toContain(filesDir);
+  expectOnlyStored(before);
+});
+
+test('a zip larger than the process may write: the try fails, is to be tried again, and its log line and record name the cause (EFBIG); nothing is left', async () => {
+  const ids: string[] = [];
+  // Two files that fit, whose zip does not (random bytes do not compress).
+  for (const name of ['a.bin', 'b.bin']) {
+    const doc = await newDocument();
+    const up = await rest('POST', '/files', await multipart({ documentId: doc.documentId }, randomBytes(40 * KIB), name));
+    expect(up.status).toBe(200);
+    ids.push(doc.documentId);
+  }
+  const before = fs.readdirSync(path.join(filesDir, t.tenantId));
+  const key = (await rest('POST', '/documents/CreateDocumentZipFile', { documentDhIds: ids })).body.data.downloadKey as string;
+  const m = await waitFor(s.child, s.stdout, new RegExp(`\\{[^\\n]*"zipId":"${key}"[^\\n]*"msg":"zip not built: trying again"[^\\n]*\\}`), 20_000);
+  const line = JSON.parse(m[0]) as { level: number; error: string };
+  expect(line.level).toBe(40);
+  // It was the store's message alone: what the file system said was lost.
+  expect(line.error).toBe(`${NO_ROOM} (EFBIG: file too large, write)`);
+  const c = new pg.Client({ connectionString: db.url });
+  await c.connect();
+  try {
+    expect((await c.query('select last_error from document_zip where id = $1', [key])).rows).toEqual([{ last_error: line.error }]);
+  } finally {
+    await c.end();
+  }
+  expect((await rest('GET', `/documents/GetDocumentZipFileStatus?downloadKey=${key}`)).body.data.status).toBe('Pending');
   expectOnlyStored(before);
 });

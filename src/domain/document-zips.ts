@@ -15,7 +15,7 @@ import { resource } from '../read/registry.js';
 import { run, selectRows } from '../read/rows.js';
 import { sql } from '../sql.js';
 import { DELETED } from './documents.js';
-import type { FileStore, StoredFile } from '../storage/file-store.js';
+import { withCause, type FileStore, type StoredFile } from '../storage/file-store.js';
 import { fileKey } from './stored-files.js';
 
 type Input = Record<string, unknown>;
@@ -167,7 +167,7 @@ export async function writeZip(files: FileStore, tenantId: string, key: string, 
       const what = `the stored bytes of file ${e.fileId} (document ${e.documentId})`;
       const failed = (err: Error) => {
         // Bytes a row names but the store lacks are lost for good; any other error may pass.
-        cb(err instanceof AppError && err.code === 'NOT_FOUND' ? new LostSource(`${what} are not in the file store`) : new Error(`${what} could not be read: ${err.message}`), undefined as never);
+        cb(err instanceof AppError && err.code === 'NOT_FOUND' ? new LostSource(`${what} are not in the file store`) : new Error(`${what} could not be read: ${withCause(err)}`), undefined as never);
       };
       files.get(fileKey(tenantId, e.fileId)).then((s) => {
         if (failure) return void s.destroy();

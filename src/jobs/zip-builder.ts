@@ -10,6 +10,7 @@ import type { Services } from '../context.js';
 import { fileKey, discardFiles } from '../domain/stored-files.js';
 import { writeZip, zipFailureOf, type ZipEntry } from '../domain/document-zips.js';
 import { ZIP_STATUS } from '../resources/document-zip.js';
+import { withCause } from '../storage/file-store.js';
 import { repeat, type Repeating } from './repeat.js';
 
 const LEASE_SECONDS = 120;
@@ -86,7 +87,7 @@ export async function buildNextZip(services: BuilderServices, signal: AbortSigna
     // Its bytes are discarded only while the zip is still this builder's (a no-op update that keeps the lease).
     if ((await c.execute<{ id: string }[]>(`update document_zip set lease_until = lease_until where ${HELD} returning id`, held)).length === 0) return lost(services, c, zip, log);
     await discardFiles(services, [fileKey(zip.tenant_id, zip.id)], zip.id);
-    const error = (err instanceof Error ? err.message : String(err)).slice(0, MAX_TEXT);
+    const error = withCause(err).slice(0, MAX_TEXT);
     if (signal.aborted) {
       // Stopping: the zip goes back to the queue at once, this try not counted.
       await c.execute(`update document_zip set lease_until = null, attempts = attempts - 1 where ${HELD}`, held);

@@ -43,6 +43,16 @@ export function storeFull(cause: unknown): AppError {
   return err;
 }
 
+/**
+ * An error's message, and its cause's after it when it has one (a store's 503 or 507, and what the
+ * file system or S3 said): for the log and a background job's record of a failure, not the wire.
+ */
+export function withCause(e: unknown): string {
+  const err = e as { message?: unknown; cause?: { message?: unknown } } | null;
+  const text = typeof err?.message === 'string' ? err.message : String(e);
+  return typeof err?.cause?.message === 'string' ? `${text} (${err.cause.message})` : text;
+}
+
 export interface StoredFile {
   size: number;
   /** Hex SHA-256 of the bytes written. */
