@@ -60,6 +60,9 @@ export const UNAVAILABLE = 'The database is not available right now: nothing was
 export const UNAVAILABLE_WITH_BODY =
   "The database is not available right now, or the server is receiving too many request bodies at once (BODY_MEMORY_BYTES, or the caller's customer database's part of it, BODY_MEMORY_TENANT_BYTES): nothing was done; try again after Retry-After seconds.";
 
+/** An upload's file the file store has no room for (src/storage/file-store.ts, `storeFull`). */
+export const NO_ROOM = 'The file store has no room for the file (its disk full, its quota used up, or the file larger than it takes): nothing was stored.';
+
 /** A body (a file part's too) that arrives too slowly (src/body-pace.ts). */
 export const TOO_SLOW = 'The body arrived more slowly than BODY_MIN_BYTES_PER_SECOND after BODY_GRACE_SECONDS: nothing was done, and the connection is closed.';
 

@@ -5,7 +5,7 @@
 import type { GraphQLSchema } from 'graphql';
 import { bodyHoldsArgs, type SofaRoute } from './routes.js';
 import { documentDownload, fileResponse } from './openapi-downloads.js';
-import { COMPRESSED, ERRORS, errorResponse, ref, TOO_SLOW, UNAVAILABLE, UNAVAILABLE_WITH_BODY } from './openapi-envelope.js';
+import { COMPRESSED, ERRORS, errorResponse, NO_ROOM, ref, TOO_SLOW, UNAVAILABLE, UNAVAILABLE_WITH_BODY } from './openapi-envelope.js';
 import { parametersOf } from './openapi-parameters.js';
 import { argumentSchemas, descriptionsOf, recordSchema, sofaOperation, type Operation, type Schema, type SofaDoc } from './openapi-sofa.js';
 
@@ -67,6 +67,7 @@ export function rowOperation(doc: SofaDoc, schema: GraphQLSchema, row: SofaRoute
     responses['409'] = errorResponse('The change conflicts with the current state.');
     responses['408'] = errorResponse(TOO_SLOW);
   }
+  if (row.upload) responses['507'] = errorResponse(NO_ROOM);
   responses['503'] = errorResponse(readsBody ? UNAVAILABLE_WITH_BODY : UNAVAILABLE);
   return {
     operationId: `${row.method.toLowerCase()}_${name}`,

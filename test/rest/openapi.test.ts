@@ -161,6 +161,11 @@ test('an operation that takes a body documents its 413, the 415 of a compressed 
   expect(Object.keys(doc.paths['/sites/{id}'].get.responses)).not.toContain('413');
 });
 
+test('an upload (POST files, POST documents) documents the 507 of a file store with no room; other operations do not', () => {
+  for (const path of ['/files', '/documents']) expect([path, doc.paths[path].post.responses['507']?.description]).toEqual([path, expect.stringMatching(/^The file store has no room for the file/)]);
+  expect(Object.keys(doc.paths['/sites'].post.responses)).not.toContain('507');
+});
+
 test('every operation documents its 503 with Retry-After: the database away, or for one that reads a body the budget of bodies full; the token endpoint\'s in its OAuth shape', () => {
   type Response = { description: string; headers?: Record<string, { schema: Record<string, unknown> }>; content?: Record<string, { schema: Record<string, any> }> };
   const operations = Object.entries(doc.paths).flatMap(([path, item]) =>
