@@ -90,6 +90,8 @@ export interface Config {
   scriptServerUrl: string | undefined;
   /** How long a script may run before its caller gets a 504. */
   scriptTimeoutSeconds: number;
+  /** How long a scheduled run may wait for its script's report before it is failed (docs/decisions.md, "Scheduled processes"). */
+  scheduledRunTimeoutMinutes: number;
   /** Where documents' file bytes go: `disk` (under filesDir) or `s3` (the bucket in `s3`). */
   fileStore: 'disk' | 's3';
   /** The directory of the disk store (absolute); made on the first file stored, not at start-up. */
@@ -289,6 +291,18 @@ function defaultMaxConnections(openFiles: number | undefined, dbPoolSize: number
   return Math.min(8192, Math.max(64, Math.floor((openFiles - RESERVED_FILES - 2 * dbPoolSize) / 2)));
 }
 
+/**
+ * SCHEDULED_RUN_TIMEOUT_MINUTES: at least SCRIPT_TIMEOUT_SECONDS, how long a run waits for the
+ * script server's answer, which a shorter limit would fail runs still waiting for.
+ */
+function scheduledRunTimeoutMinutes(env: Env, scriptTimeoutSeconds: number): number {
+  const n = int(env, 'SCHEDULED_RUN_TIMEOUT_MINUTES', 360, 1, 525_600);
+  if (n * 60 < scriptTimeoutSeconds) {
+    throw new ConfigError(`SCHEDULED_RUN_TIMEOUT_MINUTES must be at least SCRIPT_TIMEOUT_SECONDS (${scriptTimeoutSeconds} s), how long a scheduled run waits for the script server's answer, got ${n}`);
+  }
+  return n;
+}
+
 /** HEALTH_PORT, unset for none; never `port`, PORT's own (both would not listen). */
 function healthPort(env: Env, port: number): number | undefined {
   if (env.HEALTH_PORT === undefined || env.HEALTH_PORT === '') return undefined;
@@ -309,6 +323,7 @@ export function loadConfig(env: Env = process.env, limits: { openFiles: number |
   const bodyMemory = bodyMemoryBytes(env, largestHeld);
   const dbPoolSize = int(env, 'DB_POOL_SIZE', 10, 1, 200);
   const port = int(env, 'PORT', 8080, 0, 65535);
+  const scriptTimeoutSeconds = int(env, 'SCRIPT_TIMEOUT_SECONDS', 60, 1, 3600);
   return {
     port,
     healthPort: healthPort(env, port),
@@ -361,7 +376,8 @@ export function loadConfig(env: Env = process.env, limits: { openFiles: number |
     emailMaxAttachmentBytes,
     emailKeepDays: int(env, 'EMAIL_KEEP_DAYS', 30, 0, 36500),
     scriptServerUrl: httpUrl(env, 'SCRIPT_SERVER_URL'),
-    scriptTimeoutSeconds: int(env, 'SCRIPT_TIMEOUT_SECONDS', 60, 1, 3600),
+    scriptTimeoutSeconds,
+    scheduledRunTimeoutMinutes: scheduledRunTimeoutMinutes(env, scriptTimeoutSeconds),
     fileStore,
     filesDir: env.FILES_DIR ? path.resolve(env.FILES_DIR) : path.join(dataDir, 'files'),
     s3: fileStore === 's3' ? s3Settings(env) : undefined,

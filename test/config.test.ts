@@ -67,6 +67,18 @@ test('SCRIPT_SERVER_URL must be http(s); SCRIPT_TIMEOUT_SECONDS has its default 
   expect(() => loadConfig({ SCRIPT_TIMEOUT_SECONDS: '0' })).toThrow(/SCRIPT_TIMEOUT_SECONDS must be between 1 and 3600/);
 });
 
+test('SCHEDULED_RUN_TIMEOUT_MINUTES is six hours by default, 1 to 525,600, and never shorter than SCRIPT_TIMEOUT_SECONDS', () => {
+  expect(loadConfig({}).scheduledRunTimeoutMinutes).toBe(360);
+  expect(loadConfig({ SCHEDULED_RUN_TIMEOUT_MINUTES: '1' }).scheduledRunTimeoutMinutes).toBe(1);
+  expect(loadConfig({ SCHEDULED_RUN_TIMEOUT_MINUTES: '525600' }).scheduledRunTimeoutMinutes).toBe(525_600);
+  expect(() => loadConfig({ SCHEDULED_RUN_TIMEOUT_MINUTES: '0' })).toThrow('SCHEDULED_RUN_TIMEOUT_MINUTES must be between 1 and 525600, got 0');
+  expect(() => loadConfig({ SCHEDULED_RUN_TIMEOUT_MINUTES: '6h' })).toThrow("SCHEDULED_RUN_TIMEOUT_MINUTES must be a whole number, got '6h'");
+  expect(loadConfig({ SCHEDULED_RUN_TIMEOUT_MINUTES: '2', SCRIPT_TIMEOUT_SECONDS: '120' }).scheduledRunTimeoutMinutes).toBe(2);
+  expect(() => loadConfig({ SCHEDULED_RUN_TIMEOUT_MINUTES: '2', SCRIPT_TIMEOUT_SECONDS: '121' })).toThrow(
+    "SCHEDULED_RUN_TIMEOUT_MINUTES must be at least SCRIPT_TIMEOUT_SECONDS (121 s), how long a scheduled run waits for the script server's answer, got 2",
+  );
+});
+
 test('FILE_STORE is disk by default, with FILES_DIR under DATA_DIR, made absolute', () => {
   expect(loadConfig({})).toMatchObject({ fileStore: 'disk', filesDir: path.resolve('data', 'files'), s3: undefined });
   expect(loadConfig({ DATA_DIR: '/srv/quire' }).filesDir).toBe('/srv/quire/files');
