@@ -1,9 +1,10 @@
 /**
  * Scheduled processes (docs/decisions.md, "Scheduled processes"): a script run every
- * `intervalMinutes` once due. `PUT scheduledProcess/Run` claims the due processes in one statement
- * (each moves to its next date as it is claimed, so two callers at once start each once), gives
- * each a run whose id is its token, and posts `{script, baseUrl, token}` to the script server's
- * `/scheduledscripts`; the script reports back with `POST scheduledProcess/{token}`.
+ * `intervalMinutes` once due. `PUT scheduledProcess/Run` closes the runs whose report is overdue
+ * and claims the due processes, each in one statement (each moves to its next date as it is
+ * claimed, so two callers at once start each once), gives each a run whose id is its token, and
+ * posts `{script, baseUrl, token}` to the script server's `/scheduledscripts`; the script reports
+ * back with `POST scheduledProcess/{token}` before SCHEDULED_RUN_TIMEOUT_MINUTES have passed.
  */
 import type { AppContext } from '../context.js';
 import { insertRows, updateRows } from '../db/tenant-writes.js';
@@ -14,8 +15,9 @@ import { AppError, badRequest, conflict, notFound, shownValue } from '../errors.
 import { isGuid, newId } from '../ids.js';
 import { resource } from '../read/registry.js';
 import { selectRows } from '../read/rows.js';
+import { OPEN, OVERDUE, OVERDUE_MESSAGE } from '../resources/scheduled-run.js';
 import { isoInstant } from '../scalars.js';
-import { sql } from '../sql.js';
+import { raw, sql } from '../sql.js';
 import { editable } from './editable.js';
 import { callScriptServer } from './scripts.js';
 import { maxLength, nameText, optionalString, requireName, uniquely } from './validate.js';
@@ -107,10 +109,19 @@ interface Claimed {
   script_id: string;
 }
 
-/** Starts every enabled process that is due; answers the ids of the runs made. */
+/** Fails the runs whose report is overdue, then starts every enabled process that is due; answers the ids of the runs made. */
 export async function runDueProcesses(ctx: AppContext): Promise<string[]> {
-  // Claiming and recording the runs commit together; the script server is called after, outside.
-  const { runs, scripts } = await inTransaction(ctx, async (tx) => {
+  // Closing, claiming and recording the runs commit together; the script server is called after, outside.
+  const { closed, runs, scripts } = await inTransaction(ctx, async (tx) => {
+    // Stored as the reads show them already (src/resources/scheduled-run.ts). This, a report and another Run each change only a
+    // running run, under its row's lock: of those at once, one wins and the others find it ended.
+    const closed = await updateRows<{ id: string }>(
+      tx.reader,
+      'scheduled_run',
+      { status: RUN_STATUS.failed, message: raw(OVERDUE_MESSAGE), completed_at: raw('t.report_by') },
+      raw(OVERDUE),
+      sql`t.id`,
+    );
     const claimed = await updateRows<Claimed>(
       tx.reader,
       'scheduled_process',
@@ -120,15 +131,19 @@ export async function runDueProcesses(ctx: AppContext): Promise<string[]> {
       sql`t.id, t.name, t.script_id`,
     );
     const made = claimed.map((p) => ({ id: newId(), process: p }));
-    await insertRows(tx.reader, 'scheduled_run', made.map((r) => ({ id: r.id, process_id: r.process.id, started_by_id: ctx.caller.userId })));
+    const reportBy = sql`now() + make_interval(mins => ${ctx.services.config.scheduledRunTimeoutMinutes})`;
+    await insertRows(tx.reader, 'scheduled_run', made.map((r) => ({ id: r.id, process_id: r.process.id, started_by_id: ctx.caller.userId, report_by: reportBy })));
     const found = await tx.em().find(Script, { id: { $in: claimed.map((p) => p.script_id) } });
-    return { runs: made, scripts: new Map(found.map((s) => [s.id, s])) };
+    return { closed, runs: made, scripts: new Map(found.map((s) => [s.id, s])) };
   });
+  if (closed.length) {
+    ctx.services.log.warn({ requestId: ctx.requestId, runs: closed.map((r) => r.id) }, 'scheduled runs failed: no report came within SCHEDULED_RUN_TIMEOUT_MINUTES');
+  }
   await Promise.all(
     runs.map(async (r) => {
-      // Only a run still running changes: one the script already reported complete keeps that report.
-      const stillRunning = sql`t.id = ${r.id} and t.status = ${RUN_STATUS.running}`;
-      const notStarted = (message: string) => updateRows(ctx.reader, 'scheduled_run', { status: RUN_STATUS.notStarted, message, completed_at: sql`now()` }, stillRunning);
+      // Only a run still open changes: one the script already reported complete keeps that report, one overdue has failed.
+      const stillRunning = sql`t.id = ${r.id} and ${raw(OPEN)}`;
+      const notStarted = (message: string) => updateRows(ctx.reader, 'scheduled_run', { status: RUN_STATUS.failed, message, completed_at: sql`now()` }, stillRunning);
       try {
         const answer = await callScriptServer(ctx, 'scheduledscripts', scripts.get(r.process.script_id)!, { token: r.id });
         const [failure, outcome] = [reportedFailure(answer), answeredOutcome(answer)];
@@ -137,7 +152,7 @@ export async function runDueProcesses(ctx: AppContext): Promise<string[]> {
       } catch (err) {
         // A script may answer only when its work is done (the public samples do): it still runs, and reports.
         if (err instanceof AppError && err.code === 'GATEWAY_TIMEOUT') {
-          await updateRows(ctx.reader, 'scheduled_run', { message: `No answer within SCRIPT_TIMEOUT_SECONDS: the run waits for its script's report.` }, stillRunning);
+          await updateRows(ctx.reader, 'scheduled_run', { message: `No answer within SCRIPT_TIMEOUT_SECONDS: the run waits for its script's report, until SCHEDULED_RUN_TIMEOUT_MINUTES from its start.` }, stillRunning);
           return;
         }
         await notStarted(err instanceof AppError ? err.message : 'The run could not be started.');
@@ -181,10 +196,16 @@ export async function completeRun(ctx: AppContext, args: { token: string; action
     ctx.reader,
     'scheduled_run',
     { status: RUN_STATUS.completed, result: args.result ?? null, message, completed_at: sql`now()` },
-    sql`t.id = ${token} and t.status = ${RUN_STATUS.running}`,
+    sql`t.id = ${token} and ${raw(OPEN)}`,
   );
   if (done.length === 1) return token;
-  const [run] = await selectRows<{ status: number }>(ctx.reader, resource('ScheduledRun'), { where: [sql`t.id = ${token}`], byToken: true });
+  // Read as the reads show it, at the same now(): a run past its report_by has failed, closed or not.
+  const [run] = await selectRows<{ status: number; overdue: boolean }>(ctx.reader, resource('ScheduledRun'), {
+    where: [sql`t.id = ${token}`],
+    byToken: true,
+    extra: raw(', t.report_by <= coalesce(t.completed_at, now()) as overdue'),
+  });
   if (!run) throw notFound(`No scheduled run has the token '${args.token}'.`);
-  throw conflict(`The scheduled run '${args.token}' has ended already (${run.status === RUN_STATUS.completed ? 'it was reported complete' : 'it could not be started'}).`);
+  const why = run.status === RUN_STATUS.completed ? 'it was reported complete' : run.overdue ? 'no report came within SCHEDULED_RUN_TIMEOUT_MINUTES, so it failed' : 'it could not be started';
+  throw conflict(`The scheduled run '${args.token}' has ended already (${why}).`);
 }

@@ -21,5 +21,8 @@ export const ScheduledProcess = defineEntity({
 });
 export type ScheduledProcess = InferEntity<typeof ScheduledProcess>;
 
-/** Where a run stands: the script server took it (running), the script reported back, or it could not be started. */
-export const RUN_STATUS = { running: 0, completed: 1, notStarted: 2 } as const;
+/**
+ * Where a run stands: the script server took it (running), the script reported back, or it failed:
+ * it could not be started, or no report came by its `report_by`.
+ */
+export const RUN_STATUS = { running: 0, completed: 1, failed: 2 } as const;

@@ -4,6 +4,8 @@
  * processes start on a real script server with a token, move to their next date, start once when
  * two callers run them at once, and the script reports back once.
  */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { type Api, expectAsUnknown, expectEnvelope, expectError, GUID, uniq, UNKNOWN_ID, whileHeld } from './support.js';
 import { A, B, h, origin, peer, setUpScriptServerApp, U } from './script-server-app.js';
 
@@ -314,6 +316,159 @@ test('a script that reports its run complete and then answers an HTTP error: the
   expect(peer.calls.find((c) => c.body.token === started.id)).toBeDefined();
   // The Run has answered: what the HTTP 500 would write is written (or not) by now.
   expect((await runsOf(A, p.id)).runs).toEqual([expect.objectContaining({ id: started.id, status: 1, result: true, message: 'done first' })]);
+});
+
+/** What a run with no report within SCHEDULED_RUN_TIMEOUT_MINUTES (the default, 360) says. */
+const OVERDUE = "No report came within 360 minutes (SCHEDULED_RUN_TIMEOUT_MINUTES): the script stopped, or ended without reporting its run complete; its log on the script server says which. A script that runs longer needs a higher SCHEDULED_RUN_TIMEOUT_MINUTES.";
+const LATE = 'no report came within SCHEDULED_RUN_TIMEOUT_MINUTES, so it failed';
+
+/** Runs as stored, not as read: whether `PUT scheduledProcess/Run` has closed them. */
+async function stored(...ids: string[]) {
+  const r = await h.services.reads.query(
+    `select id, status, result, message, completed_at = report_by as "endedAtLimit", extract(epoch from report_by - started_at)::int as "limitSeconds"
+       from scheduled_run where tenant_id = $1 and id = any($2::uuid[]) order by array_position($2::uuid[], id)`,
+    [A.t.tenantId, ids],
+  );
+  return r.rows as { id: string; status: number; result: boolean | null; message: string; endedAtLimit: boolean | null; limitSeconds: number }[];
+}
+
+/** Moves runs' dates back in SQL, so that their limit ended `ago` (an interval) ago. */
+const lapse = (ids: string[], ago = '1 minute') =>
+  h.services.reads.query(
+    `update scheduled_run set started_at = started_at - (report_by - now() + $3::interval), completed_at = completed_at - (report_by - now() + $3::interval), report_by = now() - $3::interval
+      where tenant_id = $1 and id = any($2::uuid[])`,
+    [A.t.tenantId, ids, ago],
+  );
+
+const RUN_FIELDS = 'id status result message startDate completeDate';
+const runRead = async (id: string) => {
+  const rest = (await A.get(`/scheduledProcess/${id}`)).body.data;
+  const gql = (await A.gql(`query ($id: UUID!) { scheduledRun(id: $id) { ${RUN_FIELDS} } }`, { id })).body.data.scheduledRun;
+  // REST and GraphQL read one record.
+  expect(gql).toEqual(Object.fromEntries(RUN_FIELDS.split(' ').map((k) => [k, rest[k]])));
+  return rest;
+};
+
+describe('a run with no report within SCHEDULED_RUN_TIMEOUT_MINUTES', () => {
+  test('reads as failed at once (REST, GraphQL, q); PUT scheduledProcess/Run stores it as read; a report after it is a 409 saying so', async () => {
+    const run = await waitingRun();
+    expect(await stored(run.id)).toEqual([expect.objectContaining({ status: 0, limitSeconds: 360 * 60 })]);
+    await lapse([run.id]);
+    const read = await runRead(run.id);
+    expect(read).toMatchObject({ id: run.id, status: 2, result: null, message: OVERDUE });
+    expect(read.completeDate > read.startDate).toBe(true);
+    const byStatus = async (status: number) =>
+      (await A.gql(`query ($id: UUID!) { scheduledProcess(id: $id) { runs(q: "status eq ${status}") { id } } }`, { id: run.processId })).body.data.scheduledProcess.runs;
+    expect([await byStatus(2), await byStatus(0)]).toEqual([[{ id: run.id }], []]);
+    expect(await stored(run.id)).toEqual([expect.objectContaining({ status: 0 })]);
+    // Not yet stored as failed: the report is refused all the same.
+    expectError(await U.post(`/scheduledProcess/${run.id}?action=complete&result=true&message=late`), 409, LATE);
+
+    expect((await A.put('/scheduledProcess/Run')).status).toBe(200);
+    expect(await stored(run.id)).toEqual([{ id: run.id, status: 2, result: null, message: OVERDUE, endedAtLimit: true, limitSeconds: 360 * 60 }]);
+    expect(await runRead(run.id)).toEqual(read);
+    expectError(await U.post(`/scheduledProcess/${run.id}?action=complete&result=true`), 409, LATE);
+    const gql = await U.gql('mutation ($token: UUID!) { completeScheduledRun(token: $token, action: "complete", result: true) { id } }', { token: run.id });
+    expect(gql.body.errors[0]).toMatchObject({ message: `The scheduled run '${run.id}' has ended already (${LATE}).`, extensions: { code: 'CONFLICT' } });
+    expect(await runRead(run.id)).toEqual(read);
+  });
+
+  test('a run within its limit is left running, and one that could not be started still says so to a late report', async () => {
+    const running = await waitingRun();
+    const broken = await process(A, { name: uniq('broken'), script: (await script(A, 'module.exports.main = function (vvClient, response) { response.json(500, "no"); };')).id, intervalMinutes: 10 });
+    const [failed] = startedOf(await A.put('/scheduledProcess/Run'), broken.id);
+    await lapse([failed.id]);
+    expect((await A.put('/scheduledProcess/Run')).status).toBe(200);
+    expect(await stored(running.id, failed.id)).toEqual([
+      expect.objectContaining({ status: 0, message: '' }),
+      expect.objectContaining({ status: 2, message: expect.stringContaining('HTTP 500'), endedAtLimit: false }),
+    ]);
+    expectError(await U.post(`/scheduledProcess/${failed.id}?action=complete`), 409, 'it could not be started');
+  });
+
+  test('two Run calls at once: each overdue run is closed as read, each due process started once', async () => {
+    const overdue = [await waitingRun(), await waitingRun(), await waitingRun()];
+    const ids = overdue.map((r) => r.id);
+    await lapse(ids);
+    const reads = await Promise.all(ids.map(runRead));
+    const s = await script(A);
+    const due = [];
+    for (let i = 0; i < 3; i++) due.push((await process(A, { name: uniq('dueToo'), script: s.id, intervalMinutes: 30 })).id);
+    const [r1, r2] = await Promise.all([A.put('/scheduledProcess/Run'), A.put('/scheduledProcess/Run')]);
+    expect([r1.status, r2.status]).toEqual([200, 200]);
+    expect([...startedOf(r1, ...due), ...startedOf(r2, ...due)].map((r) => r.processId).sort()).toEqual([...due].sort());
+    expect(await stored(...ids)).toEqual(ids.map((id) => ({ id, status: 2, result: null, message: OVERDUE, endedAtLimit: true, limitSeconds: 360 * 60 })));
+    expect(await Promise.all(ids.map(runRead))).toEqual(reads);
+  });
+
+  test('reports racing a Run as their runs reach the limit: each run ends once, as its report was answered, and a report that won keeps its result', async () => {
+    const runs = [];
+    for (let i = 0; i < 12; i++) runs.push(await waitingRun());
+    const ids = runs.map((r) => r.id);
+    // Four well past the limit, four reaching it about now, four well within it.
+    await lapse(ids.slice(0, 4));
+    await h.services.reads.query(
+      `update scheduled_run r set report_by = now() + make_interval(secs => x.i * 0.02), started_at = now() + make_interval(secs => x.i * 0.02) - interval '360 minutes'
+         from unnest($2::uuid[]) with ordinality x(id, i) where r.tenant_id = $1 and r.id = x.id`,
+      [A.t.tenantId, ids.slice(4, 8)],
+    );
+    const [run, ...reports] = await Promise.all([
+      A.put('/scheduledProcess/Run'),
+      ...ids.map((id) => U.post(`/scheduledProcess/${id}?action=complete&result=true&message=in%20time`)),
+    ]);
+    expect(run.status).toBe(200);
+    expect(reports.map((r) => r.status).slice(0, 4)).toEqual([409, 409, 409, 409]);
+    expect(reports.map((r) => r.status).slice(8)).toEqual([200, 200, 200, 200]);
+    for (const [i, id] of ids.entries()) {
+      const won = reports[i].status === 200;
+      if (!won) expectError(reports[i], 409, LATE);
+      expect(await runRead(id)).toMatchObject(won ? { status: 1, result: true, message: 'in time' } : { status: 2, result: null, message: OVERDUE });
+    }
+    // The next Run stores what was read, and changes no report.
+    expect((await A.put('/scheduledProcess/Run')).status).toBe(200);
+    expect((await stored(...ids)).map((r) => [r.status, r.result])).toEqual(reports.map((r) => (r.status === 200 ? [1, true] : [2, null])));
+  });
+
+  test.each([
+    ['a report committed while the close waits for the run: the report stays', 'PUT', `update scheduled_run set status = 1, result = true, message = 'just in time', completed_at = now() where tenant_id = $1 and id = $2`, { status: 1, result: true, message: 'just in time' }],
+    ['a close committed while the report waits for the run: the report is the 409', 'POST', `update scheduled_run t set status = 2, message = 'closed', completed_at = t.report_by where tenant_id = $1 and id = $2`, { status: 2, result: null, message: 'closed' }],
+  ] as const)('%s', async (_, method, other, after) => {
+    const run = await waitingRun();
+    // Past its limit for the close; for the report, still within it, as a report begun a moment before the close's clock passed it.
+    if (method === 'PUT') await lapse([run.id]);
+    const r = await whileHeld(h, { text: other, values: [A.t.tenantId, run.id] }, () =>
+      method === 'PUT' ? A.put('/scheduledProcess/Run') : U.post(`/scheduledProcess/${run.id}?action=complete&result=false`),
+    );
+    if (method === 'PUT') expect(r.status).toBe(200);
+    else expectError(r, 409, 'has ended already');
+    expect(await stored(run.id)).toEqual([expect.objectContaining(after)]);
+  });
+
+  test("the script server's answer after the limit changes nothing: the run has failed", async () => {
+    // A gate the script waits at, released once the run's limit has been moved into the past.
+    const waiting: http.ServerResponse[] = [];
+    const gate = http.createServer((_, res) => void waiting.push(res));
+    await new Promise<void>((resolve) => gate.listen(0, '127.0.0.1', resolve));
+    const gateUrl = `http://127.0.0.1:${(gate.address() as AddressInfo).port}`;
+    try {
+      const s = await script(A, `module.exports.main = async function (vvClient, response, token) {
+        await fetch('${gateUrl}/' + token);
+        response.json(200, { success: true, message: 'answered late' });
+      };`);
+      const p = await process(A, { name: uniq('late'), script: s.id, intervalMinutes: 10 });
+      const ran = A.put('/scheduledProcess/Run');
+      while (waiting.length === 0) await new Promise((resolve) => setTimeout(resolve, 10));
+      const [started] = (await runsOf(A, p.id)).runs;
+      await lapse([started.id]);
+      waiting[0].end('go');
+      expect(startedOf(await ran, p.id)).toHaveLength(1);
+      expect(await stored(started.id)).toEqual([expect.objectContaining({ status: 0, result: null })]);
+      expect(await runRead(started.id)).toMatchObject({ status: 2, result: null, message: OVERDUE });
+    } finally {
+      gate.closeAllConnections();
+      await new Promise((resolve) => gate.close(resolve));
+    }
+  });
 });
 
 describe('managing processes (administrators)', () => {
