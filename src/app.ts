@@ -11,6 +11,7 @@ import { useRest } from './plugins/use-rest.js';
 import { useSenderFirst } from './plugins/use-sender-first.js';
 import { useClientAddress } from './plugins/use-client-address.js';
 import { useReadBudget } from './plugins/use-read-budget.js';
+import { useResponseOrder } from './plugins/use-response-order.js';
 import { useVaryOrigin } from './plugins/use-vary-origin.js';
 import { useCors } from './plugins/use-cors.js';
 import { useSessionCheck } from './plugins/use-session-check.js';
@@ -138,6 +139,7 @@ export function createApp(services: Services): App {
         blockFieldSuggestion: { enabled: false },
       }) as Plugin,
       useReadBudget(services.config),
+      useResponseOrder(),
       useRest(services, schema, dataTypes),
     ],
   });

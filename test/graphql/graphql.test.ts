@@ -190,6 +190,26 @@ describe('/graphql', () => {
     expect((await run('B')).body).toEqual({ data: { sites: { totalRecords: first.body.data.sites.totalRecords + 1 } } });
   });
 
+  test('fields come back in the order asked, a fragment\'s where it is spread, in a document of one operation or of several', async () => {
+    const folder = (await gql('mutation { createFolder(input: { name: "Ordered" }) { id } }')).body.data.createFolder.id;
+    const query = `query Q ($f: UUID!) {
+      a: me { ...U id }
+      b: folder(id: $f) { ... on Folder { name } id ...F }
+      c: me { userid }
+    }
+    fragment U on User { name }
+    fragment F on Folder { folderPath }`;
+    const keys = (data: Record<string, Record<string, unknown>>) => [Object.keys(data), ...Object.values(data).map((v) => Object.keys(v))];
+    const want = [['a', 'b', 'c'], ['name', 'id'], ['name', 'id', 'folderPath'], ['userid']];
+    // One operation (run compiled): a fragment's fields came after the fields beside it.
+    const one = await gql(query, { f: folder });
+    expect(keys(one.body.data)).toEqual(want);
+    // Several (run by Yoga's executor): each field was set as its value arrived, b (a database read) after c.
+    const several = await h.request('POST', '/graphql', { token, body: { query: `${query} query Other { me { id } }`, variables: { f: folder }, operationName: 'Q' } });
+    expect(keys(several.body.data)).toEqual(want);
+    expect(several.body.data).toEqual(one.body.data);
+  });
+
   test('an unknown data type is a NOT_FOUND error', async () => {
     const r = await gql(`{ metaDataType(datatype: "nope") { dataType } }`);
     expect(r.body.errors[0].extensions.code).toBe('NOT_FOUND');
