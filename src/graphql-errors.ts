@@ -2,7 +2,7 @@
  * The one mapping between our AppError family and GraphQL errors (extensions.code and
  * extensions.http.status), used by /graphql's error masking and by the REST envelope.
  */
-import { GraphQLError } from 'graphql';
+import { GraphQLError, type Source } from 'graphql';
 import { AppError, stackless, statusOf, type ErrorCode } from './errors.js';
 import type { Logger } from './log.js';
 import { unavailableFrom } from './db/unavailable.js';
@@ -21,6 +21,8 @@ export function appToGraphQL(
   const headers = Object.keys(err.headers).length ? { ...err.headers, ...asked } : asked;
   return stackless(() => new GraphQLError(err.message, {
     nodes: original?.nodes,
+    source: original?.source,
+    positions: original?.positions,
     path: original?.path,
     originalError: err,
     extensions: {
@@ -177,4 +179,19 @@ export function outcomeOf(errors: readonly unknown[]): ErrorOutcome {
 function codeOf(status: number): string {
   const hit = (Object.entries(statusOf) as [ErrorCode, number][]).find(([, s]) => s === status);
   return hit ? hit[0] : 'INTERNAL_SERVER_ERROR';
+}
+
+/**
+ * `e` placed in `source` by the `locations` it carries: graphql-jit, which runs /graphql's
+ * documents, gives its execution errors `locations` but no `nodes`, and every GraphQLError made
+ * again from one (ours as they are mapped, Yoga's as it writes the answer) takes its locations from
+ * `nodes` or from `source` and `positions` alone, so they were lost. Errors with nodes or positions,
+ * and those without locations, are answered as they are.
+ */
+export function placedInSource(e: GraphQLError, source: Source | undefined): GraphQLError {
+  if (!source || e.nodes || e.positions || !e.locations?.length) return e;
+  const starts = [0];
+  for (const m of source.body.matchAll(/\r\n|[\n\r]/g)) starts.push(m.index + m[0].length);
+  const positions = e.locations.map((l) => (starts[l.line - 1] ?? 0) + l.column - 1);
+  return new GraphQLError(e.message, { source, positions, path: e.path, originalError: e.originalError, extensions: e.extensions });
 }

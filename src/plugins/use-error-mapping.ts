@@ -4,9 +4,9 @@
  * Refused values are placed (`extensions.field`): a variable's as execution ends, a literal's as
  * validation ends, on every request, the result cached for its document or not.
  */
-import { GraphQLError, type ExecutionResult } from 'graphql';
+import { GraphQLError, type DocumentNode, type ExecutionResult } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
-import { mapError, Unmapped } from '../graphql-errors.js';
+import { mapError, placedInSource, Unmapped } from '../graphql-errors.js';
 import { placedLiterals } from '../literal-refusals.js';
 import { placedRefusals } from '../variable-refusals.js';
 import type { Logger } from '../log.js';
@@ -30,7 +30,8 @@ export function useErrorMapping(log: Logger): Plugin {
           if (!('errors' in result) || !result.errors?.length) return;
           if (ctx.request) executed.set(ctx.request, true);
           const placed = placedRefusals(args, result);
-          setResult({ ...placed, errors: placed.errors?.map((e) => asRequestError(mapError(e, requestId, log))) });
+          const source = (args.document as DocumentNode).loc?.source;
+          setResult({ ...placed, errors: placed.errors?.map((e) => asRequestError(mapError(placedInSource(e, source), requestId, log))) });
         },
       };
     },

@@ -210,6 +210,21 @@ describe('/graphql', () => {
     expect(several.body.data).toEqual(one.body.data);
   });
 
+  test('an execution error says where in the document it was raised (locations), as a validation error does', async () => {
+    const query = `{ me { userid }\r\n  missing: user(id: "${newId()}") { id }\n  sites(limit: -1) { totalRecords } }`;
+    const want = [
+      expect.objectContaining({ path: ['missing'], locations: [{ line: 2, column: 3 }], extensions: expect.objectContaining({ code: 'NOT_FOUND' }) }),
+    ];
+    const one = await gql(query.replace('sites(limit: -1) { totalRecords }', ''));
+    expect(one.body.errors).toEqual(want);
+    // A relation's refusal, under a page.
+    const nested = await gql('{ groups {\n  items { users(limit: -1) { id } } } }');
+    expect(nested.body.errors[0]).toMatchObject({ path: ['groups', 'items', 0, 'users'], locations: [{ line: 2, column: 11 }] });
+    // Run uncompiled (a document of several operations), the same.
+    const several = await h.request('POST', '/graphql', { token, body: { query: `query Q ${query.replace('sites(limit: -1) { totalRecords }', '')} query Other { me { id } }`, operationName: 'Q' } });
+    expect(several.body.errors).toEqual([expect.objectContaining({ locations: [{ line: 2, column: 3 }] })]);
+  });
+
   test('an unknown data type is a NOT_FOUND error', async () => {
     const r = await gql(`{ metaDataType(datatype: "nope") { dataType } }`);
     expect(r.body.errors[0].extensions.code).toBe('NOT_FOUND');
