@@ -2,7 +2,8 @@
  * graphql-jit, which runs both faces, names a value it refuses inside a variable by the field that
  * holds it, without the path: `Variable "$itemName" got invalid value {}; ...` for
  * `input.items[0].itemName`. Its refusals are placed here as graphql-js places its own:
- * `Variable "$input" got invalid value {} at "input.items[0].itemName"; ...`, the rest as jit wrote it.
+ * `Variable "$input" got invalid value {} at "input.items[0].itemName"; ...`, the rest as jit wrote it,
+ * and at the variable's definition in the document (`locations`), which jit's refusals lacked.
  */
 import { coerceInputValue, getOperationAST, GraphQLError, isInputType, Kind, typeFromAST, visit, type ExecutionArgs, type ExecutionResult, type ValueNode } from 'graphql';
 import { inspect } from 'graphql/jsutils/inspect.js';
@@ -29,6 +30,8 @@ export function placedRefusals(args: Args, result: ExecutionResult): ExecutionRe
   if (!result.errors?.length || 'data' in result) return result;
   const places = placesOf(args);
   const uses = usesOf(args);
+  // graphql-js places a refused variable at its definition; jit's refusals have no place at all.
+  const definitions = new Map((getOperationAST(args.document, args.operationName)?.variableDefinitions ?? []).map((d) => [d.variable.name.value, d]));
   const errors = result.errors.map((e) => {
     // Both walk the values in the same order, so the first place that fits is this refusal's.
     const i = places.findIndex((p) => e.message.startsWith(p.jit));
@@ -36,9 +39,11 @@ export function placedRefusals(args: Args, result: ExecutionResult): ExecutionRe
     const variable = p?.variable ?? VARIABLE.exec(e.message)?.[1];
     const use = variable === undefined ? undefined : uses.get(variable);
     const field = use === undefined ? {} : { field: use + printPathArray(p?.path ?? []) };
-    if (!p && use === undefined) return e;
+    const definition = e.nodes || e.positions || variable === undefined ? undefined : definitions.get(variable);
+    if (!p && use === undefined && !definition) return e;
     const message = p ? p.placed + e.message.slice(p.jit.length) : e.message;
-    return new GraphQLError(message, { nodes: e.nodes, source: e.source, positions: e.positions, originalError: e.originalError, extensions: { ...e.extensions, ...field } });
+    const nodes = definition ? [definition] : e.nodes;
+    return new GraphQLError(message, { nodes, source: e.source, positions: e.positions, originalError: e.originalError, extensions: { ...e.extensions, ...field } });
   });
   return { ...result, errors };
 }

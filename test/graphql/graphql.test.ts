@@ -225,6 +225,15 @@ describe('/graphql', () => {
     expect(several.body.errors).toEqual([expect.objectContaining({ locations: [{ line: 2, column: 3 }] })]);
   });
 
+  test('a variable GraphQL cannot take is placed at its definition (locations), a value inside one too', async () => {
+    const bad = await gql('query ($l: Int) {\n  users(limit: $l) { totalRecords } }', { l: '3' });
+    expect(bad.body.errors).toEqual([expect.objectContaining({ locations: [{ line: 1, column: 8 }], extensions: expect.objectContaining({ code: 'BAD_REQUEST', field: 'limit' }) })]);
+    const missing = await gql('query ($a: Int, $id: UUID!) { user(id: $id) { id } users(limit: $a) { totalRecords } }');
+    expect(missing.body.errors[0]).toMatchObject({ message: 'Variable "$id" of required type "UUID!" was not provided.', locations: [{ line: 1, column: 17 }] });
+    const inside = await gql('mutation ($i: DropDownListInput!) { createDropDownList(input: $i) { listName } }', { i: { name: 'Placed', items: [{ itemName: {} }] } });
+    expect(inside.body.errors).toEqual([expect.objectContaining({ locations: [{ line: 1, column: 11 }], extensions: expect.objectContaining({ field: 'input.items[0].itemName' }) })]);
+  });
+
   test('an unknown data type is a NOT_FOUND error', async () => {
     const r = await gql(`{ metaDataType(datatype: "nope") { dataType } }`);
     expect(r.body.errors[0].extensions.code).toBe('NOT_FOUND');
