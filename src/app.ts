@@ -14,6 +14,7 @@ import { useReadBudget } from './plugins/use-read-budget.js';
 import { useResponseOrder } from './plugins/use-response-order.js';
 import { useVaryOrigin } from './plugins/use-vary-origin.js';
 import { useCors } from './plugins/use-cors.js';
+import { useRefusalLimit } from './plugins/use-refusal-limit.js';
 import { useSessionCheck } from './plugins/use-session-check.js';
 import { useHealth } from './plugins/use-health.js';
 import { useGraphiQL } from './plugins/use-graphiql.js';
@@ -118,6 +119,7 @@ export function createApp(services: Services): App {
       // The cache ignores operationName: a document of several operations ran the one first compiled
       // whatever operationName chose, so those run uncompiled.
       useGraphQlJit({}, { enableIf: ({ document }) => document.definitions.filter((d) => d.kind === Kind.OPERATION_DEFINITION).length === 1 }) as Plugin,
+      useRefusalLimit(),
       useSessionCheck(),
       useErrorMapping(services.log),
       useHealth(services),

@@ -15,6 +15,7 @@ import { badRequest } from '../errors.js';
 import { appToGraphQL } from '../graphql-errors.js';
 import { effectiveLimit } from '../read/paging.js';
 import { selectionMayAsk } from '../read/resolvers.js';
+import { tooManyRefusals } from '../variable-refusals.js';
 
 type Limits = Pick<Config, 'defaultPageSize' | 'maxPageSize' | 'maxQueryRows'>;
 
@@ -59,6 +60,9 @@ export function useReadBudget(config: Limits): Plugin {
   return {
     onExecute({ args, setResultAndStopExecution }) {
       const known = counted.get(args.document);
+      // Counting coerces the variables with no limit on refusals (graphql-query-complexity asks
+      // graphql-js for them all): past the limit, execution refuses them (useRefusalLimit).
+      if (typeof known !== 'number' && tooManyRefusals(args)) return;
       let rows: number;
       try {
         rows =

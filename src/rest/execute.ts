@@ -7,7 +7,7 @@
  */
 import type { DocumentNode, ExecutionArgs, ExecutionResult } from 'graphql';
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
-import { placedRefusals } from '../variable-refusals.js';
+import { placedRefusals, tooManyRefusals } from '../variable-refusals.js';
 
 type RestExecute = (args: ExecutionArgs) => ExecutionResult | Promise<ExecutionResult>;
 
@@ -21,6 +21,9 @@ export function createRestExecute(): RestExecute {
       if (!isCompiledQuery(result)) throw new Error(`REST document does not compile: ${result.errors?.map((e) => e.message).join('; ')}`);
       compiled.set(args.document, (c = result));
     }
+    // jit words every refused value: past the limit, graphql-js's coercion answers (it stops there).
+    const refused = tooManyRefusals(args);
+    if (refused) return refused;
     const result = c.query(args.rootValue, args.contextValue, args.variableValues) as ExecutionResult | Promise<ExecutionResult>;
     // Refused variables come back at once, never in a promise.
     return result instanceof Promise ? result : placedRefusals(args, result);
