@@ -14,7 +14,7 @@ import { GraphQLError, type ValidationRule } from 'graphql';
 import { AppError, badRequest } from '../errors.js';
 import { findAppError, throwAsGraphQL } from '../graphql-errors.js';
 import type { Logger } from '../log.js';
-import { isMultipart, multipartReader } from '../rest/body.js';
+import { holdsMoreValues, isMultipart, manyValues, multipartReader } from '../rest/body.js';
 import { refuseCharset } from '../rest/body-charset.js';
 import { oneValue } from '../rest/match.js';
 import { errorAnswer } from './error-answer.js';
@@ -89,6 +89,7 @@ const asJsonText = (request: Request) =>
       request.text().then((text) => {
         const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
         if (body.trim() === '') throwAsGraphQL(badRequest('The request body is empty: send a JSON object with `query`.'));
+        if (holdsMoreValues(body)) throwAsGraphQL(badRequest(manyValues('request body')));
         return JSON.parse(body);
       }),
   }) as unknown as Request;
