@@ -14,7 +14,7 @@ import { selectRows } from '../read/rows.js';
 import { sql } from '../sql.js';
 import { changeableDocument, documentRow } from './documents.js';
 import { DATE_FIELD, LIST_FIELD, NUMERIC_FIELD, typedValue } from './index-field-types.js';
-import { nameKey } from './validate.js';
+import { nameKey, unstorable } from './validate.js';
 
 type Row = Record<string, unknown>;
 export type IndexFieldRow = Row & { fieldId: string; label: string; fieldType: number; required: boolean; dhId: string };
@@ -76,6 +76,9 @@ export function checkedValue(field: IndexFieldRow, raw: unknown, sentIn?: string
   }
   const value = String(raw);
   if (value.length > MAX_VALUE) throw badRequest(`The value of index field '${field.label}' is longer than ${MAX_VALUE} characters.`, at);
+  // Reaches here as sent only inside `indexFields`' JSON text (`"\u0000"`), which the body's own check cannot see.
+  const why = unstorable(value);
+  if (why) throw badRequest(`The value of index field '${field.label}' holds ${why}, which cannot be stored as sent.`, at);
   const s = value.trim();
   if (s === '') {
     if (field.required) throw badRequest(`Index field '${field.label}' is required: it cannot be cleared.`, at);

@@ -190,6 +190,31 @@ describe("a document's index fields", () => {
     expect(await values(`/documents/${doc.id}/indexfields`)).toMatchObject({ [text.label]: 'as json', [number.label]: '7' });
   });
 
+  test("NUL or a lone surrogate escaped inside indexFields' JSON text is a 400 naming the field, on every route that takes it; nothing kept", async () => {
+    // The body's own check sees `\u0000` as six characters: parsed, NUL reached PostgreSQL (a 500)
+    // and a lone surrogate was stored as U+FFFD.
+    const { folder, doc, text } = await indexedDocument();
+    await A.put(`/documents/${doc.id}/indexfields/${text.id}`, { value: 'kept' });
+    for (const [sent, why] of [
+      ['a\\u0000b', /holds NUL \(U\+0000\), which cannot be stored as sent/],
+      ['\\ud800', /holds a lone UTF-16 surrogate \(U\+D800\), which cannot be stored as sent/],
+      ['x\\udc00', /holds a lone UTF-16 surrogate \(U\+DC00\), which cannot be stored as sent/],
+    ] as const) {
+      const message = new RegExp(`^The value of index field '${text.label}' ${why.source}\\.$`);
+      expectError(await A.put(`/documents/${doc.id}/indexfields`, { indexFields: `{"${text.id}": "${sent}"}` }), 400, message);
+      // The Python client's single quotes (JSON5), where \x00 is NUL too.
+      expectError(await A.put(`/documents/${doc.id}/indexfields`, { indexFields: `[{'${text.label}': '${sent}'}]` }), 400, message);
+      const name = uniq('Never Made');
+      expectError(await A.post('/documents', { folderId: folder.id, name, indexFields: `{"${text.id}": "${sent}"}` }), 400, message);
+      expect((await A.get(`/documents?q=name eq '${name}'`)).body.data).toEqual([]);
+    }
+    expectError(await A.put(`/documents/${doc.id}/indexfields`, { indexFields: `{'${text.id}': 'a\\x00'}` }), 400, /holds NUL/);
+    const upload = await multipart({ documentId: doc.documentId, indexFields: `{"${text.id}": "\\u0000"}` }, 'bytes', 'a.txt');
+    expectError(await A.post('/files', undefined, upload), 400, /holds NUL/);
+    expect((await A.get(`/documents/${doc.documentId}/revisions`)).body.data).toHaveLength(1);
+    expect((await values(`/documents/${doc.id}/indexfields`))[text.label]).toBe('kept');
+  });
+
   test('POST documents with indexFields and no file sets them; one refused makes no document', async () => {
     const { folder, text, number } = await indexedDocument();
     const name = uniq('Born Indexed');
