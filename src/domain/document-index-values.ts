@@ -14,7 +14,7 @@ import { selectRows } from '../read/rows.js';
 import { sql } from '../sql.js';
 import { changeableDocument, documentRow } from './documents.js';
 import { DATE_FIELD, LIST_FIELD, NUMERIC_FIELD, typedValue } from './index-field-types.js';
-import { nameKey, unstorable } from './validate.js';
+import { keptNumberText, nameKey, shownNumber, unstorable } from './validate.js';
 
 type Row = Record<string, unknown>;
 export type IndexFieldRow = Row & { fieldId: string; label: string; fieldType: number; required: boolean; dhId: string };
@@ -74,7 +74,11 @@ export function checkedValue(field: IndexFieldRow, raw: unknown, sentIn?: string
   if (typeof raw !== 'string' && typeof raw !== 'number' && typeof raw !== 'boolean') {
     throw badRequest(`The value of index field '${field.label}' must be text, a number or a date.`, at);
   }
-  const value = String(raw);
+  // A number (inside indexFields, which the body's own rule does not reach) as its text only when that is surely what was sent.
+  const value = typeof raw === 'number' ? keptNumberText(raw) : String(raw);
+  if (value === undefined) {
+    throw badRequest(`The value of index field '${field.label}' must be sent as a string in quotes: as a JSON number (${shownNumber(raw as number)}) it may already have been rounded or rewritten, so it cannot be kept as sent.`, at);
+  }
   if (value.length > MAX_VALUE) throw badRequest(`The value of index field '${field.label}' is longer than ${MAX_VALUE} characters.`, at);
   // Reaches here as sent only inside `indexFields`' JSON text (`"\u0000"`), which the body's own check cannot see.
   const why = unstorable(value);

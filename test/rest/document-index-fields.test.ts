@@ -215,6 +215,23 @@ describe("a document's index fields", () => {
     expect((await values(`/documents/${doc.id}/indexfields`))[text.label]).toBe('kept');
   });
 
+  test('a JSON number in indexFields is kept as its text only when that is surely what was sent, else a 400 asking for a string; nothing kept', async () => {
+    // The body's rule for a number where text is wanted did not reach indexFields: 12345678901234567890
+    // was kept as '12345678901234567000', -0 as '0', 1e400 as 'Infinity' and JSON5's NaN as 'NaN'.
+    const { doc, text, number } = await indexedDocument();
+    await A.put(`/documents/${doc.id}/indexfields/${text.id}`, { value: 'kept' });
+    for (const [sent, shown] of [['12345678901234567890', '12345678901234567000'], ['-0', '-0'], ['1e400', 'Infinity'], ['NaN', 'NaN'], ['1e21', '1e+21'], ['0.1234567890123456789', '0.12345678901234568']]) {
+      const message = `The value of index field '${text.label}' must be sent as a string in quotes: as a JSON number (${shown}) it may already have been rounded or rewritten, so it cannot be kept as sent.`;
+      expectError(await A.put(`/documents/${doc.id}/indexfields`, { indexFields: `{"${text.id}": ${sent}}` }), 400, message);
+    }
+    const json = await A.put(`/documents/${doc.id}/indexfields`, undefined, { raw: `{"indexFields": {"${number.id}": 12345678901234567890}}`, headers: { 'content-type': 'application/json' } });
+    expectError(json, 400, `The value of index field '${number.label}' must be sent as a string in quotes`);
+    expect(await values(`/documents/${doc.id}/indexfields`)).toMatchObject({ [text.label]: 'kept', [number.label]: '' });
+    // Numbers whose text is what was sent are taken, as before.
+    expect((await A.put(`/documents/${doc.id}/indexfields`, { indexFields: `[{"${text.id}": 42}, {"${number.id}": 1.5}]` })).status).toBe(200);
+    expect(await values(`/documents/${doc.id}/indexfields`)).toMatchObject({ [text.label]: '42', [number.label]: '1.5' });
+  });
+
   test('POST documents with indexFields and no file sets them; one refused makes no document', async () => {
     const { folder, text, number } = await indexedDocument();
     const name = uniq('Born Indexed');
