@@ -7,7 +7,7 @@ import { PersistedData } from '../entities/persisted-data.js';
 import { badRequest } from '../errors.js';
 import { newId } from '../ids.js';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from '../nesting.js';
-import { maxLength, optionalString, requireName, unstorable } from './validate.js';
+import { keptNumberText, maxLength, optionalString, requireName, shownNumber, unstorable } from './validate.js';
 import { isoInstant } from '../scalars.js';
 
 type Input = Record<string, unknown>;
@@ -29,7 +29,7 @@ function dictionaryText(v: unknown): string {
     throw badRequest("The field 'persistedData' must be JSON text of an object (a dictionary of names and values), not an array or a single value.", { field: 'persistedData' });
   }
   if (nestsDeeperThan(parsed, MAX_JSON_DEPTH)) throw badRequest(`The field 'persistedData' nests more than ${MAX_JSON_DEPTH} levels deep.`, { field: 'persistedData' });
-  refuseUnstorable(parsed);
+  refuseUnstorable(parsed, typeof v !== 'string');
   return maxLength(text, LIMITS.persistedData, 'persistedData');
 }
 
@@ -49,7 +49,7 @@ function pathOf(at: At): string {
  * Refuses a dictionary (keys and values, nested too) holding text PostgreSQL cannot keep as sent:
  * its escaped JSON text stores, but a form made from it could not (JSONB refuses `\u0000`).
  */
-function refuseUnstorable(parsed: object): void {
+function refuseUnstorable(parsed: object, sentAsObject: boolean): void {
   const stack: [unknown, At | undefined][] = [[parsed, undefined]];
   while (stack.length) {
     const [v, at] = stack.pop()!;
@@ -58,6 +58,14 @@ function refuseUnstorable(parsed: object): void {
     // `1e400`: JSON reads it as Infinity, as no reader of the dictionary could use; a request body's is refused alike.
     if (typeof v === 'number' && !Number.isFinite(v)) {
       throw badRequest(`The field 'persistedData' holds a number too large to keep in the value of '${pathOf(at!)}': send it as a string.`, { field: 'persistedData' });
+    }
+    // Sent as an object, its numbers were parsed with the body: one whose text parsing may change
+    // (past 2^53, -0, more than 15 digits) would be stored otherwise than written.
+    if (sentAsObject && typeof v === 'number' && keptNumberText(v) === undefined) {
+      throw badRequest(
+        `The field 'persistedData' holds a number in the value of '${pathOf(at!)}' (${shownNumber(v)}) that JSON parsing may already have rounded or rewritten, so it cannot be kept as written: send the dictionary as JSON text, or that number as a string.`,
+        { field: 'persistedData' },
+      );
     }
     if (!v || typeof v !== 'object') continue;
     for (const [key, child] of Object.entries(v)) {

@@ -78,6 +78,30 @@ describe('POST /persistedData', () => {
     expect(d).toMatchObject({ scope: 0, persistedData: '{"k":"v"}', dataMimeType: 'application/json', linkedObjectId: '', linkedObjectType: 0, expirationDateUtc: null });
   });
 
+  test('a dictionary sent as an object keeps its numbers as written, or is a 400 naming the one parsing may have changed; as text it is kept as written', async () => {
+    // Parsed with the body, then stored as its JSON text: {"big": 12345678901234567890} was stored
+    // as {"big":12345678901234567000}, answered 200.
+    const raw = (dictionary: string, name: string) => A.post('/persistedData', undefined, { raw: `{"name": "${name}", "persistedData": ${dictionary}}`, headers: { 'content-type': 'application/json' } });
+    for (const [dictionary, path, shown] of [
+      ['{"big": 12345678901234567890}', 'big', '12345678901234567000'],
+      ['{"inner": {"long": 1234567890.123456789}}', 'inner.long', '1234567890.1234567'],
+      ['{"list": [1, 0.1234567890123456789]}', 'list.1', '0.12345678901234568'],
+    ]) {
+      const name = uniq('refused');
+      expectError(
+        await raw(dictionary, name),
+        400,
+        `The field 'persistedData' holds a number in the value of '${path}' (${shown}) that JSON parsing may already have rounded or rewritten, so it cannot be kept as written: send the dictionary as JSON text, or that number as a string.`,
+      );
+      expect((await A.get(`/persistedData?${q(`name eq '${name}'`)}`)).body.data).toEqual([]);
+      // The same dictionary as text is kept as written.
+      const kept = await create(A, { name, persistedData: dictionary });
+      expect((await A.get(`/persistedData/${kept.id}?expand=data`)).body.data.persistedData).toBe(dictionary);
+    }
+    const taken = await raw('{"n": 42, "x": 1.5, "e": 1e2}', uniq('taken'));
+    expect([taken.status, taken.body.data?.persistedData]).toEqual([200, '{"n":42,"x":1.5,"e":100}']);
+  });
+
   test('a form-encoded body works as the Python client sends it', async () => {
     const raw = new URLSearchParams({ name: 'form', scope: '1', persistedData: '{"x":"y"}', linkedObjectType: '99', expirationDateUtc: '' }).toString();
     const r = await A.post('/persistedData', undefined, { raw, headers: { 'content-type': 'application/x-www-form-urlencoded' } });
