@@ -40,8 +40,7 @@ export function placedRefusals(args: Args, result: ExecutionResult): ExecutionRe
   if (!result.errors?.length || 'data' in result) return result;
   const places = placesOf(args);
   const uses = usesOf(args);
-  // graphql-js places a refused variable at its definition; jit's refusals have no place at all.
-  const definitions = new Map((getOperationAST(args.document, args.operationName)?.variableDefinitions ?? []).map((d) => [d.variable.name.value, d]));
+  const definitions = definitionsOf(args);
   const errors = result.errors.map((e) => {
     // Placed already (tooManyRefusals).
     if (e.extensions?.field !== undefined) return e;
@@ -70,13 +69,19 @@ export function tooManyRefusals(args: Args): ExecutionResult | undefined {
   const places = placesOf(args, MAX_REFUSALS + 1);
   if (places.length <= MAX_REFUSALS) return undefined;
   const uses = usesOf(args);
+  const definitions = definitionsOf(args);
   const errors = places.slice(0, MAX_REFUSALS).map((p) => {
     const use = uses.get(p.variable);
-    return new GraphQLError(p.placed + p.reason, { extensions: use === undefined ? {} : { field: use + printPathArray(p.path) } });
+    const definition = definitions.get(p.variable);
+    return new GraphQLError(p.placed + p.reason, { nodes: definition && [definition], extensions: use === undefined ? {} : { field: use + printPathArray(p.path) } });
   });
   errors.push(new GraphQLError(`More than ${MAX_REFUSALS} values of the request cannot be taken: the first ${MAX_REFUSALS} are listed above, and the values after them were not checked.`));
   return { errors };
 }
+
+/** The operation's variable definitions by name: graphql-js places a refused variable at its definition; jit's refusals have no place at all. */
+const definitionsOf = ({ document, operationName }: Args) =>
+  new Map((getOperationAST(document, operationName)?.variableDefinitions ?? []).map((d) => [d.variable.name.value, d]));
 
 /** Thrown by `placesOf`'s coercion to stop it once it holds as many places as were asked for. */
 class EnoughPlaces extends Error {}

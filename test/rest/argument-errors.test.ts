@@ -126,6 +126,8 @@ test('more than 50 refused values: the first 50 and a word that the rest went un
   expect(g.body.errors).toHaveLength(51);
   expect(g.body.errors[1]).toEqual({
     message: 'Variable "$i" got invalid value 1 at "i.items[1]"; Expected type "DropDownListItemInput" to be an object.',
+    // At the variable's definition, as graphql-js and the refusals under the limit place it.
+    locations: [{ line: 1, column: 11 }],
     extensions: { code: 'BAD_REQUEST', field: 'input.items[1]' },
   });
   expect(g.body.errors[50].message).toBe(messages[50]);
