@@ -139,10 +139,16 @@ export function isoInstant(value: string): Date | undefined {
   return d;
 }
 
+/**
+ * What a DateTime takes, in words for refusals: the years too, since a date-time written well can
+ * still lie past them once in UTC (`9999-12-31T23:00:00-05:00`).
+ */
+export const DATE_TIME_WORDS = 'a date-time like 2024-01-31T13:45:00, from year 1 to 9999 in UTC';
+
 /** Parses an ISO 8601 date or date-time; one without a zone is taken as UTC. */
 export function parseDateTime(value: unknown): Date {
   const d = typeof value === 'string' ? isoInstant(value) : undefined;
-  if (!d) throw new GraphQLError(`Expected a date-time like 2024-01-31T13:45:00, got ${JSON.stringify(value)?.slice(0, 64)}`);
+  if (!d) throw new GraphQLError(`Expected ${DATE_TIME_WORDS}, got ${JSON.stringify(value)?.slice(0, 64)}`);
   return d;
 }
 

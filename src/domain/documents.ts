@@ -229,7 +229,7 @@ function dateOf(input: Input, key: string): Date | null | undefined {
   if (input[key] === undefined) return undefined;
   const v = optionalString(input, key);
   const at = v === undefined || v.trim() === '' ? null : isoInstant(v);
-  if (at === undefined) throw badRequest(`The field '${key}' must be an ISO 8601 date-time such as 2030-01-31T12:00:00Z, got '${String(v).slice(0, 64)}'.`, { field: key });
+  if (at === undefined) throw badRequest(`The field '${key}' must be an ISO 8601 date-time such as 2030-01-31T12:00:00Z, from year 1 to 9999 in UTC, got '${String(v).slice(0, 64)}'.`, { field: key });
   return at;
 }
 

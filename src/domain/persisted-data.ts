@@ -82,7 +82,7 @@ function expiry(input: Input): Date | null {
   if (v === undefined || v.trim() === '') return null;
   const at = isoInstant(v);
   if (!at) {
-    throw badRequest(`The field 'expirationDateUtc' must be an ISO 8601 date-time such as 2030-01-31T12:00:00 (UTC unless a zone is given), got '${v.trim().slice(0, 64)}'.`, { field: 'expirationDateUtc' });
+    throw badRequest(`The field 'expirationDateUtc' must be an ISO 8601 date-time such as 2030-01-31T12:00:00 (UTC unless a zone is given), from year 1 to 9999 in UTC, got '${v.trim().slice(0, 64)}'.`, { field: 'expirationDateUtc' });
   }
   if (at.getTime() <= Date.now()) throw badRequest("The field 'expirationDateUtc' must lie in the future (or be null: never expires).", { field: 'expirationDateUtc' });
   return at;

@@ -35,7 +35,7 @@ function interval(v: unknown): number {
 
 function runDate(v: string): Date {
   const at = isoInstant(v);
-  if (!at) throw badRequest(`The field 'nextRunDate' must be an ISO 8601 date-time such as 2030-01-31T06:00:00 (UTC unless a zone is given), got '${v.trim().slice(0, 64)}'.`, { field: 'nextRunDate' });
+  if (!at) throw badRequest(`The field 'nextRunDate' must be an ISO 8601 date-time such as 2030-01-31T06:00:00 (UTC unless a zone is given), from year 1 to 9999 in UTC, got '${v.trim().slice(0, 64)}'.`, { field: 'nextRunDate' });
   return at;
 }
 

@@ -25,7 +25,7 @@ import { authenticate, buildContext, type AppContext, type ReceivedFile, type Re
 import type { DataTypeInfo, DataTypes } from '../datatypes.js';
 import { AppError, badRequest, shownValue } from '../errors.js';
 import { isGuid } from '../ids.js';
-import { codeScalarNamed, isoInstant } from '../scalars.js';
+import { codeScalarNamed, DATE_TIME_WORDS, isoInstant } from '../scalars.js';
 import { effectiveLimit } from '../read/paging.js';
 import { findAppError, mapError, outcomeOf, type EnvelopeError } from '../graphql-errors.js';
 import { isMultipart, readBody, parseAnyBody, parseBody, parseMultipart, RepeatedKey, sentMoreThanOnce, withFiles } from './body.js';
@@ -472,7 +472,7 @@ function checkArg(name: string, type: string, value: string, where: string, show
   if (type === 'UUID' && !isGuid(value as unknown)) throw badRequest(`The ${where} '${name}' must be a GUID, got ${shown}.`);
   if (type === 'Int' && !/^-?\d{1,9}$/.test(value.trim())) throw badRequest(`The ${where} '${name}' must be a whole number, got ${shown}.`);
   // SOFA hands query values to the scalar's serialize, whose own refusal names no parameter.
-  if (type === 'DateTime' && !isoInstant(value)) throw badRequest(`The ${where} '${name}' must be a date-time like 2024-01-31T13:45:00, got ${shown}.`);
+  if (type === 'DateTime' && !isoInstant(value)) throw badRequest(`The ${where} '${name}' must be ${DATE_TIME_WORDS}, got ${shown}.`);
   const code = codeScalarNamed(type);
   if (code && !code.takes(value)) throw badRequest(`The ${where} '${name}' must be ${code.words}, got ${shown}.`);
   if (type === 'Boolean') {

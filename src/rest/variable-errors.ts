@@ -4,7 +4,7 @@
  * path segment and never a variable. The original stays as the developer message.
  */
 import type { EnvelopeError } from '../graphql-errors.js';
-import { CODE_SCALARS } from '../scalars.js';
+import { CODE_SCALARS, DATE_TIME_WORDS } from '../scalars.js';
 
 /** What each scalar takes, in words. */
 const EXPECTED: Record<string, string> = {
@@ -13,7 +13,7 @@ const EXPECTED: Record<string, string> = {
   Float: 'a number',
   String: 'text',
   UUID: 'a GUID',
-  DateTime: 'a date-time like 2024-01-31T13:45:00',
+  DateTime: DATE_TIME_WORDS,
   JSON: 'JSON',
   ...Object.fromEntries(CODE_SCALARS.map((c) => [c.type.name, c.words])),
 };

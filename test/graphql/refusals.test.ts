@@ -363,7 +363,7 @@ test('a literal a custom scalar refuses is a validation error placed at the lite
   for (const [query, message, column, field] of [
     ['{ user(id: 5) { id } }', 'UUID must be a string', 12, 'id'],
     ['{ user(id: "abc") { id } }', 'Value is not a valid UUID: "abc"', 12, 'id'],
-    ['mutation { updateUser(id: "00000000-0000-0000-0000-000000000000", input: { passwordExpires: "garbage" }) { id } }', 'Expected a date-time like 2024-01-31T13:45:00, got "garbage"', 93, 'input.passwordExpires'],
+    ['mutation { updateUser(id: "00000000-0000-0000-0000-000000000000", input: { passwordExpires: "garbage" }) { id } }', 'Expected a date-time like 2024-01-31T13:45:00, from year 1 to 9999 in UTC, got "garbage"', 93, 'input.passwordExpires'],
   ] as const) {
     const r = await post('/graphql', JSON.stringify({ query }));
     expect([query, r.status, r.body.errors]).toEqual([query, 200, [{ message, locations: [{ line: 1, column }], extensions: { code: 'GRAPHQL_VALIDATION_FAILED', field } }]]);

@@ -17,7 +17,7 @@ test.each([
   ['Variable "$id" of non-null type "UUID!" must not be null.', "The mandatory field 'id' is missing."],
   ['Variable "$allowRevisions" got invalid value "yes"; Expected type Boolean; Boolean cannot represent a non boolean value: "yes"', `The field 'allowRevisions' must be true or false, got "yes".`],
   ['Variable "$input" got invalid value "x" at "input.scope"; Int cannot represent non-integer value: "x"', `The field 'scope' has a value that cannot be taken ("x"): Int cannot represent non-integer value: "x"`],
-  ['Variable "$input" got invalid value 5 at "input.when"; Expected type "DateTime". Expected a date-time', "The field 'when' must be a date-time like 2024-01-31T13:45:00, got 5."],
+  ['Variable "$input" got invalid value 5 at "input.when"; Expected type "DateTime". Expected a date-time', "The field 'when' must be a date-time like 2024-01-31T13:45:00, from year 1 to 9999 in UTC, got 5."],
   // A required key missing in an object, in graphql-jit's words and in graphql-js's; a null in a list.
   ['Variable "$input" got invalid value { name: "a.txt" } at "input.fileUpload[0]"; Field value.fileUpload[0].base64 of required type String! was not provided.', "The mandatory field 'fileUpload[0].base64' is missing."],
   ['Variable "$input" got invalid value {} at "input.items[1]"; Field "itemName" of required type "String!" was not provided.', "The mandatory field 'items[1].itemName' is missing."],
@@ -78,7 +78,7 @@ test('through the REST face: a missing query parameter, wrong types in the body,
   // An array where an item belongs is no item with its keys missing.
   expectError(await A.post('/lists', { Name: 'Nested', Items: [[{ itemName: 'a', itemValue: 'a' }]] }), 400, /^The field 'Items\[0\]' takes objects with the keys itemName and itemValue, got \[/);
   // A DateTime query parameter (SOFA gives it to the scalar's serialize, which named none).
-  expectError(await A.get(`/users/${ZERO_GUID}/webtoken?expiration=junk`), 400, "The query parameter 'expiration' must be a date-time like 2024-01-31T13:45:00, got 'junk'.");
+  expectError(await A.get(`/users/${ZERO_GUID}/webtoken?expiration=junk`), 400, "The query parameter 'expiration' must be a date-time like 2024-01-31T13:45:00, from year 1 to 9999 in UTC, got 'junk'.");
   expect((await A.get(`/users/${ZERO_GUID}/webtoken?expiration=${new Date(Date.now() + 60_000).toISOString()}`)).status).toBe(200);
 });
 
