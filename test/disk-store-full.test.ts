@@ -100,7 +100,7 @@ test("GraphQL's uploadFile larger than the process may write: the field's error 
   expectOnlyStored(before);
 });
 
-test('a zip larger than the process may write: the try fails, is to be tried again, and its log line and record name the cause (EFBIG); nothing is left', async () => {
+test('a zip larger than the process may write: the try fails, is to be tried again, and its log line and record name the cause (EFBIG); the last says there was no room; nothing is left', async () => {
   const ids: string[] = [];
   // Two files that fit, whose zip does not (random bytes do not compress).
   for (const name of ['a.bin', 'b.bin']) {
@@ -124,5 +124,22 @@ test('a zip larger than the process may write: the try fails, is to be tried aga
     await c.end();
   }
   expect((await rest('GET', `/documents/GetDocumentZipFileStatus?downloadKey=${key}`)).body.data.status).toBe('Pending');
+  expectOnlyStored(before);
+
+  // Its last try, due now (not a minute later): failed for good, and its download says why in words an operator can act on.
+  const c2 = new pg.Client({ connectionString: db.url });
+  await c2.connect();
+  try {
+    await c2.query('update document_zip set attempts = 2, lease_until = now() where id = $1', [key]);
+  } finally {
+    await c2.end();
+  }
+  await waitFor(s.child, s.stdout, new RegExp(`\\{[^\\n]*"zipId":"${key}"[^\\n]*"msg":"zip failed: not trying again"[^\\n]*\\}`), 20_000);
+  expect((await rest('GET', `/documents/GetDocumentZipFileStatus?downloadKey=${key}`)).body.data.status).toBe('Failed');
+  const download = await rest('GET', `/documents/DownloadDocumentZipFile?downloadKey=${key}`);
+  expect([download.status, download.body.meta.errors[0].message]).toEqual([
+    409,
+    'The zip could not be built: the file store had no room for it: tell an administrator of this service, then ask for a new one.',
+  ]);
   expectOnlyStored(before);
 });

@@ -136,12 +136,21 @@ export async function createDocumentZip(ctx: AppContext, input: Input): Promise<
 /** A source the store lacks: the zip can never be built (the builder fails it at once). */
 export class LostSource extends Error {}
 
-/** Why a zip failed, as its row's `failure` keeps it: the first two are for good, trying again cannot help. */
-export type ZipFailure = 'tooLarge' | 'sourceLost' | 'unreadable';
+/**
+ * Why a zip failed, as its row's `failure` keeps it: the first two are for good, trying again
+ * cannot help; the last two may pass (the store had no room, or could not be read).
+ */
+export type ZipFailure = 'tooLarge' | 'sourceLost' | 'noRoom' | 'unreadable';
 
-/** What a failed try says of the zip: larger than a stored file may be, a source missing, or an error that may pass. */
-export const zipFailureOf = (err: unknown): ZipFailure =>
-  err instanceof LostSource ? 'sourceLost' : err instanceof AppError && err.code === 'PAYLOAD_TOO_LARGE' ? 'tooLarge' : 'unreadable';
+/** What a failed try says of the zip: larger than a stored file may be, a source missing, no room in the store, or another error that may pass. */
+export function zipFailureOf(err: unknown): ZipFailure {
+  if (err instanceof LostSource) return 'sourceLost';
+  const code = err instanceof AppError ? err.code : undefined;
+  return code === 'PAYLOAD_TOO_LARGE' ? 'tooLarge' : code === 'INSUFFICIENT_STORAGE' ? 'noRoom' : 'unreadable';
+}
+
+/** Whether a try that failed so may be tried again. */
+export const mayPass = (failure: ZipFailure) => failure === 'noRoom' || failure === 'unreadable';
 
 /**
  * Streams the entries' bytes from the file store through yazl into the store under `key`, one

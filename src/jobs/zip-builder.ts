@@ -3,12 +3,12 @@
  * claims the oldest pending zip of any tenant with `FOR UPDATE SKIP LOCKED` and a lease that it
  * renews while it streams, so processes on one database never build the same zip at once, and
  * one that dies leaves its lease to run out for another to take the zip again. A source whose
- * bytes the store lacks, or a zip larger than FILE_MAX_BYTES, fails it at once; other errors are
- * tried again, up to MAX_ATTEMPTS.
+ * bytes the store lacks, or a zip larger than FILE_MAX_BYTES, fails it at once; other errors (the
+ * store away or without room among them) are tried again, up to MAX_ATTEMPTS.
  */
 import type { Services } from '../context.js';
 import { fileKey, discardFiles } from '../domain/stored-files.js';
-import { writeZip, zipFailureOf, type ZipEntry } from '../domain/document-zips.js';
+import { mayPass, writeZip, zipFailureOf, type ZipEntry } from '../domain/document-zips.js';
 import { ZIP_STATUS } from '../resources/document-zip.js';
 import { withCause } from '../storage/file-store.js';
 import { repeat, type Repeating } from './repeat.js';
@@ -94,7 +94,7 @@ export async function buildNextZip(services: BuilderServices, signal: AbortSigna
       return 'stopped';
     }
     const failure = zipFailureOf(err);
-    if (failure !== 'unreadable' || zip.attempts >= MAX_ATTEMPTS) {
+    if (!mayPass(failure) || zip.attempts >= MAX_ATTEMPTS) {
       await c.execute(`update document_zip set status = ${ZIP_STATUS.failed}, failure = ?, lease_until = null, last_error = ? where ${HELD}`, [failure, error, ...held]);
       log.error({ error }, 'zip failed: not trying again');
       return 'failed';

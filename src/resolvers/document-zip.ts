@@ -21,6 +21,8 @@ function failedBecause(failure: ZipFailure, maxBytes: number): string {
       return `it came out larger than a stored file may be (FILE_MAX_BYTES, ${maxBytes} bytes): ask for one of fewer documents.`;
     case 'sourceLost':
       return "the stored bytes of one of its documents' files are missing: ask an administrator, as a new zip of that document would fail the same way.";
+    case 'noRoom':
+      return 'the file store had no room for it: tell an administrator of this service, then ask for a new one.';
     case 'unreadable':
       return 'its files could not be read at the time: ask for a new one.';
   }
