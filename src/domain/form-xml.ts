@@ -120,6 +120,20 @@ function refuseDoctype(xml: string): void {
 
 const text = (v: unknown): string => (typeof v === 'string' ? v.trim() : '');
 
+/**
+ * `node[name]`, an element the designer writes at most once there. Written twice, the parser reads
+ * it as a list, which the reader took for absent: a second `<FieldList>` or `<FormPages>` dropped
+ * every field with a 200, a second `<ItemList>` the options, a second `<Required>` the flag.
+ */
+function once(node: Node, name: string, where: string): unknown {
+  const v = node[name];
+  if (Array.isArray(v)) throw badXml(`The template XML has ${v.length} <${name}> elements in ${where}, where the designer writes one: merge them into one.`);
+  return v;
+}
+
+/** What the reader takes of a field, each at most once. */
+const FIELD_PARTS = ['FieldType', 'Name', 'ID', 'Required', 'ValidationType', 'IsRetired', 'ItemList'] as const;
+
 /** The validator's words for a document that ends with elements open (`Invalid '["a","b"]' found.`), as a person would say it. */
 function unclosed(msg: string): string | undefined {
   const list = /^Invalid '(\[[\s\S]*\])' found\.?$/.exec(msg)?.[1];
@@ -145,15 +159,19 @@ export function designerFields(xml: string, maxBytes: number): FieldSpec[] {
     throw badXml(`The template XML could not be read: ${(err as Error).message}.`);
   }
   // `<FormEntity/>` or `<FormEntity></FormEntity>` reads as '': a FormEntity with nothing in it.
-  const root = (doc.FormEntity === '' ? {} : doc.FormEntity) as Node | undefined;
+  const entity = once(doc, 'FormEntity', 'the document');
+  const root = (entity === '' ? {} : entity) as Node | undefined;
   if (!root || typeof root !== 'object') throw badXml('The template XML must be a FormEntity document (the form designer\'s export).');
 
-  const pages = ((root.FormPages as Node | undefined)?.FormPage ?? []) as Node[];
+  const formPages = once(root, 'FormPages', '<FormEntity>');
+  const pages = ((formPages && typeof formPages === 'object' ? (formPages as Node).FormPage : undefined) ?? []) as Node[];
   const out: FieldSpec[] = [];
   const keys = new Set<string>();
   const ids = new Set<string>();
-  for (const page of pages) {
-    for (const f of ((page?.FieldList as Node | undefined)?.BaseField ?? []) as Node[]) {
+  for (const [p, page] of pages.entries()) {
+    const list = page && typeof page === 'object' ? once(page, 'FieldList', `page ${p + 1}`) : undefined;
+    for (const [i, f] of (((list as Node | undefined)?.BaseField ?? []) as Node[]).entries()) {
+      if (f && typeof f === 'object') for (const part of FIELD_PARTS) once(f, part, `field ${i + 1} of page ${p + 1}${typeof f.Name === 'string' ? ` ('${text(f.Name).slice(0, 64)}')` : ''}`);
       const type = text(f.FieldType);
       const code = typeCode(type);
       if (code === undefined) {

@@ -545,6 +545,26 @@ describe('PUT /formtemplates/{id}/import', () => {
     expect((await A.get(`/formtemplates/${t.id}`)).body.data[0].revision).toBe(1);
   });
 
+  test('an element the reader takes once, written twice, is a 400 naming it, not fields or options dropped with a 200', async () => {
+    const t = await createTemplate(A);
+    const field = (name: string, extra = '') => `<BaseField><FieldType>TextBox</FieldType><Name>${name}</Name>${extra}</BaseField>`;
+    const cases: [string, string][] = [
+      [`<FormEntity><FormPages><FormPage><FieldList>${field('a')}</FieldList><FieldList>${field('b')}</FieldList></FormPage></FormPages></FormEntity>`, 'The template XML has 2 <FieldList> elements in page 1, where the designer writes one: merge them into one.'],
+      [`<FormEntity><FormPages><FormPage><FieldList>${field('a')}</FieldList></FormPage></FormPages><FormPages><FormPage><FieldList>${field('b')}</FieldList></FormPage></FormPages></FormEntity>`, 'The template XML has 2 <FormPages> elements in <FormEntity>'],
+      [`<FormEntity><FormPages><FormPage><FieldList>${field('a')}</FieldList></FormPage></FormPages></FormEntity><FormEntity/>`, 'The template XML has 2 <FormEntity> elements in the document'],
+      [`<FormEntity><FormPages><FormPage><FieldList>${field('a')}${field('r', '<Required>true</Required><Required>true</Required>')}</FieldList></FormPage></FormPages></FormEntity>`, "The template XML has 2 <Required> elements in field 2 of page 1 ('r')"],
+      [`<FormEntity><FormPages><FormPage><FieldList><BaseField><FieldType>DropDownList</FieldType><Name>d</Name><ItemList><string>x</string></ItemList><ItemList><string>y</string></ItemList></BaseField></FieldList></FormPage></FormPages></FormEntity>`, "2 <ItemList> elements in field 1 of page 1 ('d')"],
+      [`<FormEntity><FormPages><FormPage><FieldList><BaseField><FieldType>TextBox</FieldType><Name>a</Name><Name>b</Name></BaseField></FieldList></FormPage></FormPages></FormEntity>`, '2 <Name> elements in field 1 of page 1, where'],
+    ];
+    for (const [xml, message] of cases) expectError(await importXml(A, t.id, xml), 400, message);
+    // Nothing was imported: the template is still at its first, empty revision.
+    expect((await A.get(`/formtemplates/${t.id}`)).body.data[0].revision).toBe(1);
+    // Two pages, each with its one field list, are the designer's own shape.
+    const two = `<FormEntity><FormPages><FormPage><FieldList>${field('a')}</FieldList></FormPage><FormPage><FieldList>${field('b')}</FieldList></FormPage></FormPages></FormEntity>`;
+    expect((await importXml(A, t.id, two)).status).toBe(200);
+    expect(Object.keys((await A.get(`/formtemplates/${t.id}/fields`)).body.data.fields)).toEqual(expect.arrayContaining(['a', 'b']));
+  });
+
   test('a FormEntity with nothing in it is taken as one holding no pages is, not called another document', async () => {
     for (const xml of ['<FormEntity><Version>4</Version></FormEntity>', '<FormEntity></FormEntity>', '<FormEntity/>']) {
       const r = await importXml(A, (await createTemplate(A)).id, xml);
