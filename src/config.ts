@@ -82,6 +82,8 @@ export interface Config {
   emailMaxAttempts: number;
   /** How long a message being sent is kept from other processes (src/jobs/email-sender.ts). */
   emailLeaseSeconds: number;
+  /** The longest one message's send may take, however its mail server keeps the connection busy (src/jobs/email-sender.ts). */
+  emailSendTimeoutSeconds: number;
   /** The most bytes of attachments one message may carry; a multipart `POST emails` body may be this much over MAX_BODY_BYTES. */
   emailMaxAttachmentBytes: number;
   /** Days a sent or failed message is kept, as the queue's log, before the purge deletes it. */
@@ -373,6 +375,7 @@ export function loadConfig(env: Env = process.env, limits: { openFiles: number |
     emailBatchSize: int(env, 'EMAIL_BATCH_SIZE', 50, 1, 1000),
     emailMaxAttempts: int(env, 'EMAIL_MAX_ATTEMPTS', 5, 1, 100),
     emailLeaseSeconds: int(env, 'EMAIL_LEASE_SECONDS', 300, 1, 3600),
+    emailSendTimeoutSeconds: int(env, 'EMAIL_SEND_TIMEOUT_SECONDS', 600, 1, 86400),
     emailMaxAttachmentBytes,
     emailKeepDays: int(env, 'EMAIL_KEEP_DAYS', 30, 0, 36500),
     scriptServerUrl: httpUrl(env, 'SCRIPT_SERVER_URL'),

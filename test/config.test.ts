@@ -43,7 +43,7 @@ test('DB_NAMED_STATEMENTS: 100 by default, 0 for none, at most 10000', () => {
 });
 
 test('SMTP_URL takes smtp:// or smtps:// and never repeats a bad one (it may hold a password); EMAIL_FROM must be an address', () => {
-  expect(loadConfig({})).toMatchObject({ smtpUrl: undefined, emailFrom: 'quire@localhost', emailBatchSeconds: 5, emailBatchSize: 50, emailMaxAttempts: 5, emailLeaseSeconds: 300, emailKeepDays: 30 });
+  expect(loadConfig({})).toMatchObject({ smtpUrl: undefined, emailFrom: 'quire@localhost', emailBatchSeconds: 5, emailBatchSize: 50, emailMaxAttempts: 5, emailLeaseSeconds: 300, emailSendTimeoutSeconds: 600, emailKeepDays: 30 });
   expect(loadConfig({ SMTP_URL: 'smtps://u:p@mail.example.com:465', EMAIL_FROM: 'forms@example.com' })).toMatchObject({ smtpUrl: 'smtps://u:p@mail.example.com:465', emailFrom: 'forms@example.com' });
   for (const bad of ['http://u:secret@mail.example.com', 'not a url secret']) {
     let message = '';
@@ -58,6 +58,7 @@ test('SMTP_URL takes smtp:// or smtps:// and never repeats a bad one (it may hol
   expect(() => loadConfig({ EMAIL_FROM: 'forms at example' })).toThrow("EMAIL_FROM must be an e-mail address such as forms@example.com, got 'forms at example'");
   expect(() => loadConfig({ EMAIL_BATCH_SIZE: '0' })).toThrow(/EMAIL_BATCH_SIZE must be between 1 and 1000/);
   expect(() => loadConfig({ EMAIL_LEASE_SECONDS: '0' })).toThrow(/EMAIL_LEASE_SECONDS must be between 1 and 3600/);
+  expect(() => loadConfig({ EMAIL_SEND_TIMEOUT_SECONDS: '0' })).toThrow(/EMAIL_SEND_TIMEOUT_SECONDS must be between 1 and 86400/);
 });
 
 test('SCRIPT_SERVER_URL must be http(s); SCRIPT_TIMEOUT_SECONDS has its default and bounds', () => {

@@ -5,6 +5,8 @@
  * Each sender has its own connections to the database and to the mail server. The database is
  * this file's own: every batch claims every tenant's messages, and no other file's may be among them.
  */
+import net from 'node:net';
+import type { AddressInfo } from 'node:net';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { initOrm } from '../src/db/orm.js';
 import { sendDueEmails, smtpTransport, type BatchResult } from '../src/jobs/email-sender.js';
@@ -98,3 +100,83 @@ test('a slow mail server holds up only the message being sent: the other sender 
   ]);
   await expectEachSentOnce(subject, to);
 });
+
+/**
+ * A mail server that takes every message but keeps one recipient's from ever ending: after its
+ * data it sends a `250-` continuation line every half second and never the last line, so the
+ * connection is never silent long enough for a socket timeout.
+ */
+async function tricklingSmtp(stalled: string): Promise<{ url: string; taken: string[]; close(): Promise<void> }> {
+  const taken: string[] = [];
+  const sockets = new Set<net.Socket>();
+  const server = net.createServer((s) => {
+    sockets.add(s);
+    s.on('error', () => undefined).on('close', () => sockets.delete(s));
+    s.write('220 trickle ESMTP\r\n');
+    let buffered = '';
+    let inData = false;
+    let rcpt: string[] = [];
+    s.on('data', (d: Buffer) => {
+      buffered += d.toString('latin1');
+      for (let i = buffered.indexOf('\r\n'); i >= 0; i = buffered.indexOf('\r\n')) {
+        const line = buffered.slice(0, i);
+        buffered = buffered.slice(i + 2);
+        if (inData) {
+          if (line !== '.') continue;
+          inData = false;
+          if (rcpt.includes(stalled)) {
+            const timer = setInterval(() => s.write('250-still working\r\n'), 500);
+            s.on('close', () => clearInterval(timer));
+          } else {
+            taken.push(...rcpt);
+            s.write('250 taken\r\n');
+          }
+          rcpt = [];
+          continue;
+        }
+        const verb = line.slice(0, 4).toUpperCase();
+        if (verb === 'EHLO') s.write('250-trickle\r\n250 8BITMIME\r\n');
+        else if (verb === 'RCPT') {
+          rcpt.push(/<([^>]*)>/.exec(line)?.[1] ?? '');
+          s.write('250 ok\r\n');
+        } else if (verb === 'DATA') {
+          inData = true;
+          s.write('354 go on\r\n');
+        } else if (verb === 'QUIT') s.end('221 bye\r\n');
+        else s.write('250 ok\r\n');
+      }
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `smtp://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    taken,
+    close: () => {
+      for (const s of sockets) s.destroy();
+      return new Promise((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+test('a mail server that trickles its reply forever gets EMAIL_SEND_TIMEOUT_SECONDS: that message is tried again later with the reason, the next one is sent', async () => {
+  const subject = uniq('Trickle');
+  const to = await queue(subject, 2);
+  const peer = await tricklingSmtp(to[0]);
+  const services = { ...h.services, config: { ...h.services.config, smtpUrl: peer.url, emailSendTimeoutSeconds: 2 } };
+  const transport = smtpTransport(services.config);
+  try {
+    const started = Date.now();
+    // Before, the batch never ended: the socket timeout (60 s) counts only silence.
+    expect(await sendDueEmails(services, transport)).toEqual({ claimed: 2, sent: 1, retried: 1, failed: 0 });
+    expect(Date.now() - started).toBeLessThan(30_000);
+  } finally {
+    transport.close();
+    await peer.close();
+  }
+  expect(peer.taken).toEqual([to[1]]);
+  const rows = await h.orm.em.fork().getConnection().execute('select recipients, status, attempts, last_error, lease_until from email_message where subject = ? order by recipients', [subject]);
+  expect(rows).toEqual([
+    { recipients: to[0], status: 0, attempts: 1, last_error: 'The mail server had not taken the message after EMAIL_SEND_TIMEOUT_SECONDS (2 s): the connection was closed (ETIMEDOUT).', lease_until: null },
+    { recipients: to[1], status: 1, attempts: 1, last_error: '', lease_until: null },
+  ]);
+}, 60_000);

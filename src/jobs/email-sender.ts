@@ -19,7 +19,7 @@ const FIRST_RETRY_SECONDS = 30;
 const MAX_RETRY_SECONDS = 3600;
 const MAX_TEXT = 1000;
 
-type SenderServices = Pick<Services, 'orm' | 'log'> & { config: Pick<Config, 'smtpUrl' | 'emailFrom' | 'emailBatchSeconds' | 'emailBatchSize' | 'emailMaxAttempts' | 'emailLeaseSeconds'> };
+type SenderServices = Pick<Services, 'orm' | 'log'> & { config: Pick<Config, 'smtpUrl' | 'emailFrom' | 'emailBatchSeconds' | 'emailBatchSize' | 'emailMaxAttempts' | 'emailLeaseSeconds' | 'emailSendTimeoutSeconds'> };
 
 interface Claimed {
   tenant_id: string;
@@ -153,8 +153,9 @@ export async function sendDueEmails(services: SenderServices, transport: Transpo
  * else the kind of failure. A connection error's text names the mail server's address, which is
  * the operator's; the log keeps it.
  */
-function lastErrorOf(err: unknown): string {
+function lastErrorOf(err: unknown, timeoutSeconds: number): string {
   const e = err as { response?: unknown; code?: unknown; message?: unknown };
+  if (e?.code === 'EABORT') return `The mail server had not taken the message after EMAIL_SEND_TIMEOUT_SECONDS (${timeoutSeconds} s): the connection was closed (ETIMEDOUT).`;
   if (typeof e?.response === 'string' && e.response !== '') return (typeof e.message === 'string' ? e.message : e.response).slice(0, MAX_TEXT);
   return `The mail server could not be reached or did not take the message (${typeof e?.code === 'string' ? e.code : 'error'}).`;
 }
@@ -176,10 +177,14 @@ async function sendClaimed(services: SenderServices, transport: Transporter, c: 
       subject: m.subject,
       ...(isHtml(m.body) ? { html: m.body } : { text: m.body }),
       attachments: files.map((f) => ({ filename: f.file_name, contentType: f.content_type, content: f.content })),
+      // One deadline for the whole send: the socket timeout counts only silence, so a server that
+      // trickles its replies (a `250-` line every few seconds) held the message, and every one
+      // queued after it, for as long as it liked. Aborting closes the connection that delivers it.
+      signal: AbortSignal.timeout(services.config.emailSendTimeoutSeconds * 1000),
     });
   } catch (err) {
     await lease.end();
-    const error = lastErrorOf(err);
+    const error = lastErrorOf(err, services.config.emailSendTimeoutSeconds);
     if (refusedForGood(err) || m.attempts >= services.config.emailMaxAttempts) {
       await settle(c, m, `status = ${EMAIL_STATUS.failed}, finished_at = now(), last_error = ?`, [error], log);
       log.warn({ error, cause: (err as Error)?.message }, 'e-mail failed: not trying again');
