@@ -29,8 +29,13 @@ const LABEL_WIDTH = 150;
  */
 export const MAX_PDF_PAGES = 200;
 
-/** What Helvetica's WinAnsi encoding can draw on one line; anything else becomes '?' (a tab a space). */
-const printable = (s: string) => s.replace(/[^\x20-\x7e\xa0-\xff]/g, (c) => (c === '\t' ? ' ' : '?'));
+/**
+ * What Helvetica's WinAnsi encoding can draw on one line; any other character becomes one '?' (a
+ * tab a space). Composed first (NFC), so a letter typed decomposed (`u` and U+0308, as macOS
+ * writes names) prints as the Latin-1 letter it is, `ü`, not `u?`; and read by code point, so a
+ * character past U+FFFF (an emoji) is one '?', not one for each of its two UTF-16 halves.
+ */
+const printable = (s: string) => s.normalize('NFC').replace(/[^\x20-\x7e\xa0-\xff]/gu, (c) => (c === '\t' ? ' ' : '?'));
 
 /** One character's width, measured once per font and character (Helvetica's widths add up, so a line's is their sum). */
 function widthsOf(font: PDFFont): (c: string) => number {

@@ -764,6 +764,16 @@ describe('GET /formtemplates/{t}/forms/{id}/pdf', () => {
     expect((await new PDFParse({ data: old.bytes }).getText()).text).toContain('first');
   });
 
+  test('past Latin-1, each character prints as one ?: a decomposed letter Latin-1 has as its letter, an emoji or CJK character as one ?', async () => {
+    const t = await formTemplateWith(A, ['Surname', 'Note']);
+    const x = await create(A, t.id, { surname: 'Mu\u0308ller', note: 'a\u{1F600}b \u6F22\u5B57 e\u0301 \u05E9\u05DC\u05D5\u05DD' });
+    const r = await A.get(`/formtemplates/${t.id}/forms/${x.revisionId}/pdf`);
+    expect(r.status).toBe(200);
+    const lines = (await new PDFParse({ data: r.bytes }).getText()).text.split('\n').map((l) => l.trim());
+    // Before: 'Mu?ller' (the letter and its mark apart) and 'a??b' (an emoji's two UTF-16 halves).
+    expect(lines).toEqual(expect.arrayContaining(['Surname M\u00fcller', 'Note a?b ?? \u00e9 ????']));
+  });
+
   test('line breaks in a value start new lines; a long unbroken value is cut to the width', async () => {
     const t = await formTemplateWith(A, ['Reason', 'Blob']);
     const x = await create(A, t.id, { reason: 'line one\nline two\r\nline three', blob: 'x'.repeat(100_000) });
