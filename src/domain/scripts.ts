@@ -155,9 +155,17 @@ export async function callScriptServer(ctx: AppContext, route: 'scripts' | 'sche
   } catch (err) {
     throw failed(err, `The outside process broke off its answer for the script '${script.name}'`);
   }
+  let text: string;
+  try {
+    // JSON is UTF-8 (RFC 8259); Buffer's decoder turned bytes that are not into U+FFFD without a word.
+    // A leading byte order mark, which the RFC lets a reader ignore, is dropped (JSON.parse refused it).
+    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    throw new AppError('BAD_GATEWAY', `The script '${script.name}' answered bytes that are not UTF-8 (JSON's encoding).`);
+  }
   let answer: unknown;
   try {
-    answer = JSON.parse(bytes.toString('utf8'));
+    answer = JSON.parse(text);
   } catch {
     throw new AppError('BAD_GATEWAY', `The script '${script.name}' answered something that is not JSON.`);
   }

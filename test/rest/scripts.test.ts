@@ -192,6 +192,11 @@ describe('what goes wrong is a clear error, never a 500', () => {
       expectError(await run((res) => res.writeHead(302, { location: `${url}/elsewhere` }).end()), 502, 'HTTP 302 (a redirect, which is not followed)');
       expect(visited.some((v) => v.startsWith('/elsewhere'))).toBe(false);
       expectError(await run((res) => res.writeHead(200, { 'content-type': 'application/json' }).end(`${'['.repeat(100_000)}${']'.repeat(100_000)}`)), 502, 'nested more than 64 levels deep');
+      // Bytes that are not UTF-8 (a Latin-1 'é' in a string): a 502, not a data string holding U+FFFD.
+      expectError(await run((res) => res.writeHead(200, { 'content-type': 'application/json' }).end(Buffer.from([0x22, 0x63, 0x61, 0x66, 0xe9, 0x22]))), 502, "answered bytes that are not UTF-8 (JSON's encoding)");
+      // A byte order mark before the JSON, which JSON's RFC lets a reader ignore, is ignored.
+      const bom = await run((res) => res.writeHead(200, { 'content-type': 'application/json' }).end(Buffer.from('\ufeff{"ok":"caf\u00e9"}')));
+      expect([bom.status, bom.body.data]).toEqual([200, { ok: 'caf\u00e9' }]);
     } finally {
       await app.stop();
       odd.closeAllConnections();
