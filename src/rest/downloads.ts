@@ -137,8 +137,9 @@ function fileResponse(request: Request, body: Buffer | Readable, f: FileHead, st
       'content-type': f.contentType,
       'content-length': String(f.fileSize),
       'x-request-id': requestIdOf(request),
-      // The name as stored in filename* (RFC 6266), and in ASCII for clients that read only filename.
-      'content-disposition': contentDisposition(f.fileName, { fallback: f.fileName.replace(/[^\x20-\x7e]/g, '_') }),
+      // The name as stored in filename* (RFC 6266), and in ASCII for clients that read only filename:
+      // one '_' for each character beyond it (read by code point: an emoji is one, not two).
+      'content-disposition': contentDisposition(f.fileName, { fallback: f.fileName.replace(/[^\x20-\x7e]/gu, '_') }),
       ...more,
     },
   });

@@ -112,6 +112,10 @@ describe('uploads', () => {
     await upload(named.documentId, 'x', { fileName: 'Über "plan" 計画.txt' }, 'Über "plan" 計画.txt');
     const got = await A.get(`/files/${named.documentId}`);
     expect(got.headers.get('content-disposition')).toBe(`attachment; filename="_ber \\"plan\\" __.txt"; filename*=UTF-8''%C3%9Cber%20%22plan%22%20%E8%A8%88%E7%94%BB.txt`);
+    // One stand-in per character: an emoji (two UTF-16 halves) is one '_', not two.
+    const emoji = await newDoc();
+    await upload(emoji.documentId, 'x', { fileName: 'plan \u{1F600}.txt' }, 'plan \u{1F600}.txt');
+    expect((await A.get(`/files/${emoji.documentId}`)).headers.get('content-disposition')).toBe(`attachment; filename="plan _.txt"; filename*=UTF-8''plan%20%F0%9F%98%80.txt`);
     // As the Node client sends it (only spaces and quotes encoded), with the upload's `id`.
     const byQuery = await A.get(`/files?q=[id]%20eq%20%27${up.id}%27`);
     expect((await A.get(`/files?${q(`fileId eq '${up.fileId}'`)}`)).status).toBe(200);
