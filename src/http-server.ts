@@ -73,6 +73,23 @@ function refusalOf(req: IncomingMessage): string | undefined {
 }
 
 /**
+ * A transfer coding Node passes on but does not undo (`gzip, chunked`: Node takes the chunks off and
+ * hands over the gzip bytes as if they were the body): the status and code of the refusal, and
+ * why, or undefined. RFC 9112 6.1: a 501 for a transfer coding not understood.
+ */
+function unsupportedOf(req: IncomingMessage): { status: number; code: string; message: string } | undefined {
+  const codings: string[] = [];
+  for (let i = 0; i < req.rawHeaders.length; i += 2) {
+    if (req.rawHeaders[i].toLowerCase() === 'transfer-encoding') codings.push(...req.rawHeaders[i + 1].split(','));
+  }
+  // Node itself refuses a request whose last coding is not chunked, or chunked twice; identity changes no byte.
+  const unknown = codings.map((c) => c.trim()).find((c) => !/^(chunked|identity)$/i.test(c));
+  if (unknown === undefined) return undefined;
+  const message = `The transfer coding '${clip(unknown)}' is not supported: send the body with 'Transfer-Encoding: chunked' alone, or with a Content-Length.`;
+  return { status: 501, code: 'NOT_IMPLEMENTED', message };
+}
+
+/**
  * The target with each run of `/` in its path made one (`//graphql`, `/api/v1//x//sites`), as a
  * client joining a base URL that ends in `/` makes them: every route, REST's, `/graphql` (whose
  * endpoint pattern, a URLPattern, reads a leading `//` as a host) and the fixed paths, sees one
@@ -165,6 +182,8 @@ function answerUnanswered(req: IncomingMessage, res: ServerResponse, log: Logger
 export function createHttpServer(options: http.ServerOptions, handle: Handler, log: Logger): http.Server {
   // Node's own answer to a request without Host is a bare 400: refusalOf answers it in the envelope.
   const serve = (req: IncomingMessage, res: ServerResponse) => {
+    const unsupported = unsupportedOf(req);
+    if (unsupported !== undefined) return refuse(req, res, unsupported.message, log, unsupported.status, unsupported.code);
     const refusal = refusalOf(req);
     if (refusal !== undefined) return refuse(req, res, refusal, log);
     req.url = withSingleSlashes(req.url!);

@@ -243,6 +243,28 @@ describe('the request target and Host, checked before anything routes', () => {
     }
   });
 
+  test('a transfer coding other than chunked is a 501 envelope, then the connection is closed: its bytes were read as the body', async () => {
+    const body = '{"query":"{__typename}"}';
+    const chunked = `${body.length.toString(16)}\r\n${body}\r\n0\r\n\r\n`;
+    for (const [coding, named] of [['gzip, chunked', 'gzip'], ['deflate,chunked', 'deflate'], ['x-foo, chunked', 'x-foo']]) {
+      for (const path of ['/graphql', '/oauth/token', '/api/v1/acme/prod/folders']) {
+        const r = await exchange(`POST ${path} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: ${coding}\r\n\r\n${chunked}`, g);
+        expect([coding, path, r.head.split('\r\n')[0]]).toEqual([coding, path, 'HTTP/1.1 501 Not Implemented']);
+        expect(r.head).toMatch(/\r\nconnection: close(\r\n|$)/i);
+        expect(r.head).toMatch(new RegExp(`\r\ncontent-length: ${Buffer.byteLength(r.body)}(\r\n|$)`, 'i'));
+        const message = `The transfer coding '${named}' is not supported: send the body with 'Transfer-Encoding: chunked' alone, or with a Content-Length.`;
+        expect(JSON.parse(r.body)).toEqual({
+          meta: { status: 501, statusMsg: 'Not Implemented', method: 'POST', errors: [{ code: 'NOT_IMPLEMENTED', message, developerMessage: message }] },
+        });
+      }
+    }
+    // chunked in any case, and identity (which changes no byte), are read as before.
+    for (const coding of ['Chunked', 'identity, chunked']) {
+      const r = await exchange(`POST /graphql HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Type: application/json\r\nTransfer-Encoding: ${coding}\r\n\r\n${chunked}`, g);
+      expect([coding, r.head.split('\r\n')[0]]).toEqual([coding, 'HTTP/1.1 401 Unauthorized']);
+    }
+  });
+
   test('a Host that is host[:port] is served, and HTTP/1.0 needs none', async () => {
     for (const host of ['localhost', 'localhost:8080', 'EXAMPLE.com.', 'my_service.internal', '127.0.0.1:1', '[::1]:65535', '[2001:db8::7]']) {
       const r = await exchange(`GET /healthz HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`, g);
