@@ -74,10 +74,15 @@ function refusalOf(req: IncomingMessage): string | undefined {
 
 /**
  * A transfer coding Node passes on but does not undo (`gzip, chunked`: Node takes the chunks off and
- * hands over the gzip bytes as if they were the body): the status and code of the refusal, and
- * why, or undefined. RFC 9112 6.1: a 501 for a transfer coding not understood.
+ * hands over the gzip bytes as if they were the body), or an HTTP version other than 1.x that Node
+ * parses all the same (`HTTP/0.9`, `HTTP/2.0`): the status and code of the refusal, and why, or
+ * undefined. RFC 9112 6.1 (501 for a transfer coding not understood), RFC 9110 15.6.6 (505).
  */
 function unsupportedOf(req: IncomingMessage): { status: number; code: string; message: string } | undefined {
+  if (req.httpVersionMajor !== 1) {
+    const message = `HTTP/${clip(req.httpVersion)} is not supported: send the request as HTTP/1.1 (or HTTP/1.0).`;
+    return { status: 505, code: 'HTTP_VERSION_NOT_SUPPORTED', message };
+  }
   const codings: string[] = [];
   for (let i = 0; i < req.rawHeaders.length; i += 2) {
     if (req.rawHeaders[i].toLowerCase() === 'transfer-encoding') codings.push(...req.rawHeaders[i + 1].split(','));

@@ -265,6 +265,20 @@ describe('the request target and Host, checked before anything routes', () => {
     }
   });
 
+  test('an HTTP version Node parses but that is not 1.x (0.9, 2.0) is a 505 envelope, then the connection is closed', async () => {
+    for (const version of ['0.9', '2.0']) {
+      for (const raw of [`GET /healthz HTTP/${version}\r\nHost: x\r\n\r\n`, `GET /healthz HTTP/${version}\r\n\r\n`]) {
+        const r = await exchange(raw, g);
+        expect([raw, r.head.split('\r\n')[0]]).toEqual([raw, 'HTTP/1.1 505 HTTP Version Not Supported']);
+        expect(r.head).toMatch(/\r\nconnection: close(\r\n|$)/i);
+        expect(r.head).toMatch(new RegExp(`\r\ncontent-length: ${Buffer.byteLength(r.body)}(\r\n|$)`, 'i'));
+        const message = `HTTP/${version} is not supported: send the request as HTTP/1.1 (or HTTP/1.0).`;
+        const meta = { status: 505, statusMsg: 'HTTP Version Not Supported', method: 'GET', errors: [{ code: 'HTTP_VERSION_NOT_SUPPORTED', message, developerMessage: message }] };
+        expect(JSON.parse(r.body)).toEqual({ meta });
+      }
+    }
+  });
+
   test('a Host that is host[:port] is served, and HTTP/1.0 needs none', async () => {
     for (const host of ['localhost', 'localhost:8080', 'EXAMPLE.com.', 'my_service.internal', '127.0.0.1:1', '[::1]:65535', '[2001:db8::7]']) {
       const r = await exchange(`GET /healthz HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`, g);
