@@ -3,6 +3,7 @@
  * over MAX_HEADER_BYTES, a head that arrives too slowly, a request cut short), answered as the error envelope
  * instead of Node's bare `400`/`431`. The request was never parsed, so `meta` has no method or href.
  */
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { statusMsg } from './rest/envelope.js';
 
@@ -22,9 +23,38 @@ const refusals: Record<string, { status: number; code: string; message: string }
 };
 const malformed = { status: 400, code: 'BAD_REQUEST', message: 'The request is not valid HTTP/1.1: check the request line and headers.' };
 
+type InFlight = ServerResponse & { req?: IncomingMessage };
+
+/** Sockets whose refusal is written or waits: Node reports each later chunk's parse error again. */
+const answering = new WeakSet<Socket>();
+
 export function answerClientError(err: NodeJS.ErrnoException, socket: Socket): void {
+  if (answering.has(socket)) return;
+  answering.add(socket);
+  answerAfterInFlight(err, socket);
+}
+
+/**
+ * A pipelined request Node parsed whole before the bad one is answered first, in order (RFC 9112
+ * 9.3.2): Node hands the refusal over while that answer is still being made, and written then, the
+ * refusal took its place and the answer was lost (a POST committed and was told 400). The next
+ * such answer becomes the socket's own when one finishes, so this waits for each in turn.
+ */
+function answerAfterInFlight(err: NodeJS.ErrnoException, socket: Socket, done?: InFlight): void {
+  const attached = (socket as Socket & { _httpMessage?: InFlight | null })._httpMessage ?? undefined;
+  // One that finished may stay attached until Node moves on to the next: it is no longer in flight.
+  const inFlight = attached === done ? undefined : attached;
+  if (inFlight?.req?.complete && socket.writable && err.code !== 'ECONNRESET') {
+    const next = () => {
+      inFlight.off('finish', next).off('close', next);
+      setImmediate(() => answerAfterInFlight(err, socket, inFlight));
+    };
+    if (inFlight.writableFinished) next();
+    else inFlight.on('finish', next).on('close', next);
+    return;
+  }
   // A peer that went away gets no answer; one that sent half a request after the answer began gets no second one.
-  if (err.code === 'ECONNRESET' || !socket.writable || (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage?.headersSent) {
+  if (err.code === 'ECONNRESET' || !socket.writable || inFlight?.headersSent) {
     socket.destroy();
     return;
   }

@@ -60,6 +60,24 @@ test('a request cut short (a head, or a body shorter than its Content-Length or 
   }
 });
 
+test('pipelined requests parsed whole before a malformed one are answered first, in order, then the 400 (it took their place)', async () => {
+  const refusal = /^HTTP\/1\.1 400 Bad Request\r\n[^]*\r\nConnection: close\r\n\r\n\{"meta":\{"status":400,/;
+  for (const pipelined of ['GET /readyz HTTP/1.1\r\nHost: x\r\n\r\n', 'GET /healthz HTTP/1.1\r\nHost: x\r\n\r\nGET /readyz HTTP/1.1\r\nHost: x\r\n\r\n']) {
+    const r = await exchange(`${pipelined}GARBAGE\r\n\r\n`);
+    const answers = `${r.head}\r\n\r\n${r.body}`.split(/(?=HTTP\/1\.1 )/);
+    const paths = [...pipelined.matchAll(/GET (\/\w+)/g)].map((m) => m[1]);
+    expect([pipelined, answers.length]).toEqual([pipelined, paths.length + 1]);
+    for (const [i, path] of paths.entries()) {
+      expect([path, answers[i].split('\r\n')[0]]).toEqual([path, 'HTTP/1.1 200 OK']);
+      expect([path, answers[i]]).toEqual([path, expect.stringContaining(path === '/readyz' ? '"status":"ready"' : '{"status":"ok"}')]);
+    }
+    expect(answers[paths.length]).toMatch(refusal);
+  }
+  // A request whose own body is malformed is refused at once, as before: nothing of it is in flight.
+  const own = await exchange('POST /oauth/token HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n');
+  expect(`${own.head}\r\n\r\n${own.body}`).toMatch(refusal);
+});
+
 test('a token request declaring a body over MAX_BODY_BYTES is refused before it is read, naming the token limit (64 KiB), not MAX_BODY_BYTES', async () => {
   const r = await exchange(`POST /oauth/token HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: ${20 * 1024 * 1024}\r\n\r\n`);
   expect(r.head).toMatch(/^HTTP\/1\.1 413 /);
