@@ -31,39 +31,47 @@ const answering = new WeakSet<Socket>();
 export function answerClientError(err: NodeJS.ErrnoException, socket: Socket): void {
   if (answering.has(socket)) return;
   answering.add(socket);
-  answerAfterInFlight(err, socket);
+  if (err.code === 'ECONNRESET') {
+    socket.destroy();
+    return;
+  }
+  afterInFlight(socket, (inFlight) => {
+    // A peer that went away gets no answer; one that sent half a request after the answer began gets no second one.
+    if (!socket.writable || inFlight?.headersSent) {
+      socket.destroy();
+      return;
+    }
+    const r = refusals[err.code ?? ''] ?? malformed;
+    const body = JSON.stringify({
+      meta: { status: r.status, statusMsg: statusMsg(r.status), errors: [{ code: r.code, message: r.message, developerMessage: r.message }] },
+    });
+    socket.end(
+      `HTTP/1.1 ${r.status} ${statusMsg(r.status)}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
+  });
 }
 
 /**
- * A pipelined request Node parsed whole before the bad one is answered first, in order (RFC 9112
+ * Calls `then` once no answer to a request parsed whole is still being made on `socket`, with the
+ * one in flight left (a request still arriving: its own body is what failed), if any. A pipelined
+ * request Node parsed before the bad one (or a CONNECT) is answered first, in order (RFC 9112
  * 9.3.2): Node hands the refusal over while that answer is still being made, and written then, the
  * refusal took its place and the answer was lost (a POST committed and was told 400). The next
  * such answer becomes the socket's own when one finishes, so this waits for each in turn.
  */
-function answerAfterInFlight(err: NodeJS.ErrnoException, socket: Socket, done?: InFlight): void {
+export function afterInFlight(socket: Socket, then: (inFlight: InFlight | undefined) => void, done?: InFlight): void {
   const attached = (socket as Socket & { _httpMessage?: InFlight | null })._httpMessage ?? undefined;
   // One that finished may stay attached until Node moves on to the next: it is no longer in flight.
   const inFlight = attached === done ? undefined : attached;
-  if (inFlight?.req?.complete && socket.writable && err.code !== 'ECONNRESET') {
+  if (inFlight?.req?.complete && socket.writable) {
     const next = () => {
       inFlight.off('finish', next).off('close', next);
-      setImmediate(() => answerAfterInFlight(err, socket, inFlight));
+      setImmediate(() => afterInFlight(socket, then, inFlight));
     };
     if (inFlight.writableFinished) next();
     else inFlight.on('finish', next).on('close', next);
     return;
   }
-  // A peer that went away gets no answer; one that sent half a request after the answer began gets no second one.
-  if (err.code === 'ECONNRESET' || !socket.writable || inFlight?.headersSent) {
-    socket.destroy();
-    return;
-  }
-  const r = refusals[err.code ?? ''] ?? malformed;
-  const body = JSON.stringify({
-    meta: { status: r.status, statusMsg: statusMsg(r.status), errors: [{ code: r.code, message: r.message, developerMessage: r.message }] },
-  });
-  socket.end(
-    `HTTP/1.1 ${r.status} ${statusMsg(r.status)}\r\nContent-Type: application/json; charset=utf-8\r\n` +
-      `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
-  );
+  then(inFlight);
 }

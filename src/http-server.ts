@@ -9,8 +9,9 @@
  * Doubled slashes in the path are made one here, for every route and `/graphql` alike.
  */
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { answerClientError } from './client-error.js';
+import { afterInFlight, answerClientError } from './client-error.js';
 import type { Logger } from './log.js';
 import { answeredMethod, statusMsg } from './rest/envelope.js';
 import { requestIdFrom } from './rest/request-id.js';
@@ -165,7 +166,8 @@ function refuseConnect(req: IncomingMessage, socket: Duplex, log: Logger): void 
   const { headers, body } = envelopeOf(req, 405, 'METHOD_NOT_ALLOWED', 'This server is not a proxy: CONNECT is not supported.', log);
   const lines = Object.entries({ ...headers, allow: '' }).map(([name, value]) => `${name}: ${value}\r\n`);
   socket.on('error', () => socket.destroy());
-  socket.end(`HTTP/1.1 405 ${statusMsg(405)}\r\n${lines.join('')}\r\n${body}`, () => socket.destroy());
+  // After the answers to requests pipelined before it, which it would otherwise take the place of.
+  afterInFlight(socket as Socket, () => socket.end(`HTTP/1.1 405 ${statusMsg(405)}\r\n${lines.join('')}\r\n${body}`, () => socket.destroy()));
 }
 
 /**

@@ -232,6 +232,14 @@ describe('the request target and Host, checked before anything routes', () => {
     }
   });
 
+  test('a CONNECT pipelined after a request is answered after that request\'s answer, which it took the place of', async () => {
+    const r = await exchange('GET /readyz HTTP/1.1\r\nHost: x\r\n\r\nCONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n', g);
+    const answers = `${r.head}\r\n\r\n${r.body}`.split(/(?=HTTP\/1\.1 )/);
+    expect(answers.map((a) => a.split('\r\n')[0])).toEqual(['HTTP/1.1 200 OK', 'HTTP/1.1 405 Method Not Allowed']);
+    expect(answers[0]).toContain('"status":"ready"');
+    expect(answers[1]).toContain('"code":"METHOD_NOT_ALLOWED"');
+  });
+
   test('a Host the adapter cannot make a URL of is a 400 envelope, not a stack trace', async () => {
     for (const host of ['x:99999', 'x:80:80', 'a b', '[::1', '%00', '1.2.3.999']) {
       expect(await expectRefused(`GET /healthz HTTP/1.1\r\nHost: ${host}\r\n\r\n`)).toMatch(/Host/);
