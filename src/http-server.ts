@@ -26,6 +26,13 @@ const ABSOLUTE = /^https?:\/\/([^/?#]*)(.*)$/i;
 
 const clip = (s: string) => s.slice(0, 64);
 
+/**
+ * Header lines a request may have. Node keeps 2,000 by default and drops the rest without a word
+ * (an `Authorization` past them was "Authorization is required"); it is told to keep one more, so
+ * a request past the limit is seen and refused (431) rather than read without some of its headers.
+ */
+export const MAX_HEADER_LINES = 2000;
+
 function isHost(host: string): boolean {
   const m = HOST.exec(host);
   if (!m || (m[1] !== undefined && (Number(m[1]) < 1 || Number(m[1]) > 65535))) return false;
@@ -189,6 +196,10 @@ function answerUnanswered(req: IncomingMessage, res: ServerResponse, log: Logger
 export function createHttpServer(options: http.ServerOptions, handle: Handler, log: Logger): http.Server {
   // Node's own answer to a request without Host is a bare 400: refusalOf answers it in the envelope.
   const serve = (req: IncomingMessage, res: ServerResponse) => {
+    if (req.rawHeaders.length / 2 > MAX_HEADER_LINES) {
+      const message = `The request has more than ${MAX_HEADER_LINES} header lines: send fewer (headers past them were not read).`;
+      return refuse(req, res, message, log, 431, 'REQUEST_HEADER_FIELDS_TOO_LARGE');
+    }
     const unsupported = unsupportedOf(req);
     if (unsupported !== undefined) return refuse(req, res, unsupported.message, log, unsupported.status, unsupported.code);
     const refusal = refusalOf(req);
@@ -202,6 +213,7 @@ export function createHttpServer(options: http.ServerOptions, handle: Handler, l
     }
   };
   const server = http.createServer({ ...options, requireHostHeader: false }, serve);
+  server.maxHeadersCount = MAX_HEADER_LINES + 1;
   server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => serve(continueOnRead(req, res), res));
   server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => refuseExpectation(req, res, log));
   server.on('clientError', answerClientError);

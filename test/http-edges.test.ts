@@ -98,6 +98,21 @@ test('a URL under MAX_HEADER_BYTES is served (a long q); one over it is a 431 en
   expect(body.meta.errors[0].message).toMatch(/shorten the URL/);
 });
 
+test('a request of more than 2000 header lines is a 431 envelope, and 2000 are all read: Node kept about 1000 and dropped the rest unread', async () => {
+  const lines = (n: number) => Array.from({ length: n }, (_, i) => `x-${i}: a\r\n`).join('');
+  // Host, 1997 more, Authorization, Connection: 2000 lines are read whole (the token is seen: 401 invalid_token, not "required").
+  const at = await exchange(`GET /api/v1/acme/main/sites HTTP/1.1\r\nHost: x\r\n${lines(1997)}Authorization: Bearer not-a-token\r\nConnection: close\r\n\r\n`);
+  expect(at.head).toMatch(/^HTTP\/1\.1 401 /);
+  expect(JSON.parse(at.body).meta.errors[0].message).toBe('The access token is invalid.');
+  const over = await exchange(`GET /api/v1/acme/main/sites HTTP/1.1\r\nHost: x\r\n${lines(1998)}Authorization: Bearer not-a-token\r\nConnection: close\r\n\r\n`);
+  expect(over.head).toMatch(/^HTTP\/1\.1 431 Request Header Fields Too Large\r\n/);
+  expect(over.head).toMatch(new RegExp(`\r\ncontent-length: ${Buffer.byteLength(over.body)}(\r\n|$)`, 'i'));
+  const message = 'The request has more than 2000 header lines: send fewer (headers past them were not read).';
+  expect(JSON.parse(over.body)).toEqual({
+    meta: { status: 431, statusMsg: 'Request Header Fields Too Large', method: 'GET', errors: [{ code: 'REQUEST_HEADER_FIELDS_TOO_LARGE', message, developerMessage: message }] },
+  });
+});
+
 test('meta.href without PUBLIC_URL is the Host, then the path and query as sent, doubled slashes made one', async () => {
   const r = await exchange(`GET /api/v1//acme/main/sites?q=name%20eq%20'None' HTTP/1.1\r\nHost: quire.example:8080\r\nConnection: close\r\n\r\n`);
   expect(r.head).toMatch(/^HTTP\/1\.1 401 /);
