@@ -165,10 +165,8 @@ test('a mail server that trickles its reply forever gets EMAIL_SEND_TIMEOUT_SECO
   const services = { ...h.services, config: { ...h.services.config, smtpUrl: peer.url, emailSendTimeoutSeconds: 2 } };
   const transport = smtpTransport(services.config);
   try {
-    const started = Date.now();
-    // Before, the batch never ended: the socket timeout (60 s) counts only silence.
+    // Before, the batch never ended (the socket timeout, 60 s, counts only silence), and this test ran out of time.
     expect(await sendDueEmails(services, transport)).toEqual({ claimed: 2, sent: 1, retried: 1, failed: 0 });
-    expect(Date.now() - started).toBeLessThan(30_000);
   } finally {
     transport.close();
     await peer.close();
