@@ -73,6 +73,8 @@ test('POST files larger than the process may write: a 507 envelope, no Retry-Aft
   expect(r.text).not.toMatch(/EFBIG|\.tmp|too large, write/);
   expect(r.text).not.toContain(filesDir);
   const requestId = r.headers.get('x-request-id');
+  // The log line reaches this process's pipe on its own time: wait for it, then read it.
+  await waitFor(s.child, s.stdout, new RegExp(`"level":40,[^\\n]*"requestId":"${requestId}"`), 5000);
   const logged = logLines().filter((l) => l.requestId === requestId);
   expect(logged.find((l) => l.level === 40)).toMatchObject({ msg: NO_ROOM_DEV, err: { code: 'EFBIG', syscall: 'write' } });
   expect(logged.filter((l) => l.level >= 50)).toEqual([]);
