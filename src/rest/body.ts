@@ -32,6 +32,22 @@ export function utf8Text(bytes: Buffer, what: string): string {
   return bytes.toString('utf8');
 }
 
+/**
+ * A file part's bytes as text: UTF-16 (little- or big-endian) when they start with its byte order
+ * mark, as Windows tools save "Unicode" text, else UTF-8 (`utf8Text`). The one file read as text is
+ * a designer's XML, and XML is read in both (XML 1.0, 4.3.3). Neither mark's bytes start UTF-8.
+ */
+export function fileText(bytes: Buffer, what: string): string {
+  const bigEndian = bytes[0] === 0xfe && bytes[1] === 0xff;
+  if (!bigEndian && !(bytes[0] === 0xff && bytes[1] === 0xfe)) return utf8Text(bytes, what);
+  try {
+    if (bytes.length % 2 !== 0) throw new Error('a byte left over');
+    return new TextDecoder('utf-16le', { fatal: true }).decode(bigEndian ? Buffer.from(bytes).swap16() : bytes);
+  } catch {
+    throw badRequest(`The ${what} starts with a UTF-16 byte order mark but is not valid UTF-16 (a byte left over, or half of a surrogate pair): send it whole, as UTF-16 or UTF-8.`);
+  }
+}
+
 /** The same check without the text, for bytes someone else decodes (Yoga's parser). */
 export function refuseNotUtf8(bytes: Buffer, what: string): void {
   if (!isUtf8(bytes)) throw notUtf8(what);

@@ -6,7 +6,7 @@
 import { badRequest, requireAgreement } from '../errors.js';
 import { codeScalarNamed } from '../scalars.js';
 import { keptNumberText, shownNumber } from '../domain/validate.js';
-import { RepeatedKey, UploadedFile, utf8Text } from './body.js';
+import { RepeatedKey, UploadedFile, fileText } from './body.js';
 import {
   getNullableType,
   GraphQLBoolean,
@@ -130,7 +130,7 @@ export function numberAsText(n: number, label: string): string {
 /** A file part: its text where a string is wanted (a designer's XML), else its name, type and bytes (base64). */
 function fitFile(type: GraphQLInputType, file: UploadedFile): unknown {
   if (!isInputObjectType(type)) {
-    const text = utf8Text(file.bytes, 'file part sent as text');
+    const text = fileText(file.bytes, 'file part sent as text');
     if (text.includes('\u0000')) throw badRequest('The request body must not contain NUL (U+0000) characters.');
     return text;
   }

@@ -522,6 +522,22 @@ describe('PUT /formtemplates/{id}/import', () => {
     expect(g.body.data.formTemplate.revisions[1].fields.map((f: { key: string }) => f.key)).toEqual(['Café']);
   });
 
+  test('XML in UTF-16 with its byte order mark (Windows "Unicode" text, as Windows PowerShell writes a file) is read, as XML requires; broken UTF-16 is a 400', async () => {
+    const t = await createTemplate(A);
+    const xml = '\uFEFF<?xml version="1.0" encoding="utf-16"?><FormEntity><FormPages><FormPage><FieldList><BaseField><FieldType>TextBox</FieldType><Name>Caf\u00e9 \u{1F600}</Name></BaseField></FieldList></FormPage></FormPages></FormEntity>';
+    const le = Buffer.from(xml, 'utf16le');
+    const be = Buffer.from(le).swap16();
+    for (const bytes of [le, be]) expect((await importXml(A, t.id, new Uint8Array(bytes))).status).toBe(200);
+    const g = await A.gql(`query ($id: String!) { formTemplate(id: $id) { revisions { fields { key } } } }`, { id: t.id });
+    expect(g.body.data.formTemplate.revisions.slice(1).map((r: { fields: { key: string }[] }) => r.fields.map((f) => f.key))).toEqual([['Café 😀'], ['Café 😀']]);
+    const loneSurrogate = Buffer.concat([le.subarray(0, 20), Buffer.from([0x00, 0xd8]), le.subarray(20)]);
+    for (const broken of [le.subarray(0, le.length - 1), loneSurrogate]) {
+      expectError(await importXml(A, t.id, new Uint8Array(broken)), 400, 'The file part sent as text starts with a UTF-16 byte order mark but is not valid UTF-16 (a byte left over, or half of a surrogate pair): send it whole, as UTF-16 or UTF-8.');
+    }
+    const after = await A.gql(`query ($id: String!) { formTemplate(id: $id) { revisions { revision } } }`, { id: t.id });
+    expect(after.body.data.formTemplate.revisions).toHaveLength(3);
+  });
+
   test('malformed XML, another document, a bad field and a missing file part are 400s', async () => {
     const t = await createTemplate(A);
     expectError(await importXml(A, t.id, '<FormEntity><FormPages></FormEntity>'), 400, /template XML is malformed: .*line 1/);
