@@ -87,9 +87,10 @@ export interface Projection {
 }
 
 /** Keeps href, dataType, the requested (or default) fields and the expanded relations. */
-export function project(record: Record<string, unknown>, dt: DataTypeInfo | undefined, p: Projection): Record<string, unknown> {
+export function project(record: Record<string, unknown>, dt: DataTypeInfo | undefined, p: Projection, types?: DataTypes): Record<string, unknown> {
   if (!dt || record === null || typeof record !== 'object') return record;
   if (dt.dynamic) record = spread(record, dt.dynamic, recordKeysOf(dt));
+  if (types && p.relations.length) record = spreadRelated(record, p.relations, types);
   // The common case keeps every key: no copy.
   if (!p.fields && (p.all || dt.defaultFields.length === dt.availableFields.length)) return record;
   const keep = p.fields
@@ -127,6 +128,20 @@ function spread(record: Record<string, unknown>, field: string, own: ReadonlySet
     else rest[k] = v;
   }
   return rest;
+}
+
+/**
+ * The expanded relations' records with their dynamic field spread, as a read of each shows it (a
+ * related form's values as its keys, not under `values`); each names its type in `dataType`.
+ */
+function spreadRelated(record: Record<string, unknown>, relations: readonly string[], types: DataTypes): Record<string, unknown> {
+  const shown = (r: unknown) => {
+    const dt = r && typeof r === 'object' ? types.get(String((r as Record<string, unknown>).dataType)) : undefined;
+    return dt?.dynamic ? spread(r as Record<string, unknown>, dt.dynamic, recordKeysOf(dt)) : r;
+  };
+  const out = { ...record };
+  for (const k of relations) if (Object.hasOwn(out, k)) out[k] = Array.isArray(out[k]) ? (out[k] as unknown[]).map(shown) : shown(out[k]);
+  return out;
 }
 
 export interface PageInfo {
@@ -206,7 +221,7 @@ export function successBody(s: SuccessInput): Record<string, unknown> {
   let records = page ? page.items : s.result;
   const shapeOne = (r: unknown) => {
     if (!dt) return r;
-    const record = project(r as Record<string, unknown>, dt, s.projection);
+    const record = project(r as Record<string, unknown>, dt, s.projection, s.dataTypes);
     return s.keyOrder && record ? leading(record, s.keyOrder) : record;
   };
   const body: Record<string, unknown> = { meta: meta(s.status, s.request) };

@@ -504,6 +504,22 @@ describe('GET and POST /formtemplates/{id}/forms/{revisionId}', () => {
     expectError(await A.get(`/formtemplates/${other.id}/forms/${d.revisionId}`), 404, /not found in form template/);
   });
 
+  test('expand=: forms, kept revisions and related forms show their values as their own keys, as each one\'s own read does, not under `values`', async () => {
+    const t = await formTemplateWith(A, ['a', 'b']);
+    const first = await create(A, t.id, { a: '1' });
+    const other = await create(A, t.id, { b: '2' });
+    await A.post(`/formtemplates/${t.id}/forms/${first.revisionId}`, { b: 'x' });
+    expect((await A.put(`/forminstance/${first.formId}/relateForm?relateToId=${other.formId}`)).status).toBe(200);
+    const forms = (await A.get(`/formtemplates/${t.id}?expand=forms`)).body.data[0].forms;
+    expect(forms.map((f: Record<string, unknown>) => [f.a, f.b, f.values])).toEqual([['1', 'x', undefined], [undefined, '2', undefined]]);
+    const g = (await A.get(`/formtemplates/${t.id}/forms/${first.formId}?expand=revisions,relatedForms`)).body.data[0];
+    expect(g.revisions.map((r: Record<string, unknown>) => [r.revision, r.a, r.b, r.values])).toEqual([[1, '1', undefined, undefined], [2, '1', 'x', undefined]]);
+    // A kept revision's record is what its href answers, the form at that revision, values as its keys.
+    const kept = (await A.get(g.revisions[0].href.replace('~', ''))).body.data[0];
+    expect([kept.a, kept.b]).toEqual(['1', undefined]);
+    expect(g.relatedForms.map((f: Record<string, unknown>) => [f.instanceName, f.b, f.values])).toEqual([[other.instanceName, '2', undefined]]);
+  });
+
   test('post: 201, a new revision with the previous values plus the posted ones; every revision stays readable', async () => {
     const t = await formTemplateWith(A, ['a', 'b', 'c']);
     const first = await create(A, t.id, { a: '1', b: '2' });
