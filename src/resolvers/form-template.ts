@@ -77,7 +77,7 @@ async function importTemplate(ctx: AppContext, idOrName: string, input: Input) {
   const description = optionalString(input, 'description');
   const templateRevision = optionalString(input, 'revision')?.trim() || undefined;
   if (description !== undefined) t.description = maxLength(description, 4000, 'description');
-  const revision = templateRevision && maxLength(templateRevision, 64, 'revision');
+  const revision = templateRevision && oneLine(maxLength(templateRevision, 64, 'revision'), 'revision');
   await writingDesignerFields(() => addDraft(ctx, t, fields, revision));
   return reread(ctx, TEMPLATE, t.id);
 }

@@ -512,6 +512,15 @@ describe('PUT /formtemplates/{id}/import', () => {
     expect((await A.post('/formtemplates', { name, description: 'one\ntwo' })).body.data.description).toBe('one\ntwo');
   });
 
+  test('the revision label is one line, as a document revision\'s is: a control character in it is a 400 and nothing is imported', async () => {
+    const t = await createTemplate(A);
+    for (const revision of ['v1\nv2', 'a\u0001b', 'x\u0085']) {
+      expectError(await importXml(A, t.id, XML, { revision }), 400, "The field 'revision' may not contain control characters.");
+    }
+    expect((await A.get(`/formtemplates/${t.id}`)).body.data[0].latestRevisionId).toBe(t.latestRevisionId);
+    expect((await importXml(A, t.id, XML, { revision: ' 2.0 beta ' })).body.data.templateRevision).toBe('2.0 beta');
+  });
+
   test('XML that is not UTF-8 (a Latin-1 export) is a 400 saying so, not a field named with U+FFFD', async () => {
     const t = await createTemplate(A);
     const latin1 = Buffer.from('<?xml version="1.0" encoding="iso-8859-1"?><FormEntity><FormPages><FormPage><FieldList><BaseField><FieldType>TextBox</FieldType><Name>Caf\u00e9</Name></BaseField></FieldList></FormPage></FormPages></FormEntity>', 'latin1');
