@@ -734,6 +734,33 @@ describe('/forminstance/{id}', () => {
     expectError(await A.put(`/forminstance/${x.formId}/unrelateForm?relateToDocId=`), 400, "The query parameter 'relateToDocId' was sent without a value");
   });
 
+  test("q over a form's related forms reads each by its own template's fields, as that template's list does: a cell field as a number, a calendar field as a date", async () => {
+    const typed = await formTemplateWith(A, ['amount', 'due'], [], { amount: 6, due: 5 });
+    const plainText = await formTemplateWith(A, ['amount']);
+    const parent = await create(A, plainText.id, {});
+    const big = await create(A, typed.id, { amount: '10.5', due: '2026-12-01' });
+    const small = await create(A, typed.id, { amount: '9', due: '2026-01-05' });
+    const text = await create(A, plainText.id, { amount: '10.5' });
+    for (const f of [big, small, text]) expect((await A.put(`/forminstance/${parent.formId}/relateForm?relateToId=${f.formId}`)).status).toBe(200);
+    const names = async (path: string, query: string) => {
+      const r = await A.get(`${path}?q=${encodeURIComponent(query)}`);
+      expect(r.status).toBe(200);
+      return r.body.data.map((d: Instance) => d.instanceName);
+    };
+    const related = (query: string) => names(`/forminstance/${parent.formId}/forms`, query);
+    // 10.5 > 9.5 as numbers; as text ('10.5' > '9.5') it is not, which is how the other template's list reads its text field.
+    expect(await related('amount gt 9.5')).toEqual([big.instanceName]);
+    expect(await names(`/formtemplates/${plainText.id}/forms`, 'amount gt 9.5')).toEqual([]);
+    expect(await related("due lt '2026-06-01'")).toEqual([small.instanceName]);
+    expect(await related("amount eq '10.5' and instanceName ne 'x'")).toEqual([big.instanceName, text.instanceName]);
+    const g = await A.gql('query ($id: UUID!, $q: String) { relatedForms(formId: $id, q: $q) { totalRecords items { instanceName } } }', { id: parent.formId, q: 'amount gt 9.5' });
+    expect(g.body.data.relatedForms).toEqual({ totalRecords: 1, items: [{ instanceName: big.instanceName }] });
+    // A value the cell field cannot compare is the 400 its template's list gives; a form with no related forms still checks q.
+    expectError(await A.get(`/forminstance/${parent.formId}/forms?q=${encodeURIComponent("amount gt 'x'")}`), 400, /'x' is not a number/);
+    expectError(await A.get(`/forminstance/${small.formId}/forms?q=${encodeURIComponent('amount gt')}`), 400, /Invalid q/);
+    expect(await names(`/forminstance/${big.formId}/forms`, "amount eq ''")).toEqual([parent.instanceName]);
+  });
+
   test('relateForm / unrelateForm ?relateToDocId=: the other form by its instance name (any case), as the Node client sends it', async () => {
     const t = await formTemplateWith(A, ['a']);
     const [x, y] = [await create(A, t.id, {}), await create(A, t.id, {})];
