@@ -264,3 +264,25 @@ describe('a multipart /graphql request whose operations or map is wrong', () => 
     }
   });
 });
+
+describe('a multipart REST body with a text part that has no name', () => {
+  const token = () => auth.slice('Authorization: '.length).trim();
+  const post = (path: string, body: string) =>
+    fetch(`http://127.0.0.1:${s.port}${root}${path}`, { method: 'POST', headers: { 'content-type': 'multipart/form-data; boundary=XX', authorization: token() }, body });
+
+  // busboy hands such a part on as named `undefined`, which stopped the whole server (an uncaught TypeError).
+  test('is a 400 saying to name it, on a body route, an upload and the token endpoint; the server goes on', async () => {
+    const body = '--XX\r\nContent-Disposition: form-data\r\n\r\nx\r\n--XX--\r\n';
+    for (const path of ['/sites', '/documents']) {
+      const r = await post(path, body);
+      const sent = (await r.json()) as { meta: { status: number; errors: { message: string }[] } };
+      expect([path, r.status, sent.meta.status]).toEqual([path, 400, 400]);
+      expect(sent.meta.errors[0].message).toMatch(/^A text part of the multipart request body has no name: .*form-data; name=/);
+    }
+    // The token endpoint reads such a body too, before any token: one request stopped the server for everyone.
+    const r = await fetch(`http://127.0.0.1:${s.port}/oauth/token`, { method: 'POST', headers: { 'content-type': 'multipart/form-data; boundary=XX' }, body });
+    expect([r.status, ((await r.json()) as { error_description: string }).error_description]).toEqual([400, expect.stringMatching(/^A text part of the multipart request body has no name/)]);
+    expect(s.child.exitCode).toBeNull();
+    expect((await fetch(`http://127.0.0.1:${s.port}${root}/sites`, { headers: { authorization: token() } })).status).toBe(200);
+  });
+});

@@ -212,10 +212,14 @@ function addTextPart(out: Record<string, unknown>, name: string, value: string):
   addPart(out, name, value);
 }
 
-/** A file part's file name, decoded by busboy as a text part is (the same rule: `addTextPart`). */
-export function checkFileName(part: string, fileName: string | undefined): void {
-  if (fileName?.includes('\ufffd')) throw replaced(`file name of the multipart part '${part.slice(0, 64)}'`);
+/** A file part's file name, decoded by busboy as a text part is (the same rule: `addTextPart`). A file part is taken whatever its name, or with none. */
+export function checkFileName(part: string | undefined, fileName: string | undefined): void {
+  if (fileName?.includes('\ufffd')) throw replaced(part === undefined ? 'file name of a multipart file part' : `file name of the multipart part '${part.slice(0, 64)}'`);
 }
+
+/** A text part is read by its name: one without (RFC 7578 requires it) could only be dropped unread. */
+const unnamedPart = () =>
+  badRequest('A text part of the multipart request body has no name: give each part a Content-Disposition header naming it (form-data; name="<key>").');
 
 const replaced = (what: string) =>
   badRequest(`The ${what} is not valid text in its charset (UTF-8 unless its Content-Type names another), or holds U+FFFD, the replacement character: send the text as UTF-8, without U+FFFD.`);
@@ -488,7 +492,9 @@ export async function parseMultipart(request: Request, maxBytes: number, budget:
  */
 export function gatherTextParts(bb: BusboyInstance, texts: Record<string, unknown>, maxTextBytes: number, take: (bytes: number) => void = () => undefined): void {
   let textBytes = 0;
-  bb.on('field', (name, value, _nameTruncated, valueTruncated) => {
+  bb.on('field', (name: string | undefined, value, _nameTruncated, valueTruncated) => {
+    // busboy hands on a part with no name (or no Content-Disposition) as named `undefined`.
+    if (name === undefined) return bb.destroy(unnamedPart());
     const size = Buffer.byteLength(name) + Buffer.byteLength(value);
     textBytes += size;
     if (valueTruncated || textBytes > maxTextBytes) return bb.destroy(textTooLarge(maxTextBytes));
