@@ -23,6 +23,7 @@ import { useRetryAfter } from './plugins/use-retry-after.js';
 import { useConnectionClose } from './plugins/use-connection-close.js';
 import { useGraphQLTransport } from './plugins/use-graphql-transport.js';
 import { useOperationChoice } from './plugins/use-operation-choice.js';
+import { useNestingLimit } from './plugins/use-nesting-limit.js';
 import { useNoNul } from './plugins/use-no-nul.js';
 import { useBodyLimit } from './plugins/use-body-limit.js';
 import { useContentEncoding } from './plugins/use-content-encoding.js';
@@ -56,6 +57,9 @@ const asValidationError = {
     },
   ],
 };
+
+/** The tokens a /graphql query may have (armor's limit). */
+const MAX_QUERY_TOKENS = 2000;
 
 /** GraphiQL's first query: every request needs a token, so it says how to get one and where it goes. */
 const GRAPHIQL_WELCOME = `# quire GraphQL. Every request needs a bearer token,
@@ -137,9 +141,10 @@ export function createApp(services: Services): App {
         maxAliases: { n: 15, ...asValidationError },
         maxDirectives: { n: 50, ...asValidationError },
         costLimit: { maxCost: 5000, ...asValidationError },
-        maxTokens: { n: 2000, ...asValidationError },
+        maxTokens: { n: MAX_QUERY_TOKENS, ...asValidationError },
         blockFieldSuggestion: { enabled: false },
       }) as Plugin,
+      useNestingLimit(MAX_QUERY_TOKENS),
       useReadBudget(services.config),
       useResponseOrder(),
       useRest(services, schema, dataTypes),

@@ -197,6 +197,20 @@ describe('limits and variables are refused as GraphQL-over-HTTP asks: a code, an
     expect(strict.body).toEqual({ errors: [{ message: 'Token limit of 2000 exceeded.', extensions: { code: 'GRAPHQL_PARSE_FAILED' } }] });
   });
 
+  test('a literal nested past 128 levels is a parse failure saying so, before the parser runs out of stack', async () => {
+    // Under the token limit, 1990 levels ran graphql-js's recursive parser out of stack: a 500.
+    const nested = (n: number) => `mutation { createPersistedData(input: {name: "x", scope: 1, persistedData: ${'['.repeat(n)}${']'.repeat(n)}}) { id } }`;
+    // The operation's braces, the argument's parentheses and the input's braces are 3 levels.
+    for (const query of [nested(5000), nested(126)]) {
+      const strict = await byAccept({ query }, 'application/graphql-response+json');
+      expect(strict.status).toBe(400);
+      expect(strict.body).toEqual({ errors: [{ message: 'The query nests brackets, braces and parentheses more than 128 levels deep.', extensions: { code: 'GRAPHQL_PARSE_FAILED' } }] });
+    }
+    // 128 levels parse; the JSON scalar refuses what it cannot take, in its own words.
+    const r = await byAccept({ query: nested(125) }, 'application/graphql-response+json');
+    expect(r.body.errors[0].message).toBe('JSON nests more than 64 levels deep.');
+  });
+
   test('a query with fragments is as deep as written inline: a spread is no level of its own', async () => {
     // Small pages: the read budget counts what the lists may read.
     const inline = '{ groups(limit: 2) { items { name users(limit: 2) { userid groups(limit: 2) { name } } } } }';
