@@ -21,7 +21,9 @@ type Input = Record<string, unknown>;
 export function roleOf(v: unknown, label = 'securityRole'): number {
   const s = String(v ?? '').trim();
   if (s === '') throw badRequest(`The field '${label}' is missing: send 1 (Owner), 2 (Editor), 3 (Publisher) or 4 (Viewer).`, { field: label });
-  const code = /^\d$/.test(s) ? Number(s) : ROLES[s.toLowerCase() as keyof typeof ROLES];
+  const name = s.toLowerCase();
+  // Own keys only: `constructor` is no role, though every object answers to it.
+  const code = /^\d$/.test(s) ? Number(s) : Object.hasOwn(ROLES, name) ? ROLES[name as keyof typeof ROLES] : undefined;
   if (!code || code < 1 || code > 4) throw badRequest(`The field '${label}' must be 1 (Owner), 2 (Editor), 3 (Publisher) or 4 (Viewer), got '${s.slice(0, 32)}'.`, { field: label });
   return code;
 }

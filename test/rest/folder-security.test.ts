@@ -80,6 +80,8 @@ describe('members', () => {
     await member(folder.id, user.id, { securityRole: 4 });
     expectError(await member(folder.id, user.id, { securityRole: 5 }), 400, /securityRole/);
     expectError(await member(folder.id, user.id, { securityRole: 'Boss' }), 400, /securityRole/);
+    // A name every object answers to is no role (they reached the database as a function: a 500).
+    for (const name of ['constructor', '__proto__']) expectError(await member(folder.id, user.id, { securityRole: name }), 400, `The field 'securityRole' must be 1 (Owner), 2 (Editor), 3 (Publisher) or 4 (Viewer), got '${name}'.`);
     expectError(await member(folder.id, user.id, {}), 400, /'securityRole' is missing/);
     expectError(await member(folder.id, user.id, { securityRole: 2, memberType: 7 }), 400, /memberType/);
     expectError(await member(folder.id, user.id, { securityRole: 2, memberType: 1 }), 404, /Group/);
