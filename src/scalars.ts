@@ -82,7 +82,11 @@ const ReleaseState = codeScalar(
   'ReleaseState',
   '1 (or Released) or 0 (or Unreleased)',
   { oneOf: [{ type: 'integer', enum: [0, 1] }, { type: 'string', description: 'Released or Unreleased (any case), or "1" or "0"' }] },
-  (value) => RELEASE_STATES[codeText(value).toLowerCase()],
+  (value) => {
+    const key = codeText(value).toLowerCase();
+    // Own keys only: `constructor` is no state, though every object answers to it.
+    return Object.hasOwn(RELEASE_STATES, key) ? RELEASE_STATES[key] : undefined;
+  },
 );
 
 /** A code scalar of 0 or 1, `meaning` what each is. */

@@ -68,6 +68,9 @@ test('a literal a scalar refuses is placed at the literal (graphql-js reports th
     ['DateTime', '"garbage"', 'Expected a date-time like 2024-01-31T13:45:00, from year 1 to 9999 in UTC, got "garbage"'],
     ['DateTime', 'true', 'DateTime must be a string'],
     ['ReleaseState', '7', 'Expected 1 (or Released) or 0 (or Unreleased), got 7'],
+    // Names every object answers to are no state (they were taken, and reached the database: a 500 on REST).
+    ['ReleaseState', '"constructor"', 'Expected 1 (or Released) or 0 (or Unreleased), got "constructor"'],
+    ['ReleaseState', '"__proto__"', 'Expected 1 (or Released) or 0 (or Unreleased), got "__proto__"'],
     ['DataScope', '1.5', "DataScope must be 0 (the creator's own) or 1 (global)"],
     ['CheckInStatus', 'true', 'CheckInStatus must be 0 (check in) or 1 (check out), the values of checkInStatus'],
     ['CheckInStatus', '2', 'Expected 0 (check in) or 1 (check out), the values of checkInStatus, got 2'],
