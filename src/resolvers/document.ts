@@ -20,7 +20,7 @@ import {
 } from '../domain/documents.js';
 import type { ListArgs } from '../read/paging.js';
 import { underRelation } from '../read/parent-keys.js';
-import { listPage, reread } from '../read/resolvers.js';
+import { listPage, loadRow, reread } from '../read/resolvers.js';
 import { resource } from '../read/registry.js';
 import { selectRows, type RowQuery } from '../read/rows.js';
 import { sql } from '../sql.js';
@@ -90,6 +90,7 @@ export const resolvers = {
       if (!rev) throw notFound(`Document '${a.documentId}' has no revision '${a.id}'.`);
       return rev;
     },
+    documentRevisionById: (_: unknown, { id }: { id: string }, ctx: AppContext) => loadRow(ctx, REVISION, id),
     formDocuments: async (_: unknown, args: ListArgs & { formId: string }, ctx: AppContext) => {
       const form = await instanceRow(ctx, args.formId);
       return listPage(ctx, DOCUMENT, args, [underRelation(resource('FormInstance'), 'documents', form.formId as string)]);

@@ -254,6 +254,7 @@ export const routes: Route[] = [
   { method: 'GET', path: '/lastdocuments', field: 'Query.lastDocuments', shape: 'list', paged: true },
   { method: 'GET', path: '/frequentdocuments', field: 'Query.frequentDocuments', shape: 'list', paged: true },
   { method: 'DELETE', path: '/documents/:documentId', field: 'Mutation.deleteDocument', shape: 'none' },
+  { method: 'GET', path: '/documents/revisions/:revisionId', field: 'Query.documentRevisionById', shape: 'object', params: { revisionId: 'id' } },
   { method: 'DELETE', path: '/documents/revisions/:revisionId', field: 'Mutation.deleteDocumentRevision', shape: 'none' },
   { method: 'POST', path: '/documents/:documentId/copy', field: 'Mutation.copyDocument', shape: 'object', body: 'input' },
   { method: 'PUT', path: '/documents/:documentId/move', field: 'Mutation.moveDocument', shape: 'object', body: 'input' },

@@ -127,6 +127,21 @@ describe('documents', () => {
     expectError(await A.get(`/documents/${d.documentId}/revisions/${other.id}`), 404);
   });
 
+  test('GET /documents/revisions/{id} (the .NET client\'s GetDocumentRevision by revision id alone): that revision, as /documents/{id}/revisions/{id} answers it', async () => {
+    const d = await newDoc(uniq('ByRevision'), { changeText: 'first' });
+    const one = await A.get(`/documents/${d.documentId}/revisions/${d.id}`);
+    for (const id of [d.id, d.id.toUpperCase()]) {
+      const r = await A.get(`/Documents/Revisions/${id}`);
+      expectEnvelope(r, 'GET', A.url(`/Documents/Revisions/${id}`));
+      expect(r.body.data).toEqual(one.body.data);
+    }
+    expectError(await A.get(`/documents/revisions/${UNKNOWN_ID}`), 404, 'Document revision');
+    // A document's own id names no revision.
+    expectError(await A.get(`/documents/revisions/${d.documentId}`), 404, 'Document revision');
+    // Another tenant's revision is not there.
+    expectError(await B.get(`/documents/revisions/${d.id}`), 404);
+  });
+
   test('bad input: 400s naming the field, an unknown folder a 404', async () => {
     expectError(await A.post('/documents', { name: 'x' }), 400, "'folderId'");
     expectError(await A.post('/documents', { folderId: 'nope', name: 'x' }), 400, /folderId.*GUID/);

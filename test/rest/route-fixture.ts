@@ -221,7 +221,7 @@ const SAMPLES: Record<string, (previous: string, r: SofaRoute) => string | undef
   messageId: () => email.id,
   q: () => `fileId eq '${fileId}'`,
   templateId: () => formTemplate.id,
-  revisionId: (_, r) => (/Document/.test(r.field) ? docs[0].id : r.field === 'Query.formTemplateField' ? formTemplate.revisionId : form.revisionId),
+  revisionId: (_, r) => (/document/i.test(r.field) ? docs[0].id : r.field === 'Query.formTemplateField' ? formTemplate.revisionId : form.revisionId),
   formId: () => form.formId,
   relateToId: (_, r) => (/Document/.test(r.field) ? docs[3].id : relateTo),
   relateToDocId: (_, r) => (/Document/.test(r.field) ? docs[4].documentId : relateToName),
