@@ -7,7 +7,7 @@
 import type { AppContext } from '../context.js';
 import { copyRows, deleteRows, insertRows, updateRows } from '../db/tenant-writes.js';
 import { namingTaken } from '../db/constraint-errors.js';
-import { badRequest, conflict, notFound } from '../errors.js';
+import { badRequest, conflict, notFound, requireAgreement } from '../errors.js';
 import { newId } from '../ids.js';
 import { resource } from '../read/registry.js';
 import { run, selectRows } from '../read/rows.js';
@@ -308,11 +308,24 @@ export async function rewriteSubtree(ctx: AppContext, folder: FolderRow, path: s
   for (let i = 0; i < ids.length; i += FOLDERS_A_TURN) await updateRows(ctx.reader, 'folder', set, sql`t.id = any(${ids.slice(i, i + FOLDERS_A_TURN)}::uuid[])`);
 }
 
+/**
+ * `allowRevisions` as sent, or `allowRevision` as the .NET client's CreateChildFolder spells it
+ * (it was dropped without a word: a folder asked to keep one revision took many); both sent must agree.
+ */
+function allowRevisionsOf(input: Input): boolean | undefined {
+  const sent = (['allowRevisions', 'allowRevision'] as const).flatMap((key) => {
+    const v = input[key];
+    if (v === undefined || v === null) return [];
+    if (typeof v !== 'boolean') throw badRequest(`The field '${key}' must be true or false.`, { field: key });
+    return [{ sent: v, as: key, kept: v }];
+  });
+  if (sent.length > 1) requireAgreement("revisions setting ('allowRevisions', 'allowRevision')", sent);
+  return sent[0]?.kept;
+}
+
 function newFolderOf(input: Input, name: string): NewFolder {
   const description = maxLength(optionalString(input, 'description') ?? '', LIMITS.description, 'description');
-  const allowRevisions = input.allowRevisions ?? true;
-  if (typeof allowRevisions !== 'boolean') throw badRequest("The field 'allowRevisions' must be true or false.", { field: 'allowRevisions' });
-  return { name, description, allowRevisions };
+  return { name, description, allowRevisions: allowRevisionsOf(input) ?? true };
 }
 
 /**
@@ -373,10 +386,8 @@ export async function updateFolder(ctx: AppContext, id: string, input: Input): P
   const set: Record<string, unknown> = { modified_at: sql`now()`, modified_by_id: ctx.caller.userId };
   const description = optionalString(input, 'description');
   if (description !== undefined) set.description = maxLength(description, LIMITS.description, 'description');
-  if (input.allowRevisions !== undefined && input.allowRevisions !== null) {
-    if (typeof input.allowRevisions !== 'boolean') throw badRequest("The field 'allowRevisions' must be true or false.", { field: 'allowRevisions' });
-    set.allow_revisions = input.allowRevisions;
-  }
+  const allowRevisions = allowRevisionsOf(input);
+  if (allowRevisions !== undefined) set.allow_revisions = allowRevisions;
   const rawName = optionalString(input, 'name');
   const name = rawName === undefined ? undefined : checkName(rawName, 'name', folder.name);
   // The path it has, as a record read back and resent holds it, or the one the new name gives it.

@@ -62,6 +62,16 @@ describe('shapes', () => {
     expect((await A.post('/folders', { name: uniq('Short') })).body.data).toMatchObject({ description: '', allowRevisions: true });
   });
 
+  test("allowRevision, as the .NET client's CreateChildFolder spells allowRevisions, is the same setting on create and update; both sent must agree", async () => {
+    const top = (await A.post('/folders', { name: uniq('Parent') })).body.data;
+    const child = await A.post(`/folders/${top.id}`, { Name: uniq('kid'), allowRevision: false, inheritNamingConvention: true, dcDatePosition: 0 });
+    expect([child.status, child.body.data?.allowRevisions]).toEqual([200, false]);
+    expect((await A.put(`/folders/${child.body.data.id}`, { allowRevision: true })).body.data.allowRevisions).toBe(true);
+    expect((await A.post('/folders', { name: uniq('Top'), allowRevisions: false, allowRevision: false })).body.data.allowRevisions).toBe(false);
+    expectError(await A.post('/folders', { name: uniq('Top'), allowRevisions: false, allowRevision: true }), 400, "'allowRevisions', 'allowRevision'");
+    expectError(await A.post(`/folders/${top.id}`, { name: uniq('kid'), allowRevision: 'perhaps' }), 400, 'allowRevision');
+  });
+
   test('POST /folders/{id} makes a child; GET /folders/{id} answers an object; GET /folders/{id}/folders pages the children', async () => {
     const top = (await A.post('/folders', { name: uniq('Parent') })).body.data;
     const children = [];
