@@ -209,6 +209,11 @@ export async function relateToFolder(ctx: AppContext, id: string, folderId: stri
   ]);
 }
 
+/** A folder's override columns, all unset: the definition's values show through. */
+const NO_OVERRIDES: Row = {
+  required: null, connection_id: null, query_id: null, drop_down_list_id: null, query_display_field: null, query_value_field: null, default_value: null,
+};
+
 /**
  * Sets the folder's overrides sent (absent keys stay; null: the definition's value again). A
  * field the folder does not have yet is added first: overriding it says the folder uses it.
@@ -223,6 +228,8 @@ export async function updateFolderIndexField(ctx: AppContext, folderId: string, 
   // Null: the definition's value again.
   const override = (key: 'queryDisplayField' | 'queryValueField' | 'defaultValue'): Change => (v) => (v === null ? { [TEXT_COLUMNS[key]]: null } : texts({ [key]: v }));
   const changes: Record<string, Change> = {
+    // First, so that keys sent beside it are set after it.
+    overriden: (v) => (v === false ? NO_OVERRIDES : {}),
     required: (v) => ({ required: v }),
     queryDisplayField: override('queryDisplayField'),
     queryValueField: override('queryValueField'),

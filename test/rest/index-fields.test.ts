@@ -175,7 +175,7 @@ describe('index field definitions', () => {
     const folder = await newFolder();
     const sample: Record<string, unknown> = {
       label: uniq('Renamed'), description: 'd', required: true, queryDisplayField: 'n', queryValueField: 'v', defaultValue: 'x',
-      dropDownListId: ZERO_GUID, queryId: ZERO_GUID, connectionId: ZERO_GUID,
+      dropDownListId: ZERO_GUID, queryId: ZERO_GUID, connectionId: ZERO_GUID, overriden: false,
     };
     const named = async (path: string, keys: string[]) => {
       const empty = await A.put(path, {});
@@ -183,7 +183,7 @@ describe('index field definitions', () => {
       for (const key of keys) expect([key, (await A.put(path, { [key]: sample[key] })).status]).toEqual([key, 200]);
     };
     await named(`/indexfields/${d.id}`, ['label', 'description', 'required', 'queryDisplayField', 'queryValueField', 'defaultValue', 'dropDownListId', 'queryId', 'connectionId']);
-    await named(`/folders/${folder.id}/indexfields/${d.id}`, ['required', 'queryDisplayField', 'queryValueField', 'defaultValue', 'dropDownListId', 'queryId', 'connectionId']);
+    await named(`/folders/${folder.id}/indexfields/${d.id}`, ['overriden', 'required', 'queryDisplayField', 'queryValueField', 'defaultValue', 'dropDownListId', 'queryId', 'connectionId']);
     // A key the type has that the update never changes is not one.
     expectError(await A.put(`/indexfields/${d.id}`, { fieldType: 'Text' }), 400, 'Send at least one of: label,');
   });
@@ -325,6 +325,22 @@ describe("folders' index fields", () => {
     expect((await A.get(`/folders/${one.id}/indexfields/${d.id}`)).body.data).toMatchObject({ description: 'new', defaultValue: 'South', globalDefaultValue: 'East' });
     await A.put(`/folders/${one.id}/indexfields/${d.id}`, { defaultValue: null });
     expect((await A.get(`/folders/${one.id}/indexfields/${d.id}`)).body.data).toMatchObject({ defaultValue: 'East', required: true });
+  });
+
+  test("overriden false (the .NET client's UpdateFolderIndexFieldToNotOverride, a JSON string) gives every definition value back; keys beside it are then set", async () => {
+    const list = (await A.post('/lists', { Name: uniq('Sizes'), Items: [{ itemName: 'S' }, { itemName: 'L' }] })).body.data;
+    const d = await newField(uniq('Size'), { defaultValue: 'North', required: false });
+    const folder = await newFolder();
+    await A.put(`/folders/${folder.id}/indexfields/${d.id}`, { dropDownListId: list.listID, queryValueField: 'code', queryDisplayField: 'name', required: true, defaultValue: 'South' });
+    const back = await A.put(`/folders/${folder.id}/indexfields/${d.id}`, { overriden: 'false' });
+    expectEnvelope(back, 'PUT', A.url(`/folders/${folder.id}/indexfields/${d.id}`));
+    const definition = { required: false, dropDownListId: ZERO_GUID, queryValueField: '', queryDisplayField: '', defaultValue: 'North' };
+    expect((await A.get(`/folders/${folder.id}/indexfields/${d.id}`)).body.data).toMatchObject(definition);
+    await A.put(`/folders/${folder.id}/indexfields/${d.id}`, { required: true, defaultValue: 'South' });
+    expect((await A.put(`/folders/${folder.id}/indexfields/${d.id}`, { overriden: false, defaultValue: 'West' })).status).toBe(200);
+    expect((await A.get(`/folders/${folder.id}/indexfields/${d.id}`)).body.data).toMatchObject({ ...definition, defaultValue: 'West' });
+    // true asks for nothing by itself.
+    expectError(await A.put(`/folders/${folder.id}/indexfields/${d.id}`, { overriden: true }), 400, 'Send at least one of: overriden,');
   });
 
   test('errors: unknown folder, field or list, a field not in the folder, ids of parts not built, an empty override', async () => {
