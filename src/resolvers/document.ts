@@ -24,11 +24,13 @@ import { listPage, loadRow, reread } from '../read/resolvers.js';
 import { resource } from '../read/registry.js';
 import { selectRows, type RowQuery } from '../read/rows.js';
 import { sql } from '../sql.js';
+import { subtreeOf } from '../resources/folder.js';
 import { instanceRow } from './form-instance.js';
 
 type Input = Record<string, unknown>;
 
 const DOCUMENT = resource('Document');
+const FOLDER = resource('Folder');
 const REVISION = resource('DocumentRevision');
 
 /** The form (revision or form id) and the document a relate or unrelate call names. */
@@ -91,6 +93,12 @@ export const resolvers = {
       return rev;
     },
     documentRevisionById: (_: unknown, { id }: { id: string }, ctx: AppContext) => loadRow(ctx, REVISION, id),
+    // The folder's documents as its list counts them, its subtree's when asked (the documents' row rule hides those of folders the caller may not see).
+    folderDocumentCount: async (_: unknown, a: { id: string; includeSubfolders?: boolean | null; q?: string | null }, ctx: AppContext) => {
+      const folder = (await loadRow(ctx, FOLDER, a.id)) as { id: string; folderPath: string; topLevelFolderId: string };
+      const inFolder = a.includeSubfolders ? sql`t.folder_id in (select f.id from folder f where f.tenant_id = ${ctx.tenantId} and ${subtreeOf(folder, 'f')})` : sql`t.folder_id = ${folder.id}`;
+      return listPage(ctx, DOCUMENT, { q: a.q }, [inFolder]).totalRecords();
+    },
     formDocuments: async (_: unknown, args: ListArgs & { formId: string }, ctx: AppContext) => {
       const form = await instanceRow(ctx, args.formId);
       return listPage(ctx, DOCUMENT, args, [underRelation(resource('FormInstance'), 'documents', form.formId as string)]);

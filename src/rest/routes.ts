@@ -262,6 +262,8 @@ export const routes: Route[] = [
   { method: 'PUT', path: '/documents/:documentId/status', field: 'Mutation.setDocumentCheckIn', shape: 'object', body: 'input' },
   { method: 'GET', path: '/documents/:documentId/revisions', field: 'Query.documentRevisions', shape: 'list', paged: true },
   { method: 'GET', path: '/documents/:documentId/revisions/:id', field: 'Query.documentRevision', shape: 'object' },
+  // The .NET client's GetFolderDocumentsCount: `data` is the count.
+  { method: 'GET', path: '/folders/:id/documents', field: 'Query.folderDocumentCount', shape: 'object', when: { param: 'metaonly', values: ['true', '1'] } },
   { method: 'GET', path: '/folders/:id/documents', field: 'Query.folderDocuments', shape: 'list', paged: true },
   { method: 'GET', path: '/documents/:documentId/indexfields', field: 'Query.documentIndexFields', shape: 'list' },
   { method: 'PUT', path: '/documents/:documentId/indexfields', field: 'Mutation.setDocumentIndexFields', shape: 'list', body: 'input' },

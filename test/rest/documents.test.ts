@@ -113,6 +113,33 @@ describe('documents', () => {
     expectError(await A.get(`/folders/${UNKNOWN_ID}/documents`), 404);
   });
 
+  test("GET /folders/{id}/documents?metaonly=true (the .NET client's GetFolderDocumentsCount): data is how many it lists, its subfolders' too when asked", async () => {
+    const top = (await A.post('/folders', { name: uniq('Counted') })).body.data;
+    const sub = (await A.post(`/folders/${top.id}`, { name: uniq('Sub') })).body.data;
+    const hidden = (await A.post(`/folders/${sub.id}`, { name: uniq('Hidden') })).body.data;
+    for (const [f, n] of [[top, 2], [sub, 1], [hidden, 1]] as const) for (let i = 0; i < n; i++) await A.post('/documents', { folderId: f.id, name: uniq('Counted') });
+    const gone = (await A.post('/documents', { folderId: top.id, name: uniq('Gone') })).body.data;
+    await A.del(`/documents/${gone.documentId}`);
+    // Only the administrator sees the hidden folder.
+    await A.put(`/folders/${hidden.id}/securitymembers/${admin.id}`, { memberType: 0, securityRole: 1 });
+    await A.put(`/folders/${top.id}/securitymembers/${plain.id}`, { memberType: 0, securityRole: 4, cascadeSecurityChanges: false });
+    await A.put(`/folders/${sub.id}/securitymembers/${plain.id}`, { memberType: 0, securityRole: 4 });
+    const count = async (api: typeof A, query: string) => {
+      const r = await api.get(`/folders/${top.id}/documents?${query}`);
+      expect([query, r.status, r.text.slice(0, 300)]).toEqual([query, 200, expect.any(String)]);
+      return r.body.data;
+    };
+    // As the .NET client sends it, beside the parameters it always appends.
+    expect(await count(A, 'metaonly=true&includesubfolders=False&q=&fields=&expand=true&limit=200&offset=0')).toBe(2);
+    expect(await count(A, 'metaonly=True&includesubfolders=True')).toBe(4);
+    expect(await count(A.as(plain.token), 'metaonly=true&includesubfolders=true')).toBe(3);
+    expect(await count(A, `metaonly=true&includesubfolders=true&${q("name like 'Counted%'")}`)).toBe(4);
+    // metaonly false (or left out) is the list.
+    expect(Array.isArray(await count(A, 'metaonly=false'))).toBe(true);
+    expect((await A.get(`/folders/${top.id}/documents?metaonly=true`)).body).not.toHaveProperty('pagination');
+    expectError(await A.get(`/folders/${UNKNOWN_ID}/documents?metaonly=true`), 404);
+  });
+
   test('revisions: GET /documents/{id}/revisions lists them as Documents; /revisions/{rev} answers one object', async () => {
     const d = await newDoc(uniq('Revised'), { changeText: 'first' });
     const list = await A.get(`/documents/${d.documentId}/revisions`);
