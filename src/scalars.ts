@@ -2,7 +2,7 @@
  * Scalars: JSON from graphql-scalars; UUID checked on input only (output comes from uuid columns,
  * and validating thousands of ids per page showed in profiles); DateTime renders UTC without a
  * zone designator; the code scalars (input only: ReleaseState, DataScope, CheckInStatus,
- * LinkedObjectType) take a code as a number or its text, and carry their own words (`CODE_SCALARS`).
+ * UploadCheckIn, LinkedObjectType) take a code as a number or its text, and carry their own words (`CODE_SCALARS`).
  */
 import { GraphQLError, GraphQLScalarType, Kind, type ValueNode } from 'graphql';
 import { GraphQLJSON } from 'graphql-scalars';
@@ -59,13 +59,15 @@ function codeScalar(name: string, words: string, openApi: Record<string, unknown
     if (code === undefined) throw new GraphQLError(`Expected ${words}, got ${JSON.stringify(value)?.slice(0, 64)}`);
     return code;
   };
+  // A boolean literal only where a boolean is one of its codes (UploadCheckIn's true and false).
+  const takesBooleans = parse(true) !== undefined;
   const type = new GraphQLScalarType({
     name,
     serialize: (v) => v,
     parseValue: parsed,
     parseLiteral: (ast) =>
       atLiteral(ast, () => {
-        if (ast.kind !== Kind.INT && ast.kind !== Kind.STRING) throw new GraphQLError(`${name} must be ${words}`);
+        if (ast.kind !== Kind.INT && ast.kind !== Kind.STRING && !(ast.kind === Kind.BOOLEAN && takesBooleans)) throw new GraphQLError(`${name} must be ${words}`);
         return parsed(ast.kind === Kind.INT ? Number(ast.value) : ast.value);
       }),
   });
@@ -101,6 +103,20 @@ const DataScope = zeroOrOne('DataScope', "0 (the creator's own) or 1 (global)", 
 /** What `PUT documents/{id}/status`'s `checkIn` takes. */
 const CheckInStatus = zeroOrOne('CheckInStatus', '0 (check in) or 1 (check out), the values of checkInStatus', '0 check in, 1 check out');
 
+/**
+ * An upload's `checkIn`: true or false (or their text, any case), as the Node clients send it, or
+ * the check-in status asked for, as the Python client sends it (its documented "0 -> CheckedIn,
+ * 1 -> CheckedOut", the values of checkInStatus). Read as that status: 0 checks in, 1 does not.
+ */
+const UPLOAD_CHECK_INS: Record<string, number> = { true: 0, '0': 0, false: 1, '1': 1 };
+
+const UploadCheckIn = codeScalar(
+  'UploadCheckIn',
+  'true or 0 (check the document in), or false or 1 (leave it as it is)',
+  { oneOf: [{ type: 'boolean' }, { type: 'integer', enum: [0, 1] }, { type: 'string', enum: ['true', 'false', '0', '1'] }] },
+  (value) => UPLOAD_CHECK_INS[(typeof value === 'boolean' ? String(value) : codeText(value)).toLowerCase()],
+);
+
 /** The type of the object a persisted data dictionary is linked to: the codes the clients use (client-compatibility.md), 0 to 16 and 99. */
 const LINKED_OBJECT_TYPES = new Set([...Array.from({ length: 17 }, (_, i) => i), 99]);
 
@@ -114,7 +130,7 @@ const LinkedObjectType = codeScalar(
   },
 );
 
-export const CODE_SCALARS: readonly CodeScalar[] = [ReleaseState, DataScope, CheckInStatus, LinkedObjectType];
+export const CODE_SCALARS: readonly CodeScalar[] = [ReleaseState, DataScope, CheckInStatus, UploadCheckIn, LinkedObjectType];
 
 /** The code scalar of that name, if it is one. */
 export const codeScalarNamed = (name: string): CodeScalar | undefined => CODE_SCALARS.find((c) => c.type.name === name);

@@ -125,6 +125,9 @@ async function assertLabelFree(ctx: AppContext, doc: Row, label: string, revisio
   if (await countRows(ctx.reader, REVISION, { where })) throw conflict(`Document '${doc.name as string}' already has a revision '${label}': a revision's label is its own.`, { field: 'revision' });
 }
 
+/** An upload's `checkIn` (UploadCheckIn, src/scalars.ts): 0 checks the document in with it, 1 leaves it as it is. */
+const [CHECK_IN, LEAVE_AS_IS] = [0, 1];
+
 /** Records an upload on the document `input.documentId` names; returns the id of the revision that holds it. */
 export async function uploadFile(ctx: AppContext, input: Input): Promise<string> {
   fileOf(input);
@@ -133,11 +136,11 @@ export async function uploadFile(ctx: AppContext, input: Input): Promise<string>
   const doc = await changeableDocument(ctx, requireGuid(input.documentId, 'documentId'), 'Document', 'documentId');
   return recordFile(ctx, doc, input, async () => {
     await sendAlerts(ctx, 'documentRevised', [doc.documentId as string]);
-    // `checkIn` true with the upload: the uploader's check-out ends with it.
-    if (input.checkIn === true) await setCheckIn(ctx, doc.documentId as string, true);
+    // `checkIn`, an UploadCheckIn: 0 (true) with the upload: the uploader's check-out ends with it.
+    if (input.checkIn === CHECK_IN) await setCheckIn(ctx, doc.documentId as string, true);
     // The state the document is checked in with (the clients' check-in is the default: unless
-    // `checkIn` is false) is its releaseState from this upload on.
-    if (state !== undefined && input.checkIn !== false && state !== doc.releaseState) {
+    // `checkIn` is false, 1) is its releaseState from this upload on.
+    if (state !== undefined && input.checkIn !== LEAVE_AS_IS && state !== doc.releaseState) {
       await updateRows(ctx.reader, 'document', { release_state: state }, sql`t.id = ${doc.documentId}`);
     }
   });

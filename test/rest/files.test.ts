@@ -97,6 +97,22 @@ describe('uploads', () => {
     expect(bad.body.errors[0]).toMatchObject({ message: 'Expected 1 (or Released) or 0 (or Unreleased), got "Replace"', extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } });
   });
 
+  test("checkIn as the Python client sends it (the check-in status: 0 checks in, 1 does not), beside true and false in any case; anything else is a 400", async () => {
+    const draft = async () => (await A.post('/documents', { folderId: folder.id, name: uniq('Held'), documentState: 0 })).body.data as { documentId: string };
+    const cases: [string, number, number][] = [['0', 0, 1], ['1', 1, 0], ['TRUE', 0, 1], ['False', 1, 0]];
+    for (const [checkIn, status, state] of cases) {
+      const doc = await draft();
+      expect((await A.put(`/documents/${doc.documentId}/status`, { checkIn: 1 })).body.data.checkInStatus).toBe(1);
+      const up = await upload(doc.documentId, 'py', { checkIn, checkInDocumentState: 'Released', changeReason: 'py' });
+      expect([checkIn, up.status, up.body.data?.checkInStatus, up.body.data?.releaseState]).toEqual([checkIn, 200, status, state]);
+    }
+    const doc = await draft();
+    for (const bad of ['2', 'yes']) expectError(await upload(doc.documentId, 'no', { checkIn: bad }), 400, /'checkIn' must be true or 0/);
+    // GraphQL takes a boolean literal as before.
+    const gql = await A.gql('mutation ($id: UUID!, $b: String!) { uploadFile(input: { documentId: $id, checkIn: true, checkInDocumentState: "Released", fileUpload: { name: "g.txt", base64: $b } }) { releaseState } }', { id: doc.documentId, b: Buffer.from('gql').toString('base64') });
+    expect(gql.body.data?.uploadFile.releaseState).toBe(1);
+  });
+
   test('GET files/{id} answers the bytes exactly, by revision id, file id or document id; GET files?q=[id] eq too', async () => {
     const doc = await newDoc();
     const up = (await upload(doc.documentId, BINARY, {}, 'every byte.bin')).body.data;
