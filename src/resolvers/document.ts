@@ -96,7 +96,7 @@ export const resolvers = {
     // The folder's documents as its list counts them, its subtree's when asked (the documents' row rule hides those of folders the caller may not see).
     folderDocumentCount: async (_: unknown, a: { id: string; includeSubfolders?: boolean | null; q?: string | null }, ctx: AppContext) => {
       const folder = (await loadRow(ctx, FOLDER, a.id)) as { id: string; folderPath: string; topLevelFolderId: string };
-      const inFolder = a.includeSubfolders ? sql`t.folder_id in (select f.id from folder f where f.tenant_id = ${ctx.tenantId} and ${subtreeOf(folder, 'f')})` : sql`t.folder_id = ${folder.id}`;
+      const inFolder = a.includeSubfolders ? subtreeOf(folder, 'f') : sql`t.folder_id = ${folder.id}`;
       return listPage(ctx, DOCUMENT, { q: a.q }, [inFolder]).totalRecords();
     },
     formDocuments: async (_: unknown, args: ListArgs & { formId: string }, ctx: AppContext) => {
