@@ -150,6 +150,56 @@ describe("the user's account deleted while their request runs: what the request 
     expectEnded(await whileHeld(h, holdUser(u.id), () => admin.as(u.token).get(`/documents/${doc.id}`), deleteUser(u.id)));
     expect((await admin.get(`/documents/${doc.id}`)).status).toBe(200);
   });
+
+  /** An ordinary user with the Publisher role on a folder of their own, and a document in it. */
+  async function publisher() {
+    const u = await ordinaryUser(admin);
+    const folder = (await admin.post('/folders', { name: `Gone-${u.userid}` })).body.data;
+    expect((await admin.put(`/folders/${folder.id}/securitymembers/${u.id}`, { securityRole: 2 })).status).toBe(200);
+    const doc = (await admin.post('/documents', { folderId: folder.id, name: 'held' })).body.data;
+    return { u, folder, doc, as: admin.as(u.token) };
+  }
+
+  test('a check-out, waiting for the document: 401, the session ended (it was a 404 for a document that is there, or the role the delete took)', async () => {
+    const { u, doc, as } = await publisher();
+    const holdDoc = { text: 'select 1 from document where tenant_id = $1 and id = $2 for update', values: [admin.t.tenantId, doc.documentId] };
+    expectEnded(await whileHeld(h, holdDoc, () => as.put(`/documents/${doc.documentId}/status`, { checkIn: 1 }), deleteUser(u.id)));
+    expect((await admin.get(`/documents/${doc.documentId}`)).body.data).toMatchObject({ checkInStatus: 0, checkedOutById: '' });
+  });
+
+  test('a saved search made on /graphql, waiting for its folder: UNAUTHORIZED (it was the foreign key\'s "record referred to was not found")', async () => {
+    const { u, folder } = await publisher();
+    const holdFolder = { text: 'select 1 from folder where tenant_id = $1 and id = $2 for update', values: [admin.t.tenantId, folder.id] };
+    const name = `never-${u.userid}`;
+    const g = await whileHeld(h, holdFolder, () => graphql(u.token, `mutation { createSavedSearch(input: { name: "${name}", folderId: "${folder.id}" }) { id } }`), deleteUser(u.id));
+    expect([g.status, g.body.errors.map((e: { extensions: { code: string } }) => e.extensions.code)]).toEqual([401, ['UNAUTHORIZED']]);
+    expectChallenge(g);
+    const { rows } = await h.services.reads.query('select count(*)::int as n from saved_search where tenant_id = $1 and name = $2', [admin.t.tenantId, name]);
+    expect(rows[0].n).toBe(0);
+  });
+
+  test('writes racing the delete of their account, 20 rounds: each done before it (200) or refused after it (401), never a 403 or 404; nothing of theirs left', async () => {
+    for (let round = 0; round < 20; round++) {
+      const { u, folder, doc, as } = await publisher();
+      const [deleted, ...writes] = await Promise.all([
+        admin.del(`/users/${u.id}`),
+        as.put(`/documents/${doc.documentId}/status`, { checkIn: 1 }),
+        as.post('/savedsearches', { name: `mine-${round}`, folderId: folder.id }),
+        as.post('/documents', { folderId: folder.id, name: `made-${round}` }),
+      ]);
+      expect(deleted.status).toBe(200);
+      for (const w of writes) {
+        if (w.status === 200) continue;
+        expectEnded(w);
+      }
+      const { rows } = await h.services.reads.query(
+        `select (select count(*)::int from saved_search where tenant_id = $1 and owner_id = $2) as searches,
+                (select count(*)::int from document where tenant_id = $1 and checked_out_by_id = $2) as held`,
+        [admin.t.tenantId, u.id],
+      );
+      expect(rows[0]).toEqual({ searches: 0, held: 0 });
+    }
+  }, 60_000);
 });
 
 test('a user changing their own password ends their other sessions', async () => {
