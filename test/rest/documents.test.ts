@@ -539,6 +539,26 @@ describe('check-out', () => {
     expect([admin.id, plain.id]).toContain(holder);
   });
 
+  test('a check-in by the holder racing a check-out by another, and a check-out racing a delete, 20 rounds each: as one order or the other, nothing lost', async () => {
+    for (let round = 0; round < 20; round++) {
+      const { folder: f, doc, U } = await shared();
+      await A.put(`/documents/${doc.documentId}/status`, { checkIn: 1 });
+      const [back, out] = await Promise.all([A.put(`/documents/${doc.documentId}/status`, { checkIn: 0 }), U.put(`/documents/${doc.documentId}/status`, { checkIn: 1 })]);
+      expect(back.status).toBe(200);
+      // The other's check-out came first (still held: the 409) or after the check-in (it holds it now).
+      if (out.status !== 200) expectError(out, 409, `Document '${doc.name}' is already checked out by ${admin.name}.`);
+      expect((await A.get(`/documents/${doc.documentId}`)).body.data.checkedOutById).toBe(out.status === 200 ? plain.id : '');
+
+      const other = (await A.post('/documents', { folderId: f.id, name: uniq('Going') })).body.data as Doc;
+      const [held, gone] = await Promise.all([U.put(`/documents/${other.documentId}/status`, { checkIn: 1 }), A.del(`/documents/${other.documentId}`)]);
+      // Checked out first, the delete is refused; deleted first, the check-out is.
+      expect([held.status, gone.status].sort()).toEqual([200, 409]);
+      if (gone.status === 409) expectError(gone, 409, /checked out/);
+      else expectError(held, 409, `Document '${other.name}' is deleted: it cannot be checked out or in.`);
+      expect((await A.get(`/documents/${other.documentId}`)).body.data).toMatchObject(gone.status === 200 ? { archive: 2, checkedOutById: '' } : { archive: 0, checkedOutById: plain.id });
+    }
+  }, 60_000);
+
   test('a check-out that waited for another user\'s to commit names that user in its 409', async () => {
     const { doc } = await shared();
     // Another user's check-out, committed while the request waits for the document's row.

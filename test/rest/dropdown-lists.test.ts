@@ -131,6 +131,18 @@ describe('lists', () => {
     const values = (await itemsOf(list.listID)).map((i) => i.itemValue);
     expect(sets).toContainEqual(values);
   });
+
+  test('two renames to one name at once, 20 rounds: one wins, the other a 409; one list of that name', async () => {
+    for (let round = 0; round < 20; round++) {
+      const name = uniq('Same');
+      const [a, b] = [(await A.post('/lists', { Name: uniq('One'), Items: TWO })).body.data as List, (await A.post('/lists', { Name: uniq('Two'), Items: TWO })).body.data as List];
+      const replies = await Promise.all([a, b].map((l) => A.put(`/lists/${l.listID}`, { Name: name })));
+      expect(replies.map((r) => r.status).sort()).toEqual([200, 409]);
+      expectError(replies.find((r) => r.status === 409)!, 409, /already exists/);
+      const named = await Promise.all([a, b].map(async (l) => (await A.get(`/lists/${l.listID}`)).body.data.listName));
+      expect(named.filter((n: string) => n === name)).toHaveLength(1);
+    }
+  });
 });
 
 describe('drop-down index fields', () => {

@@ -388,6 +388,18 @@ describe('uploads', () => {
     expect(revisions.map((r) => r.fileName).sort()).toEqual(['0.txt', '1.txt', '2.txt', '3.txt', '4.txt']);
   });
 
+  test('uploads racing the document\'s delete, 20 rounds: each made before it (200, its revision kept as the delete left it) or refused after it (409); nothing added to a deleted document', async () => {
+    for (let round = 0; round < 20; round++) {
+      const doc = await newDoc();
+      expect((await upload(doc.documentId, 'first')).status).toBe(200);
+      const [a, gone, b] = await Promise.all([upload(doc.documentId, 'second'), A.del(`/documents/${doc.documentId}`), upload(doc.documentId, 'third', { checkIn: 'true' })]);
+      expect(gone.status).toBe(200);
+      for (const r of [a, b]) if (r.status !== 200) expectError(r, 409, `Document '${doc.name}' is deleted: it can be read, not changed.`);
+      const { rows } = await h.services.reads.query('select count(*)::int as n from document_revision where tenant_id = $1 and document_id = $2', [A.t.tenantId, doc.documentId]);
+      expect(rows[0].n).toBe(1 + [a, b].filter((r) => r.status === 200).length);
+    }
+  }, 60_000);
+
   test('uploads at once are listed in the order they were made, so deleting the current revision brings back the one made before it', async () => {
     const doc = await newDoc();
     await upload(doc.documentId, 'zero', {}, '0.txt');

@@ -834,6 +834,38 @@ describe('at the same time', () => {
     const list = await A.get(`/folders/${top.id}/folders`);
     expect(list.body.data.map((k: Rec) => k.folderPath).sort()).toEqual(Array.from({ length: 6 }, (_, i) => `/${renamedTo}/kid${i}`));
   });
+
+  test('a delete racing a document and a folder made in it, 20 rounds: each made before it (and gone with it) or the 404 of a folder gone; nothing left under it', async () => {
+    for (let round = 0; round < 20; round++) {
+      const f = await make(`/${uniq('Doomed')}`);
+      const [del, doc, kid] = await Promise.all([A.del(`/folders/${f.id}`), A.post('/documents', { folderId: f.id, name: 'late' }), A.post(`/folders/${f.id}`, { name: 'late' })]);
+      expect(del.status).toBe(200);
+      for (const r of [doc, kid]) if (r.status !== 200) expectError(r, 404, `Folder '${f.id}' was not found.`);
+      if (kid.status === 200) expectError(await A.get(`/folders/${kid.body.data.id}`), 404);
+      const { rows } = await h.services.reads.query(
+        `select (select count(*)::int from document where tenant_id = $1 and folder_id = $2) + (select count(*)::int from folder where tenant_id = $1 and parent_id = $2) as n`,
+        [A.t.tenantId, f.id],
+      );
+      expect(rows[0].n).toBe(0);
+    }
+  });
+
+  test('three folders renamed to one name beside each other, and two same-named folders moved into one parent, 20 rounds each: one wins, the others a 409; never two of one name', async () => {
+    for (let round = 0; round < 20; round++) {
+      const p = await make(`/${uniq('Beside')}`);
+      const kids = await Promise.all(['x', 'y', 'z'].map((name) => A.post(`/folders/${p.id}`, { name }).then((r) => r.body.data as Rec)));
+      const renames = await Promise.all(kids.map((k) => A.put(`/folders/${k.id}`, { name: 'Same' })));
+      expect(renames.map((r) => r.status).sort()).toEqual([200, 409, 409]);
+      for (const r of renames.filter((x) => x.status === 409)) expectError(r, 409, /^A folder named 'Same' already exists beside /);
+      const [x, y] = [await make(`/${uniq('From')}/Moved`), await make(`/${uniq('From')}/Moved`)];
+      const moves = await Promise.all([x, y].map((f) => A.put('/folders/move', { sourceFolderId: f.id, targetFolderId: p.id })));
+      expect(moves.map((r) => r.status).sort()).toEqual([200, 409]);
+      expectError(moves.find((r) => r.status === 409)!, 409, `The folder '${p.folderPath}/Moved' already exists.`);
+      const names = (await A.get(`/folders/${p.id}/folders`)).body.data.map((k: Rec) => k.name).sort();
+      expect(names).toEqual(['Moved', 'Same', ...['x', 'y', 'z'].filter((n) => names.includes(n))].sort());
+      expect(names).toHaveLength(4);
+    }
+  }, 60_000);
 });
 
 describe('renames and moves racing folders made deeper down', () => {

@@ -761,6 +761,21 @@ describe('/forminstance/{id}', () => {
     expect(await names(`/forminstance/${big.formId}/forms`, "amount eq ''")).toEqual([parent.instanceName]);
   });
 
+  test('two forms related each way round at once, then unrelated each way round at once, 20 rounds: no deadlock; one relation, then none; one unrelate wins, the other a 404', async () => {
+    const t = await formTemplateWith(A, ['a']);
+    const related = async (i: Instance) => (await A.get(`/forminstance/${i.formId}/forms`)).body.data.map((d: Instance) => d.instanceName);
+    for (let round = 0; round < 20; round++) {
+      const [x, y] = [await create(A, t.id, {}), await create(A, t.id, {})];
+      const rel = await Promise.all([A.put(`/forminstance/${x.formId}/relateForm?relateToId=${y.formId}`), A.put(`/forminstance/${y.formId}/relateForm?relateToId=${x.formId}`)]);
+      expect(rel.map((r) => r.status)).toEqual([200, 200]);
+      expect([await related(x), await related(y)]).toEqual([[y.instanceName], [x.instanceName]]);
+      const un = await Promise.all([A.put(`/forminstance/${x.formId}/unrelateForm?relateToId=${y.formId}`), A.put(`/forminstance/${y.formId}/unrelateForm?relateToId=${x.formId}`)]);
+      expect(un.map((r) => r.status).sort()).toEqual([200, 404]);
+      expectError(un.find((r) => r.status === 404)!, 404, /^Form '.*' is not related to form '.*'\.$/);
+      expect([await related(x), await related(y)]).toEqual([[], []]);
+    }
+  }, 60_000);
+
   test('relateForm / unrelateForm ?relateToDocId=: the other form by its instance name (any case), as the Node client sends it', async () => {
     const t = await formTemplateWith(A, ['a']);
     const [x, y] = [await create(A, t.id, {}), await create(A, t.id, {})];

@@ -377,6 +377,17 @@ describe('PUT /groups/{id}', () => {
     expectError(await A.put(`/groups/${UNKNOWN_ID}`, { name: uniq('x') }), 404);
     expectError(await A.put('/groups/1234', { name: uniq('x') }), 400, /GUID/);
   });
+
+  test('three groups renamed to one name at once, 20 rounds: one wins, the others a 409 naming it; one group of that name', async () => {
+    for (let round = 0; round < 20; round++) {
+      const name = uniq('Same');
+      const groups = [await createGroup(A), await createGroup(A), await createGroup(A)];
+      const replies = await Promise.all(groups.map((x) => A.put(`/groups/${x.id}`, { name, description: 'd' })));
+      expect(replies.map((r) => r.status).sort()).toEqual([200, 409, 409]);
+      for (const r of replies.filter((x) => x.status === 409)) expectError(r, 409, `A group named '${name}' already exists.`);
+      expect(ids(await A.get(`/groups?${q(`name eq '${name}'`)}`))).toEqual([replies.find((r) => r.status === 200)!.body.data.id]);
+    }
+  }, 60_000);
 });
 
 describe('DELETE /groups/{id}', () => {
@@ -428,6 +439,18 @@ describe('group membership', () => {
     // The delete, committed while the change waits for the group's row.
     const other = { text: 'delete from user_group where tenant_id = $1 and id = $2', values: [A.t.tenantId, g.id] };
     expectError(await whileHeld(h, other, () => send(g.id)), 404, `Group '${g.id}' was not found.`);
+  });
+
+  test('a member added while the group is deleted, 20 rounds at once: added before it (201) or the 404 of a group gone; no membership left', async () => {
+    const u = await createUser(A);
+    for (let round = 0; round < 20; round++) {
+      const doomed = await createGroup(A);
+      const [added, gone] = await Promise.all([A.put(`/groups/${doomed.id}/users/${u.id}`), A.del(`/groups/${doomed.id}`)]);
+      expect(gone.status).toBe(200);
+      if (added.status !== 201) expectError(added, 404, `Group '${doomed.id}' was not found.`);
+    }
+    const { rows } = await h.services.reads.query('select count(*)::int as n from group_member where tenant_id = $1 and user_id = $2', [A.t.tenantId, u.id]);
+    expect(rows[0].n).toBe(0);
   });
 
   test.each([

@@ -145,6 +145,17 @@ describe('index field definitions', () => {
     expect((await A.get(`/indexfields?${q(`label eq '${label}'`)}`)).body.data).toHaveLength(1);
   });
 
+  test('two renames to one label at once, 20 rounds: one wins, the other a 409; one field of that label', async () => {
+    for (let round = 0; round < 20; round++) {
+      const label = uniq('Same');
+      const [a, b] = [await newField(), await newField()];
+      const replies = await Promise.all([a, b].map((f) => A.put(`/indexfields/${f.id}`, { label })));
+      expect(replies.map((r) => r.status).sort()).toEqual([200, 409]);
+      expectError(replies.find((r) => r.status === 409)!, 409, /already exists/);
+      expect((await A.get(`/indexfields?${q(`label eq '${label}'`)}`)).body.data.map((f: Definition) => f.id)).toEqual([replies.find((r) => r.status === 200)!.body.data.id]);
+    }
+  });
+
   test('PUT /indexfields/{id}: keys sent change, keys left out or null stay; the type cannot change', async () => {
     const d = await newField(uniq('Edit'), { defaultValue: 'a', description: 'first' });
     const r = await A.put(`/indexfields/${d.id}`, nodeBody(d.label, { description: 'second', required: true, defaultValue: null }));

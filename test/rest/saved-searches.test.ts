@@ -135,6 +135,17 @@ describe('saved searches', () => {
     expect((await A.get(`/savedsearches?${q(`name eq '${name}'`)}`)).body.data).toHaveLength(2);
   });
 
+  test('two renames of one owner\'s searches to one name at once, 20 rounds: one wins, the other a 409; one search of that name', async () => {
+    for (let round = 0; round < 20; round++) {
+      const name = uniq('Same');
+      const [a, b] = [(await A.post('/savedsearches', { name: uniq('One') })).body.data, (await A.post('/savedsearches', { name: uniq('Two') })).body.data];
+      const replies = await Promise.all([a, b].map((x) => A.put(`/savedsearches/${x.asid}`, { name })));
+      expect(replies.map((r) => r.status).sort()).toEqual([200, 409]);
+      expectError(replies.find((r) => r.status === 409)!, 409, `A saved search of its owner's named '${name}' already exists.`);
+      expect((await A.get(`/savedsearches?${q(`name eq '${name}'`)}`)).body.data).toHaveLength(1);
+    }
+  });
+
   test('a delete that waits for another delete of the search finds it gone: a 404, not a second 200', async () => {
     const s = (await A.post('/savedsearches', { name: uniq('Gone') })).body.data;
     // The other delete, committed while this one waits for the search's row.
