@@ -651,6 +651,27 @@ describe('PUT /formtemplates/{id}/release', () => {
     const g = await A.gql(`query ($id: String!) { formTemplate(id: $id) { revisions { revision status } } }`, { id: t.id });
     expect(g.body.data.formTemplate.revisions).toEqual([{ revision: 1, status: 0 }, { revision: 2, status: 1 }]);
   });
+
+  test('releases racing fields added, 15 rounds: one add of a key wins, every field added is in the latest revision, and no revision holds a key twice', async () => {
+    const ADD = 'mutation ($id: String!, $key: String) { addFormTemplateField(id: $id, input: { name: $key }) { id } }';
+    for (let round = 0; round < 15; round++) {
+      const t = await formTemplateWith(A, ['a']);
+      const [k1, k2] = [uniq('k'), uniq('k')];
+      const rs = await Promise.all([A.gql(ADD, { id: t.id, key: k1 }), A.put(`/formtemplates/${t.id}/release`), A.gql(ADD, { id: t.id, key: k1 }), A.gql(ADD, { id: t.id, key: k2 })]);
+      expect(rs[1].status).toBe(200);
+      // One of the two adds of k1 wins; the other finds it in the draft (or in the one the release left, copied into a new draft).
+      const adds = [rs[0], rs[2]].map((r) => r.body.errors?.[0]?.extensions?.code ?? 'ok').sort();
+      expect(adds).toEqual(['CONFLICT', 'ok']);
+      expect(rs[3].body.errors).toBeUndefined();
+      const { rows } = await h.services.reads.query(
+        `select r.id = t.latest_revision_id as latest, array(select f.key from form_template_field f where f.tenant_id = r.tenant_id and f.revision_id = r.id order by f.ord) as keys
+           from form_template_revision r join form_template t on t.tenant_id = r.tenant_id and t.id = r.template_id where r.tenant_id = $1 and r.template_id = $2 order by r.revision`,
+        [A.t.tenantId, t.id],
+      );
+      expect([...rows.find((r) => r.latest).keys].sort()).toEqual(['a', k1, k2].sort());
+      for (const r of rows) expect(new Set(r.keys).size).toBe(r.keys.length);
+    }
+  }, 60_000);
 });
 
 describe('GET /formtemplates/{id}/fields', () => {

@@ -6,6 +6,7 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Reply } from '../harness.js';
 import { type Api, expectAsUnknown, expectEnvelope, expectError, GUID, uniq, UNKNOWN_ID, whileHeld } from './support.js';
 import { A, B, h, origin, peer, setUpScriptServerApp, U } from './script-server-app.js';
 
@@ -534,6 +535,28 @@ describe('managing processes (administrators)', () => {
     expect(processes.filter((x: { name: string }) => x.name === name)).toEqual([]);
     expect(processes.find((x: { id: string }) => x.id === p.id)).toMatchObject({ scriptId: kept.id });
   });
+
+  test('at once, 15 rounds (these writes are /graphql only, so no route sends them twice): two scripts or two processes renamed to one name, one wins; a script deleted while a process is made on it, one of the two wins', async () => {
+    const codeOf = (r: Reply) => r.body.errors?.[0]?.extensions?.code ?? 'ok';
+    for (let round = 0; round < 15; round++) {
+      const [s1, s2] = [await script(A), await script(A)];
+      const name = uniq('same');
+      const scripts = await Promise.all([s1, s2].map((s) => A.gql('mutation ($id: UUID!, $name: String) { updateScript(id: $id, input: { name: $name }) { id } }', { id: s.id, name })));
+      expect(scripts.map(codeOf).sort()).toEqual(['CONFLICT', 'ok']);
+      expect(scripts.find((r) => r.body.errors)!.body.errors[0].message).toBe(`A script named '${name}' already exists.`);
+      const later = { intervalMinutes: 5, nextRunDate: '2099-01-01' };
+      const [p1, p2] = [await process(A, { name: uniq('p'), script: s2.id, ...later }), await process(A, { name: uniq('p'), script: s2.id, ...later })];
+      const processes = await Promise.all([p1, p2].map((p) => A.gql('mutation ($id: UUID!, $name: String) { updateScheduledProcess(id: $id, input: { name: $name }) { id } }', { id: p.id, name })));
+      expect(processes.map(codeOf).sort()).toEqual(['CONFLICT', 'ok']);
+      const doomed = await script(A);
+      const [del, made] = await Promise.all([
+        A.gql('mutation ($id: UUID!) { deleteScript(id: $id) { success } }', { id: doomed.id }),
+        A.gql('mutation ($input: ScheduledProcessInput!) { createScheduledProcess(input: $input) { id } }', { input: { name: uniq('on'), script: doomed.id, ...later } }),
+      ]);
+      // Deleted first, the process names no script (400); made first, the script is in use (409).
+      expect([codeOf(del), codeOf(made)]).toEqual(codeOf(del) === 'ok' ? ['ok', 'BAD_REQUEST'] : ['CONFLICT', 'ok']);
+    }
+  }, 60_000);
 
   test('an ordinary user neither runs nor changes processes (403)', async () => {
     expectError(await U.put('/scheduledProcess/Run'), 403);
