@@ -79,7 +79,8 @@ function refuseUnstorable(parsed: object, sentAsObject: boolean): void {
 
 function expiry(input: Input): Date | null {
   const v = optionalString(input, 'expirationDateUtc');
-  if (v === undefined || v.trim() === '') return null;
+  // The text `null` too: the PHP client's form body says "never" so (a form has no null).
+  if (v === undefined || v.trim() === '' || /^null$/i.test(v.trim())) return null;
   const at = isoInstant(v);
   if (!at) {
     throw badRequest(`The field 'expirationDateUtc' must be an ISO 8601 date-time such as 2030-01-31T12:00:00 (UTC unless a zone is given), from year 1 to 9999 in UTC, got '${v.trim().slice(0, 64)}'.`, { field: 'expirationDateUtc' });

@@ -109,6 +109,16 @@ describe('POST /persistedData', () => {
     expect(r.body.data).toMatchObject({ scope: 1, linkedObjectType: 99, expirationDateUtc: null });
   });
 
+  test('a form-encoded body as the PHP client sends it: the text null for no expiration date, an empty link', async () => {
+    const raw = new URLSearchParams({
+      name: 'php', scope: '0', persistedData: '{"DataField2":"claro que si"}', dataMimeType: 'text/JSON',
+      linkedObjectId: '', linkedObjectType: '0', expirationDateUtc: 'null',
+    }).toString();
+    const r = await A.post('/persistedData', undefined, { raw, headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    expectEnvelope(r, 'POST', A.url('/persistedData'));
+    expect(r.body.data).toMatchObject({ name: 'php', scope: 0, linkedObjectId: '', linkedObjectType: 0, expirationDateUtc: null });
+  });
+
   test('a JSON body that repeats a key is a 400 naming it and nothing is made (the last one was kept); a repeat inside the persistedData text is that text\'s, kept as sent', async () => {
     const name = uniq('twice');
     const post = (raw: string) => A.post('/persistedData', undefined, { raw, headers: { 'content-type': 'application/json' } });
