@@ -25,6 +25,13 @@ export const LEGACY_DATA_TYPES = [
   'User',
 ];
 
+/**
+ * A data type by its name in any case or by its route's plural: the PHP client's `getMetaData`
+ * is told to pass `documents` for the documents' description.
+ */
+const named = <T>(name: string, find: (n: string) => T | undefined): T | undefined =>
+  find(name) ?? (/s$/i.test(name) ? find(name.slice(0, -1)) : undefined);
+
 const describe = (dt: DataTypeInfo) => ({
   dataType: dt.name,
   availableFields: dt.availableFields,
@@ -38,9 +45,9 @@ export const resolvers = {
     // Each data type once: a document and its revisions are both `Document`, described as `/meta/Document` describes it.
     metaDataTypes: () => [...dataTypes.byName.values()].map(describe),
     metaDataType: (_: unknown, { datatype }: { datatype: string }) => {
-      const dt = dataTypes.get(datatype);
+      const dt = named(datatype, (n) => dataTypes.get(n));
       if (!dt) {
-        const known = LEGACY_DATA_TYPES.some((n) => n.toLowerCase() === datatype.toLowerCase());
+        const known = named(datatype, (n) => LEGACY_DATA_TYPES.find((t) => t.toLowerCase() === n.toLowerCase()));
         throw notFound(
           known
             ? `The data type '${datatype}' is not served by this version of the service yet.`

@@ -162,6 +162,16 @@ describe('drop-down index fields', () => {
     expectError(await A.get('/meta/ServerStatus'), 404, /not served by this version/);
   });
 
+  test("/meta/{datatype} takes the route's plural, as the PHP client's getMetaData is told to send it ('documents')", async () => {
+    for (const [plural, single] of [['documents', 'Document'], ['Users', 'User'], ['formtemplates', 'FormTemplate'], ['sites', 'Site']]) {
+      const r = await A.get(`/meta/${plural}`);
+      expectEnvelope(r, 'GET', A.url(`/meta/${plural}`));
+      expect(r.body.data).toEqual((await A.get(`/meta/${single}`)).body.data);
+    }
+    expectError(await A.get('/meta/customers'), 404, /not served by this version/);
+    expectError(await A.get('/meta/nothings'), 404, "Unknown data type 'nothings'. GET /meta lists the data types.");
+  });
+
   test('a definition and a folder name lists; selectoptions answers the items, the users, or none', async () => {
     const colours = await newList(uniq('Colours'), [{ itemName: 'Red', itemValue: 'R' }, { itemName: 'Green', itemValue: 'G' }]);
     const sizes = await newList(uniq('Sizes'), [{ itemName: 'Small', itemValue: 'S' }]);
