@@ -624,6 +624,13 @@ describe('GET /users/{id}/webToken', () => {
     expectError(await call('GET', `${R()}/users/${other.id}/webToken`, { token: tok }), 403);
   });
 
+  test("webToken is the answer's last key: the PHP client's getUsersToken walks the whole answer and keeps only the last key it meets", async () => {
+    const u = await makeUser();
+    const r = await call('GET', `${R()}/users/${u.id}/webtoken`, { token: admin });
+    expect(Object.keys(r.body)).toEqual(['meta', 'data']);
+    expect(Object.keys(r.body.data)).toEqual(['expires', 'webToken']);
+  });
+
   test('an unknown user is a 404', async () => {
     expectError(await call('GET', `${R()}/users/${randomUUID()}/webToken`, { token: admin }), 404);
   });
