@@ -179,7 +179,14 @@ export const resolvers = {
     users: (_: unknown, args: ListArgs & { enabled?: string | null; isVaultAccess?: boolean | null }, ctx: AppContext) =>
       listPage(ctx, USER, args, usersFiltered(args)),
     me: (_: unknown, __: unknown, ctx: AppContext) => loadRow(ctx, USER, ctx.caller.userId),
-    userWebToken: async (_: unknown, a: { userId: string; expiration?: Date | null }, ctx: AppContext) => {
+    userWebToken: async (_: unknown, a: { userId: string; expiration?: Date | null; u?: string | null; p?: string | null }, ctx: AppContext) => {
+      // Ignored, these would hand a token for any password to an app that asks whether one is right.
+      if (a.u != null || a.p != null) {
+        throw badRequest(
+          "Checking a user name and password here (u, p) is not available on this service: check them with the token endpoint's password grant, which answers a token only for the right password.",
+          { field: a.u != null ? 'u' : 'p' },
+        );
+      }
       const user = await loadRow(ctx, USER, a.userId);
       const now = Date.now();
       const wanted = a.expiration ? a.expiration.getTime() - now : WEB_TOKEN_TTL_MS;

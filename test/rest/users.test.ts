@@ -631,6 +631,16 @@ describe('GET /users/{id}/webToken', () => {
     expect(Object.keys(r.body.data)).toEqual(['expires', 'webToken']);
   });
 
+  test("u and p (the .NET client's GetWebLoginToken with credentials, which takes a token for a right password) are a 400 that issues nothing", async () => {
+    const u = await makeUser();
+    // Whatever the password: none is checked (the right one would be echoed in meta.href, which this file's call refuses).
+    for (const query of [`u=${u.userid}&p=wrong`, `u=${u.userid}`, 'p=wrong']) {
+      const r = await call('GET', `${R()}/Users/${u.id}/webToken/?expiration=2099-01-01T00:00:00.0000000Z&${query}`, { token: admin });
+      expectError(r, 400, /^Checking a user name and password here \(u, p\) is not available on this service/);
+      expect(r.body.data).toBeUndefined();
+    }
+  });
+
   test('an unknown user is a 404', async () => {
     expectError(await call('GET', `${R()}/users/${randomUUID()}/webToken`, { token: admin }), 404);
   });
