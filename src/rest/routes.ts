@@ -167,6 +167,11 @@ export const routes: Route[] = [
   { method: 'GET', path: '/users/:userId/webtoken', field: 'Query.userWebToken', shape: 'object' },
   { method: 'PUT', path: '/users/:id/password', field: 'Mutation.changeUserPassword', shape: 'object', body: 'input' },
   { method: 'PUT', path: '/users/:id/userid', field: 'Mutation.changeUserId', shape: 'object', body: 'input' },
+  // The .NET client's calls of users that this service does not serve (docs/decisions.md, "Not served")
+  { method: 'GET', path: '/users/DefaultCustomer', handler: 'notServed', scope: 'tenant', reason: 'a user here belongs to one customer and database, the ones this address names' },
+  { method: 'GET', path: '/users/AccountOwner', handler: 'notServed', scope: 'tenant', reason: 'no one user is the account owner here; GET users?isVaultAccess=true lists the account owners' },
+  { method: 'GET', path: '/users/Invites', handler: 'notServed', scope: 'tenant', reason: 'there are no invitations here; an administrator makes users with POST users' },
+  { method: 'POST', path: '/users/Invites', handler: 'notServed', scope: 'tenant', reason: 'there are no invitations here; an administrator makes users with POST users' },
 
   // Form templates: `:id` is a template's id, one of its revision ids or its name
   { method: 'GET', path: '/formtemplates', field: 'Query.formTemplates', shape: 'list' },

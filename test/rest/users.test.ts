@@ -1101,6 +1101,19 @@ describe('PUT /users/{id}/userId', () => {
   });
 });
 
+test("the .NET client's users/DefaultCustomer, users/AccountOwner and users/Invites: 404 saying they are not served and why, not a 400 about a GUID", async () => {
+  for (const [method, path, why] of [
+    ['GET', '/Users/DefaultCustomer', 'a user here belongs to one customer and database'],
+    ['GET', '/Users/AccountOwner', 'no one user is the account owner here; GET users?isVaultAccess=true lists the account owners'],
+    ['GET', '/Users/Invites', 'there are no invitations here'],
+    ['POST', '/Users/Invites', 'there are no invitations here'],
+  ]) {
+    const r = await call(method, `${R()}${path}`, { token: admin, ...(method === 'POST' ? { body: { users: [], message: 'hi' } } : {}) });
+    expectError(r, 404, `${method} users/${path.split('/')[2]} is not served: ${why}`);
+    expect(r.text).not.toMatch(/GUID|UUID/);
+  }
+});
+
 describe('DELETE /users/{id}', () => {
   test('deletes the user: envelope without data, then 404, and no more logins', async () => {
     const u = await makeUser();
