@@ -41,7 +41,7 @@ export function jsonResponse(status: number, body: unknown, headers: Record<stri
 export const httpOk = (response: Response): Response => new Response(response.body, { status: 200, headers: response.headers });
 
 /** What `refusalsAs200` routes answer as HTTP 200: refusals of what was sent, not of who sent it (401, 403, 429, 5xx). */
-const REFUSALS = new Set([400, 404, 413]);
+export const REFUSALS = new Set([400, 404, 413]);
 
 /**
  * An answer as its route sends it: on a `refusalsAs200` row a refusal of what was sent goes out as

@@ -5,6 +5,7 @@
 import type { GraphQLSchema } from 'graphql';
 import { bodyHoldsArgs, type SofaRoute } from './routes.js';
 import { documentDownload, fileResponse } from './openapi-downloads.js';
+import { REFUSALS } from './envelope.js';
 import { COMPRESSED, ERRORS, errorResponse, NO_ROOM, ref, TOO_SLOW, UNAVAILABLE, UNAVAILABLE_WITH_BODY } from './openapi-envelope.js';
 import { parametersOf } from './openapi-parameters.js';
 import { argumentSchemas, descriptionsOf, recordSchema, sofaOperation, type Operation, type Schema, type SofaDoc } from './openapi-sofa.js';
@@ -39,6 +40,16 @@ const requestBody = (required: boolean, { description, ...schema }: Schema) => (
   },
 });
 
+/**
+ * A `refusalsAs200` row's refusals of what was sent go out as HTTP 200 with their status in
+ * `meta.status` (src/rest/envelope.ts): documented there, not under statuses it never sends.
+ */
+function refusalsAsOk(row: SofaRoute, responses: Record<string, unknown>): void {
+  if (responses['200']) throw new Error(`${row.method} ${row.path} answers 200 on success: its refusals need a status of their own`);
+  for (const status of REFUSALS) delete responses[String(status)];
+  responses['200'] = errorResponse(`A refusal of what was sent (${[...REFUSALS].join(', ')}): sent as HTTP 200, its own status in \`meta.status\`.`);
+}
+
 /** The tag of a path: its first segment, capitalised. */
 export const tagOf = (path: string) => {
   const first = path.split('/').filter(Boolean)[0] ?? '';
@@ -69,6 +80,7 @@ export function rowOperation(doc: SofaDoc, schema: GraphQLSchema, row: SofaRoute
   }
   if (row.upload) responses['507'] = errorResponse(NO_ROOM);
   responses['503'] = errorResponse(readsBody ? UNAVAILABLE_WITH_BODY : UNAVAILABLE);
+  if (row.refusalsAs200) refusalsAsOk(row, responses);
   return {
     operationId: `${row.method.toLowerCase()}_${name}`,
     summary: row.field,

@@ -1,13 +1,14 @@
-/** /api/openapi.json describes exactly the route table, validly; /api/docs browses it with nothing from elsewhere. */
+/** /api/openapi.json describes exactly the route table, validly, and every row's real answers fit it; /api/docs browses it with nothing from elsewhere. */
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { createConfig, lintFromString } from '@redocly/openapi-core';
-import { Ajv } from 'ajv';
+import { Ajv, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import { buildNextZip } from '../../src/jobs/zip-builder.js';
-import { Harness } from '../harness.js';
+import { Harness, type Reply } from '../harness.js';
 import { documentedRows } from '../../src/rest/openapi.js';
-import { bracedPath, routes } from '../../src/rest/routes.js';
-import { adminApi, createGroup, createUser, multipart, type Api } from './support.js';
+import { bracedPath, isSofaRoute, routes, type Route, type SofaRoute } from '../../src/rest/routes.js';
+import { adminApi, createGroup, createUser, multipart, uniq, UNKNOWN_ID, type Api } from './support.js';
+import * as fixture from './route-fixture.js';
 
 type Doc = {
   servers: { url: string; variables?: Record<string, unknown> }[];
@@ -362,6 +363,100 @@ describe('real answers fit the documented response schemas', () => {
     // The rows chosen by a query parameter answer in their own shape, which the operation names too.
     fits('/folders', 'get', await A.get('/folders?folderPath=/'));
     fits('/folders', 'get', await A.get(`/folders?folderPath=${encodeURIComponent(`/${folder.name}`)}`));
+  });
+
+  describe('every route row, generated from the route table', () => {
+    fixture.setUpRouteFixture('openapi');
+    const { pathOf, bodyOf, send, tenantRoutes } = fixture;
+    const label = (r: Route) => `${r.method} ${r.path}${isSofaRoute(r) ? '' : ` (${r.scope})`}`;
+    /** Where each answer did not fit its operation's documented responses. */
+    const misfits: string[] = [];
+    /** Each row's statuses answered. */
+    const seen = new Map<string, Set<number>>();
+    const compiled = new Map<string, ValidateFunction>();
+    /** Checks that `reply` has a status `r`'s operation documents and fits that status's schema, or its content type. */
+    const check = (r: Route, how: string, reply: Reply) => {
+      const op = doc.paths[bracedPath(r.path)]?.[r.method.toLowerCase()];
+      (seen.get(label(r)) ?? seen.set(label(r), new Set()).get(label(r))!).add(reply.status);
+      const documented = op?.responses[String(reply.status)];
+      const at = `${label(r)} ${how} ${reply.status}`;
+      if (!documented) return misfits.push(`${at}: status not documented (${reply.text.slice(0, 200)})`);
+      const type = reply.headers.get('content-type') ?? '';
+      const json = documented.content?.['application/json'];
+      if (!json) {
+        const types = Object.keys(documented.content ?? {});
+        if (!types.some((t) => t === '*/*' || type.startsWith(t))) misfits.push(`${at}: sent ${type}, documented ${types.join(', ')}`);
+        return;
+      }
+      if (!type.startsWith('application/json')) return misfits.push(`${at}: sent ${type}, documented application/json`);
+      const text = JSON.stringify(json.schema).replace(/"#\/components/g, '"doc#/components');
+      const validate = compiled.get(text) ?? compiled.set(text, ajv.compile(JSON.parse(text))).get(text)!;
+      if (!validate(reply.body)) misfits.push(`${at}: ${validate.errors!.map((e) => `${e.instancePath} ${e.message}`).join('; ')} in ${reply.text.slice(0, 300)}`);
+    };
+    const withQuery = (path: string, query: string) => `${path}${path.includes('?') ? '&' : '?'}${query}`;
+    /** The row's path with each path parameter naming nothing: an unknown GUID for a record's id, else an unknown name. */
+    const unknownPath = (r: SofaRoute) => {
+      const segments = r.path.split('/');
+      const [path, query] = pathOf(r).split('?');
+      const unknown = path.split('/').map((s, i) => (segments[i].startsWith(':') ? (/^[0-9a-f-]{36}$/.test(s) ? UNKNOWN_ID : `no-${s}`) : s));
+      return [unknown.join('/'), query].filter(Boolean).join('?');
+    };
+    /** Records others hang from, deleted after the rest at their depth. */
+    const CONTAINERS = /^\/(folders|documents|sites|groups|users|lists)\/:[a-zA-Z]+$/;
+    /**
+     * Statuses a row is not seen to answer here: a success where its body must name a record by a key
+     * the fixture gives no record for (a user's or group's id), a 404 where any name is answered.
+     */
+    const UNSEEN: Record<string, number[]> = { 'PUT /sites/changeusersite': [200], 'PUT /sites/changegroupsite': [200], 'GET /configuration/:name': [404] };
+    /** A body whose unique values (names, labels) are new on each call. */
+    const uniqueValues = (body: Record<string, unknown> | undefined) => body && Object.fromEntries(Object.entries(body).map(([k, v]) => [k, v === 'conformance' ? uniq('conformance') : v]));
+
+    test('refusals, successes and repeats of every row fit its documented responses', async () => {
+      const { A: a, B: b, plain } = fixture;
+      const user = a.as(plain.token);
+      for (const r of tenantRoutes) {
+        for (const [how, api] of [['no token', a.as(undefined)], ['another tenant', b.on(a.t)], ["tenant B's paths", b]] as const) check(r, how, await send(api, r, bodyOf(r)));
+        // Malformed: a body that is no JSON where one is read, a limit that is no number, a `fields` with an unclosed bracket.
+        if (r.method !== 'GET') check(r, 'malformed body', await a.request(r.method, pathOf(r), { raw: '{', headers: { 'content-type': 'application/json' } }));
+        check(r, 'bad limit', await a.request(r.method, withQuery(pathOf(r), 'limit=x')));
+        check(r, 'malformed fields', await a.request(r.method, withQuery(pathOf(r), 'fields=%5Bx')));
+        if (r.path.includes('/:')) check(r, 'unknown path values', await send(a, r, bodyOf(r), unknownPath(r)));
+      }
+      // Reads, then writes (each twice: the second may conflict), then deletes, children before their parents.
+      const reads = tenantRoutes.filter((r) => r.method === 'GET');
+      const writes = tenantRoutes.filter((r) => r.method === 'POST' || r.method === 'PUT');
+      const depth = (r: SofaRoute) => r.path.split('/').length;
+      const deletes = tenantRoutes.filter((r) => r.method === 'DELETE').sort((x, y) => Number(CONTAINERS.test(x.path)) - Number(CONTAINERS.test(y.path)) || depth(y) - depth(x));
+      for (const r of reads) {
+        for (const [how, api] of [['administrator', a], ['ordinary user', user]] as const) check(r, how, await send(api, r, bodyOf(r)));
+        check(r, 'expand=data', await a.request('GET', withQuery(pathOf(r), 'expand=data')));
+      }
+      for (const r of [...writes, ...deletes]) {
+        check(r, 'ordinary user', await send(user, r, bodyOf(r)));
+        for (const how of ['administrator', 'administrator again']) check(r, how, (await fixture.sendLearning(a, r, () => uniqueValues(bodyOf(r)))).reply);
+      }
+      const missing = tenantRoutes.flatMap((r) => {
+        const statuses = seen.get(label(r))!;
+        // A refusal of what was sent is an HTTP 200 on a refusalsAs200 row; a delete's success depends on what the deletes before it left.
+        const refused = (status: number) => (r.refusalsAs200 ? 200 : status);
+        const expected = [...(r.method === 'DELETE' ? [] : [r.status ?? 200]), refused(400), 401, 403, ...(r.path.includes('/:') ? [refused(404)] : [])];
+        return expected.filter((s) => !statuses.has(s) && !UNSEEN[label(r)]?.includes(s)).map((s) => `${label(r)} answered no ${s}`);
+      });
+      expect([...misfits.map((m) => m.slice(0, 400)), ...missing]).toEqual([]);
+    }, 300_000);
+
+    test('the token endpoint, at the root and under a tenant, answers as documented: a token, a bad grant, a bad client', async () => {
+      const { A: a } = fixture;
+      const form = (o: Record<string, string>) => ({ raw: new URLSearchParams(o).toString(), headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+      const login = { grant_type: 'password', client_id: a.t.clientId, client_secret: a.t.clientSecret, username: a.t.adminUserId, password: a.t.password };
+      for (const r of routes.filter((row) => !isSofaRoute(row) && row.handler === 'token')) {
+        const at = r.scope === 'root' ? r.path : `${a.t.root}${r.path}`;
+        for (const [how, body] of [['password', login], ['unknown grant', { ...login, grant_type: 'nope' }], ['wrong secret', { ...login, client_secret: 'nope' }]] as const) {
+          check(r, how, await fixture.h.request('POST', at, form(body)));
+        }
+        expect([label(r), [...seen.get(label(r))!].sort()]).toEqual([label(r), [200, 400, 401]]);
+      }
+    });
   });
 
   test('bodies: fieldType takes a code or a name, a list its items as DropDownListItemInput', () => {
