@@ -63,6 +63,10 @@ export const UNAVAILABLE_WITH_BODY =
 /** An upload's file the file store has no room for (src/storage/file-store.ts, `storeFull`). */
 export const NO_ROOM = 'The file store has no room for the file (its disk full, its quota used up, or the file larger than it takes): nothing was stored.';
 
+/** The outside process that runs scripts failed or took too long (src/domain/scripts.ts). */
+export const OUTSIDE_FAILED = 'The outside process that runs scripts failed: it could not be reached, broke off, answered an HTTP error, or answered what is not JSON (the message says which).';
+export const OUTSIDE_TOO_SLOW = 'The outside process that runs scripts gave no whole answer within SCRIPT_TIMEOUT_SECONDS.';
+
 /** A body (a file part's too) that arrives too slowly (src/body-pace.ts). */
 export const TOO_SLOW = 'The body arrived more slowly than BODY_MIN_BYTES_PER_SECOND after BODY_GRACE_SECONDS: nothing was done, and the connection is closed.';
 

@@ -6,7 +6,7 @@ import type { GraphQLSchema } from 'graphql';
 import { bodyHoldsArgs, type SofaRoute } from './routes.js';
 import { documentDownload, fileResponse } from './openapi-downloads.js';
 import { REFUSALS } from './envelope.js';
-import { COMPRESSED, ERRORS, errorResponse, NO_ROOM, ref, TOO_SLOW, UNAVAILABLE, UNAVAILABLE_WITH_BODY } from './openapi-envelope.js';
+import { COMPRESSED, ERRORS, errorResponse, NO_ROOM, OUTSIDE_FAILED, OUTSIDE_TOO_SLOW, ref, TOO_SLOW, UNAVAILABLE, UNAVAILABLE_WITH_BODY } from './openapi-envelope.js';
 import { parametersOf } from './openapi-parameters.js';
 import { argumentSchemas, descriptionsOf, recordSchema, sofaOperation, type Operation, type Schema, type SofaDoc } from './openapi-sofa.js';
 
@@ -79,6 +79,7 @@ export function rowOperation(doc: SofaDoc, schema: GraphQLSchema, row: SofaRoute
     responses['408'] = errorResponse(TOO_SLOW);
   }
   if (row.upload) responses['507'] = errorResponse(NO_ROOM);
+  if (row.outside) Object.assign(responses, { '502': errorResponse(OUTSIDE_FAILED), '504': errorResponse(OUTSIDE_TOO_SLOW) });
   responses['503'] = errorResponse(readsBody ? UNAVAILABLE_WITH_BODY : UNAVAILABLE);
   if (row.refusalsAs200) refusalsAsOk(row, responses);
   return {

@@ -62,6 +62,11 @@ export interface SofaRoute {
    */
   attachments?: true;
   /**
+   * The field calls the outside process that runs scripts (src/domain/scripts.ts): its failure is a
+   * 502, an answer later than SCRIPT_TIMEOUT_SECONDS a 504, as the OpenAPI document says.
+   */
+  outside?: true;
+  /**
    * A refusal of what was sent (400, 404, 413) goes out as HTTP 200 with the real status in
    * `meta.status`, as the real service answers `POST emails` and its clients expect.
    */
@@ -315,8 +320,8 @@ export const routes: Route[] = [
   // Scripts, run by the outside process (docs/decisions.md, "Scripts")
   { method: 'GET', path: '/scripts', field: 'Query.scripts', shape: 'list', paged: true },
   { method: 'GET', path: '/scripts/:id', field: 'Query.script', shape: 'object' },
-  { method: 'POST', path: '/scripts', field: 'Mutation.runScript', shape: 'object', body: 'input', anyJson: true },
-  { method: 'POST', path: '/scripts/:id', field: 'Mutation.runScript', shape: 'object', body: 'input', anyJson: true },
+  { method: 'POST', path: '/scripts', field: 'Mutation.runScript', shape: 'object', body: 'input', anyJson: true, outside: true },
+  { method: 'POST', path: '/scripts/:id', field: 'Mutation.runScript', shape: 'object', body: 'input', anyJson: true, outside: true },
   // The clients' completion of a workflow's script (docs/decisions.md, "Not served")
   { method: 'POST', path: '/scripts/CompleteWorkflowScript', handler: 'notServed', scope: 'tenant', reason: 'workflows do not exist in this service, so there is no workflow execution to complete' },
   // Scheduled processes (docs/decisions.md, "Scheduled processes")

@@ -445,6 +445,17 @@ describe('real answers fit the documented response schemas', () => {
       expect([...misfits.map((m) => m.slice(0, 400)), ...missing]).toEqual([]);
     }, 300_000);
 
+    test('a script run whose outside process fails answers the 502 its operation documents, at both paths; no other operation documents one', async () => {
+      const { A: a } = fixture;
+      const source = 'module.exports.main = (f, c, response) => response.json(500, { message: "boom" });';
+      const failing = (await a.gql('mutation ($source: String!) { createScript(input: { name: "openapi-failing", source: $source }) { id } }', { source })).body.data.createScript;
+      const runs = tenantRoutes.filter((r) => r.outside);
+      for (const r of runs) check(r, 'failing script', await a.request('POST', r.path.includes(':id') ? `/scripts/${failing.id}` : `/scripts?id=${failing.id}`, { body: [] }));
+      expect(runs.map((r) => [label(r), seen.get(label(r))?.has(502)])).toEqual([['POST /scripts', true], ['POST /scripts/:id', true]]);
+      const documenting = Object.entries(doc.paths).flatMap(([path, item]) => Object.entries(item).filter(([, op]) => '502' in ((op as { responses?: object }).responses ?? {})).map(([m]) => `${m} ${path}`));
+      expect(documenting.sort()).toEqual(['post /scripts', 'post /scripts/{id}']);
+    });
+
     test('the token endpoint, at the root and under a tenant, answers as documented: a token, a bad grant, a bad client', async () => {
       const { A: a } = fixture;
       const form = (o: Record<string, string>) => ({ raw: new URLSearchParams(o).toString(), headers: { 'content-type': 'application/x-www-form-urlencoded' } });
