@@ -12,6 +12,7 @@ import { pipeline } from 'node:stream/promises';
 import { sessionEnded } from '../auth/session.js';
 import { buildContext, type AppContext, type ReceivedUpload, type Services } from '../context.js';
 import { discardFiles, fileKey } from '../domain/stored-files.js';
+import { FileStoreFault } from '../storage/file-store.js';
 import { newId } from '../ids.js';
 import type { Match } from './match.js';
 import { requestIdOf } from './request-id.js';
@@ -74,7 +75,8 @@ export async function receiveUpload(services: Services, request: Request, m: Mat
     (file) => ({ file }),
     (err: unknown) => ({ err }),
   );
-  if (stored && 'err' in stored) throw multipartError(stored.err);
+  // The store's own refusal is no fault of the body.
+  if (stored && 'err' in stored) throw stored.err instanceof FileStoreFault ? stored.err : multipartError(stored.err);
   try {
     if (readError !== undefined) throw multipartError(readError);
     refuseNul(parts, 'request body');

@@ -44,6 +44,19 @@ export function storeFull(cause: unknown): AppError {
 }
 
 /**
+ * What a store's `put` throws when the store itself refused the file for a reason that is neither
+ * an outage nor no room (S3 refusing the server's credentials, a bucket that is not there): the
+ * server's configuration, a 500 logged with its cause, unlike the body's own failures, which `put`
+ * rethrows as they are (an upload answered it as a 400 "malformed body" quoting the store).
+ */
+export class FileStoreFault extends Error {
+  constructor(cause: unknown) {
+    super(`the file store refused the file: ${(cause as { message?: unknown } | null)?.message ?? String(cause)}`, { cause });
+    this.name = 'FileStoreFault';
+  }
+}
+
+/**
  * An error's message, and its cause's after it when it has one (a store's 503 or 507, and what the
  * file system or S3 said): for the log and a background job's record of a failure, not the wire.
  */
@@ -68,7 +81,8 @@ export interface ByteRange {
 export interface FileStore {
   /**
    * Writes `body` under `key`, streamed, hashing as it goes. More than `maxBytes` is an
-   * AppError PAYLOAD_TOO_LARGE, and nothing stays under the key.
+   * AppError PAYLOAD_TOO_LARGE, and nothing stays under the key. The body's failure is thrown as
+   * it is; the store's own, as its 503 or 507, or a FileStoreFault.
    */
   put(key: string, body: Readable | Buffer, maxBytes: number): Promise<StoredFile>;
   /** The bytes under `key` (only `range` of them, when given) as a stream; an AppError NOT_FOUND when there are none. */

@@ -19,7 +19,7 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { S3Settings } from '../config.js';
 import { bodyStream, keyParts, Measure } from './measure.js';
-import { fileMissing, storeUnavailable, type ByteRange, type FileStore, type StoredFile } from './file-store.js';
+import { FileStoreFault, fileMissing, storeUnavailable, type ByteRange, type FileStore, type StoredFile } from './file-store.js';
 
 /** DeleteObjects takes at most this many keys per request. */
 const DELETE_BATCH = 1000;
@@ -99,7 +99,10 @@ export class S3FileStore implements FileStore {
     // upload, or on some servers a failed abort) only follows from it. When the Upload failed
     // first, the feeding ended with its error.
     const uploadFailure = uploaded.status === 'rejected' ? uploaded.reason : undefined;
-    throw fed.status === 'rejected' && fed.reason !== uploadFailure ? fed.reason : asStoreError(uploadFailure);
+    if (fed.status === 'rejected' && fed.reason !== uploadFailure) throw fed.reason;
+    if (isAway(uploadFailure)) throw storeUnavailable(uploadFailure);
+    // S3's own refusal came through a request (`$metadata`); else the Upload failed with the body's error.
+    throw (uploadFailure as { $metadata?: unknown } | null)?.$metadata ? new FileStoreFault(uploadFailure) : uploadFailure;
   }
 
   async get(key: string, range?: ByteRange): Promise<Readable> {

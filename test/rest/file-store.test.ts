@@ -307,6 +307,24 @@ storeBehaviour(
         await lost.stop();
       }
     });
+
+    test('an upload the store refuses (a missing bucket, a key id it does not know) is a 500 with its cause logged, not a 400 "malformed body" quoting the store; nothing is recorded', async () => {
+      const s = setup();
+      const doc = await newDoc(s);
+      await upload(s, doc.documentId, 'kept');
+      for (const wrong of [{ bucket: 'no-such-bucket' }, { accessKeyId: 'NO-SUCH-KEY-ID' }]) {
+        const refusing = await Harness.start({ databaseUrl: db.url, fileStore: 's3', s3: { ...s3Settings(), ...wrong } });
+        try {
+          const r = await new Api(refusing, s.A.t, s.A.token).post('/files', undefined, { ...(await multipart({ documentId: doc.documentId }, 'lost?', 'f.txt')), failureExpected: true });
+          expect([wrong, r.status]).toEqual([wrong, 500]);
+          expect(r.text).toContain(`An unexpected error occurred. Quote request id ${r.headers.get('x-request-id')}`);
+          expect(r.log?.find((l) => l.level === 50)).toMatchObject({ err: { type: 'FileStoreFault', message: expect.stringContaining('the file store refused the file') } });
+        } finally {
+          await refusing.stop();
+        }
+      }
+      expect((await s.A.get(`/files/${doc.documentId}`)).text).toBe('kept');
+    });
   },
 );
 

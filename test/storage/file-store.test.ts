@@ -473,7 +473,7 @@ describe('the S3 store on its bucket', () => {
     try {
       const key = newKey();
       const e = await failure(() => wrong.put(key, randomBytes(100), 1000));
-      expect(e).toMatchObject({ name: 'InvalidAccessKeyId' });
+      expect(e).toMatchObject({ name: 'FileStoreFault', cause: { name: 'InvalidAccessKeyId' } });
       expect(String((e as Error).message)).not.toContain('not-the-secret');
       await expectNotFound(right, key);
     } finally {
