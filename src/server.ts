@@ -80,9 +80,11 @@ async function main() {
   process.on('SIGTERM', () => void stop('SIGTERM'));
 
   await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
+    // A failure to listen is told by its setting (src/start-failure.ts).
+    const failed = (e: Error) => reject(Object.assign(e, { setting: 'PORT' }));
+    server.once('error', failed);
     server.listen(config.port, config.host, () => {
-      server.off('error', reject);
+      server.off('error', failed);
       resolve();
     });
   });

@@ -16,7 +16,7 @@ const UNREACHABLE = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ETIMEDOU
 /** PostgreSQL's refusals of a connection: class 28 (who may log in), 3D000 (no such database), 53300 (too many connections), 57P03 (not accepting connections yet). */
 const REFUSED = /^(28...|3D000|53300|57P03)$/;
 
-type Coded = Error & { code?: unknown; syscall?: unknown; port?: unknown; address?: unknown; setting?: unknown };
+type Coded = Error & { code?: unknown; syscall?: unknown; port?: unknown; address?: unknown; hostname?: unknown; setting?: unknown };
 
 /** A database that refused or could not be reached, said with DATABASE_URL shown without its password. */
 export class DatabaseUnavailable extends Error {
@@ -37,6 +37,8 @@ export function asConnectionFailure(e: unknown, databaseUrl: string | undefined)
 }
 
 function listenFailure(e: Coded): string | undefined {
+  // A listener's HOST is looked up before it listens: a name that resolves to nothing.
+  if (e.syscall === 'getaddrinfo' && typeof e.setting === 'string') return `HOST ${String(e.hostname)} is not a name of this machine that resolves (${String(e.code)}): set HOST to one of its addresses`;
   if (e.syscall !== 'listen') return undefined;
   const where = `port ${String(e.port)} on ${String(e.address)}`;
   // The listener's setting: PORT, or HEALTH_PORT for the probes' (src/probe-server.ts).

@@ -64,6 +64,13 @@ test('a HEALTH_PORT already taken: one line naming it and HEALTH_PORT, exit 1', 
   }
 });
 
+test('a HOST that resolves to nothing: one line naming it and HOST, exit 1', async () => {
+  const out = await runToExit({ PORT: '0', HOST: 'no-such-host.invalid', DATABASE_URL: process.env.QUIRE_TEST_DATABASE_URL!, FILES_DIR: process.env.QUIRE_TEST_FILES_DIR! });
+  expect(out.code).toBe(1);
+  expect(out.stderr).toMatch(/^Failed to start: HOST no-such-host\.invalid is not a name of this machine that resolves \(E[A-Z_]+\): set HOST to one of its addresses\n$/);
+  expectOneLine(out);
+});
+
 test('a database that cannot be reached, or refuses the login: one line with DATABASE_URL shown without its password, exit 1', async () => {
   // A password in the query string (libpq's parameters) is left out too.
   const unreachable = await runToExit({ PORT: '0', DATABASE_URL: 'postgres://quire:sekrit-pw@127.0.0.1:1/quire?password=sekrit-pw2&sslmode=disable' });
