@@ -71,6 +71,27 @@ test('a HOST that resolves to nothing: one line naming it and HOST, exit 1', asy
   expectOneLine(out);
 });
 
+test('a DATA_DIR that cannot hold the key-encryption key (a file), or a key file that holds no key: one line naming the setting, exit 2', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'quire-datadir-'));
+  try {
+    const file = path.join(dir, 'a-file');
+    fs.writeFileSync(file, 'not a directory');
+    const env = { PORT: '0', DATABASE_URL: process.env.QUIRE_TEST_DATABASE_URL!, FILES_DIR: process.env.QUIRE_TEST_FILES_DIR! };
+    const notDir = await runToExit({ ...env, DATA_DIR: file });
+    expect(notDir.code).toBe(2);
+    expect(notDir.stderr).toMatch(new RegExp(`^Configuration error: DATA_DIR \\(${file}\\) cannot hold the key-encryption key key-encryption\\.key: ENOTDIR.*Set DATA_DIR to a directory this process may write, or set KEY_ENCRYPTION_KEY\n$`));
+    expectOneLine(notDir);
+
+    fs.writeFileSync(path.join(dir, 'key-encryption.key'), 'short\n');
+    const badKey = await runToExit({ ...env, DATA_DIR: dir });
+    expect(badKey.code).toBe(2);
+    expect(badKey.stderr).toBe(`Configuration error: ${path.join(dir, 'key-encryption.key')} does not hold a 32-byte base64 key: restore it, or set KEY_ENCRYPTION_KEY\n`);
+    expectOneLine(badKey);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}, 70_000); // two starts, each given up to 30 s
+
 test('a database that cannot be reached, or refuses the login: one line with DATABASE_URL shown without its password, exit 1', async () => {
   // A password in the query string (libpq's parameters) is left out too.
   const unreachable = await runToExit({ PORT: '0', DATABASE_URL: 'postgres://quire:sekrit-pw@127.0.0.1:1/quire?password=sekrit-pw2&sslmode=disable' });

@@ -17,11 +17,21 @@ export async function loadKek(config: Pick<Config, 'keyEncryptionKey' | 'dataDir
   if (config.keyEncryptionKey) return config.keyEncryptionKey;
   const file = path.join(config.dataDir, KEK_FILE);
   try {
+    return await readOrMakeKeyFile(config.dataDir, file);
+  } catch (e) {
+    if (typeof (e as NodeJS.ErrnoException).code !== 'string') throw e;
+    // The file system's refusal (DATA_DIR a file, not writable): a setting to correct, said in one line.
+    throw new ConfigError(`DATA_DIR (${config.dataDir}) cannot hold the key-encryption key ${KEK_FILE}: ${(e as Error).message}. Set DATA_DIR to a directory this process may write, or set KEY_ENCRYPTION_KEY`);
+  }
+}
+
+async function readOrMakeKeyFile(dataDir: string, file: string): Promise<Buffer> {
+  try {
     return parseKeyFile(file, await fs.readFile(file, 'utf8'));
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
   }
-  await fs.mkdir(config.dataDir, { recursive: true, mode: 0o700 });
+  await fs.mkdir(dataDir, { recursive: true, mode: 0o700 });
   const aside = `${file}.${process.pid}.${randomBytes(4).toString('hex')}`;
   await fs.writeFile(aside, `${randomBytes(32).toString('base64')}\n`, { mode: 0o600, flag: 'wx' });
   try {
@@ -36,7 +46,7 @@ export async function loadKek(config: Pick<Config, 'keyEncryptionKey' | 'dataDir
 
 function parseKeyFile(file: string, text: string): Buffer {
   const key = Buffer.from(text.trim(), 'base64');
-  if (key.length !== 32) throw new Error(`${file} does not hold a 32-byte base64 key`);
+  if (key.length !== 32) throw new ConfigError(`${file} does not hold a 32-byte base64 key: restore it, or set KEY_ENCRYPTION_KEY`);
   return key;
 }
 
