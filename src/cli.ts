@@ -102,6 +102,10 @@ async function run(argv: string[]): Promise<void> {
     need(values, 'customer', 'database', 'id');
     if (!isGuid(values.id!)) throw new UsageError(`--id must be a client id (a GUID, as client list shows), got '${values.id!.slice(0, 64)}'`);
   }
+  const site = values.site;
+  if (command === 'user create' && site !== undefined && !isGuid(site)) {
+    throw new UsageError(`--site must be a site id (a GUID: the tenant's homeSiteId, or GET sites), got '${String(site).slice(0, 64)}'`);
+  }
   // Before the database opens: a prompt should not wait behind an embedded database's start.
   const password =
     command === 'tenant create' || command === 'user create' || command === 'user password'
@@ -209,7 +213,8 @@ run(process.argv.slice(2)).catch((e) => {
     process.stderr.write(`quire: ${e.message}\n`);
     process.exit(2);
   }
-  if (e instanceof UsageError || (e as { code?: string }).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
+  // parseArgs' refusals: an unknown option, or one given without its value.
+  if (e instanceof UsageError || ['ERR_PARSE_ARGS_UNKNOWN_OPTION', 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE'].includes((e as { code?: string }).code ?? '')) {
     process.stderr.write(`quire: ${e.message}\n\n${USAGE}\n`);
     process.exit(2);
   }

@@ -98,6 +98,16 @@ describe('passwords', () => {
   }, 60_000);
 });
 
+test('usage: an option without its value, and a --site that is no GUID, are usage errors (exit 2) that show no SQL', async () => {
+  const noValue = await cli(['tenant', 'list', '--customer']);
+  expect([noValue.code, noValue.stderr]).toEqual([2, expect.stringContaining("quire: Option '--customer <value>' argument missing")]);
+  expect(noValue.stderr).toContain('quire tenant create');
+  const args = ['user', 'create', '--customer', t.customerAlias, '--database', t.databaseAlias, '--userid', `u${randomUUID().slice(0, 8)}`, '--password-stdin'];
+  const site = await cli([...args, '--site', 'home'], 'a-password\n');
+  expect([site.code, site.stderr]).toEqual([2, expect.stringContaining("quire: --site must be a site id (a GUID: the tenant's homeSiteId, or GET sites), got 'home'")]);
+  expect(site.stderr).not.toMatch(/select|uuid/i);
+}, 60_000);
+
 describe('keys and purge', () => {
   test('keys rotate makes a new signing key; keys list shows it signing and the earlier ones retired', async () => {
     const rotated = await cli(['keys', 'rotate', '--json']);
