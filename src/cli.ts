@@ -13,7 +13,6 @@ import { TENANT_FILTER } from './db/tenant-filter.js';
 import { AppError } from './errors.js';
 import { createLogger } from './log.js';
 import { Site } from './entities/site.js';
-import { User } from './entities/user.js';
 import { ADMIN_GROUP } from './roles.js';
 import { TenantDirectory } from './tenancy/tenant-directory.js';
 import { listKeys, rotateKey } from './auth/keys.js';
@@ -189,8 +188,11 @@ async function run(argv: string[]): Promise<void> {
       print(values.json!, { id: user.id, userid: user.userId, siteId: user.siteId, administrator: !!values.administrator });
     } else {
       const { em, tenantId } = await tenantEm(db, values.customer!, values.database!);
+      // A userid in any case, as every other command and the login take it.
       const actor = values.user
-        ? await em.findOne(User, { userId: values.user })
+        ? (
+            await em.getConnection().execute<{ id: string }[]>('select id from app_user where tenant_id = ? and name_key(user_id) = name_key(?)', [tenantId, values.user])
+          )[0]
         : (
             await em.getConnection().execute<{ user_id: string }[]>(
               `select m.user_id from group_member m join user_group g on g.id = m.group_id

@@ -207,6 +207,16 @@ describe('API clients', () => {
     expect([refresh.status, refresh.body.error]).toEqual([400, 'invalid_grant']);
   }, 60_000);
 
+  test('client create --user takes the userid in any case, as user password does; an unknown one is named', async () => {
+    const made = await cli(['client', 'create', ...tenantArgs(), '--user', t.adminUserId.toUpperCase(), '--json']);
+    expect(made).toMatchObject({ code: 0, stderr: '' });
+    const { clientId, clientSecret } = JSON.parse(made.stdout) as { clientId: string; clientSecret: string };
+    const login = await token({ grant_type: 'password', client_id: clientId, client_secret: clientSecret, username: t.adminUserId, password: t.password });
+    expect(login.status).toBe(200);
+    const unknown = await cli(['client', 'create', ...tenantArgs(), '--user', 'no-such-user']);
+    expect([unknown.code, unknown.stderr]).toEqual([2, expect.stringContaining("quire: no user 'no-such-user'")]);
+  }, 60_000);
+
   test('usage: --id is required and must be a GUID; an id of no client of the tenant is an error naming it (exit 1)', async () => {
     const missing = await cli(['client', 'revoke', ...tenantArgs()]);
     expect([missing.code, missing.stderr]).toEqual([2, expect.stringContaining('missing --id')]);
