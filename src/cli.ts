@@ -20,6 +20,7 @@ import { loadKek } from './auth/kek.js';
 import { keyRetentionSeconds, purgeExpired } from './purge.js';
 import { createFileStore } from './storage/index.js';
 import { PasswordError, readPassword } from './cli-password.js';
+import { asConnectionFailure } from './start-failure.js';
 
 const USAGE = `quire: administer a quire service
 
@@ -114,7 +115,10 @@ async function run(argv: string[]): Promise<void> {
   // Silent: stdout carries the command's output (one JSON object with --json), and the CLI
   // makes no reads through the read pool, the only thing that would log here.
   const config = loadConfig();
-  const db = await openDatabase(config, createLogger('silent'));
+  // A database out of reach is said as the server says it: DATABASE_URL named, without its password.
+  const db = await openDatabase(config, createLogger('silent')).catch((e: unknown) => {
+    throw asConnectionFailure(e, config.databaseUrl);
+  });
   // Interrupted: stop an embedded database this command started, rather than leave it running.
   process.once('SIGINT', () => void db.close().finally(() => process.exit(130)));
   try {

@@ -108,6 +108,23 @@ test('usage: an option without its value, and a --site that is no GUID, are usag
   expect(site.stderr).not.toMatch(/select|uuid/i);
 }, 60_000);
 
+test('a database out of reach, or refusing the login: one line naming DATABASE_URL without its password, exit 1', async () => {
+  const url = new URL(db.url);
+  url.username = 'no_such_role_here';
+  url.password = 'sekrit-pw';
+  for (const databaseUrl of ['postgres://quire:sekrit-pw@127.0.0.1:1/quire', url.href]) {
+    const r = await new Promise<{ code: number | null; stderr: string }>((resolve) =>
+      execFile(process.execPath, [path.join(ROOT, 'bin', 'quire.js'), 'tenant', 'list'], { env: { ...env, DATABASE_URL: databaseUrl } }, (err, _out, stderr) =>
+        resolve({ code: err ? ((err as { code?: number }).code ?? null) : 0, stderr }),
+      ),
+    );
+    const shown = new URL(databaseUrl);
+    shown.password = '';
+    expect([r.code, r.stderr]).toEqual([1, expect.stringMatching(new RegExp(`^quire: cannot connect to the database at DATABASE_URL \\(${shown.href.replace(/[.?]/g, '\\$&')}\\): .+\n$`))]);
+    expect(r.stderr).not.toContain('sekrit-pw');
+  }
+}, 60_000);
+
 describe('keys and purge', () => {
   test('keys rotate makes a new signing key; keys list shows it signing and the earlier ones retired', async () => {
     const rotated = await cli(['keys', 'rotate', '--json']);
