@@ -58,6 +58,15 @@ function onceLines(req: IncomingMessage): Map<string, number> {
 }
 
 /**
+ * A host refused, quoted as the message (which the log keeps) may: a user and password before an
+ * `@` (`http://user:password@host/`) are left out.
+ */
+function shownHost(host: string): string {
+  const at = host.lastIndexOf('@');
+  return at === -1 ? `'${clip(host)}'` : `'…@${clip(host.slice(at + 1))}' (a user and password go in the Authorization header, never in the host)`;
+}
+
+/**
  * Why the request cannot be served as it came (RFC 9112 3.2), or undefined. An absolute-form target
  * is turned into its path, its authority becoming the Host (RFC 9112 3.2.2).
  */
@@ -69,12 +78,13 @@ function refusalOf(req: IncomingMessage): string | undefined {
   const target = req.url ?? '';
   if (target.startsWith('/')) {
     const host = req.headers.host;
-    return host === undefined || isHost(host) ? undefined : `The Host header must be ${HOST_RULE}, got '${clip(host)}'.`;
+    return host === undefined || isHost(host) ? undefined : `The Host header must be ${HOST_RULE}, got ${shownHost(host)}.`;
   }
   const absolute = ABSOLUTE.exec(target);
-  if (!absolute) return `The request target must be a path or an absolute http URL, got '${clip(target)}'.`;
+  // Quoted without its query, where a client may put a token or a password.
+  if (!absolute) return `The request target must be a path or an absolute http URL, got '${clip(target.replace(/\?.*$/s, '?…'))}'.`;
   const [, authority, rest] = absolute;
-  if (!isHost(authority)) return `The host of the request target must be ${HOST_RULE}, got '${clip(authority)}'.`;
+  if (!isHost(authority)) return `The host of the request target must be ${HOST_RULE}, got ${shownHost(authority)}.`;
   req.url = rest.startsWith('/') ? rest : `/${rest}`;
   req.headers.host = authority;
   return undefined;

@@ -1,6 +1,7 @@
 /** Whatever the app's handler did, a request gets an answer: one it ended without sending is a 500 envelope, not a wait for ever. */
 import http from 'node:http';
 import net, { type AddressInfo } from 'node:net';
+import { Writable } from 'node:stream';
 import { createHttpServer } from '../src/http-server.js';
 import { createLogger } from '../src/log.js';
 
@@ -89,4 +90,33 @@ test('doubled slashes in the path are made one before the app, also in an absolu
     ['/graphql', '/graphql'],
   ];
   expect(await targetsSeen(cases.map(([target]) => target))).toEqual(cases.map(([, seen]) => seen));
+});
+
+test('a user and password in the host of an absolute-form target or the Host header, or a token in a query, are not repeated in the refusal or its log line', async () => {
+  const lines: string[] = [];
+  const log = createLogger('info', new Writable({ write: (chunk, _enc, done) => done(void lines.push(String(chunk))) }));
+  const server = createHttpServer({}, (_req, res: http.ServerResponse) => res.end('served'), log);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const send = async (head: string) => {
+    const sock = net.connect((server.address() as AddressInfo).port, '127.0.0.1');
+    let reply = '';
+    sock.on('data', (d) => (reply += d));
+    await new Promise((resolve) => sock.once('close', resolve).write(`${head}\r\nConnection: close\r\n\r\n`));
+    return reply;
+  };
+  try {
+    const answers = [
+      await send('GET http://user:pw-in-target@h/x HTTP/1.1\r\nHost: h'),
+      await send('GET /x HTTP/1.1\r\nHost: user:pw-in-host@h'),
+      await send('GET *?access_token=token-in-query HTTP/1.1\r\nHost: h'),
+    ];
+    for (const a of answers) expect(a).toMatch(/^HTTP\/1\.1 400 /);
+    expect(answers[0]).toContain("The host of the request target must be host[:port] (a name, an IPv4 address or an IPv6 address in brackets; a port 1-65535), got '…@h' (a user and password go in the Authorization header, never in the host).");
+    expect(answers[1]).toContain("got '…@h' (a user and password go in the Authorization header, never in the host)");
+    expect(answers[2]).toContain("The request target must be a path or an absolute http URL, got '*?…'.");
+    expect(lines).toHaveLength(3);
+    for (const text of [...answers, ...lines]) expect(text).not.toMatch(/pw-in-target|pw-in-host|token-in-query|user:/);
+  } finally {
+    await new Promise((resolve) => server.close(resolve));
+  }
 });
