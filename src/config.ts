@@ -333,7 +333,7 @@ export function loadConfig(env: Env = process.env, limits: { openFiles: number |
     databaseUrl: url(env, 'DATABASE_URL'),
     dataDir,
     logLevel: oneOf(env, 'LOG_LEVEL', levels, 'info'),
-    publicUrl: url(env, 'PUBLIC_URL'),
+    publicUrl: httpUrl(env, 'PUBLIC_URL'),
     jwtIssuer: env.JWT_ISSUER || 'quire',
     jwtAudience: env.JWT_AUDIENCE || 'quire-api',
     accessTokenTtlSeconds: int(env, 'ACCESS_TOKEN_TTL', 3600, 60, 86400),

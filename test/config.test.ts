@@ -68,6 +68,11 @@ test('SCRIPT_SERVER_URL must be http(s); SCRIPT_TIMEOUT_SECONDS has its default 
   expect(() => loadConfig({ SCRIPT_TIMEOUT_SECONDS: '0' })).toThrow(/SCRIPT_TIMEOUT_SECONDS must be between 1 and 3600/);
 });
 
+test('PUBLIC_URL must be http(s): a bare host:port (read as a URL of scheme host) stops the start rather than make every href and a script\'s baseUrl unusable', () => {
+  expect(loadConfig({ PUBLIC_URL: 'https://api.example.com/quire/' }).publicUrl).toBe('https://api.example.com/quire');
+  for (const bad of ['localhost:8080', 'ftp://api.example.com']) expect(() => loadConfig({ PUBLIC_URL: bad })).toThrow('PUBLIC_URL must start with http:// or https://');
+});
+
 test('SCHEDULED_RUN_TIMEOUT_MINUTES is six hours by default, 1 to 525,600, and never shorter than SCRIPT_TIMEOUT_SECONDS', () => {
   expect(loadConfig({}).scheduledRunTimeoutMinutes).toBe(360);
   expect(loadConfig({ SCHEDULED_RUN_TIMEOUT_MINUTES: '1' }).scheduledRunTimeoutMinutes).toBe(1);
