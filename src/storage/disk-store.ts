@@ -4,7 +4,7 @@
  * while hashing and counting; only a complete file within the limit is renamed into place, so a
  * reader never sees half a file and a failed put leaves nothing. The directory is made on the
  * first put: a server that never stores a file creates nothing. The file system's refusals are
- * answered as the store's (`asStoreError`).
+ * answered as the store's (`asStoreError`), and a put's other failures of its own as a FileStoreFault.
  */
 import { randomUUID } from 'node:crypto';
 import { constants as fsConstants, createWriteStream } from 'node:fs';
@@ -12,7 +12,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { fileMissing, storeFull, storeUnavailable, type ByteRange, type FileStore, type StoredFile } from './file-store.js';
+import { FileStoreFault, fileMissing, storeFull, storeUnavailable, type ByteRange, type FileStore, type StoredFile } from './file-store.js';
 import { bodyStream, keyParts, Measure } from './measure.js';
 
 const isNotFound = (e: unknown) => (e as NodeJS.ErrnoException).code === 'ENOENT';
@@ -33,6 +33,15 @@ export function asStoreError(e: unknown): unknown {
   if (NO_ROOM.has(code)) return storeFull(e);
   return AWAY.has(code) ? storeUnavailable(e) : e;
 }
+
+/** A file system error names the call that failed; a body's failures (its limit, a sender gone) name none. */
+const isFileSystemError = (e: unknown) => typeof (e as { syscall?: unknown } | null)?.syscall === 'string';
+
+/** A failure of the store's own (its folders, its temporary file, the rename): its 503 or 507, else a FileStoreFault. */
+const ownFailure = (e: unknown): unknown => {
+  const known = asStoreError(e);
+  return known === e ? new FileStoreFault(e) : known;
+};
 
 export class DiskFileStore implements FileStore {
   private readonly dir: string;
@@ -67,19 +76,25 @@ export class DiskFileStore implements FileStore {
       tmp = await this.tempPath();
     } catch (e) {
       source.destroy();
-      throw asStoreError(e);
+      throw ownFailure(e);
     }
     const measure = new Measure(maxBytes);
     const out = createWriteStream(tmp, { flags: 'wx', mode: 0o600 });
     try {
       await pipeline(source, measure, out);
-      await this.settle(tmp, target);
     } catch (e) {
       // The file is closed before it is removed: a late open must not bring it back.
       // (Not events.once: it rejects on the 'error' the stream emits on its way to closing.)
       if (!out.closed) await new Promise<void>((resolve) => out.once('close', () => resolve()));
       await fs.rm(tmp, { force: true });
-      throw asStoreError(e);
+      // The body's failures (its limit, a sender gone) go on as they are; the file's are the store's.
+      throw isFileSystemError(e) ? ownFailure(e) : e;
+    }
+    try {
+      await this.settle(tmp, target);
+    } catch (e) {
+      await fs.rm(tmp, { force: true });
+      throw ownFailure(e);
     }
     return measure.stored();
   }

@@ -228,6 +228,30 @@ storeBehaviour(
   'on disk (the default)',
   async () => setUp((disk = await onDisk())),
   () => disk.stop(),
+  (setup) => {
+    test('an upload the store cannot keep (the tenant\'s folder a file, not a folder) is a 500 with its cause logged, not a 400 "malformed body" quoting the file system; nothing is recorded', async () => {
+      const s = setup();
+      const doc = await newDoc(s);
+      await upload(s, doc.documentId, 'kept');
+      // The same database, served from a store whose tenant folder cannot be made.
+      const broken = fs.mkdtempSync(path.join(os.tmpdir(), 'quire-test-broken-'));
+      fs.writeFileSync(path.join(broken, s.A.t.tenantId), 'not a folder');
+      const refusing = await Harness.start({ databaseUrl: diskDb.url, filesDir: broken });
+      try {
+        const r = await new Api(refusing, s.A.t, s.A.token).post('/files', undefined, { ...(await multipart({ documentId: doc.documentId }, 'lost?', 'f.txt')), failureExpected: true });
+        expect(r.status).toBe(500);
+        expect(r.text).toContain(`An unexpected error occurred. Quote request id ${r.headers.get('x-request-id')}`);
+        expect(r.text).not.toContain(broken);
+        expect(r.log?.find((l) => l.level === 50)).toMatchObject({ err: { type: 'FileStoreFault', message: expect.stringContaining('the file store refused the file') } });
+        // Nothing left behind in it: no temporary file, no tenant folder.
+        expect(fs.readdirSync(path.join(broken, '.tmp'))).toEqual([]);
+      } finally {
+        await refusing.stop();
+        fs.rmSync(broken, { recursive: true, force: true });
+      }
+      expect((await s.A.get(`/files/${doc.documentId}`)).text).toBe('kept');
+    });
+  },
 );
 
 let s3: TestS3;
