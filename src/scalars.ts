@@ -77,18 +77,18 @@ function codeScalar(name: string, words: string, openApi: Record<string, unknown
 /** A number, or text as sent less its blanks around; '' for anything else. */
 const codeText = (value: unknown): string => (typeof value === 'number' ? String(value) : typeof value === 'string' ? value.trim() : '');
 
-/** A release state by its number or its name (any case), as the clients send `documentState` and `checkInDocumentState`. */
-const RELEASE_STATES: Record<string, number> = { released: 1, '1': 1, unreleased: 0, '0': 0 };
+/**
+ * A release state by its number or its name (any case), as the clients send `documentState` and
+ * `checkInDocumentState`. A Map, as every table of codes by text: an object also answers to
+ * `constructor` and `__proto__`, which were taken as states and reached the database (a 500).
+ */
+const RELEASE_STATES = new Map([['released', 1], ['1', 1], ['unreleased', 0], ['0', 0]]);
 
 const ReleaseState = codeScalar(
   'ReleaseState',
   '1 (or Released) or 0 (or Unreleased)',
   { oneOf: [{ type: 'integer', enum: [0, 1] }, { type: 'string', description: 'Released or Unreleased (any case), or "1" or "0"' }] },
-  (value) => {
-    const key = codeText(value).toLowerCase();
-    // Own keys only: `constructor` is no state, though every object answers to it.
-    return Object.hasOwn(RELEASE_STATES, key) ? RELEASE_STATES[key] : undefined;
-  },
+  (value) => RELEASE_STATES.get(codeText(value).toLowerCase()),
 );
 
 /** A code scalar of 0 or 1, `meaning` what each is. */
@@ -108,13 +108,13 @@ const CheckInStatus = zeroOrOne('CheckInStatus', '0 (check in) or 1 (check out),
  * the check-in status asked for, as the Python client sends it (its documented "0 -> CheckedIn,
  * 1 -> CheckedOut", the values of checkInStatus). Read as that status: 0 checks in, 1 does not.
  */
-const UPLOAD_CHECK_INS: Record<string, number> = { true: 0, '0': 0, false: 1, '1': 1 };
+const UPLOAD_CHECK_INS = new Map([['true', 0], ['0', 0], ['false', 1], ['1', 1]]);
 
 const UploadCheckIn = codeScalar(
   'UploadCheckIn',
   'true or 0 (check the document in), or false or 1 (leave it as it is)',
   { oneOf: [{ type: 'boolean' }, { type: 'integer', enum: [0, 1] }, { type: 'string', enum: ['true', 'false', '0', '1'] }] },
-  (value) => UPLOAD_CHECK_INS[(typeof value === 'boolean' ? String(value) : codeText(value)).toLowerCase()],
+  (value) => UPLOAD_CHECK_INS.get((typeof value === 'boolean' ? String(value) : codeText(value)).toLowerCase()),
 );
 
 /** The type of the object a persisted data dictionary is linked to: the codes the clients use (client-compatibility.md), 0 to 16 and 99. */

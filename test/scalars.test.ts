@@ -71,6 +71,8 @@ test('a literal a scalar refuses is placed at the literal (graphql-js reports th
     // Names every object answers to are no state (they were taken, and reached the database: a 500 on REST).
     ['ReleaseState', '"constructor"', 'Expected 1 (or Released) or 0 (or Unreleased), got "constructor"'],
     ['ReleaseState', '"__proto__"', 'Expected 1 (or Released) or 0 (or Unreleased), got "__proto__"'],
+    ['UploadCheckIn', '"constructor"', 'Expected true or 0 (check the document in), or false or 1 (leave it as it is), got "constructor"'],
+    ['UploadCheckIn', '2', 'Expected true or 0 (check the document in), or false or 1 (leave it as it is), got 2'],
     ['DataScope', '1.5', "DataScope must be 0 (the creator's own) or 1 (global)"],
     ['CheckInStatus', 'true', 'CheckInStatus must be 0 (check in) or 1 (check out), the values of checkInStatus'],
     ['CheckInStatus', '2', 'Expected 0 (check in) or 1 (check out), the values of checkInStatus, got 2'],
