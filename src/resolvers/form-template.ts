@@ -83,15 +83,19 @@ async function importTemplate(ctx: AppContext, idOrName: string, input: Input) {
 }
 
 /** The draft's fields, and the one with this key (case-insensitively) or a 404. */
+/** A live field of the draft: a deleted one keeps its key and values (read as `__<key>`) but takes no edit. */
 async function draftField(ctx: AppContext, draft: FormTemplateRevision, key: string) {
   const all = await ctx.em().find(FormTemplateField, { revisionId: draft.id });
   const field = all.find((f) => f.key.toLowerCase() === key.trim().toLowerCase());
   if (!field) throw notFound(`Form field '${key}' was not found in the template's draft.`);
+  if (field.deleted) throw notFound(`Form field '${field.key}' was deleted from the template's draft; its values read as '__${field.key.toLowerCase()}' and it takes no more edits.`);
   return { field, all };
 }
 
 function assertKeyFree(all: FormTemplateField[], key: string, except?: FormTemplateField) {
-  if (all.some((f) => f !== except && f.key.toLowerCase() === key.toLowerCase())) throw conflict(`The draft already has a field named '${key}'.`, { field: 'name' });
+  const taken = all.find((f) => f !== except && f.key.toLowerCase() === key.toLowerCase());
+  if (taken?.deleted) throw conflict(`The draft has a deleted field named '${taken.key}', whose values forms keep (read as '__${taken.key.toLowerCase()}'): choose another name.`, { field: 'name' });
+  if (taken) throw conflict(`The draft already has a field named '${key}'.`, { field: 'name' });
 }
 
 function options(input: Input): string[] | undefined {

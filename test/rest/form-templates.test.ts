@@ -722,6 +722,24 @@ describe('GraphQL: field edits on the draft', () => {
     expect((await A.get(`/formtemplates/${t.id}/fields`)).body.data.fields).toEqual({ ...BASE_LABELS, textfield: 'textField', colour: 'Favourite colour' });
   });
 
+  test('a deleted field takes no more edits, and its key stays taken: 404 to change or delete it again, 409 to add it anew', async () => {
+    const t = await releasedTemplate(A);
+    const m = (op: string) => A.gql(`mutation ($id: String!) { ${op} { ${FIELDS} } }`, { id: t.id });
+    const deleted = await m('deleteFormTemplateField(id: $id, key: "textField")');
+    expect(deleted.body.errors).toBeUndefined();
+    const draft = deleted.body.data.deleteFormTemplateField;
+    for (const op of ['updateFormTemplateField(id: $id, key: "TEXTFIELD", input: { name: "Revived", fieldType: 3 })', 'deleteFormTemplateField(id: $id, key: "textField")']) {
+      const r = await m(op);
+      expect(r.body.errors[0].extensions.code).toBe('NOT_FOUND');
+      expect(r.body.errors[0].message).toBe("Form field 'textField' was deleted from the template's draft; its values read as '__textfield' and it takes no more edits.");
+    }
+    const added = await m('addFormTemplateField(id: $id, input: { name: "TextField" })');
+    expect(added.body.errors[0].extensions.code).toBe('CONFLICT');
+    expect(added.body.errors[0].message).toContain("deleted field named 'textField'");
+    const g = await A.gql(`query ($id: String!) { formTemplate(id: $id) { revisions { ${FIELDS} } } }`, { id: t.id });
+    expect(g.body.data.formTemplate.revisions.at(-1)).toEqual(draft);
+  });
+
   test('a field edit by the one who last changed the draft and its template dates both anew', async () => {
     const t = await createTemplate(A);
     await importXml(A, t.id);
