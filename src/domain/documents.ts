@@ -59,9 +59,12 @@ export async function documentRow(ctx: AppContext, id: string, lock = false, wha
   // A lock that waited for another transaction's change of the row gets the row as changed but its
   // joined rows as they were before: a check-out committed meanwhile reads with no holder's name.
   // Read once more (the row is ours now) in that one case.
-  if (lock && row.checkedOutById && !row.checkedOutBy) return documentRow(ctx, id);
+  if (lock && holderOf(row) && !row.checkedOutBy) return documentRow(ctx, id);
   return row;
 }
+
+/** Who has the document checked out, if anyone (`checkedOutById` reads the all-zero GUID for nobody). */
+const holderOf = (doc: DocumentRow): string | undefined => (doc.checkInStatus === 1 ? (doc.checkedOutById as string) : undefined);
 
 /** `archive` of a deleted document: still read by its id, no longer listed or changed. */
 export const DELETED = 2;
@@ -80,7 +83,8 @@ export async function changeableDocument(ctx: AppContext, id: string, what = 'Do
 
 /** A 409 while someone other than the caller has the document checked out. */
 export function assertNotHeldByOther(ctx: AppContext, doc: DocumentRow): void {
-  if (doc.checkedOutById && doc.checkedOutById !== ctx.caller.userId) {
+  const holder = holderOf(doc);
+  if (holder && holder !== ctx.caller.userId) {
     throw conflict(`Document '${doc.name as string}' is checked out by ${(doc.checkedOutBy as string) || 'another user'}: it can change once it is checked in.`);
   }
 }
@@ -104,7 +108,7 @@ export function checksIn(input: Input): boolean {
 export async function setCheckIn(ctx: AppContext, id: string, checkIn: boolean): Promise<string> {
   const doc = await documentRow(ctx, id, true);
   if (doc.archive === DELETED) throw conflict(`Document '${doc.name as string}' is deleted: it cannot be checked out or in.`);
-  const holder = doc.checkedOutById as string;
+  const holder = holderOf(doc);
   const me = ctx.caller.userId;
   if (!checkIn && holder && holder !== me) throw conflict(`Document '${doc.name as string}' is already checked out by ${(doc.checkedOutBy as string) || 'another user'}.`);
   if (checkIn && holder && holder !== me && !(await ctx.isAdmin())) {

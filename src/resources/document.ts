@@ -20,11 +20,12 @@ export const FILE_FIELDS = {
 /**
  * The check-out fields of the document read as `doc` (the row itself or a join), with the user
  * who has it checked out joined as `cou` (checkOutJoin): `checkInStatus` 1 while someone has
- * it checked out, else 0 (docs/decisions.md, "Check-out").
+ * it checked out, else 0; nobody's id is the all-zero GUID, which the .NET client's Guid reads
+ * (docs/decisions.md, "Check-out").
  */
 export const checkOutFields = (doc: string) => ({
   checkInStatus: computed(`case when ${doc}.checked_out_by_id is null then 0 else 1 end`, 'integer'),
-  checkedOutById: computed(`coalesce(${doc}.checked_out_by_id::text, '')`, 'string'),
+  checkedOutById: computed(`coalesce(${doc}.checked_out_by_id::text, '${ZERO_GUID}')`, 'string'),
   checkedOutBy: joined('cou', 'name', 'string', { nullAs: '' }),
   checkOutDate: computed(`case when ${doc}.checked_out_by_id is null then null else ${doc}.checked_out_at end`, 'datetime'),
 });

@@ -64,11 +64,21 @@ describe('documents', () => {
       href: `~/documents/${d.id}`, dataType: 'Document', id: expect.stringMatching(GUID), documentId: expect.stringMatching(GUID),
       name, description: 'the report', releaseState: 1, checkInStatus: 0, revision: '1', reviewDate: null, expireDate: null, archive: 0,
       abstract: '', keywords: 'k1 k2', changeText: null, folderId: folder.id, folderName: 'Docs', folderPath: folder.folderPath,
-      fileId: ZERO_GUID, fileName: '', fileSize: 0, extension: '', contentType: '', checkedInBy: admin.name, checkedOutById: '',
+      fileId: ZERO_GUID, fileName: '', fileSize: 0, extension: '', contentType: '', checkedInBy: admin.name, checkedOutById: ZERO_GUID,
       checkedOutBy: '', checkOutDate: null, createDate: expect.stringMatching(DATE), modifyDate: expect.stringMatching(DATE),
       createById: admin.id, modifyById: admin.id, createBy: admin.name, modifyBy: admin.name,
     });
     expect(d.id).not.toBe(d.documentId);
+  });
+
+  test('a document nobody has checked out reads checkedOutById as the all-zero GUID, which the .NET client\'s Guid property takes (an empty string failed its whole read)', async () => {
+    const own = (await A.post('/folders', { name: uniq('NotHeld') })).body.data;
+    const d: Doc = (await A.post('/documents', { folderId: own.id, name: uniq('Doc') })).body.data;
+    for (const read of [await A.get(`/documents/${d.id}`), await A.get(`/documents/${d.documentId}/revisions`), await A.get(`/folders/${own.id}/documents`)]) {
+      const docs = [read.body.data].flat().filter((x: Doc) => x.documentId === d.documentId);
+      expect(docs.map((x: Doc) => [x.checkInStatus, x.checkedOutById])).toEqual([[0, ZERO_GUID]]);
+    }
+    expect((await A.get(`/documents?${q(`checkedOutById eq '${ZERO_GUID}' and documentId eq '${d.documentId}'`)}`)).body.data.map((x: Doc) => x.id)).toEqual([d.id]);
   });
 
   test('GET /documents/{id} by the document id or the revision id: the same object', async () => {
@@ -476,7 +486,7 @@ describe('check-out', () => {
     // Its holder changes it, and checks it in with an upload.
     expect((await U.put(`/documents/${doc.documentId}/expiration`, { expirationDate: '2030-01-01T00:00:00Z' })).status).toBe(200);
     const up = await U.post('/files', undefined, await multipart({ documentId: doc.documentId, checkIn: 'true' }, 'mine', 'm.txt'));
-    expect(up.body.data).toMatchObject({ fileName: 'm.txt', checkInStatus: 0, checkedOutById: '', checkedOutBy: '', checkOutDate: null });
+    expect(up.body.data).toMatchObject({ fileName: 'm.txt', checkInStatus: 0, checkedOutById: ZERO_GUID, checkedOutBy: '', checkOutDate: null });
     expect((await A.put(`/documents/${doc.documentId}/expiration`, { expirationDate: null })).status).toBe(200);
   });
 
@@ -492,7 +502,7 @@ describe('check-out', () => {
     expectError(await U.put(`/documents/${doc.documentId}/status`, undefined, form), 400, `The field 'checkIn' must be 0 (check in) or 1 (check out), the values of checkInStatus, got "true".`);
     expectError(await U.put(`/documents/${doc.documentId}/status`, {}), 400, /checkIn/);
     const back = await A.put(`/documents/${doc.documentId}/status`, { checkIn: 0 });
-    expect(back.body.data).toMatchObject({ checkInStatus: 0, checkedOutById: '' });
+    expect(back.body.data).toMatchObject({ checkInStatus: 0, checkedOutById: ZERO_GUID });
     // Forced by an administrator: the holder's check-out is gone.
     await U.put(`/documents/${doc.documentId}/status`, { checkIn: 1 });
     expect((await A.put(`/documents/${doc.documentId}/status`, { checkIn: 0 })).body.data.checkInStatus).toBe(0);
@@ -547,7 +557,7 @@ describe('check-out', () => {
       expect(back.status).toBe(200);
       // The other's check-out came first (still held: the 409) or after the check-in (it holds it now).
       if (out.status !== 200) expectError(out, 409, `Document '${doc.name}' is already checked out by ${admin.name}.`);
-      expect((await A.get(`/documents/${doc.documentId}`)).body.data.checkedOutById).toBe(out.status === 200 ? plain.id : '');
+      expect((await A.get(`/documents/${doc.documentId}`)).body.data.checkedOutById).toBe(out.status === 200 ? plain.id : ZERO_GUID);
 
       const other = (await A.post('/documents', { folderId: f.id, name: uniq('Going') })).body.data as Doc;
       const [held, gone] = await Promise.all([U.put(`/documents/${other.documentId}/status`, { checkIn: 1 }), A.del(`/documents/${other.documentId}`)]);
@@ -555,7 +565,7 @@ describe('check-out', () => {
       expect([held.status, gone.status].sort()).toEqual([200, 409]);
       if (gone.status === 409) expectError(gone, 409, /checked out/);
       else expectError(held, 409, `Document '${other.name}' is deleted: it cannot be checked out or in.`);
-      expect((await A.get(`/documents/${other.documentId}`)).body.data).toMatchObject(gone.status === 200 ? { archive: 2, checkedOutById: '' } : { archive: 0, checkedOutById: plain.id });
+      expect((await A.get(`/documents/${other.documentId}`)).body.data).toMatchObject(gone.status === 200 ? { archive: 2, checkedOutById: ZERO_GUID } : { archive: 0, checkedOutById: plain.id });
     }
   }, 60_000);
 

@@ -7,7 +7,7 @@
 import { randomBytes, scryptSync } from 'node:crypto';
 import { SignJWT } from 'jose';
 import { Harness, type Reply } from '../harness.js';
-import { adminApi, createUser, ordinaryUser, UNKNOWN_ID, whileHeld, type Api } from './support.js';
+import { adminApi, createUser, ordinaryUser, UNKNOWN_ID, whileHeld, ZERO_GUID, type Api } from './support.js';
 
 let h: Harness;
 let admin: Api;
@@ -164,7 +164,7 @@ describe("the user's account deleted while their request runs: what the request 
     const { u, doc, as } = await publisher();
     const holdDoc = { text: 'select 1 from document where tenant_id = $1 and id = $2 for update', values: [admin.t.tenantId, doc.documentId] };
     expectEnded(await whileHeld(h, holdDoc, () => as.put(`/documents/${doc.documentId}/status`, { checkIn: 1 }), deleteUser(u.id)));
-    expect((await admin.get(`/documents/${doc.documentId}`)).body.data).toMatchObject({ checkInStatus: 0, checkedOutById: '' });
+    expect((await admin.get(`/documents/${doc.documentId}`)).body.data).toMatchObject({ checkInStatus: 0, checkedOutById: ZERO_GUID });
   });
 
   test('a saved search made on /graphql, waiting for its folder: UNAUTHORIZED (it was the foreign key\'s "record referred to was not found")', async () => {
