@@ -6,6 +6,7 @@ import type { AppContext } from '../context.js';
 import { PersistedData } from '../entities/persisted-data.js';
 import { badRequest } from '../errors.js';
 import { newId } from '../ids.js';
+import { editable } from './editable.js';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from '../nesting.js';
 import { keptNumberText, maxLength, optionalString, requireName, shownNumber, unstorable } from './validate.js';
 import { isoInstant } from '../scalars.js';
@@ -89,20 +90,47 @@ function expiry(input: Input): Date | null {
   return at;
 }
 
+/**
+ * The fields `input` sends, each checked (a refusal is a 400 naming it, in this order); a key not
+ * sent is left out, but for `name` and `persistedData` on a create (`create`), which must be sent.
+ */
+function sentFields(input: Input, create: boolean) {
+  const sent = (key: string) => create || input[key] !== undefined;
+  const name = sent('name') ? requireName(input, LIMITS.name) : undefined;
+  const data = sent('persistedData') ? dictionaryText(input.persistedData) : undefined;
+  const given = (key: string) => input[key] !== undefined;
+  return {
+    ...(name !== undefined ? { name } : {}),
+    // A DataScope (src/scalars.ts): 0 or 1 when sent.
+    ...(given('scope') ? { scope: (input.scope as number | null) ?? 0 } : {}),
+    ...(data !== undefined ? { data, dataLength: data.length } : {}),
+    ...(given('dataMimeType') ? { dataMimeType: maxLength(optionalString(input, 'dataMimeType')?.trim() || 'application/json', LIMITS.dataMimeType, 'dataMimeType') } : {}),
+    ...(given('linkedObjectId') ? { linkedObjectId: maxLength(optionalString(input, 'linkedObjectId') ?? '', LIMITS.linkedObjectId, 'linkedObjectId') } : {}),
+    // A LinkedObjectType (src/scalars.ts): one of its codes when sent.
+    ...(given('linkedObjectType') ? { linkedObjectType: (input.linkedObjectType as number | null) ?? 0 } : {}),
+    ...(given('expirationDateUtc') ? { expiresAt: expiry(input) } : {}),
+  };
+}
+
 /** A new dictionary owned by the caller; every field checked, each refusal a 400 naming it. */
 export function createPersistedData(ctx: AppContext, input: Input): PersistedData {
-  const name = requireName(input, LIMITS.name);
-  // A DataScope (src/scalars.ts): 0 or 1 when sent; the caller's own (0) when not.
-  const scope = (input.scope as number | null | undefined) ?? 0;
-  const data = dictionaryText(input.persistedData);
-  const dataMimeType = maxLength(optionalString(input, 'dataMimeType')?.trim() || 'application/json', LIMITS.dataMimeType, 'dataMimeType');
-  const linkedObjectId = maxLength(optionalString(input, 'linkedObjectId') ?? '', LIMITS.linkedObjectId, 'linkedObjectId');
-  const row = ctx.em().create(PersistedData, {
-    id: newId(), name, scope, data, dataLength: data.length, dataMimeType, expiresAt: expiry(input),
-    linkedObjectId,
-    // A LinkedObjectType (src/scalars.ts): one of its codes when sent; 0 when not.
-    linkedObjectType: (input.linkedObjectType as number | null | undefined) ?? 0,
-    createdById: ctx.caller.userId, modifiedById: ctx.caller.userId,
+  const fields = sentFields(input, true) as ReturnType<typeof sentFields> & { name: string; data: string; dataLength: number };
+  return ctx.em().create(PersistedData, {
+    id: newId(), scope: 0, dataMimeType: 'application/json', linkedObjectId: '', linkedObjectType: 0, expiresAt: null,
+    ...fields, createdById: ctx.caller.userId, modifiedById: ctx.caller.userId,
   });
-  return row;
 }
+
+/**
+ * `PUT persistedData/{id}` (the .NET client's PersistedClientData.Update, which sends the whole
+ * record): the keys sent change as on create, the rest stay; the record's own keys (`id`,
+ * `dataLength`, the audit) are not input and are ignored. Its row is locked to the end.
+ */
+export async function updatePersistedData(ctx: AppContext, id: string, input: Input): Promise<void> {
+  const changes = sentFields(input, false);
+  if (Object.keys(changes).length === 0) throw badRequest(`Send at least one of: ${UPDATABLE.join(', ')}.`);
+  const row = await editable(ctx, PersistedData, id, 'Persisted data', true);
+  ctx.em().assign(row, { ...changes, modifiedById: ctx.caller.userId });
+}
+
+const UPDATABLE = ['name', 'scope', 'persistedData', 'dataMimeType', 'linkedObjectId', 'linkedObjectType', 'expirationDateUtc'];

@@ -1,8 +1,8 @@
-/** Persisted data: the list (with `scope`), create and delete, and the pre-population read. Who may call each: schema/persisted-data.graphql. */
+/** Persisted data: the list (with `scope`), create, update and delete, and the pre-population read. Who may call each: schema/persisted-data.graphql. */
 import type { AppContext } from '../context.js';
 import { PersistedData } from '../entities/persisted-data.js';
 import { notFound } from '../errors.js';
-import { createPersistedData } from '../domain/persisted-data.js';
+import { createPersistedData, updatePersistedData } from '../domain/persisted-data.js';
 import { prefilledFields } from '../domain/prefill.js';
 import type { ListArgs } from '../read/paging.js';
 import { listPage, reread } from '../read/resolvers.js';
@@ -27,6 +27,12 @@ export const resolvers = {
       const row = createPersistedData(ctx, input);
       await ctx.em().flush();
       return reread(ctx, DEF, row.id);
+    },
+    // The policy has checked the caller may change it.
+    updatePersistedData: async (_: unknown, { id, input }: { id: string; input: Input }, ctx: AppContext) => {
+      await updatePersistedData(ctx, id, input);
+      await ctx.em().flush();
+      return reread(ctx, DEF, id);
     },
     // The policy has checked the caller may delete it; a delete that finds nothing lost a race.
     deletePersistedData: async (_: unknown, { id }: { id: string }, ctx: AppContext) => {

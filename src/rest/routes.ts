@@ -316,6 +316,7 @@ export const routes: Route[] = [
   { method: 'GET', path: '/persisteddata', field: 'Query.persistedDataList', shape: 'list', paged: true },
   { method: 'POST', path: '/persisteddata', field: 'Mutation.createPersistedData', shape: 'object', body: 'input', allFields: true },
   { method: 'GET', path: '/persisteddata/:id', field: 'Query.persistedData', shape: 'object' },
+  { method: 'PUT', path: '/persisteddata/:id', field: 'Mutation.updatePersistedData', shape: 'object', body: 'input', allFields: true },
   { method: 'DELETE', path: '/persisteddata/:id', field: 'Mutation.deletePersistedData', shape: 'object' },
   // Scripts, run by the outside process (docs/decisions.md, "Scripts")
   { method: 'GET', path: '/scripts', field: 'Query.scripts', shape: 'list', paged: true },

@@ -310,6 +310,46 @@ test('the bulk access check answers by the row rule, in one statement for a page
   expect((await accessibleIds(admin, def, all, 'change')).size).toBe(4);
 });
 
+describe('PUT /persistedData/{id}', () => {
+  test('the .NET client\'s PersistedClientData.Update: the whole record sent back (its read-only keys, meta and its secrets ignored), the keys sent changed, 200 and the record', async () => {
+    const d = await create(U1, { scope: 1, linkedObjectId: 'abc', linkedObjectType: 3 });
+    // As Json.NET writes the object (camelCase, defaults left out): every property, read-only ones too.
+    const body = {
+      createByUsId: d.createByUsId, createDateUtc: d.createDateUtc, persistedData: '{"b":"😀"}', dataLength: 999, dataMimeType: 'text/json',
+      id: d.id, linkedObjectId: 'xyz', modifiedByUsId: UNKNOWN_ID, modifiedDateUtc: '2001-01-01T00:00:00', scope: 1, name: 'renamed',
+      href: d.href, meta: { status: 200, statusMsg: 'OK', method: 'GET' }, clientSecrets: { apiKey: 'k', apiSecret: 's' }, apiTokens: { accessToken: 't' },
+    };
+    const r = await U1.put(`/persistedData/${d.id}/`, body);
+    expectEnvelope(r, 'PUT', U1.url(`/persistedData/${d.id}/`));
+    expect(keysOf(r.body.data)).toEqual(sorted(ALL));
+    expect(r.body.data).toMatchObject({
+      id: d.id, name: 'renamed', scope: 1, persistedData: '{"b":"😀"}', dataLength: 10, dataMimeType: 'text/json', linkedObjectId: 'xyz',
+      linkedObjectType: 3, createByUsId: u1Id, modifiedByUsId: u1Id, createDateUtc: d.createDateUtc,
+    });
+    expect(r.body.data.modifiedDateUtc > (d.modifiedDateUtc as string)).toBe(true);
+    expect((await U1.get(`/persistedData/${d.id}?expand=true`)).body.data).toEqual(r.body.data);
+    // Keys not sent stay; each sent is checked as on create.
+    expect((await U1.put(`/persistedData/${d.id}`, { expirationDateUtc: FUTURE })).body.data).toMatchObject({ name: 'renamed', expirationDateUtc: '2099-12-31T23:59:59.000' });
+    expectError(await U1.put(`/persistedData/${d.id}`, { persistedData: '[1]' }), 400, "'persistedData'");
+    expectError(await U1.put(`/persistedData/${d.id}`, { name: '' }), 400, "'name'");
+    expectError(await U1.put(`/persistedData/${d.id}`, { scope: 7 }), 400, "'scope'");
+    expectError(await U1.put(`/persistedData/${d.id}`, { expirationDateUtc: '2001-01-01' }), 400, "'expirationDateUtc'");
+    expectError(await U1.put(`/persistedData/${d.id}`, { id: d.id }), 400, 'Send at least one of: name, scope, persistedData');
+    expect((await U1.get(`/persistedData/${d.id}?expand=true`)).body.data).toMatchObject({ name: 'renamed', persistedData: '{"b":"😀"}' });
+  });
+
+  test('who may: its creator or an administrator (another user: 403 on a global one, 404 on an own one); an unknown id is a 404', async () => {
+    const global = await create(U1, { scope: 1 });
+    const own = await create(U1, { scope: 0 });
+    expectError(await U2.put(`/persistedData/${global.id}`, { name: 'mine' }), 403, 'creator');
+    expectError(await U2.put(`/persistedData/${own.id}`, { name: 'mine' }), 404);
+    expect((await A.put(`/persistedData/${own.id}`, { name: 'by admin' })).body.data).toMatchObject({ name: 'by admin', createByUsId: u1Id, modifiedByUsId: adminId });
+    expectError(await U1.put(`/persistedData/${UNKNOWN_ID}`, { name: 'x' }), 404);
+    const g = await U1.gql('mutation ($id: UUID!) { updatePersistedData(id: $id, input: { scope: 0 }) { scope name } }', { id: global.id });
+    expect(g.body.data.updatePersistedData).toEqual({ scope: 0, name: global.name });
+  });
+});
+
 describe('DELETE /persistedData/{id}', () => {
   test('its creator: 200 with data {success: true}; then it is gone', async () => {
     const d = await create(U1);
