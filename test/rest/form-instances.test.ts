@@ -492,6 +492,16 @@ describe('GET /formtemplates/{id}/forms', () => {
 });
 
 describe('GET and POST /formtemplates/{id}/forms/{revisionId}', () => {
+  test('the .NET client reads the get\'s keys beyond its own as form values: formId, templateId and revision stay (decided), and posted back as values they are a 400 naming them, nothing stored', async () => {
+    const t = await formTemplateWith(A, ['a']);
+    const d = await create(A, t.id, { a: '1' });
+    const [got] = (await A.get(`/formtemplates/${t.id}/forms/${d.revisionId}`)).body.data;
+    expect(got).toMatchObject({ formId: d.formId, templateId: t.id, revision: 1, a: '1' });
+    const { formId, templateId, revision } = got;
+    expectError(await A.post(`/formtemplates/${t.id}/forms/${d.revisionId}`, { a: '2', formId, templateId, revision: String(revision) }), 400, "The template has no form field named 'formId', 'templateId', 'revision'.");
+    expect((await A.get(`/formtemplates/${t.id}/forms/${d.formId}`)).body.data[0]).toMatchObject({ a: '1', revision: 1 });
+  });
+
   test('get: a one-element array with every field and value', async () => {
     const t = await formTemplateWith(A, ['a', 'b']);
     const d = await create(A, t.id, { a: '1' });
