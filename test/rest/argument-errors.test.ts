@@ -82,6 +82,16 @@ test('through the REST face: a missing query parameter, wrong types in the body,
   expect((await A.get(`/users/${ZERO_GUID}/webtoken?expiration=${new Date(Date.now() + 60_000).toISOString()}`)).status).toBe(200);
 });
 
+test('a GUID is read in its 36-character form only (decided): braced, parenthesized or bare 32 digits, as .NET parses them, are 400s naming what was sent, in the path, the query and the body', async () => {
+  const id = ZERO_GUID.replace(/^0/, '1');
+  for (const other of [`{${id}}`, `(${id})`, id.replace(/-/g, '')]) {
+    expectError(await A.get(`/sites/${encodeURIComponent(other)}`), 400, `The path segment 'id' must be a GUID, got '${other}'.`);
+    expectError(await A.put(`/forminstance/${ZERO_GUID}/relateDocument?relateToId=${encodeURIComponent(other)}`), 400, /^The query parameter 'relateToId' must be a GUID/);
+    expectError(await A.put(`/forminstance/${ZERO_GUID}/relateDocument`, { relateToId: other }), 400, `The field 'relateToId' must be a GUID, got '${other}'.`);
+  }
+  expectError(await A.get(`/sites/${id.toUpperCase()}`), 404);
+});
+
 test('a refused value inside a list or an object is named by its path, with the keys as the body spelled them', async () => {
   const item = await A.post('/lists', { Name: 'Placed', Items: [{ itemName: 'a' }, { ItemName: {} }] });
   expectError(item, 400, "The field 'Items[1].ItemName' must be text, got {}.");
