@@ -135,6 +135,13 @@ describe('POST /persistedData', () => {
     expect((await create(A, { expirationDateUtc: '2099-01-31' })).expirationDateUtc).toBe('2099-01-31T00:00:00.000');
   });
 
+  test('dates as the .NET client writes them: Json.NET\'s seven fraction digits with Z, an offset or no zone (by the value\'s kind), and ToString("s")', async () => {
+    expect((await create(A, { expirationDateUtc: '2099-01-31T12:00:00.1234567Z' })).expirationDateUtc).toBe('2099-01-31T12:00:00.123');
+    expect((await create(A, { expirationDateUtc: '2099-01-31T12:00:00.1234567-05:30' })).expirationDateUtc).toBe('2099-01-31T17:30:00.123');
+    expect((await create(A, { expirationDateUtc: '2099-01-31T12:00:00.1234567' })).expirationDateUtc).toBe('2099-01-31T12:00:00.123');
+    expect((await create(A, { expirationDateUtc: '2099-01-31T12:00:00' })).expirationDateUtc).toBe('2099-01-31T12:00:00.000');
+  });
+
   test.each([
     [{ persistedData: undefined }, "mandatory field 'persistedData'"],
     [{ persistedData: 'not json' }, 'not valid JSON'],
