@@ -217,7 +217,7 @@ async function recordUpload(ctx: AppContext, doc: Row, u: Upload, file: StoredFi
   const revisionId = taken ? newId() : (doc.id as string);
   if (taken) {
     const folder = await loadRow(ctx, resource('Folder'), doc.folderId as string);
-    if (!folder.allowRevisions) throw conflict(`Folder '${folder.name as string}' does not allow revisions: document '${doc.name as string}' already has its file.`);
+    if (!folder.allowRevision) throw conflict(`Folder '${folder.name as string}' does not allow revisions: document '${doc.name as string}' already has its file.`);
   }
   if (u.label) await assertLabelFree(ctx, doc, u.label, revisionId);
   // When a new revision is made: under the document's lock (not when the transaction began, before

@@ -149,7 +149,7 @@ export async function copyFolder(ctx: AppContext, input: Input): Promise<string>
   const by = ctx.caller.userId;
   await insertRows(ctx.reader, 'folder', folders.map((f) => ({
     id: ids.get(f.id), parent_id: f.id === folder.id ? dest?.id ?? null : ids.get(f.parentFolderId), top_id: top, name: f.name,
-    description: f.description, path: `${path}${f.folderPath.slice(folder.folderPath.length)}`, allow_revisions: f.allowRevisions,
+    description: f.description, path: `${path}${f.folderPath.slice(folder.folderPath.length)}`, allow_revisions: f.allowRevision,
     folder_type: f.folderType, status: f.status, created_by_id: by, modified_by_id: by,
   }))).catch(takenMeanwhile(field));
   // Each copy takes its folder's index fields (overrides and order) and security members with it.

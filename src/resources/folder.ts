@@ -58,7 +58,8 @@ export default defineResource({
     status: column('status', 'integer'),
     folderPath: column('path', 'string'),
     parentFolderId: column('parent_id', 'guid', { nullAs: ZERO_GUID }),
-    allowRevisions: column('allow_revisions', 'boolean'),
+    // Spelled as the .NET client's Folder reads it; the request key is `allowRevisions` (or this) (docs/decisions.md, "Folders").
+    allowRevision: column('allow_revisions', 'boolean'),
   },
   // Every list of folders is of one parent's (top-level or children), whose names are unique
   // without case (so the order is total): by name is their path's order, served by

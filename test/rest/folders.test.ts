@@ -26,7 +26,7 @@ import { DOCUMENTS_A_TURN, FOLDERS_A_TURN } from '../../src/domain/folders.js';
 
 const FOLDER_KEYS = [
   'href', 'dataType', 'id', 'name', 'description', 'modifyDate', 'createDate', 'modifyById', 'createById', 'topLevelFolderId', 'folderType',
-  'status', 'folderPath', 'parentFolderId', 'allowRevisions',
+  'status', 'folderPath', 'parentFolderId', 'allowRevision',
 ];
 const DATE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}$/;
 
@@ -55,19 +55,19 @@ describe('shapes', () => {
     expect(Object.keys(f)).toEqual(FOLDER_KEYS);
     expect(f).toEqual({
       href: `~/folders/${f.id}`, dataType: 'Folder', id: expect.stringMatching(GUID), name, description: 'the top', folderPath: `/${name}`,
-      parentFolderId: ZERO_GUID, topLevelFolderId: f.id, folderType: 0, status: 0, allowRevisions: false,
+      parentFolderId: ZERO_GUID, topLevelFolderId: f.id, folderType: 0, status: 0, allowRevision: false,
       createDate: expect.stringMatching(DATE), createById: adminId, modifyDate: expect.stringMatching(DATE), modifyById: adminId,
     });
     // Left out, as the path form leaves them: no description, revisions allowed (docs/decisions.md, "Folders").
-    expect((await A.post('/folders', { name: uniq('Short') })).body.data).toMatchObject({ description: '', allowRevisions: true });
+    expect((await A.post('/folders', { name: uniq('Short') })).body.data).toMatchObject({ description: '', allowRevision: true });
   });
 
   test("allowRevision, as the .NET client's CreateChildFolder spells allowRevisions, is the same setting on create and update; both sent must agree", async () => {
     const top = (await A.post('/folders', { name: uniq('Parent') })).body.data;
     const child = await A.post(`/folders/${top.id}`, { Name: uniq('kid'), allowRevision: false, inheritNamingConvention: true, dcDatePosition: 0 });
-    expect([child.status, child.body.data?.allowRevisions]).toEqual([200, false]);
-    expect((await A.put(`/folders/${child.body.data.id}`, { allowRevision: true })).body.data.allowRevisions).toBe(true);
-    expect((await A.post('/folders', { name: uniq('Top'), allowRevisions: false, allowRevision: false })).body.data.allowRevisions).toBe(false);
+    expect([child.status, child.body.data?.allowRevision]).toEqual([200, false]);
+    expect((await A.put(`/folders/${child.body.data.id}`, { allowRevision: true })).body.data.allowRevision).toBe(true);
+    expect((await A.post('/folders', { name: uniq('Top'), allowRevisions: false, allowRevision: false })).body.data.allowRevision).toBe(false);
     expectError(await A.post('/folders', { name: uniq('Top'), allowRevisions: false, allowRevision: true }), 400, "'allowRevisions', 'allowRevision'");
     expectError(await A.post(`/folders/${top.id}`, { name: uniq('kid'), allowRevision: 'perhaps' }), 400, 'allowRevision');
   });
@@ -76,7 +76,7 @@ describe('shapes', () => {
     const top = (await A.post('/folders', { name: uniq('Parent') })).body.data;
     const children = [];
     for (const n of ['b', 'A', 'c']) children.push((await A.post(`/folders/${top.id}`, { name: `${n}-${uniq('kid')}`, description: n })).body.data);
-    expect(children[0]).toMatchObject({ parentFolderId: top.id, topLevelFolderId: top.id, folderPath: `${top.folderPath}/${children[0].name}`, allowRevisions: true });
+    expect(children[0]).toMatchObject({ parentFolderId: top.id, topLevelFolderId: top.id, folderPath: `${top.folderPath}/${children[0].name}`, allowRevision: true });
     const one = await A.get(`/folders/${children[1].id}`);
     expectEnvelope(one, 'GET', A.url(`/folders/${children[1].id}`));
     expect(one.body.data).toEqual(children[1]);
@@ -222,7 +222,7 @@ describe('changes', () => {
     const r = await A.put(`/folders/${f.id}`, { description: 'after' });
     expectEnvelope(r, 'PUT', A.url(`/folders/${f.id}`));
     expect(r.body.data).toMatchObject({ id: f.id, description: 'after', name: f.name, folderPath: f.folderPath });
-    expect((await A.put(`/folders/${f.id}`, { allowRevisions: false })).body.data.allowRevisions).toBe(false);
+    expect((await A.put(`/folders/${f.id}`, { allowRevisions: false })).body.data.allowRevision).toBe(false);
     expectError(await A.put(`/folders/${f.id}`, {}), 400, 'Send at least one of');
     expectError(await A.put(`/folders/${UNKNOWN_ID}`, { description: 'x' }), 404);
   });
