@@ -24,7 +24,8 @@ const PAGE_FIELDS: Record<string, string> = {
 export const isPageType = (type: unknown): type is GraphQLObjectType =>
   isObjectType(type) && type.name.endsWith('Page') && !!type.getFields().items && !!type.getFields().totalRecords;
 
-const ARGS: Record<string, string> = {
+/** Also the OpenAPI description of `limit` and `offset` where a paged row's envelope cuts a list its field answers whole. */
+export const ARGS: Record<string, string> = {
   q: "A filter in the API's query language, as REST's `q=`: `[field] eq 'value'` with `eq ne gt ge lt le like between not in`, joined by `and`/`or`.",
   limit: 'How many records a page holds: DEFAULT_PAGE_SIZE when not given, at most MAX_PAGE_SIZE.',
   offset: 'How many records to skip before the page starts (0 when not given).',

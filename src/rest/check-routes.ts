@@ -64,4 +64,8 @@ function checkShape(row: string, r: SofaRoute, type: GraphQLOutputType, args: Se
   if (r.paged && isPageType(getNullableType(type)) && !(args.has('limit') && args.has('offset'))) {
     throw new Error(`${row}: paged, but ${r.field} takes no limit and offset, so its page is not the one pagination names`);
   }
+  // A list read honours limit and offset: its field takes them, or the row is paged and the envelope cuts the whole list.
+  if (r.method === 'GET' && r.shape === 'list' && !r.paged && !(args.has('limit') && args.has('offset'))) {
+    throw new Error(`${row}: ${r.field} takes no limit and offset, so the list ignores them: give it both, or make the row paged`);
+  }
 }

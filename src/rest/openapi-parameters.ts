@@ -7,6 +7,7 @@ import type { GraphQLSchema } from 'graphql';
 import { argumentOf } from './check-routes.js';
 import { bodyHoldsArgs, pathParams, type SofaRoute } from './routes.js';
 import { asDateTimeInput } from './openapi-schemas.js';
+import { ARGS } from '../schema-conventions.js';
 import { argumentSchemas, descriptionsOf, recordSchema, sofaOperation, type Schema, type SofaDoc } from './openapi-sofa.js';
 
 const queryParameter = (name: string, description: string, schema: Schema = { type: 'string' }) => ({ name, in: 'query', required: false, description, schema });
@@ -47,6 +48,10 @@ export function parametersOf(doc: SofaDoc, schema: GraphQLSchema, row: SofaRoute
     for (const [name, s] of Object.entries(argumentSchemas(sofaOperation(doc, other.field)).properties)) {
       if (!inPath.includes(name) && !parameters.some((p) => p.name === name)) parameters.push(parameter(name, 'query', false, s, name, descriptions));
     }
+  }
+  // A paged row whose field answers its list whole: the envelope cuts the page (src/rest/envelope.ts).
+  for (const name of ['limit', 'offset']) {
+    if ([row, ...alternatives].some((r) => r.paged) && !parameters.some((p) => p.name === name)) parameters.push(queryParameter(name, ARGS[name], { type: 'integer' }));
   }
   if (row.shape !== 'none' && recordSchema(op, doc.components?.schemas ?? {})) parameters.push(...PROJECTION);
   parameters.push(SUPPRESS);

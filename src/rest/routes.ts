@@ -232,7 +232,7 @@ export const routes: Route[] = [
   { method: 'POST', path: '/securitymembers', field: 'Mutation.addSecurityMember', shape: 'object', body: 'input', status: 201 },
   { method: 'PUT', path: '/securitymembers', field: 'Mutation.addSecurityMember', shape: 'object', body: 'input' },
   { method: 'DELETE', path: '/securitymembers', field: 'Mutation.removeSecurityMember', shape: 'none' },
-  { method: 'GET', path: '/folders/:folderId/indexfields/:id/selectoptions', field: 'Query.folderIndexFieldOptions', shape: 'list' },
+  { method: 'GET', path: '/folders/:folderId/indexfields/:id/selectoptions', field: 'Query.folderIndexFieldOptions', shape: 'list', paged: true },
   // Drop-down lists (docs/decisions.md, "Drop-down lists")
   { method: 'GET', path: '/lists', field: 'Query.dropDownLists', shape: 'list', paged: true },
   { method: 'POST', path: '/lists', field: 'Mutation.createDropDownList', shape: 'object', body: 'input' },
@@ -293,7 +293,7 @@ export const routes: Route[] = [
   { method: 'PUT', path: '/documenttypes/:id', field: 'Mutation.updateDocumentType', shape: 'object', body: 'input' },
   { method: 'DELETE', path: '/documenttypes/:id', field: 'Mutation.deleteDocumentType', shape: 'none' },
   // Alerts (docs/decisions.md, "Alerts"): the clients' subscribe and unsubscribe calls, and reads of them
-  { method: 'GET', path: '/alertevents', field: 'Query.alertEvents', shape: 'list' },
+  { method: 'GET', path: '/alertevents', field: 'Query.alertEvents', shape: 'list', paged: true },
   { method: 'GET', path: '/alertevents/:eventId', field: 'Query.alertEvent', shape: 'object' },
   { method: 'GET', path: '/alerts', field: 'Query.alertSubscriptions', shape: 'list', paged: true },
   { method: 'GET', path: '/alerts/:id', field: 'Query.alertSubscription', shape: 'object' },

@@ -26,6 +26,8 @@ test.each<[string, Route, string]>([
   ['no data from a read', { method: 'GET', path: '/sites/:id', field: 'Query.site', shape: 'none' }, "shape 'none' does not fit Query.site"],
   ['a paged object', { method: 'GET', path: '/users/:id', field: 'Query.user', shape: 'object', paged: true }, "Route GET /users/:id: paged, but its shape 'object' is no array"],
   ['a paged page whose field takes no limit', { method: 'PUT', path: '/documents/:documentId/indexfields', field: 'Mutation.setDocumentIndexFields', shape: 'list', paged: true, body: 'input' }, 'Mutation.setDocumentIndexFields takes no limit and offset'],
+  // Every list read honours limit and offset (test/rest/conformance.test.ts checks each row's answer).
+  ['a list read whose field takes no limit, not paged', { method: 'GET', path: '/alertevents', field: 'Query.alertEvents', shape: 'list' }, 'Query.alertEvents takes no limit and offset, so the list ignores them'],
 ])('stops at %s', (_, row, message) => {
   expect(() => checkRouteTable(schema, [row])).toThrow(message);
 });

@@ -92,6 +92,10 @@ test("a row chosen by a query parameter adds its arguments (optional) and its an
   const answer = op('/meta', 'get').responses['200'].content['application/json'].schema;
   expect(answer.anyOf.map((s: { properties: Record<string, { type?: string }> }) => [s.properties.data.type ?? 'ref', 'pagination' in s.properties])).toEqual([['ref', false], ['array', true]]);
   expect(op('/folders', 'get').parameters.map((p) => p.name)).toEqual(expect.arrayContaining(['folderPath', 'limit', 'offset']));
+  // A paged row whose field answers the whole list, which the envelope cuts: its limit and offset are documented too.
+  for (const path of ['/meta', '/alertevents', '/folders/{folderId}/indexfields/{id}/selectoptions']) {
+    expect([path, op(path, 'get').parameters.filter((p) => p.in === 'query' && /^(limit|offset)$/.test(p.name)).map((p) => p.name)]).toEqual([path, ['limit', 'offset']]);
+  }
 });
 
 test('no two paths differ only in the names of their parameters (OpenAPI holds them to be one path)', () => {

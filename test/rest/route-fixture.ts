@@ -53,12 +53,14 @@ let dictionary: { id: string };
 let folder: { id: string; folderPath: string };
 /** Documents in `folder`: the first three related to `form`, the next two for the relate rows; the first with three revisions. */
 let docs: { id: string; documentId: string }[];
-/** Index field definitions, all three in `folder`. */
+/** Index field definitions, all three in `folder` (with `listField`). */
 let indexField: { id: string };
 /** Another of them, after which a move puts `indexField`. */
 let otherField: { id: string };
 /** A drop-down list of three items, beside two more. */
 let list: { listID: string; items: string[] };
+/** A drop-down list field of `folder` on `list`, whose three items are its select options. */
+let listField: { id: string };
 /** A document type, beside two more. */
 let documentType: { id: string };
 /** The ordinary user's zip of the second document's file. */
@@ -147,6 +149,8 @@ async function makeFixture(name: string) {
   const lists = [];
   for (let i = 0; i < 3; i++) lists.push((await A.post('/lists', { Name: uniq('list'), Items: ['a', 'b', 'c'].map((itemName) => ({ itemName })) })).body.data);
   list = { listID: lists[0].listID, items: (await A.get(`/lists/${lists[0].listID}/items`)).body.data.map((i: { listId: string }) => i.listId) };
+  listField = (await A.post('/indexfields', { label: uniq('choice'), fieldType: 6, dropdownListId: list.listID })).body.data;
+  await A.put(`/indexfields/${listField.id}/folders/${folder.id}`);
   const searches = [];
   for (let i = 0; i < 3; i++) searches.push((await A.post('/savedsearches', { name: uniq('search'), shared: true })).body.data);
   savedSearch = searches[0];
@@ -210,7 +214,7 @@ const ID_RECIPES = (): Record<string, string | undefined> => ({ sites: site.id, 
 const SAMPLES: Record<string, (previous: string, r: SofaRoute) => string | undefined> = {
   id: (previous, r) =>
     // Under formtemplates a revision is the template's own, elsewhere a document's.
-    r.field === 'Query.formTemplateRevision' ? formTemplate.revisionId : r.field === 'Query.formTemplateField' ? formTemplateField : (ID_RECIPES()[previous.toLowerCase()] ?? made[previous.toLowerCase()]),
+    r.field === 'Query.formTemplateRevision' ? formTemplate.revisionId : r.field === 'Query.formTemplateField' ? formTemplateField : r.field === 'Query.folderIndexFieldOptions' ? listField.id : (ID_RECIPES()[previous.toLowerCase()] ?? made[previous.toLowerCase()]),
   folderPath: () => folder.folderPath,
   folderId: () => folder.id,
   fieldId: () => indexField.id,
