@@ -7,10 +7,11 @@
  */
 import DataLoader from 'dataloader';
 import type { AppContext } from '../context.js';
-import type { QueryField, QueryFieldMap } from '../query/index.js';
+import { badRequest } from '../errors.js';
+import { compileQText, type QueryField, type QueryFieldMap } from '../query/index.js';
 import { resource } from '../read/registry.js';
-import { selectRows, type Reader } from '../read/rows.js';
-import { raw, sql } from '../sql.js';
+import { run, selectRows, type Reader } from '../read/rows.js';
+import { join, MAX_PARAMETERS, raw, sql, type Sql } from '../sql.js';
 import { FIELD_TYPES } from './form-fields.js';
 
 const FIELD = resource('FormField');
@@ -64,6 +65,29 @@ async function fieldsOfTemplates(reader: Reader, templateIds: readonly string[])
 export async function templatesFieldMaps(reader: Reader, base: QueryFieldMap, templateIds: readonly string[]): Promise<Map<string, QueryFieldMap>> {
   const fields = await fieldsOfTemplates(reader, templateIds);
   return new Map(templateIds.map((id) => [id, fieldMapOf(base, fields.get(id)!)]));
+}
+
+/**
+ * `q` over the forms related to forms `formIds`, which may be of several templates: each template's
+ * forms by its own fields (a cell field as a number, a calendar field as a date, a deleted one as
+ * `__<key>`), as that template's list reads them, or a 400 where one of them refuses it. REST's
+ * `forminstance/{id}/forms` and GraphQL's nested `FormInstance.relatedForms` (a batch of parents) both read it.
+ */
+export async function relatedFormsFilter(reader: Reader, base: QueryFieldMap, formIds: readonly string[], q: string): Promise<Sql> {
+  const templates = (await run<{ id: string }>(reader, sql`select distinct f.template_id as id from form_instance_relation l
+    join form_instance f on f.tenant_id = l.tenant_id and f.id = l.related_id where l.tenant_id = ${reader.tenantId} and l.form_id = any(${formIds}::uuid[])`)).map((r) => r.id);
+  // No related form: q is still checked, as on any list.
+  if (templates.length === 0) {
+    compileQText(q, base);
+    return sql`false`;
+  }
+  const maps = await templatesFieldMaps(reader, base, templates);
+  const filter = sql`(${join(templates.map((id) => sql`(t.template_id = ${id} and ${compileQText(q, maps.get(id)!)!})`), ' or ')})`;
+  // Repeated per template, a long q could pass what one statement takes (one template's alone cannot).
+  if (filter.values.length > MAX_PARAMETERS - 100) {
+    throw badRequest(`The q is too long to apply to related forms of ${templates.length} templates (it is read once for each): send a shorter one.`, { field: 'q' });
+  }
+  return filter;
 }
 
 /**

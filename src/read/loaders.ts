@@ -49,6 +49,14 @@ const TOTAL = '__total';
  * the parent: a template's forms have that template's fields (their types, its deleted keys).
  */
 export type ParentFieldMaps = (reader: Reader, parentIds: readonly string[]) => Promise<Map<string, QueryFieldMap>>;
+/**
+ * Or `q` as one filter over a batch's rows, whose fields depend on each row rather than its parent (a
+ * form's related forms: each by its own template's fields); a refusal is every parent's of the batch.
+ */
+export interface RowsFilter {
+  filter: (reader: Reader, parentIds: readonly string[], q: string) => Promise<Sql>;
+}
+export type RelationQ = ParentFieldMaps | RowsFilter;
 
 /** How a batch of parents' rows of a relation are found: `key` (SQL) names the parent of each row. */
 interface ParentSide {
@@ -155,7 +163,7 @@ export class Loaders {
    * names depend on the parent: `q` is parsed as the loader is made and compiled per parent, and a
    * parent whose fields refuse it gets that refusal while the others get their rows.
    */
-  many(def: ResourceDef, name: string, page: RelationPage, q = '', fields?: ParentFieldMaps): DataLoader<string, Row[]> {
+  many(def: ResourceDef, name: string, page: RelationPage, q = '', fields?: RelationQ): DataLoader<string, Row[]> {
     return this.cached(pageKey(def, name, page, q, false), () => {
       const rows = this.relationRows(def, name, page, q, (r) => r, fields);
       return new DataLoader(async (ids) => {
@@ -168,7 +176,7 @@ export class Loaders {
   }
 
   /** `many`'s page with each parent's count of the rows matching `q`, from the same one statement. */
-  counted(def: ResourceDef, name: string, page: RelationPage, q = '', fields?: ParentFieldMaps): DataLoader<string, CountedPage> {
+  counted(def: ResourceDef, name: string, page: RelationPage, q = '', fields?: RelationQ): DataLoader<string, CountedPage> {
     return this.cached(pageKey(def, name, page, q, true), () =>
       new DataLoader(this.relationRows(def, name, { ...page, total: true }, q, (rows) => ({
         // The first row may be there only to carry the total (a page after it).
@@ -180,7 +188,7 @@ export class Loaders {
 
   /** The batch function of a relation's pages (made as its loader is), each parent's rows shaped by `shape`; a parent whose fields refuse `q` gets its refusal. */
   private relationRows<V>(
-    def: ResourceDef, name: string, page: RelationPage & { total?: boolean }, q: string, shape: (rows: Row[]) => V, fields?: ParentFieldMaps,
+    def: ResourceDef, name: string, page: RelationPage & { total?: boolean }, q: string, shape: (rows: Row[]) => V, fields?: RelationQ,
   ): (ids: readonly string[]) => Promise<(V | Error)[]> {
     const target = resource(def.relations![name].target);
     const side = parentSide(def, name);
@@ -188,7 +196,9 @@ export class Loaders {
     const condition = ast && !fields ? compileQ(ast, queryFieldMap(target)) : undefined;
     return async (ids) => {
       const refused = new Map<string, Error>();
-      const batches = ast && fields ? perParent(ast, ids, side.key, await fields(this.reader, ids), refused) : [{ ids, filter: condition }];
+      const batches = !ast || !fields
+        ? [{ ids, filter: condition }]
+        : typeof fields === 'function' ? perParent(ast, ids, side.key, await fields(this.reader, ids), refused) : [{ ids, filter: await fields.filter(this.reader, ids, q) }];
       const rows: Row[][] = [];
       for (const batch of batches) {
         const budget = this.budget;

@@ -11,7 +11,7 @@ import type { ParentScope, Relation, ResourceDef, RootRead } from './define.js';
 import { queryFieldMap } from './fields.js';
 import { paging, type ListArgs } from './paging.js';
 import { resource, resources } from './registry.js';
-import type { Loaders, ParentFieldMaps } from './loaders.js';
+import type { Loaders, RelationQ } from './loaders.js';
 import { underParent } from './parent-keys.js';
 import { countRows, idOf, listedOf, run, selectRows, type Reader, type RowQuery } from './rows.js';
 import { raw, sql, type Sql } from '../sql.js';
@@ -204,9 +204,10 @@ function typeResolvers(def: ResourceDef): Record<string, Resolver> {
  * The resolvers of a to-many relation `name` and of its page (`usersPage`). Paged like a list read
  * (DEFAULT_PAGE_SIZE, at most MAX_PAGE_SIZE): no relation reads a whole tenant; filtered as the
  * target's root list is (its fields), or, with `fields`, as each parent's root list of them is
- * (src/resolvers/ passes it where the names depend on the parent).
+ * (src/resolvers/ passes it where the names depend on the parent), or as `fields.filter` makes it of
+ * each batch (where they depend on the row).
  */
-export function relationResolvers(def: ResourceDef, name: string, fields?: ParentFieldMaps): Record<string, Resolver> {
+export function relationResolvers(def: ResourceDef, name: string, fields?: RelationQ): Record<string, Resolver> {
   const rel = def.relations![name] as Extract<Relation, { kind: 'many' | 'through' }>;
   const key = rel.parentKey ?? def.idField;
   return {

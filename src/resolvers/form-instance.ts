@@ -4,17 +4,16 @@ import { badRequest, conflict, notFound } from '../errors.js';
 import { createInstance, reviseInstance } from '../domain/form-instances.js';
 import { formPdf } from '../domain/form-pdf.js';
 import { prefilledBody } from '../domain/prefill.js';
-import { instanceFieldMap, shownValues, templatesFieldMaps } from '../domain/form-instance-fields.js';
-import { compileQText } from '../query/index.js';
+import { instanceFieldMap, relatedFormsFilter, shownValues } from '../domain/form-instance-fields.js';
 import { queryFieldMap } from '../read/fields.js';
 import { DateTime } from '../scalars.js';
 import { underRelation } from '../read/parent-keys.js';
-import { listPage, reread, type Page } from '../read/resolvers.js';
+import { listPage, relationResolvers, reread, type Page } from '../read/resolvers.js';
 import type { ListArgs } from '../read/paging.js';
 import { resource } from '../read/registry.js';
-import { fieldOf, run, selectRows, type RowQuery } from '../read/rows.js';
+import { fieldOf, selectRows, type RowQuery } from '../read/rows.js';
 import { deleteRows, insertRows } from '../db/tenant-writes.js';
-import { join, MAX_PARAMETERS, sql, type Sql } from '../sql.js';
+import { sql } from '../sql.js';
 import { templateRow } from '../domain/template-row.js';
 
 type Row = Record<string, unknown>;
@@ -129,27 +128,6 @@ async function unrelate(ctx: AppContext, formId: string, other: () => Promise<Ro
   return true;
 }
 
-/**
- * `q` over a form's related forms, which may be of several templates: each template's forms by its
- * own fields (a cell field as a number, a calendar field as a date, a deleted one as `__<key>`), as
- * that template's list reads them, or a 400 where one of them refuses it. Undefined without `q`.
- */
-async function relatedFormsQ(ctx: AppContext, formId: string, q: string | null | undefined): Promise<Sql | undefined> {
-  if (!q) return undefined;
-  const base = queryFieldMap(INSTANCE);
-  const templates = (await run<{ id: string }>(ctx.reader, sql`select distinct f.template_id as id from form_instance_relation l
-    join form_instance f on f.tenant_id = l.tenant_id and f.id = l.related_id where l.tenant_id = ${ctx.tenantId} and l.form_id = ${formId}`)).map((r) => r.id);
-  // No related form: q is still checked, as on any list.
-  if (templates.length === 0) return compileQText(q, base) && sql`false`;
-  const maps = await templatesFieldMaps(ctx.reader, base, templates);
-  const filter = sql`(${join(templates.map((id) => sql`(t.template_id = ${id} and ${compileQText(q, maps.get(id)!)!})`), ' or ')})`;
-  // Repeated per template, a long q could pass what one statement takes (one template's alone cannot).
-  if (filter.values.length > MAX_PARAMETERS - 100) {
-    throw badRequest(`The q is too long to apply to related forms of ${templates.length} templates (it is read once for each): send a shorter one.`, { field: 'q' });
-  }
-  return filter;
-}
-
 type ById = { formId: string; relateToId: string };
 type ByDocId = { formId: string; relateToDocId: string };
 
@@ -157,7 +135,8 @@ type ByDocId = { formId: string; relateToDocId: string };
 const values = { values: (row: { templateId: string; values: Record<string, string> }, _: unknown, ctx: AppContext) => shownValues(row, ctx) };
 
 export const resolvers = {
-  FormInstance: values,
+  // Its related forms filtered as REST's forminstance/{id}/forms: each by its own template's fields.
+  FormInstance: { ...values, ...relationResolvers(INSTANCE, 'relatedForms', { filter: (reader, formIds, q) => relatedFormsFilter(reader, queryFieldMap(INSTANCE), formIds, q) }) },
   FormInstanceRevision: values,
   Query: {
     formInstances: async (_: unknown, args: ListArgs & { templateId: string }, ctx: AppContext): Promise<Page<Row>> => {
@@ -170,7 +149,7 @@ export const resolvers = {
     formInstancePdf: (_: unknown, a: { templateId: string; revisionId: string }, ctx: AppContext) => pdf(ctx, a.templateId, a.revisionId),
     relatedForms: async (_: unknown, args: ListArgs & { formId: string }, ctx: AppContext) => {
       const form = await instanceRow(ctx, args.formId);
-      const q = await relatedFormsQ(ctx, form.formId as string, args.q);
+      const q = args.q ? await relatedFormsFilter(ctx.reader, queryFieldMap(INSTANCE), [form.formId as string], args.q) : undefined;
       return listPage(ctx, INSTANCE, { ...args, q: undefined }, [underRelation(INSTANCE, 'relatedForms', form.formId as string), ...(q ? [q] : [])]);
     },
   },

@@ -765,6 +765,15 @@ describe('/forminstance/{id}', () => {
     expect(await related("amount eq '10.5' and instanceName ne 'x'")).toEqual([big.instanceName, text.instanceName]);
     const g = await A.gql('query ($id: UUID!, $q: String) { relatedForms(formId: $id, q: $q) { totalRecords items { instanceName } } }', { id: parent.formId, q: 'amount gt 9.5' });
     expect(g.body.data.relatedForms).toEqual({ totalRecords: 1, items: [{ instanceName: big.instanceName }] });
+    // The nested relation reads them alike, for a batch of parents (the plain template's two forms) in one go.
+    const nested = await A.gql(
+      'query ($t: String!, $q: String) { formInstances(templateId: $t, limit: 10) { items { instanceName relatedForms(q: $q, limit: 10) { instanceName } relatedFormsPage(q: $q, limit: 10) { totalRecords } } } }',
+      { t: plainText.id, q: 'amount gt 9.5' },
+    );
+    expect(nested.body.errors).toBeUndefined();
+    expect(new Map(nested.body.data.formInstances.items.map((i: { instanceName: string; relatedForms: Instance[]; relatedFormsPage: { totalRecords: number } }) => [i.instanceName, [i.relatedForms.map((f) => f.instanceName), i.relatedFormsPage.totalRecords]]))).toEqual(
+      new Map([[parent.instanceName, [[big.instanceName], 1]], [text.instanceName, [[], 0]]]),
+    );
     // A value the cell field cannot compare is the 400 its template's list gives; a form with no related forms still checks q.
     expectError(await A.get(`/forminstance/${parent.formId}/forms?q=${encodeURIComponent("amount gt 'x'")}`), 400, /'x' is not a number/);
     expectError(await A.get(`/forminstance/${small.formId}/forms?q=${encodeURIComponent('amount gt')}`), 400, /Invalid q/);
