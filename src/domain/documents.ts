@@ -171,7 +171,7 @@ export async function createDocument(ctx: AppContext, input: Input): Promise<str
  * Copies of `documents` (Document rows), each with every revision (its index field values and
  * file too) under new ids, where `place` says (its folder and name); returns the copies' current revision ids, in order.
  */
-export async function copyDocuments(ctx: AppContext, documents: Row[], place: (d: Row) => { folderId: string; name: string }): Promise<string[]> {
+export async function copyDocuments(ctx: AppContext, documents: Row[], place: (d: Row) => { folderId: string; name: string; expireDate?: Date | null }): Promise<string[]> {
   if (documents.length === 0) return [];
   const copies = new Map(documents.map((d) => [d.documentId as string, { id: newId(), current: d.id as string, ...place(d) }]));
   const revisions = await selectRows<Row>(ctx.reader, REVISION, { where: [sql`t.document_id = any(${[...copies.keys()]}::uuid[])`] });
@@ -182,7 +182,7 @@ export async function copyDocuments(ctx: AppContext, documents: Row[], place: (d
     return {
       id: copy.id, folder_id: copy.folderId, revision_id: revIds.get(copy.current), revision: d.revision, name: copy.name,
       description: d.description, release_state: d.releaseState, review_date: d.reviewDate,
-      expire_date: d.expireDate, archive: d.archive, abstract: d.abstract, keywords: d.keywords, change_text: d.changeText,
+      expire_date: copy.expireDate === undefined ? d.expireDate : copy.expireDate, archive: d.archive, abstract: d.abstract, keywords: d.keywords, change_text: d.changeText,
       created_by_id: by, modified_by_id: by,
     };
   }));
@@ -214,7 +214,9 @@ export async function copyDocument(ctx: AppContext, id: string, input: Input): P
   // A name sent is checked; the original's is kept as it is (one stored before DEL and the C1 controls were refused still copies).
   const sent = optionalString(input, 'name')?.trim();
   const name = sent ? documentName(sent) : (doc.name as string);
-  const [revisionId] = await copyDocuments(ctx, [doc], () => ({ folderId: folder.id as string, name }));
+  // Sent, the copy's own expiration (null or '' none); else the original's.
+  const expireDate = dateOf(input, 'expirationDate');
+  const [revisionId] = await copyDocuments(ctx, [doc], () => ({ folderId: folder.id as string, name, expireDate }));
   return revisionId;
 }
 

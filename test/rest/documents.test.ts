@@ -311,6 +311,19 @@ describe('copy, move, expiration', () => {
     expectError(await A.post(`/documents/${UNKNOWN_ID}/copy`, { folderId: folder.id }), 404, 'Document');
   });
 
+  test("a copy takes the expirationDate sent (null or '' none), else keeps the original's; a bad one is a 400 naming it and copies nothing", async () => {
+    const d = (await A.post('/documents', { folderId: folder.id, name: uniq('Expiring'), expirationDate: '2030-01-01T00:00:00' })).body.data;
+    const copyAs = (body: Record<string, unknown>) => A.post(`/documents/${d.documentId}/copy`, { folderId: folder.id, ...body });
+    expect((await copyAs({ expirationDate: '2031-02-03T04:05:06' })).body.data.expireDate).toBe('2031-02-03T04:05:06.000');
+    expect((await copyAs({ expirationDate: null })).body.data.expireDate).toBeNull();
+    expect((await copyAs({ expirationDate: '' })).body.data.expireDate).toBeNull();
+    expect((await copyAs({})).body.data.expireDate).toBe('2030-01-01T00:00:00.000');
+    const before = (await A.get(`/folders/${folder.id}/documents?limit=1`)).body.pagination.totalRecords;
+    expectError(await copyAs({ expirationDate: 'soon' }), 400, "The field 'expirationDate'");
+    expect((await A.get(`/folders/${folder.id}/documents?limit=1`)).body.pagination.totalRecords).toBe(before);
+    expect((await A.get(`/documents/${d.documentId}`)).body.data.expireDate).toBe('2030-01-01T00:00:00.000');
+  });
+
   test('a deleted document is not copied (409): its copy would be born deleted; nothing is made', async () => {
     const d = await newDoc(uniq('Gone'));
     const target = (await A.post(`/folders/${folder.id}`, { name: uniq('CopyTarget') })).body.data;
