@@ -2,7 +2,7 @@ import { ZERO_GUID } from '../ids.js';
 import { AUDIT_RELATIONS, column, defineResource, joined } from '../read/define.js';
 import { fieldOf, type Reader } from '../read/rows.js';
 import { sql, type Sql } from '../sql.js';
-import { checkOutFields, checkOutJoin, FILE_FIELDS, fileJoin } from './document.js';
+import { checkInStatusField, checkOutFields, checkOutJoin, FILE_FIELDS, fileJoin } from './document.js';
 import { FOLDER_OF_DOCUMENT, folderSeenBy } from './folder.js';
 
 /**
@@ -23,7 +23,7 @@ const DocumentRevision = defineResource({
     name: column('name', 'string'),
     description: column('description', 'string'),
     releaseState: joined('d', 'release_state', 'integer'),
-    ...checkOutFields('d'),
+    ...checkInStatusField('d'),
     revision: column('revision', 'string'),
     reviewDate: joined('d', 'review_date', 'datetime'),
     expireDate: joined('d', 'expire_date', 'datetime'),
@@ -35,6 +35,7 @@ const DocumentRevision = defineResource({
     folderName: joined('f', 'name', 'string', { nullAs: '' }),
     folderPath: joined('f', 'path', 'string', { nullAs: '' }),
     ...FILE_FIELDS,
+    ...checkOutFields('d'),
     createDate: column('created_at', 'datetime'),
     modifyDate: column('created_at', 'datetime'),
     createById: column('created_by_id', 'guid', { nullAs: ZERO_GUID }),

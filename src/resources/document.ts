@@ -21,10 +21,13 @@ export const FILE_FIELDS = {
  * The check-out fields of the document read as `doc` (the row itself or a join), with the user
  * who has it checked out joined as `cou` (checkOutJoin): `checkInStatus` 1 while someone has
  * it checked out, else 0; nobody's id is the all-zero GUID, which the .NET client's Guid reads
- * (docs/decisions.md, "Check-out").
+ * (docs/decisions.md, "Check-out"). Two parts, each where the spec's Document lists it (records
+ * show that order, and /meta the definition's).
  */
-export const checkOutFields = (doc: string) => ({
+export const checkInStatusField = (doc: string) => ({
   checkInStatus: computed(`case when ${doc}.checked_out_by_id is null then 0 else 1 end`, 'integer'),
+});
+export const checkOutFields = (doc: string) => ({
   checkedOutById: computed(`coalesce(${doc}.checked_out_by_id::text, '${ZERO_GUID}')`, 'string'),
   checkedOutBy: joined('cou', 'name', 'string', { nullAs: '' }),
   checkOutDate: computed(`case when ${doc}.checked_out_by_id is null then null else ${doc}.checked_out_at end`, 'datetime'),
@@ -48,7 +51,7 @@ export default defineResource({
     name: column('name', 'string'),
     description: column('description', 'string'),
     releaseState: column('release_state', 'integer'),
-    ...checkOutFields('t'),
+    ...checkInStatusField('t'),
     revision: column('revision', 'string'),
     reviewDate: column('review_date', 'datetime'),
     expireDate: column('expire_date', 'datetime'),
@@ -60,6 +63,7 @@ export default defineResource({
     folderName: joined('f', 'name', 'string', { nullAs: '' }),
     folderPath: joined('f', 'path', 'string', { nullAs: '' }),
     ...FILE_FIELDS,
+    ...checkOutFields('t'),
     ...auditFields(),
   },
   joins: {

@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { makeExecutableSchema } from '@graphql-tools/schema';
-import { isObjectType } from 'graphql';
+import { isObjectType, type GraphQLObjectType } from 'graphql';
 import { modulesIn } from '../../src/discover.js';
 import { column, defineResource, type ParentScope, type ResourceDef } from '../../src/read/define.js';
 import { resource, resources } from '../../src/read/registry.js';
@@ -190,6 +190,16 @@ describe('checkComputedTypes', () => {
 });
 
 describe('data types come from the definitions', () => {
+  test("every definition lists its fields in its GraphQL type's order, which records show: /meta's lists follow the definition", () => {
+    const types = buildSchema().getTypeMap();
+    const differ = resources.flatMap((def) => {
+      const own = Object.keys(def.fields);
+      const shown = Object.keys((types[def.typeName] as GraphQLObjectType).getFields()).filter((f) => own.includes(f));
+      return shown.join() === own.join() ? [] : [`${def.typeName}: ${own.join()} where records show ${shown.join()}`];
+    });
+    expect(differ).toEqual([]);
+  });
+
   test('/meta field lists are the declared fields, in order, with the declared defaults', () => {
     const site = dataTypes.get('site')!;
     expect(site.availableFields).toEqual(['id', 'name', 'description', 'siteType', 'status']);

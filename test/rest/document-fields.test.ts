@@ -74,8 +74,8 @@ describe('GET documentfields', () => {
   test('q over the records, fields=, limit and offset, as on other lists', async () => {
     const all = names(await A.get('/documentfields'));
     const dates = await A.get(`/documentfields?${q("valueType eq 'DATETIME'")}`);
-    expect(names(dates)).toEqual(['checkOutDate', 'reviewDate', 'expireDate', 'createDate', 'modifyDate']);
-    expect(names(await A.get(`/documentfields?${q("databaseField like 'dh%id' and not (name in ('id', 'fileId'))")}`))).toEqual(['name', 'checkedOutById', 'folderId', 'createById', 'modifyById']);
+    expect(names(dates)).toEqual(['reviewDate', 'expireDate', 'checkOutDate', 'createDate', 'modifyDate']);
+    expect(names(await A.get(`/documentfields?${q("databaseField like 'dh%id' and not (name in ('id', 'fileId'))")}`))).toEqual(['name', 'folderId', 'checkedOutById', 'createById', 'modifyById']);
     expect(names(await A.get(`/documentfields?${q("fieldType eq 5 or label eq 'document id'")}`))).toEqual(['documentId', 'releaseState', 'checkInStatus', 'archive', 'fileSize']);
     expect(names(await A.get(`/documentfields?${q('queryable eq false')}`))).toEqual([]);
     expect(names(await A.get(`/documentfields?${q('  ')}`))).toEqual(all);
