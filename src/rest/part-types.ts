@@ -8,12 +8,14 @@
  * beside busboy over the same bytes, always written to first, and notes for each part whether it has
  * a Content-Type. busboy passes over some parts without a word (no Content-Disposition, one that is
  * not `form-data`, a name with a line break in it); which ones is asked of busboy itself: each part's
- * headers go, as a part of its own, to a second busboy (the judge), whose `isPartAFile` is called
- * just for the parts it keeps. The real busboy calls its `isPartAFile` for the same parts, in the
- * same order, right before it reports each one: that call takes the next kept part's note.
+ * headers go, as a part of its own (under a boundary of its own, new for each request), to a
+ * second busboy (the judge), whose `isPartAFile` is called just for the parts it keeps. The real
+ * busboy calls its `isPartAFile` for the same parts, in the same order, right before it reports
+ * each one: that call takes the next kept part's note.
  * Nothing here changes what busboy parses or reports; at worst (a boundary written in a way this
  * does not read the same, see `boundaryOf`) a part's type is taken as declared, as busboy says it.
  */
+import { randomUUID } from 'node:crypto';
 import { Busboy, Dicer } from '@fastify/busboy';
 
 /** busboy's own rule when `isPartAFile` is not given (its README): octet-stream, or any part with a file name. */
@@ -28,9 +30,6 @@ const HAS_TYPE = /^[ \t]*[^ \t;]/;
  * this, a part's data is let go as it flows, a tick later.
  */
 const NEVER_FULL = 2 ** 30;
-
-/** The judge's own boundary: the header values written to it cannot hold it (they have no line breaks). */
-const JUDGE_BOUNDARY = 'quire-part-judge';
 
 export interface PartTypes {
   /** For busboy's config: its default decision, noting which part it is about to report. */
@@ -54,8 +53,12 @@ export function partTypes(requestContentType: string): PartTypes {
 
   // Its parts carry no data, so it parses each write as it is made.
   let judged = false;
+  // The judge's own boundary, new for each request: a header value written to it cannot hold it (it
+  // has no line breaks), but a header's name starts a line, and a client could name one after a
+  // fixed boundary (`--quire-part-judge: x`) to end a part early and shift every note after it.
+  const judgeBoundary = `quire-part-judge-${randomUUID()}`;
   const judge = Busboy({
-    headers: { 'content-type': `multipart/form-data; boundary=${JUDGE_BOUNDARY}` },
+    headers: { 'content-type': `multipart/form-data; boundary=${judgeBoundary}` },
     limits: { headerSize: Infinity, headerPairs: Infinity },
     isPartAFile: () => {
       judged = true;
@@ -64,7 +67,7 @@ export function partTypes(requestContentType: string): PartTypes {
     },
   });
   judge.on('error', () => {});
-  judge.write(Buffer.from(`--${JUDGE_BOUNDARY}`));
+  judge.write(Buffer.from(`--${judgeBoundary}`));
 
   const dicer = new Dicer({ boundary, partHwm: NEVER_FULL } as Dicer.Config);
   // Malformed bodies are busboy's to refuse; this one only stops noting.
@@ -75,7 +78,7 @@ export function partTypes(requestContentType: string): PartTypes {
       // The part again, header lines only (no value holds a line break: Dicer stops reading a header block at a line with one).
       const lines = Object.entries(header).flatMap(([name, values]) => values.map((v) => `${name}: ${v}`));
       judged = false;
-      judge.write(Buffer.from(`\r\n${lines.join('\r\n')}\r\n\r\n\r\n--${JUDGE_BOUNDARY}`, 'latin1'));
+      judge.write(Buffer.from(`\r\n${lines.join('\r\n')}\r\n\r\n\r\n--${judgeBoundary}`, 'latin1'));
       const type = header['content-type']?.[0] ?? '';
       if (judged) kept.push(HAS_TYPE.test(type) && type.trim());
     });

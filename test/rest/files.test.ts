@@ -303,6 +303,16 @@ describe('uploads', () => {
     expect((await made(uniq('Untyped'), file(''))).body.data).toMatchObject({ fileName: 'notes.txt', contentType: 'application/octet-stream' });
   });
 
+  test('a part header named as the type watcher\'s own boundary does not shift which part declared a type: the file sent as text/plain stays text/plain', async () => {
+    const doc = await newDoc();
+    const b = 'quire-boundary';
+    // The watcher writes each part's header lines, a name first on its line, between boundaries of its own.
+    const raw = `--${b}\r\nContent-Disposition: form-data; name="documentId"\r\n--quire-part-judge: x\r\n\r\n${doc.documentId}\r\n--${b}\r\nContent-Disposition: form-data; name="fileUpload"; filename="notes.txt"\r\nContent-Type: text/plain\r\n\r\nsome words\r\n--${b}\r\nContent-Disposition: form-data; name="changeText"\r\n\r\nnotes\r\n--${b}--\r\n`;
+    const r = await A.post('/files', undefined, { raw, headers: { 'content-type': `multipart/form-data; boundary=${b}` } });
+    expect(r.body.data).toMatchObject({ fileName: 'notes.txt', contentType: 'text/plain' });
+    expect((await A.get(`/files/${doc.documentId}`)).headers.get('content-type')).toBe('text/plain');
+  });
+
   test('a text part that is not UTF-8 is a 400 naming it, and its file is not kept; one declaring Latin-1 is read as Latin-1', async () => {
     const doc = await newDoc();
     const b = 'quire-boundary';

@@ -97,6 +97,24 @@ test('parts busboy passes over do not shift the others', async () => {
   ]);
 });
 
+test('a part header named as a boundary the watcher might use, at a line start of what it writes back, shifts no note', async () => {
+  const sent = (header: string) =>
+    body(
+      part(`Content-Disposition: form-data; name="a"\r\n${header}: x`, 'x'),
+      part('Content-Disposition: form-data; name="f"; filename="one.txt"\r\nContent-Type: text/plain'),
+      part('Content-Disposition: form-data; name="f"; filename="two.pdf"'),
+    );
+  for (const header of ['--quire-part-judge', '--quire-part-judge--']) {
+    expect([header, await fileTypes(sent(header))]).toEqual([
+      header,
+      [
+        ['one.txt', 'text/plain'],
+        ['two.pdf', undefined],
+      ],
+    ]);
+  }
+});
+
 test('a header block just inside busboy\'s limits (80 KiB, 2000 lines) is judged whole, though written back a little longer', async () => {
   // 1999 lines of 40 bytes, then the Content-Disposition: 80,020 bytes as sent.
   const padded = (disposition: string) => `${'X-Pad:'.padEnd(38, 'p').concat('\r\n').repeat(1999)}${disposition}`;
