@@ -48,6 +48,8 @@ async function main() {
   services.connections.guard(server);
   let probes: http.Server | undefined;
   let stopping = false;
+  // 1 once a fault stopped it: a supervisor restarts it, whatever the shutdown did after.
+  let exitCode = 0;
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
@@ -74,10 +76,20 @@ async function main() {
     await Promise.all([emailSender.stop(), zipBuilder.stop()]);
     await db.close();
     log.info('stopped');
-    process.exit(0);
+    process.exit(exitCode);
   };
   process.on('SIGINT', () => void stop('SIGINT'));
   process.on('SIGTERM', () => void stop('SIGTERM'));
+  // A throw no code of ours catches (a stream's callback, a timer) leaves the process in a state
+  // nobody planned: it is logged as one line, as an unexpected error in a request is, and the
+  // process stops as on SIGTERM (requests in flight finish within the grace period), exiting 1.
+  const fault = (event: string) => (err: unknown) => {
+    log.error({ err }, `${event}: shutting down`);
+    exitCode = 1;
+    void stop(event);
+  };
+  process.on('uncaughtException', fault('uncaughtException'));
+  process.on('unhandledRejection', fault('unhandledRejection'));
 
   await new Promise<void>((resolve, reject) => {
     // A failure to listen is told by its setting (src/start-failure.ts).

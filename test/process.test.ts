@@ -105,6 +105,33 @@ describe('npm start on the embedded database', () => {
     expect(s.stdout()).toContain('"msg":"stopped"');
   }, 90_000);
 
+  test('a throw or a rejection nobody handles is one error line, then the SIGTERM shutdown: the request in flight answered, the database stopped, exit 1', async () => {
+    // The fault comes from outside the app: a module loaded before it, failing on SIGUSR2.
+    const fixture = path.join(ROOT, 'test', 'fixtures', 'fail-on-signal.mjs');
+    for (const fault of ['exception', 'rejection']) {
+      const s = await startServer({ DATA_DIR: dataDir, LOG_LEVEL: 'debug', NODE_OPTIONS: `--import ${fixture}`, QUIRE_TEST_FAULT: fault });
+      const body = 'grant_type=password&client_id=x&client_secret=y&username=u&password=p';
+      const sock = await connect(s.port);
+      let reply = '';
+      sock.on('data', (d) => (reply += d));
+      sock.write(`POST /oauth/token HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 10)}`);
+      await waitFor(s.child, s.stdout, /"msg":"request received"/);
+      const exited = new Promise<number | null>((resolve) => s.child.once('close', resolve));
+      s.child.kill('SIGUSR2');
+      await waitFor(s.child, s.stdout, /"msg":"shutting down/);
+      sock.write(body.slice(10));
+      await new Promise((r) => sock.once('close', r));
+      expect(reply).toMatch(/^HTTP\/1\.1 401/);
+      expect([fault, await exited]).toEqual([fault, 1]);
+      const event = fault === 'exception' ? 'uncaughtException' : 'unhandledRejection';
+      const errors = s.stdout().split('\n').filter((l) => l.startsWith('{') && JSON.parse(l).level === 50);
+      expect(errors).toHaveLength(1);
+      expect(JSON.parse(errors[0])).toMatchObject({ msg: `${event}: shutting down`, err: { message: fault === 'exception' ? 'a throw nobody caught' : 'a rejection nobody handled' } });
+      expect(s.stdout()).toContain('"msg":"stopped"');
+      expect(fs.existsSync(path.join(dataDir, 'pg', 'postmaster.pid'))).toBe(false);
+    }
+  }, 180_000);
+
   test('data persists across restarts, the credentials are not printed again, and SIGINT stops it too', async () => {
     const s = await startServer({ DATA_DIR: dataDir });
     try {
