@@ -25,7 +25,10 @@ export class DatabaseUnavailable extends Error {
     shown.password = '';
     // libpq's parameters may carry secrets in the query string too.
     for (const name of [...shown.searchParams.keys()]) if (/password/i.test(name)) shown.searchParams.delete(name);
-    super(`cannot connect to the database at DATABASE_URL (${shown.href}): ${cause.message || String(cause.code)}`);
+    // A database the URL names that is not there is not made (src/db/orm.ts): the operator makes it.
+    const name = decodeURIComponent(shown.pathname.slice(1));
+    const advice = cause.code === '3D000' && name ? `: create it first (createdb ${name}), or correct the name in DATABASE_URL` : '';
+    super(`cannot connect to the database at DATABASE_URL (${shown.href}): ${cause.message || String(cause.code)}${advice}`);
   }
 }
 

@@ -125,6 +125,20 @@ test('a database out of reach, or refusing the login: one line naming DATABASE_U
   }
 }, 60_000);
 
+test('a DATABASE_URL naming a database that does not exist: migrate and the other commands say to create it, exit 1, and do not make it', async () => {
+  const url = new URL(db.url);
+  const name = `${url.pathname.slice(1)}_typo`;
+  url.pathname = `/${name}`;
+  for (const args of [['migrate'], ['tenant', 'list'], ['migrate']]) {
+    const r = await new Promise<{ code: number | null; stderr: string }>((resolve) =>
+      execFile(process.execPath, [path.join(ROOT, 'bin', 'quire.js'), ...args], { env: { ...env, DATABASE_URL: url.href } }, (err, _out, stderr) =>
+        resolve({ code: err ? ((err as { code?: number }).code ?? null) : 0, stderr }),
+      ),
+    );
+    expect([args, r.code, r.stderr]).toEqual([args, 1, expect.stringContaining(`database "${name}" does not exist: create it first (createdb ${name}), or correct the name in DATABASE_URL\n`)]);
+  }
+}, 60_000);
+
 describe('keys and purge', () => {
   test('keys rotate makes a new signing key; keys list shows it signing and the earlier ones retired', async () => {
     const rotated = await cli(['keys', 'rotate', '--json']);

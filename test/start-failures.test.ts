@@ -113,6 +113,20 @@ test('a database that cannot be reached, or refuses the login: one line with DAT
   expectOneLine(refused);
 }, 70_000); // two starts, each given up to 30 s
 
+test('a DATABASE_URL naming a database that does not exist: one line naming it and saying to create it, exit 1; it is not made', async () => {
+  const url = new URL(process.env.QUIRE_TEST_DATABASE_URL!);
+  const name = `quire_typo_${process.pid}_${Date.now()}`;
+  url.pathname = `/${name}`;
+  const out = await runToExit({ PORT: '0', DATABASE_URL: url.href, FILES_DIR: process.env.QUIRE_TEST_FILES_DIR! });
+  expect(out.code).toBe(1);
+  expect(out.stderr).toBe(
+    `Failed to start: cannot connect to the database at DATABASE_URL (${url.href}): database "${name}" does not exist: create it first (createdb ${name}), or correct the name in DATABASE_URL\n`,
+  );
+  expectOneLine(out);
+  // The same again: had the first start made it, this one would start on it.
+  expect((await runToExit({ PORT: '0', DATABASE_URL: url.href, FILES_DIR: process.env.QUIRE_TEST_FILES_DIR! })).code).toBe(1);
+});
+
 test('a key-encryption key other than the one that sealed the signing keys: a configuration error, exit 2', async () => {
   const db = await ownDatabase('start_kek');
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'quire-kek-'));

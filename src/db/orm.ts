@@ -33,6 +33,9 @@ export function ormOptions(clientUrl: string, poolSize = 10, timeouts?: DbTimeou
     migrations: { migrationsList, transactional: true, allOrNothing: true, tableName: 'mikro_orm_migrations', silent: true, snapshot: false },
     pool: { min: 0, max: poolSize },
     discovery: { warnWhenNoEntities: false },
+    // A database that does not exist is an error, not made empty: a DATABASE_URL with a typo in its
+    // name would start a new demo tenant (`migrate` below; src/start-failure.ts says what to do).
+    ensureDatabase: false,
     forceUtcTimezone: true,
     allowGlobalContext: false,
     debug: false,
@@ -54,5 +57,8 @@ export async function initOrm(clientUrl: string, poolSize?: number, timeouts?: D
 
 /** Applies pending migrations in one transaction; a no-op when the schema is current. */
 export async function migrate(orm: MikroORM): Promise<void> {
+  // The migrator makes a database that is not there, whatever `ensureDatabase` says: a statement
+  // first fails on it instead (3D000, src/start-failure.ts).
+  await orm.em.getConnection().execute('select 1');
   await orm.getMigrator().up();
 }
