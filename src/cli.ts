@@ -89,10 +89,12 @@ async function run(argv: string[]): Promise<void> {
     },
   });
   const command = positionals.join(' ');
-  if (values.help || command === '' || command === 'help') {
+  // Asked for, the usage is the answer (stdout, exit 0); a bare `quire` is a usage error as an unknown command is.
+  if (values.help || command === 'help') {
     process.stdout.write(`${USAGE}\n`);
     return;
   }
+  if (command === '') throw new UsageError('no command given');
   const known = ['tenant create', 'tenant list', 'user create', 'user password', 'client create', 'client list', 'client revoke', 'keys list', 'keys rotate', 'purge', 'migrate'];
   if (!known.includes(command)) throw new UsageError(`unknown command '${command}'`);
   if (command === 'tenant create') need(values, 'customer', 'database', 'admin');

@@ -98,6 +98,21 @@ describe('passwords', () => {
   }, 60_000);
 });
 
+test('usage: no command, or an unknown one, is a usage error (the usage on stderr, exit 2); --help and help print it on stdout, exit 0', async () => {
+  for (const [args, message] of [
+    [[], 'no command given'],
+    [['frobnicate'], "unknown command 'frobnicate'"],
+    [['tenant'], "unknown command 'tenant'"],
+  ] as const) {
+    const r = await cli([...args]);
+    expect([args, r.code, r.stdout, r.stderr]).toEqual([args, 2, '', expect.stringMatching(new RegExp(`^quire: ${message}\n\nquire: administer a quire service\n[^]*quire migrate\n`))]);
+  }
+  for (const args of [['--help'], ['help']]) {
+    const r = await cli(args);
+    expect([args, r.code, r.stderr, r.stdout]).toEqual([args, 0, '', expect.stringMatching(/^quire: administer a quire service\n[^]*quire migrate\n/)]);
+  }
+});
+
 test('usage: an option without its value, and a --site that is no GUID, are usage errors (exit 2) that show no SQL', async () => {
   const noValue = await cli(['tenant', 'list', '--customer']);
   expect([noValue.code, noValue.stderr]).toEqual([2, expect.stringContaining("quire: Option '--customer <value>' argument missing")]);
