@@ -15,4 +15,27 @@ export function markPublicUrl(request: Request, base: string | undefined): void 
   PUBLIC.set(request, `${base}${url.slice(url.indexOf('/', url.indexOf('//') + 2))}`);
 }
 
-export const publicUrlOf = (request: Request): string => PUBLIC.get(request) ?? request.url;
+/**
+ * Query parameters that carry a secret: `p` (`users/{id}/webToken`'s password) and the token
+ * endpoint's, which are refused in the query but would be echoed back in the refusal.
+ */
+const SECRET_PARAMS = new Set(['p', 'password', 'client_secret', 'refresh_token']);
+
+/** Each secret parameter of a query as sent, its value left out (`p=`); the rest as it was written. */
+function withoutSecrets(url: string): string {
+  const q = url.indexOf('?');
+  if (q === -1) return url;
+  const pairs = url.slice(q + 1).split('&');
+  const keyOf = (pair: string) => {
+    const key = pair.split('=')[0].replace(/\+/g, ' ');
+    try {
+      return decodeURIComponent(key).toLowerCase();
+    } catch {
+      return key.toLowerCase();
+    }
+  };
+  return `${url.slice(0, q + 1)}${pairs.map((pair) => (SECRET_PARAMS.has(keyOf(pair)) ? `${pair.split('=')[0]}=` : pair)).join('&')}`;
+}
+
+/** This request's URL as its answer names it (`meta.href`, pagination links): public, and with no secret in its query. */
+export const publicUrlOf = (request: Request): string => withoutSecrets(PUBLIC.get(request) ?? request.url);

@@ -641,6 +641,17 @@ describe('GET /users/{id}/webToken', () => {
     }
   });
 
+  test("the 400's meta.href leaves out p's value (the right password too); the token endpoint's leaves out the secrets sent in its query", async () => {
+    const u = await makeUser();
+    // `call` checks that no known password is in the answer.
+    const r = await call('GET', `${R()}/users/${u.id}/webToken?u=${u.userid}&p=${encodeURIComponent(u.password)}&P=${encodeURIComponent(u.password)}&x=1`, { token: admin });
+    expectError(r, 400, /^Checking a user name and password here/);
+    expect(r.body.meta.href).toBe(`${BASE}${R()}/users/${u.id}/webToken?u=${u.userid}&p=&P=&x=1`);
+    const token = await h.request('POST', '/oauth/token?password=sekrit-pw&client_secret=sekrit-cs&refresh_token=sekrit-rt&x=1', form({ grant_type: 'password' }));
+    expect(token.body.meta.href).toBe(`${BASE}/oauth/token?password=&client_secret=&refresh_token=&x=1`);
+    expect(token.text).not.toContain('sekrit');
+  });
+
   test('an unknown user is a 404', async () => {
     expectError(await call('GET', `${R()}/users/${randomUUID()}/webToken`, { token: admin }), 404);
   });
