@@ -162,6 +162,27 @@ function smtpUrl(env: Env, name: string): string | undefined {
   return raw;
 }
 
+/**
+ * A postgres:// or postgresql:// URL naming its database. Its user, password and database name are
+ * percent-decoded by the driver and the ORM, which throw on a `%` without two hex digits after it.
+ * The message never repeats the URL, since it may hold a password.
+ */
+function postgresUrl(env: Env, name: string): string | undefined {
+  const raw = url(env, name);
+  if (raw === undefined) return undefined;
+  const u = new URL(raw);
+  if (u.protocol !== 'postgres:' && u.protocol !== 'postgresql:') throw new ConfigError(`${name} must start with postgres:// or postgresql://`);
+  if (u.pathname.length <= 1) throw new ConfigError(`${name} must name its database: postgres://user@host:5432/<database>`);
+  for (const [part, value] of [['user', u.username], ['password', u.password], ['database name', u.pathname]]) {
+    try {
+      decodeURIComponent(value);
+    } catch {
+      throw new ConfigError(`${name}'s ${part} holds a % not followed by two hex digits: write a % as %25`);
+    }
+  }
+  return raw;
+}
+
 /** An http:// or https:// URL without a trailing slash. */
 function httpUrl(env: Env, name: string): string | undefined {
   const u = url(env, name);
@@ -330,7 +351,7 @@ export function loadConfig(env: Env = process.env, limits: { openFiles: number |
     port,
     healthPort: healthPort(env, port),
     host: env.HOST || '0.0.0.0',
-    databaseUrl: url(env, 'DATABASE_URL'),
+    databaseUrl: postgresUrl(env, 'DATABASE_URL'),
     dataDir,
     logLevel: oneOf(env, 'LOG_LEVEL', levels, 'info'),
     publicUrl: httpUrl(env, 'PUBLIC_URL'),

@@ -73,6 +73,21 @@ test('PUBLIC_URL must be http(s): a bare host:port (read as a URL of scheme host
   for (const bad of ['localhost:8080', 'ftp://api.example.com']) expect(() => loadConfig({ PUBLIC_URL: bad })).toThrow('PUBLIC_URL must start with http:// or https://');
 });
 
+test('DATABASE_URL must be a postgres(ql):// URL naming its database, with well-formed % escapes; no message repeats it', () => {
+  expect(loadConfig({ DATABASE_URL: 'postgresql://quire:p%40ss@db:5432/quire_1' }).databaseUrl).toBe('postgresql://quire:p%40ss@db:5432/quire_1');
+  const refusals: [string, string][] = [
+    ['mysql://quire:sekrit@db/quire', 'DATABASE_URL must start with postgres:// or postgresql://'],
+    ['postgres://quire:sekrit@db:5432', 'DATABASE_URL must name its database'],
+    ['postgres://quire:sekrit@db:5432/quire%zz', "DATABASE_URL's database name holds a % not followed by two hex digits"],
+    ['postgres://quire:sek%rit@db:5432/quire', "DATABASE_URL's password holds a % not followed by two hex digits"],
+    ['postgres://qu%ire:sekrit@db:5432/quire', "DATABASE_URL's user holds a % not followed by two hex digits"],
+  ];
+  for (const [bad, message] of refusals) {
+    expect(() => loadConfig({ DATABASE_URL: bad })).toThrow(message);
+    expect(() => loadConfig({ DATABASE_URL: bad })).not.toThrow(/sek/);
+  }
+});
+
 test('SCHEDULED_RUN_TIMEOUT_MINUTES is six hours by default, 1 to 525,600, and never shorter than SCRIPT_TIMEOUT_SECONDS', () => {
   expect(loadConfig({}).scheduledRunTimeoutMinutes).toBe(360);
   expect(loadConfig({ SCHEDULED_RUN_TIMEOUT_MINUTES: '1' }).scheduledRunTimeoutMinutes).toBe(1);
