@@ -12,7 +12,7 @@
  *   through the POST route of its collection, or re-made through the POST or PUT on its path);
  * - an update (on a copy of the record where the POST of its collection makes one) changes what the
  *   repeat after it changes, twice, and its record is then what one twin wrote, as the GET on its
- *   path reads it (each twin writes values of its own, so a mix of the two shows);
+ *   path reads it, on the keys both show (each twin writes values of its own, so a mix of the two shows);
  * - a refused repeat changes nothing, and tenant B's rows never change.
  * Routes the fixture's records cannot serve twice are in SKIPPED, each with why. A new route row is
  * covered without new test code.
@@ -182,7 +182,9 @@ async function twins(r: SofaRoute): Promise<string[]> {
   if (r.method === 'PUT' && r.body && succeeded(r, repeat) && change(before, after) !== change(after, afterRepeat, 2)) {
     faults.push(`${at}: of the twins ${change(before, after)}; of the repeat after them ${change(after, afterRepeat)}`);
   }
-  if (now !== undefined && !replies.some((x) => JSON.stringify(asWritten(now, x.body?.data)) === JSON.stringify(x.body?.data))) {
+  // On the keys both show: a write may answer more of the record than its GET does (a dictionary's text).
+  const asRead = (written: unknown) => JSON.stringify(asWritten(written, asWritten(now, written)));
+  if (now !== undefined && !replies.some((x) => JSON.stringify(asWritten(now, x.body?.data)) === asRead(x.body?.data))) {
     faults.push(`${at}: the record afterwards ${JSON.stringify(now)} is neither twin's: ${replies.map((x) => JSON.stringify(x.body?.data)).join(' | ')}`);
   }
   if (!succeeded(r, repeat) && JSON.stringify(afterRepeat) !== JSON.stringify(after)) faults.push(`${at}: the refused repeat (${repeat.status}) changed rows`);
