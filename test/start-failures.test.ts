@@ -119,8 +119,11 @@ test('a DATABASE_URL naming a database that does not exist: one line naming it a
   url.pathname = `/${name}`;
   const out = await runToExit({ PORT: '0', DATABASE_URL: url.href, FILES_DIR: process.env.QUIRE_TEST_FILES_DIR! });
   expect(out.code).toBe(1);
+  // Shown without its password (the embedded test database's URL has one).
+  const shown = new URL(url);
+  shown.password = '';
   expect(out.stderr).toBe(
-    `Failed to start: cannot connect to the database at DATABASE_URL (${url.href}): database "${name}" does not exist: create it first (createdb ${name}), or correct the name in DATABASE_URL\n`,
+    `Failed to start: cannot connect to the database at DATABASE_URL (${shown.href}): database "${name}" does not exist: create it first (createdb ${name}), or correct the name in DATABASE_URL\n`,
   );
   expectOneLine(out);
   // The same again: had the first start made it, this one would start on it.
